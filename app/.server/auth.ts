@@ -1,0 +1,105 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { loginSchema } from "~/domain/schemas";
+import { getPlatform } from "./platform";
+import { commitSession, getSession, sessionStorage } from "./request";
+import { authenticateWithPassword, codeDestination, getAccount, isOnboarded, type Account } from "./services/accounts";
+import { issueCode, type IssueResult } from "./services/codes";
+import type { PortalSession } from "./session";
+
+/** What a failed password step sends back to the form. */
+export class LoginRejected extends Error {
+  constructor(readonly lastResult: SubmissionResult<string[]>) {
+    super("login rejected");
+  }
+}
+
+export const authenticator = new Authenticator<string>();
+authenticator.use(
+  new FormStrategy(async ({ form }) => {
+    const submission = parseWithZod(form, { schema: loginSchema });
+    if (submission.status !== "success") throw new LoginRejected(submission.reply({ hideFields: ["password"] }));
+    const { db } = await getPlatform();
+    const userId = await authenticateWithPassword(db, submission.value.email, submission.value.password);
+    // Unknown e-mail and wrong password get the same words (no account enumeration).
+    if (!userId) throw new LoginRejected(submission.reply({ formErrors: ["errors.credentials"], hideFields: ["password"] }));
+    return userId;
+  }),
+  "password",
+);
+
+export const PENDING_LOGIN_TTL_MS = 15 * 60 * 1000;
+
+/** The signed-in account for this request; set by requireAccount on protected routes. */
+export const accountContext = createContext<Account>();
+
+export async function currentUserId(request: Request): Promise<string | null> {
+  if (!request.headers.get("Cookie")) return null;
+  const session = await getSession(request);
+  return session.get("userId") ?? null;
+}
+
+/** Starts a fresh session (a new id, so a planted id is useless) holding this user. */
+export async function signIn(request: Request, userId: string, redirectTo: string): Promise<Response> {
+  const storage = await sessionStorage();
+  const old = await getSession(request);
+  await storage.destroySession(old);
+  const fresh = await storage.getSession();
+  fresh.set("userId", userId);
+  return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(fresh) } });
+}
+
+export async function signOut(request: Request, to = "/login"): Promise<Response> {
+  const storage = await sessionStorage();
+  const session = await getSession(request);
+  await storage.destroySession(session);
+  // A new anonymous session only to carry the goodbye message.
+  const fresh = await storage.getSession();
+  fresh.flash("flash", { kind: "success", message: "auth.signedOut" });
+  return redirect(to, { headers: { "Set-Cookie": await storage.commitSession(fresh) } });
+}
+
+/** Sends the second-factor code for a pending sign-in (by the user's preferred channel). */
+export async function sendLoginCode(session: PortalSession, t: (key: string, vars?: Record<string, unknown>) => string): Promise<IssueResult | null> {
+  const pending = session.get("pendingLogin");
+  if (!pending) return null;
+  const { db, messenger } = await getPlatform();
+  const account = await getAccount(db, pending.userId);
+  if (!account) return null;
+  const { channel, destination } = codeDestination(account);
+  return issueCode(db, messenger, {
+    userId: account.id,
+    purpose: "login",
+    channel,
+    destination,
+    message: {
+      subject: t("auth.code.messageSubject"),
+      text: (code) => t("auth.code.messageText", { code }),
+    },
+  });
+}
+
+export function loginUrl(request: Request): string {
+  const url = new URL(request.url);
+  const here = url.pathname + url.search;
+  return here === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(here)}`;
+}
+
+/** Protected layout middleware: signed in, account active, and onboarded (else /onboarding). */
+export const requireAccount: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const userId = await currentUserId(request);
+  if (!userId) throw redirect(loginUrl(request));
+  const { db } = await getPlatform();
+  const account = await getAccount(db, userId);
+  if (!account) {
+    const session = await getSession(request);
+    session.unset("userId");
+    throw redirect(loginUrl(request), { headers: { "Set-Cookie": await commitSession(session) } });
+  }
+  if (!(await isOnboarded(db, account))) throw redirect("/onboarding");
+  context.set(accountContext, account);
+  return next();
+};

@@ -1,0 +1,51 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
+import pg from "pg";
+import * as initial from "./migrations/001_initial";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+export type DatabaseKind = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: DB;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+/** `postgres://…` selects PostgreSQL; `file:path` (or a bare path, or `:memory:`) selects SQLite. */
+export function openDatabase(url: string): DatabaseHandle {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: "postgres", close: () => db.destroy() };
+  }
+  const file = url.replace(/^file:/, "");
+  if (file !== ":memory:") mkdirSync(dirname(resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, kind: "sqlite", close: () => db.destroy() };
+}
+
+const migrations: Record<string, Migration> = {
+  "001_initial": initial,
+};
+
+export async function migrateToLatest(db: DB): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`Migration failed${failed ? ` at ${failed.migrationName}` : ""}`, { cause: error });
+  }
+}
+
+export async function pingDatabase(db: DB): Promise<void> {
+  await sql`select 1`.execute(db);
+}

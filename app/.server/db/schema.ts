@@ -1,0 +1,324 @@
+/**
+ * Tables of the benefits platform. Portable between SQLite and PostgreSQL:
+ * ids are random text, booleans are 0/1 integers, money is integer cents,
+ * instants are ISO-8601 UTC text and calendar dates are YYYY-MM-DD text.
+ */
+export interface Database {
+  groups: GroupTable;
+  users: UserTable;
+  memberships: MembershipTable;
+  sessions: SessionTable;
+  one_time_codes: OneTimeCodeTable;
+  action_tokens: ActionTokenTable;
+  outbox: OutboxTable;
+  pending_changes: PendingChangeTable;
+  cards: CardTable;
+  card_wallets: CardWalletTable;
+  card_authorizations: CardAuthorizationTable;
+  payment_intents: PaymentIntentTable;
+  credit_cards: CreditCardTable;
+  wallets: WalletTable;
+  wallet_balances: WalletBalanceTable;
+  credit_limits: CreditLimitTable;
+  wallet_transactions: WalletTransactionTable;
+  licences: LicenceTable;
+  notifications: NotificationTable;
+  expense_types: ExpenseTypeTable;
+  partners: PartnerTable;
+  expense_requests: ExpenseRequestTable;
+  allowances: AllowanceTable;
+}
+
+export interface GroupTable {
+  id: string;
+  name: string;
+  can_issue: number;
+  cards_brand: string;
+  address_line1: string;
+  address_zipcode: string;
+  address_city: string;
+  address_country: string;
+}
+
+export interface UserTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_zipcode: string | null;
+  address_city: string | null;
+  address_country: string | null;
+  terms_confirmed_at: string | null;
+  /** "active" once the account can sign in, "invited" until the activation link is used. */
+  status: string;
+  mfa_enabled: number;
+  /** "EMAIL" or "SMS". */
+  mfa_preferred: string;
+  /** JSON array: manageGroups, manageOwnGroups, bypassMFA. */
+  permissions: string;
+  /** JSON object: integrations, allowances, expenseRequests (spec 000 §3, 001 §3). */
+  features: string;
+  /** Cents a saved credit card may cover beyond the wallets; null when not authorised. */
+  balance_overflow_authorized: number | null;
+  created_at: string;
+}
+
+export interface MembershipTable {
+  user_id: string;
+  group_id: string;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the id held by the cookie, so a database leak does not leak live sessions. */
+  id_hash: string;
+  user_id: string | null;
+  data: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface OneTimeCodeTable {
+  id: string;
+  user_id: string;
+  /** What the code unlocks: login, reveal, pending_change... */
+  purpose: string;
+  code_hash: string;
+  channel: string;
+  destination: string;
+  attempts: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface ActionTokenTable {
+  id: string;
+  user_id: string;
+  /** activation, reset_password */
+  purpose: string;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  channel: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: string;
+}
+
+export interface PendingChangeTable {
+  id: string;
+  user_id: string;
+  field_name: string;
+  new_value: string;
+  created_at: string;
+}
+
+export interface CardTable {
+  id: string;
+  user_id: string;
+  group_id: string;
+  type: string;
+  brand: string;
+  last_four: string;
+  /** The card issuer's own id for this card. */
+  issuer_ref: string;
+  /** active or blocked */
+  status: string;
+  frozen: number;
+  block_reason: string | null;
+  pin_can_update: number;
+  shipping_status: string | null;
+  shipping_eta: string | null;
+  shipping_line1: string | null;
+  shipping_line2: string | null;
+  shipping_zipcode: string | null;
+  shipping_city: string | null;
+  shipping_country: string | null;
+  created_at: string;
+}
+
+export interface CardWalletTable {
+  card_id: string;
+  wallet_id: string;
+  position: number;
+}
+
+export interface CardAuthorizationTable {
+  id: string;
+  card_id: string;
+  amount: number;
+  merchant_name: string;
+  merchant_city: string;
+  merchant_country: string;
+  /** Issuer status name: closed, pending, reversed... */
+  status_name: string;
+  status_reason: string | null;
+  /** 1 when card transactions settled this authorization (it is then "approved"). */
+  has_card_transactions: number;
+  /** 1 while the amount is held (a pending authorization: the "frozen" section). */
+  frozen: number;
+  overflow_amount: number;
+  can_switch_payment_methods: number;
+  transaction_at: string;
+}
+
+export interface PaymentIntentTable {
+  id: string;
+  authorization_id: string;
+  credit_card_id: string | null;
+  amount: number;
+  /** succeeded, payment_failed, processing */
+  latest_status: string;
+  created_at: string;
+}
+
+export interface CreditCardTable {
+  id: string;
+  user_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  is_default: number;
+  processor_ref: string;
+  created_at: string;
+}
+
+export interface WalletTable {
+  id: string;
+  user_id: string;
+  group_id: string;
+  name: string;
+  /** meal, gift, mobility, culture... */
+  wallet_type: string;
+  /** A gift subtype such as employee_christmas, or null. */
+  subtype: string | null;
+  unlimited: number;
+  /** Cents per day, or null without a daily limit. */
+  daily_spending_limit: number | null;
+  auto_extend_deposit: number;
+  source_name: string;
+  created_at: string;
+}
+
+export interface WalletBalanceTable {
+  id: string;
+  wallet_id: string;
+  balance: number;
+  deposit_amount: number;
+  start_date: string;
+  end_date: string;
+}
+
+export interface CreditLimitTable {
+  id: string;
+  wallet_id: string;
+  initial_amount: number;
+  remaining_amount: number;
+  eligibility_started_at: string;
+  eligibility_ended_at: string;
+  credit_started_at: string;
+  credit_ended_at: string;
+}
+
+export interface WalletTransactionTable {
+  id: string;
+  wallet_id: string;
+  /** Signed cents: negative for a spend. */
+  amount: number;
+  main_comment: string;
+  merchant_name: string | null;
+  /** processed or frozen */
+  status: string;
+  created_at: string;
+}
+
+export interface LicenceTable {
+  id: string;
+  group_id: string;
+  user_id: string;
+  /** physical_card, virtual_card, wallet_activation */
+  license_type: string;
+  /** JSON object, e.g. {"front":{"types":[{"technical_name":"mobility"}]}} */
+  metadata: string;
+  used_at: string | null;
+}
+
+export interface NotificationTable {
+  id: string;
+  user_id: string;
+  type: string;
+  data_id: string | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+export interface ExpenseTypeTable {
+  id: string;
+  technical_name: string;
+  name_fr: string;
+  name_en: string;
+  name_nl: string;
+  front_disabled: number;
+  position: number;
+}
+
+export interface PartnerTable {
+  id: string;
+  name_fr: string;
+  name_en: string;
+  name_nl: string;
+  line1: string;
+  zipcode: string;
+  city: string;
+  country: string;
+  enabled: number;
+  disabled_reason: string | null;
+}
+
+export interface ExpenseRequestTable {
+  id: string;
+  user_id: string;
+  type_id: string;
+  partner_id: string | null;
+  amount: number;
+  amount_to_refund: number;
+  fees: number;
+  iban_last_four: string;
+  ticket_date: string;
+  /** in_progress or finished */
+  status: string;
+  is_rectifiable: number;
+  is_cancellable: number;
+  created_at: string;
+}
+
+export interface AllowanceTable {
+  id: string;
+  user_id: string;
+  group_id: string;
+  /** carpooling, bicycle, subscription */
+  type: string;
+  status: string;
+  amount: number;
+  iban_last_four: string;
+  days_at_office: number | null;
+  start_at: string;
+  ends_at: string;
+  travel_role: string | null;
+  home_address: string | null;
+  work_address: string | null;
+  is_cancellable: number;
+  created_at: string;
+}
+

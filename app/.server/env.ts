@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/** Every setting the portal reads, validated once at boot. Documented in .env.example. */
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .pipe(z.url().optional())
+  .optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    APP_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string().default("file:data/portal.sqlite"),
+    SESSION_SECRET: z.string().optional(),
+    TRUST_PROXY: z.enum(["0", "1"]).default("0"),
+    PRODUCT_NAME: z.string().min(1).default("Portail Avantages"),
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().default("Portail Avantages <no-reply@portail.example>"),
+    STATUS_BANNER_TEXT: z.string().default(""),
+    STATUS_BANNER_COLOR: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, "STATUS_BANNER_COLOR must be a #rrggbb colour")
+      .default("#fff4ce"),
+    ANALYTICS_KEY: z.string().default(""),
+    SENTRY_DSN: z.string().default(""),
+    SUPPORT_URL: z.string().default("mailto:support@portail.example"),
+    FAQ_URL: z.string().default("https://aide.portail.example/faq"),
+    LEGAL_URL: z.string().default("https://portail.example/mentions-legales"),
+    PRIVACY_URL: z.string().default("https://portail.example/confidentialite"),
+    LANDING_URL: z.string().default("https://portail.example"),
+    MANAGER_URL: z.string().default("https://gestion.portail.example"),
+    APP_STORE_URL: z.string().default("https://apps.apple.com/fr/app/portail-avantages/id0000000000"),
+    PLAY_STORE_URL: z.string().default("https://play.google.com/store/apps/details?id=example.portail"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.APP_MODE === "production") {
+      if (!env.SESSION_SECRET || env.SESSION_SECRET.split(",")[0]!.length < 32) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SESSION_SECRET"],
+          message: "production mode needs SESSION_SECRET (at least 32 characters; comma-separated to rotate)",
+        });
+      }
+      if (!env.SMTP_URL) {
+        ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "production mode needs SMTP_URL to send codes" });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; sandbox: boolean };
+
+export class ConfigError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  // Sandbox mode may run without a secret: a random one per process keeps cookies unforgeable.
+  const sessionSecrets = env.SESSION_SECRET
+    ? env.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean)
+    : [crypto.randomUUID() + crypto.randomUUID()];
+  return { ...env, sessionSecrets, sandbox: env.APP_MODE === "sandbox" };
+}
+
+let cached: Env | undefined;
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,51 @@
+import { getEnv, type Env } from "./env";
+import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
+import { isDatabaseEmpty, seedDemo } from "./db/seed";
+import { createLogger, type Logger } from "./logger";
+import { createMessenger, type Messenger } from "./providers/messaging";
+
+/** Everything the services need from the outside world, built once per process. */
+export interface Platform {
+  env: Env;
+  db: DB;
+  database: DatabaseHandle;
+  messenger: Messenger;
+  logger: Logger;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createPlatform(env: Env): Promise<Platform> {
+  const logger = createLogger(env.LOG_LEVEL);
+  const database = openDatabase(env.DATABASE_URL);
+  await migrateToLatest(database.db);
+  const messenger = createMessenger(env, database.db);
+  if (env.sandbox && (await isDatabaseEmpty(database.db))) {
+    await seedDemo(database.db, messenger, { now: new Date(), baseUrl: publicUrl(env) });
+    logger.info("demo data created", { database: database.kind });
+  }
+  return {
+    env,
+    db: database.db,
+    database,
+    messenger,
+    logger,
+    ping: () => pingDatabase(database.db),
+    close: () => database.close(),
+  };
+}
+
+export function publicUrl(env: Env): string {
+  return process.env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+}
+
+// One platform per process, kept on globalThis so that dev-server reloads reuse the connection.
+const holder = globalThis as typeof globalThis & { __portalPlatform?: Promise<Platform> };
+
+export function getPlatform(): Promise<Platform> {
+  holder.__portalPlatform ??= createPlatform(getEnv()).catch((err: unknown) => {
+    holder.__portalPlatform = undefined;
+    throw err;
+  });
+  return holder.__portalPlatform;
+}

@@ -1,0 +1,120 @@
+import type { DB } from "../db";
+import { decoyHash, verifyPassword } from "../passwords";
+
+export type Permission = "manageGroups" | "manageOwnGroups" | "bypassMFA";
+
+export interface Features {
+  integrations: Record<string, boolean | string[]>;
+  allowances: { any?: boolean; [k: string]: boolean | string[] | undefined };
+  expenseRequests: { any?: boolean; [k: string]: boolean | string[] | undefined };
+}
+
+export interface Account {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  termsConfirmed: boolean;
+  mfaEnabled: boolean;
+  mfaPreferred: "EMAIL" | "SMS";
+  permissions: Permission[];
+  features: Features;
+  groups: { id: string; name: string }[];
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
+ * The account for these credentials, or null. An unknown e-mail costs the same hashing work as a
+ * wrong password, so response times do not reveal which e-mails exist.
+ */
+export async function authenticateWithPassword(db: DB, email: string, password: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("users")
+    .select(["id", "password_hash", "status"])
+    .where("email", "=", normaliseEmail(email))
+    .executeTakeFirst();
+  const hash = row?.password_hash ?? (await decoyHash());
+  const valid = await verifyPassword(password, hash);
+  if (!row || !row.password_hash || !valid || row.status !== "active") return null;
+  return row.id;
+}
+
+export async function getAccount(db: DB, userId: string): Promise<Account | null> {
+  const row = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
+  if (!row || row.status !== "active") return null;
+  const groups = await db
+    .selectFrom("memberships")
+    .innerJoin("groups", "groups.id", "memberships.group_id")
+    .select(["groups.id", "groups.name"])
+    .where("memberships.user_id", "=", userId)
+    .orderBy("groups.name")
+    .execute();
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    phone: row.phone,
+    termsConfirmed: row.terms_confirmed_at !== null,
+    mfaEnabled: row.mfa_enabled === 1,
+    mfaPreferred: row.mfa_preferred === "SMS" ? "SMS" : "EMAIL",
+    permissions: parseJson<Permission[]>(row.permissions, []),
+    features: { integrations: {}, allowances: {}, expenseRequests: {}, ...parseJson<Partial<Features>>(row.features, {}) },
+    groups,
+  };
+}
+
+/** Spec 001 §3: onboarded only with a complete profile and at least one card. */
+export async function isOnboarded(db: DB, account: Account): Promise<boolean> {
+  const profileComplete = Boolean(account.firstName && account.lastName && account.phone && account.termsConfirmed);
+  if (!profileComplete) return false;
+  const card = await db.selectFrom("cards").select("id").where("user_id", "=", account.id).executeTakeFirst();
+  return card !== undefined;
+}
+
+export function initialsOf(account: Pick<Account, "firstName" | "lastName" | "email">): string {
+  const letters = [account.firstName, account.lastName]
+    .map((n) => n?.trim().charAt(0) ?? "")
+    .join("")
+    .toUpperCase();
+  return letters || account.email.charAt(0).toUpperCase();
+}
+
+export function displayName(account: Pick<Account, "firstName" | "lastName" | "email">): string {
+  const name = [account.firstName, account.lastName].filter(Boolean).join(" ");
+  return name || account.email;
+}
+
+export function canManageGroups(account: Pick<Account, "permissions">): boolean {
+  return account.permissions.includes("manageGroups") || account.permissions.includes("manageOwnGroups");
+}
+
+/** Where a one-time code goes: the preferred channel, falling back to e-mail without a phone. */
+export function codeDestination(account: Account): { channel: "email" | "sms"; destination: string } {
+  if (account.mfaPreferred === "SMS" && account.phone) return { channel: "sms", destination: account.phone };
+  return { channel: "email", destination: account.email };
+}
+
+/** "m•••e@example.com" / "•• •• •• 56 78": enough to recognise, not enough to harvest. */
+export function maskDestination(channel: "email" | "sms", destination: string): string {
+  if (channel === "sms") {
+    const digits = destination.replace(/\D/g, "");
+    return `•• •• •• ${digits.slice(-4, -2)} ${digits.slice(-2)}`;
+  }
+  const [local = "", domain = ""] = destination.split("@");
+  const head = local.charAt(0);
+  const tail = local.length > 2 ? local.charAt(local.length - 1) : "";
+  return `${head}•••${tail}@${domain}`;
+}

@@ -1,0 +1,87 @@
+import type { DB } from "../db";
+import { walletSummaries, type WalletSummary } from "./wallets";
+
+export interface CardListItem {
+  id: string;
+  type: "physical" | "virtual";
+  lastFour: string;
+}
+
+export interface CardDetail extends CardListItem {
+  brand: string;
+  status: "active" | "blocked";
+  frozen: boolean;
+  groupName: string;
+  shipping: { status: string; eta: string | null } | null;
+  pinCanUpdate: boolean;
+  linkedWallets: WalletSummary[];
+  /** Cents: what the linked wallets can pay now, what pending authorizations hold, and both. */
+  balances: { available: number; reserved: number; total: number; hasUnlimited: boolean };
+}
+
+const asType = (t: string): CardListItem["type"] => (t === "virtual" ? "virtual" : "physical");
+
+/** The user's cards, oldest first (the order of the navigation and of "next card"). */
+export async function listCards(db: DB, userId: string): Promise<CardListItem[]> {
+  const rows = await db
+    .selectFrom("cards")
+    .select(["id", "type", "last_four"])
+    .where("user_id", "=", userId)
+    .where("status", "!=", "blocked")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({ id: r.id, type: asType(r.type), lastFour: r.last_four }));
+}
+
+/** One card of this user, or null for an unknown id or someone else's card. */
+export async function getCardDetail(db: DB, userId: string, cardId: string): Promise<CardDetail | null> {
+  const card = await db
+    .selectFrom("cards")
+    .innerJoin("groups", "groups.id", "cards.group_id")
+    .selectAll("cards")
+    .select("groups.name as group_name")
+    .where("cards.id", "=", cardId)
+    .where("cards.user_id", "=", userId)
+    .executeTakeFirst();
+  if (!card) return null;
+
+  const links = await db
+    .selectFrom("card_wallets")
+    .select(["wallet_id", "position"])
+    .where("card_id", "=", card.id)
+    .orderBy("position")
+    .execute();
+  const summaries = await walletSummaries(db, userId, links.map((l) => l.wallet_id));
+  const linkedWallets = links
+    .map((l) => summaries.find((s) => s.id === l.wallet_id))
+    .filter((w): w is WalletSummary => w !== undefined);
+
+  const reservedRow = await db
+    .selectFrom("card_authorizations")
+    .select((eb) => eb.fn.sum<number | string | null>("amount").as("reserved"))
+    .where("card_id", "=", card.id)
+    .where("frozen", "=", 1)
+    .executeTakeFirst();
+  const reserved = Number(reservedRow?.reserved ?? 0);
+  const available = linkedWallets.reduce((sum, w) => sum + (w.available ?? 0), 0);
+
+  return {
+    id: card.id,
+    type: asType(card.type),
+    lastFour: card.last_four,
+    brand: card.brand,
+    status: card.status === "blocked" ? "blocked" : "active",
+    frozen: card.frozen === 1,
+    groupName: card.group_name,
+    shipping: card.shipping_status ? { status: card.shipping_status, eta: card.shipping_eta } : null,
+    pinCanUpdate: card.pin_can_update === 1,
+    linkedWallets,
+    balances: {
+      available,
+      reserved,
+      total: available + reserved,
+      hasUnlimited: linkedWallets.some((w) => w.available === null),
+    },
+  };
+}

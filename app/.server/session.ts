@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import { createCookie, createSessionStorage, type Session, type SessionStorage } from "react-router";
+import type { DB } from "./db";
+import type { Env } from "./env";
+import { nowIso } from "./ids";
+import { hashSecret } from "./tokens";
+
+export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+
+export interface FlashMessage {
+  kind: "success" | "error" | "info";
+  message: string;
+}
+
+/** A sign-in waiting for its second factor. */
+export interface PendingLogin {
+  userId: string;
+  redirectTo: string;
+  expiresAt: string;
+}
+
+export interface SessionData {
+  userId: string;
+  pendingLogin: PendingLogin;
+}
+export interface SessionFlashData {
+  flash: FlashMessage;
+}
+export type PortalSession = Session<SessionData, SessionFlashData>;
+export type PortalSessionStorage = SessionStorage<SessionData, SessionFlashData>;
+
+/**
+ * Sessions live in the database; the signed cookie holds only a random id, and the table
+ * only its hash. Expiry is fixed at sign-in (7 days), not sliding.
+ */
+export function createDatabaseSessionStorage(db: DB, env: Env): PortalSessionStorage {
+  const secure = env.APP_MODE === "production";
+  const cookie = createCookie(secure ? "__Host-session" : "session", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    secrets: env.sessionSecrets,
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+
+  const expiryOf = (expires?: Date) =>
+    (expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000)).toISOString();
+  const userOf = (data: Partial<SessionData>) => (typeof data.userId === "string" ? data.userId : null);
+
+  return createSessionStorage<SessionData, SessionFlashData>({
+    cookie,
+    async createData(data, expires) {
+      const id = randomBytes(32).toString("base64url");
+      await db
+        .insertInto("sessions")
+        .values({
+          id_hash: hashSecret(id),
+          user_id: userOf(data),
+          data: JSON.stringify(data),
+          expires_at: expiryOf(expires),
+          created_at: nowIso(),
+        })
+        .execute();
+      return id;
+    },
+    async readData(id) {
+      if (typeof id !== "string" || id.length > 100) return null;
+      const row = await db
+        .selectFrom("sessions")
+        .select(["data", "expires_at"])
+        .where("id_hash", "=", hashSecret(id))
+        .executeTakeFirst();
+      if (!row) return null;
+      if (row.expires_at <= nowIso()) {
+        await db.deleteFrom("sessions").where("id_hash", "=", hashSecret(id)).execute();
+        return null;
+      }
+      try {
+        return JSON.parse(row.data) as Partial<SessionData & SessionFlashData>;
+      } catch {
+        return null;
+      }
+    },
+    // The expiry set at creation stands: committing a flash message must not extend a session.
+    async updateData(id, data) {
+      await db
+        .updateTable("sessions")
+        .set({ data: JSON.stringify(data), user_id: userOf(data) })
+        .where("id_hash", "=", hashSecret(id))
+        .execute();
+    },
+    async deleteData(id) {
+      await db.deleteFrom("sessions").where("id_hash", "=", hashSecret(id)).execute();
+    },
+  });
+}
+
+/** Same-site paths only: anything else (other hosts, `//evil`, `/\evil`) falls back to the default. */
+export function safeRedirectPath(value: unknown, fallback = "/cards"): string {
+  if (typeof value !== "string" || value.length > 2000) return fallback;
+  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  // Control characters and backslashes let browsers read a path as another host.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\\]/.test(value)) return fallback;
+  try {
+    const url = new URL(value, "http://portal.invalid");
+    if (url.host !== "portal.invalid") return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}

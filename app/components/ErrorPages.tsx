@@ -1,0 +1,31 @@
+import { useTranslation } from "react-i18next";
+import { DocumentTitle } from "./DocumentTitle";
+import { PublicShell } from "./PublicShell";
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <PublicShell>
+      <DocumentTitle page={t("notFound.title")} />
+      <h1>{t("notFound.title")}</h1>
+      <p>{t("notFound.text")}</p>
+      <p>
+        <a href="/">{t("notFound.back")}</a>
+      </p>
+    </PublicShell>
+  );
+}
+
+export function ServerErrorPage({ title }: { title: string }) {
+  const { t } = useTranslation();
+  return (
+    <PublicShell>
+      <DocumentTitle page={title} />
+      <h1>{title}</h1>
+      <p>{t("serverError.text")}</p>
+      <p>
+        <a href="/">{t("serverError.back")}</a>
+      </p>
+    </PublicShell>
+  );
+}

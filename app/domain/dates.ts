@@ -1,0 +1,14 @@
+import { formatInTimeZone } from "./timezone";
+
+/** Dates are shown in Europe/Paris: dd/MM/yyyy, with HH:mm when the time matters. */
+export function formatDate(iso: string): string {
+  return formatInTimeZone(iso, { day: "2-digit", month: "2-digit", year: "numeric" });
+}
+
+export function formatDateTime(iso: string): string {
+  return `${formatDate(iso)} ${formatInTimeZone(iso, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })}`;
+}
+
+export function formatTime(iso: string): string {
+  return formatInTimeZone(iso, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+}

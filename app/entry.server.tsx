@@ -1,0 +1,67 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { requestInfoContext } from "./context";
+import { getPlatform } from "./.server/platform";
+import { getInstance } from "./middleware/i18next";
+
+export const streamTimeout = 5_000;
+
+/**
+ * What server.ts needs from the app bundle: the same context key and platform instance the
+ * routes use (importing the sources again would create a second database connection).
+ */
+export const serverRuntime = { requestInfoContext, getPlatform };
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+  const { nonce } = loadContext.get(requestInfoContext);
+  const i18n = getInstance(loadContext);
+
+  return new Promise<Response>((resolve, reject) => {
+    // The whole page is rendered before sending: pages are small and must work without JS,
+    // so nothing is streamed in later.
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={i18n}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </I18nextProvider>,
+      {
+        nonce,
+        onAllReady() {
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          pipe(body);
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          void logError(error, request);
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+async function logError(error: unknown, request: Request) {
+  const { logger } = await getPlatform();
+  logger.error("render failed", { err: error, path: new URL(request.url).pathname });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  void logError(error, request);
+};

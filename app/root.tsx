@@ -1,0 +1,81 @@
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/root";
+import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavigation";
+import { StatusBanner } from "./components/StatusBanner";
+import { MobileAppBanner } from "./components/MobileAppBanner";
+import { NotFoundPage, ServerErrorPage } from "./components/ErrorPages";
+import { getPlatform } from "./.server/platform";
+import { commitSession, getSession, nonceOf } from "./.server/request";
+import { mobilePlatformOf } from "./domain/userAgent";
+import { i18nextMiddleware } from "./middleware/i18next";
+import stylesheet from "./styles/app.css?url";
+
+export const middleware = [i18nextMiddleware];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env } = await getPlatform();
+  const headers = new Headers();
+  let flash = null;
+  if (request.headers.get("Cookie")) {
+    const session = await getSession(request);
+    flash = session.get("flash") ?? null;
+    if (flash) headers.append("Set-Cookie", await commitSession(session));
+  }
+  return data(
+    {
+      productName: env.PRODUCT_NAME,
+      nonce: nonceOf(context),
+      sandbox: env.sandbox,
+      banner: env.STATUS_BANNER_TEXT ? { text: env.STATUS_BANNER_TEXT, color: env.STATUS_BANNER_COLOR } : null,
+      mobileApp: mobilePlatformOf(request.headers.get("User-Agent")),
+      stores: { appStore: env.APP_STORE_URL, playStore: env.PLAY_STORE_URL },
+      flash,
+      // Changes on every response so that two identical messages in a row are both shown.
+      flashId: flash ? crypto.randomUUID() : null,
+    },
+    { headers },
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = root?.nonce;
+  return (
+    <html lang="fr" dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {root?.banner ? <StatusBanner text={root.banner.text} color={root.banner.color} nonce={nonce} /> : null}
+        {root?.mobileApp ? (
+          <MobileAppBanner platform={root.mobileApp} product={root.productName} href={root.mobileApp === "ios" ? root.stores.appStore : root.stores.playStore} />
+        ) : null}
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useFocusHeadingOnNavigation();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  return <ServerErrorPage title={t("serverError.title")} />;
+}

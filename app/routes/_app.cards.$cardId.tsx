@@ -1,0 +1,105 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Route } from "./+types/_app.cards.$cardId";
+import { PageHeader } from "~/components/PageHeader";
+import { CardVisual } from "~/components/CardVisual";
+import { formatDate } from "~/domain/dates";
+import { formatCents } from "~/domain/money";
+import { accountContext } from "~/.server/auth";
+import { getPlatform } from "~/.server/platform";
+import { redirectWithFlash } from "~/.server/request";
+import { getCardDetail, listCards } from "~/.server/services/cards";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const { db } = await getPlatform();
+  const [card, cards] = await Promise.all([getCardDetail(db, account.id, params.cardId), listCards(db, account.id)]);
+  // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).
+  if (!card) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
+  const index = cards.findIndex((c) => c.id === card.id);
+  const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
+  return { card, next: next ?? null };
+}
+
+export default function CardPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { card, next } = loaderData;
+  const cardName = t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour });
+  const showDelivery = card.type === "physical" && card.shipping && card.shipping.status !== "delivered";
+  return (
+    <>
+      <PageHeader title={cardName} />
+      <div className="card-page">
+        <section className="card-page__visual" aria-labelledby="card-visual-title">
+          <h2 id="card-visual-title" className="visually-hidden">
+            {cardName}
+          </h2>
+          <CardVisual type={card.type} brand={card.brand} lastFour={card.lastFour} frozen={card.frozen} />
+          <p className="card-page__funder">{t("cards.funder", { group: card.groupName })}</p>
+          <p className={`card-state${card.frozen || card.status === "blocked" ? " card-state--warning" : ""}`}>
+            {card.status === "blocked" ? t("cards.blocked") : card.frozen ? t("cards.frozen") : t("cards.active")}
+          </p>
+          {showDelivery && card.shipping ? (
+            <p className={`delivery-status delivery-status--${card.shipping.status}`}>
+              <strong>{t("cards.delivery.title")} : </strong>
+              {t(`cards.delivery.${card.shipping.status}`, { defaultValue: card.shipping.status })}
+              {card.shipping.status === "shipped" && card.shipping.eta ? (
+                <> – {t("cards.delivery.eta", { date: formatDate(card.shipping.eta) })}</>
+              ) : null}
+            </p>
+          ) : null}
+        </section>
+
+        <section className="panel" aria-labelledby="balances-title">
+          <h2 id="balances-title">{t("cards.balancesTitle")}</h2>
+          <dl className="balances">
+            <div>
+              <dt>{t("cards.available")}</dt>
+              <dd>{formatCents(card.balances.available)}</dd>
+            </div>
+            <div>
+              <dt>{t("cards.reserved")}</dt>
+              <dd>{formatCents(card.balances.reserved)}</dd>
+            </div>
+            <div>
+              <dt>{t("cards.total")}</dt>
+              <dd>{formatCents(card.balances.total)}</dd>
+            </div>
+          </dl>
+          {card.balances.hasUnlimited ? <p className="hint">{t("cards.unlimitedNote")}</p> : null}
+        </section>
+
+        <section className="panel" aria-labelledby="wallets-title">
+          <h2 id="wallets-title">{t("cards.walletsTitle")}</h2>
+          {card.linkedWallets.length === 0 ? (
+            <p>{t("cards.noLinkedWallet")}</p>
+          ) : (
+            <>
+              <p className="hint">{t("cards.walletsHint")}</p>
+              <ol className="linked-wallets">
+                {card.linkedWallets.map((wallet) => (
+                  <li key={wallet.id}>
+                    <Link to={`/wallets/${wallet.id}`}>{wallet.name}</Link>
+                    <span className="linked-wallets__amount">
+                      {wallet.available === null ? t("cards.unlimited") : formatCents(wallet.available)}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+        </section>
+
+        {next ? (
+          <p className="next-card">
+            <Link to={`/cards/${next.id}`}>
+              {t("cards.nextCard", {
+                card: t(next.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: next.lastFour }),
+              })}
+            </Link>
+          </p>
+        ) : null}
+      </div>
+    </>
+  );
+}

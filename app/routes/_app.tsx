@@ -1,0 +1,206 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, NavLink, Outlet, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/_app";
+import { FlashAlert } from "~/components/FlashAlert";
+import { LogoMark } from "~/components/Logo";
+import { SiteFooter } from "~/components/SiteFooter";
+import type { loader as rootLoader } from "~/root";
+import { accountContext, requireAccount } from "~/.server/auth";
+import { getPlatform } from "~/.server/platform";
+import { canManageGroups, displayName, initialsOf } from "~/.server/services/accounts";
+import { listCards } from "~/.server/services/cards";
+import { listWallets } from "~/.server/services/wallets";
+
+export const middleware = [requireAccount];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const { db, env } = await getPlatform();
+  const [cards, wallets] = await Promise.all([listCards(db, account.id), listWallets(db, account.id)]);
+  return {
+    user: {
+      initials: initialsOf(account),
+      name: displayName(account),
+      groups: account.groups.map((g) => g.name),
+      canManage: canManageGroups(account),
+    },
+    cards,
+    wallets: wallets.map((w) => ({ id: w.id, name: w.name })),
+    plans: {
+      expenseRequests: account.features.expenseRequests.any === true,
+      allowances: account.features.allowances.any === true,
+    },
+    links: {
+      faq: env.FAQ_URL,
+      legal: env.LEGAL_URL,
+      privacy: env.PRIVACY_URL,
+      landing: env.LANDING_URL,
+      manager: env.MANAGER_URL,
+      feedback: env.ANALYTICS_KEY ? "/feedback" : null,
+    },
+  };
+}
+
+export type AppLayoutData = Awaited<ReturnType<typeof loader>>;
+
+export function useAppLayoutData(): AppLayoutData {
+  const data = useRouteLoaderData<typeof loader>("routes/_app");
+  if (!data) throw new Error("useAppLayoutData outside the signed-in layout");
+  return data;
+}
+
+function SideNav({ data }: { data: AppLayoutData }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="side-nav__sections">
+      <li>
+        <h2 className="side-nav__heading">
+          {t("nav.cards")}
+        </h2>
+        {data.cards.length === 0 ? (
+          <p className="side-nav__empty">{t("nav.noCard")}</p>
+        ) : (
+          <ul className="side-nav__list">
+            {data.cards.map((card) => (
+              <li key={card.id}>
+                <NavLink to={`/cards/${card.id}`} className="side-nav__link" prefetch="none">
+                  {t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </li>
+      <li>
+        <h2 className="side-nav__heading">{t("nav.wallets")}</h2>
+        {data.wallets.length === 0 ? (
+          <p className="side-nav__empty">{t("nav.noWallet")}</p>
+        ) : (
+          <ul className="side-nav__list">
+            {data.wallets.map((wallet) => (
+              <li key={wallet.id}>
+                <NavLink to={`/wallets/${wallet.id}`} className="side-nav__link">
+                  {wallet.name}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </li>
+      <li>
+        <h2 className="side-nav__heading">{t("nav.plans")}</h2>
+        <ul className="side-nav__list">
+          <li>
+            <NavLink to="/plans/integrations" className="side-nav__link">
+              {t("nav.integrations")}
+            </NavLink>
+          </li>
+          {data.plans.expenseRequests ? (
+            <li>
+              <NavLink to="/plans/expense-requests" className="side-nav__link">
+                {t("nav.expenseRequests")}
+              </NavLink>
+            </li>
+          ) : null}
+          {data.plans.allowances ? (
+            <li>
+              <NavLink to="/plans/allowances" className="side-nav__link">
+                {t("nav.allowances")}
+              </NavLink>
+            </li>
+          ) : null}
+        </ul>
+      </li>
+      <li>
+        <NavLink to="/store-locator" className="side-nav__link side-nav__link--top">
+          {t("nav.storeLocator")}
+        </NavLink>
+      </li>
+    </ul>
+  );
+}
+
+function UserMenu({ data }: { data: AppLayoutData }) {
+  const { t } = useTranslation();
+  const external = (href: string, label: string) => (
+    <li>
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {label} <span className="visually-hidden">{t("userMenu.newTab")}</span>
+      </a>
+    </li>
+  );
+  return (
+    <details className="user-menu">
+      <summary className="user-menu__toggle" aria-label={t("userMenu.openLabel", { name: data.user.name })}>
+        <span className="user-menu__initials" aria-hidden="true">
+          {data.user.initials}
+        </span>
+        <span className="user-menu__groups" aria-hidden="true">
+          {data.user.groups.join(", ")}
+        </span>
+      </summary>
+      <div className="user-menu__panel">
+        <p className="user-menu__name">{data.user.name}</p>
+        <p className="user-menu__meta">{t("userMenu.groups", { groups: data.user.groups.join(", ") })}</p>
+        <ul className="user-menu__list">
+          <li>
+            <Link to="/settings/profile">{t("userMenu.settings")}</Link>
+          </li>
+          {external(data.links.faq, t("userMenu.faq"))}
+          {external(data.links.legal, t("userMenu.legal"))}
+          {external(data.links.privacy, t("userMenu.privacy"))}
+          {data.user.canManage ? external(data.links.manager, t("userMenu.manager")) : null}
+          {external(data.links.landing, t("userMenu.landing"))}
+          {data.links.feedback ? (
+            <li>
+              <Link to={data.links.feedback}>{t("userMenu.feedback")}</Link>
+            </li>
+          ) : null}
+        </ul>
+        <Form method="post" action="/logout" className="user-menu__logout">
+          <button type="submit" className="button button--secondary">
+            {t("userMenu.logout")}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const product = root?.productName ?? "";
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t("app.skipLink")}
+      </a>
+      <header className="site-header">
+        <Link className="logo" to="/cards" aria-label={t("app.logoLabel", { product })}>
+          <LogoMark />
+          <span className="logo__text" aria-hidden="true">
+            {product}
+          </span>
+        </Link>
+        <details className="mobile-menu">
+          <summary className="mobile-menu__toggle">{t("nav.openMenu")}</summary>
+          <nav className="side-nav side-nav--mobile" aria-label={t("nav.label")}>
+            <SideNav data={loaderData} />
+          </nav>
+        </details>
+        <UserMenu data={loaderData} />
+      </header>
+      <div className="app-body">
+        <nav className="side-nav side-nav--desktop" aria-label={t("nav.label")}>
+          <SideNav data={loaderData} />
+        </nav>
+        <main id="main" className="app-main" tabIndex={-1}>
+          <FlashAlert />
+          <Outlet />
+        </main>
+      </div>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/login.code";
+import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { PageHeader } from "~/components/PageHeader";
+import { PublicShell } from "~/components/PublicShell";
+import { ResendCountdown } from "~/components/ResendCountdown";
+import { TextField } from "~/components/TextField";
+import { formatTime } from "~/domain/dates";
+import { codeSchema } from "~/domain/schemas";
+import { sendLoginCode, signIn } from "~/.server/auth";
+import { getInstance } from "~/middleware/i18next";
+import { getPlatform } from "~/.server/platform";
+import { badRequest, commitSession, getSession, redirectWithFlash } from "~/.server/request";
+import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
+import { resendAvailableAt, verifyCode } from "~/.server/services/codes";
+import type { PortalSession } from "~/.server/session";
+
+const VERIFY_ERRORS = {
+  invalid: "errors.codeInvalid",
+  expired: "errors.codeExpired",
+  exhausted: "errors.codeExhausted",
+  missing: "errors.codeMissing",
+} as const;
+
+/** The sign-in waiting for this code, or a redirect back to /login when there is none (or it is stale). */
+async function pendingLoginOf(request: Request, session: PortalSession) {
+  const pending = session.get("pendingLogin");
+  if (!pending || pending.expiresAt <= new Date().toISOString()) {
+    if (pending) {
+      session.unset("pendingLogin");
+      session.flash("flash", { kind: "error", message: "errors.sessionExpired" });
+      throw redirect("/login", { headers: { "Set-Cookie": await commitSession(session) } });
+    }
+    throw redirect("/login");
+  }
+  const { db } = await getPlatform();
+  const account = await getAccount(db, pending.userId);
+  if (!account) throw await redirectWithFlash(request, "/login", { kind: "error", message: "errors.sessionExpired" });
+  return { pending, account, db };
+}
+
+async function screenData(request: Request, session: PortalSession) {
+  const { pending, account, db } = await pendingLoginOf(request, session);
+  const { channel, destination } = codeDestination(account);
+  const resendAt = await resendAvailableAt(db, pending.userId, "login");
+  return {
+    channel,
+    destination: maskDestination(channel, destination),
+    resendAt: resendAt && resendAt > new Date() ? resendAt.toISOString() : null,
+  };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const session = await getSession(request);
+  return data(await screenData(request, session), { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = await getSession(request);
+  const { pending, db } = await pendingLoginOf(request, session);
+  const form = await request.formData();
+  const intent = form.get("intent");
+
+  if (intent === "resend") {
+    const t = getInstance(context).t;
+    const result = await sendLoginCode(session, (key, vars) => t(key, vars));
+    const screen = await screenData(request, session);
+    if (result?.status === "throttled") {
+      return data({ screen, lastResult: null, resent: false, throttled: true }, { status: 429 });
+    }
+    return { screen, lastResult: null, resent: true, throttled: false };
+  }
+  if (intent !== "verify") {
+    return badRequest({ screen: await screenData(request, session), lastResult: null, resent: false, throttled: false, unknownIntent: true });
+  }
+
+  const submission = parseWithZod(form, { schema: codeSchema });
+  if (submission.status !== "success") {
+    return badRequest({ screen: await screenData(request, session), lastResult: submission.reply(), resent: false, throttled: false });
+  }
+  const result = await verifyCode(db, { userId: pending.userId, purpose: "login", code: submission.value.code });
+  if (result !== "ok") {
+    return badRequest({
+      screen: await screenData(request, session),
+      lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERRORS[result]] }, hideFields: ["code"] }),
+      resent: false,
+      throttled: false,
+    });
+  }
+  return signIn(request, pending.userId, pending.redirectTo);
+}
+
+export default function LoginCode({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const screen = actionData?.screen ?? loaderData;
+  const [form, fields] = useForm({
+    id: "login-code",
+    lastResult: actionData?.lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
+  });
+  const errors: SummaryError[] = (fields.code.errors ?? []).map((message) => ({ fieldId: fields.code.id, message }));
+  if (actionData?.throttled) errors.push({ fieldId: "resend", message: "errors.tooManyRequests" });
+  if (actionData && "unknownIntent" in actionData) errors.push({ fieldId: fields.code.id, message: "errors.unknownIntent" });
+  const via = t(screen.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
+  return (
+    <PublicShell>
+      <div className="narrow">
+        <PageHeader title={t("auth.code.title")} error={errors.length > 0} />
+        <ErrorSummary errors={errors} />
+        {actionData?.resent ? (
+          <div className="alert alert--success" role="status">
+            <p>{t("auth.code.resent")}</p>
+          </div>
+        ) : null}
+        <p>
+          {t("auth.code.intro", { destination: `${screen.destination} (${via})` })}
+        </p>
+        <Form method="post" {...getFormProps(form)} noValidate>
+          <TextField
+            id={fields.code.id}
+            name={fields.code.name}
+            key={fields.code.key}
+            label={t("auth.code.label")}
+            hint={t("auth.code.hint")}
+            error={fields.code.errors?.[0]}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            spellCheck={false}
+            className="input--code"
+          />
+          <button type="submit" name="intent" value="verify" className="button">
+            {t("auth.code.submit")}
+          </button>
+        </Form>
+        <Form method="post" className="resend">
+          {screen.resendAt ? (
+            <p className="hint" id="resend-wait">
+              {t("auth.code.resendWait", { time: formatTime(screen.resendAt) })} <ResendCountdown until={screen.resendAt} />
+            </p>
+          ) : null}
+          <button type="submit" name="intent" value="resend" id="resend" className="button button--secondary" aria-describedby={screen.resendAt ? "resend-wait" : undefined}>
+            {t("auth.code.resend")}
+          </button>
+        </Form>
+        <p>
+          <Link to="/login">{t("auth.code.cancel")}</Link>
+        </p>
+      </div>
+    </PublicShell>
+  );
+}

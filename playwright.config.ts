@@ -1,0 +1,52 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${PORT}`;
+
+/**
+ * Every journey runs twice: JavaScript enabled and disabled. The browser is Debian's Chromium
+ * (never a downloaded one); the server is the production build on a fresh SQLite database.
+ */
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    locale: "fr-FR",
+    timezoneId: "Europe/Paris",
+    trace: "off",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [
+    { name: "js-on", use: { javaScriptEnabled: true } },
+    { name: "js-off", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "rm -f data/e2e.sqlite data/e2e.sqlite-wal data/e2e.sqlite-shm && npx tsx server.ts",
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "production",
+      APP_MODE: "sandbox",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATABASE_URL: "file:data/e2e.sqlite",
+      PUBLIC_URL: baseURL,
+      LOG_LEVEL: "warn",
+      // Both projects sign in many times from 127.0.0.1; the limit itself is tested in server tests.
+      RATE_LIMIT_SENSITIVE: "1000",
+    },
+  },
+});

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The one test command (npm test): lint, typecheck, unit and service tests on SQLite, the same
+# again on PostgreSQL, the production build, then the browser journeys with JS on and off.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s ===\n' "$1"; }
+
+step "browser"
+bash scripts/ensure-chromium.sh
+
+step "lint"
+npm run --silent lint
+
+step "typecheck"
+npm run --silent typecheck
+
+step "build"
+npm run --silent build
+
+step "unit and service tests (SQLite)"
+npx vitest run
+
+step "service tests (PostgreSQL)"
+PG_URL=$(bash scripts/ensure-postgres.sh)
+TEST_DATABASE_URL="$PG_URL" npx vitest run app/.server
+
+step "browser journeys (JavaScript on and off)"
+npx playwright test

@@ -1,0 +1,107 @@
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
+import type { Platform } from "../app/.server/platform";
+import type { RequestInfo } from "../app/context";
+import { assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
+import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitOptions } from "./rate-limits";
+
+/** What server.ts finds in the app bundle (see app/entry.server.tsx `serverRuntime`). */
+export interface ServerRuntime {
+  requestInfoContext: RouterContext<RequestInfo>;
+  getPlatform(): Promise<Platform>;
+}
+
+export interface ServerAppOptions {
+  /** The built app, or a loader of it (the dev server reloads it on change). */
+  loadBuild: () => Promise<ServerBuild>;
+  /** Static files: the built client folder in production; none under Vite. */
+  clientDir?: string;
+  /** Vite's middlewares in development. */
+  devMiddleware?: express.RequestHandler;
+  development: boolean;
+  trustProxy: boolean;
+  rateLimits?: RateLimitOptions;
+  maxBodyBytes?: number;
+  log: Platform["logger"];
+}
+
+function runtimeOf(build: ServerBuild): ServerRuntime {
+  return (build.entry.module as unknown as { serverRuntime: ServerRuntime }).serverRuntime;
+}
+
+export function createServerApp(options: ServerAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", options.trustProxy ? 1 : false);
+
+  app.use(assignNonce);
+  app.use(securityHeaders({ development: options.development }));
+  app.use(compression());
+  app.use(requestLog(options.log));
+
+  const limits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  app.use(limits.general);
+  app.use(limits.sensitive);
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      const platform = await runtimeOf(await options.loadBuild()).getPlatform();
+      await platform.ping();
+      res.set("Cache-Control", "no-store").json({ status: "ok", database: platform.database.kind });
+    } catch (err) {
+      options.log.error("health check failed", { err });
+      res.status(503).set("Cache-Control", "no-store").json({ status: "unavailable" });
+    }
+  });
+
+  if (options.devMiddleware) app.use(options.devMiddleware);
+  if (options.clientDir) {
+    // Hashed file names: safe to cache for a year.
+    app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.use(refuseCrossSitePosts);
+  app.use(limitBodySize(options.maxBodyBytes ?? 12 * 1024 * 1024));
+
+  app.all("/{*splat}", async (req, res, next) => {
+    try {
+      const build = await options.loadBuild();
+      const runtime = runtimeOf(build);
+      const handler = createRequestHandler({
+        build,
+        mode: options.development ? "development" : "production",
+        getLoadContext: (_req, response) => {
+          const context = new RouterContextProvider();
+          context.set(runtime.requestInfoContext, { nonce: response.locals.nonce as string });
+          return context;
+        },
+      });
+      await handler(req, res, next);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    options.log.error("unhandled error", { err, method: req.method, path: req.path });
+    if (res.headersSent) return;
+    res.status(500).type("text/plain; charset=utf-8").send("Une erreur est survenue. Réessayez dans quelques instants.");
+  });
+  return app;
+}
+
+/** One line per request: method, path (never the query, which may carry an e-mail or a code), status, time. */
+function requestLog(log: Platform["logger"]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const start = process.hrtime.bigint();
+    res.on("finish", () => {
+      if (req.path.startsWith("/assets/")) return;
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      log.info("request", { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+    });
+    next();
+  };
+}
