@@ -10,7 +10,7 @@ export function NotFoundPage() {
       <h1>{t("notFound.title")}</h1>
       <p>{t("notFound.text")}</p>
       <p>
-        <a href="/">{t("notFound.back")}</a>
+        <a href="/" className="link-action">{t("notFound.back")}</a>
       </p>
     </PublicShell>
   );
@@ -24,7 +24,7 @@ export function ServerErrorPage({ title }: { title: string }) {
       <h1>{title}</h1>
       <p>{t("serverError.text")}</p>
       <p>
-        <a href="/">{t("serverError.back")}</a>
+        <a href="/" className="link-action">{t("serverError.back")}</a>
       </p>
     </PublicShell>
   );

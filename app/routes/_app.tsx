@@ -131,13 +131,12 @@ function UserMenu({ data }: { data: AppLayoutData }) {
   );
   return (
     <details className="user-menu">
-      <summary className="user-menu__toggle" aria-label={t("userMenu.openLabel", { name: data.user.name })}>
+      <summary className="user-menu__toggle">
         <span className="user-menu__initials" aria-hidden="true">
           {data.user.initials}
         </span>
-        <span className="user-menu__groups" aria-hidden="true">
-          {data.user.groups.join(", ")}
-        </span>
+        <span className="visually-hidden">{t("userMenu.openLabel", { name: data.user.name })}</span>
+        <span className="user-menu__groups">{data.user.groups.join(", ")}</span>
       </summary>
       <div className="user-menu__panel">
         <p className="user-menu__name">{data.user.name}</p>

@@ -88,6 +88,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERRORS[result]] }, hideFields: ["code"] }),
       resent: false,
       throttled: false,
+      // Remounts the field: a refused code is not left in it, with or without JS.
+      attempt: crypto.randomUUID(),
     });
   }
   return signIn(request, pending.userId, pending.redirectTo);
@@ -124,7 +126,7 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
           <TextField
             id={fields.code.id}
             name={fields.code.name}
-            key={fields.code.key}
+            key={`${fields.code.key}-${actionData && "attempt" in actionData ? actionData.attempt : ""}`}
             label={t("auth.code.label")}
             hint={t("auth.code.hint")}
             error={fields.code.errors?.[0]}
@@ -148,7 +150,9 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
           </button>
         </Form>
         <p>
-          <Link to="/login">{t("auth.code.cancel")}</Link>
+          <Link to="/login" className="link-action">
+            {t("auth.code.cancel")}
+          </Link>
         </p>
       </div>
     </PublicShell>

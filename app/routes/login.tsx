@@ -25,10 +25,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   let userId: string;
   try {
-    userId = await authenticator.authenticate("password", request);
+    // The authenticator consumes the body it is given; the redirect target is read from our copy.
+    userId = await authenticator.authenticate("password", request.clone());
   } catch (error) {
     if (!(error instanceof LoginRejected)) throw error;
-    return badRequest({ lastResult: error.lastResult });
+    // `attempt` remounts the password field so that, with JS too, the password is never kept.
+    return badRequest({ lastResult: error.lastResult, attempt: crypto.randomUUID() });
   }
   const form = await request.formData();
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
@@ -85,7 +87,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <TextField
             id={fields.password.id}
             name={fields.password.name}
-            key={fields.password.key}
+            key={`${fields.password.key}-${actionData?.attempt ?? ""}`}
             label={t("auth.login.password")}
             error={fields.password.errors?.[0] ?? (credentialsError ? credentialsError : undefined)}
             type="password"

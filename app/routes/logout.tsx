@@ -28,7 +28,7 @@ export default function Logout() {
           </button>
         </Form>
         <p>
-          <Link to="/cards">{t("auth.logout.cancel")}</Link>
+          <Link to="/cards" className="link-action">{t("auth.logout.cancel")}</Link>
         </p>
       </div>
     </PublicShell>

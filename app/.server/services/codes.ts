@@ -34,13 +34,8 @@ export async function issueCode(
   input: { userId: string; purpose: CodePurpose; channel: Channel; destination: string; message: CodeMessage },
   now = new Date(),
 ): Promise<IssueResult> {
-  const latest = await db
-    .selectFrom("one_time_codes")
-    .select("created_at")
-    .where("user_id", "=", input.userId)
-    .where("purpose", "=", input.purpose)
-    .orderBy("created_at", "desc")
-    .executeTakeFirst();
+  // Only an outstanding code holds back a new one: once used, the next request is a new need.
+  const latest = await outstandingCode(db, input.userId, input.purpose);
   if (latest) {
     const retryAt = new Date(new Date(latest.created_at).getTime() + RESEND_WAIT_MS);
     if (retryAt > now) return { status: "throttled", retryAt };
@@ -116,12 +111,17 @@ export async function verifyCode(
 
 /** When the latest code for this purpose can be re-sent, for the "try again at HH:mm:ss" text. */
 export async function resendAvailableAt(db: DB, userId: string, purpose: CodePurpose): Promise<Date | null> {
-  const latest = await db
+  const latest = await outstandingCode(db, userId, purpose);
+  return latest ? new Date(new Date(latest.created_at).getTime() + RESEND_WAIT_MS) : null;
+}
+
+function outstandingCode(db: DB, userId: string, purpose: CodePurpose) {
+  return db
     .selectFrom("one_time_codes")
     .select("created_at")
     .where("user_id", "=", userId)
     .where("purpose", "=", purpose)
+    .where("used_at", "is", null)
     .orderBy("created_at", "desc")
     .executeTakeFirst();
-  return latest ? new Date(new Date(latest.created_at).getTime() + RESEND_WAIT_MS) : null;
 }

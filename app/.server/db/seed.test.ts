@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { todayInParis } from "../../domain/wallets";
+import { verifyPassword } from "../passwords";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { hashSecret } from "../tokens";
+import type { DatabaseHandle, DB } from "./index";
+import { DEMO_EMAILS, DEMO_PASSWORD, isDatabaseEmpty, seedDemo } from "./seed";
+import { openTestDatabase } from "./test-database";
+
+// The facts of shared/DEMO.md that screens and end-to-end tests rely on.
+
+const now = new Date("2026-03-10T09:30:00.000Z");
+const DAY = 86_400_000;
+const dayFromNow = (days: number) => todayInParis(new Date(now.getTime() + days * DAY));
+
+let handle: DatabaseHandle;
+let db: DB;
+let emptyBefore: boolean;
+
+beforeAll(async () => {
+  handle = await openTestDatabase();
+  db = handle.db;
+  emptyBefore = await isDatabaseEmpty(db);
+  await seedDemo(db, new SandboxMessenger(db), { now, baseUrl: "http://localhost:3000" });
+});
+afterAll(() => handle.close());
+
+async function userId(email: string): Promise<string> {
+  const row = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function cardByLastFour(lastFour: string) {
+  return db.selectFrom("cards").selectAll().where("last_four", "=", lastFour).executeTakeFirstOrThrow();
+}
+
+async function walletByName(ownerId: string, name: string) {
+  return db
+    .selectFrom("wallets")
+    .selectAll()
+    .where("user_id", "=", ownerId)
+    .where("name", "=", name)
+    .executeTakeFirstOrThrow();
+}
+
+/** "physical_card@Acme France" for each available licence, sorted, to compare as a whole. */
+async function availableLicences(ownerId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("licences")
+    .innerJoin("groups", "groups.id", "licences.group_id")
+    .select(["licences.license_type", "licences.metadata", "groups.name"])
+    .where("licences.user_id", "=", ownerId)
+    .where("licences.used_at", "is", null)
+    .execute();
+  return rows.map((r) => `${r.license_type}@${r.name}`).sort();
+}
+
+test("the database is empty before seeding and not after", async () => {
+  expect(emptyBefore).toBe(true);
+  expect(await isDatabaseEmpty(db)).toBe(false);
+});
+
+test("every account exists, lower-case, with the shared demo password", async () => {
+  const users = await db.selectFrom("users").selectAll().orderBy("email").execute();
+  expect(users.map((u) => u.email).sort()).toEqual(Object.values(DEMO_EMAILS).sort());
+  const marie = users.find((u) => u.email === DEMO_EMAILS.marie)!;
+  expect(await verifyPassword(DEMO_PASSWORD, marie.password_hash!)).toBe(true);
+  // One hash, reused: hashing is slow.
+  const hashes = new Set(users.filter((u) => u.password_hash).map((u) => u.password_hash));
+  expect(hashes.size).toBe(1);
+});
+
+describe("marie", () => {
+  test("profile: MFA by e-mail, every feature, overflow up to 50 €, both groups", async () => {
+    const marie = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.marie).executeTakeFirstOrThrow();
+    expect(marie).toMatchObject({ first_name: "Marie", last_name: "Martin", mfa_enabled: 1, mfa_preferred: "EMAIL", balance_overflow_authorized: 5000 });
+    expect(marie.terms_confirmed_at).not.toBeNull();
+    const features = JSON.parse(marie.features);
+    expect(features.integrations["decathlon-integrations"]).toBe(true);
+    expect(features.allowances).toMatchObject({ any: true, carpooling: true, bicycle: true, subscription: true });
+    expect(features.expenseRequests["fuel-expenses"]).toBe(true);
+    const groups = await db.selectFrom("memberships").select("group_id").where("user_id", "=", marie.id).execute();
+    expect(groups).toHaveLength(2);
+  });
+
+  test("three cards with their types, groups and delivery", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    const cards = await db
+      .selectFrom("cards")
+      .innerJoin("groups", "groups.id", "cards.group_id")
+      .select(["cards.last_four", "cards.type", "cards.shipping_status", "cards.shipping_eta", "cards.pin_can_update", "groups.name"])
+      .where("cards.user_id", "=", id)
+      .orderBy("cards.created_at")
+      .execute();
+    // Oldest first: /cards opens 4242.
+    expect(cards.map((c) => [c.last_four, c.type, c.name])).toEqual([
+      ["4242", "physical", "Acme France"],
+      ["5556", "virtual", "Acme France"],
+      ["1881", "physical", "CSE Acme"],
+    ]);
+    const [main, virtual, cse] = cards;
+    expect(main).toMatchObject({ shipping_status: "delivered", pin_can_update: 1 });
+    expect(virtual?.shipping_status).toBeNull();
+    expect(cse).toMatchObject({ shipping_status: "shipped", shipping_eta: dayFromNow(5) });
+  });
+
+  test("4242 has 12 approved, 3 declined and 2 frozen authorizations", async () => {
+    const card = await cardByLastFour("4242");
+    const rows = await db.selectFrom("card_authorizations").selectAll().where("card_id", "=", card.id).execute();
+    const approved = rows.filter((r) => r.has_card_transactions === 1 && r.status_name === "closed");
+    const declined = rows.filter((r) => r.has_card_transactions === 0 && r.status_name === "closed");
+    const frozen = rows.filter((r) => r.frozen === 1 && r.status_name === "pending");
+    expect([approved.length, declined.length, frozen.length, rows.length]).toEqual([12, 3, 2, 17]);
+    expect(declined.every((r) => r.status_reason)).toBe(true);
+    expect(new Set(rows.map((r) => r.transaction_at)).size).toBe(rows.length);
+
+    const overflowed = approved.filter((r) => r.overflow_amount > 0);
+    expect(overflowed).toHaveLength(1);
+    const intents = await db.selectFrom("payment_intents").selectAll().where("authorization_id", "=", overflowed[0]!.id).execute();
+    expect(intents.map((i) => i.latest_status)).toEqual(["payment_failed"]);
+    expect(approved.filter((r) => r.can_switch_payment_methods === 1)).toHaveLength(1);
+
+    // Marie's other cards have no authorizations, so her totals are 4242's.
+    const all = await db
+      .selectFrom("card_authorizations")
+      .innerJoin("cards", "cards.id", "card_authorizations.card_id")
+      .select("card_authorizations.id")
+      .where("cards.user_id", "=", card.user_id)
+      .execute();
+    expect(all).toHaveLength(17);
+  });
+
+  test("linked wallets in priority order", async () => {
+    const linked = async (lastFour: string) => {
+      const card = await cardByLastFour(lastFour);
+      const rows = await db
+        .selectFrom("card_wallets")
+        .innerJoin("wallets", "wallets.id", "card_wallets.wallet_id")
+        .select("wallets.name")
+        .where("card_wallets.card_id", "=", card.id)
+        .orderBy("card_wallets.position")
+        .execute();
+      return rows.map((r) => r.name);
+    };
+    expect(await linked("4242")).toEqual(["Titres-restaurant", "Mobilité", "Cadeaux de Noël"]);
+    expect(await linked("5556")).toEqual(["Titres-restaurant"]);
+  });
+
+  test("wallets: meal balance and transactions, gift balances, mobility limit, unlimited culture", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    const meal = await walletByName(id, "Titres-restaurant");
+    expect(meal).toMatchObject({ wallet_type: "meal", daily_spending_limit: 2500, source_name: "Acme France" });
+    const mealBalances = await db.selectFrom("wallet_balances").select("balance").where("wallet_id", "=", meal.id).execute();
+    expect(mealBalances.map((b) => b.balance)).toEqual([15240]);
+    const mealTx = await db.selectFrom("wallet_transactions").selectAll().where("wallet_id", "=", meal.id).execute();
+    expect(mealTx.filter((t) => t.status === "processed").length).toBeGreaterThanOrEqual(9);
+    expect(mealTx.filter((t) => t.status === "frozen")).toHaveLength(1);
+
+    const gift = await walletByName(id, "Cadeaux de Noël");
+    expect(gift).toMatchObject({ wallet_type: "gift", subtype: "employee_christmas" });
+    const giftBalances = await db
+      .selectFrom("wallet_balances")
+      .select(["balance", "end_date"])
+      .where("wallet_id", "=", gift.id)
+      .orderBy("end_date")
+      .execute();
+    expect(giftBalances).toEqual([
+      { balance: 12000, end_date: dayFromNow(20) },
+      { balance: 8000, end_date: dayFromNow(200) },
+    ]);
+
+    const mobility = await walletByName(id, "Mobilité");
+    expect(mobility.auto_extend_deposit).toBe(1);
+    const limit = await db.selectFrom("credit_limits").selectAll().where("wallet_id", "=", mobility.id).executeTakeFirstOrThrow();
+    expect(limit).toMatchObject({ initial_amount: 60000, remaining_amount: 42000 });
+    expect(limit.credit_ended_at.slice(0, 4)).toBe("2026");
+    const frozen = await db
+      .selectFrom("wallet_transactions")
+      .select("amount")
+      .where("wallet_id", "=", mobility.id)
+      .where("status", "=", "frozen")
+      .execute();
+    expect(frozen).toEqual([{ amount: -1200 }]);
+
+    expect((await walletByName(id, "Culture")).unlimited).toBe(1);
+  });
+
+  test("exactly one default saved credit card", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    const cards = await db.selectFrom("credit_cards").selectAll().where("user_id", "=", id).orderBy("last4").execute();
+    expect(cards.map((c) => [c.brand, c.last4, c.is_default])).toEqual([
+      ["visa", "4444", 1],
+      ["mastercard", "5454", 0],
+    ]);
+    const defaults = await db.selectFrom("credit_cards").select("id").where("is_default", "=", 1).execute();
+    expect(defaults).toHaveLength(1);
+  });
+
+  test("available licences: a virtual card, a physical card and a mobility wallet", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    expect(await availableLicences(id)).toEqual([
+      "physical_card@CSE Acme",
+      "virtual_card@Acme France",
+      "wallet_activation@Acme France",
+    ]);
+    const wallet = await db
+      .selectFrom("licences")
+      .select("metadata")
+      .where("user_id", "=", id)
+      .where("license_type", "=", "wallet_activation")
+      .where("used_at", "is", null)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(wallet.metadata)).toEqual({ front: { types: [{ technical_name: "mobility" }] } });
+  });
+
+  test("20 notifications, 16 unread, with the routed types", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    const rows = await db.selectFrom("notifications").selectAll().where("user_id", "=", id).execute();
+    expect(rows).toHaveLength(20);
+    expect(rows.filter((r) => r.read_at === null)).toHaveLength(16);
+    const types = new Set(rows.map((r) => r.type));
+    for (const type of ["card_created_to_user_notification", "wallet_expire_in_notification", "wallet_reload_notification"]) {
+      expect(types).toContain(type);
+    }
+  });
+
+  test("expense requests and the carpooling allowance", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    const requests = await db.selectFrom("expense_requests").selectAll().where("user_id", "=", id).execute();
+    const inProgress = requests.filter((r) => r.status === "in_progress");
+    expect(inProgress).toHaveLength(2);
+    expect(inProgress.some((r) => r.is_rectifiable === 1)).toBe(true);
+    expect(inProgress.some((r) => r.is_cancellable === 1)).toBe(true);
+    expect(requests.filter((r) => r.status === "finished")).toHaveLength(1);
+    const allowances = await db.selectFrom("allowances").selectAll().where("user_id", "=", id).execute();
+    expect(allowances.map((a) => [a.type, a.status])).toEqual([["carpooling", "in_progress"]]);
+  });
+});
+
+test("lucas is a newcomer with two card licences", async () => {
+  const lucas = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.lucas).executeTakeFirstOrThrow();
+  expect([lucas.first_name, lucas.last_name, lucas.phone, lucas.mfa_enabled]).toEqual([null, null, null, 0]);
+  expect(await db.selectFrom("cards").select("id").where("user_id", "=", lucas.id).execute()).toHaveLength(0);
+  expect(await availableLicences(lucas.id)).toEqual(["physical_card@Acme France", "virtual_card@Acme France"]);
+});
+
+test("claire manages groups, has one virtual card with one wallet, and nothing else", async () => {
+  const claire = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.claire).executeTakeFirstOrThrow();
+  expect(JSON.parse(claire.permissions)).toEqual(["manageGroups", "bypassMFA"]);
+  expect(claire.mfa_enabled).toBe(0);
+  expect(JSON.parse(claire.features)).toEqual({ integrations: {}, allowances: { any: false }, expenseRequests: { any: false } });
+  const card = await cardByLastFour("7777");
+  expect(card).toMatchObject({ user_id: claire.id, type: "virtual" });
+  const links = await db.selectFrom("card_wallets").select("wallet_id").where("card_id", "=", card.id).execute();
+  const wallets = await db.selectFrom("wallets").select("id").where("user_id", "=", claire.id).execute();
+  expect(wallets).toHaveLength(1);
+  expect(links.map((l) => l.wallet_id)).toEqual([wallets[0]!.id]);
+  expect(await availableLicences(claire.id)).toEqual([]);
+  expect(await db.selectFrom("notifications").select("id").where("user_id", "=", claire.id).execute()).toHaveLength(0);
+});
+
+test("paul has a pending phone change and a frozen card still being prepared", async () => {
+  const id = await userId(DEMO_EMAILS.paul);
+  const changes = await db.selectFrom("pending_changes").select(["field_name", "new_value"]).where("user_id", "=", id).execute();
+  expect(changes).toEqual([{ field_name: "phone", new_value: "+33700000001" }]);
+  const card = await cardByLastFour("3005");
+  expect(card).toMatchObject({ user_id: id, type: "physical", frozen: 1, shipping_status: "submitted" });
+  expect(await db.selectFrom("wallets").select("id").where("user_id", "=", id).execute()).toHaveLength(0);
+});
+
+test("nina is invited and her activation e-mail is in the outbox", async () => {
+  const nina = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.nina).executeTakeFirstOrThrow();
+  expect([nina.status, nina.password_hash]).toEqual(["invited", null]);
+  const mail = await db.selectFrom("outbox").selectAll().where("recipient", "=", DEMO_EMAILS.nina).executeTakeFirstOrThrow();
+  const match = /http:\/\/localhost:3000\/activate\/([\w-]+)\?email=nina\.roux%40example\.com/.exec(mail.body);
+  expect(match).not.toBeNull();
+  const token = await db
+    .selectFrom("action_tokens")
+    .selectAll()
+    .where("user_id", "=", nina.id)
+    .where("purpose", "=", "activation")
+    .executeTakeFirstOrThrow();
+  expect(token.token_hash).toBe(hashSecret(match![1]!));
+  expect(new Date(token.expires_at).getTime() - now.getTime()).toBe(7 * DAY);
+});
+
+test("catalogue: 20+ partners with 2 disabled, expense types with meal disabled and last", async () => {
+  const partners = await db.selectFrom("partners").selectAll().execute();
+  expect(partners.length).toBeGreaterThanOrEqual(20);
+  const disabled = partners.filter((p) => p.enabled === 0);
+  expect(disabled).toHaveLength(2);
+  expect(disabled.every((p) => p.disabled_reason)).toBe(true);
+
+  const types = await db.selectFrom("expense_types").selectAll().orderBy("position").execute();
+  expect(types.map((t) => t.technical_name).sort()).toEqual(
+    ["culture", "fuel_expenses", "gift", "holidays", "meal", "mobility", "sport"],
+  );
+  expect(types.at(-1)).toMatchObject({ technical_name: "meal", front_disabled: 1 });
+  expect(types.every((t) => t.name_fr && t.name_en && t.name_nl)).toBe(true);
+});

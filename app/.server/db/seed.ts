@@ -1,0 +1,1085 @@
+import { todayInParis } from "../../domain/wallets";
+import { newId } from "../ids";
+import { hashPassword } from "../passwords";
+import type { Messenger, OutgoingMessage } from "../providers/messaging/port";
+import { hashSecret, newSecretToken } from "../tokens";
+import type { DB } from "./index";
+import type {
+  CardAuthorizationTable,
+  CardTable,
+  LicenceTable,
+  NotificationTable,
+  PartnerTable,
+  UserTable,
+  WalletTable,
+  WalletTransactionTable,
+} from "./schema";
+
+/**
+ * The demo world of shared/DEMO.md, created on an empty database in sandbox mode (and by
+ * `npm run db:reset`). End-to-end tests and reviewers rely on every fact listed there, so change
+ * this file only to add data. Ids are random: find things by e-mail, last four digits or name.
+ */
+
+export const DEMO_PASSWORD = "Demo-Portail-2026!";
+
+export const DEMO_EMAILS = {
+  marie: "marie.martin@example.com",
+  lucas: "lucas.bernard@example.com",
+  claire: "claire.petit@example.com",
+  paul: "paul.durand@example.com",
+  nina: "nina.roux@example.com",
+} as const;
+
+/** Activation links stay valid this long (the invitation e-mail says so). */
+export const ACTIVATION_TTL_DAYS = 7;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export async function isDatabaseEmpty(db: DB): Promise<boolean> {
+  const user = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
+  return user === undefined;
+}
+
+export interface SeedOptions {
+  now: Date;
+  /** Origin of the links in e-mails, e.g. http://localhost:3000. */
+  baseUrl: string;
+}
+
+export async function seedDemo(db: DB, messenger: Messenger, options: SeedOptions): Promise<void> {
+  // Hashing is deliberately slow: do it once, and before the transaction so no lock is held meanwhile.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const activationToken = newSecretToken();
+  const clock = new Clock(options.now);
+
+  await db.transaction().execute(async (trx) => {
+    const groups = await seedGroups(trx);
+    const users = await seedUsers(trx, clock, passwordHash);
+    await seedMemberships(trx, users, groups);
+    const catalogue = await seedCatalogue(trx);
+    await seedMarie(trx, clock, users.marie, groups, catalogue);
+    await seedLucas(trx, users.lucas, groups);
+    await seedClaire(trx, clock, users.claire, groups);
+    await seedPaul(trx, clock, users.paul, groups);
+    await seedNinaInvitation(trx, clock, users.nina, activationToken);
+  });
+
+  // Sent only once the data is committed: a rolled-back seed must not leave an e-mail whose link
+  // points at nothing (and the sandbox messenger writes through its own connection, not `trx`).
+  await messenger.send(activationMessage(options.baseUrl, activationToken));
+}
+
+/** Instants and calendar days relative to the moment the seed runs, so the data never goes stale. */
+class Clock {
+  constructor(readonly now: Date) {}
+
+  /** ISO instant `ms` milliseconds from now (negative: in the past). */
+  at(ms: number): string {
+    return new Date(this.now.getTime() + ms).toISOString();
+  }
+
+  /** The Paris calendar day `days` from today (D+5 = `day(5)`), as YYYY-MM-DD. */
+  day(days: number): string {
+    return todayInParis(new Date(this.now.getTime() + days * DAY));
+  }
+
+  /** The Paris calendar year of today. */
+  year(): number {
+    return Number(this.day(0).slice(0, 4));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Groups, users, memberships
+// ---------------------------------------------------------------------------------------------
+
+interface Groups {
+  acme: string;
+  cse: string;
+}
+
+async function seedGroups(db: DB): Promise<Groups> {
+  const groups: Groups = { acme: newId("grp"), cse: newId("grp") };
+  await db
+    .insertInto("groups")
+    .values([
+      {
+        id: groups.acme,
+        name: "Acme France",
+        can_issue: 1,
+        cards_brand: "visa",
+        address_line1: "12 rue de la Paix",
+        address_zipcode: "75002",
+        address_city: "Paris",
+        address_country: "FR",
+      },
+      {
+        id: groups.cse,
+        name: "CSE Acme",
+        can_issue: 1,
+        cards_brand: "visa",
+        address_line1: "3 avenue Foch",
+        address_zipcode: "69006",
+        address_city: "Lyon",
+        address_country: "FR",
+      },
+    ])
+    .execute();
+  return groups;
+}
+
+interface Users {
+  marie: string;
+  lucas: string;
+  claire: string;
+  paul: string;
+  nina: string;
+}
+
+/** Every feature on: spec 000 §2 (integrations page) and 001 §3 (allowances, expense requests). */
+const MARIE_FEATURES = {
+  integrations: {
+    uggy: true,
+    "uggy-vouchers": true,
+    rosaly: true,
+    joko: true,
+    klaro: true,
+    "decathlon-integrations": true,
+    "decathlon-intranet": true,
+    "decathlon-myPeopleDoc": true,
+    "decathlon-winchapps": true,
+  },
+  allowances: { any: true, carpooling: true, bicycle: true, subscription: true },
+  expenseRequests: { any: true, "mobility-electric-vehicle-recharge": true, "fuel-expenses": true },
+};
+
+const NO_FEATURES = { integrations: {}, allowances: { any: false }, expenseRequests: { any: false } };
+
+function userRow(fields: Pick<UserTable, "id" | "email" | "created_at"> & Partial<UserTable>): UserTable {
+  return {
+    password_hash: null,
+    first_name: null,
+    last_name: null,
+    phone: null,
+    address_line1: null,
+    address_line2: null,
+    address_zipcode: null,
+    address_city: null,
+    address_country: null,
+    terms_confirmed_at: null,
+    status: "active",
+    mfa_enabled: 0,
+    mfa_preferred: "EMAIL",
+    permissions: "[]",
+    features: JSON.stringify(NO_FEATURES),
+    balance_overflow_authorized: null,
+    ...fields,
+  };
+}
+
+async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Users> {
+  const users: Users = {
+    marie: newId("usr"),
+    lucas: newId("usr"),
+    claire: newId("usr"),
+    paul: newId("usr"),
+    nina: newId("usr"),
+  };
+  await db
+    .insertInto("users")
+    .values([
+      userRow({
+        id: users.marie,
+        email: DEMO_EMAILS.marie,
+        password_hash: passwordHash,
+        first_name: "Marie",
+        last_name: "Martin",
+        phone: "+33612345678",
+        address_line1: "8 rue des Lilas",
+        address_zipcode: "69003",
+        address_city: "Lyon",
+        address_country: "FR",
+        terms_confirmed_at: clock.at(-400 * DAY + HOUR),
+        mfa_enabled: 1,
+        mfa_preferred: "EMAIL",
+        features: JSON.stringify(MARIE_FEATURES),
+        balance_overflow_authorized: 5000,
+        created_at: clock.at(-400 * DAY),
+      }),
+      // A newcomer: signing in leads to onboarding (no names, phone, terms or card).
+      userRow({
+        id: users.lucas,
+        email: DEMO_EMAILS.lucas,
+        password_hash: passwordHash,
+        created_at: clock.at(-3 * DAY),
+      }),
+      userRow({
+        id: users.claire,
+        email: DEMO_EMAILS.claire,
+        password_hash: passwordHash,
+        first_name: "Claire",
+        last_name: "Petit",
+        phone: "+33611223344",
+        address_line1: "14 rue Oberkampf",
+        address_zipcode: "75011",
+        address_city: "Paris",
+        address_country: "FR",
+        terms_confirmed_at: clock.at(-500 * DAY + HOUR),
+        permissions: JSON.stringify(["manageGroups", "bypassMFA"]),
+        created_at: clock.at(-500 * DAY),
+      }),
+      // No MFA and no bypassMFA: the portal requires him to set it up.
+      userRow({
+        id: users.paul,
+        email: DEMO_EMAILS.paul,
+        password_hash: passwordHash,
+        first_name: "Paul",
+        last_name: "Durand",
+        phone: "+33698765432",
+        address_line1: "27 boulevard Voltaire",
+        address_zipcode: "75011",
+        address_city: "Paris",
+        address_country: "FR",
+        terms_confirmed_at: clock.at(-300 * DAY + HOUR),
+        created_at: clock.at(-300 * DAY),
+      }),
+      // Invited, not activated: no password until the activation link is used.
+      userRow({
+        id: users.nina,
+        email: DEMO_EMAILS.nina,
+        status: "invited",
+        created_at: clock.at(-1 * HOUR),
+      }),
+    ])
+    .execute();
+  return users;
+}
+
+async function seedMemberships(db: DB, users: Users, groups: Groups): Promise<void> {
+  await db
+    .insertInto("memberships")
+    .values([
+      { user_id: users.marie, group_id: groups.acme },
+      { user_id: users.marie, group_id: groups.cse },
+      { user_id: users.lucas, group_id: groups.acme },
+      { user_id: users.claire, group_id: groups.acme },
+      { user_id: users.paul, group_id: groups.acme },
+      { user_id: users.nina, group_id: groups.acme },
+    ])
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue: expense types and partner shops
+// ---------------------------------------------------------------------------------------------
+
+interface Catalogue {
+  /** Expense type id by technical name. */
+  types: Record<string, string>;
+  /** Partner id by French name. */
+  partners: Record<string, string>;
+}
+
+/** Meal is shown disabled and listed last (spec 001 §2.6): hence front_disabled and the highest position. */
+const EXPENSE_TYPES = [
+  { technical_name: "gift", name_fr: "Cadeaux", name_en: "Gifts", name_nl: "Geschenken", front_disabled: 0 },
+  { technical_name: "culture", name_fr: "Culture", name_en: "Culture", name_nl: "Cultuur", front_disabled: 0 },
+  { technical_name: "sport", name_fr: "Sport", name_en: "Sport", name_nl: "Sport", front_disabled: 0 },
+  { technical_name: "holidays", name_fr: "Vacances", name_en: "Holidays", name_nl: "Vakantie", front_disabled: 0 },
+  { technical_name: "mobility", name_fr: "Mobilité", name_en: "Mobility", name_nl: "Mobiliteit", front_disabled: 0 },
+  {
+    technical_name: "fuel_expenses",
+    name_fr: "Frais de carburant",
+    name_en: "Fuel expenses",
+    name_nl: "Brandstofkosten",
+    front_disabled: 0,
+  },
+  { technical_name: "meal", name_fr: "Repas", name_en: "Meals", name_nl: "Maaltijden", front_disabled: 1 },
+];
+
+type PartnerSeed = Omit<PartnerTable, "id" | "name_en" | "name_nl" | "country" | "enabled" | "disabled_reason"> &
+  Partial<Pick<PartnerTable, "name_en" | "name_nl" | "disabled_reason">>;
+
+/** Shop names are proper names, the same in every language unless a translation is given. */
+const PARTNERS: PartnerSeed[] = [
+  { name_fr: "Le Bistrot des Halles", line1: "102 cours Lafayette", zipcode: "69003", city: "Lyon" },
+  { name_fr: "Boulangerie Pain & Co", line1: "47 rue Paul Bert", zipcode: "69003", city: "Lyon" },
+  { name_fr: "Le Comptoir Lyonnais", line1: "6 place des Jacobins", zipcode: "69002", city: "Lyon" },
+  { name_fr: "Brasserie du Rhône", line1: "20 quai Augagneur", zipcode: "69003", city: "Lyon" },
+  { name_fr: "Sakura Sushi", line1: "9 rue Mercière", zipcode: "69002", city: "Lyon" },
+  { name_fr: "Le Petit Café", line1: "14 rue Mercière", zipcode: "69002", city: "Lyon" },
+  { name_fr: "Primeur du Plateau", line1: "3 boulevard de la Croix-Rousse", zipcode: "69004", city: "Lyon" },
+  { name_fr: "Librairie des Terreaux", line1: "12 rue d'Algérie", zipcode: "69001", city: "Lyon" },
+  { name_fr: "Club Escalade Croix-Rousse", line1: "15 rue Dumenge", zipcode: "69004", city: "Lyon" },
+  { name_fr: "Boutique Cadeaux Presqu'île", line1: "28 rue de la République", zipcode: "69002", city: "Lyon" },
+  { name_fr: "Théâtre du Vieux-Lyon", line1: "5 rue Saint-Jean", zipcode: "69005", city: "Lyon" },
+  { name_fr: "Atelier Poterie Saint-Georges", line1: "10 rue Saint-Georges", zipcode: "69005", city: "Lyon" },
+  { name_fr: "Vélo Station Part-Dieu", line1: "17 boulevard Marius Vivier-Merle", zipcode: "69003", city: "Lyon" },
+  { name_fr: "Recharge Express Gerland", line1: "300 avenue Jean Jaurès", zipcode: "69007", city: "Lyon" },
+  { name_fr: "Librairie du Marais", line1: "18 rue des Francs-Bourgeois", zipcode: "75004", city: "Paris" },
+  { name_fr: "Sport Plus République", line1: "5 place de la République", zipcode: "75003", city: "Paris" },
+  { name_fr: "Fromagerie Lacroix", line1: "31 rue de Bretagne", zipcode: "75003", city: "Paris" },
+  {
+    name_fr: "Croisières du Vieux-Port",
+    name_en: "Old Port Cruises",
+    name_nl: "Rondvaarten Oude Haven",
+    line1: "1 quai du Port",
+    zipcode: "13002",
+    city: "Marseille",
+  },
+  {
+    name_fr: "Gîtes du Vercors",
+    name_en: "Vercors Holiday Cottages",
+    name_nl: "Vakantiehuizen Vercors",
+    line1: "8 place de l'Église",
+    zipcode: "38250",
+    city: "Villard-de-Lans",
+  },
+  { name_fr: "Bouquinerie Bordelaise", line1: "22 rue Sainte-Catherine", zipcode: "33000", city: "Bordeaux" },
+  { name_fr: "Aquasport Lille", line1: "45 rue Nationale", zipcode: "59000", city: "Lille" },
+  { name_fr: "Cinéma Lumière Bellecour", line1: "12 rue de la Barre", zipcode: "69002", city: "Lyon" },
+  {
+    name_fr: "Station-service du Rhône",
+    line1: "150 avenue Franklin Roosevelt",
+    zipcode: "69120",
+    city: "Vaulx-en-Velin",
+    disabled_reason: "Ce partenaire n'accepte plus les paiements avec la carte avantages.",
+  },
+  {
+    name_fr: "Cinéma Le Royal",
+    line1: "4 rue de la Charité",
+    zipcode: "69002",
+    city: "Lyon",
+    disabled_reason: "Établissement fermé définitivement.",
+  },
+];
+
+async function seedCatalogue(db: DB): Promise<Catalogue> {
+  const types: Record<string, string> = {};
+  await db
+    .insertInto("expense_types")
+    .values(
+      EXPENSE_TYPES.map((t, index) => {
+        const id = newId("ext");
+        types[t.technical_name] = id;
+        return { id, ...t, position: index + 1 };
+      }),
+    )
+    .execute();
+
+  const partners: Record<string, string> = {};
+  await db
+    .insertInto("partners")
+    .values(
+      PARTNERS.map((p): PartnerTable => {
+        const id = newId("ptn");
+        partners[p.name_fr] = id;
+        return {
+          id,
+          name_fr: p.name_fr,
+          name_en: p.name_en ?? p.name_fr,
+          name_nl: p.name_nl ?? p.name_fr,
+          line1: p.line1,
+          zipcode: p.zipcode,
+          city: p.city,
+          country: "FR",
+          enabled: p.disabled_reason ? 0 : 1,
+          disabled_reason: p.disabled_reason ?? null,
+        };
+      }),
+    )
+    .execute();
+  return { types, partners };
+}
+
+function partnerId(catalogue: Catalogue, name: string): string {
+  const id = catalogue.partners[name];
+  if (!id) throw new Error(`Unknown demo partner ${name}`);
+  return id;
+}
+
+function typeId(catalogue: Catalogue, technicalName: string): string {
+  const id = catalogue.types[technicalName];
+  if (!id) throw new Error(`Unknown demo expense type ${technicalName}`);
+  return id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared row builders
+// ---------------------------------------------------------------------------------------------
+
+interface Address {
+  line1: string;
+  zipcode: string;
+  city: string;
+  country: string;
+}
+
+const MARIE_ADDRESS: Address = { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "FR" };
+const PAUL_ADDRESS: Address = { line1: "27 boulevard Voltaire", zipcode: "75011", city: "Paris", country: "FR" };
+
+function cardRow(
+  fields: Pick<CardTable, "user_id" | "group_id" | "type" | "last_four" | "created_at"> & Partial<CardTable>,
+  shipTo?: Address,
+): CardTable {
+  return {
+    id: newId("card"),
+    brand: "visa",
+    issuer_ref: newId("iss"),
+    status: "active",
+    frozen: 0,
+    block_reason: null,
+    pin_can_update: 0,
+    shipping_status: null,
+    shipping_eta: null,
+    shipping_line1: shipTo?.line1 ?? null,
+    shipping_line2: null,
+    shipping_zipcode: shipTo?.zipcode ?? null,
+    shipping_city: shipTo?.city ?? null,
+    shipping_country: shipTo?.country ?? null,
+    ...fields,
+  };
+}
+
+function walletRow(
+  fields: Pick<WalletTable, "user_id" | "group_id" | "name" | "wallet_type" | "source_name" | "created_at"> &
+    Partial<WalletTable>,
+): WalletTable {
+  return {
+    id: newId("wal"),
+    subtype: null,
+    unlimited: 0,
+    daily_spending_limit: null,
+    auto_extend_deposit: 0,
+    ...fields,
+  };
+}
+
+function walletTx(
+  walletId: string,
+  amount: number,
+  createdAt: string,
+  merchantName: string | null,
+  status: "processed" | "frozen" = "processed",
+): WalletTransactionTable {
+  return {
+    id: newId("wtx"),
+    wallet_id: walletId,
+    amount,
+    // "withdraw" makes the screens resolve the merchant name (spec 000 §3); a reload is a "deposit".
+    main_comment: amount < 0 ? "withdraw" : "deposit",
+    merchant_name: merchantName,
+    status,
+    created_at: createdAt,
+  };
+}
+
+function licenceRow(
+  groupId: string,
+  userId: string,
+  licenseType: "physical_card" | "virtual_card" | "wallet_activation",
+  usedAt: string | null,
+  walletType?: string,
+): LicenceTable {
+  return {
+    id: newId("lic"),
+    group_id: groupId,
+    user_id: userId,
+    license_type: licenseType,
+    metadata: JSON.stringify(walletType ? { front: { types: [{ technical_name: walletType }] } } : {}),
+    used_at: usedAt,
+  };
+}
+
+async function linkWallets(db: DB, cardId: string, walletIds: string[]): Promise<void> {
+  await db
+    .insertInto("card_wallets")
+    .values(walletIds.map((walletId, position) => ({ card_id: cardId, wallet_id: walletId, position })))
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Marie: the full account
+// ---------------------------------------------------------------------------------------------
+
+interface MarieCards {
+  main: CardTable;
+  cse: CardTable;
+  virtual: CardTable;
+}
+
+interface MarieWallets {
+  meal: WalletTable;
+  mobility: WalletTable;
+  gift: WalletTable;
+  culture: WalletTable;
+}
+
+async function seedMarie(db: DB, clock: Clock, userId: string, groups: Groups, catalogue: Catalogue): Promise<void> {
+  const cards = await seedMarieCards(db, clock, userId, groups);
+  const wallets = await seedMarieWallets(db, clock, userId, groups);
+  await linkWallets(db, cards.main.id, [wallets.meal.id, wallets.mobility.id, wallets.gift.id]);
+  // A single wallet on purpose: the priority panel then shows its "fewer than 2 wallets" warning.
+  await linkWallets(db, cards.virtual.id, [wallets.meal.id]);
+  await linkWallets(db, cards.cse.id, [wallets.culture.id, wallets.gift.id]);
+
+  const creditCards = await seedMarieCreditCards(db, clock, userId);
+  const authorizations = await seedMarieAuthorizations(db, clock, cards.main.id, creditCards.defaultId);
+  await seedMarieLicences(db, userId, groups, cards, wallets);
+  const requests = await seedMarieExpenseRequests(db, clock, userId, catalogue);
+  const allowanceId = await seedMarieAllowance(db, clock, userId, groups);
+  await seedMarieNotifications(db, clock, userId, { cards, wallets, authorizations, requests, allowanceId });
+}
+
+async function seedMarieCards(db: DB, clock: Clock, userId: string, groups: Groups): Promise<MarieCards> {
+  // created_at sets the card order: 4242 comes first, so /cards opens it.
+  const cards: MarieCards = {
+    main: cardRow(
+      {
+        user_id: userId,
+        group_id: groups.acme,
+        type: "physical",
+        last_four: "4242",
+        pin_can_update: 1,
+        shipping_status: "delivered",
+        shipping_eta: clock.day(-193),
+        created_at: clock.at(-200 * DAY),
+      },
+      MARIE_ADDRESS,
+    ),
+    virtual: cardRow({
+      user_id: userId,
+      group_id: groups.acme,
+      type: "virtual",
+      last_four: "5556",
+      created_at: clock.at(-60 * DAY),
+    }),
+    cse: cardRow(
+      {
+        user_id: userId,
+        group_id: groups.cse,
+        type: "physical",
+        last_four: "1881",
+        shipping_status: "shipped",
+        shipping_eta: clock.day(5),
+        created_at: clock.at(-2 * DAY),
+      },
+      MARIE_ADDRESS,
+    ),
+  };
+  await db.insertInto("cards").values([cards.main, cards.virtual, cards.cse]).execute();
+  return cards;
+}
+
+async function seedMarieWallets(db: DB, clock: Clock, userId: string, groups: Groups): Promise<MarieWallets> {
+  const acme = { user_id: userId, group_id: groups.acme, source_name: "Acme France" };
+  const cse = { user_id: userId, group_id: groups.cse, source_name: "CSE Acme" };
+  // created_at sets the order of the wallets page.
+  const wallets: MarieWallets = {
+    meal: walletRow({
+      ...acme,
+      name: "Titres-restaurant",
+      wallet_type: "meal",
+      daily_spending_limit: 2500,
+      created_at: clock.at(-200 * DAY),
+    }),
+    mobility: walletRow({
+      ...acme,
+      name: "Mobilité",
+      wallet_type: "mobility",
+      auto_extend_deposit: 1,
+      created_at: clock.at(-199 * DAY),
+    }),
+    gift: walletRow({
+      ...cse,
+      name: "Cadeaux de Noël",
+      wallet_type: "gift",
+      subtype: "employee_christmas",
+      created_at: clock.at(-198 * DAY),
+    }),
+    culture: walletRow({
+      ...cse,
+      name: "Culture",
+      wallet_type: "culture",
+      unlimited: 1,
+      created_at: clock.at(-197 * DAY),
+    }),
+  };
+  await db.insertInto("wallets").values(Object.values(wallets)).execute();
+
+  await db
+    .insertInto("wallet_balances")
+    .values([
+      // 270,00 € loaded, 117,60 € spent (the withdrawals below): 152,40 € left.
+      { id: newId("bal"), wallet_id: wallets.meal.id, balance: 15240, deposit_amount: 27000, start_date: clock.day(-25), end_date: clock.day(340) },
+      // 200,00 € in two balances with different expiries (the soonest shows first).
+      { id: newId("bal"), wallet_id: wallets.gift.id, balance: 12000, deposit_amount: 15000, start_date: clock.day(-45), end_date: clock.day(20) },
+      { id: newId("bal"), wallet_id: wallets.gift.id, balance: 8000, deposit_amount: 11000, start_date: clock.day(-30), end_date: clock.day(200) },
+    ])
+    .execute();
+
+  // The calendar year in Paris time: January and December are always UTC+1 there.
+  const year = clock.year();
+  const yearStart = `${year - 1}-12-31T23:00:00.000Z`;
+  const yearEnd = `${year}-12-31T22:59:59.999Z`;
+  await db
+    .insertInto("credit_limits")
+    .values({
+      id: newId("cl"),
+      wallet_id: wallets.mobility.id,
+      initial_amount: 60000,
+      remaining_amount: 42000,
+      eligibility_started_at: yearStart,
+      eligibility_ended_at: yearEnd,
+      credit_started_at: yearStart,
+      credit_ended_at: yearEnd,
+    })
+    .execute();
+
+  await db.insertInto("wallet_transactions").values(marieWalletTransactions(clock, wallets)).execute();
+  return wallets;
+}
+
+/** Mirrors the card authorizations below, so the wallet and card pages tell the same story. */
+function marieWalletTransactions(clock: Clock, wallets: MarieWallets): WalletTransactionTable[] {
+  const ago = (days: number, hours = 0) => clock.at(-(days * DAY + hours * HOUR));
+  const meal = wallets.meal.id;
+  const mobility = wallets.mobility.id;
+  const gift = wallets.gift.id;
+  return [
+    // Titres-restaurant: one reload, nine meals (117,60 €), one pending meal.
+    walletTx(meal, 27000, ago(25), null),
+    walletTx(meal, -790, ago(21, 2), "Saveurs d'Asie"),
+    walletTx(meal, -1215, ago(19, 2), "Café de la Gare"),
+    walletTx(meal, -1550, ago(11, 2), "Pizzeria Bella Napoli"),
+    walletTx(meal, -960, ago(9, 2), "Primeur du Plateau"),
+    walletTx(meal, -1130, ago(7, 2), "Sakura Sushi"),
+    walletTx(meal, -1475, ago(4, 2), "Brasserie du Rhône"),
+    walletTx(meal, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
+    walletTx(meal, -890, ago(2, 2), "Boulangerie Pain & Co"),
+    walletTx(meal, -1250, ago(1, 2), "Le Bistrot des Halles"),
+    walletTx(meal, -1890, clock.at(-3 * HOUR), "Le Petit Café", "frozen"),
+    // Mobilité: 180,00 € used of the 600,00 € yearly limit, 12,00 € pending.
+    walletTx(mobility, -7500, ago(40), "Vélo Station Part-Dieu"),
+    walletTx(mobility, -6000, ago(13, 2), "TCL Agence Bellecour"),
+    walletTx(mobility, -4500, ago(5, 2), "SNCF Gare Part-Dieu"),
+    walletTx(mobility, -1200, clock.at(-20 * HOUR), "SNCF Connect", "frozen"),
+    // Cadeaux de Noël: two deposits, 60,00 € spent.
+    walletTx(gift, 15000, ago(45), null),
+    walletTx(gift, 11000, ago(30), null),
+    walletTx(gift, -3500, ago(17, 2), "Boutique Cadeaux Presqu'île"),
+    walletTx(gift, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
+  ];
+}
+
+interface MarieCreditCards {
+  defaultId: string;
+}
+
+async function seedMarieCreditCards(db: DB, clock: Clock, userId: string): Promise<MarieCreditCards> {
+  const year = clock.year();
+  const visa = {
+    id: newId("cc"),
+    user_id: userId,
+    brand: "visa",
+    last4: "4444",
+    exp_month: 9,
+    exp_year: year + 2,
+    is_default: 1,
+    processor_ref: newId("pm"),
+    created_at: clock.at(-90 * DAY),
+  };
+  const mastercard = {
+    id: newId("cc"),
+    user_id: userId,
+    brand: "mastercard",
+    last4: "5454",
+    exp_month: 3,
+    exp_year: year + 3,
+    is_default: 0,
+    processor_ref: newId("pm"),
+    created_at: clock.at(-30 * DAY),
+  };
+  await db.insertInto("credit_cards").values([visa, mastercard]).execute();
+  return { defaultId: visa.id };
+}
+
+type AuthorizationKind = "approved" | "declined" | "frozen";
+
+interface AuthorizationSeed {
+  kind: AuthorizationKind;
+  merchant: string;
+  city: string;
+  amount: number;
+  /** Hours before now; distinct values keep the ordering deterministic. */
+  hoursAgo: number;
+  reason?: string;
+  overflow?: number;
+  canSwitch?: boolean;
+}
+
+/** Card •••• 4242: 12 approved (more than one page of 7), 3 declined, 2 frozen; newest first. */
+const MARIE_AUTHORIZATIONS: AuthorizationSeed[] = [
+  { kind: "frozen", merchant: "Le Petit Café", city: "Lyon", amount: 1890, hoursAgo: 3 },
+  { kind: "frozen", merchant: "SNCF Connect", city: "Paris", amount: 1200, hoursAgo: 20 },
+  { kind: "approved", merchant: "Le Bistrot des Halles", city: "Lyon", amount: 1250, hoursAgo: 26, canSwitch: true },
+  { kind: "approved", merchant: "Boulangerie Pain & Co", city: "Lyon", amount: 890, hoursAgo: 50 },
+  { kind: "declined", merchant: "Le Bouchon des Canuts", city: "Lyon", amount: 3200, hoursAgo: 52, reason: "daily_limit_exceeded" },
+  // 25,00 € from Titres-restaurant, 25,00 € from Cadeaux de Noël, 18,50 € overflow whose payment failed.
+  { kind: "approved", merchant: "Le Comptoir Lyonnais", city: "Lyon", amount: 6850, hoursAgo: 74, overflow: 1850 },
+  { kind: "approved", merchant: "Brasserie du Rhône", city: "Lyon", amount: 1475, hoursAgo: 98 },
+  { kind: "approved", merchant: "SNCF Gare Part-Dieu", city: "Lyon", amount: 4500, hoursAgo: 122 },
+  { kind: "approved", merchant: "Sakura Sushi", city: "Lyon", amount: 1130, hoursAgo: 170 },
+  { kind: "declined", merchant: "Station-service du Rhône", city: "Vaulx-en-Velin", amount: 5500, hoursAgo: 194, reason: "merchant_not_allowed" },
+  { kind: "approved", merchant: "Primeur du Plateau", city: "Lyon", amount: 960, hoursAgo: 218 },
+  { kind: "approved", merchant: "Pizzeria Bella Napoli", city: "Villeurbanne", amount: 1550, hoursAgo: 266 },
+  { kind: "approved", merchant: "TCL Agence Bellecour", city: "Lyon", amount: 6000, hoursAgo: 314 },
+  { kind: "declined", merchant: "Électro Shop Confluence", city: "Lyon", amount: 18990, hoursAgo: 362, reason: "insufficient_funds" },
+  { kind: "approved", merchant: "Boutique Cadeaux Presqu'île", city: "Lyon", amount: 3500, hoursAgo: 410 },
+  { kind: "approved", merchant: "Café de la Gare", city: "Lyon", amount: 1215, hoursAgo: 458 },
+  { kind: "approved", merchant: "Saveurs d'Asie", city: "Lyon", amount: 790, hoursAgo: 506 },
+];
+
+/** How the issuer reports each kind (spec 000 §4): settled = approved, closed without settlement = declined. */
+function authorizationStatus(kind: AuthorizationKind) {
+  switch (kind) {
+    case "approved":
+      return { status_name: "closed", has_card_transactions: 1, frozen: 0 };
+    case "declined":
+      return { status_name: "closed", has_card_transactions: 0, frozen: 0 };
+    case "frozen":
+      return { status_name: "pending", has_card_transactions: 0, frozen: 1 };
+  }
+}
+
+interface MarieAuthorizations {
+  approved: string[];
+  declined: string[];
+}
+
+async function seedMarieAuthorizations(
+  db: DB,
+  clock: Clock,
+  cardId: string,
+  defaultCreditCardId: string,
+): Promise<MarieAuthorizations> {
+  const rows = MARIE_AUTHORIZATIONS.map(
+    (a): CardAuthorizationTable => ({
+      id: newId("auth"),
+      card_id: cardId,
+      amount: a.amount,
+      merchant_name: a.merchant,
+      merchant_city: a.city,
+      merchant_country: "FR",
+      ...authorizationStatus(a.kind),
+      status_reason: a.reason ?? null,
+      overflow_amount: a.overflow ?? 0,
+      can_switch_payment_methods: a.canSwitch ? 1 : 0,
+      transaction_at: clock.at(-(a.hoursAgo * HOUR + 13 * MINUTE)),
+    }),
+  );
+  await db.insertInto("card_authorizations").values(rows).execute();
+
+  // The overflow was charged to the default saved card and failed: the screen offers a retry.
+  const overflowed = rows.filter((r) => r.overflow_amount > 0);
+  await db
+    .insertInto("payment_intents")
+    .values(
+      overflowed.map((r) => ({
+        id: newId("pi"),
+        authorization_id: r.id,
+        credit_card_id: defaultCreditCardId,
+        amount: r.overflow_amount,
+        latest_status: "payment_failed",
+        created_at: r.transaction_at,
+      })),
+    )
+    .execute();
+
+  const idsOf = (kind: AuthorizationKind) =>
+    rows.filter((_, i) => MARIE_AUTHORIZATIONS[i]?.kind === kind).map((r) => r.id);
+  return { approved: idsOf("approved"), declined: idsOf("declined") };
+}
+
+async function seedMarieLicences(
+  db: DB,
+  userId: string,
+  groups: Groups,
+  cards: MarieCards,
+  wallets: MarieWallets,
+): Promise<void> {
+  await db
+    .insertInto("licences")
+    .values([
+      // Still available (used_at null): what the create-card and create-wallet screens offer.
+      licenceRow(groups.acme, userId, "virtual_card", null),
+      licenceRow(groups.cse, userId, "physical_card", null),
+      licenceRow(groups.acme, userId, "wallet_activation", null, "mobility"),
+      // Already used by her cards and wallets.
+      licenceRow(groups.acme, userId, "physical_card", cards.main.created_at),
+      licenceRow(groups.acme, userId, "virtual_card", cards.virtual.created_at),
+      licenceRow(groups.cse, userId, "physical_card", cards.cse.created_at),
+      licenceRow(groups.acme, userId, "wallet_activation", wallets.meal.created_at, "meal"),
+      licenceRow(groups.acme, userId, "wallet_activation", wallets.mobility.created_at, "mobility"),
+      licenceRow(groups.cse, userId, "wallet_activation", wallets.gift.created_at, "gift"),
+      licenceRow(groups.cse, userId, "wallet_activation", wallets.culture.created_at, "culture"),
+    ])
+    .execute();
+}
+
+interface MarieRequests {
+  inProgress: string[];
+  finished: string[];
+}
+
+async function seedMarieExpenseRequests(
+  db: DB,
+  clock: Clock,
+  userId: string,
+  catalogue: Catalogue,
+): Promise<MarieRequests> {
+  const base = { user_id: userId, fees: 0, iban_last_four: "0189" };
+  const correctable = {
+    ...base,
+    id: newId("exr"),
+    type_id: typeId(catalogue, "culture"),
+    partner_id: partnerId(catalogue, "Librairie des Terreaux"),
+    amount: 4590,
+    amount_to_refund: 4590,
+    ticket_date: clock.day(-6),
+    status: "in_progress",
+    is_rectifiable: 1,
+    is_cancellable: 0,
+    created_at: clock.at(-5 * DAY - 4 * HOUR),
+  };
+  const cancellable = {
+    ...base,
+    id: newId("exr"),
+    type_id: typeId(catalogue, "sport"),
+    partner_id: partnerId(catalogue, "Club Escalade Croix-Rousse"),
+    amount: 12000,
+    amount_to_refund: 12000,
+    ticket_date: clock.day(-3),
+    status: "in_progress",
+    is_rectifiable: 0,
+    is_cancellable: 1,
+    created_at: clock.at(-2 * DAY - 6 * HOUR),
+  };
+  const finished = {
+    ...base,
+    id: newId("exr"),
+    type_id: typeId(catalogue, "holidays"),
+    partner_id: partnerId(catalogue, "Gîtes du Vercors"),
+    amount: 35000,
+    amount_to_refund: 30000,
+    fees: 150,
+    ticket_date: clock.day(-42),
+    status: "finished",
+    is_rectifiable: 0,
+    is_cancellable: 0,
+    created_at: clock.at(-40 * DAY - 2 * HOUR),
+  };
+  await db.insertInto("expense_requests").values([correctable, cancellable, finished]).execute();
+  return { inProgress: [correctable.id, cancellable.id], finished: [finished.id] };
+}
+
+async function seedMarieAllowance(db: DB, clock: Clock, userId: string, groups: Groups): Promise<string> {
+  const id = newId("alw");
+  await db
+    .insertInto("allowances")
+    .values({
+      id,
+      user_id: userId,
+      group_id: groups.cse,
+      type: "carpooling",
+      status: "in_progress",
+      amount: 24000,
+      iban_last_four: "0189",
+      days_at_office: 3,
+      start_at: clock.day(-10),
+      ends_at: clock.day(355),
+      travel_role: "driver",
+      // One string each, as the allowance request sends them (spec 001 §3).
+      home_address: "8 rue des Lilas 69003 Lyon FR",
+      work_address: "3 avenue Foch 69006 Lyon FR",
+      is_cancellable: 1,
+      created_at: clock.at(-12 * DAY),
+    })
+    .execute();
+  return id;
+}
+
+interface NotificationRefs {
+  cards: MarieCards;
+  wallets: MarieWallets;
+  authorizations: MarieAuthorizations;
+  requests: MarieRequests;
+  allowanceId: string;
+}
+
+/**
+ * 20 notifications, 16 unread (the 4 oldest are read): every type the spec gives a route to
+ * (card created, wallet expiring, wallet reloaded) plus the ones its preferences name
+ * (authorization approved or declined, expense requests) and allowances.
+ */
+async function seedMarieNotifications(db: DB, clock: Clock, userId: string, refs: NotificationRefs): Promise<void> {
+  const { cards, wallets, authorizations: auth, requests } = refs;
+  const entries: [type: string, dataId: string | undefined][] = [
+    ["card_authorization_approved_notification", auth.approved[0]],
+    ["card_created_to_user_notification", cards.cse.id],
+    ["card_authorization_approved_notification", auth.approved[1]],
+    ["card_authorization_declined_notification", auth.declined[0]],
+    ["expense_request_created_notification", requests.inProgress[1]],
+    ["card_authorization_approved_notification", auth.approved[2]],
+    ["expense_request_rectification_needed_notification", requests.inProgress[0]],
+    ["card_authorization_declined_notification", auth.declined[1]],
+    ["wallet_expire_in_notification", wallets.gift.id],
+    ["allowance_created_notification", refs.allowanceId],
+    ["card_authorization_declined_notification", auth.declined[2]],
+    ["wallet_reload_notification", wallets.meal.id],
+    ["card_authorization_approved_notification", auth.approved[3]],
+    ["wallet_expire_in_notification", wallets.meal.id],
+    ["wallet_reload_notification", wallets.gift.id],
+    ["expense_request_finished_notification", requests.finished[0]],
+    // Read: the four oldest.
+    ["wallet_reload_notification", wallets.mobility.id],
+    ["wallet_expire_in_notification", wallets.gift.id],
+    ["card_created_to_user_notification", cards.virtual.id],
+    ["card_created_to_user_notification", cards.main.id],
+  ];
+  const unread = 16;
+  const rows = entries.map(([type, dataId], index): NotificationTable => {
+    // Newest first, about a day and a half apart, never at the same instant.
+    const createdAt = clock.at(-(index * 36 * HOUR + 45 * MINUTE));
+    return {
+      id: newId("ntf"),
+      user_id: userId,
+      type,
+      data_id: dataId ?? null,
+      created_at: createdAt,
+      read_at: index < unread ? null : new Date(new Date(createdAt).getTime() + 2 * HOUR).toISOString(),
+    };
+  });
+  await db.insertInto("notifications").values(rows).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lucas, Claire, Paul, Nina
+// ---------------------------------------------------------------------------------------------
+
+/** The newcomer: no card yet, but Acme France gives him one physical and one virtual card licence. */
+async function seedLucas(db: DB, userId: string, groups: Groups): Promise<void> {
+  await db
+    .insertInto("licences")
+    .values([
+      licenceRow(groups.acme, userId, "physical_card", null),
+      licenceRow(groups.acme, userId, "virtual_card", null),
+    ])
+    .execute();
+}
+
+/** The manager: one virtual card, one wallet, every licence used. */
+async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups): Promise<void> {
+  const card = cardRow({
+    user_id: userId,
+    group_id: groups.acme,
+    type: "virtual",
+    last_four: "7777",
+    created_at: clock.at(-480 * DAY),
+  });
+  await db.insertInto("cards").values(card).execute();
+
+  const wallet = walletRow({
+    user_id: userId,
+    group_id: groups.acme,
+    source_name: "Acme France",
+    name: "Titres-restaurant",
+    wallet_type: "meal",
+    daily_spending_limit: 2500,
+    created_at: clock.at(-480 * DAY),
+  });
+  await db.insertInto("wallets").values(wallet).execute();
+  await linkWallets(db, card.id, [wallet.id]);
+
+  // 90,00 € loaded, 25,20 € spent: 64,80 € left.
+  await db
+    .insertInto("wallet_balances")
+    .values({ id: newId("bal"), wallet_id: wallet.id, balance: 6480, deposit_amount: 9000, start_date: clock.day(-20), end_date: clock.day(345) })
+    .execute();
+  await db
+    .insertInto("wallet_transactions")
+    .values([
+      walletTx(wallet.id, 9000, clock.at(-20 * DAY), null),
+      walletTx(wallet.id, -1320, clock.at(-8 * DAY - 3 * HOUR), "Brasserie Oberkampf"),
+      walletTx(wallet.id, -1200, clock.at(-6 * DAY - 5 * HOUR), "Boulangerie Saint-Maur"),
+    ])
+    .execute();
+
+  await db
+    .insertInto("licences")
+    .values([
+      licenceRow(groups.acme, userId, "virtual_card", card.created_at),
+      licenceRow(groups.acme, userId, "wallet_activation", wallet.created_at, "meal"),
+    ])
+    .execute();
+}
+
+/** Things to fix: a phone change awaiting its code, and a frozen card still being prepared. */
+async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): Promise<void> {
+  await db
+    .insertInto("pending_changes")
+    .values({ id: newId("pch"), user_id: userId, field_name: "phone", new_value: "+33700000001", created_at: clock.at(-2 * HOUR) })
+    .execute();
+
+  const card = cardRow(
+    {
+      user_id: userId,
+      group_id: groups.acme,
+      type: "physical",
+      last_four: "3005",
+      frozen: 1,
+      shipping_status: "submitted",
+      created_at: clock.at(-6 * DAY),
+    },
+    PAUL_ADDRESS,
+  );
+  await db.insertInto("cards").values(card).execute();
+  await db.insertInto("licences").values(licenceRow(groups.acme, userId, "physical_card", card.created_at)).execute();
+}
+
+/** Only the token's hash is stored; the token itself travels in the e-mail sent after commit. */
+async function seedNinaInvitation(db: DB, clock: Clock, userId: string, token: string): Promise<void> {
+  await db
+    .insertInto("action_tokens")
+    .values({
+      id: newId("tok"),
+      user_id: userId,
+      purpose: "activation",
+      token_hash: hashSecret(token),
+      expires_at: clock.at(ACTIVATION_TTL_DAYS * DAY),
+      used_at: null,
+      created_at: clock.at(0),
+    })
+    .execute();
+}
+
+function activationMessage(baseUrl: string, token: string): OutgoingMessage {
+  const link = `${baseUrl.replace(/\/+$/, "")}/activate/${token}?email=${encodeURIComponent(DEMO_EMAILS.nina)}`;
+  return {
+    channel: "email",
+    to: DEMO_EMAILS.nina,
+    subject: "Activez votre compte avantages",
+    text: [
+      "Bonjour,",
+      "",
+      "Acme France vous invite à rejoindre le portail de vos avantages salariés.",
+      `Pour activer votre compte et choisir votre mot de passe, ouvrez ce lien (valable ${ACTIVATION_TTL_DAYS} jours) :`,
+      link,
+      "",
+      "Si vous n'attendiez pas cette invitation, vous pouvez ignorer ce message.",
+    ].join("\n"),
+  };
+}
