@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { createLogger } from "./app/.server/logger";
 import { ConfigError, getEnv } from "./app/.server/env";
 import { createServerApp, type ServerRuntime } from "./server/app";
+import { DEFAULT_RATE_LIMITS } from "./server/rate-limits";
 
 /**
  * Entry point: `npm start` (built app) or `npm run dev` (Vite middleware, reloads on change).
@@ -49,9 +50,7 @@ async function main() {
     clientDir: development ? undefined : path.join(root, "build/client"),
     development,
     trustProxy: env.TRUST_PROXY === "1",
-    rateLimits: process.env.RATE_LIMIT_SENSITIVE
-      ? { sensitivePerWindow: Number(process.env.RATE_LIMIT_SENSITIVE), generalPerWindow: 6000, windowMs: 5 * 60 * 1000 }
-      : undefined,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, sensitivePerWindow: env.RATE_LIMIT_SENSITIVE },
     log,
   });
 

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
 import { getInstance } from "./middleware/i18next";
@@ -13,7 +13,7 @@ export const streamTimeout = 5_000;
  * What server.ts needs from the app bundle: the same context key and platform instance the
  * routes use (importing the sources again would create a second database connection).
  */
-export const serverRuntime = { requestInfoContext, getPlatform };
+export const serverRuntime = { requestInfoContext, getPlatform, RouterContextProvider };
 
 export default function handleRequest(
   request: Request,

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       await sql`create schema public`.execute(handle.db);
     }
     await migrateToLatest(handle.db);
-    const baseUrl = process.env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+    const baseUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
     await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl });
   } finally {
     await handle.close();

@@ -1,52 +1,56 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import path from "node:path";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createLogger } from "../app/.server/logger";
-import { createServerApp } from "./app";
 
 /**
- * The Express layer in front of the built app, on a real port: headers, health, CSRF, limits.
- * Needs `npm run build` first (npm test builds before running these).
+ * The real server (server.ts on the production build) on a loopback port: headers, health,
+ * cross-site posts, body size and rate limits. Needs `npm run build` first (npm test builds).
  */
 const root = path.resolve(import.meta.dirname, "..");
 const dbFile = path.join(root, "data/test-server.sqlite");
-let server: Server;
-let base: string;
+const port = 3200 + Math.floor(Math.random() * 600);
+const base = `http://127.0.0.1:${port}`;
+let server: ChildProcess;
+let output = "";
 
 beforeAll(async () => {
-  const buildFile = path.join(root, "build/server/index.js");
-  if (!existsSync(buildFile)) throw new Error("Run `npm run build` before the server tests");
+  if (!existsSync(path.join(root, "build/server/index.js"))) throw new Error("Run `npm run build` before the server tests");
   for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
-  process.env.DATABASE_URL = `file:${dbFile}`;
-  process.env.LOG_LEVEL = "silent";
-  const build = (await import(buildFile)) as ServerBuild;
-  const app = createServerApp({
-    loadBuild: async () => build,
-    clientDir: path.join(root, "build/client"),
-    development: false,
-    trustProxy: false,
-    rateLimits: { sensitivePerWindow: 3, generalPerWindow: 1000, windowMs: 60_000 },
-    maxBodyBytes: 1024,
-    log: createLogger("silent"),
+  server = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", APP_MODE: "sandbox", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: `file:${dbFile}`, LOG_LEVEL: "info", RATE_LIMIT_SENSITIVE: "3" },
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  await new Promise<void>((resolve) => {
-    server = app.listen(0, "127.0.0.1", () => resolve());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  server.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not start:\n${output}`);
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
+});
 
 test("/healthz pings the database", async () => {
   const res = await fetch(`${base}/healthz`);
   expect(res.status).toBe(200);
+  expect(res.headers.get("cache-control")).toBe("no-store");
   expect(await res.json()).toEqual({ status: "ok", database: "sqlite" });
 });
 
-test("pages carry an enforced CSP whose nonce is fresh per response and used by the scripts", async () => {
+test("pages carry an enforced CSP whose nonce is fresh per response and used by every script", async () => {
   const first = await fetch(`${base}/login`);
   const second = await fetch(`${base}/login`);
   const csp = first.headers.get("content-security-policy") ?? "";
@@ -55,6 +59,7 @@ test("pages carry an enforced CSP whose nonce is fresh per response and used by 
   expect(nonce).toBeTruthy();
   expect(csp).toContain("frame-ancestors 'none'");
   expect(csp).toContain("object-src 'none'");
+  expect(csp).not.toContain("unsafe-inline");
   expect(second.headers.get("content-security-policy")).not.toContain(nonce);
   const html = await first.text();
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
@@ -62,6 +67,12 @@ test("pages carry an enforced CSP whose nonce is fresh per response and used by 
   for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   expect(first.headers.get("x-content-type-options")).toBe("nosniff");
   expect(first.headers.get("x-powered-by")).toBeNull();
+});
+
+test("responses are compressed when the browser accepts it", async () => {
+  const res = await fetch(`${base}/login`, { headers: { "Accept-Encoding": "gzip" } });
+  // undici decodes transparently but keeps the header.
+  expect(res.headers.get("content-encoding")).toBe("gzip");
 });
 
 test("hashed assets are cached for a year, immutable", async () => {
@@ -74,7 +85,7 @@ test("hashed assets are cached for a year, immutable", async () => {
 });
 
 test("a form post from another site is refused", async () => {
-  const body = new URLSearchParams({ email: "marie.martin@example.com", password: "x" });
+  const body = new URLSearchParams({ intent: "x" });
   const crossSite = await fetch(`${base}/logout`, { method: "POST", body, headers: { "Sec-Fetch-Site": "cross-site" }, redirect: "manual" });
   expect(crossSite.status).toBe(403);
   const otherOrigin = await fetch(`${base}/logout`, { method: "POST", body, headers: { Origin: "https://evil.example" }, redirect: "manual" });
@@ -84,7 +95,7 @@ test("a form post from another site is refused", async () => {
 });
 
 test("an oversized body is refused before it is read", async () => {
-  const res = await fetch(`${base}/logout`, { method: "POST", body: "x".repeat(4096), headers: { Origin: base } });
+  const res = await fetch(`${base}/logout`, { method: "POST", body: "x".repeat(13 * 1024 * 1024), headers: { Origin: base } });
   expect(res.status).toBe(413);
 });
 
@@ -95,11 +106,19 @@ test("unknown paths answer 404; tampered cookies are ignored, not a 500", async 
   expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fcards");
 });
 
+test("request logs never contain the password or the query string", async () => {
+  await fetch(`${base}/login?email=secret-person%40example.com`, { redirect: "manual" });
+  await new Promise((r) => setTimeout(r, 100));
+  expect(output).toContain('"path":"/login"');
+  expect(output).not.toContain("secret-person");
+  expect(output).not.toContain("Demo-Portail-2026!");
+});
+
 test("sign-in posts are rate limited per address, with a French page", async () => {
   const post = () =>
     fetch(`${base}/login`, {
       method: "POST",
-      body: new URLSearchParams({ email: "marie.martin@example.com", password: "wrong" }),
+      body: new URLSearchParams({ email: "marie.martin@example.com", password: "Demo-Portail-2026!-wrong" }),
       headers: { Origin: base },
       redirect: "manual",
     });
@@ -110,4 +129,11 @@ test("sign-in posts are rate limited per address, with a French page", async () 
   expect(await limited.text()).toContain("Trop de tentatives");
   // Reading pages is not limited by the sign-in limit.
   expect((await fetch(`${base}/login`)).status).toBe(200);
+});
+
+test("SIGTERM stops the server cleanly", async () => {
+  const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+  server.kill("SIGTERM");
+  expect(await exited).toBe(0);
+  expect(output).toContain("shutting down");
 });

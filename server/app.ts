@@ -1,7 +1,7 @@
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import { RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
+import type { RouterContext, RouterContextProvider, ServerBuild } from "react-router";
 import type { Platform } from "../app/.server/platform";
 import type { RequestInfo } from "../app/context";
 import { assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
@@ -11,6 +11,8 @@ import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitOptions } from "./
 export interface ServerRuntime {
   requestInfoContext: RouterContext<RequestInfo>;
   getPlatform(): Promise<Platform>;
+  /** The bundle's own class: React Router checks the context with instanceof. */
+  RouterContextProvider: typeof RouterContextProvider;
 }
 
 export interface ServerAppOptions {
@@ -74,7 +76,7 @@ export function createServerApp(options: ServerAppOptions): Express {
         build,
         mode: options.development ? "development" : "production",
         getLoadContext: (_req, response) => {
-          const context = new RouterContextProvider();
+          const context = new runtime.RouterContextProvider();
           context.set(runtime.requestInfoContext, { nonce: response.locals.nonce as string });
           return context;
         },

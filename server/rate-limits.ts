@@ -12,7 +12,7 @@ export interface RateLimitOptions {
   windowMs: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimitOptions = { sensitivePerWindow: 30, generalPerWindow: 600, windowMs: 5 * 60 * 1000 };
+export const DEFAULT_RATE_LIMITS: RateLimitOptions = { sensitivePerWindow: 30, generalPerWindow: 3000, windowMs: 5 * 60 * 1000 };
 
 const message = (res: { status: (n: number) => { type: (t: string) => { send: (b: string) => void } } }, minutes: number) =>
   res

@@ -36,6 +36,9 @@ const envSchema = z
     APP_STORE_URL: z.string().default("https://apps.apple.com/fr/app/portail-avantages/id0000000000"),
     PLAY_STORE_URL: z.string().default("https://play.google.com/store/apps/details?id=example.portail"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /** Sign-in and code posts allowed per address per 5 minutes. */
+    RATE_LIMIT_SENSITIVE: z.coerce.number().int().min(1).default(30),
+    PUBLIC_URL: optionalUrl,
   })
   .superRefine((env, ctx) => {
     if (env.APP_MODE === "production") {

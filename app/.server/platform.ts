@@ -36,7 +36,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
 }
 
 export function publicUrl(env: Env): string {
-  return process.env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  return env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
 }
 
 // One platform per process, kept on globalThis so that dev-server reloads reuse the connection.

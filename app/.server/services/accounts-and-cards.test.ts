@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { DatabaseHandle } from "../db";
+import { DEMO_EMAILS, DEMO_PASSWORD, seedDemo } from "../db/seed";
+import { openTestDatabase } from "../db/test-database";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { authenticateWithPassword, codeDestination, getAccount, initialsOf, isOnboarded, maskDestination } from "./accounts";
+import { getCardDetail, listCards } from "./cards";
+import { listWallets } from "./wallets";
+
+let handle: DatabaseHandle;
+const ids: Record<keyof typeof DEMO_EMAILS, string> = { marie: "", lucas: "", claire: "", paul: "", nina: "" };
+
+beforeAll(async () => {
+  handle = await openTestDatabase();
+  await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost:3000" });
+  for (const [who, email] of Object.entries(DEMO_EMAILS)) {
+    ids[who as keyof typeof ids] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+  }
+}, 30_000);
+afterAll(() => handle.close());
+
+test("the demo password opens each active account; case and spaces in the e-mail do not matter", async () => {
+  expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, DEMO_PASSWORD)).toBe(ids.marie);
+  expect(await authenticateWithPassword(handle.db, "  Marie.Martin@Example.com ", DEMO_PASSWORD)).toBe(ids.marie);
+});
+
+test("wrong password, unknown e-mail and an invitation not yet activated are all refused alike", async () => {
+  expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, "Demo-Portail-2026?")).toBeNull();
+  expect(await authenticateWithPassword(handle.db, "nobody@example.com", DEMO_PASSWORD)).toBeNull();
+  expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.nina, DEMO_PASSWORD)).toBeNull();
+  expect(await getAccount(handle.db, ids.nina)).toBeNull();
+});
+
+test("onboarded means a complete profile and at least one card", async () => {
+  const marie = (await getAccount(handle.db, ids.marie))!;
+  const lucas = (await getAccount(handle.db, ids.lucas))!;
+  const claire = (await getAccount(handle.db, ids.claire))!;
+  expect(await isOnboarded(handle.db, marie)).toBe(true);
+  expect(await isOnboarded(handle.db, claire)).toBe(true);
+  expect(await isOnboarded(handle.db, lucas)).toBe(false);
+  expect(marie.groups.map((g) => g.name)).toEqual(["Acme France", "CSE Acme"]);
+  expect(initialsOf(marie)).toBe("MM");
+  expect(initialsOf(lucas)).toBe("L");
+  expect(marie.mfaEnabled).toBe(true);
+  expect(claire.permissions).toContain("bypassMFA");
+});
+
+test("codes go to the preferred channel, shown masked", async () => {
+  const marie = (await getAccount(handle.db, ids.marie))!;
+  expect(codeDestination(marie)).toEqual({ channel: "email", destination: DEMO_EMAILS.marie });
+  expect(codeDestination({ ...marie, mfaPreferred: "SMS" })).toEqual({ channel: "sms", destination: marie.phone });
+  expect(codeDestination({ ...marie, mfaPreferred: "SMS", phone: null }).channel).toBe("email");
+  expect(maskDestination("email", "marie.martin@example.com")).toBe("m•••n@example.com");
+  expect(maskDestination("sms", "+33612345678")).toBe("•• •• •• 56 78");
+});
+
+test("marie's cards in navigation order, her first card's wallets and balances", async () => {
+  const cards = await listCards(handle.db, ids.marie);
+  expect(cards.map((c) => `${c.type} ${c.lastFour}`)).toEqual(["physical 4242", "virtual 5556", "physical 1881"]);
+  const card = (await getCardDetail(handle.db, ids.marie, cards[0]!.id))!;
+  expect(card.linkedWallets.map((w) => w.name)).toEqual(["Titres-restaurant", "Mobilité", "Cadeaux de Noël"]);
+  expect(card.pinCanUpdate).toBe(true);
+  expect(card.shipping?.status).toBe("delivered");
+  // Reserved = the two frozen authorizations (18,90 + 12,00); total = available + reserved.
+  expect(card.balances.reserved).toBe(3090);
+  expect(card.balances.total).toBe(card.balances.available + card.balances.reserved);
+  const sum = card.linkedWallets.reduce((s, w) => s + (w.available ?? 0), 0);
+  expect(card.balances.available).toBe(sum);
+});
+
+test("nobody reaches another user's card, whatever the id", async () => {
+  const [marieCard] = await listCards(handle.db, ids.marie);
+  expect(await getCardDetail(handle.db, ids.claire, marieCard!.id)).toBeNull();
+  expect(await getCardDetail(handle.db, ids.claire, "card_unknown")).toBeNull();
+  expect(await getCardDetail(handle.db, ids.claire, "' or 1=1 --")).toBeNull();
+  expect(await listCards(handle.db, ids.lucas)).toEqual([]);
+});
+
+test("wallet amounts: the unlimited wallet has none; frozen amounts are taken off", async () => {
+  const wallets = await listWallets(handle.db, ids.marie);
+  const byName = Object.fromEntries(wallets.map((w) => [w.name, w]));
+  expect(byName["Culture"]!.available).toBeNull();
+  expect(byName["Mobilité"]!.frozen).toBe(1200);
+  expect(byName["Mobilité"]!.available).toBe(42000 - 1200);
+  expect(byName["Cadeaux de Noël"]!.available).toBe(20000);
+  expect(await listWallets(handle.db, ids.paul)).toEqual([]);
+});
