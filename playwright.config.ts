@@ -47,6 +47,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // Both projects sign in many times from 127.0.0.1; the limit itself is tested in server tests.
       RATE_LIMIT_SENSITIVE: "1000",
+      // The configurable status banner shows on every page the journeys reach (and axe checks its contrast).
+      STATUS_BANNER_TEXT: "Maintenance prévue dimanche de 2 h à 4 h : le portail sera indisponible.",
+      STATUS_BANNER_COLOR: "#1d3f8f",
     },
   },
 });

@@ -5,7 +5,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
  * axe runs as a script in the page. With JavaScript disabled it cannot, so the exact HTML the
  * browser is showing (scripts removed) is checked in a twin page of the same origin and size.
  */
-async function pageWithScripts(page: Page): Promise<Page> {
+export async function pageWithScripts(page: Page): Promise<Page> {
   if (test.info().project.use.javaScriptEnabled !== false) return page;
   const browser = page.context().browser();
   if (!browser) throw new Error("no browser");
@@ -61,4 +61,15 @@ export async function signIn(page: Page, email: string) {
     await page.getByRole("button", { name: "Valider le code" }).click();
     await page.waitForURL((url) => url.pathname !== "/login/code");
   }
+}
+
+/** No horizontal scrolling at this width (RGAA 10.11): measured in a page that can run scripts. */
+export async function expectNoHorizontalScroll(page: Page, state: string) {
+  const target = await pageWithScripts(page);
+  const { scrollWidth, clientWidth } = await target.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  if (target !== page) await target.context().close();
+  expect(scrollWidth, `horizontal scroll on ${state}`).toBeLessThanOrEqual(clientWidth);
 }

@@ -1,0 +1,89 @@
+import { expect, test } from "@playwright/test";
+import { CLAIRE, expectAccessible, expectNoHorizontalScroll, MARIE, signIn } from "./helpers";
+
+const BANNER = "Maintenance prévue dimanche de 2 h à 4 h : le portail sera indisponible.";
+
+test("marie's layout: status banner, navigation of her cards, wallets and benefits, user menu", async ({ page }) => {
+  await signIn(page, MARIE);
+  await expect(page.getByRole("region", { name: "Information du service" })).toHaveText(BANNER);
+  await expect(page.getByRole("link", { name: "Aller au contenu" })).toHaveAttribute("href", "#main");
+
+  const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
+  const entries = [
+    "Carte physique •••• 4242",
+    "Carte virtuelle •••• 5556",
+    "Carte physique •••• 1881",
+    "Titres-restaurant",
+    "Cadeaux de Noël",
+    "Mobilité",
+    "Culture",
+    "Services et partenaires",
+    "Demandes de remboursement",
+    "Indemnités mobilité",
+    "Trouver un commerce",
+  ];
+  for (const name of entries) await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
+  await expect(nav.getByRole("link")).toHaveCount(entries.length);
+
+  await page.locator("summary", { hasText: "Mon compte (Marie Martin)" }).click();
+  const menu = page.locator(".user-menu__panel");
+  await expect(menu.getByText("Financeurs : Acme France, CSE Acme")).toBeVisible();
+  await expect(menu.getByRole("link", { name: "Paramètres" })).toHaveAttribute("href", "/settings/profile");
+  for (const name of ["Aide (FAQ)", "Mentions légales", "Confidentialité", "Site du service"]) {
+    await expect(menu.getByRole("link", { name })).toHaveAttribute("target", "_blank");
+  }
+  // Marie cannot manage groups, and no analytics is configured.
+  await expect(menu.getByRole("link", { name: /Espace gestionnaire/ })).toHaveCount(0);
+  await expect(menu.getByRole("link", { name: "Donner mon avis" })).toHaveCount(0);
+  await expectAccessible(page, "card page, user menu open");
+
+  // Moving between cards changes the page.
+  await nav.getByRole("link", { name: "Carte physique •••• 1881" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 1881");
+  await expect(page.getByText(/Livraison : Expédiée – Livraison estimée le \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
+  await expect(page).toHaveTitle("Carte physique •••• 1881 – Portail Avantages");
+  await expectAccessible(page, "card page, shipped card");
+});
+
+test("claire, a manager without refunds or allowances, sees the manager entry and no such benefits", async ({ page }) => {
+  await signIn(page, CLAIRE);
+  const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
+  await expect(nav.getByRole("link", { name: "Services et partenaires" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Demandes de remboursement" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Indemnités mobilité" })).toHaveCount(0);
+  await page.locator("summary", { hasText: "Mon compte (Claire Petit)" }).click();
+  await expect(page.getByRole("link", { name: /^Espace gestionnaire/ })).toBeVisible();
+});
+
+test.describe("on a 320 px wide phone", () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test("nothing scrolls sideways, and the menu opens and closes without scripts", async ({ page }) => {
+    await page.goto("/login");
+    await expectNoHorizontalScroll(page, "sign-in");
+    await page.goto("/nowhere");
+    await expectNoHorizontalScroll(page, "404");
+
+    await signIn(page, MARIE);
+    await expectNoHorizontalScroll(page, "card page");
+    const toggle = page.locator("summary", { hasText: "Menu" });
+    const mobileNav = page.locator(".side-nav--mobile");
+    await expect(mobileNav).toBeHidden();
+    await toggle.click();
+    await expect(mobileNav.getByRole("link", { name: "Carte virtuelle •••• 5556" })).toBeVisible();
+    await expectAccessible(page, "card page, mobile menu open");
+    await toggle.click();
+    await expect(mobileNav).toBeHidden();
+  });
+});
+
+test.describe("on an iPhone", () => {
+  test.use({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1" });
+
+  test("the mobile-app banner points to the App Store", async ({ page }) => {
+    await page.goto("/login");
+    const banner = page.getByRole("region", { name: "Application mobile" });
+    await expect(banner).toContainText("L’application Portail Avantages est disponible sur l’App Store.");
+    await expect(banner.getByRole("link", { name: "Installer l’application" })).toHaveAttribute("href", /apps\.apple\.com/);
+  });
+});
