@@ -69,6 +69,10 @@ test("signing out ends the session on the server", async ({ page, context }) => 
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText("Vous êtes déconnecté.")).toBeVisible();
   await expectAccessible(page, "signed out");
+  if (test.info().project.use.javaScriptEnabled !== false) {
+    // With JS the message hides itself after 5 s; without JS it stays (nothing could hide it).
+    await expect(page.getByText("Vous êtes déconnecté.")).toBeHidden({ timeout: 9000 });
+  }
 
   // The old cookie, replayed, no longer opens anything.
   await context.addCookies([{ ...sessionCookie!, expires: -1 }]);
