@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "vitest";
+
+/** Every catalogue key written in the code ("errors.codeInvalid", t("nav.cards")…) exists in French. */
+type Tree = { [key: string]: string | Tree };
+const root = path.resolve(import.meta.dirname, "../..");
+const fr = JSON.parse(readFileSync(path.join(root, "locales/fr/translation.json"), "utf8")) as Tree;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    // Queries name columns like "cards.id": the database layer holds no catalogue keys.
+    if (statSync(full).isDirectory()) return full.endsWith(path.join(".server", "db")) ? [] : sourceFiles(full);
+    return /\.(ts|tsx)$/.test(name) && !name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+test("no key used in the code is missing from the French catalogue", () => {
+  const namespaces = Object.keys(fr).join("|");
+  const literal = new RegExp(`["'\`]((?:${namespaces})\\.[A-Za-z0-9_.]+)["'\`]`, "g");
+  const missing: string[] = [];
+  for (const file of sourceFiles(path.join(root, "app"))) {
+    for (const [, key] of readFileSync(file, "utf8").matchAll(literal)) {
+      if (/_|\.id$/.test(key!)) continue; // a column (snake_case), never a catalogue key (camelCase)
+      const value = key!.split(".").reduce<unknown>((node, part) => (node as Tree | undefined)?.[part], fr);
+      if (typeof value !== "string") missing.push(`${path.relative(root, file)}: ${key}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
