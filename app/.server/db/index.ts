@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
 import pg from "pg";
 import * as initial from "./migrations/001_initial";
+import * as cards from "./migrations/002_cards";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -35,6 +36,7 @@ export function openDatabase(url: string): DatabaseHandle {
 
 const migrations: Record<string, Migration> = {
   "001_initial": initial,
+  "002_cards": cards,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -27,6 +27,9 @@ export interface Database {
   partners: PartnerTable;
   expense_requests: ExpenseRequestTable;
   allowances: AllowanceTable;
+  problem_reports: ProblemReportTable;
+  sandbox_issuer_cards: SandboxIssuerCardTable;
+  sandbox_issuer_reveals: SandboxIssuerRevealTable;
 }
 
 export interface GroupTable {
@@ -322,3 +325,38 @@ export interface AllowanceTable {
   created_at: string;
 }
 
+
+export interface ProblemReportTable {
+  id: string;
+  user_id: string;
+  card_id: string;
+  authorization_id: string;
+  message: string;
+  created_at: string;
+}
+
+/** The sandbox issuer's own storage (it stands for an outside company). */
+export interface SandboxIssuerCardTable {
+  issuer_ref: string;
+  last_four: string;
+  brand: string;
+  type: string;
+  /** active or canceled */
+  status: string;
+  frozen: number;
+  cancel_reason: string | null;
+  /** AES-GCM ciphertext of the PIN under the sandbox key; never the PIN itself. */
+  pin_ciphertext: string | null;
+  shipping_status: string | null;
+  shipping_eta: string | null;
+  created_at: string;
+}
+
+export interface SandboxIssuerRevealTable {
+  key_hash: string;
+  issuer_ref: string;
+  /** details or pin */
+  kind: string;
+  expires_at: string;
+  used_at: string | null;
+}
