@@ -1,7 +1,11 @@
 import { defineConfig } from "@playwright/test";
 
+// One server and one fresh demo database per project, so the two runs never see each other's changes.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${PORT}`;
+const servers = [
+  { project: "js-on", javaScriptEnabled: true, port: PORT },
+  { project: "js-off", javaScriptEnabled: false, port: PORT + 1 },
+];
 
 /**
  * Every journey runs twice: JavaScript enabled and disabled. The browser is Debian's Chromium
@@ -17,7 +21,6 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   reporter: [["list"]],
   use: {
-    baseURL,
     locale: "fr-FR",
     timezoneId: "Europe/Paris",
     trace: "off",
@@ -26,13 +29,13 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  projects: [
-    { name: "js-on", use: { javaScriptEnabled: true } },
-    { name: "js-off", use: { javaScriptEnabled: false } },
-  ],
-  webServer: {
-    command: "rm -f data/e2e.sqlite data/e2e.sqlite-wal data/e2e.sqlite-shm && npx tsx server.ts",
-    url: `${baseURL}/healthz`,
+  projects: servers.map((s) => ({
+    name: s.project,
+    use: { javaScriptEnabled: s.javaScriptEnabled, baseURL: `http://localhost:${s.port}` },
+  })),
+  webServer: servers.map((s) => ({
+    command: `rm -f data/e2e-${s.project}.sqlite* && npx tsx server.ts`,
+    url: `http://localhost:${s.port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "ignore",
@@ -40,10 +43,10 @@ export default defineConfig({
     env: {
       NODE_ENV: "production",
       APP_MODE: "sandbox",
-      PORT: String(PORT),
+      PORT: String(s.port),
       HOST: "127.0.0.1",
-      DATABASE_URL: "file:data/e2e.sqlite",
-      PUBLIC_URL: baseURL,
+      DATABASE_URL: `file:data/e2e-${s.project}.sqlite`,
+      PUBLIC_URL: `http://localhost:${s.port}`,
       LOG_LEVEL: "warn",
       // Both projects sign in many times from 127.0.0.1; the limit itself is tested in server tests.
       RATE_LIMIT_SENSITIVE: "1000",
@@ -51,5 +54,5 @@ export default defineConfig({
       STATUS_BANNER_TEXT: "Maintenance prévue dimanche de 2 h à 4 h : le portail sera indisponible.",
       STATUS_BANNER_COLOR: "#1d3f8f",
     },
-  },
+  })),
 });

@@ -7,12 +7,20 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("locales/:lng", "routes/locales.ts"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
+  route("sandbox-issuer/reveal/:key", "routes/sandbox-issuer.reveal.$key.ts"),
 
   // Signed-in, onboarded users
   layout("routes/_app.tsx", [
     index("routes/_app._index.ts"),
     route("cards", "routes/_app.cards._index.ts"),
-    route("cards/:cardId", "routes/_app.cards.$cardId.tsx"),
+    route("cards/:cardId", "routes/_app.cards.$cardId.tsx", [
+      // Side panels: routes of their own, shown over the card page (spec 000 §2).
+      route("freeze", "routes/_app.cards.$cardId.freeze.tsx"),
+      route("stop", "routes/_app.cards.$cardId.stop.tsx"),
+      route("delivery", "routes/_app.cards.$cardId.delivery.tsx"),
+      route("reveal", "routes/_app.cards.$cardId.reveal.tsx"),
+      route("unlock-pin", "routes/_app.cards.$cardId.unlock-pin.tsx"),
+    ]),
     route("transactions", "routes/_app.transactions.ts"),
     route("plans", "routes/_app.plans.ts"),
     route("settings", "routes/_app.settings.ts"),

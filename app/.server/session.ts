@@ -19,9 +19,17 @@ export interface PendingLogin {
   expiresAt: string;
 }
 
+/** Granted by a valid one-time code: one reveal of this card's details or PIN, for a few minutes. */
+export interface RevealGrant {
+  cardId: string;
+  kind: "details" | "pin";
+  expiresAt: string;
+}
+
 export interface SessionData {
   userId: string;
   pendingLogin: PendingLogin;
+  revealGrant: RevealGrant;
 }
 export interface SessionFlashData {
   flash: FlashMessage;

@@ -2,10 +2,21 @@ import type { ReactNode } from "react";
 import { DocumentTitle } from "./DocumentTitle";
 
 /** The toolbar of a page: its one <h1>, which also names the document. */
-export function PageHeader({ title, error = false, children }: { title: string; error?: boolean; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  error = false,
+  namesDocument = true,
+  children,
+}: {
+  title: string;
+  error?: boolean;
+  /** False while a panel route is open: the panel names the document then. */
+  namesDocument?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <div className="toolbar">
-      <DocumentTitle page={title} error={error} />
+      {namesDocument ? <DocumentTitle page={title} error={error} /> : null}
       <h1 className="toolbar__title">{title}</h1>
       {children}
     </div>

@@ -20,3 +20,16 @@ export const codeSchema = z.object({
     .transform((v) => v.replace(/[\s-]/g, ""))
     .pipe(z.string().regex(/^\d{6}$/, "errors.codeFormat")),
 });
+
+/** Spec 000 §5: a stop needs its reason, lost or stolen. */
+export const stopCardSchema = z.object({
+  reason: z.enum(["lost", "stolen"], { error: "errors.stopReasonRequired" }),
+});
+
+/** Spec 000 §5: exactly 4 digits, typed twice. */
+export const newPinSchema = z
+  .object({
+    pin: z.string({ error: "errors.pinRequired" }).regex(/^\d{4}$/, "errors.pinFormat"),
+    confirmation: z.string({ error: "errors.pinConfirmationRequired" }),
+  })
+  .refine((v) => v.pin === v.confirmation, { path: ["confirmation"], message: "errors.pinMismatch" });

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, Outlet, useOutlet } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId";
 import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
@@ -9,26 +9,84 @@ import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
 import { getCardDetail, listCards } from "~/.server/services/cards";
+import { deliveryHint } from "~/domain/delivery";
+import { todayInParis } from "~/domain/wallets";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db } = await getPlatform();
+  const { db, env } = await getPlatform();
   const [card, cards] = await Promise.all([getCardDetail(db, account.id, params.cardId), listCards(db, account.id)]);
   // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).
   if (!card) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
-  return { card, next: next ?? null };
+  const hint = card.type === "physical" && card.shipping ? deliveryHint(card.shipping.status, card.shipping.eta, todayInParis()) : null;
+  return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL };
+}
+
+/** The card's actions (the spec's flyout menu): a disclosure that opens without JavaScript. */
+function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"]["card"]; faqUrl: string }) {
+  const { t } = useTranslation();
+  const base = `/cards/${card.id}`;
+  const undelivered = card.type === "physical" && card.shipping && card.shipping.status !== "delivered";
+  return (
+    <details className="card-actions">
+      <summary className="button button--secondary">{t("cards.menu.title")}</summary>
+      <ul className="card-menu">
+        {undelivered ? (
+          <li>
+            <Link to={`${base}/delivery`} preventScrollReset>
+              {t("cards.menu.delivery")}
+            </Link>
+          </li>
+        ) : null}
+        <li>
+          <Link to={`${base}/reveal`} preventScrollReset>
+            {t(card.type === "virtual" ? "cards.menu.revealDetails" : "cards.menu.revealPin")}
+          </Link>
+        </li>
+        <li>
+          <Link to={`${base}/freeze`} preventScrollReset>
+            {t(card.frozen ? "cards.menu.unfreeze" : "cards.menu.freeze")}
+          </Link>
+        </li>
+        <li>
+          <Link to={`${base}/stop`} preventScrollReset>
+            {t("cards.menu.block")}
+          </Link>
+        </li>
+        <li>
+          <a href={faqUrl} target="_blank" rel="noopener noreferrer">
+            {t("cards.menu.faq")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
+          </a>
+        </li>
+      </ul>
+    </details>
+  );
 }
 
 export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { card, next } = loaderData;
+  const panel = useOutlet();
+  const { card, next, hint, faqUrl } = loaderData;
   const cardName = t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour });
-  const showDelivery = card.type === "physical" && card.shipping && card.shipping.status !== "delivered";
+  const active = card.status !== "blocked";
   return (
     <>
-      <PageHeader title={cardName} />
+      <PageHeader title={cardName} namesDocument={!panel}>
+        {active ? (
+          <div className="toolbar__actions">
+            {card.pinCanUpdate ? (
+              <Link to={`/cards/${card.id}/unlock-pin`} className="button button--secondary" preventScrollReset>
+                <span aria-hidden="true">🔒 </span>
+                {t("cards.menu.unlockPin")}
+              </Link>
+            ) : null}
+            <CardActions card={card} faqUrl={faqUrl} />
+          </div>
+        ) : null}
+      </PageHeader>
+      <Outlet />
       <div className="card-page">
         <section className="card-page__visual" aria-labelledby="card-visual-title">
           <h2 id="card-visual-title" className="visually-hidden">
@@ -36,16 +94,15 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           </h2>
           <CardVisual type={card.type} brand={card.brand} lastFour={card.lastFour} frozen={card.frozen} />
           <p className="card-page__funder">{t("cards.funder", { group: card.groupName })}</p>
-          <p className={`card-state${card.frozen || card.status === "blocked" ? " card-state--warning" : ""}`}>
-            {card.status === "blocked" ? t("cards.blocked") : card.frozen ? t("cards.frozen") : t("cards.active")}
+          <p className={`card-state${card.frozen || !active ? " card-state--warning" : ""}`}>
+            {!active ? t("cards.blocked") : card.frozen ? t("cards.frozen") : t("cards.active")}
           </p>
-          {showDelivery && card.shipping ? (
+          {hint && card.shipping ? (
             <p className={`delivery-status delivery-status--${card.shipping.status}`}>
               <strong>{t("cards.delivery.title")} : </strong>
-              {t(`cards.delivery.${card.shipping.status}`, { defaultValue: card.shipping.status })}
-              {card.shipping.status === "shipped" && card.shipping.eta ? (
-                <> – {t("cards.delivery.eta", { date: formatDate(card.shipping.eta) })}</>
-              ) : null}
+              {hint.kind === "eta"
+                ? `${t("cards.delivery.shipped")} – ${t("cards.delivery.eta", { date: formatDate(hint.date) })}`
+                : t(`cards.delivery.${hint.status}`, { defaultValue: hint.status })}
             </p>
           ) : null}
         </section>

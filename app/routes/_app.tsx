@@ -65,6 +65,7 @@ function SideNav({ data }: { data: AppLayoutData }) {
               <li key={card.id}>
                 <NavLink to={`/cards/${card.id}`} className="side-nav__link" prefetch="none">
                   {t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })}
+                  {card.blocked ? ` ${t("nav.blockedSuffix")}` : null}
                 </NavLink>
               </li>
             ))}

@@ -5,6 +5,7 @@ export interface CardListItem {
   id: string;
   type: "physical" | "virtual";
   lastFour: string;
+  blocked: boolean;
 }
 
 export interface CardDetail extends CardListItem {
@@ -21,17 +22,20 @@ export interface CardDetail extends CardListItem {
 
 const asType = (t: string): CardListItem["type"] => (t === "virtual" ? "virtual" : "physical");
 
-/** The user's cards, oldest first (the order of the navigation and of "next card"). */
+/**
+ * The user's cards in the order of the navigation and of "next card": usable cards oldest first,
+ * then blocked ones (still listed, so their history stays reachable).
+ */
 export async function listCards(db: DB, userId: string): Promise<CardListItem[]> {
   const rows = await db
     .selectFrom("cards")
-    .select(["id", "type", "last_four"])
+    .select(["id", "type", "last_four", "status"])
     .where("user_id", "=", userId)
-    .where("status", "!=", "blocked")
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  return rows.map((r) => ({ id: r.id, type: asType(r.type), lastFour: r.last_four }));
+  const items = rows.map((r) => ({ id: r.id, type: asType(r.type), lastFour: r.last_four, blocked: r.status === "blocked" }));
+  return [...items.filter((c) => !c.blocked), ...items.filter((c) => c.blocked)];
 }
 
 /** One card of this user, or null for an unknown id or someone else's card. */
@@ -70,6 +74,7 @@ export async function getCardDetail(db: DB, userId: string, cardId: string): Pro
     id: card.id,
     type: asType(card.type),
     lastFour: card.last_four,
+    blocked: card.status === "blocked",
     brand: card.brand,
     status: card.status === "blocked" ? "blocked" : "active",
     frozen: card.frozen === 1,
@@ -84,4 +89,23 @@ export async function getCardDetail(db: DB, userId: string, cardId: string): Pro
       hasUnlimited: linkedWallets.some((w) => w.available === null),
     },
   };
+}
+
+export interface ShippingAddressView {
+  line1: string;
+  line2: string | null;
+  zipcode: string;
+  city: string;
+  country: string;
+}
+
+export async function getShippingAddress(db: DB, userId: string, cardId: string): Promise<ShippingAddressView | null> {
+  const row = await db
+    .selectFrom("cards")
+    .select(["shipping_line1", "shipping_line2", "shipping_zipcode", "shipping_city", "shipping_country"])
+    .where("id", "=", cardId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row?.shipping_line1 || !row.shipping_zipcode || !row.shipping_city || !row.shipping_country) return null;
+  return { line1: row.shipping_line1, line2: row.shipping_line2, zipcode: row.shipping_zipcode, city: row.shipping_city, country: row.shipping_country };
 }

@@ -1,0 +1,111 @@
+import { generateKeyPairSync, privateDecrypt, constants } from "node:crypto";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { DatabaseHandle } from "../db";
+import { seedDemo } from "../db/seed";
+import { openTestDatabase } from "../db/test-database";
+import { IssuerError, type CardIssuer } from "../providers/issuer/port";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { blockCard, chooseNewPin, openRevealSession, setCardFrozen } from "./card-actions";
+
+/** A recording issuer: these tests are about the portal's rules, the adapters have their own tests. */
+const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const calls: string[] = [];
+let failNext = false;
+const issuer: CardIssuer = {
+  name: "recording",
+  async freeze(ref) {
+    record(`freeze ${ref}`);
+  },
+  async unfreeze(ref) {
+    record(`unfreeze ${ref}`);
+  },
+  async cancel(ref, reason) {
+    record(`cancel ${ref} ${reason}`);
+  },
+  async pinEncryptionKey() {
+    return { keyId: "k1", publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString() };
+  },
+  async updatePin(ref, encryptedPin) {
+    const pin = privateDecrypt({ key: keys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString();
+    record(`pin ${ref} ${pin}`);
+  },
+  async createRevealSession(ref, kind) {
+    record(`reveal ${ref} ${kind}`);
+    return { kind: "document", url: `/reveal/${ref}`, expiresAt: new Date().toISOString() };
+  },
+};
+function record(call: string) {
+  if (failNext) {
+    failNext = false;
+    throw new IssuerError("unavailable");
+  }
+  calls.push(call);
+}
+
+let handle: DatabaseHandle;
+let marie: string;
+let paul: string;
+const card = async (userId: string, lastFour: string) =>
+  handle.db.selectFrom("cards").selectAll().where("user_id", "=", userId).where("last_four", "=", lastFour).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  handle = await openTestDatabase();
+  await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
+  const id = (email: string) => handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  marie = (await id("marie.martin@example.com")).id;
+  paul = (await id("paul.durand@example.com")).id;
+}, 30_000);
+afterAll(() => handle.close());
+
+test("the frozen flag changes only after the issuer confirms", async () => {
+  const c = await card(marie, "4242");
+  failNext = true;
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toBe("issuer_failed");
+  expect((await card(marie, "4242")).frozen).toBe(0);
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toBe("ok");
+  expect((await card(marie, "4242")).frozen).toBe(1);
+  expect(calls).toContain(`freeze ${c.issuer_ref}`);
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toBe("already");
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, false)).toBe("ok");
+  expect((await card(marie, "4242")).frozen).toBe(0);
+});
+
+test("nobody acts on another user's card", async () => {
+  const c = await card(marie, "4242");
+  const before = calls.length;
+  expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toBe("not_found");
+  expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toBe("not_found");
+  expect(await chooseNewPin(handle.db, issuer, paul, c.id, "1234")).toBe("not_found");
+  expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toBe("not_found");
+  expect(calls.length).toBe(before);
+});
+
+test("a new PIN is 4 digits, only where the PIN can be updated, and reaches the issuer encrypted", async () => {
+  const physical = await card(marie, "4242");
+  const virtual = await card(marie, "5556");
+  expect(await chooseNewPin(handle.db, issuer, marie, physical.id, "12345")).toBe("not_allowed");
+  expect(await chooseNewPin(handle.db, issuer, marie, virtual.id, "1234")).toBe("not_allowed");
+  expect(await chooseNewPin(handle.db, issuer, marie, physical.id, "4321")).toBe("ok");
+  expect(calls).toContain(`pin ${physical.issuer_ref} 4321`);
+});
+
+test("a virtual card reveals its details, a physical one its PIN, never the other way", async () => {
+  const physical = await card(marie, "4242");
+  const virtual = await card(marie, "5556");
+  expect(await openRevealSession(handle.db, issuer, marie, physical.id, "details", "n")).toBe("not_found");
+  expect(await openRevealSession(handle.db, issuer, marie, physical.id, "pin", "n")).toMatchObject({ kind: "document" });
+  expect(await openRevealSession(handle.db, issuer, marie, virtual.id, "details", "n")).toMatchObject({ kind: "document" });
+});
+
+test("blocking is permanent: no freeze, PIN or reveal afterwards", async () => {
+  const c = await card(paul, "3005");
+  expect(await blockCard(handle.db, issuer, paul, c.id, "stolen")).toBe("ok");
+  const blocked = await card(paul, "3005");
+  expect(blocked.status).toBe("blocked");
+  expect(blocked.block_reason).toBe("stolen");
+  expect(calls).toContain(`cancel ${c.issuer_ref} stolen`);
+  expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toBe("blocked");
+  expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toBe("blocked");
+  expect(await setCardFrozen(handle.db, issuer, paul, c.id, false)).toBe("blocked");
+  expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toBe("blocked");
+});

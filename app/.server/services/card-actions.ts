@@ -1,0 +1,100 @@
+import type { DB } from "../db";
+import { encryptPin } from "../providers/issuer/pin";
+import { IssuerError, type CancelReason, type CardIssuer, type RevealKind, type RevealSession } from "../providers/issuer/port";
+
+/**
+ * What an employee can do to a card (spec 000 §4): freeze and unfreeze (reversible), block (permanent),
+ * choose a new PIN, reveal details or PIN. The portal's state changes only after the issuer confirms.
+ */
+export type CardActionResult = "ok" | "not_found" | "blocked" | "already" | "not_allowed" | "issuer_failed";
+
+interface OwnedCard {
+  id: string;
+  issuer_ref: string;
+  status: string;
+  frozen: number;
+  type: string;
+  pin_can_update: number;
+}
+
+async function ownedCard(db: DB, userId: string, cardId: string): Promise<OwnedCard | undefined> {
+  return db
+    .selectFrom("cards")
+    .select(["id", "issuer_ref", "status", "frozen", "type", "pin_can_update"])
+    .where("id", "=", cardId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+}
+
+async function callIssuer(call: () => Promise<void>): Promise<"ok" | "issuer_failed"> {
+  try {
+    await call();
+    return "ok";
+  } catch (err) {
+    if (err instanceof IssuerError) return "issuer_failed";
+    throw err;
+  }
+}
+
+export async function setCardFrozen(db: DB, issuer: CardIssuer, userId: string, cardId: string, frozen: boolean): Promise<CardActionResult> {
+  const card = await ownedCard(db, userId, cardId);
+  if (!card) return "not_found";
+  if (card.status === "blocked") return "blocked";
+  if ((card.frozen === 1) === frozen) return "already";
+  const result = await callIssuer(() => (frozen ? issuer.freeze(card.issuer_ref) : issuer.unfreeze(card.issuer_ref)));
+  if (result !== "ok") return result;
+  await db.updateTable("cards").set({ frozen: frozen ? 1 : 0 }).where("id", "=", card.id).execute();
+  return "ok";
+}
+
+export async function blockCard(db: DB, issuer: CardIssuer, userId: string, cardId: string, reason: CancelReason): Promise<CardActionResult> {
+  const card = await ownedCard(db, userId, cardId);
+  if (!card) return "not_found";
+  if (card.status === "blocked") return "blocked";
+  const result = await callIssuer(() => issuer.cancel(card.issuer_ref, reason));
+  if (result !== "ok") return result;
+  await db.updateTable("cards").set({ status: "blocked", block_reason: reason, frozen: 0 }).where("id", "=", card.id).execute();
+  return "ok";
+}
+
+/** Spec 000 §4: a PIN locked after 3 wrong entries is unlocked by choosing a new one. */
+export async function chooseNewPin(db: DB, issuer: CardIssuer, userId: string, cardId: string, pin: string): Promise<CardActionResult> {
+  const card = await ownedCard(db, userId, cardId);
+  if (!card) return "not_found";
+  if (card.status === "blocked") return "blocked";
+  if (card.type !== "physical" || card.pin_can_update !== 1) return "not_allowed";
+  if (!/^\d{4}$/.test(pin)) return "not_allowed";
+  try {
+    const key = await issuer.pinEncryptionKey();
+    await issuer.updatePin(card.issuer_ref, encryptPin(pin, key));
+    return "ok";
+  } catch (err) {
+    if (err instanceof IssuerError) return "issuer_failed";
+    throw err;
+  }
+}
+
+/** Which secret a card can show: details for a virtual card, the PIN for a physical one (spec 000 §2). */
+export function revealKindFor(type: string): RevealKind {
+  return type === "virtual" ? "details" : "pin";
+}
+
+export async function openRevealSession(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  cardId: string,
+  kind: RevealKind,
+  nonce: string,
+): Promise<RevealSession | "not_found" | "blocked" | "issuer_failed"> {
+  const card = await ownedCard(db, userId, cardId);
+  if (!card) return "not_found";
+  if (card.status === "blocked") return "blocked";
+  if (revealKindFor(card.type) !== kind) return "not_found";
+  try {
+    return await issuer.createRevealSession(card.issuer_ref, kind, nonce);
+  } catch (err) {
+    if (err instanceof IssuerError) return "issuer_failed";
+    throw err;
+  }
+}

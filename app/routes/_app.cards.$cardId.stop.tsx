@@ -1,0 +1,115 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, Link, redirect, useNavigate } from "react-router";
+import type { Route } from "./+types/_app.cards.$cardId.stop";
+import { ErrorSummary } from "~/components/ErrorSummary";
+import { Panel } from "~/components/Panel";
+import { stopCardSchema } from "~/domain/schemas";
+import { accountContext } from "~/.server/auth";
+import { requireOwnCard } from "~/.server/guards";
+import { getPlatform } from "~/.server/platform";
+import { badRequest, redirectWithFlash } from "~/.server/request";
+import { blockCard } from "~/.server/services/card-actions";
+
+const STOP_REDIRECT_SECONDS = 2;
+
+/** Block a card for good: the reason first, then a confirmation that moves on to /cards (spec 000 §2, §4). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  const done = new URL(request.url).searchParams.get("done") === "1";
+  if (card.status === "blocked" && !done) throw redirect(`/cards/${card.id}/stop?done=1`);
+  if (card.status !== "blocked" && done) throw redirect(`/cards/${card.id}/stop`);
+  return { cardId: card.id, type: card.type, lastFour: card.lastFour, done };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  const submission = parseWithZod(await request.formData(), { schema: stopCardSchema });
+  if (submission.status !== "success") return badRequest({ lastResult: submission.reply() });
+  const { db, issuer } = await getPlatform();
+  const result = await blockCard(db, issuer, context.get(accountContext).id, card.id, submission.value.reason);
+  if (result === "ok" || result === "blocked") return redirect(`/cards/${card.id}/stop?done=1`);
+  return redirectWithFlash(request, `/cards/${card.id}`, { kind: "error", message: "cards.actions.blockFail" });
+}
+
+function Done({ cardName }: { cardName: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = window.setTimeout(() => void navigate("/cards", { replace: true }), STOP_REDIRECT_SECONDS * 1000);
+    return () => window.clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <>
+      {/* Without JS the page moves on by itself; with JS the timer above does it. */}
+      <noscript>
+        <meta httpEquiv="refresh" content={`${STOP_REDIRECT_SECONDS};url=/cards`} />
+      </noscript>
+      <div className="alert alert--success" role="status">
+        <p>{t("cards.actions.blockSuccess", { card: cardName })}</p>
+      </div>
+      <p>{t("cards.stop.moving", { seconds: STOP_REDIRECT_SECONDS })}</p>
+      <p>
+        <Link to="/cards" replace className="link-action">
+          {t("cards.stop.goNow")}
+        </Link>
+      </p>
+    </>
+  );
+}
+
+export default function StopPanel({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { cardId, done } = loaderData;
+  const cardName = t(loaderData.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: loaderData.lastFour });
+  const [form, fields] = useForm({
+    id: "stop",
+    lastResult: actionData?.lastResult,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: stopCardSchema }),
+  });
+  const error = fields.reason.errors?.[0];
+  const title = done ? t("cards.stop.doneTitle") : t("cards.stop.title");
+  return (
+    <Panel id="stop" title={title} closeTo={done ? "/cards" : `/cards/${cardId}`} error={Boolean(error)}>
+      {done ? (
+        <Done cardName={cardName} />
+      ) : (
+        <>
+          <ErrorSummary errors={error ? [{ fieldId: `${fields.reason.id}-lost`, message: error }] : []} />
+          <p>{t("cards.stop.intro", { card: cardName })}</p>
+          <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
+            <fieldset className={`radios${error ? " field--error" : ""}`} aria-describedby={error ? `${fields.reason.id}-error` : "stop-hint"}>
+              <legend>{t("cards.stop.legend")}</legend>
+              <p className="field__hint" id="stop-hint">
+                {t("cards.stop.hint")}
+              </p>
+              {error ? (
+                <p className="field__error" id={`${fields.reason.id}-error`}>
+                  <span className="visually-hidden">{t("errors.prefix")}</span>
+                  {t(error)}
+                </p>
+              ) : null}
+              {(["lost", "stolen"] as const).map((reason) => (
+                <label className="radio" key={reason}>
+                  <input type="radio" name={fields.reason.name} id={`${fields.reason.id}-${reason}`} value={reason} defaultChecked={fields.reason.initialValue === reason} />
+                  {t(`cards.stop.${reason}`)}
+                </label>
+              ))}
+            </fieldset>
+            <div className="actions">
+              <button type="submit" className="button button--danger">
+                {t("cards.stop.submit")}
+              </button>
+              <Link to={`/cards/${cardId}`} className="link-action">
+                {t("cards.stop.cancel")}
+              </Link>
+            </div>
+          </Form>
+        </>
+      )}
+    </Panel>
+  );
+}

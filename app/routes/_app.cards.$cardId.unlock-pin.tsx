@@ -1,0 +1,87 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/_app.cards.$cardId.unlock-pin";
+import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { Panel } from "~/components/Panel";
+import { TextField } from "~/components/TextField";
+import { newPinSchema } from "~/domain/schemas";
+import { accountContext } from "~/.server/auth";
+import { requireActiveCard } from "~/.server/guards";
+import { getPlatform } from "~/.server/platform";
+import { badRequest, redirectWithFlash } from "~/.server/request";
+import { chooseNewPin } from "~/.server/services/card-actions";
+
+/** Unlock a PIN blocked after 3 wrong entries by choosing a new one (spec 000 §4, §7 "Update PIN"). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const card = await requireActiveCard(request, context, params.cardId);
+  if (!card.pinCanUpdate) throw redirect(`/cards/${card.id}`);
+  return { cardId: card.id };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const card = await requireActiveCard(request, context, params.cardId);
+  const submission = parseWithZod(await request.formData(), { schema: newPinSchema });
+  // PINs are never sent back to the browser, even a wrong one.
+  if (submission.status !== "success") return badRequest({ lastResult: submission.reply({ hideFields: ["pin", "confirmation"] }), attempt: crypto.randomUUID() });
+  const { db, issuer } = await getPlatform();
+  const result = await chooseNewPin(db, issuer, context.get(accountContext).id, card.id, submission.value.pin);
+  const ok = result === "ok";
+  return redirectWithFlash(request, `/cards/${card.id}`, { kind: ok ? "success" : "error", message: ok ? "cards.pin.unlock.success" : "cards.pin.unlock.failed" });
+}
+
+export default function UnlockPinPanel({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    id: "unlock-pin",
+    lastResult: actionData?.lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPinSchema }),
+  });
+  const errors: SummaryError[] = [
+    ...(fields.pin.errors ?? []).map((message) => ({ fieldId: fields.pin.id, message })),
+    ...(fields.confirmation.errors ?? []).map((message) => ({ fieldId: fields.confirmation.id, message })),
+  ];
+  const attempt = actionData?.attempt ?? "";
+  return (
+    <Panel id="unlock-pin" title={t("cards.pin.unlock.title")} closeTo={`/cards/${loaderData.cardId}`} error={errors.length > 0}>
+      <ErrorSummary errors={errors} />
+      <p>{t("cards.pin.unlock.intro")}</p>
+      <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
+        <TextField
+          id={fields.pin.id}
+          name={fields.pin.name}
+          key={`${fields.pin.key}-${attempt}`}
+          label={t("cards.pin.unlock.pin")}
+          hint={t("cards.pin.unlock.pinHint")}
+          error={fields.pin.errors?.[0]}
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          className="input--code"
+        />
+        <TextField
+          id={fields.confirmation.id}
+          name={fields.confirmation.name}
+          key={`${fields.confirmation.key}-${attempt}`}
+          label={t("cards.pin.unlock.confirmation")}
+          error={fields.confirmation.errors?.[0]}
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          className="input--code"
+        />
+        <div className="actions">
+          <button type="submit" className="button">
+            {t("cards.pin.unlock.submit")}
+          </button>
+          <Link to={`/cards/${loaderData.cardId}`} className="link-action">
+            {t("cards.freeze.cancel")}
+          </Link>
+        </div>
+      </Form>
+    </Panel>
+  );
+}

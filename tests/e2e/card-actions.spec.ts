@@ -1,0 +1,137 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible, latestCodeFor, MARIE, PAUL, signIn } from "./helpers";
+
+const REVEAL_SUBJECT = "Votre code pour afficher votre carte";
+
+async function openAction(page: Page, name: string) {
+  await page.locator("summary", { hasText: "Actions sur la carte" }).click();
+  await page.getByRole("link", { name }).click();
+}
+
+test("marie freezes her card after confirming, then unfreezes it", async ({ page }) => {
+  await signIn(page, MARIE);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
+  await expect(page.getByText("Carte active")).toBeVisible();
+  await expectAccessible(page, "card page");
+
+  await openAction(page, "Geler la carte");
+  await expect(page).toHaveURL(/\/cards\/card_[\w-]+\/freeze$/);
+  const panel = page.getByRole("dialog", { name: "Geler la carte" });
+  await expect(panel).toBeVisible();
+  await expect(page).toHaveTitle("Geler la carte – Portail Avantages");
+  await expectAccessible(page, "freeze confirmation");
+  await panel.getByRole("button", { name: "Confirmer le gel de la carte" }).click();
+
+  await expect(page.getByText("Votre carte est gelée : les paiements sont suspendus jusqu’à ce que vous la dégeliez.")).toBeVisible();
+  await expect(page.getByText("Carte gelée : les paiements sont suspendus.")).toBeVisible();
+  await expectAccessible(page, "frozen card");
+
+  await openAction(page, "Dégeler la carte");
+  await page.getByRole("dialog", { name: "Dégeler la carte" }).getByRole("button", { name: "Confirmer le dégel de la carte" }).click();
+  await expect(page.getByText("Votre carte est dégelée : vous pouvez de nouveau payer avec.")).toBeVisible();
+  await expect(page.getByText("Carte active")).toBeVisible();
+});
+
+test("marie reveals her PIN with a code sent by e-mail; the grant serves once", async ({ page }) => {
+  await signIn(page, MARIE);
+  await openAction(page, "Afficher le code PIN");
+  const panel = page.getByRole("dialog", { name: "Code PIN" });
+  await expectAccessible(page, "reveal, ask");
+  await panel.getByRole("button", { name: /Recevoir un code/ }).click();
+  await expect(page).toHaveURL(/\/reveal\?step=code$/);
+
+  // A wrong code first.
+  const code = await latestCodeFor(page.request, MARIE, REVEAL_SUBJECT);
+  await panel.getByLabel("Code à 6 chiffres").fill(code === "999999" ? "111111" : "999999");
+  await panel.getByRole("button", { name: "Valider et afficher" }).click();
+  await expect(page.getByRole("link", { name: "Ce code est incorrect. Vérifiez-le et réessayez" })).toBeVisible();
+  await expect(page).toHaveTitle(/^Erreur : Code PIN/);
+  await expectAccessible(page, "reveal, wrong code");
+
+  await page.getByLabel("Code à 6 chiffres").fill(code);
+  await page.getByRole("button", { name: "Valider et afficher" }).click();
+  await expect(page).toHaveURL(/\/reveal\?step=show$/);
+  await expect(page.frameLocator("iframe[title='Code PIN']").getByText("1234")).toBeVisible();
+  await expectAccessible(page, "reveal, PIN shown");
+
+  // Reloading does not show it again: a new code is needed.
+  await page.reload();
+  await expect(page).toHaveURL(/\/reveal$/);
+  await expect(page.locator("iframe")).toHaveCount(0);
+});
+
+test("marie follows the delivery of her card •••• 1881", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: "Carte physique •••• 1881" }).click();
+  await openAction(page, "Suivre la livraison");
+  const panel = page.getByRole("dialog", { name: "Suivi de livraison" });
+  await expect(panel.getByText("Statut : Expédiée")).toBeVisible();
+  await expect(panel.locator("[aria-current='step']")).toContainText("Expédiée");
+  await expect(panel.getByText(/Livraison estimée le \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
+  await expect(panel.getByText("69003 Lyon")).toBeVisible();
+  await expect(panel.getByRole("link", { name: "Signaler un problème de livraison au support" })).toBeVisible();
+  await expectAccessible(page, "delivery panel");
+  await panel.getByRole("link", { name: /^Fermer/ }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+});
+
+test("a new PIN must be 4 digits typed twice the same", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.getByRole("link", { name: "Débloquer le code PIN" }).click();
+  const panel = page.getByRole("dialog", { name: "Débloquer le code PIN" });
+  await panel.getByLabel("Nouveau code PIN").fill("12a4");
+  await panel.getByLabel("Confirmez le nouveau code PIN").fill("1234");
+  await panel.getByRole("button", { name: "Enregistrer le nouveau code PIN" }).click();
+  await expect(page.getByRole("link", { name: "Le code PIN doit comporter exactement 4 chiffres" })).toBeVisible();
+  await expect(page.getByLabel("Nouveau code PIN")).toHaveValue("");
+  await expectAccessible(page, "unlock PIN, wrong format");
+  await page.getByLabel("Nouveau code PIN").fill("4321");
+  await page.getByLabel("Confirmez le nouveau code PIN").fill("4322");
+  await page.getByRole("button", { name: "Enregistrer le nouveau code PIN" }).click();
+  await expect(page.getByRole("link", { name: "Les deux codes PIN ne sont pas identiques" })).toBeVisible();
+  await page.getByLabel("Nouveau code PIN").fill("4321");
+  await page.getByLabel("Confirmez le nouveau code PIN").fill("4321");
+  await page.getByRole("button", { name: "Enregistrer le nouveau code PIN" }).click();
+  await expect(page.getByText("Votre nouveau code PIN est enregistré : la carte est débloquée.")).toBeVisible();
+});
+
+test("paul unfreezes his card, then blocks it for good with a reason", async ({ page }) => {
+  await signIn(page, PAUL);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 3005");
+  await expect(page.getByText("Carte gelée : les paiements sont suspendus.")).toBeVisible();
+  await expect(page.getByText("Livraison : En préparation")).toBeVisible();
+  await openAction(page, "Dégeler la carte");
+  await page.getByRole("button", { name: "Confirmer le dégel de la carte" }).click();
+  await expect(page.getByText("Carte active")).toBeVisible();
+
+  await openAction(page, "Bloquer la carte (perte ou vol)");
+  const panel = page.getByRole("dialog", { name: "Bloquer la carte" });
+  await panel.getByRole("button", { name: "Bloquer définitivement la carte" }).click();
+  await expect(page.getByRole("link", { name: "Choisissez pourquoi vous bloquez la carte : perdue ou volée" })).toBeVisible();
+  await expect(page).toHaveTitle(/^Erreur : Bloquer la carte/);
+  await expectAccessible(page, "block, no reason");
+
+  await page.getByLabel("On me l’a volée").check();
+  await page.getByRole("button", { name: "Bloquer définitivement la carte" }).click();
+  await expect(page.getByText("La carte physique •••• 3005 est bloquée définitivement.")).toBeVisible();
+  await expectAccessible(page, "block, done");
+  // It moves on to the cards by itself, with or without JS.
+  await page.waitForURL(/\/cards\/card_[\w-]+$/, { timeout: 8000 });
+  await expect(page.getByText("Carte bloquée définitivement.")).toBeVisible();
+  await expect(page.locator("summary", { hasText: "Actions sur la carte" })).toHaveCount(0);
+});
+
+test("another user's card and its panels are out of reach", async ({ page }) => {
+  await signIn(page, MARIE);
+  const marieCard = new URL(page.url()).pathname;
+  await page.context().clearCookies();
+  await signIn(page, PAUL);
+  for (const panel of ["", "/freeze", "/stop", "/reveal", "/delivery", "/unlock-pin"]) {
+    await page.goto(`${marieCard}${panel}`);
+    await expect(page.getByText("Cette carte n’existe pas ou n’est pas la vôtre.")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 3005");
+  }
+  const response = await page.request.post(`${marieCard}/freeze`, { form: { intent: "freeze" }, headers: { Origin: new URL(page.url()).origin }, maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  expect(response.headers()["location"]).toBe("/cards");
+});
