@@ -6,7 +6,8 @@ import "dotenv/config";
 import { rmSync } from "node:fs";
 import { sql } from "kysely";
 import { migrateToLatest, openDatabase } from "../app/.server/db";
-import { DEMO_PASSWORD, seedDemo } from "../app/.server/db/seed";
+import { DEMO_PASSWORD, registerDemoCards, seedDemo } from "../app/.server/db/seed";
+import { SandboxIssuer } from "../app/.server/providers/issuer/sandbox";
 import { parseEnv } from "../app/.server/env";
 import { SandboxMessenger } from "../app/.server/providers/messaging/sandbox";
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     await migrateToLatest(handle.db);
     const baseUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
     await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl });
+    await registerDemoCards(handle.db, new SandboxIssuer(handle.db, env.SANDBOX_ISSUER_KEY_FILE));
   } finally {
     await handle.close();
   }

@@ -39,7 +39,9 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.set("trust proxy", options.trustProxy ? 1 : false);
 
   app.use(assignNonce);
-  app.use(securityHeaders({ development: options.development }));
+  const headers = securityHeaders({ development: options.development });
+  // The sandbox issuer's reveal document sets its own, framable policy (the issuer's, not the portal's).
+  app.use((req, res, next) => (req.path.startsWith("/sandbox-issuer/") ? next() : headers(req, res, next)));
   app.use(compression());
   app.use(requestLog(options.log));
 

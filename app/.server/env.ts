@@ -39,6 +39,8 @@ const envSchema = z
     /** Sign-in and code posts allowed per address per 5 minutes. */
     RATE_LIMIT_SENSITIVE: z.coerce.number().int().min(1).default(30),
     PUBLIC_URL: optionalUrl,
+    /** Where the sandbox card issuer keeps its vault key (so demo PINs survive restarts). */
+    SANDBOX_ISSUER_KEY_FILE: z.string().default("data/sandbox-issuer.key"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_MODE === "production") {

@@ -1,7 +1,9 @@
 import { getEnv, type Env } from "./env";
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
-import { isDatabaseEmpty, seedDemo } from "./db/seed";
+import { isDatabaseEmpty, registerDemoCards, seedDemo } from "./db/seed";
 import { createLogger, type Logger } from "./logger";
+import { createCardIssuer, type CardIssuer } from "./providers/issuer";
+import { SandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
 
 /** Everything the services need from the outside world, built once per process. */
@@ -10,6 +12,7 @@ export interface Platform {
   db: DB;
   database: DatabaseHandle;
   messenger: Messenger;
+  issuer: CardIssuer;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -20,8 +23,10 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const database = openDatabase(env.DATABASE_URL);
   await migrateToLatest(database.db);
   const messenger = createMessenger(env, database.db);
+  const issuer = createCardIssuer(env, database.db);
   if (env.sandbox && (await isDatabaseEmpty(database.db))) {
     await seedDemo(database.db, messenger, { now: new Date(), baseUrl: publicUrl(env) });
+    if (issuer instanceof SandboxIssuer) await registerDemoCards(database.db, issuer);
     logger.info("demo data created", { database: database.kind });
   }
   return {
@@ -29,6 +34,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     db: database.db,
     database,
     messenger,
+    issuer,
     logger,
     ping: () => pingDatabase(database.db),
     close: () => database.close(),

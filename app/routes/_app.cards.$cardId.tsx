@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Link, Outlet, useOutlet } from "react-router";
+import { Link, Outlet, useLocation, useOutlet } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId";
 import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
@@ -28,9 +28,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"]["card"]; faqUrl: string }) {
   const { t } = useTranslation();
   const base = `/cards/${card.id}`;
+  // A new page (or panel) closes the menu, as a full page load would.
+  const { key } = useLocation();
   const undelivered = card.type === "physical" && card.shipping && card.shipping.status !== "delivered";
   return (
-    <details className="card-actions">
+    <details className="card-actions" key={key}>
       <summary className="button button--secondary">{t("cards.menu.title")}</summary>
       <ul className="card-menu">
         {undelivered ? (

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link, NavLink, Outlet, useRouteLoaderData } from "react-router";
+import { Form, Link, NavLink, Outlet, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/_app";
 import { FlashAlert } from "~/components/FlashAlert";
 import { LogoMark } from "~/components/Logo";
@@ -123,6 +123,7 @@ function SideNav({ data }: { data: AppLayoutData }) {
 
 function UserMenu({ data }: { data: AppLayoutData }) {
   const { t } = useTranslation();
+  const location = useLocation();
   const external = (href: string, label: string) => (
     <li>
       <a href={href} target="_blank" rel="noopener noreferrer">
@@ -131,7 +132,7 @@ function UserMenu({ data }: { data: AppLayoutData }) {
     </li>
   );
   return (
-    <details className="user-menu">
+    <details className="user-menu" key={location.key}>
       <summary className="user-menu__toggle">
         <span className="user-menu__initials" aria-hidden="true">
           {data.user.initials}
@@ -169,6 +170,8 @@ function UserMenu({ data }: { data: AppLayoutData }) {
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  // Menus close when the page changes, as they would on a full page load.
+  const location = useLocation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const product = root?.productName ?? "";
   return (
@@ -183,7 +186,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             {product}
           </span>
         </Link>
-        <details className="mobile-menu">
+        <details className="mobile-menu" key={location.key}>
           <summary className="mobile-menu__toggle">{t("nav.openMenu")}</summary>
           <nav className="side-nav side-nav--mobile" aria-label={t("nav.label")}>
             <SideNav data={loaderData} />

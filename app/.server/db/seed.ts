@@ -1,4 +1,6 @@
 import { todayInParis } from "../../domain/wallets";
+import type { SandboxCardInput } from "../providers/issuer/sandbox";
+import type { ShippingStatus } from "../providers/issuer/port";
 import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging/port";
@@ -1082,4 +1084,27 @@ function activationMessage(baseUrl: string, token: string): OutgoingMessage {
       "Si vous n'attendiez pas cette invitation, vous pouvez ignorer ce message.",
     ].join("\n"),
   };
+}
+
+/** The demo PIN of every physical demo card (the sandbox issuer shows it in the reveal panel). */
+export const DEMO_PIN = "1234";
+
+/**
+ * Tells the sandbox issuer about the demo cards (it keeps its own records, like a real issuer would):
+ * same references, the demo PIN for physical cards, the same frozen and delivery states.
+ */
+export async function registerDemoCards(db: DB, issuer: { register(input: SandboxCardInput): Promise<void> }): Promise<void> {
+  const cards = await db.selectFrom("cards").selectAll().execute();
+  for (const card of cards) {
+    await issuer.register({
+      issuerRef: card.issuer_ref,
+      lastFour: card.last_four,
+      brand: card.brand,
+      type: card.type === "virtual" ? "virtual" : "physical",
+      pin: card.type === "physical" ? DEMO_PIN : undefined,
+      frozen: card.frozen === 1,
+      shipping: card.shipping_status ? { status: card.shipping_status as ShippingStatus, eta: card.shipping_eta } : null,
+      createdAt: card.created_at,
+    });
+  }
 }
