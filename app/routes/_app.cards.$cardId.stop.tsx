@@ -63,7 +63,9 @@ function Done({ cardName }: { cardName: string }) {
 export default function StopPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cardId, done } = loaderData;
-  const cardName = t(loaderData.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: loaderData.lastFour });
+  const label = t(loaderData.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: loaderData.lastFour });
+  // Inside a sentence: "Bloquer la carte virtuelle •••• 7777…"
+  const cardName = label.charAt(0).toLowerCase() + label.slice(1);
   const [form, fields] = useForm({
     id: "stop",
     lastResult: actionData?.lastResult,
