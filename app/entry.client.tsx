@@ -1,31 +1,24 @@
-import i18next from "i18next";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { TranslationProvider, translatorFor } from "./i18n";
 
 /**
- * JavaScript only enhances pages that already work. The French catalogue comes from
- * /locales/fr (cached) so it is not part of the script bundle.
+ * JavaScript only enhances pages that already work. The French catalogue comes from /locales/fr
+ * (cached) rather than the script bundle, and is read with a small look-up (no i18next in the browser).
  */
 async function main() {
   const lng = document.documentElement.lang || "fr";
   const response = await fetch(`/locales/${lng}`, { credentials: "same-origin" });
-  const translation = (await response.json()) as Record<string, unknown>;
-  await i18next.use(initReactI18next).init({
-    lng,
-    fallbackLng: "fr",
-    resources: { [lng]: { translation } },
-    interpolation: { escapeValue: false },
-  });
+  const translate = translatorFor((await response.json()) as Parameters<typeof translatorFor>[0]);
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <TranslationProvider translate={translate}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>
-      </I18nextProvider>,
+      </TranslationProvider>,
     );
   });
 }

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
+import { TranslationProvider } from "./i18n";
 import { RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
@@ -26,15 +26,15 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce } = loadContext.get(requestInfoContext);
-  const i18n = getInstance(loadContext);
+  const t = getInstance(loadContext).getFixedT("fr");
 
   return new Promise<Response>((resolve, reject) => {
     // The whole page is rendered before sending: pages are small and must work without JS,
     // so nothing is streamed in later.
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={i18n}>
+      <TranslationProvider translate={(key, options) => t(key, options ?? {})}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </I18nextProvider>,
+      </TranslationProvider>,
       {
         nonce,
         onAllReady() {

@@ -21,6 +21,7 @@ export default [
       route("reveal", "routes/_app.cards.$cardId.reveal.tsx"),
       route("unlock-pin", "routes/_app.cards.$cardId.unlock-pin.tsx"),
     ]),
+    route("cards/:cardId/transactions/:authorizationId/report", "routes/_app.cards.$cardId.transactions.$authorizationId.report.tsx"),
     route("transactions", "routes/_app.transactions.ts"),
     route("plans", "routes/_app.plans.ts"),
     route("settings", "routes/_app.settings.ts"),

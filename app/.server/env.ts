@@ -8,6 +8,13 @@ const optionalUrl = z
   .pipe(z.url().optional())
   .optional();
 
+/** Unset or blank: undefined. */
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -41,6 +48,14 @@ const envSchema = z
     PUBLIC_URL: optionalUrl,
     /** Where the sandbox card issuer keeps its vault key (so demo PINs survive restarts). */
     SANDBOX_ISSUER_KEY_FILE: z.string().default("data/sandbox-issuer.key"),
+    /** Stripe Issuing as the card issuer when set (required in production mode). */
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_PUBLISHABLE_KEY: optionalString,
+    /** Stripe's RSA public key (PEM) for encrypting new PINs, and its key id. */
+    STRIPE_ISSUING_PIN_PUBLIC_KEY: optionalString,
+    STRIPE_ISSUING_PIN_KEY_ID: optionalString,
+    /** Another Stripe API address (a local stand-in in tests), e.g. http://127.0.0.1:12111. */
+    STRIPE_API_HOST: optionalString,
   })
   .superRefine((env, ctx) => {
     if (env.APP_MODE === "production") {

@@ -3,7 +3,7 @@ import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type 
 import { isDatabaseEmpty, registerDemoCards, seedDemo } from "./db/seed";
 import { createLogger, type Logger } from "./logger";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
-import { SandboxIssuer } from "./providers/issuer/sandbox";
+import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
 
 /** Everything the services need from the outside world, built once per process. */
@@ -23,10 +23,17 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const database = openDatabase(env.DATABASE_URL);
   await migrateToLatest(database.db);
   const messenger = createMessenger(env, database.db);
-  const issuer = createCardIssuer(env, database.db);
+  // After the database: the sandbox issuer keeps its records there. Throws a ConfigError in production without Stripe.
+  let issuer: CardIssuer;
+  try {
+    issuer = createCardIssuer(env, database.db);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   if (env.sandbox && (await isDatabaseEmpty(database.db))) {
     await seedDemo(database.db, messenger, { now: new Date(), baseUrl: publicUrl(env) });
-    if (issuer instanceof SandboxIssuer) await registerDemoCards(database.db, issuer);
+    if (isSandboxIssuer(issuer)) await registerDemoCards(database.db, issuer);
     logger.info("demo data created", { database: database.kind });
   }
   return {

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 
 const BRAND_NAMES: Record<string, string> = {
   visa: "Visa",

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 
 export interface SummaryError {
   /** The id of the field the link moves to. */

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 
 export function MobileAppBanner({ platform, product, href }: { platform: "ios" | "android"; product: string; href: string }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { Link, useNavigate } from "react-router";
 import { DocumentTitle } from "./DocumentTitle";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 import { FlashAlert } from "./FlashAlert";

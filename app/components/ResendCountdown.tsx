@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 
 /** With JS, the seconds left before a new code can be asked for; without JS the clock time says it. */
 export function ResendCountdown({ until }: { until: string }) {

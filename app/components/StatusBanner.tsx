@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 
 /** Readable text on any configured colour: black or white, whichever contrasts more. */
 export function textColourFor(hex: string): "#000000" | "#ffffff" {

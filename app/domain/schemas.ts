@@ -33,3 +33,19 @@ export const newPinSchema = z
     confirmation: z.string({ error: "errors.pinConfirmationRequired" }),
   })
   .refine((v) => v.pin === v.confirmation, { path: ["confirmation"], message: "errors.pinMismatch" });
+
+/** Spec 000 §5: a problem report needs at least 10 characters. */
+export const problemReportSchema = z.object({
+  message: z
+    .string({ error: "errors.reportRequired" })
+    .trim()
+    .min(10, "errors.reportTooShort")
+    .max(1000, "errors.reportTooLong"),
+});
+
+/** Field shapes for conform's useForm in the browser (the schemas themselves stay on the server). */
+export type LoginForm = z.input<typeof loginSchema>;
+export type CodeForm = z.input<typeof codeSchema>;
+export type StopCardForm = z.input<typeof stopCardSchema>;
+export type NewPinForm = z.input<typeof newPinSchema>;
+export type ProblemReportForm = z.input<typeof problemReportSchema>;

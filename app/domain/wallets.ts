@@ -36,6 +36,9 @@ export function walletBalance(input: {
   return currentBalances(input.balances, input.today).reduce((sum, b) => sum + b.balance, 0);
 }
 
+// Building a DateTimeFormat costs far more than using one: keep it.
+const parisDay = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit", day: "2-digit" });
+
 export function todayInParis(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return parisDay.format(now);
 }

@@ -1,4 +1,3 @@
-import { initReactI18next } from "react-i18next";
 import { createI18nextMiddleware } from "remix-i18next/middleware";
 import resources from "~/locales";
 
@@ -6,5 +5,4 @@ import resources from "~/locales";
 export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
   detection: { supportedLanguages: ["fr"], fallbackLanguage: "fr" },
   i18next: { resources, defaultNS: "translation", interpolation: { escapeValue: false } },
-  plugins: [initReactI18next],
 });

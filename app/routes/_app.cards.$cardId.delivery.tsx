@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { redirect } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.delivery";
 import { Panel } from "~/components/Panel";

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.reveal";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
@@ -10,7 +10,7 @@ import { Panel } from "~/components/Panel";
 import { ResendCountdown } from "~/components/ResendCountdown";
 import { TextField } from "~/components/TextField";
 import { formatTime } from "~/domain/dates";
-import { codeSchema } from "~/domain/schemas";
+import { codeSchema, type CodeForm } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
 import { getInstance } from "~/middleware/i18next";
@@ -127,11 +127,9 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
   const { t } = useTranslation();
   const frame = useRef<HTMLIFrameElement>(null);
   const { cardId, kind, step } = loaderData;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<CodeForm>({
     id: "reveal-code",
     lastResult: actionData?.lastResult,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
   });
   const errors: SummaryError[] = (fields.code.errors ?? []).map((message) => ({ fieldId: fields.code.id, message }));
   if (actionData?.throttled) errors.push({ fieldId: "reveal-resend", message: "errors.tooManyRequests" });

@@ -1,12 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { Form, Link, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.stop";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { Panel } from "~/components/Panel";
-import { stopCardSchema } from "~/domain/schemas";
+import { stopCardSchema, type StopCardForm } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireOwnCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
@@ -66,11 +66,9 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
   const label = t(loaderData.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: loaderData.lastFour });
   // Inside a sentence: "Bloquer la carte virtuelle •••• 7777…"
   const cardName = label.charAt(0).toLowerCase() + label.slice(1);
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<StopCardForm>({
     id: "stop",
     lastResult: actionData?.lastResult,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: stopCardSchema }),
   });
   const error = fields.reason.errors?.[0];
   const title = done ? t("cards.stop.doneTitle") : t("cards.stop.title");

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { Link, Outlet, useLocation, useOutlet } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId";
 import { PageHeader } from "~/components/PageHeader";
@@ -9,19 +9,25 @@ import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
 import { getCardDetail, listCards } from "~/.server/services/cards";
+import { loadTransactionsForCard } from "~/.server/services/transactions";
+import { TransactionsPanel } from "~/components/TransactionsPanel";
 import { deliveryHint } from "~/domain/delivery";
 import { todayInParis } from "~/domain/wallets";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
-  const [card, cards] = await Promise.all([getCardDetail(db, account.id, params.cardId), listCards(db, account.id)]);
+  const [card, cards, transactions] = await Promise.all([
+    getCardDetail(db, account.id, params.cardId),
+    listCards(db, account.id),
+    loadTransactionsForCard(db, account.id, params.cardId, new URL(request.url)),
+  ]);
   // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).
-  if (!card) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
+  if (!card || !transactions) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
   const hint = card.type === "physical" && card.shipping ? deliveryHint(card.shipping.status, card.shipping.eta, todayInParis()) : null;
-  return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL };
+  return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL, transactions };
 }
 
 /** The card's actions (the spec's flyout menu): a disclosure that opens without JavaScript. */
@@ -70,7 +76,7 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
 export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const panel = useOutlet();
-  const { card, next, hint, faqUrl } = loaderData;
+  const { card, next, hint, faqUrl, transactions } = loaderData;
   const cardName = t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour });
   const active = card.status !== "blocked";
   return (
@@ -148,6 +154,8 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
             </>
           )}
         </section>
+
+        <TransactionsPanel cardId={card.id} view={transactions} />
 
         {next ? (
           <p className="next-card">

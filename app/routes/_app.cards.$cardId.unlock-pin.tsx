@@ -1,12 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.unlock-pin";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { Panel } from "~/components/Panel";
 import { TextField } from "~/components/TextField";
-import { newPinSchema } from "~/domain/schemas";
+import { newPinSchema, type NewPinForm } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
@@ -33,12 +33,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function UnlockPinPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<NewPinForm>({
     id: "unlock-pin",
     lastResult: actionData?.lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPinSchema }),
   });
   const errors: SummaryError[] = [
     ...(fields.pin.errors ?? []).map((message) => ({ fieldId: fields.pin.id, message })),

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { data } from "react-router";
 import type { Route } from "./+types/dev.outbox";
 import { DocumentTitle } from "~/components/DocumentTitle";

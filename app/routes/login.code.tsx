@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login.code";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
@@ -9,7 +9,7 @@ import { PublicShell } from "~/components/PublicShell";
 import { ResendCountdown } from "~/components/ResendCountdown";
 import { TextField } from "~/components/TextField";
 import { formatTime } from "~/domain/dates";
-import { codeSchema } from "~/domain/schemas";
+import { codeSchema, type CodeForm } from "~/domain/schemas";
 import { sendLoginCode, signIn } from "~/.server/auth";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
@@ -98,12 +98,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function LoginCode({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const screen = actionData?.screen ?? loaderData;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<CodeForm>({
     id: "login-code",
     lastResult: actionData?.lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
   });
   const errors: SummaryError[] = (fields.code.errors ?? []).map((message) => ({ fieldId: fields.code.id, message }));
   if (actionData?.throttled) errors.push({ fieldId: "resend", message: "errors.tooManyRequests" });

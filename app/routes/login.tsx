@@ -1,13 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { Form, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { TextField } from "~/components/TextField";
-import { loginSchema } from "~/domain/schemas";
+import type { LoginForm } from "~/domain/schemas";
 import { authenticator, currentUserId, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, signIn } from "~/.server/auth";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
@@ -49,13 +48,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<LoginForm>({
     id: "login",
     lastResult: actionData?.lastResult,
     defaultValue: { email: loaderData.email },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
   const errors: SummaryError[] = [
     ...(form.errors ?? []).map((message) => ({ fieldId: fields.email.id, message })),

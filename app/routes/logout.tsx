@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n";
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { PageHeader } from "~/components/PageHeader";

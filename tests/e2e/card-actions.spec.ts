@@ -63,6 +63,7 @@ test("marie reveals her PIN with a code sent by e-mail; the grant serves once", 
 test("marie follows the delivery of her card •••• 1881", async ({ page }) => {
   await signIn(page, MARIE);
   await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: "Carte physique •••• 1881" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 1881");
   await openAction(page, "Suivre la livraison");
   const panel = page.getByRole("dialog", { name: "Suivi de livraison" });
   await expect(panel.getByText("Statut : Expédiée")).toBeVisible();

@@ -1091,11 +1091,14 @@ export const DEMO_PIN = "1234";
 
 /**
  * Tells the sandbox issuer about the demo cards (it keeps its own records, like a real issuer would):
- * same references, the demo PIN for physical cards, the same frozen and delivery states.
+ * same references, the demo PIN for physical cards, the same frozen and delivery states. Cards the
+ * issuer already knows are left alone, so running it again (after an interrupted start) is harmless.
  */
 export async function registerDemoCards(db: DB, issuer: { register(input: SandboxCardInput): Promise<void> }): Promise<void> {
-  const cards = await db.selectFrom("cards").selectAll().execute();
+  const known = new Set((await db.selectFrom("sandbox_issuer_cards").select("issuer_ref").execute()).map((c) => c.issuer_ref));
+  const cards = await db.selectFrom("cards").selectAll().orderBy("created_at").execute();
   for (const card of cards) {
+    if (known.has(card.issuer_ref)) continue;
     await issuer.register({
       issuerRef: card.issuer_ref,
       lastFour: card.last_four,

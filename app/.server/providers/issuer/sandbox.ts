@@ -1,6 +1,7 @@
-import { constants, createCipheriv, createDecipheriv, createHash, createHmac, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { constants, createCipheriv, createDecipheriv, createHmac, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { todayInParis } from "../../../domain/wallets";
 import type { DB } from "../../db";
 import { newSecretToken, hashSecret } from "../../tokens";
 import { IssuerError, type CancelReason, type CardIssuer, type PinEncryptionKey, type RevealKind, type RevealSession, type ShippingStatus } from "./port";
@@ -11,28 +12,55 @@ import { IssuerError, type CancelReason, type CardIssuer, type PinEncryptionKey,
  * the card's reference with a secret key. PINs are stored only encrypted (AES-256-GCM).
  */
 export const REVEAL_TTL_MS = 5 * 60 * 1000;
+export const SANDBOX_PIN_KEY_ID = "sandbox-pin-key";
+export const DEFAULT_SANDBOX_KEY_FILE = "data/sandbox-issuer.key";
 
-interface SandboxSecrets {
-  /** 32 bytes: derives numbers and encrypts PINs. Kept in a file so restarts keep the PINs readable. */
-  vaultKey: Buffer;
-  pinKeys: { publicKey: KeyObject; privateKey: KeyObject };
+const vaultKeys = new Map<string, Buffer>();
+let pinKeyPair: { publicKey: KeyObject; privateKey: KeyObject } | undefined;
+
+/**
+ * Reads the vault key, or creates it. Creation is atomic (write a temporary file, then hard-link it
+ * into place, which fails if another process got there first): two servers started at once on a fresh
+ * checkout must end up with the same key, or one of them could not read the PINs the other stored.
+ */
+function readOrCreateVaultKey(keyFile: string): Buffer {
+  const read = () => {
+    const key = Buffer.from(readFileSync(keyFile, "utf8").trim(), "base64");
+    if (key.length !== 32) throw new Error(`${keyFile} must hold a base64 32-byte key (the sandbox issuer's vault key)`);
+    return key;
+  };
+  try {
+    return read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  mkdirSync(dirname(keyFile), { recursive: true });
+  const tmp = `${keyFile}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, randomBytes(32).toString("base64"), { mode: 0o600 });
+  try {
+    linkSync(tmp, keyFile);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  } finally {
+    unlinkSync(tmp);
+  }
+  return read();
 }
 
-let secrets: SandboxSecrets | undefined;
-
-function loadSecrets(keyFile: string): SandboxSecrets {
-  if (secrets) return secrets;
-  let vaultKey: Buffer;
-  if (existsSync(keyFile)) {
-    vaultKey = Buffer.from(readFileSync(keyFile, "utf8").trim(), "base64");
-  } else {
-    vaultKey = randomBytes(32);
-    mkdirSync(dirname(keyFile), { recursive: true });
-    writeFileSync(keyFile, vaultKey.toString("base64"), { mode: 0o600 });
+/** The vault key (32 bytes) derives numbers and encrypts PINs; kept in a file so restarts keep PINs readable. */
+function vaultKeyFor(keyFile: string): Buffer {
+  let key = vaultKeys.get(keyFile);
+  if (!key) {
+    key = readOrCreateVaultKey(keyFile);
+    vaultKeys.set(keyFile, key);
   }
-  // The PIN key pair only has to live as long as the process: the portal asks for the public key each time.
-  secrets = { vaultKey, pinKeys: generateKeyPairSync("rsa", { modulusLength: 2048 }) };
-  return secrets;
+  return key;
+}
+
+/** The PIN key pair only has to live as long as the process: the portal asks for the public key each time. */
+function pinKeys() {
+  pinKeyPair ??= generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return pinKeyPair;
 }
 
 function luhnValid(digits: string): boolean {
@@ -48,12 +76,20 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** A Luhn-valid 16-digit test number (BIN 400000) ending with the card's last four digits. */
-export function derivePan(vaultKey: Buffer, issuerRef: string, lastFour: string): string {
+/** Test ranges: Visa 4000 00xx, Mastercard 5555 55xx. */
+function binFor(brand: string): string {
+  return brand.toLowerCase() === "mastercard" ? "555555" : "400000";
+}
+
+/**
+ * A Luhn-valid 16-digit test number ending with the card's last four digits: 6 digits of test BIN,
+ * 5 digits from an HMAC of the reference, 1 check digit, the last four. Same card, same key: same number.
+ */
+export function derivePan(vaultKey: Buffer, issuerRef: string, lastFour: string, brand = "visa"): string {
   const mac = createHmac("sha256", vaultKey).update(`pan:${issuerRef}`).digest();
   const middle = Array.from(mac.subarray(0, 5), (b) => String(b % 10)).join("");
   for (let fix = 0; fix < 10; fix++) {
-    const pan = `400000${middle}${fix}${lastFour}`;
+    const pan = `${binFor(brand)}${middle}${fix}${lastFour}`;
     if (luhnValid(pan)) return pan;
   }
   throw new Error("unreachable: one digit always completes a Luhn checksum");
@@ -83,25 +119,52 @@ export interface SandboxCardInput {
   lastFour: string;
   brand: string;
   type: "physical" | "virtual";
+  /** 4 digits; stored only encrypted. */
   pin?: string;
   frozen?: boolean;
   shipping?: { status: ShippingStatus; eta: string | null } | null;
+  /** ISO instant; the expiry shown is this month, three years later. Defaults to now. */
   createdAt?: string;
+}
+
+export type ShippingStep = "submit" | "ship" | "deliver" | "return" | "fail";
+
+const STEP_STATUS: Record<ShippingStep, ShippingStatus> = {
+  submit: "submitted",
+  ship: "shipped",
+  deliver: "delivered",
+  return: "returned",
+  fail: "failure",
+};
+
+/** Days between shipping and the estimated delivery date set by the "ship" step. */
+export const SANDBOX_SHIPPING_DAYS = 5;
+
+export type RevealedSecret = { kind: "details"; pan: string; expiry: string; cvc: string } | { kind: "pin"; pin: string };
+
+/** "MM/YY": the month the card was made, three years later. */
+export function expiryFrom(createdAt: string): string {
+  const created = new Date(createdAt);
+  return `${String(created.getUTCMonth() + 1).padStart(2, "0")}/${String((created.getUTCFullYear() + 3) % 100).padStart(2, "0")}`;
 }
 
 export class SandboxIssuer implements CardIssuer {
   readonly name = "sandbox";
-  private readonly secrets: SandboxSecrets;
 
   constructor(
     private readonly db: DB,
-    keyFile = "data/sandbox-issuer.key",
-  ) {
-    this.secrets = loadSecrets(keyFile);
+    private readonly keyFile = DEFAULT_SANDBOX_KEY_FILE,
+  ) {}
+
+  /** Read (or created) on first use, so that building the issuer touches no file. */
+  private get vaultKey(): Buffer {
+    return vaultKeyFor(this.keyFile);
   }
 
   /** Adds a card to the issuer's records (seed, card creation). */
   async register(input: SandboxCardInput): Promise<void> {
+    if (!/^\d{4}$/.test(input.lastFour)) throw new IssuerError("rejected", "lastFour must be 4 digits");
+    if (input.pin !== undefined && !/^\d{4}$/.test(input.pin)) throw new IssuerError("invalid_pin");
     await this.db
       .insertInto("sandbox_issuer_cards")
       .values({
@@ -112,7 +175,7 @@ export class SandboxIssuer implements CardIssuer {
         status: "active",
         frozen: input.frozen ? 1 : 0,
         cancel_reason: null,
-        pin_ciphertext: input.pin ? encryptPinAtRest(this.secrets.vaultKey, input.pin) : null,
+        pin_ciphertext: input.pin ? encryptPinAtRest(this.vaultKey, input.pin) : null,
         shipping_status: input.shipping?.status ?? null,
         shipping_eta: input.shipping?.eta ?? null,
         created_at: input.createdAt ?? new Date().toISOString(),
@@ -143,23 +206,24 @@ export class SandboxIssuer implements CardIssuer {
   }
 
   async pinEncryptionKey(): Promise<PinEncryptionKey> {
-    return { keyId: "sandbox-pin-key", publicKeyPem: this.secrets.pinKeys.publicKey.export({ type: "spki", format: "pem" }).toString() };
+    return { keyId: SANDBOX_PIN_KEY_ID, publicKeyPem: pinKeys().publicKey.export({ type: "spki", format: "pem" }).toString() };
   }
 
   async updatePin(issuerRef: string, encryptedPin: string): Promise<void> {
     await this.usableCard(issuerRef);
     let pin: string;
     try {
-      pin = privateDecrypt({ key: this.secrets.pinKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString("utf8");
+      pin = privateDecrypt({ key: pinKeys().privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString("utf8");
     } catch {
       throw new IssuerError("invalid_pin", "the PIN could not be decrypted");
     }
     if (!/^\d{4}$/.test(pin)) throw new IssuerError("invalid_pin");
-    await this.db.updateTable("sandbox_issuer_cards").set({ pin_ciphertext: encryptPinAtRest(this.secrets.vaultKey, pin) }).where("issuer_ref", "=", issuerRef).execute();
+    await this.db.updateTable("sandbox_issuer_cards").set({ pin_ciphertext: encryptPinAtRest(this.vaultKey, pin) }).where("issuer_ref", "=", issuerRef).execute();
   }
 
   async createRevealSession(issuerRef: string, kind: RevealKind, _nonce: string): Promise<RevealSession> {
-    await this.usableCard(issuerRef);
+    const card = await this.usableCard(issuerRef);
+    if (kind === "pin" && !card.pin_ciphertext) throw new IssuerError("rejected", "this card has no PIN");
     const key = newSecretToken();
     const expiresAt = new Date(Date.now() + REVEAL_TTL_MS).toISOString();
     await this.db.insertInto("sandbox_issuer_reveals").values({ key_hash: hashSecret(key), issuer_ref: issuerRef, kind, expires_at: expiresAt, used_at: null }).execute();
@@ -167,11 +231,13 @@ export class SandboxIssuer implements CardIssuer {
   }
 
   /**
-   * Consumes a reveal key (single use, 5 minutes) and returns what the document shows, or null.
+   * Consumes a reveal key (single use, 5 minutes) and returns what the document shows, or null when
+   * the key is unknown, used, expired, or its card was canceled meanwhile.
    * Only the sandbox's own reveal document calls this.
    */
-  async consumeReveal(key: string, now = new Date()): Promise<{ kind: "details"; pan: string; expiry: string; cvc: string } | { kind: "pin"; pin: string } | null> {
+  async consumeReveal(key: string, now = new Date()): Promise<RevealedSecret | null> {
     const keyHash = hashSecret(key);
+    // One conditional update: of two simultaneous loads, only one can win.
     const used = await this.db
       .updateTable("sandbox_issuer_reveals")
       .set({ used_at: now.toISOString() })
@@ -184,26 +250,52 @@ export class SandboxIssuer implements CardIssuer {
     const card = await this.db.selectFrom("sandbox_issuer_cards").selectAll().where("issuer_ref", "=", reveal.issuer_ref).executeTakeFirst();
     if (!card || card.status === "canceled") return null;
     if (reveal.kind === "pin") {
-      return card.pin_ciphertext ? { kind: "pin", pin: decryptPinAtRest(this.secrets.vaultKey, card.pin_ciphertext) } : null;
+      if (!card.pin_ciphertext) return null;
+      try {
+        return { kind: "pin", pin: decryptPinAtRest(this.vaultKey, card.pin_ciphertext) };
+      } catch {
+        // The vault key changed (key file deleted): the stored PIN can no longer be read.
+        return null;
+      }
     }
-    const created = new Date(card.created_at);
-    const expiry = `${String(created.getUTCMonth() + 1).padStart(2, "0")}/${String((created.getUTCFullYear() + 3) % 100).padStart(2, "0")}`;
-    return { kind: "details", pan: derivePan(this.secrets.vaultKey, card.issuer_ref, card.last_four), expiry, cvc: deriveCvc(this.secrets.vaultKey, card.issuer_ref) };
+    return {
+      kind: "details",
+      pan: derivePan(this.vaultKey, card.issuer_ref, card.last_four, card.brand),
+      expiry: expiryFrom(card.created_at),
+      cvc: deriveCvc(this.vaultKey, card.issuer_ref),
+    };
   }
 
-  /**
-   * Demo and test command: moves a physical card's delivery forward, as the issuer's carrier would,
-   * and mirrors it onto the portal's card (a real issuer would send a webhook).
-   */
-  async advanceShipping(issuerRef: string, step: "submit" | "ship" | "deliver" | "return" | "fail", now = new Date()): Promise<void> {
-    const status: ShippingStatus = { submit: "submitted", ship: "shipped", deliver: "delivered", return: "returned", fail: "failure" }[step] as ShippingStatus;
-    const eta = step === "ship" ? new Date(now.getTime() + 5 * 86_400_000).toISOString().slice(0, 10) : null;
-    await this.db.updateTable("sandbox_issuer_cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();
-    await this.db.updateTable("cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();
+  /** See advanceSandboxShipping. */
+  async advanceShipping(issuerRef: string, step: ShippingStep, now = new Date()): Promise<void> {
+    await advanceSandboxShipping(this.db, issuerRef, step, now);
   }
 }
 
-/** For tests: a digest of a PAN, to look for it in stored rows without keeping it around. */
-export function panFingerprint(pan: string): string {
-  return createHash("sha256").update(pan).digest("hex");
+/** True for the sandbox issuer, also across dev-server module reloads (where instanceof would fail). */
+export function isSandboxIssuer(issuer: CardIssuer): issuer is SandboxIssuer {
+  return issuer.name === "sandbox" && typeof (issuer as Partial<SandboxIssuer>).consumeReveal === "function";
+}
+
+/** Demos and tests: registers a card with the sandbox issuer (same vault key file as the server by default). */
+export async function registerSandboxCard(db: DB, input: SandboxCardInput, keyFile = DEFAULT_SANDBOX_KEY_FILE): Promise<void> {
+  await new SandboxIssuer(db, keyFile).register(input);
+}
+
+/**
+ * Demo and test command: moves a physical card's delivery forward, as the issuer's carrier would,
+ * and mirrors it onto the portal's card with the same reference (a real issuer would send a webhook).
+ * "ship" sets the estimated date to today + 5 days (Paris calendar, YYYY-MM-DD); the other steps clear it.
+ */
+export async function advanceSandboxShipping(db: DB, issuerRef: string, step: ShippingStep, now = new Date()): Promise<void> {
+  const status = STEP_STATUS[step];
+  if (!status) throw new IssuerError("rejected", `unknown shipping step ${String(step)}`);
+  const card = await db.selectFrom("sandbox_issuer_cards").select("type").where("issuer_ref", "=", issuerRef).executeTakeFirst();
+  if (!card) throw new IssuerError("card_not_found");
+  if (card.type !== "physical") throw new IssuerError("rejected", "only physical cards are shipped");
+  const eta = step === "ship" ? todayInParis(new Date(now.getTime() + SANDBOX_SHIPPING_DAYS * 86_400_000)) : null;
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("sandbox_issuer_cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();
+    await trx.updateTable("cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();
+  });
 }

@@ -1,0 +1,224 @@
+import { constants, generateKeyPairSync, privateDecrypt } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { parseEnv } from "../../env";
+import { createCardIssuer } from "./index";
+import { encryptPin } from "./pin";
+import { IssuerError } from "./port";
+import { parseApiHost, StripeIssuer } from "./stripe";
+
+/**
+ * A small stand-in for api.stripe.com, started by the test: it records every request and answers
+ * like Stripe does (form-encoded bodies in, JSON out, errors as { error: { type, code, message } }).
+ */
+interface Recorded {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  form: Record<string, string>;
+}
+
+const requests: Recorded[] = [];
+let server: Server;
+let port: number;
+const pinKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const pinPublicKeyPem = pinKeys.publicKey.export({ type: "spki", format: "pem" }).toString();
+const EXPIRES = 1_900_000_000;
+
+function stripeError(status: number, type: string, code: string | undefined, message: string) {
+  return { status, body: { error: { type, code, message } } };
+}
+
+function answer(method: string, path: string): { status: number; body: unknown } {
+  if (path === "/v1/issuing/cards/ic_missing") return stripeError(404, "invalid_request_error", "resource_missing", "No such issuing card: 'ic_missing'");
+  if (path === "/v1/issuing/cards/ic_canceled") return stripeError(400, "invalid_request_error", undefined, "This card has been canceled and can no longer be updated.");
+  if (path === "/v1/issuing/cards/ic_down") return stripeError(500, "api_error", undefined, "An unknown error occurred");
+  if (method === "POST" && path.startsWith("/v1/issuing/cards/")) {
+    return { status: 200, body: { id: path.split("/").pop(), object: "issuing.card", status: "active" } };
+  }
+  if (method === "POST" && path === "/v1/ephemeral_keys") {
+    return { status: 200, body: { id: "ephkey_1", object: "ephemeral_key", created: EXPIRES - 900, expires: EXPIRES, livemode: false, secret: "ek_test_secret" } };
+  }
+  return stripeError(404, "invalid_request_error", undefined, `Unrecognized request URL (${method}: ${path})`);
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (raw += chunk));
+    req.on("end", () => {
+      const path = (req.url ?? "").split("?")[0]!;
+      requests.push({ method: req.method ?? "", path, headers: req.headers, form: Object.fromEntries(new URLSearchParams(raw)) });
+      const { status, body } = answer(req.method ?? "", path);
+      res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${requests.length}` });
+      res.end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  requests.length = 0;
+});
+
+function issuer(overrides: Partial<ConstructorParameters<typeof StripeIssuer>[0]> = {}) {
+  return new StripeIssuer({
+    secretKey: "sk_test_123",
+    publishableKey: "pk_test_123",
+    pinPublicKeyPem,
+    pinKeyId: "stripe-pin-key-1",
+    apiVersion: "2020-03-02",
+    host: "127.0.0.1",
+    port,
+    protocol: "http",
+    maxNetworkRetries: 0,
+    ...overrides,
+  });
+}
+
+function only(): Recorded {
+  expect(requests).toHaveLength(1);
+  const request = requests[0]!;
+  expect(request.headers.authorization).toBe("Bearer sk_test_123");
+  expect(request.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
+  return request;
+}
+
+test("freeze: the card becomes inactive", async () => {
+  await issuer().freeze("ic_123");
+  const request = only();
+  expect([request.method, request.path]).toEqual(["POST", "/v1/issuing/cards/ic_123"]);
+  expect(request.form).toEqual({ status: "inactive" });
+});
+
+test("unfreeze: the card becomes active again", async () => {
+  await issuer().unfreeze("ic_123");
+  const request = only();
+  expect([request.method, request.path]).toEqual(["POST", "/v1/issuing/cards/ic_123"]);
+  expect(request.form).toEqual({ status: "active" });
+});
+
+test("cancel: canceled, with the reason lost or stolen", async () => {
+  await issuer().cancel("ic_123", "stolen");
+  let request = only();
+  expect([request.method, request.path]).toEqual(["POST", "/v1/issuing/cards/ic_123"]);
+  expect(request.form).toEqual({ status: "canceled", cancellation_reason: "stolen" });
+
+  requests.length = 0;
+  await issuer().cancel("ic_456", "lost");
+  request = only();
+  expect(request.path).toBe("/v1/issuing/cards/ic_456");
+  expect(request.form).toEqual({ status: "canceled", cancellation_reason: "lost" });
+});
+
+test("updatePin: the PIN travels only encrypted, as pin[encrypted_number], and only Stripe's key opens it", async () => {
+  const stripe = issuer();
+  const key = await stripe.pinEncryptionKey();
+  expect(key).toEqual({ keyId: "stripe-pin-key-1", publicKeyPem: pinPublicKeyPem });
+  const encrypted = encryptPin("2580", key);
+  await stripe.updatePin("ic_123", encrypted);
+  const request = only();
+  expect([request.method, request.path]).toEqual(["POST", "/v1/issuing/cards/ic_123"]);
+  expect(request.form).toEqual({ "pin[encrypted_number]": encrypted });
+  expect(JSON.stringify(request)).not.toContain("2580");
+  const opened = privateDecrypt({ key: pinKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(request.form["pin[encrypted_number]"]!, "base64"));
+  expect(opened.toString()).toBe("2580");
+});
+
+test("without a configured PIN key, choosing a PIN is unavailable (and nothing is sent)", async () => {
+  await expect(issuer({ pinPublicKeyPem: undefined, pinKeyId: undefined }).pinEncryptionKey()).rejects.toMatchObject({ code: "unavailable" });
+  await expect(issuer().updatePin("ic_123", "")).rejects.toMatchObject({ code: "invalid_pin" });
+  expect(requests).toHaveLength(0);
+});
+
+test("createRevealSession: an ephemeral key for the card and the browser's nonce, at the Stripe.js API version", async () => {
+  const session = await issuer().createRevealSession("ic_123", "details", "ephkn_pub_abc");
+  const request = only();
+  expect([request.method, request.path]).toEqual(["POST", "/v1/ephemeral_keys"]);
+  expect(request.form).toEqual({ issuing_card: "ic_123", nonce: "ephkn_pub_abc" });
+  expect(request.headers["stripe-version"]).toBe("2020-03-02");
+  expect(session).toEqual({
+    kind: "elements",
+    ephemeralKeySecret: "ek_test_secret",
+    nonce: "ephkn_pub_abc",
+    cardRef: "ic_123",
+    publishableKey: "pk_test_123",
+    expiresAt: new Date(EXPIRES * 1000).toISOString(),
+  });
+
+  requests.length = 0;
+  await issuer().createRevealSession("ic_123", "pin", "ephkn_pub_def");
+  expect(only().form).toEqual({ issuing_card: "ic_123", nonce: "ephkn_pub_def" });
+  await expect(issuer().createRevealSession("ic_123", "pin", "")).rejects.toMatchObject({ code: "rejected" });
+});
+
+test("other calls use the SDK's own API version", async () => {
+  const { default: Stripe } = await import("stripe");
+  await issuer().freeze("ic_123");
+  expect(only().headers["stripe-version"]).toBe(Stripe.API_VERSION);
+});
+
+test("Stripe errors become IssuerErrors", async () => {
+  const stripe = issuer();
+  const missing = await stripe.freeze("ic_missing").catch((e: unknown) => e);
+  expect(missing).toBeInstanceOf(IssuerError);
+  expect(missing).toMatchObject({ code: "card_not_found" });
+  await expect(stripe.cancel("ic_canceled", "lost")).rejects.toMatchObject({ code: "rejected" });
+  await expect(stripe.unfreeze("ic_down")).rejects.toMatchObject({ code: "unavailable" });
+  const encrypted = encryptPin("2580", await stripe.pinEncryptionKey());
+  const pinError = await stripe.updatePin("ic_missing", encrypted).catch((e: unknown) => e);
+  expect(pinError).toMatchObject({ code: "card_not_found" });
+  // The message says what failed, never what was sent.
+  expect(String((pinError as Error).message)).not.toContain(encrypted);
+});
+
+test("an unreachable Stripe is 'unavailable'", async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  await expect(issuer({ port: closedPort }).freeze("ic_123")).rejects.toMatchObject({ code: "unavailable" });
+});
+
+test("configuration: Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise, never the sandbox in production", () => {
+  const db = {} as never;
+  const stripeEnv = {
+    STRIPE_SECRET_KEY: "sk_test_123",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_123",
+    STRIPE_ISSUING_PIN_PUBLIC_KEY: pinPublicKeyPem.replace(/\n/g, "\\n"),
+    STRIPE_ISSUING_PIN_KEY_ID: "k1",
+    STRIPE_API_HOST: `http://127.0.0.1:${port}`,
+  };
+  expect(createCardIssuer(parseEnv(stripeEnv), db).name).toBe("stripe");
+  expect(createCardIssuer(parseEnv({}), db).name).toBe("sandbox");
+  expect(createCardIssuer(parseEnv({ STRIPE_SECRET_KEY: "  " }), db).name).toBe("sandbox");
+  const production = { APP_MODE: "production", SESSION_SECRET: "s".repeat(32), SMTP_URL: "smtp://localhost:25" };
+  expect(() => createCardIssuer(parseEnv(production), db)).toThrow(/STRIPE_SECRET_KEY/);
+  expect(createCardIssuer(parseEnv({ ...production, ...stripeEnv }), db).name).toBe("stripe");
+  expect(() => createCardIssuer(parseEnv({ STRIPE_SECRET_KEY: "sk_test_123" }), db)).toThrow(/STRIPE_PUBLISHABLE_KEY/);
+  expect(() => createCardIssuer(parseEnv({ ...stripeEnv, STRIPE_ISSUING_PIN_KEY_ID: "" }), db)).toThrow(/STRIPE_ISSUING_PIN_KEY_ID/);
+});
+
+test("the PEM from one environment line encrypts PINs Stripe's key opens", async () => {
+  const env = parseEnv({
+    STRIPE_SECRET_KEY: "sk_test_123",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_123",
+    STRIPE_ISSUING_PIN_PUBLIC_KEY: pinPublicKeyPem.trim().replace(/\n/g, "\\n"),
+    STRIPE_ISSUING_PIN_KEY_ID: "k1",
+    STRIPE_API_HOST: `http://127.0.0.1:${port}`,
+  });
+  const configured = createCardIssuer(env, {} as never);
+  await configured.updatePin("ic_env", encryptPin("1357", await configured.pinEncryptionKey()));
+  const request = requests.find((r) => r.path === "/v1/issuing/cards/ic_env")!;
+  const opened = privateDecrypt({ key: pinKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(request.form["pin[encrypted_number]"]!, "base64"));
+  expect(opened.toString()).toBe("1357");
+});
+
+test("STRIPE_API_HOST forms", () => {
+  expect(parseApiHost("http://127.0.0.1:12111")).toEqual({ host: "127.0.0.1", port: 12111, protocol: "http" });
+  expect(parseApiHost("https://stripe.internal")).toEqual({ host: "stripe.internal", port: 443, protocol: "https" });
+  expect(parseApiHost("api.stripe.com")).toEqual({ host: "api.stripe.com" });
+});

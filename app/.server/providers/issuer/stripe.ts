@@ -1,0 +1,115 @@
+import Stripe from "stripe";
+import { IssuerError, type CancelReason, type CardIssuer, type PinEncryptionKey, type RevealKind, type RevealSession } from "./port";
+
+/**
+ * Stripe Issuing as the card issuer. Card numbers, CVCs and PINs never reach our server: the browser
+ * shows them with Issuing Elements (Stripe.js), authorised by an ephemeral key made here for one card
+ * and one nonce; a new PIN arrives already encrypted with the PIN key Stripe gave us.
+ */
+export interface StripeIssuerOptions {
+  secretKey: string;
+  publishableKey: string;
+  /** RSA public key (SPKI PEM) for PIN encryption, and its id; without them PIN updates are unavailable. */
+  pinPublicKeyPem?: string;
+  pinKeyId?: string;
+  /**
+   * API version of the ephemeral keys: it must be the version Stripe.js uses in the browser.
+   * Defaults to the SDK's own version.
+   */
+  apiVersion?: string;
+  /** Tests: a local stand-in for api.stripe.com. */
+  host?: string;
+  port?: number;
+  protocol?: "http" | "https";
+  maxNetworkRetries?: number;
+  timeoutMs?: number;
+}
+
+/** STRIPE_API_HOST: `https://api.example:443`, `http://127.0.0.1:12111` or a bare host name. */
+export function parseApiHost(value: string): Pick<StripeIssuerOptions, "host" | "port" | "protocol"> {
+  if (!/^https?:\/\//.test(value)) return { host: value };
+  const url = new URL(value);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443, protocol };
+}
+
+export class StripeIssuer implements CardIssuer {
+  readonly name = "stripe";
+  private readonly stripe: Stripe;
+  private readonly apiVersion: string;
+
+  constructor(private readonly options: StripeIssuerOptions) {
+    this.apiVersion = options.apiVersion ?? Stripe.API_VERSION;
+    this.stripe = new Stripe(options.secretKey, {
+      host: options.host,
+      port: options.port,
+      protocol: options.protocol,
+      maxNetworkRetries: options.maxNetworkRetries ?? 1,
+      timeout: options.timeoutMs ?? 20_000,
+      appInfo: { name: "portail-avantages" },
+    });
+  }
+
+  async freeze(issuerRef: string): Promise<void> {
+    await this.call(() => this.stripe.issuing.cards.update(issuerRef, { status: "inactive" }));
+  }
+
+  async unfreeze(issuerRef: string): Promise<void> {
+    await this.call(() => this.stripe.issuing.cards.update(issuerRef, { status: "active" }));
+  }
+
+  async cancel(issuerRef: string, reason: CancelReason): Promise<void> {
+    await this.call(() => this.stripe.issuing.cards.update(issuerRef, { status: "canceled", cancellation_reason: reason }));
+  }
+
+  async pinEncryptionKey(): Promise<PinEncryptionKey> {
+    const { pinPublicKeyPem, pinKeyId } = this.options;
+    if (!pinPublicKeyPem || !pinKeyId) throw new IssuerError("unavailable", "no Stripe PIN encryption key is configured");
+    return { keyId: pinKeyId, publicKeyPem: pinPublicKeyPem };
+  }
+
+  /** The ciphertext goes to Stripe as is: only Stripe holds the private key. */
+  async updatePin(issuerRef: string, encryptedPin: string): Promise<void> {
+    if (!encryptedPin) throw new IssuerError("invalid_pin");
+    await this.call(() => this.stripe.issuing.cards.update(issuerRef, { pin: { encrypted_number: encryptedPin } }));
+  }
+
+  /**
+   * An ephemeral key for this card, bound to the nonce Stripe.js made in the browser (`stripe.createEphemeralKeyNonce`).
+   * Issuing Elements shows the number, CVC and expiry, or the PIN, with it; `kind` only matters to the browser.
+   */
+  async createRevealSession(issuerRef: string, _kind: RevealKind, nonce: string): Promise<RevealSession> {
+    if (!nonce) throw new IssuerError("rejected", "an ephemeral key nonce is required");
+    const key = await this.call(() => this.stripe.ephemeralKeys.create({ issuing_card: issuerRef, nonce }, { apiVersion: this.apiVersion }));
+    if (!key.secret) throw new IssuerError("unavailable", "Stripe returned an ephemeral key without a secret");
+    return {
+      kind: "elements",
+      ephemeralKeySecret: key.secret,
+      nonce,
+      cardRef: issuerRef,
+      publishableKey: this.options.publishableKey,
+      expiresAt: new Date(key.expires * 1000).toISOString(),
+    };
+  }
+
+  /** Every Stripe failure becomes an IssuerError; its message never includes the request (which may hold a PIN). */
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (err) {
+      throw toIssuerError(err);
+    }
+  }
+}
+
+export function toIssuerError(err: unknown): IssuerError {
+  if (err instanceof IssuerError) return err;
+  if (!(err instanceof Stripe.errors.StripeError)) return new IssuerError("unavailable", "the card issuer could not be reached");
+  const detail = `Stripe ${err.type}${err.code ? ` ${err.code}` : ""}${err.statusCode ? ` (HTTP ${err.statusCode})` : ""}`;
+  if (err.statusCode === 404 || err.code === "resource_missing") return new IssuerError("card_not_found", detail);
+  if (err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeRateLimitError || err instanceof Stripe.errors.StripeAPIError) {
+    return new IssuerError("unavailable", detail);
+  }
+  if (err.statusCode !== undefined && err.statusCode >= 500) return new IssuerError("unavailable", detail);
+  return new IssuerError("rejected", detail);
+}

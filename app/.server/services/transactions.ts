@@ -1,0 +1,199 @@
+import type { Selectable } from "kysely";
+import type { DB } from "../db";
+import type { CardAuthorizationTable } from "../db/schema";
+import { newId } from "../ids";
+import {
+  clampLimit,
+  FROZEN_PAGE_SIZE,
+  MAX_LISTED,
+  REPORT_MAX_LENGTH,
+  REPORT_MIN_LENGTH,
+  transactionStatus,
+  TRANSACTIONS_PAGE_SIZE,
+  type TransactionStatus,
+} from "~/domain/transactions";
+
+export type TransactionTab = "approved" | "declined";
+
+export interface CardTransaction {
+  id: string;
+  merchantName: string;
+  merchantCity: string;
+  merchantCountry: string;
+  /** Cents. */
+  amount: number;
+  /** ISO 8601. */
+  transactionAt: string;
+  /** Spec 000 §4: "approved", "declined" or the issuer's raw status name. */
+  status: TransactionStatus;
+  statusReason: string | null;
+  /** Cents paid by a saved credit card beyond the wallets (balance overflow). */
+  overflowAmount: number;
+  canSwitchPaymentMethods: boolean;
+  /** latest_status of the newest payment intent, if any (succeeded, payment_failed, processing). */
+  latestPaymentStatus: string | null;
+}
+
+export interface TransactionPage {
+  items: CardTransaction[];
+  /** More items exist beyond this page. */
+  hasMore: boolean;
+  /** The id of the first item of the next page (where "Voir plus" lands), or null. */
+  nextId: string | null;
+}
+
+async function ownsCard(db: DB, userId: string, cardId: string): Promise<boolean> {
+  const row = await db.selectFrom("cards").select("id").where("id", "=", cardId).where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A limit handed to the list functions: a whole number between 1 and MAX_LISTED. */
+const safeLimit = (limit: number) => (Number.isFinite(limit) ? Math.min(Math.max(1, Math.floor(limit)), MAX_LISTED) : 1);
+
+type Section = { frozen: true } | { frozen: false; tab: TransactionTab };
+
+/** One page of a card's authorizations, newest first (the card must already be known to be the user's). */
+async function listSection(db: DB, cardId: string, section: Section, requested: number): Promise<TransactionPage> {
+  const limit = safeLimit(requested);
+  let query = db
+    .selectFrom("card_authorizations")
+    .selectAll()
+    .where("card_id", "=", cardId)
+    .where("frozen", "=", section.frozen ? 1 : 0);
+  // The status rule of spec 000 §4, in SQL. Approved: settled by card transactions. The declined tab
+  // holds everything else that is not frozen: "closed" shows as declined, other statuses by their name
+  // (as the issuer's declined list also returned reversed authorizations), so nothing goes unlisted.
+  if (!section.frozen) query = query.where("has_card_transactions", "=", section.tab === "approved" ? 1 : 0);
+  // One more than asked: tells whether there is a next page, and where it starts.
+  const rows = await query.orderBy("transaction_at", "desc").orderBy("id", "desc").limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const latest = new Map<string, string>();
+  if (page.length > 0) {
+    const intents = await db
+      .selectFrom("payment_intents")
+      .select(["authorization_id", "latest_status"])
+      .where(
+        "authorization_id",
+        "in",
+        page.map((r) => r.id),
+      )
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .execute();
+    // Newest first: the first intent seen for an authorization is its latest.
+    for (const intent of intents) if (!latest.has(intent.authorization_id)) latest.set(intent.authorization_id, intent.latest_status);
+  }
+  return {
+    items: page.map((r) => toTransaction(r, latest.get(r.id) ?? null)),
+    hasMore: rows.length > limit,
+    nextId: rows[limit]?.id ?? null,
+  };
+}
+
+function toTransaction(r: Selectable<CardAuthorizationTable>, latestPaymentStatus: string | null): CardTransaction {
+  return {
+    id: r.id,
+    merchantName: r.merchant_name,
+    merchantCity: r.merchant_city,
+    merchantCountry: r.merchant_country,
+    amount: r.amount,
+    transactionAt: r.transaction_at,
+    status: transactionStatus({ hasCardTransactions: r.has_card_transactions === 1, statusName: r.status_name }),
+    statusReason: r.status_reason,
+    overflowAmount: r.overflow_amount,
+    canSwitchPaymentMethods: r.can_switch_payment_methods === 1,
+    latestPaymentStatus,
+  };
+}
+
+/** Approved or declined transactions of one of the user's cards, newest first; null for a card that is not theirs. */
+export async function listCardTransactions(
+  db: DB,
+  userId: string,
+  cardId: string,
+  options: { tab: TransactionTab; limit: number },
+): Promise<TransactionPage | null> {
+  if (!(await ownsCard(db, userId, cardId))) return null;
+  return listSection(db, cardId, { frozen: false, tab: options.tab }, options.limit);
+}
+
+/** Pending authorizations holding an amount (the "frozen" section), newest first; null for a card that is not theirs. */
+export async function listFrozenAuthorizations(db: DB, userId: string, cardId: string, options: { limit: number }): Promise<TransactionPage | null> {
+  if (!(await ownsCard(db, userId, cardId))) return null;
+  return listSection(db, cardId, { frozen: true }, options.limit);
+}
+
+/** Everything the transactions panel shows (serialisable: it travels in the card page's loader data). */
+export interface TransactionsPanelData {
+  cardId: string;
+  tab: TransactionTab;
+  /** How many items of the tab are listed (a whole number of pages of 7). */
+  limit: number;
+  items: CardTransaction[];
+  hasMore: boolean;
+  nextId: string | null;
+  /** How many reserved amounts are listed (a whole number of pages of 5). */
+  frozenLimit: number;
+  frozen: TransactionPage;
+}
+
+/**
+ * The transactions panel for this URL: `?tab=approved|declined` (approved otherwise), `?limit=` and
+ * `?frozenLimit=` (clamped, whole pages). Null when the card is not the user's: the page redirects.
+ */
+export async function loadTransactionsForCard(db: DB, userId: string, cardId: string, url: URL): Promise<TransactionsPanelData | null> {
+  if (!(await ownsCard(db, userId, cardId))) return null;
+  const tab: TransactionTab = url.searchParams.get("tab") === "declined" ? "declined" : "approved";
+  const limit = clampLimit(url.searchParams.get("limit"), TRANSACTIONS_PAGE_SIZE);
+  const frozenLimit = clampLimit(url.searchParams.get("frozenLimit"), FROZEN_PAGE_SIZE);
+  const [page, frozen] = await Promise.all([
+    listSection(db, cardId, { frozen: false, tab }, limit),
+    listSection(db, cardId, { frozen: true }, frozenLimit),
+  ]);
+  return { cardId, tab, limit, items: page.items, hasMore: page.hasMore, nextId: page.nextId, frozenLimit, frozen };
+}
+
+export interface ReportableTransaction extends CardTransaction {
+  cardId: string;
+}
+
+/** A transaction the user may report: on one of their cards, approved or declined (not a pending hold). */
+export async function getReportableTransaction(db: DB, userId: string, authorizationId: string): Promise<ReportableTransaction | null> {
+  const row = await db
+    .selectFrom("card_authorizations")
+    .innerJoin("cards", "cards.id", "card_authorizations.card_id")
+    .selectAll("card_authorizations")
+    .where("card_authorizations.id", "=", authorizationId)
+    .where("cards.user_id", "=", userId)
+    .where("card_authorizations.frozen", "=", 0)
+    .executeTakeFirst();
+  if (!row) return null;
+  const item = toTransaction(row, null);
+  return item.status === "approved" || item.status === "declined" ? { ...item, cardId: row.card_id } : null;
+}
+
+export type ReportResult = "ok" | "not_found" | "too_short" | "too_long";
+
+/**
+ * Spec 000 §5: a problem report on one of the user's approved or declined transactions, 10 to 1000
+ * characters once trimmed. Stored for the support team.
+ */
+export async function reportProblem(db: DB, userId: string, authorizationId: string, message: string): Promise<ReportResult> {
+  const text = message.trim();
+  if (text.length < REPORT_MIN_LENGTH) return "too_short";
+  if (text.length > REPORT_MAX_LENGTH) return "too_long";
+  const transaction = await getReportableTransaction(db, userId, authorizationId);
+  if (!transaction) return "not_found";
+  await db
+    .insertInto("problem_reports")
+    .values({
+      id: newId("rpt"),
+      user_id: userId,
+      card_id: transaction.cardId,
+      authorization_id: transaction.id,
+      message: text,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return "ok";
+}

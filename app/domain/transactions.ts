@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+export type TransactionStatus = "approved" | "declined" | (string & {});
+
+/**
+ * Spec 000 §4: an authorization with card transactions is approved; with none and status closed it is
+ * declined; otherwise its raw status name shows. When the card-transactions field is absent (null),
+ * closed means declined and anything else approved.
+ */
+export function transactionStatus(input: { hasCardTransactions: boolean | null; statusName: string }): TransactionStatus {
+  if (input.hasCardTransactions === null) return input.statusName === "closed" ? "declined" : "approved";
+  if (input.hasCardTransactions) return "approved";
+  return input.statusName === "closed" ? "declined" : input.statusName;
+}
+
+/** Spec 000 §9: 7 per page for approved and declined, 5 for the frozen section. */
+export const TRANSACTIONS_PAGE_SIZE = 7;
+export const FROZEN_PAGE_SIZE = 5;
+/** The most a `?limit=` can ask for, whatever the URL says. */
+export const MAX_LISTED = 500;
+
+/**
+ * A `?limit=` from the URL, made safe: a whole number of pages (rounded up), at least one page and
+ * at most MAX_LISTED items. Anything that is not a plain whole number gives one page.
+ */
+export function clampLimit(raw: string | null, pageSize: number): number {
+  const n = raw !== null && /^\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) : pageSize;
+  const pages = Math.max(1, Math.ceil(n / pageSize));
+  return Math.min(pages * pageSize, Math.floor(MAX_LISTED / pageSize) * pageSize);
+}
+
+export const REPORT_MIN_LENGTH = 10;
+export const REPORT_MAX_LENGTH = 1000;
+
+/** Spec 000 §5 "Report a problem": message required, at least 10 characters (after trimming). */
+export const problemReportSchema = z.object({
+  message: z
+    .string({ error: "cards.report.errors.required" })
+    .trim()
+    .min(REPORT_MIN_LENGTH, "cards.report.errors.tooShort")
+    .max(REPORT_MAX_LENGTH, "cards.report.errors.tooLong"),
+});
