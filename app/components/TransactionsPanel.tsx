@@ -1,133 +1,159 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "~/i18n";
 import { Link } from "react-router";
 import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
-import type { CardTransaction, CardTransactionsView } from "~/.server/services/transactions";
+import { useTranslation, type Translate } from "~/i18n";
+import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/.server/services/transactions";
 
+/** Status names and decline reasons the catalogue says in words; others show as the issuer sent them. */
+const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];
 const KNOWN_REASONS = ["daily_limit_exceeded", "merchant_not_allowed", "insufficient_funds"];
+const TABS: TransactionTab[] = ["approved", "declined"];
 
 /**
- * After "Voir plus" (a link, so it works without JS), focus moves to the first new item and the
- * number of new items is announced. Without JS the link's #fragment does the scrolling.
+ * "Voir plus" is a link (so it works without JS, landing on the first new item by its #fragment).
+ * With JS the page data is fetched without a reload; then focus moves to the first new item and the
+ * number of new items is announced in a polite live region.
  */
-function useRevealNewItems(items: CardTransaction[]) {
-  const { t } = useTranslation();
-  const previous = useRef(items.length);
+function useRevealNewItems(items: CardTransaction[], announce: (count: number) => string): string {
+  const previous = useRef(items.map((i) => i.id));
   const [announcement, setAnnouncement] = useState("");
   useEffect(() => {
     const before = previous.current;
-    previous.current = items.length;
-    if (items.length <= before || before === 0) return;
-    document.getElementById(`tx-${items[before]!.id}`)?.focus();
-    const timer = window.setTimeout(() => setAnnouncement(t("cards.transactions.moreShown", { count: items.length - before })), 50);
-    return () => window.clearTimeout(timer);
-  }, [items, t]);
+    const now = items.map((i) => i.id);
+    previous.current = now;
+    // Only a longer list that starts with the same items is "more"; a tab change is not.
+    const extended = before.length > 0 && now.length > before.length && before.every((id, i) => now[i] === id);
+    if (!extended) {
+      if (now.join() !== before.join()) setAnnouncement("");
+      return;
+    }
+    document.getElementById(`tx-${now[before.length]}`)?.focus();
+    setAnnouncement(announce(now.length - before.length));
+  }, [items, announce]);
   return announcement;
 }
 
-function TransactionItem({ item, cardId, reportable, anchor }: { item: CardTransaction; cardId: string; reportable: boolean; anchor?: string }) {
+function statusInWords(t: Translate, item: CardTransaction): string {
+  const status = KNOWN_STATUSES.includes(item.status) ? t(`cards.transactions.status.${item.status}`) : t("cards.transactions.status.other", { status: item.status });
+  if (!item.statusReason) return status;
+  const reason = KNOWN_REASONS.includes(item.statusReason) ? t(`cards.transactions.reasons.${item.statusReason}`) : item.statusReason;
+  return t("cards.transactions.statusWithReason", { status, reason });
+}
+
+function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; cardId: string; reportable: boolean }) {
   const { t } = useTranslation();
-  const status =
-    item.status === "approved" || item.status === "declined" ? t(`cards.transactions.status.${item.status}`) : t("cards.transactions.status.other", { status: item.status });
-  const reason = item.statusReason
-    ? KNOWN_REASONS.includes(item.statusReason)
-      ? t(`cards.transactions.reasons.${item.statusReason}`)
-      : item.statusReason
-    : null;
+  const date = formatDateTime(item.transactionAt);
+  const canReport = reportable && (item.status === "approved" || item.status === "declined");
   return (
+    // tabIndex -1: "Voir plus" moves focus here (with JS) or scrolls here (#tx-… without JS).
     <li className="tx" id={`tx-${item.id}`} tabIndex={-1}>
-      {/* Where "Voir plus" lands without JS: the first item of each page. */}
-      {anchor ? <span id={anchor} /> : null}
       <div className="tx__main">
         <span className="tx__merchant">{item.merchantName}</span>
         <span className="tx__meta">
-          {item.merchantCity} · <time dateTime={item.transactionAt}>{formatDateTime(item.transactionAt)}</time>
+          {item.merchantCity} · <time dateTime={item.transactionAt}>{date}</time>
         </span>
-        <span className={`tx__status tx__status--${item.status}`}>
-          {status}
-          {reason ? ` : ${reason}` : null}
-        </span>
+        <span className={`tx__status tx__status--${KNOWN_STATUSES.includes(item.status) ? item.status : "other"}`}>{statusInWords(t, item)}</span>
       </div>
       <span className="tx__amount">{formatCents(item.amount)}</span>
-      {reportable ? (
+      {canReport ? (
         <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/report`}>
-          {t("cards.transactions.report")}
-          <span className="visually-hidden"> : {item.merchantName}, {formatCents(item.amount)}</span>
+          {t("cards.transactions.report")}{" "}
+          <span className="visually-hidden">{t("cards.transactions.reportContext", { merchant: item.merchantName, date })}</span>
         </Link>
       ) : null}
     </li>
   );
 }
 
-export function TransactionsPanel({ cardId, view }: { cardId: string; view: CardTransactionsView }) {
+/**
+ * The card's transactions (spec 000 §2 "Transactions tabs"): approved and declined tabs as links
+ * (`?tab=`, aria-current on the current one; not the ARIA tab pattern), 7 per page with "Voir plus"
+ * (`?limit=`), and the reserved amounts (frozen authorizations), 5 per page (`?frozenLimit=`).
+ */
+export function TransactionsPanel({ cardId, tab, limit, items, hasMore, nextId, frozenLimit, frozen }: TransactionsPanelData) {
   const { t } = useTranslation();
-  const { tab, limit, frozenLimit, page, frozen } = view;
-  const announcement = useRevealNewItems(page.items);
-  const frozenAnnouncement = useRevealNewItems(frozen.items);
-  const query = (next: Record<string, string | number>) => {
-    const params = new URLSearchParams({ tab, limit: String(limit), frozenLimit: String(frozenLimit) });
-    for (const [k, v] of Object.entries(next)) params.set(k, String(v));
-    if (params.get("limit") === String(TRANSACTIONS_PAGE_SIZE)) params.delete("limit");
-    if (params.get("frozenLimit") === String(FROZEN_PAGE_SIZE)) params.delete("frozenLimit");
-    if (params.get("tab") === "approved") params.delete("tab");
+  const announcement = useRevealNewItems(
+    items,
+    (count) => (count === 1 ? t("cards.transactions.moreShownOne") : t("cards.transactions.moreShown", { count })),
+  );
+  const frozenAnnouncement = useRevealNewItems(
+    frozen.items,
+    (count) => (count === 1 ? t("cards.transactions.moreFrozenShownOne") : t("cards.transactions.moreFrozenShown", { count })),
+  );
+  /** This card's page with the panel's state changed; the defaults stay out of the URL. */
+  const href = (next: { tab?: TransactionTab; limit?: number; frozenLimit?: number }, hash: string) => {
+    const state = { tab, limit, frozenLimit, ...next };
+    const params = new URLSearchParams();
+    if (state.tab !== "approved") params.set("tab", state.tab);
+    if (state.limit !== TRANSACTIONS_PAGE_SIZE) params.set("limit", String(state.limit));
+    if (state.frozenLimit !== FROZEN_PAGE_SIZE) params.set("frozenLimit", String(state.frozenLimit));
     const search = params.toString();
-    return search ? `?${search}` : "?";
+    return `/cards/${cardId}${search ? `?${search}` : ""}#${hash}`;
   };
   return (
-    <section className="panel transactions" aria-labelledby="transactions-title">
-      <h2 id="transactions-title">{t("cards.transactions.title")}</h2>
-      <ul className="tabs">
-        {(["approved", "declined"] as const).map((name) => (
-          <li key={name}>
-            <Link to={query({ tab: name, limit: TRANSACTIONS_PAGE_SIZE })} className="tabs__link" aria-current={tab === name ? "page" : undefined} preventScrollReset>
-              {t(`cards.transactions.tabs.${name}`)}
+    <>
+      <section className="panel transactions" id="transactions" aria-labelledby="transactions-title">
+        <h2 id="transactions-title">{t("cards.transactions.title")}</h2>
+        <ul className="tabs" aria-label={t("cards.transactions.tabsLabel")}>
+          {TABS.map((name) => (
+            <li key={name}>
+              <Link
+                to={href({ tab: name, limit: TRANSACTIONS_PAGE_SIZE }, "transactions")}
+                className="tabs__link"
+                aria-current={tab === name ? "page" : undefined}
+                preventScrollReset
+              >
+                {t(`cards.transactions.tabs.${name}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        {items.length === 0 ? (
+          <p className="empty">{t(`cards.transactions.empty.${tab}`)}</p>
+        ) : (
+          <ol className="tx-list" aria-label={t(`cards.transactions.listLabel.${tab}`)}>
+            {items.map((item) => (
+              <TransactionItem key={item.id} item={item} cardId={cardId} reportable />
+            ))}
+          </ol>
+        )}
+        {hasMore && nextId ? (
+          <p>
+            <Link className="link-action" to={href({ limit: limit + TRANSACTIONS_PAGE_SIZE }, `tx-${nextId}`)} preventScrollReset>
+              {t("cards.transactions.more")}
             </Link>
-          </li>
-        ))}
-      </ul>
-      {page.items.length === 0 ? (
-        <p className="empty">{t(`cards.transactions.empty.${tab}`)}</p>
-      ) : (
-        <ol className="tx-list" aria-label={t(`cards.transactions.tabs.${tab}`)}>
-          {page.items.map((item, index) => (
-            <TransactionItem key={item.id} item={item} cardId={cardId} reportable anchor={index > 0 && index % TRANSACTIONS_PAGE_SIZE === 0 ? `tx-from-${index}` : undefined} />
-          ))}
-        </ol>
-      )}
-      {page.hasMore ? (
-        <p>
-          <Link className="link-action" to={`${query({ limit: limit + TRANSACTIONS_PAGE_SIZE })}#tx-from-${limit}`} preventScrollReset>
-            {t("cards.transactions.more")}
-          </Link>
+          </p>
+        ) : null}
+        <p className="visually-hidden" role="status">
+          {announcement}
         </p>
-      ) : null}
-      <p className="visually-hidden" role="status">
-        {announcement}
-      </p>
+      </section>
 
-      <h3 id="frozen-title">{t("cards.transactions.frozenTitle")}</h3>
-      <p className="hint">{t("cards.transactions.frozenHint")}</p>
-      {frozen.items.length === 0 ? (
-        <p className="empty">{t("cards.transactions.empty.frozen")}</p>
-      ) : (
-        <ol className="tx-list" aria-labelledby="frozen-title">
-          {frozen.items.map((item) => (
-            <TransactionItem key={item.id} item={item} cardId={cardId} reportable={false} />
-          ))}
-        </ol>
-      )}
-      {frozen.hasMore ? (
-        <p>
-          <Link className="link-action" to={query({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE })} preventScrollReset>
-            {t("cards.transactions.moreFrozen")}
-          </Link>
+      <section className="panel transactions" id="reserved" aria-labelledby="reserved-title">
+        <h2 id="reserved-title">{t("cards.transactions.frozenTitle")}</h2>
+        <p className="hint">{t("cards.transactions.frozenHint")}</p>
+        {frozen.items.length === 0 ? (
+          <p className="empty">{t("cards.transactions.empty.frozen")}</p>
+        ) : (
+          <ol className="tx-list" aria-labelledby="reserved-title">
+            {frozen.items.map((item) => (
+              <TransactionItem key={item.id} item={item} cardId={cardId} reportable={false} />
+            ))}
+          </ol>
+        )}
+        {frozen.hasMore && frozen.nextId ? (
+          <p>
+            <Link className="link-action" to={href({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `tx-${frozen.nextId}`)} preventScrollReset>
+              {t("cards.transactions.moreFrozen")}
+            </Link>
+          </p>
+        ) : null}
+        <p className="visually-hidden" role="status">
+          {frozenAnnouncement}
         </p>
-      ) : null}
-      <p className="visually-hidden" role="status">
-        {frozenAnnouncement}
-      </p>
-    </section>
+      </section>
+    </>
   );
 }

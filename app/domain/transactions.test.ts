@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { clampLimit, MAX_LISTED, problemReportSchema, transactionStatus } from "./transactions";
+import { problemReportSchema } from "./schemas";
+import { clampLimit, MAX_LISTED, transactionStatus } from "./transactions";
 
 test.each([
   // With card transactions: approved, whatever the status name.
@@ -41,9 +42,9 @@ test("limits from the URL are whole pages, at least one, at most 500 items", () 
 
 test("a problem report needs 10 characters once trimmed, and at most 1000", () => {
   const parse = (message: unknown) => problemReportSchema.safeParse({ message });
-  expect(parse(undefined).error?.issues[0]?.message).toBe("cards.report.errors.required");
-  expect(parse("   123456789   ").error?.issues[0]?.message).toBe("cards.report.errors.tooShort");
-  expect(parse("x".repeat(1001)).error?.issues[0]?.message).toBe("cards.report.errors.tooLong");
+  expect(parse(undefined).error?.issues[0]?.message).toBe("errors.reportRequired");
+  expect(parse("   123456789   ").error?.issues[0]?.message).toBe("errors.reportTooShort");
+  expect(parse("x".repeat(1001)).error?.issues[0]?.message).toBe("errors.reportTooLong");
   expect(parse("  1234567890  ").data).toEqual({ message: "1234567890" });
   expect(parse("x".repeat(1000)).success).toBe(true);
 });

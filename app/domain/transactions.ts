@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 export type TransactionStatus = "approved" | "declined" | (string & {});
 
 /**
@@ -29,14 +27,6 @@ export function clampLimit(raw: string | null, pageSize: number): number {
   return Math.min(pages * pageSize, Math.floor(MAX_LISTED / pageSize) * pageSize);
 }
 
+/** Spec 000 §5 "Report a problem": at least 10 characters once trimmed (and at most 1000). */
 export const REPORT_MIN_LENGTH = 10;
 export const REPORT_MAX_LENGTH = 1000;
-
-/** Spec 000 §5 "Report a problem": message required, at least 10 characters (after trimming). */
-export const problemReportSchema = z.object({
-  message: z
-    .string({ error: "cards.report.errors.required" })
-    .trim()
-    .min(REPORT_MIN_LENGTH, "cards.report.errors.tooShort")
-    .max(REPORT_MAX_LENGTH, "cards.report.errors.tooLong"),
-});

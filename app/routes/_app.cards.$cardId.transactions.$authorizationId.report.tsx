@@ -1,53 +1,67 @@
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "~/i18n";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.transactions.$authorizationId.report";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import { problemReportSchema } from "~/domain/schemas";
+import { problemReportSchema, type ProblemReportForm } from "~/domain/schemas";
+import { useTranslation } from "~/i18n";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
-import { reportableTransaction, reportProblem } from "~/.server/services/transactions";
+import { getReportableTransaction, reportProblem } from "~/.server/services/transactions";
 
-/** Report a problem on an approved or declined transaction (spec 000 §2 side panels, §5). */
-async function transactionOrRedirect(request: Request, context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {
+/**
+ * Report a problem on an approved or declined transaction (spec 000 §2 side panels, §5). A page of its
+ * own, so it works without JavaScript. Unknown, foreign or pending (frozen) transactions, or a card id
+ * that is not the transaction's, go back to /cards with a message, never hinting whether the id exists.
+ */
+async function requireReportable(request: Request, context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
-  const transaction = await reportableTransaction(db, account.id, params.cardId, params.authorizationId);
-  if (!transaction) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.report.notFound" });
-  return { transaction, account, db };
+  const transaction = await getReportableTransaction(db, account.id, params.authorizationId);
+  if (!transaction || transaction.cardId !== params.cardId) throw await notFound(request);
+  return { transaction, userId: account.id, db };
 }
 
+const notFound = (request: Request) => redirectWithFlash(request, "/cards", { kind: "error", message: "cards.report.notFound" });
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { transaction } = await transactionOrRedirect(request, context, params);
-  return { cardId: params.cardId, transaction };
+  const { transaction } = await requireReportable(request, context, params);
+  return {
+    cardId: transaction.cardId,
+    transaction: {
+      merchantName: transaction.merchantName,
+      merchantCity: transaction.merchantCity,
+      transactionAt: transaction.transactionAt,
+      amount: transaction.amount,
+    },
+  };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { account, db } = await transactionOrRedirect(request, context, params);
+  const { transaction, userId, db } = await requireReportable(request, context, params);
   const submission = parseWithZod(await request.formData(), { schema: problemReportSchema });
   if (submission.status !== "success") return badRequest({ lastResult: submission.reply() });
-  const result = await reportProblem(db, account.id, params.cardId, params.authorizationId, submission.value.message);
-  if (result !== "ok") return badRequest({ lastResult: submission.reply({ fieldErrors: { message: [result === "too_long" ? "errors.reportTooLong" : "errors.reportTooShort"] } }) });
-  return redirectWithFlash(request, `/cards/${params.cardId}`, { kind: "success", message: "cards.report.sent" });
+  const result = await reportProblem(db, userId, transaction.id, submission.value.message);
+  if (result === "not_found") throw await notFound(request);
+  if (result !== "ok") {
+    return badRequest({ lastResult: submission.reply({ fieldErrors: { message: [result === "too_long" ? "errors.reportTooLong" : "errors.reportTooShort"] } }) });
+  }
+  return redirectWithFlash(request, `/cards/${transaction.cardId}`, { kind: "success", message: "cards.report.sent" });
 }
 
 export default function ReportProblem({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cardId, transaction } = loaderData;
-  const [form, fields] = useForm({
-    id: "report",
-    lastResult: actionData?.lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: problemReportSchema }),
-  });
+  // Validated on the server (docs/decisions/0008); conform shows its answer, with or without JS.
+  const [form, fields] = useForm<ProblemReportForm>({ id: "report", lastResult: actionData?.lastResult });
   const error = fields.message.errors?.[0];
-  const describedBy = ["report-hint", error ? "report-error" : null].filter(Boolean).join(" ");
+  const hintId = `${fields.message.id}-hint`;
+  const errorId = `${fields.message.id}-error`;
+  const { key: messageKey, ...messageProps } = getTextareaProps(fields.message, { ariaAttributes: false });
   return (
     <div className="narrow">
       <PageHeader title={t("cards.report.title")} error={Boolean(error)} />
@@ -61,7 +75,9 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
         </div>
         <div>
           <dt>{t("cards.report.date")}</dt>
-          <dd>{formatDateTime(transaction.transactionAt)}</dd>
+          <dd>
+            <time dateTime={transaction.transactionAt}>{formatDateTime(transaction.transactionAt)}</time>
+          </dd>
         </div>
         <div>
           <dt>{t("cards.report.amount")}</dt>
@@ -73,21 +89,22 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
           <label className="field__label" htmlFor={fields.message.id}>
             {t("cards.report.message")}
           </label>
-          <p className="field__hint" id="report-hint">
+          <p className="field__hint" id={hintId}>
             {t("cards.report.hint")}
           </p>
           {error ? (
-            <p className="field__error" id="report-error">
+            <p className="field__error" id={errorId}>
               <span className="visually-hidden">{t("errors.prefix")}</span>
               {t(error)}
             </p>
           ) : null}
           <textarea
-            {...getTextareaProps(fields.message, { ariaAttributes: false })}
+            {...messageProps}
+            key={messageKey}
             className="input textarea"
             rows={6}
             aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
+            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
           />
         </div>
         <div className="actions">

@@ -155,7 +155,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           )}
         </section>
 
-        <TransactionsPanel cardId={card.id} view={transactions} />
+        <TransactionsPanel {...transactions} />
 
         {next ? (
           <p className="next-card">
