@@ -50,7 +50,7 @@ export default function UnlockPinPanel({ loaderData, actionData }: Route.Compone
         <TextField
           id={fields.pin.id}
           name={fields.pin.name}
-          key={`${fields.pin.key}-${attempt}`}
+          key={`pin-${fields.pin.key ?? ""}-${attempt}`}
           label={t("cards.pin.unlock.pin")}
           hint={t("cards.pin.unlock.pinHint")}
           error={fields.pin.errors?.[0]}
@@ -62,7 +62,7 @@ export default function UnlockPinPanel({ loaderData, actionData }: Route.Compone
         <TextField
           id={fields.confirmation.id}
           name={fields.confirmation.name}
-          key={`${fields.confirmation.key}-${attempt}`}
+          key={`confirmation-${fields.confirmation.key ?? ""}-${attempt}`}
           label={t("cards.pin.unlock.confirmation")}
           error={fields.confirmation.errors?.[0]}
           type="password"
