@@ -8,7 +8,7 @@ import { formatCents } from "~/domain/money";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
-import { getCardDetail, listCards } from "~/.server/services/cards";
+import { availableCardLicences, getCardDetail, listCards } from "~/.server/services/cards";
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
 import { deliveryHint } from "~/domain/delivery";
@@ -17,17 +17,18 @@ import { todayInParis } from "~/domain/wallets";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
-  const [card, cards, transactions] = await Promise.all([
+  const [card, cards, transactions, licences] = await Promise.all([
     getCardDetail(db, account.id, params.cardId),
     listCards(db, account.id),
     loadTransactionsForCard(db, account.id, params.cardId, new URL(request.url)),
+    availableCardLicences(db, account.id),
   ]);
   // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).
   if (!card || !transactions) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
   const hint = card.type === "physical" && card.shipping ? deliveryHint(card.shipping.status, card.shipping.eta, todayInParis()) : null;
-  return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL, transactions };
+  return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL, transactions, licences };
 }
 
 /** The card's actions (the spec's flyout menu): a disclosure that opens without JavaScript. */
@@ -76,7 +77,7 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
 export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const panel = useOutlet();
-  const { card, next, hint, faqUrl, transactions } = loaderData;
+  const { card, next, hint, faqUrl, transactions, licences } = loaderData;
   const cardName = t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour });
   const active = card.status !== "blocked";
   return (
@@ -156,6 +157,13 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
         </section>
 
         <TransactionsPanel {...transactions} />
+
+        {licences.physical + licences.virtual > 0 ? (
+          <section className="panel add-card" aria-labelledby="add-card-title">
+            <h2 id="add-card-title">{t("cards.addCard.title")}</h2>
+            <p>{t("cards.addCard.available", { physical: licences.physical, virtual: licences.virtual })}</p>
+          </section>
+        ) : null}
 
         {next ? (
           <p className="next-card">

@@ -123,6 +123,21 @@ test("paul unfreezes his card, then blocks it for good with a reason", async ({ 
   await expect(page.locator("summary", { hasText: "Actions sur la carte" })).toHaveCount(0);
 });
 
+test("marie blocks her virtual card after losing it, and lands on her cards", async ({ page }) => {
+  await signIn(page, MARIE);
+  const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
+  await nav.getByRole("link", { name: "Carte virtuelle •••• 5556" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte virtuelle •••• 5556");
+  await openAction(page, "Bloquer la carte (perte ou vol)");
+  await page.getByLabel("Je l’ai perdue").check();
+  await page.getByRole("button", { name: "Bloquer définitivement la carte" }).click();
+  await expect(page.getByText("La carte virtuelle •••• 5556 est bloquée définitivement.")).toBeVisible();
+  await page.waitForURL(/\/cards\/card_[\w-]+$/, { timeout: 8000 });
+  // Back on the cards: the first usable one; the blocked card stays listed, marked as such.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
+  await expect(nav.getByRole("link", { name: "Carte virtuelle •••• 5556 (bloquée)" })).toBeVisible();
+});
+
 test("another user's card and its panels are out of reach", async ({ page }) => {
   await signIn(page, MARIE);
   const marieCard = new URL(page.url()).pathname;

@@ -4,7 +4,7 @@ import { DEMO_EMAILS, DEMO_PASSWORD, seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { authenticateWithPassword, codeDestination, getAccount, initialsOf, isOnboarded, maskDestination } from "./accounts";
-import { getCardDetail, listCards } from "./cards";
+import { availableCardLicences, getCardDetail, listCards } from "./cards";
 import { listWallets } from "./wallets";
 
 let handle: DatabaseHandle;
@@ -84,4 +84,10 @@ test("wallet amounts: the unlimited wallet has none; frozen amounts are taken of
   expect(byName["Mobilité"]!.available).toBe(42000 - 1200);
   expect(byName["Cadeaux de Noël"]!.available).toBe(20000);
   expect(await listWallets(handle.db, ids.paul)).toEqual([]);
+});
+
+test("card licences still available: marie one of each, claire none", async () => {
+  expect(await availableCardLicences(handle.db, ids.marie)).toEqual({ physical: 1, virtual: 1 });
+  expect(await availableCardLicences(handle.db, ids.lucas)).toEqual({ physical: 1, virtual: 1 });
+  expect(await availableCardLicences(handle.db, ids.claire)).toEqual({ physical: 0, virtual: 0 });
 });

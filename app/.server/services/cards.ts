@@ -109,3 +109,18 @@ export async function getShippingAddress(db: DB, userId: string, cardId: string)
   if (!row?.shipping_line1 || !row.shipping_zipcode || !row.shipping_city || !row.shipping_country) return null;
   return { line1: row.shipping_line1, line2: row.shipping_line2, zipcode: row.shipping_zipcode, city: row.shipping_city, country: row.shipping_country };
 }
+
+/** Card licences the user can still use, by type (spec 000 §2: the add-card area shows when any remain). */
+export async function availableCardLicences(db: DB, userId: string): Promise<{ physical: number; virtual: number }> {
+  const rows = await db
+    .selectFrom("licences")
+    .select(["license_type"])
+    .where("user_id", "=", userId)
+    .where("used_at", "is", null)
+    .where("license_type", "in", ["physical_card", "virtual_card"])
+    .execute();
+  return {
+    physical: rows.filter((r) => r.license_type === "physical_card").length,
+    virtual: rows.filter((r) => r.license_type === "virtual_card").length,
+  };
+}
