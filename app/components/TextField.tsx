@@ -1,18 +1,19 @@
-import type { InputHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n";
 
-export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue"> {
+interface FieldText {
   id: string;
-  name: string;
   label: string;
   hint?: string;
   /** A catalogue key, or undefined when the field is valid. */
   error?: string;
-  defaultValue?: string;
 }
 
-/** Label, hint, inline error (after both), then the input — described by hint and error. */
-export function TextField({ id, name, label, hint, error, defaultValue, className, ...input }: TextFieldProps) {
+/**
+ * Label, hint, inline error (after both), then the control — described by hint and error, marked
+ * invalid when in error (ACCESSIBILITY.md "Forms and errors").
+ */
+function Field({ id, label, hint, error, control }: FieldText & { control: (aria: { "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode }) {
   const { t } = useTranslation();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -33,15 +34,41 @@ export function TextField({ id, name, label, hint, error, defaultValue, classNam
           {t(error)}
         </p>
       ) : null}
-      <input
-        className={`input${className ? ` ${className}` : ""}`}
-        id={id}
-        name={name}
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
+      {control({ "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
     </div>
+  );
+}
+
+export interface TextFieldProps extends FieldText, Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue"> {
+  name: string;
+  defaultValue?: string;
+}
+
+export function TextField({ id, name, label, hint, error, defaultValue, className, ...input }: TextFieldProps) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      control={(aria) => <input className={`input${className ? ` ${className}` : ""}`} id={id} name={name} defaultValue={defaultValue} {...aria} {...input} />}
+    />
+  );
+}
+
+export interface TextAreaFieldProps extends FieldText, Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "defaultValue"> {
+  name: string;
+  defaultValue?: string;
+}
+
+export function TextAreaField({ id, name, label, hint, error, defaultValue, className, ...textarea }: TextAreaFieldProps) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      control={(aria) => <textarea className={`input textarea${className ? ` ${className}` : ""}`} id={id} name={name} defaultValue={defaultValue} {...aria} {...textarea} />}
+    />
   );
 }

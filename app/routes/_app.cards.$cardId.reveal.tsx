@@ -7,9 +7,7 @@ import type { Route } from "./+types/_app.cards.$cardId.reveal";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { useHydrated } from "~/components/useHydrated";
 import { Panel } from "~/components/Panel";
-import { ResendCountdown } from "~/components/ResendCountdown";
-import { TextField } from "~/components/TextField";
-import { formatTime } from "~/domain/dates";
+import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
 import { codeSchema, type CodeForm } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
@@ -153,34 +151,14 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
       {step === "code" ? (
         <>
           <p>{t("auth.code.intro", { destination: `${loaderData.destination} (${via})` })}</p>
-          <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
-            <TextField
-              id={fields.code.id}
-              name={fields.code.name}
-              key={`${fields.code.key}-${actionData?.attempt ?? ""}`}
-              label={t("auth.code.label")}
-              hint={t("auth.code.hint")}
-              error={fields.code.errors?.[0]}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              spellCheck={false}
-              className="input--code"
-            />
-            <button type="submit" name="intent" value="verify" className="button">
-              {t("cards.reveal.verify")}
-            </button>
-          </Form>
-          <Form method="post" className="resend" preventScrollReset>
-            <input type="hidden" name="from" value="code" />
-            {loaderData.resendAt ? (
-              <p className="hint" id="reveal-resend-wait">
-                {t("auth.code.resendWait", { time: formatTime(loaderData.resendAt) })} <ResendCountdown until={loaderData.resendAt} />
-              </p>
-            ) : null}
-            <button type="submit" name="intent" value="send" id="reveal-resend" className="button button--secondary" aria-describedby={loaderData.resendAt ? "reveal-resend-wait" : undefined}>
-              {t("auth.code.resend")}
-            </button>
-          </Form>
+          <OneTimeCodeForms
+            formProps={getFormProps(form)}
+            field={{ id: fields.code.id, name: fields.code.name, error: fields.code.errors?.[0] }}
+            attempt={actionData?.attempt ?? ""}
+            submitLabel={t("cards.reveal.verify")}
+            resend={{ id: "reveal-resend", intent: "send", availableAt: loaderData.resendAt, hidden: { from: "code" } }}
+            preventScrollReset
+          />
         </>
       ) : null}
       {step === "show" ? (

@@ -4,6 +4,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.transactions.$authorizationId.report";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
+import { TextAreaField } from "~/components/TextField";
 import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { problemReportSchema, type ProblemReportForm } from "~/domain/schemas";
@@ -59,8 +60,6 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
   // Validated on the server (docs/decisions/0008); conform shows its answer, with or without JS.
   const [form, fields] = useForm<ProblemReportForm>({ id: "report", lastResult: actionData?.lastResult });
   const error = fields.message.errors?.[0];
-  const hintId = `${fields.message.id}-hint`;
-  const errorId = `${fields.message.id}-error`;
   const { key: messageKey, ...messageProps } = getTextareaProps(fields.message, { ariaAttributes: false });
   return (
     <div className="narrow">
@@ -85,28 +84,16 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
         </div>
       </dl>
       <Form method="post" {...getFormProps(form)} noValidate>
-        <div className={`field${error ? " field--error" : ""}`}>
-          <label className="field__label" htmlFor={fields.message.id}>
-            {t("cards.report.message")}
-          </label>
-          <p className="field__hint" id={hintId}>
-            {t("cards.report.hint")}
-          </p>
-          {error ? (
-            <p className="field__error" id={errorId}>
-              <span className="visually-hidden">{t("errors.prefix")}</span>
-              {t(error)}
-            </p>
-          ) : null}
-          <textarea
-            {...messageProps}
-            key={messageKey}
-            className="input textarea"
-            rows={6}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
-          />
-        </div>
+        <TextAreaField
+          key={messageKey}
+          id={fields.message.id}
+          name={fields.message.name}
+          label={t("cards.report.message")}
+          hint={t("cards.report.hint")}
+          error={error}
+          defaultValue={messageProps.defaultValue}
+          rows={6}
+        />
         <div className="actions">
           <button type="submit" className="button">
             {t("cards.report.submit")}

@@ -1,14 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/login.code";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { ResendCountdown } from "~/components/ResendCountdown";
-import { TextField } from "~/components/TextField";
-import { formatTime } from "~/domain/dates";
+import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
 import { codeSchema, type CodeForm } from "~/domain/schemas";
 import { sendLoginCode, signIn } from "~/.server/auth";
 import { getInstance } from "~/middleware/i18next";
@@ -119,33 +117,13 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
         <p>
           {t("auth.code.intro", { destination: `${screen.destination} (${via})` })}
         </p>
-        <Form method="post" {...getFormProps(form)} noValidate>
-          <TextField
-            id={fields.code.id}
-            name={fields.code.name}
-            key={`${fields.code.key}-${actionData && "attempt" in actionData ? actionData.attempt : ""}`}
-            label={t("auth.code.label")}
-            hint={t("auth.code.hint")}
-            error={fields.code.errors?.[0]}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            spellCheck={false}
-            className="input--code"
-          />
-          <button type="submit" name="intent" value="verify" className="button">
-            {t("auth.code.submit")}
-          </button>
-        </Form>
-        <Form method="post" className="resend">
-          {screen.resendAt ? (
-            <p className="hint" id="resend-wait">
-              {t("auth.code.resendWait", { time: formatTime(screen.resendAt) })} <ResendCountdown until={screen.resendAt} />
-            </p>
-          ) : null}
-          <button type="submit" name="intent" value="resend" id="resend" className="button button--secondary" aria-describedby={screen.resendAt ? "resend-wait" : undefined}>
-            {t("auth.code.resend")}
-          </button>
-        </Form>
+        <OneTimeCodeForms
+          formProps={getFormProps(form)}
+          field={{ id: fields.code.id, name: fields.code.name, error: fields.code.errors?.[0] }}
+          attempt={actionData && "attempt" in actionData ? String(actionData.attempt) : ""}
+          submitLabel={t("auth.code.submit")}
+          resend={{ id: "resend", intent: "resend", availableAt: screen.resendAt }}
+        />
         <p>
           <Link to="/login" className="link-action">
             {t("auth.code.cancel")}
