@@ -47,5 +47,4 @@ export const problemReportSchema = z.object({
 export type LoginForm = z.input<typeof loginSchema>;
 export type CodeForm = z.input<typeof codeSchema>;
 export type StopCardForm = z.input<typeof stopCardSchema>;
-export type NewPinForm = z.input<typeof newPinSchema>;
 export type ProblemReportForm = z.input<typeof problemReportSchema>;

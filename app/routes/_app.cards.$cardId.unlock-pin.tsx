@@ -1,4 +1,3 @@
-import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n";
 import { Form, Link, redirect } from "react-router";
@@ -6,7 +5,7 @@ import type { Route } from "./+types/_app.cards.$cardId.unlock-pin";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { Panel } from "~/components/Panel";
 import { TextField } from "~/components/TextField";
-import { newPinSchema, type NewPinForm } from "~/domain/schemas";
+import { newPinSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
@@ -23,8 +22,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
   const submission = parseWithZod(await request.formData(), { schema: newPinSchema });
-  // PINs are never sent back to the browser, even a wrong one.
-  if (submission.status !== "success") return badRequest({ lastResult: submission.reply({ hideFields: ["pin", "confirmation"] }), attempt: crypto.randomUUID() });
+  // PINs are never sent back to the browser, even a wrong one: only the messages are. A plain form
+  // (no conform) so that nothing can rewrite the fields after the answer is shown.
+  if (submission.status !== "success") {
+    const errors = submission.error ?? {};
+    return badRequest({ errors: { pin: errors.pin?.[0], confirmation: errors.confirmation?.[0] }, attempt: crypto.randomUUID() });
+  }
   const { db, issuer } = await getPlatform();
   const result = await chooseNewPin(db, issuer, context.get(accountContext).id, card.id, submission.value.pin);
   const ok = result === "ok";
@@ -33,38 +36,36 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function UnlockPinPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<NewPinForm>({
-    id: "unlock-pin",
-    lastResult: actionData?.lastResult,
-  });
+  const pinError = actionData?.errors.pin;
+  const confirmationError = actionData?.errors.confirmation;
   const errors: SummaryError[] = [
-    ...(fields.pin.errors ?? []).map((message) => ({ fieldId: fields.pin.id, message })),
-    ...(fields.confirmation.errors ?? []).map((message) => ({ fieldId: fields.confirmation.id, message })),
+    ...(pinError ? [{ fieldId: "unlock-pin-pin", message: pinError }] : []),
+    ...(confirmationError ? [{ fieldId: "unlock-pin-confirmation", message: confirmationError }] : []),
   ];
   const attempt = actionData?.attempt ?? "";
   return (
     <Panel id="unlock-pin" title={t("cards.pin.unlock.title")} closeTo={`/cards/${loaderData.cardId}`} error={errors.length > 0}>
       <ErrorSummary errors={errors} />
       <p>{t("cards.pin.unlock.intro")}</p>
-      <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
+      <Form method="post" id="unlock-pin" noValidate preventScrollReset>
         <TextField
-          id={fields.pin.id}
-          name={fields.pin.name}
-          key={`pin-${fields.pin.key ?? ""}-${attempt}`}
+          id="unlock-pin-pin"
+          name="pin"
+          key={`pin-${attempt}`}
           label={t("cards.pin.unlock.pin")}
           hint={t("cards.pin.unlock.pinHint")}
-          error={fields.pin.errors?.[0]}
+          error={pinError}
           type="password"
           inputMode="numeric"
           autoComplete="off"
           className="input--code"
         />
         <TextField
-          id={fields.confirmation.id}
-          name={fields.confirmation.name}
-          key={`confirmation-${fields.confirmation.key ?? ""}-${attempt}`}
+          id="unlock-pin-confirmation"
+          name="confirmation"
+          key={`confirmation-${attempt}`}
           label={t("cards.pin.unlock.confirmation")}
-          error={fields.confirmation.errors?.[0]}
+          error={confirmationError}
           type="password"
           inputMode="numeric"
           autoComplete="off"

@@ -83,7 +83,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <TextField
             id={fields.password.id}
             name={fields.password.name}
-            key={`password-${fields.password.key ?? ""}-${actionData?.attempt ?? ""}`}
+            key={`password-${actionData?.attempt ?? ""}`}
             label={t("auth.login.password")}
             error={fields.password.errors?.[0] ?? (credentialsError ? credentialsError : undefined)}
             type="password"
