@@ -143,10 +143,14 @@ test("another user's card and its panels are out of reach", async ({ page }) => 
   const marieCard = new URL(page.url()).pathname;
   await page.context().clearCookies();
   await signIn(page, PAUL);
+  await page.goto(marieCard);
+  await expect(page.getByText("Cette carte n’existe pas ou n’est pas la vôtre.")).toBeVisible();
   for (const panel of ["", "/freeze", "/stop", "/reveal", "/delivery", "/unlock-pin"]) {
+    const response = await page.request.get(`${marieCard}${panel}`, { maxRedirects: 0 });
+    expect([response.status(), response.headers()["location"]], panel).toEqual([302, "/cards"]);
     await page.goto(`${marieCard}${panel}`);
-    await expect(page.getByText("Cette carte n’existe pas ou n’est pas la vôtre.")).toBeVisible();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 3005");
+    expect(new URL(page.url()).pathname).not.toContain(marieCard);
   }
   const response = await page.request.post(`${marieCard}/freeze`, { form: { intent: "freeze" }, headers: { Origin: new URL(page.url()).origin }, maxRedirects: 0 });
   expect(response.status()).toBe(302);
