@@ -9,6 +9,13 @@ export default [
   route("dev/outbox", "routes/dev.outbox.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox-issuer.reveal.$key.ts"),
 
+  // Signed-in users not yet onboarded (spec 001 §2.3)
+  route("onboarding", "routes/onboarding.tsx", [
+    index("routes/onboarding._index.tsx"),
+    route("card", "routes/onboarding.card.tsx"),
+    route("wait", "routes/onboarding.wait.tsx"),
+  ]),
+
   // Signed-in, onboarded users
   layout("routes/_app.tsx", [
     index("routes/_app._index.ts"),
@@ -20,6 +27,7 @@ export default [
       route("delivery", "routes/_app.cards.$cardId.delivery.tsx"),
       route("reveal", "routes/_app.cards.$cardId.reveal.tsx"),
       route("unlock-pin", "routes/_app.cards.$cardId.unlock-pin.tsx"),
+      route("new-card", "routes/_app.cards.$cardId.new-card.tsx"),
     ]),
     route("cards/:cardId/transactions/:authorizationId/report", "routes/_app.cards.$cardId.transactions.$authorizationId.report.tsx"),
     route("transactions", "routes/_app.transactions.ts"),

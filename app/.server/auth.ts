@@ -88,8 +88,8 @@ export function loginUrl(request: Request): string {
   return here === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(here)}`;
 }
 
-/** Protected layout middleware: signed in, account active, and onboarded (else /onboarding). */
-export const requireAccount: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+/** The signed-in, active account, or a redirect to sign-in (a disabled account's session loses its user). */
+async function signedInAccount(request: Request): Promise<Account> {
   const userId = await currentUserId(request);
   if (!userId) throw redirect(loginUrl(request));
   const { db } = await getPlatform();
@@ -99,7 +99,20 @@ export const requireAccount: MiddlewareFunction<Response> = async ({ request, co
     session.unset("userId");
     throw redirect(loginUrl(request), { headers: { "Set-Cookie": await commitSession(session) } });
   }
+  return account;
+}
+
+/** Protected layout middleware: signed in, account active, and onboarded (else /onboarding). */
+export const requireAccount: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const account = await signedInAccount(request);
+  const { db } = await getPlatform();
   if (!(await isOnboarded(db, account))) throw redirect("/onboarding");
   context.set(accountContext, account);
+  return next();
+};
+
+/** Onboarding's middleware: signed in and active, onboarded or not (spec 001 §2.3). */
+export const requireSignedIn: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  context.set(accountContext, await signedInAccount(request));
   return next();
 };

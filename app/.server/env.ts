@@ -48,6 +48,8 @@ const envSchema = z
     PUBLIC_URL: optionalUrl,
     /** Where the sandbox card issuer keeps its vault key (so demo PINs survive restarts). */
     SANDBOX_ISSUER_KEY_FILE: z.string().default("data/sandbox-issuer.key"),
+    /** Seconds the sandbox card issuer takes to make a new physical card (the onboarding wait screen shows it). */
+    SANDBOX_CARD_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(3),
     /** Stripe Issuing as the card issuer when set (required in production mode). */
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DELIVERY_COUNTRIES } from "./countries";
 
 /**
  * Form schemas shared by the server (the authority) and the browser (early hints).
@@ -48,3 +49,69 @@ export type LoginForm = z.input<typeof loginSchema>;
 export type CodeForm = z.input<typeof codeSchema>;
 export type StopCardForm = z.input<typeof stopCardSchema>;
 export type ProblemReportForm = z.input<typeof problemReportSchema>;
+
+/** Spec 000 §2 "Create card", step 1: who funds the card, and which kind. */
+export const cardChoiceSchema = z.object({
+  group: z.string({ error: "errors.funderRequired" }).trim().min(1, "errors.funderRequired").max(64, "errors.funderRequired"),
+  type: z.enum(["physical", "virtual"], { error: "errors.cardTypeRequired" }),
+});
+
+const onlyDigits = (v: string) => /^\d+$/.test(v.replace(/\s/g, ""));
+
+/** A required address line of at most 50 characters (spec 000 §5, errors.maxLength50). */
+const addressText = (required: string) => z.string({ error: required }).trim().min(1, required).max(50, "errors.maxLength50");
+
+/**
+ * Spec 000 §5 "Delivery address": line1 and line2 at most 50 characters; line1 and city neither blank
+ * nor purely numeric; line1 needs a street number; zipcode, city and country required; the country
+ * leaves as an upper-case alpha-2 code.
+ */
+export const deliveryAddressSchema = z.object({
+  line1: addressText("errors.line1Required")
+    .refine((v) => !onlyDigits(v), "errors.line1Numeric")
+    .refine((v) => /\d/.test(v), "errors.addStreetNumber"),
+  line2: z
+    .string()
+    .trim()
+    .max(50, "errors.maxLength50")
+    .optional()
+    .transform((v) => (v ? v : null)),
+  zipcode: z
+    .string({ error: "errors.zipcodeRequired" })
+    .trim()
+    .min(1, "errors.zipcodeRequired")
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, "errors.zipcodeInvalid"),
+  city: addressText("errors.cityRequired").refine((v) => !onlyDigits(v), "errors.cityNumeric"),
+  country: z
+    .string({ error: "errors.countryRequired" })
+    .trim()
+    .min(1, "errors.countryRequired")
+    .transform((v) => v.toUpperCase())
+    .pipe(z.string().refine((v) => Object.hasOwn(DELIVERY_COUNTRIES, v), "errors.countryInvalid")),
+});
+
+/** At least two letters (spec 001 §5): "Jo" and "Lê" pass, "J." and "42" do not. */
+const personName = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(50, "errors.nameTooLong")
+    .refine((v) => (v.match(/\p{L}/gu) ?? []).length >= 2, "errors.nameTooShort");
+
+/** Spec 001 §2.3 and §5 "Onboarding profile". */
+export const onboardingProfileSchema = z.object({
+  firstName: personName("errors.firstNameRequired"),
+  lastName: personName("errors.lastNameRequired"),
+  phoneCountry: z.string().default("FR"),
+  phone: z
+    .string({ error: "errors.phoneRequired" })
+    .trim()
+    .min(1, "errors.phoneRequired")
+    .max(25, "errors.phoneInvalid")
+    .refine((v) => v.replace(/\s/g, "").length >= 10, "errors.phoneTooShort")
+    .refine((v) => /^(\+|00)?[\d\s.\-()]+$/.test(v), "errors.phoneInvalid"),
+  terms: z.literal("on", { error: "errors.termsRequired" }),
+});
+
+export type DeliveryAddressInput = z.output<typeof deliveryAddressSchema>;

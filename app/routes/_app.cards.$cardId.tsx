@@ -55,6 +55,11 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
           </Link>
         </li>
         <li>
+          <Link to={`${base}/new-card`} preventScrollReset>
+            {t("cards.menu.newCard")}
+          </Link>
+        </li>
+        <li>
           <Link to={`${base}/freeze`} preventScrollReset>
             {t(card.frozen ? "cards.menu.unfreeze" : "cards.menu.freeze")}
           </Link>
@@ -162,6 +167,11 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           <section className="panel add-card" aria-labelledby="add-card-title">
             <h2 id="add-card-title">{t("cards.addCard.title")}</h2>
             <p>{t("cards.addCard.available", { physical: licences.physical, virtual: licences.virtual })}</p>
+            <p>
+              <Link to={`/cards/${card.id}/new-card`} className="button button--secondary" preventScrollReset>
+                {t("cards.addCard.link")}
+              </Link>
+            </p>
           </section>
         ) : null}
 

@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n";
-import { Form, Link, NavLink, Outlet, useLocation, useRouteLoaderData } from "react-router";
+import { useEffect } from "react";
+import { Form, Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/_app";
 import { FlashAlert } from "~/components/FlashAlert";
 import { LogoMark } from "~/components/Logo";
@@ -9,14 +10,17 @@ import { accountContext, requireAccount } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { canManageGroups, displayName, initialsOf } from "~/.server/services/accounts";
 import { listCards } from "~/.server/services/cards";
+import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listWallets } from "~/.server/services/wallets";
 
 export const middleware = [requireAccount];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db, env } = await getPlatform();
-  const [cards, wallets] = await Promise.all([listCards(db, account.id), listWallets(db, account.id)]);
+  const { db, env, issuer } = await getPlatform();
+  // A card asked for earlier may have been made since: record it before listing (one query when none).
+  if (await hasCardInTheMaking(db, account.id)) await settleCardRequests(db, issuer, account.id);
+  const [cards, wallets, cardInTheMaking] = await Promise.all([listCards(db, account.id), listWallets(db, account.id), hasCardInTheMaking(db, account.id)]);
   return {
     user: {
       initials: initialsOf(account),
@@ -25,6 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       canManage: canManageGroups(account),
     },
     cards,
+    cardInTheMaking,
     wallets: wallets.map((w) => ({ id: w.id, name: w.name })),
     plans: {
       expenseRequests: account.features.expenseRequests.any === true,
@@ -168,6 +173,23 @@ function UserMenu({ data }: { data: AppLayoutData }) {
   );
 }
 
+/** Spec 000 §4: after a card is asked for, the cards are read again 10 s later (JS); without JS, on the next page. */
+function CardInTheMaking() {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const timer = setTimeout(() => void revalidate(), CARD_REFETCH_MS);
+    return () => clearTimeout(timer);
+  }, [revalidate]);
+  return (
+    <p className="alert alert--info" role="status">
+      {t("cards.create.inTheMaking")}
+    </p>
+  );
+}
+
+const CARD_REFETCH_MS = 10_000;
+
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   // Menus close when the page changes, as they would on a full page load.
@@ -200,6 +222,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
         </nav>
         <main id="main" className="app-main" tabIndex={-1}>
           <FlashAlert />
+          {loaderData.cardInTheMaking ? <CardInTheMaking /> : null}
           <Outlet />
         </main>
       </div>

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration }
 import pg from "pg";
 import * as initial from "./migrations/001_initial";
 import * as cards from "./migrations/002_cards";
+import * as cardRequests from "./migrations/003_card_requests";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -37,6 +38,7 @@ export function openDatabase(url: string): DatabaseHandle {
 const migrations: Record<string, Migration> = {
   "001_initial": initial,
   "002_cards": cards,
+  "003_card_requests": cardRequests,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -30,6 +30,7 @@ export interface Database {
   problem_reports: ProblemReportTable;
   sandbox_issuer_cards: SandboxIssuerCardTable;
   sandbox_issuer_reveals: SandboxIssuerRevealTable;
+  card_requests: CardRequestTable;
 }
 
 export interface GroupTable {
@@ -68,6 +69,8 @@ export interface UserTable {
   /** Cents a saved credit card may cover beyond the wallets; null when not authorised. */
   balance_overflow_authorized: number | null;
   created_at: string;
+  /** The card issuer's reference for this person, once a first card was made. */
+  issuer_cardholder_ref: string | null;
 }
 
 export interface MembershipTable {
@@ -350,6 +353,10 @@ export interface SandboxIssuerCardTable {
   shipping_status: string | null;
   shipping_eta: string | null;
   created_at: string;
+  /** When a card being made becomes visible (null: at once). */
+  visible_at: string | null;
+  /** The idempotency key it was made with (one card per key). */
+  request_key: string | null;
 }
 
 export interface SandboxIssuerRevealTable {
@@ -359,4 +366,27 @@ export interface SandboxIssuerRevealTable {
   kind: string;
   expires_at: string;
   used_at: string | null;
+}
+
+export interface CardRequestTable {
+  id: string;
+  user_id: string;
+  group_id: string;
+  /** physical or virtual */
+  type: string;
+  /** draft, submitted, issued */
+  status: string;
+  pin_ciphertext: string | null;
+  line1: string | null;
+  line2: string | null;
+  zipcode: string | null;
+  city: string | null;
+  country: string | null;
+  attempt: number;
+  licence_id: string | null;
+  issuer_ref: string | null;
+  card_id: string | null;
+  created_at: string;
+  updated_at: string;
+  submitted_at: string | null;
 }

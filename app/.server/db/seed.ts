@@ -178,6 +178,7 @@ function userRow(fields: Pick<UserTable, "id" | "email" | "created_at"> & Partia
     permissions: "[]",
     features: JSON.stringify(NO_FEATURES),
     balance_overflow_authorized: null,
+    issuer_cardholder_ref: null,
     ...fields,
   };
 }

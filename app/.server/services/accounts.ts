@@ -78,8 +78,7 @@ export async function getAccount(db: DB, userId: string): Promise<Account | null
 
 /** Spec 001 §3: onboarded only with a complete profile and at least one card. */
 export async function isOnboarded(db: DB, account: Account): Promise<boolean> {
-  const profileComplete = Boolean(account.firstName && account.lastName && account.phone && account.termsConfirmed);
-  if (!profileComplete) return false;
+  if (!profileComplete(account)) return false;
   const card = await db.selectFrom("cards").select("id").where("user_id", "=", account.id).executeTakeFirst();
   return card !== undefined;
 }
@@ -117,4 +116,36 @@ export function maskDestination(channel: "email" | "sms", destination: string): 
   const head = local.charAt(0);
   const tail = local.length > 2 ? local.charAt(local.length - 1) : "";
   return `${head}•••${tail}@${domain}`;
+}
+
+export function profileComplete(account: Pick<Account, "firstName" | "lastName" | "phone" | "termsConfirmed">): boolean {
+  return Boolean(account.firstName && account.lastName && account.phone && account.termsConfirmed);
+}
+
+/** A phone change waiting for its code (spec 001 §3 "pending change"), or null. */
+export async function pendingPhone(db: DB, userId: string): Promise<string | null> {
+  const row = await db.selectFrom("pending_changes").select("new_value").where("user_id", "=", userId).where("field_name", "=", "phone").executeTakeFirst();
+  return row?.new_value ?? null;
+}
+
+/**
+ * Onboarding step 0 (spec 001 §2.3, §5): names, mobile phone and terms acceptance. `phone` is null when
+ * a phone change is pending: that number is then confirmed by its own code, not set here.
+ */
+export async function completeOnboardingProfile(
+  db: DB,
+  userId: string,
+  profile: { firstName: string; lastName: string; phone: string | null },
+  now = new Date(),
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({
+      first_name: profile.firstName,
+      last_name: profile.lastName,
+      ...(profile.phone ? { phone: profile.phone } : {}),
+      terms_confirmed_at: now.toISOString(),
+    })
+    .where("id", "=", userId)
+    .execute();
 }

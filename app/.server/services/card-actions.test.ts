@@ -33,6 +33,12 @@ const issuer: CardIssuer = {
     record(`reveal ${ref} ${kind}`);
     return { kind: "document", url: `/reveal/${ref}`, expiresAt: new Date().toISOString() };
   },
+  async issueCard() {
+    throw new IssuerError("unavailable", "not used by these tests");
+  },
+  async issuedCard() {
+    throw new IssuerError("unavailable", "not used by these tests");
+  },
 };
 function record(call: string) {
   if (failNext) {

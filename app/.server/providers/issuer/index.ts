@@ -28,7 +28,7 @@ export function createCardIssuer(env: Env, db: DB): CardIssuer {
   if (!env.sandbox) {
     throw new ConfigError("Invalid configuration:\n  STRIPE_SECRET_KEY: production mode needs a real card issuer (Stripe Issuing); the sandbox issuer is for demos only");
   }
-  return new SandboxIssuer(db, env.SANDBOX_ISSUER_KEY_FILE);
+  return new SandboxIssuer(db, env.SANDBOX_ISSUER_KEY_FILE, { physicalCardDelayMs: env.SANDBOX_CARD_DELAY_SECONDS * 1000 });
 }
 
 export type { CardIssuer } from "./port";

@@ -36,13 +36,50 @@ export type RevealSession =
   | { kind: "document"; url: string; expiresAt: string }
   | { kind: "elements"; ephemeralKeySecret: string; nonce: string; cardRef: string; publishableKey: string; expiresAt: string };
 
+export type AddressField = "line1" | "line2" | "zipcode" | "city" | "country";
+
 export class IssuerError extends Error {
   constructor(
-    readonly code: "card_not_found" | "card_canceled" | "invalid_pin" | "unavailable" | "rejected",
+    readonly code: "card_not_found" | "card_canceled" | "invalid_pin" | "invalid_address" | "unavailable" | "rejected",
     message?: string,
+    /** For invalid_address: the address field the issuer refused, when it says which (spec 000 §5, the 422 mapping). */
+    readonly field?: AddressField,
   ) {
     super(message ?? code);
   }
+}
+
+/** The person a card is made for; the issuer keeps them as its "cardholder". */
+export interface CardholderInput {
+  /** The issuer's reference, once a first card has been made for this person. */
+  ref: string | null;
+  /** Our user id, so the issuer can name the cardholder without our help. */
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  billingAddress: ShippingAddress;
+}
+
+export interface NewCardInput {
+  /**
+   * Idempotency: the issuer makes at most one card per key, so a replayed or concurrent request
+   * can never make a second card.
+   */
+  requestKey: string;
+  cardholder: CardholderInput;
+  type: "physical" | "virtual";
+  brand: string;
+  /** Physical cards: the chosen PIN, base64 RSA-OAEP ciphertext made with pinEncryptionKey(). */
+  encryptedPin?: string;
+  /** Physical cards: where to send it. */
+  shippingAddress?: ShippingAddress;
+}
+
+export interface IssueCardResult {
+  cardholderRef: string;
+  issuerRef: string;
 }
 
 export interface CardIssuer {
@@ -56,4 +93,11 @@ export interface CardIssuer {
   updatePin(issuerRef: string, encryptedPin: string): Promise<void>;
   /** A single-use, short-lived way to show the card's number/CVC/expiry or its PIN. */
   createRevealSession(issuerRef: string, kind: RevealKind, nonce: string): Promise<RevealSession>;
+  /**
+   * Asks for a new card. It may take the issuer a moment to make it: see issuedCard. An address the
+   * issuer refuses fails with IssuerError("invalid_address", …, field).
+   */
+  issueCard(input: NewCardInput): Promise<IssueCardResult>;
+  /** The card once the issuer has made it; null while it is still being made. */
+  issuedCard(issuerRef: string): Promise<IssuedCard | null>;
 }

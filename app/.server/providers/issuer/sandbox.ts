@@ -4,7 +4,20 @@ import { dirname } from "node:path";
 import { todayInParis } from "../../../domain/wallets";
 import type { DB } from "../../db";
 import { newSecretToken, hashSecret } from "../../tokens";
-import { IssuerError, type CancelReason, type CardIssuer, type PinEncryptionKey, type RevealKind, type RevealSession, type ShippingStatus } from "./port";
+import { newId } from "../../ids";
+import {
+  IssuerError,
+  type CancelReason,
+  type CardIssuer,
+  type IssueCardResult,
+  type IssuedCard,
+  type NewCardInput,
+  type PinEncryptionKey,
+  type RevealKind,
+  type RevealSession,
+  type ShippingAddress,
+  type ShippingStatus,
+} from "./port";
 
 /**
  * The sandbox card issuer: works offline and stands for the outside company. It keeps its own records
@@ -148,12 +161,37 @@ export function expiryFrom(createdAt: string): string {
   return `${String(created.getUTCMonth() + 1).padStart(2, "0")}/${String((created.getUTCFullYear() + 3) % 100).padStart(2, "0")}`;
 }
 
+/** Where the sandbox issuer ships physical cards: the European Economic Area, like an EU card programme. */
+export const SANDBOX_SHIPPING_COUNTRIES = new Set([
+  "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IS", "IT",
+  "LI", "LT", "LU", "LV", "MT", "NL", "NO", "PL", "PT", "RO", "SE", "SI", "SK",
+]);
+
+/**
+ * The issuer's own address checks, answered like an API's 422: the portal checks the form, the
+ * issuer checks that it can deliver there.
+ */
+function checkShippingAddress(address: ShippingAddress): void {
+  if (!SANDBOX_SHIPPING_COUNTRIES.has(address.country)) {
+    throw new IssuerError("invalid_address", "cards are not shipped to this country", "country");
+  }
+  if (address.country === "FR" && !/^\d{5}$/.test(address.zipcode)) {
+    throw new IssuerError("invalid_address", "a French postcode has 5 digits", "zipcode");
+  }
+}
+
+export interface SandboxIssuerOptions {
+  /** How long a new physical card takes to become visible, as a real issuer's processing would. */
+  physicalCardDelayMs?: number;
+}
+
 export class SandboxIssuer implements CardIssuer {
   readonly name = "sandbox";
 
   constructor(
     private readonly db: DB,
     private readonly keyFile = DEFAULT_SANDBOX_KEY_FILE,
+    private readonly options: SandboxIssuerOptions = {},
   ) {}
 
   /** Read (or created) on first use, so that building the issuer touches no file. */
@@ -211,13 +249,7 @@ export class SandboxIssuer implements CardIssuer {
 
   async updatePin(issuerRef: string, encryptedPin: string): Promise<void> {
     await this.usableCard(issuerRef);
-    let pin: string;
-    try {
-      pin = privateDecrypt({ key: pinKeys().privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString("utf8");
-    } catch {
-      throw new IssuerError("invalid_pin", "the PIN could not be decrypted");
-    }
-    if (!/^\d{4}$/.test(pin)) throw new IssuerError("invalid_pin");
+    const pin = this.decryptPin(encryptedPin);
     await this.db.updateTable("sandbox_issuer_cards").set({ pin_ciphertext: encryptPinAtRest(this.vaultKey, pin) }).where("issuer_ref", "=", issuerRef).execute();
   }
 
@@ -264,6 +296,79 @@ export class SandboxIssuer implements CardIssuer {
       expiry: expiryFrom(card.created_at),
       cvc: deriveCvc(this.vaultKey, card.issuer_ref),
     };
+  }
+
+  async issueCard(input: NewCardInput, now = new Date()): Promise<IssueCardResult> {
+    const cardholderRef = input.cardholder.ref ?? `sich_${createHmac("sha256", this.vaultKey).update(`cardholder:${input.cardholder.userId}`).digest("base64url").slice(0, 16)}`;
+    const known = await this.cardForRequest(input.requestKey);
+    if (known) return { cardholderRef, issuerRef: known };
+
+    let pin: string | undefined;
+    if (input.type === "physical") {
+      if (!input.shippingAddress) throw new IssuerError("invalid_address", "a physical card needs a shipping address");
+      if (!input.encryptedPin) throw new IssuerError("invalid_pin", "a physical card needs a PIN");
+      checkShippingAddress(input.shippingAddress);
+      pin = this.decryptPin(input.encryptedPin);
+    }
+    const issuerRef = newId("sic");
+    const delay = input.type === "physical" ? (this.options.physicalCardDelayMs ?? 0) : 0;
+    try {
+      await this.db
+        .insertInto("sandbox_issuer_cards")
+        .values({
+          issuer_ref: issuerRef,
+          last_four: String(randomBytes(2).readUInt16BE(0) % 10_000).padStart(4, "0"),
+          brand: input.brand,
+          type: input.type,
+          status: "active",
+          frozen: 0,
+          cancel_reason: null,
+          pin_ciphertext: pin ? encryptPinAtRest(this.vaultKey, pin) : null,
+          shipping_status: input.type === "physical" ? "pending" : null,
+          shipping_eta: null,
+          created_at: now.toISOString(),
+          visible_at: delay > 0 ? new Date(now.getTime() + delay).toISOString() : null,
+          request_key: input.requestKey,
+        })
+        .execute();
+    } catch (err) {
+      // Two requests with one key at once: the unique key let only one card in; both get that card.
+      const winner = await this.cardForRequest(input.requestKey);
+      if (winner) return { cardholderRef, issuerRef: winner };
+      throw err;
+    }
+    return { cardholderRef, issuerRef };
+  }
+
+  async issuedCard(issuerRef: string, now = new Date()): Promise<IssuedCard | null> {
+    const card = await this.db.selectFrom("sandbox_issuer_cards").selectAll().where("issuer_ref", "=", issuerRef).executeTakeFirst();
+    if (!card) throw new IssuerError("card_not_found");
+    if (card.visible_at && card.visible_at > now.toISOString()) return null;
+    const [month, year] = expiryFrom(card.created_at).split("/").map(Number);
+    return {
+      issuerRef: card.issuer_ref,
+      lastFour: card.last_four,
+      brand: card.brand,
+      expMonth: month!,
+      expYear: 2000 + year!,
+      shipping: card.shipping_status ? { status: card.shipping_status as ShippingStatus, eta: card.shipping_eta } : null,
+    };
+  }
+
+  private async cardForRequest(requestKey: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom("sandbox_issuer_cards").select("issuer_ref").where("request_key", "=", requestKey).executeTakeFirst();
+    return row?.issuer_ref;
+  }
+
+  private decryptPin(encryptedPin: string): string {
+    let pin: string;
+    try {
+      pin = privateDecrypt({ key: pinKeys().privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString("utf8");
+    } catch {
+      throw new IssuerError("invalid_pin", "the PIN could not be decrypted");
+    }
+    if (!/^\d{4}$/.test(pin)) throw new IssuerError("invalid_pin");
+    return pin;
   }
 
   /** See advanceSandboxShipping. */

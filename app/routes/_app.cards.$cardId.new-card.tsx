@@ -1,0 +1,34 @@
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/_app.cards.$cardId.new-card";
+import { CardWizard } from "~/components/CardWizard";
+import { Panel } from "~/components/Panel";
+import { accountContext } from "~/.server/auth";
+import { cardWizardAction, cardWizardLoaderData } from "~/.server/card-wizard";
+import { requireOwnCard } from "~/.server/guards";
+
+/** Create a card from the card page (spec 000 §2 "Create card"): the wizard in a side panel. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  const view = await cardWizardLoaderData(request, context.get(accountContext).id, (cardId) => `/cards/${cardId ?? card.id}`);
+  return view;
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  return cardWizardAction(request, context.get(accountContext).id, {
+    base: `/cards/${card.id}/new-card`,
+    // Panel closed, and the new card shown when it exists (spec 000 §4: "signals created and closes").
+    created: (cardId) => `/cards/${cardId ?? card.id}`,
+  });
+}
+
+export default function NewCardPanel({ loaderData, actionData, params }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const base = `/cards/${params.cardId}`;
+  const invalid = Boolean(loaderData.notice) || Object.values(actionData?.errors ?? {}).some(Boolean);
+  return (
+    <Panel id="new-card" title={t("cards.create.title")} closeTo={base} error={invalid}>
+      <CardWizard view={loaderData} actionData={actionData} base={`${base}/new-card`} cancelTo={base} />
+    </Panel>
+  );
+}

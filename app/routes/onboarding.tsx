@@ -1,0 +1,48 @@
+import { Form, Outlet, useLocation } from "react-router";
+import { useTranslation } from "~/i18n";
+import { PageHeader } from "~/components/PageHeader";
+import { PublicShell } from "~/components/PublicShell";
+import { requireSignedIn } from "~/.server/auth";
+
+/**
+ * Onboarding (spec 001 §2.3): a new employee completes the profile, then creates a first card, then
+ * waits for it. Each step is a route of its own; this layout holds the title, the two-step bar and
+ * the way out.
+ */
+export const middleware = [requireSignedIn];
+
+export default function OnboardingLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const current = pathname === "/onboarding" || pathname === "/onboarding/" ? "profile" : "card";
+  const steps = ["profile", "card"] as const;
+  return (
+    <PublicShell>
+      <div className="narrow onboarding">
+        <PageHeader title={t("onboarding.title")} namesDocument={false}>
+          <Form method="post" action="/logout" className="toolbar__actions">
+            <button type="submit" className="link-button">
+              {t("onboarding.logout")}
+            </button>
+          </Form>
+        </PageHeader>
+        <p>{t("onboarding.intro")}</p>
+        <ol className="step-bar" aria-label={t("onboarding.stepsLabel")}>
+          {steps.map((step, index) => {
+            const state = step === current ? "current" : index < steps.indexOf(current) ? "done" : "todo";
+            return (
+              <li key={step} className={`step-bar__step step-bar__step--${state}`} aria-current={state === "current" ? "step" : undefined}>
+                <span className="step-bar__number" aria-hidden="true">
+                  {index + 1}
+                </span>
+                {t(`onboarding.steps.${step}`)}
+                {state === "todo" ? null : <span className="visually-hidden"> {t(state === "done" ? "onboarding.stepDone" : "onboarding.stepCurrent")}</span>}
+              </li>
+            );
+          })}
+        </ol>
+        <Outlet />
+      </div>
+    </PublicShell>
+  );
+}
