@@ -268,3 +268,54 @@ test("isSandboxIssuer tells the sandbox from other issuers", () => {
   expect(isSandboxIssuer({ ...issuer, name: "stripe" } as never)).toBe(false);
 });
 
+
+describe("making cards", () => {
+  const cardholder = {
+    ref: null,
+    userId: "user_x",
+    firstName: "Lucas",
+    lastName: "Bernard",
+    email: "lucas@example.com",
+    phone: null,
+    billingAddress: { line1: "3 avenue Foch", line2: null, zipcode: "69006", city: "Lyon", country: "FR" },
+  };
+  const address = { line1: "12 rue de la République", line2: null, zipcode: "69002", city: "Lyon", country: "FR" };
+
+  test("a virtual card is visible at once, with a Luhn-valid number ending in its last four", async () => {
+    const made = await issuer.issueCard({ requestKey: "req-v-1", cardholder, type: "virtual", brand: "visa" });
+    const card = await issuer.issuedCard(made.issuerRef);
+    expect(card).toMatchObject({ issuerRef: made.issuerRef, brand: "visa", shipping: null });
+    expect(made.cardholderRef).toMatch(/^sich_/);
+    const pan = derivePan(Buffer.from(readFileSync(keyFile, "utf8"), "base64"), made.issuerRef, card!.lastFour);
+    expect(luhn(pan)).toBe(true);
+  });
+
+  test("one card per request key, even when asked twice at once", async () => {
+    const input = { requestKey: "req-v-2", cardholder, type: "virtual" as const, brand: "visa" };
+    const [a, b] = await Promise.all([issuer.issueCard(input), issuer.issueCard(input)]);
+    expect(a.issuerRef).toBe(b.issuerRef);
+    const rows = await db.selectFrom("sandbox_issuer_cards").select("issuer_ref").where("request_key", "=", "req-v-2").execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  test("a physical card needs a readable PIN and an address the issuer ships to", async () => {
+    const pin = encryptPin("8642", await issuer.pinEncryptionKey());
+    const base = { cardholder, type: "physical" as const, brand: "visa" };
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-0", encryptedPin: pin })).rejects.toMatchObject({ code: "invalid_address" });
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-1", shippingAddress: address })).rejects.toMatchObject({ code: "invalid_pin" });
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-2", shippingAddress: address, encryptedPin: "bm90IGEgUElO" })).rejects.toMatchObject({ code: "invalid_pin" });
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-3", encryptedPin: pin, shippingAddress: { ...address, country: "US" } })).rejects.toMatchObject({ code: "invalid_address", field: "country" });
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-4", encryptedPin: pin, shippingAddress: { ...address, zipcode: "690" } })).rejects.toMatchObject({ code: "invalid_address", field: "zipcode" });
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-5", encryptedPin: pin, shippingAddress: { ...address, country: "BE", zipcode: "1000" } })).resolves.toBeTruthy();
+  });
+
+  test("a physical card takes the configured delay to appear, then ships as pending with the chosen PIN", async () => {
+    const slow = new SandboxIssuer(db, keyFile, { physicalCardDelayMs: 3000 });
+    const now = new Date("2026-11-23T10:00:00Z");
+    const made = await slow.issueCard({ requestKey: "req-p-slow", cardholder, type: "physical", brand: "visa", encryptedPin: encryptPin("8642", await slow.pinEncryptionKey()), shippingAddress: address }, now);
+    expect(await slow.issuedCard(made.issuerRef, new Date(now.getTime() + 2999))).toBeNull();
+    expect(await slow.issuedCard(made.issuerRef, new Date(now.getTime() + 3000))).toMatchObject({ shipping: { status: "pending", eta: null } });
+    expect(await issuer.consumeReveal(await revealKey(made.issuerRef, "pin"))).toEqual({ kind: "pin", pin: "8642" });
+    await expect(slow.issuedCard("sic_unknown")).rejects.toBeInstanceOf(IssuerError);
+  });
+});
