@@ -49,6 +49,8 @@ export interface WizardView {
   address: WizardAddress;
   /** Set when the URL asked for something that could not be shown (a 400). */
   notice: string | null;
+  /** The request was already submitted (Back, or a replay): where its card is, instead of a form. */
+  done: string | null;
 }
 
 /** What the form sends back after a refusal: the step to show again, its errors, what was typed. */
@@ -57,6 +59,8 @@ export interface WizardActionData {
   errors: Record<string, string | undefined>;
   values?: Partial<WizardAddress> & { group?: string; type?: string };
   attempt: string;
+  /** A replayed submit: where the card already asked for is. */
+  done?: string;
 }
 
 const toWizardAddress = (a: ShippingAddress | null): WizardAddress => ({
@@ -79,12 +83,14 @@ function stepAllowed(step: WizardStep, request: CardRequestView | null): boolean
   return WIZARD_STEPS.indexOf(step) <= WIZARD_STEPS.indexOf(furthestStep(request));
 }
 
-export type WizardLoad =
-  | { kind: "view"; view: WizardView; status: 200 | 400 }
-  /** The request in the URL was already submitted: show where its card is. */
-  | { kind: "submitted"; cardId: string | null };
+export interface WizardRoutes {
+  /** The wizard's own path, e.g. /cards/42/new-card or /onboarding/card. */
+  base: string;
+  /** Where to go once the card is asked for (cardId null: the issuer is still making it). */
+  created: (cardId: string | null) => string;
+}
 
-export async function loadCardWizard(request: Request, userId: string): Promise<WizardLoad> {
+export async function loadCardWizard(request: Request, userId: string, routes: WizardRoutes): Promise<{ view: WizardView; status: 200 | 400 }> {
   const { db } = await getPlatform();
   const url = new URL(request.url);
   const options = await cardCreationOptions(db, userId);
@@ -97,7 +103,8 @@ export async function loadCardWizard(request: Request, userId: string): Promise<
     cardRequest = isRequestId(requestParam) ? await getCardRequest(db, userId, requestParam) : null;
     if (!cardRequest) notice = "cards.create.unknownRequest";
   }
-  if (cardRequest && cardRequest.status !== "draft") return { kind: "submitted", cardId: cardRequest.cardId };
+  const done = cardRequest && cardRequest.status !== "draft" ? routes.created(cardRequest.cardId) : null;
+  if (done) notice = "cards.create.alreadyCreated";
 
   let step: WizardStep = (WIZARD_STEPS as readonly string[]).includes(stepParam) ? (stepParam as WizardStep) : "card";
   if (!notice && step !== stepParam) notice = "cards.create.unknownStep";
@@ -125,28 +132,21 @@ export async function loadCardWizard(request: Request, userId: string): Promise<
     hasPin: cardRequest?.hasPin ?? false,
     address: toWizardAddress(address),
     notice,
+    done,
   };
-  return { kind: "view", view, status: notice ? 400 : 200 };
+  return { view, status: notice ? 400 : 200 };
 }
 
-/** The loader's answer for a route: the view (with its status), or a redirect once submitted. */
-export async function cardWizardLoaderData(request: Request, userId: string, whenSubmitted: (cardId: string | null) => string) {
-  const load = await loadCardWizard(request, userId);
-  if (load.kind === "submitted") throw redirect(whenSubmitted(load.cardId));
-  return data(load.view, { status: load.status });
-}
-
-export interface WizardRoutes {
-  /** The wizard's own path, e.g. /cards/42/new-card or /onboarding/card. */
-  base: string;
-  /** Where to go once the card is asked for (cardId null: the issuer is still making it). */
-  created: (cardId: string | null) => string;
+/** The loader's answer for a route: the view, with a 400 status when the URL asked for the impossible. */
+export async function cardWizardLoaderData(request: Request, userId: string, routes: WizardRoutes) {
+  const { view, status } = await loadCardWizard(request, userId, routes);
+  return data(view, { status });
 }
 
 const stepUrl = (base: string, step: WizardStep, requestId: string) => `${base}?step=${step}&request=${encodeURIComponent(requestId)}`;
 
-function refused(step: WizardStep, errors: WizardActionData["errors"], values?: WizardActionData["values"]) {
-  return badRequest<WizardActionData>({ step, errors, values, attempt: crypto.randomUUID() });
+function refused(step: WizardStep, errors: WizardActionData["errors"], values?: WizardActionData["values"], done?: string) {
+  return badRequest<WizardActionData>({ step, errors, values, attempt: crypto.randomUUID(), done });
 }
 
 /** One action for every step: the hidden `step` field says which form was sent. */
@@ -158,10 +158,10 @@ export async function cardWizardAction(request: Request, userId: string, routes:
   if (!isRequestId(requestId)) return refused("card", { form: "cards.create.unknownRequest" });
 
   const success = async (cardId: string | null, replayed: boolean) =>
-    redirectWithFlash(request, routes.created(cardId), {
-      kind: "success",
-      message: replayed ? "cards.create.alreadyCreated" : cardId ? "cards.create.created" : "cards.create.createdPending",
-    });
+    replayed
+      ? // A second submit of the same request (double click, Back then resubmit): nothing new is made.
+        refused("card", { form: "cards.create.alreadyCreated" }, undefined, routes.created(cardId))
+      : redirectWithFlash(request, routes.created(cardId), { kind: "success", message: cardId ? "cards.create.created" : "cards.create.createdPending" });
 
   switch (step) {
     case "card": {

@@ -59,6 +59,22 @@ export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps
     );
   }
 
+  const done = actionData?.done ?? view.done;
+  if (done) {
+    return (
+      <>
+        <div className="alert alert--warning" role="alert">
+          <p>{t("cards.create.alreadyCreated")}</p>
+        </div>
+        <p>
+          <Link to={done} className="button">
+            {t("cards.create.seeCard")}
+          </Link>
+        </p>
+      </>
+    );
+  }
+
   const physicalSteps: WizardStep[] = ["card", "pin", "address", "summary"];
   const numbered = step !== "card";
   return (

@@ -7,19 +7,20 @@ import { cardWizardAction, cardWizardLoaderData } from "~/.server/card-wizard";
 import { requireOwnCard } from "~/.server/guards";
 
 /** Create a card from the card page (spec 000 §2 "Create card"): the wizard in a side panel. */
+const routesFor = (cardId: string) => ({
+  base: `/cards/${cardId}/new-card`,
+  // Panel closed, and the new card shown when it exists (spec 000 §4: "signals created and closes").
+  created: (newCardId: string | null) => `/cards/${newCardId ?? cardId}`,
+});
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
-  const view = await cardWizardLoaderData(request, context.get(accountContext).id, (cardId) => `/cards/${cardId ?? card.id}`);
-  return view;
+  return cardWizardLoaderData(request, context.get(accountContext).id, routesFor(card.id));
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
-  return cardWizardAction(request, context.get(accountContext).id, {
-    base: `/cards/${card.id}/new-card`,
-    // Panel closed, and the new card shown when it exists (spec 000 §4: "signals created and closes").
-    created: (cardId) => `/cards/${cardId ?? card.id}`,
-  });
+  return cardWizardAction(request, context.get(accountContext).id, routesFor(card.id));
 }
 
 export default function NewCardPanel({ loaderData, actionData, params }: Route.ComponentProps) {

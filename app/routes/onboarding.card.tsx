@@ -18,16 +18,18 @@ async function guard(account: Account) {
   if (await hasCardInTheMaking(db, account.id)) throw redirect("/onboarding/wait");
 }
 
+const ROUTES = { base: "/onboarding/card", created: () => "/onboarding/wait" };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   await guard(account);
-  return cardWizardLoaderData(request, account.id, () => "/onboarding/wait");
+  return cardWizardLoaderData(request, account.id, ROUTES);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const account = context.get(accountContext);
   await guard(account);
-  return cardWizardAction(request, account.id, { base: "/onboarding/card", created: () => "/onboarding/wait" });
+  return cardWizardAction(request, account.id, ROUTES);
 }
 
 export default function OnboardingCard({ loaderData, actionData }: Route.ComponentProps) {

@@ -7,7 +7,9 @@ const virtualCardsIn = (page: Page) =>
 
 test("marie creates her virtual card from the card page and sees it in the navigation", async ({ page }) => {
   await signIn(page, MARIE);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   const before = await virtualCardsIn(page).count();
+  expect(before).toBeGreaterThan(0);
   await page.getByRole("link", { name: "Créer une carte" }).last().click();
   await expect(page).toHaveURL(/\/cards\/card_[\w-]+\/new-card$/);
   const panel = page.getByRole("dialog", { name: "Créer une carte" });
@@ -40,6 +42,10 @@ test("marie creates her virtual card from the card page and sees it in the navig
   await expectAccessible(page, "new card, no type");
 
   await page.getByRole("dialog", { name: "Créer une carte" }).getByRole("radio", { name: "Carte virtuelle" }).check();
+  const form = page.getByRole("dialog", { name: "Créer une carte" }).locator("form[method=post]");
+  const requestId = await form.locator("input[name=request]").inputValue();
+  const group = await form.locator("input[name=group]").inputValue();
+  const wizardPath = new URL(page.url()).pathname;
   await page.getByRole("dialog", { name: "Créer une carte" }).getByRole("button", { name: "Continuer" }).click();
   await expect(page.getByText("Votre carte a été créée.")).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
@@ -49,6 +55,13 @@ test("marie creates her virtual card from the card page and sees it in the navig
   await expect(virtualCardsIn(page).filter({ hasText: created })).toHaveAttribute("aria-current", "page");
   await expectAccessible(page, "new virtual card");
 
+  // The same submit again (a double click, or Back then resubmit): refused, nothing new.
+  const replay = await page.request.post(wizardPath, { form: { step: "card", request: requestId, group, type: "virtual" } });
+  expect(replay.status()).toBe(400);
+  expect(await replay.text()).toContain("Cette carte a déjà été demandée : aucune autre carte n’a été créée.");
+  await page.reload();
+  await expect(virtualCardsIn(page)).toHaveCount(before + 1);
+
   // The licence is used: Acme France has no virtual card left; CSE Acme still offers a physical one.
   await page.goto(`${new URL(page.url()).pathname}/new-card`);
   await expect(page.getByRole("radio", { name: "Carte virtuelle" })).toBeDisabled();
@@ -56,6 +69,7 @@ test("marie creates her virtual card from the card page and sees it in the navig
 
 test("a replayed or forged card request is refused with a message and creates nothing", async ({ page }) => {
   await signIn(page, MARIE);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   const cardPath = new URL(page.url()).pathname;
   // A step the request has not reached, or a request that does not exist: 400 and the first step.
   const unknown = await page.goto(`${cardPath}/new-card?step=summary&request=creq_AAAAAAAAAAAAAAAA`);

@@ -116,7 +116,8 @@ test("marie's virtual card: created at once, linked to the funder's wallets, one
   expect(notification.type).toBe("card_created_to_user_notification");
 
   expect(await submitCardRequest(handle.db, issuer, ids.marie!, requestId)).toEqual({ kind: "replayed", cardId });
-  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toBe("noLicence");
+  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toBe("submitted");
+  expect(await saveCardChoice(handle.db, ids.marie!, newRequestId(), { groupId: groups["Acme France"]!, type: "virtual" })).toBe("noLicence");
   expect((await cardsOf(ids.marie!)).length).toBe(before.length + 1);
 });
 

@@ -103,13 +103,14 @@ export type ChoiceResult = "ok" | "forged" | "noGroup" | "noLicence" | "submitte
  * be one of the user's issuing groups with a licence of that type left.
  */
 export async function saveCardChoice(db: DB, userId: string, requestId: string, choice: { groupId: string; type: CardType }, now = new Date()): Promise<ChoiceResult> {
+  const existing = await db.selectFrom("card_requests").select(["user_id", "status"]).where("id", "=", requestId).executeTakeFirst();
+  if (existing && existing.user_id !== userId) return "forged";
+  // A replay is recognised before anything else: its licence is already spent.
+  if (existing && existing.status !== "draft") return "submitted";
   const options = await cardCreationOptions(db, userId);
   const group = options.groups.find((g) => g.id === choice.groupId);
   if (!group) return "noGroup";
   if (group.licences[choice.type] === 0) return "noLicence";
-  const existing = await db.selectFrom("card_requests").select(["user_id", "status"]).where("id", "=", requestId).executeTakeFirst();
-  if (existing && existing.user_id !== userId) return "forged";
-  if (existing && existing.status !== "draft") return "submitted";
   if (existing) {
     await db
       .updateTable("card_requests")
