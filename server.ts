@@ -51,6 +51,7 @@ async function main() {
     development,
     trustProxy: env.TRUST_PROXY === "1",
     rateLimits: { ...DEFAULT_RATE_LIMITS, sensitivePerWindow: env.RATE_LIMIT_SENSITIVE },
+    stripe: Boolean(env.STRIPE_SECRET_KEY),
     log,
   });
 

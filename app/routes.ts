@@ -8,6 +8,7 @@ export default [
   route("locales/:lng", "routes/locales.ts"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox-issuer.reveal.$key.ts"),
+  route("sandbox-processor/fields/:key", "routes/sandbox-processor.fields.$key.ts"),
 
   // Signed-in users not yet onboarded (spec 001 §2.3)
   route("onboarding", "routes/onboarding.tsx", [
@@ -28,8 +29,14 @@ export default [
       route("reveal", "routes/_app.cards.$cardId.reveal.tsx"),
       route("unlock-pin", "routes/_app.cards.$cardId.unlock-pin.tsx"),
       route("new-card", "routes/_app.cards.$cardId.new-card.tsx"),
+      route("priority", "routes/_app.cards.$cardId.priority.tsx"),
+      route("overflow", "routes/_app.cards.$cardId.overflow.tsx"),
+      route("overflow/new-card", "routes/_app.cards.$cardId.overflow.new-card.tsx"),
     ]),
     route("cards/:cardId/transactions/:authorizationId/report", "routes/_app.cards.$cardId.transactions.$authorizationId.report.tsx"),
+    route("cards/:cardId/transactions/:authorizationId/retry", "routes/_app.cards.$cardId.transactions.$authorizationId.retry.ts"),
+    route("wallets", "routes/_app.wallets._index.tsx"),
+    route("wallets/:walletId", "routes/_app.wallets.$walletId.tsx"),
     route("transactions", "routes/_app.transactions.ts"),
     route("plans", "routes/_app.plans.ts"),
     route("settings", "routes/_app.settings.ts"),

@@ -27,6 +27,8 @@ export interface ServerAppOptions {
   trustProxy: boolean;
   rateLimits?: RateLimitOptions;
   maxBodyBytes?: number;
+  /** Stripe is the card issuer and processor: its scripts and frames are allowed by the CSP. */
+  stripe?: boolean;
   log: Platform["logger"];
 }
 
@@ -40,9 +42,10 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.set("trust proxy", options.trustProxy ? 1 : false);
 
   app.use(assignNonce);
-  const headers = securityHeaders({ development: options.development });
+  const headers = securityHeaders({ development: options.development, stripe: options.stripe });
   // The sandbox issuer's reveal document sets its own, framable policy (the issuer's, not the portal's).
-  app.use((req, res, next) => (req.path.startsWith("/sandbox-issuer/") ? next() : headers(req, res, next)));
+  // The sandbox providers' own documents set their own headers (framed by the portal).
+  app.use((req, res, next) => (req.path.startsWith("/sandbox-issuer/") || req.path.startsWith("/sandbox-processor/") ? next() : headers(req, res, next)));
   // Brotli at a middle quality: most of the gain for a fraction of the CPU of the default (11).
   app.use(compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
   app.use(requestLog(options.log));

@@ -2,7 +2,7 @@ import type { Request } from "express";
 import { rateLimit, type RateLimitRequestHandler } from "express-rate-limit";
 
 /** Paths where a guess could be made: sign-in, codes, reveals, password and activation flows. */
-export const SENSITIVE_PATH = /^\/(login|lost-password|reset-password|activate|user-confirmation|force-change-password|onboarding)(\/|$)|\/(code|reveal|pin|otp|unlock-pin)(\/|$)/;
+export const SENSITIVE_PATH = /^\/(login|lost-password|reset-password|activate|user-confirmation|force-change-password|onboarding|sandbox-processor)(\/|$)|\/(code|reveal|pin|otp|unlock-pin)(\/|$)/;
 
 export interface RateLimitOptions {
   /** Sensitive POSTs per IP per window. */

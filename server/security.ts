@@ -8,19 +8,22 @@ export function assignNonce(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-export function securityHeaders({ development }: { development: boolean }) {
+/** Stripe.js and its frames, allowed only when Stripe is the processor (Elements, Issuing Elements). */
+const STRIPE = { script: ["https://js.stripe.com"], frame: ["https://js.stripe.com", "https://hooks.stripe.com"], connect: ["https://api.stripe.com"] };
+
+export function securityHeaders({ development, stripe = false }: { development: boolean; stripe?: boolean }) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", nonce],
+        "script-src": ["'self'", nonce, ...(stripe ? STRIPE.script : [])],
         "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
-        "connect-src": development ? ["'self'", "ws:"] : ["'self'"],
-        "frame-src": ["'self'"],
+        "connect-src": [...(development ? ["'self'", "ws:"] : ["'self'"]), ...(stripe ? STRIPE.connect : [])],
+        "frame-src": ["'self'", ...(stripe ? STRIPE.frame : [])],
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
         "base-uri": ["'none'"],

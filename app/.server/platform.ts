@@ -1,10 +1,12 @@
 import { getEnv, type Env } from "./env";
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
-import { isDatabaseEmpty, registerDemoCards, seedDemo } from "./db/seed";
+import { isDatabaseEmpty, registerDemoCards, registerDemoPayments, seedDemo } from "./db/seed";
 import { createLogger, type Logger } from "./logger";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
+import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
+import { isSandboxProcessor } from "./providers/payments/sandbox";
 
 /** Everything the services need from the outside world, built once per process. */
 export interface Platform {
@@ -13,6 +15,7 @@ export interface Platform {
   database: DatabaseHandle;
   messenger: Messenger;
   issuer: CardIssuer;
+  payments: PaymentProcessor;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -25,8 +28,10 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const messenger = createMessenger(env, database.db);
   // After the database: the sandbox issuer keeps its records there. Throws a ConfigError in production without Stripe.
   let issuer: CardIssuer;
+  let payments: PaymentProcessor;
   try {
     issuer = createCardIssuer(env, database.db);
+    payments = createPaymentProcessor(env, database.db);
   } catch (err) {
     await database.close();
     throw err;
@@ -34,6 +39,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
   if (env.sandbox && (await isDatabaseEmpty(database.db))) {
     await seedDemo(database.db, messenger, { now: new Date(), baseUrl: publicUrl(env) });
     if (isSandboxIssuer(issuer)) await registerDemoCards(database.db, issuer);
+    if (isSandboxProcessor(payments)) await registerDemoPayments(database.db, payments);
     logger.info("demo data created", { database: database.kind });
   }
   return {
@@ -42,6 +48,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     database,
     messenger,
     issuer,
+    payments,
     logger,
     ping: () => pingDatabase(database.db),
     close: () => database.close(),

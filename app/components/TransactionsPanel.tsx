@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
@@ -57,6 +57,23 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
         <span className={`tx__status tx__status--${KNOWN_STATUSES.includes(item.status) ? item.status : "other"}`}>{statusInWords(t, item)}</span>
       </div>
       <span className="tx__amount">{formatCents(item.amount)}</span>
+      {item.overflowAmount > 0 ? (
+        <div className={`tx__overflow${item.latestPaymentStatus === "payment_failed" ? " tx__overflow--failed" : ""}`}>
+          <span>
+            {t(item.latestPaymentStatus === "payment_failed" ? "cards.transactions.overflowFailed" : "cards.transactions.overflowPaid", {
+              amount: formatCents(item.overflowAmount),
+            })}
+          </span>
+          {item.latestPaymentStatus === "payment_failed" ? (
+            <Form method="post" action={`/cards/${cardId}/transactions/${item.id}/retry`} preventScrollReset>
+              <button type="submit" className="button button--secondary button--small">
+                {t("cards.transactions.retry")}
+                <span className="visually-hidden"> {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}</span>
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
       {canReport ? (
         <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/report`}>
           {t("cards.transactions.report")}{" "}

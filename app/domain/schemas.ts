@@ -115,3 +115,13 @@ export const onboardingProfileSchema = z.object({
 });
 
 export type DeliveryAddressInput = z.output<typeof deliveryAddressSchema>;
+
+/** Spec 000 §2, §9: the overflow amount, whole euros from 50 to 150. */
+export const overflowAmountSchema = z.object({
+  amount: z
+    .string({ error: "errors.overflowNotNumber" })
+    .trim()
+    .regex(/^\d{1,6}$/, "errors.overflowNotNumber")
+    .transform(Number)
+    .pipe(z.number().min(50, "errors.overflowRange").max(150, "errors.overflowRange")),
+});

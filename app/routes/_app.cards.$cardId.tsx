@@ -55,6 +55,16 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
           </Link>
         </li>
         <li>
+          <Link to={`${base}/priority`} preventScrollReset>
+            {t("cards.menu.priority")}
+          </Link>
+        </li>
+        <li>
+          <Link to={`${base}/overflow`} preventScrollReset>
+            {t("cards.menu.overflow")}
+          </Link>
+        </li>
+        <li>
           <Link to={`${base}/new-card`} preventScrollReset>
             {t("cards.menu.newCard")}
           </Link>

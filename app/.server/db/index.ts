@@ -6,6 +6,7 @@ import pg from "pg";
 import * as initial from "./migrations/001_initial";
 import * as cards from "./migrations/002_cards";
 import * as cardRequests from "./migrations/003_card_requests";
+import * as payments from "./migrations/004_payments";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "001_initial": initial,
   "002_cards": cards,
   "003_card_requests": cardRequests,
+  "004_payments": payments,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

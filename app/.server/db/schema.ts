@@ -31,6 +31,9 @@ export interface Database {
   sandbox_issuer_cards: SandboxIssuerCardTable;
   sandbox_issuer_reveals: SandboxIssuerRevealTable;
   card_requests: CardRequestTable;
+  sandbox_processor_cards: SandboxProcessorCardTable;
+  sandbox_processor_setups: SandboxProcessorSetupTable;
+  sandbox_processor_payments: SandboxProcessorPaymentTable;
 }
 
 export interface GroupTable {
@@ -71,6 +74,8 @@ export interface UserTable {
   created_at: string;
   /** The card issuer's reference for this person, once a first card was made. */
   issuer_cardholder_ref: string | null;
+  /** The payment processor's customer reference, once a card was saved. */
+  processor_customer_ref: string | null;
 }
 
 export interface MembershipTable {
@@ -186,6 +191,8 @@ export interface PaymentIntentTable {
   /** succeeded, payment_failed, processing */
   latest_status: string;
   created_at: string;
+  /** The payment processor's reference for this payment. */
+  processor_ref: string | null;
 }
 
 export interface CreditCardTable {
@@ -389,4 +396,40 @@ export interface CardRequestTable {
   created_at: string;
   updated_at: string;
   submitted_at: string | null;
+}
+
+export interface SandboxProcessorCardTable {
+  ref: string;
+  customer_ref: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  /** succeed or decline */
+  outcome: string;
+  visible_at: string;
+  detached_at: string | null;
+  created_at: string;
+}
+
+export interface SandboxProcessorSetupTable {
+  ref: string;
+  key_hash: string;
+  customer_ref: string;
+  return_url: string;
+  /** pending, succeeded, failed */
+  status: string;
+  card_ref: string | null;
+  attempts: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface SandboxProcessorPaymentTable {
+  ref: string;
+  customer_ref: string;
+  amount: number;
+  status: string;
+  card_ref: string | null;
+  updated_at: string;
 }

@@ -179,6 +179,7 @@ function userRow(fields: Pick<UserTable, "id" | "email" | "created_at"> & Partia
     features: JSON.stringify(NO_FEATURES),
     balance_overflow_authorized: null,
     issuer_cardholder_ref: null,
+    processor_customer_ref: null,
     ...fields,
   };
 }
@@ -210,6 +211,7 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
         mfa_preferred: "EMAIL",
         features: JSON.stringify(MARIE_FEATURES),
         balance_overflow_authorized: 5000,
+        processor_customer_ref: "scus_demo_marie",
         created_at: clock.at(-400 * DAY),
       }),
       // A newcomer: signing in leads to onboarding (no names, phone, terms or card).
@@ -798,6 +800,7 @@ async function seedMarieAuthorizations(
         amount: r.overflow_amount,
         latest_status: "payment_failed",
         created_at: r.transaction_at,
+        processor_ref: newId("spi"),
       })),
     )
     .execute();
@@ -1110,5 +1113,32 @@ export async function registerDemoCards(db: DB, issuer: { register(input: Sandbo
       shipping: card.shipping_status ? { status: card.shipping_status as ShippingStatus, eta: card.shipping_eta } : null,
       createdAt: card.created_at,
     });
+  }
+}
+
+/**
+ * Tells the sandbox payment processor about the demo saved cards and overflow payments (same
+ * references), under each owner's customer reference. Known references are left alone.
+ */
+export async function registerDemoPayments(
+  db: DB,
+  processor: { registerDemo(customerRef: string, cards: { ref: string; brand: string; last4: string; expMonth: number; expYear: number; createdAt: string }[], payments: { ref: string; amount: number; status: string; createdAt: string }[]): Promise<void> },
+): Promise<void> {
+  const owners = await db.selectFrom("users").select(["id", "processor_customer_ref"]).where("processor_customer_ref", "is not", null).execute();
+  for (const owner of owners) {
+    const cards = await db.selectFrom("credit_cards").selectAll().where("user_id", "=", owner.id).orderBy("created_at").execute();
+    const payments = await db
+      .selectFrom("payment_intents")
+      .innerJoin("card_authorizations", "card_authorizations.id", "payment_intents.authorization_id")
+      .innerJoin("cards", "cards.id", "card_authorizations.card_id")
+      .select(["payment_intents.processor_ref", "payment_intents.amount", "payment_intents.latest_status", "payment_intents.created_at"])
+      .where("cards.user_id", "=", owner.id)
+      .where("payment_intents.processor_ref", "is not", null)
+      .execute();
+    await processor.registerDemo(
+      owner.processor_customer_ref!,
+      cards.map((c) => ({ ref: c.processor_ref, brand: c.brand, last4: c.last4, expMonth: c.exp_month, expYear: c.exp_year, createdAt: c.created_at })),
+      payments.map((p) => ({ ref: p.processor_ref!, amount: p.amount, status: p.latest_status, createdAt: p.created_at })),
+    );
   }
 }

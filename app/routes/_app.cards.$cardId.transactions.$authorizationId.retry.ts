@@ -1,0 +1,29 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/_app.cards.$cardId.transactions.$authorizationId.retry";
+import { accountContext } from "~/.server/auth";
+import { requireOwnCard } from "~/.server/guards";
+import { getPlatform } from "~/.server/platform";
+import { redirectWithFlash } from "~/.server/request";
+import { retryOverflowPayment } from "~/.server/services/overflow";
+
+/** Spec 000 §4 "Retry of a failed overflow payment": a POST from the transaction; back to the card. */
+export async function loader({ params }: Route.LoaderArgs) {
+  return redirect(`/cards/${params.cardId}`);
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  const { db, payments } = await getPlatform();
+  const result = await retryOverflowPayment(db, payments, context.get(accountContext).id, card.id, params.authorizationId);
+  const back = `/cards/${card.id}#tx-${encodeURIComponent(params.authorizationId)}`;
+  const outcomes = {
+    succeeded: ["success", "cards.transactions.retrySucceeded"],
+    failed: ["error", "cards.transactions.retryOverflowFailed"],
+    noDefaultCard: ["error", "cards.transactions.retryNoDefaultCard"],
+    nothingToRetry: ["error", "cards.transactions.retryNothing"],
+    processorFailed: ["error", "cards.transactions.retryOverflowFailed"],
+    notFound: ["error", "cards.transactions.retryNothing"],
+  } as const;
+  const [kind, message] = outcomes[result];
+  return redirectWithFlash(request, back, { kind, message });
+}
