@@ -35,6 +35,7 @@ export default [
     ]),
     route("cards/:cardId/transactions/:authorizationId/report", "routes/_app.cards.$cardId.transactions.$authorizationId.report.tsx"),
     route("cards/:cardId/transactions/:authorizationId/retry", "routes/_app.cards.$cardId.transactions.$authorizationId.retry.ts"),
+    route("cards/:cardId/transactions/:authorizationId/payment-methods", "routes/_app.cards.$cardId.transactions.$authorizationId.payment-methods.tsx"),
     route("wallets", "routes/_app.wallets._index.tsx"),
     route("wallets/:walletId", "routes/_app.wallets.$walletId.tsx"),
     route("transactions", "routes/_app.transactions.ts"),

@@ -74,6 +74,11 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
           ) : null}
         </div>
       ) : null}
+      {item.canSwitchPaymentMethods && item.status === "approved" ? (
+        <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/payment-methods`}>
+          {t("cards.switch.link")} <span className="visually-hidden">{t("cards.transactions.reportContext", { merchant: item.merchantName, date })}</span>
+        </Link>
+      ) : null}
       {canReport ? (
         <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/report`}>
           {t("cards.transactions.report")}{" "}

@@ -197,7 +197,7 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
         </div>
       ) : null}
       <p>{t("cards.overflow.intro")}</p>
-      <AmountForm key={amount} amount={amount} error={amountError} typed={actionData && "value" in actionData ? actionData.value : undefined} />
+      <AmountForm amount={amount} error={amountError} typed={actionData && "value" in actionData ? actionData.value : undefined} />
 
       <h3 id="credit-cards-title">{t("cards.overflow.cardsTitle")}</h3>
       {listFailed ? (

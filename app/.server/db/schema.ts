@@ -32,6 +32,7 @@ export interface Database {
   sandbox_issuer_reveals: SandboxIssuerRevealTable;
   card_requests: CardRequestTable;
   sandbox_processor_cards: SandboxProcessorCardTable;
+  payment_method_switches: PaymentMethodSwitchTable;
   sandbox_processor_setups: SandboxProcessorSetupTable;
   sandbox_processor_payments: SandboxProcessorPaymentTable;
 }
@@ -432,4 +433,13 @@ export interface SandboxProcessorPaymentTable {
   status: string;
   card_ref: string | null;
   updated_at: string;
+}
+
+export interface PaymentMethodSwitchTable {
+  id: string;
+  authorization_id: string;
+  wallet_id: string;
+  /** Cents taken from this wallet. */
+  amount: number;
+  created_at: string;
 }

@@ -7,6 +7,7 @@ import { SANDBOX_TEST_CARDS, SandboxPaymentProcessor, SETUP_MAX_ATTEMPTS } from 
 import { getAccount, type Account } from "./accounts";
 import { completeCreditCardSetup, deleteCreditCard, listCreditCards, setDefaultCreditCard, startCreditCardSetup } from "./credit-cards";
 import { overflowAmount, retryOverflowPayment, setOverflowAmount } from "./overflow";
+import { getSwitchableTransaction, switchPaymentMethods } from "./payment-methods";
 import { isPermutation, linkedWalletIds, moveWallet, setWalletPriority } from "./wallet-priority";
 
 /** Overflow, saved credit cards and debit priority on a real database with the sandbox processor. */
@@ -201,5 +202,31 @@ describe("debit priority", () => {
     expect(await setWalletPriority(handle.db, paul.id, marieCard, before)).toBe("notFound");
     expect(await setWalletPriority(handle.db, marie.id, marieVirtual, await linkedWalletIds(handle.db, marie.id, marieVirtual) ?? [])).toBe("tooFew");
     expect(await linkedWalletIds(handle.db, marie.id, marieCard)).toEqual(reversed);
+  });
+});
+
+describe("switching a transaction's payment methods", () => {
+  test("marie moves Le Bistrot des Halles onto her wallets once; bad splits and other users change nothing", async () => {
+    const auth = await handle.db.selectFrom("card_authorizations").select("id").where("merchant_name", "=", "Le Bistrot des Halles").executeTakeFirstOrThrow();
+    const transaction = (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!;
+    expect(transaction.amount).toBe(1250);
+    expect(transaction.wallets.length).toBeGreaterThanOrEqual(2);
+    expect(transaction.wallets.every((w) => w.selectable > 0 && w.selectable <= 1250)).toBe(true);
+    const [first, second] = transaction.wallets;
+
+    expect(await getSwitchableTransaction(handle.db, paul.id, marieCard, auth.id)).toBeNull();
+    expect(await switchPaymentMethods(handle.db, paul.id, marieCard, auth.id, { [first!.id]: "12,50" })).toEqual({ kind: "notFound" });
+    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10" })).toEqual({ kind: "invalid", errors: { form: "errors.switchTotal" }, total: 1000 });
+    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "15", [second!.id]: "-2,50" })).toMatchObject({ kind: "invalid" });
+
+    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" })).toEqual({ kind: "ok" });
+    const parts = await handle.db.selectFrom("payment_method_switches").select(["wallet_id", "amount"]).where("authorization_id", "=", auth.id).orderBy("amount", "desc").execute();
+    expect(parts).toEqual([
+      { wallet_id: first!.id, amount: 1000 },
+      { wallet_id: second!.id, amount: 250 },
+    ]);
+    // Once only.
+    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" })).toEqual({ kind: "notFound" });
+    expect(await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id)).toBeNull();
   });
 });

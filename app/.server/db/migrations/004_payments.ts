@@ -11,6 +11,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // One portal row per processor card, even when two list refreshes race.
   await db.schema.createIndex("credit_cards_processor_ref_idx").on("credit_cards").column("processor_ref").unique().execute();
 
+  // Spec 000 §5 "Payment-method selection": the wallets (and amounts) a transaction was moved onto.
+  await db.schema
+    .createTable("payment_method_switches")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("authorization_id", "text", (c) => c.notNull().references("card_authorizations.id").onDelete("cascade"))
+    .addColumn("wallet_id", "text", (c) => c.notNull().references("wallets.id").onDelete("cascade"))
+    .addColumn("amount", "integer", (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+
   await db.schema
     .createTable("sandbox_processor_cards")
     .addColumn("ref", "text", (c) => c.primaryKey())
@@ -54,7 +64,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ["sandbox_processor_payments", "sandbox_processor_setups", "sandbox_processor_cards"]) {
+  for (const table of ["sandbox_processor_payments", "sandbox_processor_setups", "sandbox_processor_cards", "payment_method_switches"]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
   await db.schema.dropIndex("credit_cards_processor_ref_idx").ifExists().execute();

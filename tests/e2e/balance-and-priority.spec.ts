@@ -1,0 +1,139 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible, MARIE, signIn } from "./helpers";
+
+/**
+ * Spec 000 §2 "Wallets priority panel", "Balance overflow panel", "Add credit card panel", §4 retry.
+ * Runs before card-actions.spec.ts, which blocks •••• 5556.
+ */
+const jsOff = () => test.info().project.name === "js-off";
+
+async function openAction(page: Page, name: string) {
+  await page.locator("summary", { hasText: "Actions sur la carte" }).click();
+  await page.getByRole("link", { name }).click();
+}
+
+const linkedWallets = (page: Page) => page.getByRole("region", { name: "Portefeuilles liés" }).getByRole("listitem");
+
+test("marie reorders •••• 4242's wallets with the buttons; •••• 5556 has too few to order", async ({ page }) => {
+  await signIn(page, MARIE);
+  await expect(linkedWallets(page)).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
+  await openAction(page, "Ordre de débit des portefeuilles");
+  const panel = page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" });
+  const rows = panel.getByRole("list", { name: "Portefeuilles dans l’ordre de débit" }).getByRole("listitem");
+  await expect(rows).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
+  await expect(panel.getByRole("button", { name: "Monter Titres-restaurant" })).toBeDisabled();
+  await expectAccessible(page, "priority");
+
+  await panel.getByRole("button", { name: "Monter Cadeaux de Noël" }).click();
+  await expect(rows).toHaveText([/Titres-restaurant/, /Cadeaux de Noël/, /Mobilité/]);
+  await panel.getByRole("button", { name: "Monter Cadeaux de Noël" }).click();
+  await expect(rows).toHaveText([/Cadeaux de Noël/, /Titres-restaurant/, /Mobilité/]);
+  await expect(panel.getByText("Ordre modifié, pas encore enregistré.")).toBeVisible();
+  await expectAccessible(page, "priority, moved");
+  await panel.getByRole("button", { name: "Enregistrer l’ordre" }).click();
+
+  await expect(page.getByText("Ordre modifié avec succès")).toBeVisible();
+  await page.reload();
+  await expect(linkedWallets(page)).toHaveText([/Cadeaux de Noël/, /Titres-restaurant/, /Mobilité/]);
+
+  // A forged order in the URL is refused (400) and the saved order shown.
+  const forged = await page.goto(`${new URL(page.url()).pathname}/priority?order=wal_x,wal_y,wal_z`);
+  expect(forged?.status()).toBe(400);
+  await expect(page.getByText("Cet ordre n’est pas valable : voici l’ordre enregistré.")).toBeVisible();
+
+  // Put the demo order back for the journeys that follow.
+  const back = page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" });
+  await back.getByRole("button", { name: "Descendre Cadeaux de Noël" }).click();
+  await back.getByRole("button", { name: "Descendre Cadeaux de Noël" }).click();
+  await back.getByRole("button", { name: "Enregistrer l’ordre" }).click();
+  await expect(linkedWallets(page)).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
+
+  await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: "Carte virtuelle •••• 5556" }).click();
+  await openAction(page, "Ordre de débit des portefeuilles");
+  await expect(page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" }).getByText("Il faut au moins 2 portefeuilles liés à la carte pour choisir l’ordre de débit.")).toBeVisible();
+  await expectAccessible(page, "priority, too few wallets");
+});
+
+test("marie sets her overflow to 120 €, makes her Mastercard the default, adds a test card and deletes it", async ({ page }) => {
+  await signIn(page, MARIE);
+  await openAction(page, "Dépassement de solde et cartes bancaires");
+  const panel = page.getByRole("dialog", { name: "Dépassement de solde" });
+  await expect(panel.getByText(/Le montant minimum prélevé est de 0,5 €/)).toBeVisible();
+  const amount = panel.getByLabel("Montant maximal du dépassement (€)");
+  await expect(amount).toHaveValue("50");
+  await expectAccessible(page, "overflow");
+
+  // Out of range: refused on the field (the browser's own checks are off: novalidate is not needed for a 400 test).
+  if (jsOff()) {
+    await amount.fill("151");
+    await panel.getByRole("button", { name: "Enregistrer le montant" }).click();
+    await expect(page.getByText("Choisissez un montant entre 50 et 150 €")).toBeVisible();
+    await expectAccessible(page, "overflow, amount refused");
+    await page.getByLabel("Montant maximal du dépassement (€)").fill("120");
+    await page.getByRole("button", { name: "Enregistrer le montant" }).click();
+    await expect(page.getByText("Montant du dépassement enregistré.")).toBeVisible();
+  } else {
+    // With JS: the slider and the field move together; saved 1.5 s after the last change.
+    await amount.fill("151");
+    await expect(panel.getByText("Choisissez un montant entre 50 et 150 €")).toBeVisible({ timeout: 5000 });
+    await panel.getByRole("slider", { name: "Montant maximal du dépassement, curseur" }).fill("120");
+    await expect(amount).toHaveValue("120");
+    await expect(panel.getByText("Montant enregistré : 120,00 €")).toBeVisible({ timeout: 5000 });
+  }
+  await page.reload();
+  await expect(page.getByLabel("Montant maximal du dépassement (€)")).toHaveValue("120");
+
+  // The default switch: turning the Mastercard on turns the Visa off.
+  const visaSwitch = page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" });
+  const mastercardSwitch = page.getByRole("switch", { name: "Carte par défaut : Mastercard •••• 5454" });
+  await expect(visaSwitch).toHaveAttribute("aria-checked", "true");
+  await expect(mastercardSwitch).toHaveAttribute("aria-checked", "false");
+  await mastercardSwitch.click();
+  await expect(page.getByText("Cette carte est maintenant votre carte par défaut.")).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Carte par défaut : Mastercard •••• 5454" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" })).toHaveAttribute("aria-checked", "false");
+  await expectAccessible(page, "overflow, mastercard default");
+
+  // A new card, typed into the sandbox processor's own form (an iframe that posts to the processor).
+  await page.getByRole("link", { name: "Ajouter une carte bancaire" }).click();
+  const addPanel = page.getByRole("dialog", { name: "Ajouter une carte bancaire" });
+  await expect(addPanel).toBeVisible();
+  await expectAccessible(page, "add a credit card");
+  const fields = page.frameLocator("iframe[title='Formulaire sécurisé de carte bancaire']");
+  await fields.getByLabel("Numéro de carte").fill("4000 0000 0000 0002");
+  await fields.getByLabel("Date d’expiration").fill("12/39");
+  await fields.getByLabel("Cryptogramme (CVC)").fill("123");
+  await fields.getByRole("button", { name: "Enregistrer la carte" }).click();
+  await expect(fields.getByText("Votre carte a été refusée. Essayez une autre carte.")).toBeVisible();
+  await expect(fields.getByLabel("Numéro de carte")).toHaveValue("");
+  await fields.getByLabel("Numéro de carte").fill("4242 4242 4242 4242");
+  await fields.getByLabel("Date d’expiration").fill("12/39");
+  await fields.getByLabel("Cryptogramme (CVC)").fill("123");
+  await fields.getByRole("button", { name: "Enregistrer la carte" }).click();
+  await fields.getByRole("link", { name: "Continuer" }).click();
+
+  await expect(page.getByText("Votre carte a été ajoutée.")).toBeVisible();
+  const overflow = page.getByRole("dialog", { name: "Dépassement de solde" });
+  await expect(overflow.getByRole("switch", { name: "Carte par défaut : Visa •••• 4242" })).toHaveAttribute("aria-checked", "false");
+
+  // Delete it, after confirming.
+  await overflow.getByRole("link", { name: "Supprimer Visa •••• 4242" }).click();
+  await expect(page.getByText("Supprimer la carte Visa •••• 4242 ?")).toBeVisible();
+  await expectAccessible(page, "overflow, confirm deletion");
+  await page.getByRole("button", { name: "Confirmer la suppression" }).click();
+  await expect(page.getByText("La carte a été supprimée.")).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4242" })).toHaveCount(0);
+  await expect(page.getByRole("switch", { name: /Carte par défaut/ })).toHaveCount(2);
+});
+
+test("marie retries the overflow payment that failed", async ({ page }) => {
+  await signIn(page, MARIE);
+  const item = page.getByRole("listitem").filter({ hasText: "Le Comptoir Lyonnais" });
+  await expect(item.getByText("Complément de 18,50 € payé par carte bancaire : paiement refusé")).toBeVisible();
+  await item.getByRole("button", { name: /Relancer le paiement/ }).click();
+  await expect(page.getByText("Le paiement du complément a été effectué.")).toBeVisible();
+  const after = page.getByRole("listitem").filter({ hasText: "Le Comptoir Lyonnais" });
+  await expect(after.getByText("Complément de 18,50 € payé par carte bancaire", { exact: true })).toBeVisible();
+  await expect(after.getByRole("button", { name: /Relancer le paiement/ })).toHaveCount(0);
+  await expectAccessible(page, "overflow retried");
+});
