@@ -137,3 +137,24 @@ test("marie retries the overflow payment that failed", async ({ page }) => {
   await expect(after.getByRole("button", { name: /Relancer le paiement/ })).toHaveCount(0);
   await expectAccessible(page, "overflow retried");
 });
+
+test("marie moves a transaction onto two wallets; a wrong total is refused", async ({ page }) => {
+  await signIn(page, MARIE);
+  const item = page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" });
+  await item.getByRole("link", { name: /Changer les moyens de paiement/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Changer les moyens de paiement");
+  await expect(page.getByRole("group", { name: "Répartissez 12,50 € entre vos portefeuilles" })).toBeVisible();
+  await expectAccessible(page, "switch payment methods");
+
+  await page.getByLabel("Montant pris sur Titres-restaurant (€)").fill("10");
+  await page.getByRole("button", { name: "Valider la répartition" }).click();
+  await expect(page).toHaveTitle(/^Erreur : Changer les moyens de paiement/);
+  await expect(page.getByRole("link", { name: "Le total choisi doit être égal au montant de la transaction" })).toBeVisible();
+  await expect(page.getByText("Total choisi : 10,00 € sur 12,50 €.")).toBeVisible();
+  await expectAccessible(page, "switch payment methods, wrong total");
+
+  await page.getByLabel("Montant pris sur Mobilité (€)").fill("2,50");
+  await page.getByRole("button", { name: "Valider la répartition" }).click();
+  await expect(page.getByText("Les moyens de paiement de la transaction ont été changés.")).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" }).getByRole("link", { name: /Changer les moyens de paiement/ })).toHaveCount(0);
+});
