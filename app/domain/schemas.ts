@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DELIVERY_COUNTRIES } from "./countries";
+import { OVERFLOW_MAX_EUROS, OVERFLOW_MIN_EUROS } from "./overflow";
 
 /**
  * Form schemas shared by the server (the authority) and the browser (early hints).
@@ -123,5 +124,5 @@ export const overflowAmountSchema = z.object({
     .trim()
     .regex(/^\d{1,6}$/, "errors.overflowNotNumber")
     .transform(Number)
-    .pipe(z.number().min(50, "errors.overflowRange").max(150, "errors.overflowRange")),
+    .pipe(z.number().min(OVERFLOW_MIN_EUROS, "errors.overflowRange").max(OVERFLOW_MAX_EUROS, "errors.overflowRange")),
 });

@@ -5,13 +5,14 @@ import type { Route } from "./+types/_app.cards.$cardId.overflow";
 import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatCents } from "~/domain/money";
+import { OVERFLOW_MAX_EUROS, OVERFLOW_MIN_EUROS } from "~/domain/overflow";
 import { overflowAmountSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireOwnCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { deleteCreditCard, listCreditCards, setDefaultCreditCard, syncCreditCards } from "~/.server/services/credit-cards";
-import { OVERFLOW_MAX_EUROS, OVERFLOW_MIN_EUROS, overflowAmount, setOverflowAmount } from "~/.server/services/overflow";
+import { overflowAmount, setOverflowAmount } from "~/.server/services/overflow";
 
 /**
  * Balance overflow (spec 000 §2 "Balance overflow panel", §4): the amount a saved credit card may add

@@ -1,3 +1,4 @@
+import { OVERFLOW_DEFAULT_EUROS, OVERFLOW_MAX_EUROS, OVERFLOW_MIN_EUROS } from "~/domain/overflow";
 import type { DB } from "../db";
 import { PaymentError, type PaymentProcessor } from "../providers/payments/port";
 
@@ -5,9 +6,6 @@ import { PaymentError, type PaymentProcessor } from "../providers/payments/port"
  * Balance overflow (spec 000 §2, §4, §9): how much a saved credit card may add when the wallets run
  * short, and retrying an overflow payment that failed.
  */
-export const OVERFLOW_MIN_EUROS = 50;
-export const OVERFLOW_MAX_EUROS = 150;
-export const OVERFLOW_DEFAULT_EUROS = 50;
 
 /** The authorised amount in whole euros; the default when never set. */
 export async function overflowAmount(db: DB, userId: string): Promise<number> {
