@@ -97,7 +97,7 @@ function AmountForm({ amount, error, typed }: { amount: number; error?: string; 
   };
 
   return (
-    <Form method="post" className="overflow-amount" preventScrollReset>
+    <Form method="post" className="overflow-amount" preventScrollReset noValidate>
       <input type="hidden" name="intent" value="amount" />
       <div className={`field${shownError ? " field--error" : ""}`}>
         <label className="field__label" htmlFor="overflow-amount">

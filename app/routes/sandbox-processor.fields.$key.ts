@@ -15,7 +15,8 @@ const HEADERS: Record<string, string> = {
   "Cache-Control": "no-store",
   "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
   "X-Frame-Options": "SAMEORIGIN",
-  "Referrer-Policy": "no-referrer",
+  // Not no-referrer: with it the form's POST would carry `Origin: null`, which the portal refuses (CSRF).
+  "Referrer-Policy": "same-origin",
   "X-Content-Type-Options": "nosniff",
   "Cross-Origin-Resource-Policy": "same-origin",
   "X-Robots-Tag": "noindex",
