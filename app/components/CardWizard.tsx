@@ -4,7 +4,7 @@ import { useTranslation } from "~/i18n";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
 import type { WizardActionData, WizardStep, WizardView } from "~/.server/card-wizard";
 import { ErrorSummary, type SummaryError } from "./ErrorSummary";
-import { TextField } from "./TextField";
+import { SelectField, TextField } from "./TextField";
 import { useHydrated } from "./useHydrated";
 
 /**
@@ -155,27 +155,15 @@ function ChoiceStep({ view, actionData, cancelTo }: { view: WizardView; actionDa
         // Choosing the funder shows its licences: a GET form, so it works without JS (JS sends it on change).
         <Form method="get" className="card-wizard__funder" preventScrollReset replace>
           {view.requestId && view.type ? <input type="hidden" name="request" value={view.requestId} /> : null}
-          <div className={`field${errors.group ? " field--error" : ""}`}>
-            <label className="field__label" htmlFor="card-group">
-              {t("cards.create.funderQuestion")}
-            </label>
-            <ErrorText id="card-group-error" error={errors.group} />
-            <select
-              id="card-group"
-              name="group"
-              className="input"
-              defaultValue={group.id}
-              aria-invalid={errors.group ? true : undefined}
-              aria-describedby={errors.group ? "card-group-error" : undefined}
-              onChange={(event) => void submit(event.currentTarget.form, { method: "get", replace: true, preventScrollReset: true })}
-            >
-              {view.groups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="card-group"
+            name="group"
+            label={t("cards.create.funderQuestion")}
+            error={errors.group}
+            defaultValue={group.id}
+            options={view.groups.map((g) => ({ value: g.id, label: g.name }))}
+            onChange={(event) => void submit(event.currentTarget.form, { method: "get", replace: true, preventScrollReset: true })}
+          />
           {hydrated ? null : (
             <button type="submit" className="button button--secondary">
               {t("cards.create.showFunder")}
@@ -297,28 +285,16 @@ function AddressStep({ view, actionData, back }: { view: WizardView; actionData:
       {field("line2", "address-line2", { optional: true, hint: t("cards.create.address.line2Hint") })}
       {field("zipcode", "postal-code")}
       {field("city", "address-level2")}
-      <div className={`field${errors.country ? " field--error" : ""}`}>
-        <label className="field__label" htmlFor="address-country">
-          {t("cards.create.address.country")}
-        </label>
-        <ErrorText id="address-country-error" error={errors.country} />
-        <select
-          id="address-country"
-          name="country"
-          key={`country-${attempt}`}
-          className="input"
-          autoComplete="country"
-          defaultValue={values.country}
-          aria-invalid={errors.country ? true : undefined}
-          aria-describedby={errors.country ? "address-country-error" : undefined}
-        >
-          {Object.entries(DELIVERY_COUNTRIES).map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        id="address-country"
+        name="country"
+        key={`country-${attempt}`}
+        label={t("cards.create.address.country")}
+        error={errors.country}
+        defaultValue={values.country}
+        autoComplete="country"
+        options={Object.entries(DELIVERY_COUNTRIES).map(([code, name]) => ({ value: code, label: name }))}
+      />
       <Actions submit={t("cards.create.continue")} back={back} />
     </Form>
   );

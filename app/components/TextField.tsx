@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n";
 
 interface FieldText {
@@ -69,6 +69,32 @@ export function TextAreaField({ id, name, label, hint, error, defaultValue, clas
       hint={hint}
       error={error}
       control={(aria) => <textarea className={`input textarea${className ? ` ${className}` : ""}`} id={id} name={name} defaultValue={defaultValue} {...aria} {...textarea} />}
+    />
+  );
+}
+
+export interface SelectFieldProps extends FieldText, Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "defaultValue"> {
+  name: string;
+  defaultValue?: string;
+  options: { value: string; label: string }[];
+}
+
+export function SelectField({ id, name, label, hint, error, defaultValue, className, options, ...select }: SelectFieldProps) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      control={(aria) => (
+        <select className={`input${className ? ` ${className}` : ""}`} id={id} name={name} defaultValue={defaultValue} {...aria} {...select}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
     />
   );
 }

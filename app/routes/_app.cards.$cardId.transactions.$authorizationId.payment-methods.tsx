@@ -2,8 +2,8 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.transactions.$authorizationId.payment-methods";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
+import { TransactionSummary } from "~/components/TransactionSummary";
 import { TextField } from "~/components/TextField";
-import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { useTranslation } from "~/i18n";
 import { accountContext } from "~/.server/auth";
@@ -50,22 +50,7 @@ export default function SwitchPaymentMethods({ loaderData, actionData }: Route.C
     <div className="narrow">
       <PageHeader title={t("cards.switch.title")} error={invalid} />
       <ErrorSummary errors={errors.form ? [{ fieldId: `amount-${transaction.wallets[0]?.id ?? ""}`, message: errors.form }, ...summary] : summary} />
-      <dl className="summary-list">
-        <div>
-          <dt>{t("cards.report.merchant")}</dt>
-          <dd>{transaction.merchantName}</dd>
-        </div>
-        <div>
-          <dt>{t("cards.report.date")}</dt>
-          <dd>
-            <time dateTime={transaction.transactionAt}>{formatDateTime(transaction.transactionAt)}</time>
-          </dd>
-        </div>
-        <div>
-          <dt>{t("cards.report.amount")}</dt>
-          <dd>{formatCents(transaction.amount)}</dd>
-        </div>
-      </dl>
+      <TransactionSummary merchant={transaction.merchantName} transactionAt={transaction.transactionAt} amount={transaction.amount} />
       {transaction.wallets.length === 0 ? (
         <p className="alert alert--warning">{t("cards.switch.noWallet")}</p>
       ) : (

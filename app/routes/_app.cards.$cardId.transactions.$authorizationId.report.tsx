@@ -4,9 +4,8 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.transactions.$authorizationId.report";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
+import { TransactionSummary } from "~/components/TransactionSummary";
 import { TextAreaField } from "~/components/TextField";
-import { formatDateTime } from "~/domain/dates";
-import { formatCents } from "~/domain/money";
 import { problemReportSchema, type ProblemReportForm } from "~/domain/schemas";
 import { useTranslation } from "~/i18n";
 import { accountContext } from "~/.server/auth";
@@ -65,24 +64,7 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
     <div className="narrow">
       <PageHeader title={t("cards.report.title")} error={Boolean(error)} />
       <ErrorSummary errors={error ? [{ fieldId: fields.message.id, message: error }] : []} />
-      <dl className="summary-list">
-        <div>
-          <dt>{t("cards.report.merchant")}</dt>
-          <dd>
-            {transaction.merchantName}, {transaction.merchantCity}
-          </dd>
-        </div>
-        <div>
-          <dt>{t("cards.report.date")}</dt>
-          <dd>
-            <time dateTime={transaction.transactionAt}>{formatDateTime(transaction.transactionAt)}</time>
-          </dd>
-        </div>
-        <div>
-          <dt>{t("cards.report.amount")}</dt>
-          <dd>{formatCents(transaction.amount)}</dd>
-        </div>
-      </dl>
+      <TransactionSummary merchant={`${transaction.merchantName}, ${transaction.merchantCity}`} transactionAt={transaction.transactionAt} amount={transaction.amount} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <TextAreaField
           key={messageKey}

@@ -4,7 +4,7 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/onboarding._index";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
-import { TextField } from "~/components/TextField";
+import { SelectField, TextField } from "~/components/TextField";
 import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
 import { onboardingProfileSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
@@ -95,18 +95,14 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
           <p className="hint">{t("onboarding.profile.phonePending", { phone: loaderData.pendingPhone })}</p>
         ) : (
           <div className="phone-field">
-            <div className="field">
-              <label className="field__label" htmlFor="profile-phone-country">
-                {t("onboarding.profile.phoneCountry")}
-              </label>
-              <select id="profile-phone-country" name="phoneCountry" className="input" defaultValue={values?.phoneCountry ?? "FR"} autoComplete="tel-country-code">
-                {PHONE_COUNTRIES.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {`${c.code} (${c.dial})`}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              id="profile-phone-country"
+              name="phoneCountry"
+              label={t("onboarding.profile.phoneCountry")}
+              defaultValue={values?.phoneCountry ?? "FR"}
+              autoComplete="tel-country-code"
+              options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.code} (${c.dial})` }))}
+            />
             <TextField
               id={ids.phone!}
               name="phone"

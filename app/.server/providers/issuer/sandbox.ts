@@ -1,6 +1,7 @@
 import { constants, createCipheriv, createDecipheriv, createHmac, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { luhnValid } from "../../../domain/luhn";
 import { todayInParis } from "../../../domain/wallets";
 import type { DB } from "../../db";
 import { newSecretToken, hashSecret } from "../../tokens";
@@ -74,19 +75,6 @@ function vaultKeyFor(keyFile: string): Buffer {
 function pinKeys() {
   pinKeyPair ??= generateKeyPairSync("rsa", { modulusLength: 2048 });
   return pinKeyPair;
-}
-
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 /** Test ranges: Visa 4000 00xx, Mastercard 5555 55xx. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { luhnValid } from "~/domain/luhn";
 import type { DB } from "../../db";
 import { newId } from "../../ids";
 import { hashSecret, newSecretToken } from "../../tokens";
@@ -33,19 +34,6 @@ export type FieldsOutcome =
   | { kind: "saved"; returnUrl: string }
   | { kind: "refused"; errors: Partial<Record<FieldName | "form", string>> }
   | { kind: "expired" };
-
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 function brandOf(number: string): string | null {
   if (/^4/.test(number)) return "visa";
