@@ -1,7 +1,7 @@
 import { constants, generateKeyPairSync, privateDecrypt } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { parseEnv } from "../../env";
 import { createCardIssuer } from "./index";
 import { encryptPin } from "./pin";
@@ -30,7 +30,21 @@ function stripeError(status: number, type: string, code: string | undefined, mes
   return { status, body: { error: { type, code, message } } };
 }
 
-function answer(method: string, path: string): { status: number; body: unknown } {
+const CARD = { object: "issuing.card", last4: "4242", brand: "Visa", exp_month: 11, exp_year: 2029, status: "active" };
+
+function answer(method: string, path: string, form: Record<string, string> = {}): { status: number; body: unknown } {
+  if (method === "POST" && path === "/v1/issuing/cardholders") {
+    if (form["billing[address][country]"] === "ZZ") return { status: 400, body: { error: { type: "invalid_request_error", message: "Invalid country", param: "billing[address][country]" } } };
+    return { status: 200, body: { id: "ich_new", object: "issuing.cardholder" } };
+  }
+  if (method === "POST" && path === "/v1/issuing/cards") {
+    if (form["shipping[address][postal_code]"] === "00000") return { status: 400, body: { error: { type: "invalid_request_error", message: "Invalid postal code", param: "shipping[address][postal_code]" } } };
+    return { status: 200, body: { id: "ic_new", ...CARD, type: form.type } };
+  }
+  if (method === "GET" && path === "/v1/issuing/cards/ic_shipped") {
+    return { status: 200, body: { id: "ic_shipped", ...CARD, type: "physical", shipping: { status: "shipped", eta: 1_900_000_000, service: "standard" } } };
+  }
+  if (method === "GET" && path === "/v1/issuing/cards/ic_virtual") return { status: 200, body: { id: "ic_virtual", ...CARD, type: "virtual", shipping: null } };
   if (path === "/v1/issuing/cards/ic_missing") return stripeError(404, "invalid_request_error", "resource_missing", "No such issuing card: 'ic_missing'");
   if (path === "/v1/issuing/cards/ic_canceled") return stripeError(400, "invalid_request_error", undefined, "This card has been canceled and can no longer be updated.");
   if (path === "/v1/issuing/cards/ic_down") return stripeError(500, "api_error", undefined, "An unknown error occurred");
@@ -51,7 +65,8 @@ beforeAll(async () => {
     req.on("end", () => {
       const path = (req.url ?? "").split("?")[0]!;
       requests.push({ method: req.method ?? "", path, headers: req.headers, form: Object.fromEntries(new URLSearchParams(raw)) });
-      const { status, body } = answer(req.method ?? "", path);
+      const form = Object.fromEntries(new URLSearchParams(raw));
+      const { status, body } = answer(req.method ?? "", path, form);
       res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${requests.length}` });
       res.end(JSON.stringify(body));
     });
@@ -221,4 +236,83 @@ test("STRIPE_API_HOST forms", () => {
   expect(parseApiHost("http://127.0.0.1:12111")).toEqual({ host: "127.0.0.1", port: 12111, protocol: "http" });
   expect(parseApiHost("https://stripe.internal")).toEqual({ host: "stripe.internal", port: 443, protocol: "https" });
   expect(parseApiHost("api.stripe.com")).toEqual({ host: "api.stripe.com" });
+});
+
+describe("making cards", () => {
+  const cardholder = {
+    ref: null,
+    userId: "user_1",
+    firstName: "Lucas",
+    lastName: "Bernard",
+    email: "lucas@example.com",
+    phone: "+33611223344",
+    billingAddress: { line1: "12 rue de la République", line2: null, zipcode: "69002", city: "Lyon", country: "FR" },
+  };
+  const shippingAddress = { line1: "12 rue de la République", line2: "Bâtiment B", zipcode: "69002", city: "Lyon", country: "FR" };
+
+  test("a physical card: a cardholder first, then the card with its encrypted PIN and shipping, each idempotent", async () => {
+    const encryptedPin = encryptPin("2580", { keyId: "k", publicKeyPem: pinPublicKeyPem });
+    const made = await issuer().issueCard({ requestKey: "creq_1:0", cardholder, type: "physical", brand: "visa", encryptedPin, shippingAddress });
+    expect(made).toEqual({ cardholderRef: "ich_new", issuerRef: "ic_new" });
+    expect(requests.map((r) => [r.method, r.path])).toEqual([
+      ["POST", "/v1/issuing/cardholders"],
+      ["POST", "/v1/issuing/cards"],
+    ]);
+    const [holder, card] = requests;
+    expect(holder!.headers["idempotency-key"]).toBe("creq_1:0:cardholder");
+    expect(holder!.form).toEqual({
+      type: "individual",
+      name: "Lucas Bernard",
+      email: "lucas@example.com",
+      phone_number: "+33611223344",
+      "individual[first_name]": "Lucas",
+      "individual[last_name]": "Bernard",
+      "billing[address][line1]": "12 rue de la République",
+      "billing[address][city]": "Lyon",
+      "billing[address][postal_code]": "69002",
+      "billing[address][country]": "FR",
+      "metadata[user_id]": "user_1",
+    });
+    expect(card!.headers["idempotency-key"]).toBe("creq_1:0");
+    expect(card!.form).toEqual({
+      cardholder: "ich_new",
+      currency: "eur",
+      type: "physical",
+      status: "active",
+      "pin[encrypted_number]": encryptedPin,
+      "shipping[name]": "Lucas Bernard",
+      "shipping[address][line1]": "12 rue de la République",
+      "shipping[address][line2]": "Bâtiment B",
+      "shipping[address][city]": "Lyon",
+      "shipping[address][postal_code]": "69002",
+      "shipping[address][country]": "FR",
+      "shipping[service]": "standard",
+      "metadata[request_key]": "creq_1:0",
+    });
+    expect(JSON.stringify(requests)).not.toContain("2580");
+  });
+
+  test("a virtual card for a known cardholder: no cardholder call, no PIN, no shipping", async () => {
+    await issuer().issueCard({ requestKey: "creq_2:0", cardholder: { ...cardholder, ref: "ich_known" }, type: "virtual", brand: "visa" });
+    const request = only();
+    expect(request.path).toBe("/v1/issuing/cards");
+    expect(request.form).toEqual({ cardholder: "ich_known", currency: "eur", type: "virtual", status: "active", "metadata[request_key]": "creq_2:0" });
+  });
+
+  test("an address Stripe refuses names its field; a physical card without address or PIN is refused before any call", async () => {
+    const pin = encryptPin("2580", { keyId: "k", publicKeyPem: pinPublicKeyPem });
+    await expect(issuer().issueCard({ requestKey: "r3", cardholder: { ...cardholder, ref: "ich_known" }, type: "physical", brand: "visa", encryptedPin: pin, shippingAddress: { ...shippingAddress, zipcode: "00000" } })).rejects.toMatchObject({ code: "invalid_address", field: "zipcode" });
+    await expect(issuer().issueCard({ requestKey: "r4", cardholder: { ...cardholder, billingAddress: { ...cardholder.billingAddress, country: "ZZ" } }, type: "virtual", brand: "visa" })).rejects.toMatchObject({ code: "invalid_address", field: "country" });
+    requests.length = 0;
+    await expect(issuer().issueCard({ requestKey: "r5", cardholder, type: "physical", brand: "visa", encryptedPin: pin })).rejects.toMatchObject({ code: "invalid_address" });
+    await expect(issuer().issueCard({ requestKey: "r6", cardholder, type: "physical", brand: "visa", shippingAddress })).rejects.toMatchObject({ code: "invalid_pin" });
+    expect(requests).toHaveLength(0);
+  });
+
+  test("issuedCard reads the card back: brand in lower case, Paris delivery date", async () => {
+    expect(await issuer().issuedCard("ic_shipped")).toEqual({ issuerRef: "ic_shipped", lastFour: "4242", brand: "visa", expMonth: 11, expYear: 2029, shipping: { status: "shipped", eta: "2030-03-17" } });
+    expect(requests.map((r) => [r.method, r.path])).toEqual([["GET", "/v1/issuing/cards/ic_shipped"]]);
+    expect(await issuer().issuedCard("ic_virtual")).toMatchObject({ shipping: null });
+    await expect(issuer().issuedCard("ic_missing")).rejects.toMatchObject({ code: "card_not_found" });
+  });
 });

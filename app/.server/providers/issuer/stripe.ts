@@ -1,5 +1,19 @@
 import Stripe from "stripe";
-import { IssuerError, type CancelReason, type CardIssuer, type PinEncryptionKey, type RevealKind, type RevealSession } from "./port";
+import { todayInParis } from "../../../domain/wallets";
+import {
+  IssuerError,
+  type AddressField,
+  type CancelReason,
+  type CardIssuer,
+  type IssueCardResult,
+  type IssuedCard,
+  type NewCardInput,
+  type PinEncryptionKey,
+  type RevealKind,
+  type RevealSession,
+  type ShippingAddress,
+  type ShippingStatus,
+} from "./port";
 
 /**
  * Stripe Issuing as the card issuer. Card numbers, CVCs and PINs never reach our server: the browser
@@ -92,6 +106,63 @@ export class StripeIssuer implements CardIssuer {
     };
   }
 
+  /**
+   * A cardholder on first use, then the card, each with an idempotency key derived from the request:
+   * a replay gets the same objects back instead of new ones. The brand comes from the Stripe card programme.
+   */
+  async issueCard(input: NewCardInput): Promise<IssueCardResult> {
+    if (input.type === "physical" && !input.shippingAddress) throw new IssuerError("invalid_address", "a physical card needs a shipping address");
+    if (input.type === "physical" && !input.encryptedPin) throw new IssuerError("invalid_pin", "a physical card needs a PIN");
+    const { cardholder } = input;
+    const name = `${cardholder.firstName} ${cardholder.lastName}`.trim();
+    const cardholderRef =
+      cardholder.ref ??
+      (
+        await this.call(() =>
+          this.stripe.issuing.cardholders.create(
+            {
+              type: "individual",
+              name,
+              email: cardholder.email,
+              ...(cardholder.phone ? { phone_number: cardholder.phone } : {}),
+              individual: { first_name: cardholder.firstName, last_name: cardholder.lastName },
+              billing: { address: stripeAddress(cardholder.billingAddress) },
+              metadata: { user_id: cardholder.userId },
+            },
+            { idempotencyKey: `${input.requestKey}:cardholder` },
+          ),
+        )
+      ).id;
+    const card = await this.call(() =>
+      this.stripe.issuing.cards.create(
+        {
+          cardholder: cardholderRef,
+          currency: "eur",
+          type: input.type,
+          status: "active",
+          ...(input.encryptedPin ? { pin: { encrypted_number: input.encryptedPin } } : {}),
+          ...(input.type === "physical" && input.shippingAddress ? { shipping: { name, address: stripeAddress(input.shippingAddress), service: "standard" as const } } : {}),
+          metadata: { request_key: input.requestKey },
+        },
+        { idempotencyKey: input.requestKey },
+      ),
+    );
+    return { cardholderRef, issuerRef: card.id };
+  }
+
+  /** Stripe makes cards at once: the card is there as soon as it is created. */
+  async issuedCard(issuerRef: string): Promise<IssuedCard> {
+    const card = await this.call(() => this.stripe.issuing.cards.retrieve(issuerRef));
+    return {
+      issuerRef: card.id,
+      lastFour: card.last4,
+      brand: card.brand.toLowerCase(),
+      expMonth: card.exp_month,
+      expYear: card.exp_year,
+      shipping: card.shipping ? { status: shippingStatus(card.shipping.status), eta: card.shipping.eta ? todayInParis(new Date(card.shipping.eta * 1000)) : null } : null,
+    };
+  }
+
   /** Every Stripe failure becomes an IssuerError; its message never includes the request (which may hold a PIN). */
   private async call<T>(request: () => Promise<T>): Promise<T> {
     try {
@@ -102,10 +173,24 @@ export class StripeIssuer implements CardIssuer {
   }
 }
 
+function stripeAddress(address: ShippingAddress) {
+  return { line1: address.line1, ...(address.line2 ? { line2: address.line2 } : {}), city: address.city, postal_code: address.zipcode, country: address.country };
+}
+
+const SHIPPING_STATUSES: ShippingStatus[] = ["pending", "shipped", "delivered", "returned", "canceled", "failure"];
+function shippingStatus(status: string | null): ShippingStatus {
+  return SHIPPING_STATUSES.find((s) => s === status) ?? "pending";
+}
+
+/** Stripe's address parameters (billing[address][postal_code], shipping[address][line1]…) → our fields. */
+const ADDRESS_PARAMS: Record<string, AddressField> = { line1: "line1", line2: "line2", city: "city", postal_code: "zipcode", country: "country" };
+
 export function toIssuerError(err: unknown): IssuerError {
   if (err instanceof IssuerError) return err;
   if (!(err instanceof Stripe.errors.StripeError)) return new IssuerError("unavailable", "the card issuer could not be reached");
   const detail = `Stripe ${err.type}${err.code ? ` ${err.code}` : ""}${err.statusCode ? ` (HTTP ${err.statusCode})` : ""}`;
+  const addressParam = /^(?:billing|shipping)\[address\]\[(\w+)\]$/.exec(err.param ?? "");
+  if (err instanceof Stripe.errors.StripeInvalidRequestError && addressParam) return new IssuerError("invalid_address", detail, ADDRESS_PARAMS[addressParam[1]!]);
   if (err.statusCode === 404 || err.code === "resource_missing") return new IssuerError("card_not_found", detail);
   if (err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeRateLimitError || err instanceof Stripe.errors.StripeAPIError) {
     return new IssuerError("unavailable", detail);
