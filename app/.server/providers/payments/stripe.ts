@@ -1,0 +1,104 @@
+import Stripe from "stripe";
+import { PaymentError, type CardSetup, type Customer, type PaymentProcessor, type PaymentStatus, type SavedCard, type SetupStatus } from "./port";
+
+/**
+ * Stripe as the payment processor: a Customer per employee, a SetupIntent to save a card (the browser
+ * types it into Stripe's Payment Element), PaymentMethods as the saved cards, and PaymentIntents for
+ * overflow payments. Card numbers never reach our server.
+ */
+export interface StripePaymentOptions {
+  secretKey: string;
+  publishableKey: string;
+  /** Tests: a local stand-in for api.stripe.com. */
+  host?: string;
+  port?: number;
+  protocol?: "http" | "https";
+  maxNetworkRetries?: number;
+  timeoutMs?: number;
+}
+
+const refOf = (value: string | { id: string } | null | undefined): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : value.id);
+
+export class StripePaymentProcessor implements PaymentProcessor {
+  readonly name = "stripe";
+  private readonly stripe: Stripe;
+
+  constructor(private readonly options: StripePaymentOptions) {
+    this.stripe = new Stripe(options.secretKey, {
+      host: options.host,
+      port: options.port,
+      protocol: options.protocol,
+      maxNetworkRetries: options.maxNetworkRetries ?? 1,
+      timeout: options.timeoutMs ?? 20_000,
+      appInfo: { name: "portail-avantages" },
+    });
+  }
+
+  /** `returnUrl` is for Stripe.js in the browser (confirmParams.return_url); the API does not need it. */
+  async startCardSetup(customer: Customer, _returnUrl: string): Promise<{ customerRef: string; setup: CardSetup }> {
+    const customerRef =
+      customer.ref ?? (await this.call(() => this.stripe.customers.create({ email: customer.email, name: customer.name, metadata: { user_id: customer.userId } }))).id;
+    const intent = await this.call(() =>
+      this.stripe.setupIntents.create({ customer: customerRef, payment_method_types: ["card"], usage: "off_session", metadata: { user_id: customer.userId } }),
+    );
+    if (!intent.client_secret) throw new PaymentError("unavailable", "Stripe returned a SetupIntent without a client secret");
+    return { customerRef, setup: { kind: "elements", clientSecret: intent.client_secret, publishableKey: this.options.publishableKey, setupRef: intent.id } };
+  }
+
+  async setupResult(customerRef: string, setupRef: string): Promise<{ status: SetupStatus; cardRef: string | null }> {
+    const intent = await this.call(() => this.stripe.setupIntents.retrieve(setupRef));
+    if (refOf(intent.customer) !== customerRef) throw new PaymentError("not_found", "this SetupIntent is another customer's");
+    if (intent.status === "succeeded") return { status: "succeeded", cardRef: refOf(intent.payment_method) };
+    if (intent.status === "canceled" || (intent.status === "requires_payment_method" && intent.last_setup_error)) return { status: "failed", cardRef: null };
+    return { status: "pending", cardRef: null };
+  }
+
+  async listCards(customerRef: string): Promise<SavedCard[]> {
+    const methods = await this.call(() => this.stripe.paymentMethods.list({ customer: customerRef, type: "card", limit: 100 }));
+    return methods.data
+      .filter((pm) => pm.card)
+      .map((pm) => ({ ref: pm.id, brand: pm.card!.brand, last4: pm.card!.last4, expMonth: pm.card!.exp_month, expYear: pm.card!.exp_year }));
+  }
+
+  /** Checked first: a payment method of another customer is never detached on this one's behalf. */
+  async detachCard(customerRef: string, cardRef: string): Promise<void> {
+    const method = await this.call(() => this.stripe.paymentMethods.retrieve(cardRef));
+    if (refOf(method.customer) !== customerRef) throw new PaymentError("not_found", "this card is another customer's");
+    await this.call(() => this.stripe.paymentMethods.detach(cardRef));
+  }
+
+  /** A decline is an answer ("payment_failed"), not an error. */
+  async retryPayment(customerRef: string, paymentRef: string, cardRef: string): Promise<PaymentStatus> {
+    const intent = await this.call(() => this.stripe.paymentIntents.retrieve(paymentRef));
+    if (refOf(intent.customer) !== customerRef) throw new PaymentError("not_found", "this PaymentIntent is another customer's");
+    if (intent.status === "succeeded") return "succeeded";
+    try {
+      const confirmed = await this.stripe.paymentIntents.confirm(paymentRef, { payment_method: cardRef, off_session: true });
+      return confirmed.status === "succeeded" ? "succeeded" : confirmed.status === "processing" ? "processing" : "payment_failed";
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError) return "payment_failed";
+      throw toPaymentError(err);
+    }
+  }
+
+  /** Every Stripe failure becomes a PaymentError; its message never includes the request. */
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (err) {
+      throw toPaymentError(err);
+    }
+  }
+}
+
+export function toPaymentError(err: unknown): PaymentError {
+  if (err instanceof PaymentError) return err;
+  if (!(err instanceof Stripe.errors.StripeError)) return new PaymentError("unavailable", "the payment processor could not be reached");
+  const detail = `Stripe ${err.type}${err.code ? ` ${err.code}` : ""}${err.statusCode ? ` (HTTP ${err.statusCode})` : ""}`;
+  if (err.statusCode === 404 || err.code === "resource_missing") return new PaymentError("not_found", detail);
+  if (err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeRateLimitError || err instanceof Stripe.errors.StripeAPIError) {
+    return new PaymentError("unavailable", detail);
+  }
+  if (err.statusCode !== undefined && err.statusCode >= 500) return new PaymentError("unavailable", detail);
+  return new PaymentError("rejected", detail);
+}
