@@ -44,6 +44,8 @@ function answer(method: string, path: string, form: Record<string, string> = {})
   if (method === "GET" && path === "/v1/issuing/cards/ic_shipped") {
     return { status: 200, body: { id: "ic_shipped", ...CARD, type: "physical", shipping: { status: "shipped", eta: 1_900_000_000, service: "standard" } } };
   }
+  if (method === "GET" && path === "/v1/issuing/cards/ic_submitted") return { status: 200, body: { id: "ic_submitted", ...CARD, type: "physical", shipping: { status: "submitted", eta: null } } };
+  if (method === "GET" && path === "/v1/issuing/cards/ic_odd") return { status: 200, body: { id: "ic_odd", ...CARD, type: "physical", shipping: { status: "lost_at_sea", eta: null } } };
   if (method === "GET" && path === "/v1/issuing/cards/ic_virtual") return { status: 200, body: { id: "ic_virtual", ...CARD, type: "virtual", shipping: null } };
   if (path === "/v1/issuing/cards/ic_missing") return stripeError(404, "invalid_request_error", "resource_missing", "No such issuing card: 'ic_missing'");
   if (path === "/v1/issuing/cards/ic_canceled") return stripeError(400, "invalid_request_error", undefined, "This card has been canceled and can no longer be updated.");
@@ -312,6 +314,9 @@ describe("making cards", () => {
   test("issuedCard reads the card back: brand in lower case, Paris delivery date", async () => {
     expect(await issuer().issuedCard("ic_shipped")).toEqual({ issuerRef: "ic_shipped", lastFour: "4242", brand: "visa", expMonth: 11, expYear: 2029, shipping: { status: "shipped", eta: "2030-03-17" } });
     expect(requests.map((r) => [r.method, r.path])).toEqual([["GET", "/v1/issuing/cards/ic_shipped"]]);
+    expect(await issuer().issuedCard("ic_submitted")).toMatchObject({ shipping: { status: "submitted", eta: null } });
+    // A status Stripe adds later still reads as a card on its way.
+    expect(await issuer().issuedCard("ic_odd")).toMatchObject({ shipping: { status: "pending", eta: null } });
     expect(await issuer().issuedCard("ic_virtual")).toMatchObject({ shipping: null });
     await expect(issuer().issuedCard("ic_missing")).rejects.toMatchObject({ code: "card_not_found" });
   });

@@ -177,7 +177,8 @@ function stripeAddress(address: ShippingAddress) {
   return { line1: address.line1, ...(address.line2 ? { line2: address.line2 } : {}), city: address.city, postal_code: address.zipcode, country: address.country };
 }
 
-const SHIPPING_STATUSES: ShippingStatus[] = ["pending", "shipped", "delivered", "returned", "canceled", "failure"];
+/** Stripe's shipping statuses share our names; one Stripe adds later reads as "pending". */
+const SHIPPING_STATUSES: ShippingStatus[] = ["submitted", "pending", "shipped", "delivered", "returned", "canceled", "failure"];
 function shippingStatus(status: string | null): ShippingStatus {
   return SHIPPING_STATUSES.find((s) => s === status) ?? "pending";
 }

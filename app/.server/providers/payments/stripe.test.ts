@@ -82,7 +82,7 @@ test("a first card setup creates the customer, then an off-session card SetupInt
   expect(calls()).toEqual(["POST /v1/customers", "POST /v1/setup_intents"]);
   expect(requests[0]!.headers.authorization).toBe("Bearer sk_test_123");
   expect(requests[0]!.form).toEqual({ email: "marie@example.com", name: "Marie Martin", "metadata[user_id]": "user_1" });
-  expect(requests[1]!.form).toEqual({ customer: "cus_new", "payment_method_types[0]": "card", usage: "off_session", "metadata[user_id]": "user_1" });
+  expect(requests[1]!.form).toEqual({ customer: "cus_new", "allowed_payment_method_types[0]": "card", usage: "off_session", "metadata[user_id]": "user_1" });
 });
 
 test("a known customer is not created again", async () => {

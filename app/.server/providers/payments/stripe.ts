@@ -39,7 +39,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
     const customerRef =
       customer.ref ?? (await this.call(() => this.stripe.customers.create({ email: customer.email, name: customer.name, metadata: { user_id: customer.userId } }))).id;
     const intent = await this.call(() =>
-      this.stripe.setupIntents.create({ customer: customerRef, payment_method_types: ["card"], usage: "off_session", metadata: { user_id: customer.userId } }),
+      this.stripe.setupIntents.create({ customer: customerRef, allowed_payment_method_types: ["card"], usage: "off_session", metadata: { user_id: customer.userId } }),
     );
     if (!intent.client_secret) throw new PaymentError("unavailable", "Stripe returned a SetupIntent without a client secret");
     return { customerRef, setup: { kind: "elements", clientSecret: intent.client_secret, publishableKey: this.options.publishableKey, setupRef: intent.id } };
