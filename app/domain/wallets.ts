@@ -42,3 +42,51 @@ const parisDay = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris", ye
 export function todayInParis(now: Date = new Date()): string {
   return parisDay.format(now);
 }
+
+/** Spec 000 §3: the gift subtypes; every one of them spends where gifts do. */
+export const GIFT_SUBTYPES = [
+  "employee_christmas",
+  "children_christmas",
+  "birth_adoption",
+  "marriage_pacs",
+  "retirement",
+  "mother_day",
+  "father_day",
+  "sainte_catherine",
+  "saint_nicolas",
+  "back_to_school",
+] as const;
+
+export type SpendingGuide = "meal" | "gift" | "mobility" | "culture" | "sport" | "holidays" | "general";
+
+/** Which "where to spend" page a wallet links to (spec 000 §2): by type, every gift subtype → gift. */
+export function spendingGuide(walletType: string, subtype: string | null): SpendingGuide {
+  if (walletType === "gift" || (subtype !== null && (GIFT_SUBTYPES as readonly string[]).includes(subtype))) return "gift";
+  const known: SpendingGuide[] = ["meal", "mobility", "culture", "sport", "holidays"];
+  return known.find((k) => k === walletType) ?? "general";
+}
+
+/** Whole days from `today` to `day` (both YYYY-MM-DD), negative when past. */
+export function daysBetween(today: string, day: string): number {
+  return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}
+
+/** How far a balance has gone through its validity, 0 to 100 (the expiry progress bar). */
+export function validityElapsedPercent(startDate: string, endDate: string, today: string): number {
+  const total = daysBetween(startDate, endDate);
+  if (total <= 0) return 100;
+  return Math.min(100, Math.max(0, Math.round((daysBetween(startDate, today) / total) * 100)));
+}
+
+/**
+ * Spec 000 §3 "Wallet transaction": a "withdraw" shows the merchant (the partner's name, then the
+ * merchant's, then the payable's); anything else shows what it is (a reload, a refund…).
+ */
+export function walletTransactionLabel(tx: { mainComment: string; partnerName?: string | null; merchantName: string | null; payableMerchantName?: string | null }): { kind: "merchant"; name: string } | { kind: "comment"; key: string } {
+  if (tx.mainComment === "withdraw") {
+    const name = tx.partnerName || tx.merchantName || tx.payableMerchantName;
+    if (name) return { kind: "merchant", name };
+    return { kind: "comment", key: "withdraw" };
+  }
+  return { kind: "comment", key: tx.mainComment };
+}

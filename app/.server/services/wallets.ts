@@ -1,5 +1,6 @@
 import type { DB } from "../db";
-import { todayInParis, walletBalance } from "~/domain/wallets";
+import { newId } from "../ids";
+import { currentBalances, daysBetween, spendingGuide, todayInParis, validityElapsedPercent, walletBalance, walletTransactionLabel, type SpendingGuide } from "~/domain/wallets";
 
 export interface WalletSummary {
   id: string;
@@ -71,5 +72,187 @@ async function summarise(
       available: balance === null ? null : balance - frozenAmount,
       frozen: frozenAmount,
     };
+  });
+}
+
+export interface WalletDetail {
+  id: string;
+  name: string;
+  walletType: string;
+  guide: SpendingGuide;
+  sourceName: string;
+  unlimited: boolean;
+  /** Cents the wallet can pay now (total less what pending payments hold); null when unlimited. */
+  available: number | null;
+  /** Cents the wallet holds, pending payments included; null when unlimited. */
+  total: number | null;
+  frozen: number;
+  /** Cents a day, when the wallet has a daily spending limit. */
+  dailySpendingLimit: number | null;
+  autoExtend: boolean;
+  /** Nonzero balances valid today, soonest expiry first. */
+  balances: { id: string; balance: number; deposit: number; startDate: string; endDate: string; elapsedPercent: number; daysLeft: number }[];
+  creditLimits: { id: string; initial: number; remaining: number; eligibleFrom: string; eligibleUntil: string; creditFrom: string; creditUntil: string }[];
+  /** The expiry date when exactly one balance counts today. */
+  singleExpiry: string | null;
+}
+
+/** One wallet of this user, or null for an unknown id or someone else's wallet. */
+export async function getWalletDetail(db: DB, userId: string, walletId: string, now = new Date()): Promise<WalletDetail | null> {
+  const wallet = await db.selectFrom("wallets").selectAll().where("id", "=", walletId).where("user_id", "=", userId).executeTakeFirst();
+  if (!wallet) return null;
+  const [summary] = await walletSummaries(db, userId, [wallet.id], now);
+  const today = todayInParis(now);
+  const [balanceRows, limitRows] = await Promise.all([
+    db.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", wallet.id).execute(),
+    db.selectFrom("credit_limits").selectAll().where("wallet_id", "=", wallet.id).orderBy("credit_started_at").execute(),
+  ]);
+  const balances = currentBalances(
+    balanceRows.map((b) => ({ id: b.id, balance: b.balance, deposit: b.deposit_amount, startDate: b.start_date, endDate: b.end_date })),
+    today,
+  ).map((b) => ({ ...b, elapsedPercent: validityElapsedPercent(b.startDate, b.endDate, today), daysLeft: daysBetween(today, b.endDate) }));
+  const frozen = summary?.frozen ?? 0;
+  const available = summary?.available ?? null;
+  return {
+    id: wallet.id,
+    name: wallet.name,
+    walletType: wallet.wallet_type,
+    guide: spendingGuide(wallet.wallet_type, wallet.subtype),
+    sourceName: wallet.source_name,
+    unlimited: wallet.unlimited === 1,
+    available,
+    total: available === null ? null : available + frozen,
+    frozen,
+    dailySpendingLimit: wallet.daily_spending_limit,
+    autoExtend: wallet.auto_extend_deposit === 1,
+    balances,
+    creditLimits: limitRows.map((c) => ({
+      id: c.id,
+      initial: c.initial_amount,
+      remaining: c.remaining_amount,
+      eligibleFrom: c.eligibility_started_at,
+      eligibleUntil: c.eligibility_ended_at,
+      creditFrom: c.credit_started_at,
+      creditUntil: c.credit_ended_at,
+    })),
+    singleExpiry: balances.length === 1 ? balances[0]!.endDate : null,
+  };
+}
+
+export const WALLET_TRANSACTIONS_PAGE_SIZE = 7;
+export const WALLET_FROZEN_PAGE_SIZE = 5;
+
+export interface WalletTransactionView {
+  id: string;
+  amount: number;
+  label: ReturnType<typeof walletTransactionLabel>;
+  createdAt: string;
+}
+
+/**
+ * The wallet's processed transactions (newest first) and its frozen amounts, each as many as asked
+ * ("Voir plus" asks for one page more). Amounts of frozen entries are shown as the sum they hold.
+ */
+export async function listWalletTransactions(
+  db: DB,
+  userId: string,
+  walletId: string,
+  limits: { processed: number; frozen: number },
+): Promise<{ processed: WalletTransactionView[]; processedNextId: string | null; frozen: WalletTransactionView[]; frozenNextId: string | null } | null> {
+  const wallet = await db.selectFrom("wallets").select("id").where("id", "=", walletId).where("user_id", "=", userId).executeTakeFirst();
+  if (!wallet) return null;
+  const page = (status: "processed" | "frozen", limit: number) =>
+    db
+      .selectFrom("wallet_transactions")
+      .selectAll()
+      .where("wallet_id", "=", wallet.id)
+      .where("status", "=", status)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit + 1)
+      .execute();
+  const [processed, frozen] = await Promise.all([page("processed", limits.processed), page("frozen", limits.frozen)]);
+  const view = (rows: typeof processed, negate: boolean) =>
+    rows.map((r) => ({
+      id: r.id,
+      amount: negate ? -r.amount : r.amount,
+      label: walletTransactionLabel({ mainComment: r.main_comment, merchantName: r.merchant_name }),
+      createdAt: r.created_at,
+    }));
+  return {
+    processed: view(processed.slice(0, limits.processed), false),
+    // The first item of the next page, where "Voir plus" lands; null when this page is the last.
+    processedNextId: processed[limits.processed]?.id ?? null,
+    // Spec 000 §2: frozen amounts are shown negated.
+    frozen: view(frozen.slice(0, limits.frozen), true),
+    frozenNextId: frozen[limits.frozen]?.id ?? null,
+  };
+}
+
+export interface WalletLicence {
+  id: string;
+  groupName: string;
+  walletType: string;
+}
+
+/** wallet_activation licences this user can still use (spec 000 §6). */
+export async function availableWalletLicences(db: DB, userId: string): Promise<WalletLicence[]> {
+  const rows = await db
+    .selectFrom("licences")
+    .innerJoin("groups", "groups.id", "licences.group_id")
+    .select(["licences.id", "licences.metadata", "groups.name"])
+    .where("licences.user_id", "=", userId)
+    .where("licences.license_type", "=", "wallet_activation")
+    .where("licences.used_at", "is", null)
+    .orderBy("licences.id")
+    .execute();
+  return rows.map((r) => ({ id: r.id, groupName: r.name, walletType: licenceWalletType(r.metadata) }));
+}
+
+function licenceWalletType(metadata: string): string {
+  try {
+    const parsed = JSON.parse(metadata) as { front?: { types?: { technical_name?: string }[] } };
+    return parsed.front?.types?.[0]?.technical_name ?? "general";
+  } catch {
+    return "general";
+  }
+}
+
+/** Wallet names by type, for a wallet made from a licence. */
+const WALLET_NAMES: Record<string, string> = { meal: "Titres-restaurant", gift: "Cadeaux", mobility: "Mobilité", culture: "Culture", sport: "Sport", holidays: "Vacances" };
+
+/** Activates a wallet from one of the user's licences; the licence serves once. Returns the new wallet id. */
+export async function createWalletFromLicence(db: DB, userId: string, licenceId: string, now = new Date()): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const licence = await trx
+      .selectFrom("licences")
+      .innerJoin("groups", "groups.id", "licences.group_id")
+      .select(["licences.id", "licences.group_id", "licences.metadata", "groups.name as group_name"])
+      .where("licences.id", "=", licenceId)
+      .where("licences.user_id", "=", userId)
+      .where("licences.license_type", "=", "wallet_activation")
+      .executeTakeFirst();
+    if (!licence) return null;
+    const taken = await trx.updateTable("licences").set({ used_at: now.toISOString() }).where("id", "=", licence.id).where("used_at", "is", null).executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) return null;
+    const walletType = licenceWalletType(licence.metadata);
+    const id = newId("wal");
+    await trx
+      .insertInto("wallets")
+      .values({
+        id,
+        user_id: userId,
+        group_id: licence.group_id,
+        name: WALLET_NAMES[walletType] ?? "Portefeuille",
+        wallet_type: walletType,
+        subtype: null,
+        unlimited: 0,
+        daily_spending_limit: null,
+        auto_extend_deposit: 0,
+        source_name: licence.group_name,
+        created_at: now.toISOString(),
+      })
+      .execute();
+    return id;
   });
 }

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { DatabaseHandle } from "../db";
+import { seedDemo } from "../db/seed";
+import { openTestDatabase } from "../db/test-database";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { availableWalletLicences, createWalletFromLicence, getWalletDetail, listWallets, listWalletTransactions } from "./wallets";
+
+/** The wallets page's data on a real database (DEMO.md's wallets). */
+let handle: DatabaseHandle;
+const users: Record<string, string> = {};
+const wallets: Record<string, string> = {};
+
+beforeAll(async () => {
+  handle = await openTestDatabase();
+  await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
+  for (const [name, email] of Object.entries({ marie: "marie.martin@example.com", paul: "paul.durand@example.com", claire: "claire.petit@example.com" })) {
+    users[name] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+  }
+  for (const w of await listWallets(handle.db, users.marie!)) wallets[w.name] = w.id;
+}, 30_000);
+afterAll(() => handle.close());
+
+test("marie's four wallets, in order; paul has none", async () => {
+  expect(Object.keys(wallets)).toEqual(["Titres-restaurant", "Mobilité", "Cadeaux de Noël", "Culture"]);
+  expect(await listWallets(handle.db, users.paul!)).toEqual([]);
+});
+
+test("Titres-restaurant: balance less the frozen meal, a daily limit, the total, one balance with its expiry", async () => {
+  const meal = (await getWalletDetail(handle.db, users.marie!, wallets["Titres-restaurant"]!))!;
+  expect(meal.total).toBe(15240);
+  expect(meal.available).toBe(15240 - meal.frozen);
+  expect(meal.frozen).toBeGreaterThan(0);
+  expect(meal.dailySpendingLimit).toBe(2500);
+  expect(meal.guide).toBe("meal");
+  expect(meal.balances).toHaveLength(1);
+  expect(meal.singleExpiry).toBe(meal.balances[0]!.endDate);
+});
+
+test("Cadeaux de Noël: two valid balances, soonest expiry first, each with its progress; the gift guide", async () => {
+  const gift = (await getWalletDetail(handle.db, users.marie!, wallets["Cadeaux de Noël"]!))!;
+  expect(gift.balances.map((b) => b.balance)).toEqual([12000, 8000]);
+  expect(gift.balances[0]!.endDate < gift.balances[1]!.endDate).toBe(true);
+  expect(gift.balances[0]!.daysLeft).toBe(20);
+  expect(gift.balances.every((b) => b.elapsedPercent > 0 && b.elapsedPercent < 100)).toBe(true);
+  expect(gift.singleExpiry).toBeNull();
+  expect(gift.total).toBe(20000);
+  expect(gift.guide).toBe("gift");
+});
+
+test("Mobilité: the credit limit gives 420 of 600, less the frozen 12; auto-extension on", async () => {
+  const mobility = (await getWalletDetail(handle.db, users.marie!, wallets["Mobilité"]!))!;
+  expect(mobility.creditLimits).toEqual([expect.objectContaining({ initial: 60000, remaining: 42000 })]);
+  expect(mobility.frozen).toBe(1200);
+  expect(mobility.available).toBe(42000 - 1200);
+  expect(mobility.autoExtend).toBe(true);
+});
+
+test("Culture: unlimited, no amount", async () => {
+  const culture = (await getWalletDetail(handle.db, users.marie!, wallets.Culture!))!;
+  expect(culture).toMatchObject({ unlimited: true, available: null, total: null, guide: "culture" });
+});
+
+test("nobody reads another user's wallet or its transactions", async () => {
+  expect(await getWalletDetail(handle.db, users.paul!, wallets.Culture!)).toBeNull();
+  expect(await listWalletTransactions(handle.db, users.paul!, wallets["Titres-restaurant"]!, { processed: 7, frozen: 5 })).toBeNull();
+  expect(await getWalletDetail(handle.db, users.marie!, "wal_unknown")).toBeNull();
+});
+
+test("transactions page by 7, newest first; frozen amounts negated; a withdraw names its merchant", async () => {
+  const first = (await listWalletTransactions(handle.db, users.marie!, wallets["Titres-restaurant"]!, { processed: 7, frozen: 5 }))!;
+  expect(first.processed).toHaveLength(7);
+  expect(first.processedNextId).not.toBeNull();
+  const dates = first.processed.map((t) => t.createdAt);
+  expect([...dates].sort().reverse()).toEqual(dates);
+  expect(first.processed.find((t) => t.label.kind === "merchant")).toBeDefined();
+  expect(first.frozen.length).toBeGreaterThan(0);
+  expect(first.frozen.every((t) => t.amount > 0)).toBe(true);
+  const all = (await listWalletTransactions(handle.db, users.marie!, wallets["Titres-restaurant"]!, { processed: 14, frozen: 5 }))!;
+  expect(all.processed.length).toBeGreaterThanOrEqual(10);
+  expect(all.processed.slice(0, 7)).toEqual(first.processed);
+  expect(all.processed[7]!.id).toBe(first.processedNextId);
+  expect(all.processedNextId).toBeNull();
+  expect(all.processed.some((t) => t.label.kind === "comment" && t.label.key === "deposit")).toBe(true);
+});
+
+test("a wallet licence activates one wallet, once, even when used twice at once", async () => {
+  const [licence] = await availableWalletLicences(handle.db, users.marie!);
+  expect(licence).toMatchObject({ groupName: "Acme France", walletType: "mobility" });
+  expect(await createWalletFromLicence(handle.db, users.paul!, licence!.id)).toBeNull();
+  const results = await Promise.all([createWalletFromLicence(handle.db, users.marie!, licence!.id), createWalletFromLicence(handle.db, users.marie!, licence!.id)]);
+  expect(results.filter((r) => r !== null)).toHaveLength(1);
+  expect(await listWallets(handle.db, users.marie!)).toHaveLength(5);
+  expect(await availableWalletLicences(handle.db, users.marie!)).toEqual([]);
+  const created = (await getWalletDetail(handle.db, users.marie!, results.find((r) => r !== null)!))!;
+  expect(created).toMatchObject({ name: "Mobilité", walletType: "mobility", total: 0, sourceName: "Acme France" });
+});

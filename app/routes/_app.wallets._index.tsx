@@ -1,0 +1,55 @@
+import { Link, redirect } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/_app.wallets._index";
+import { PageHeader } from "~/components/PageHeader";
+import { CreateWalletForms } from "~/components/WalletParts";
+import { accountContext } from "~/.server/auth";
+import { getPlatform } from "~/.server/platform";
+import { badRequest, redirectWithFlash } from "~/.server/request";
+import { availableWalletLicences, createWalletFromLicence, listWallets } from "~/.server/services/wallets";
+
+/**
+ * /wallets (spec 000 §2 "Wallets page"): the first wallet, or — with none — an empty state with a
+ * refresh link and, when a wallet_activation licence is available, the way to create one. The
+ * create-wallet form of every wallet page posts here.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const userId = context.get(accountContext).id;
+  const { db } = await getPlatform();
+  const [wallets, licences] = await Promise.all([listWallets(db, userId), availableWalletLicences(db, userId)]);
+  if (wallets[0]) throw redirect(`/wallets/${wallets[0].id}`);
+  return { licences };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const userId = context.get(accountContext).id;
+  const { db } = await getPlatform();
+  const form = await request.formData();
+  const walletId = await createWalletFromLicence(db, userId, String(form.get("licence") ?? ""));
+  if (!walletId) return badRequest({ error: "wallets.create.refused" });
+  return redirectWithFlash(request, `/wallets/${walletId}`, { kind: "success", message: "wallets.create.done" });
+}
+
+export default function WalletsEmpty({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={t("wallets.title")} error={Boolean(actionData?.error)} />
+      {actionData?.error ? (
+        <div className="alert alert--error" role="alert">
+          <p>{t(actionData.error)}</p>
+        </div>
+      ) : null}
+      <section className="panel empty-state" aria-labelledby="wallets-empty-title">
+        <h2 id="wallets-empty-title">{t("wallets.empty.title")}</h2>
+        <p>{t("wallets.empty.text")}</p>
+        <p>
+          <Link to="/wallets" className="button button--secondary">
+            {t("wallets.empty.refresh")}
+          </Link>
+        </p>
+      </section>
+      <CreateWalletForms licences={loaderData.licences} />
+    </>
+  );
+}
