@@ -1,0 +1,91 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible, MARIE, PAUL, signIn } from "./helpers";
+
+/** Spec 000 §2 "Wallets page": marie's four wallets, paging, a foreign id; paul has none. */
+const strip = (page: Page) => page.getByRole("navigation", { name: "Mes portefeuilles" });
+const details = (page: Page) => page.getByRole("region", { name: "Détails" });
+
+test("marie browses her four wallets and their details", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.goto("/wallets");
+  await expect(page).toHaveURL(/\/wallets\/wal_[\w-]+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Titres-restaurant");
+  await expect(strip(page).getByRole("link")).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/, /Culture.*Illimité/]);
+  await expect(strip(page).getByRole("link", { name: /Titres-restaurant/ })).toHaveAttribute("aria-current", "page");
+  await expect(details(page).getByText("Limite de dépense")).toBeVisible();
+  await expect(details(page).getByText("25,00 € par jour")).toBeVisible();
+  await expect(details(page).getByText("Solde total")).toBeVisible();
+  await expect(details(page).getByText("152,40 €")).toBeVisible();
+  await expect(details(page).getByText(/Le montant réservé correspond à des paiements en attente/)).toBeVisible();
+  await expect(details(page).getByText(/^Date d’expiration : \d{2}\/\d{2}\/\d{4}$/)).toBeVisible();
+  await expect(details(page).getByRole("link", { name: /Où utiliser mes titres-restaurant/ })).toBeVisible();
+  await expectAccessible(page, "wallet, meal");
+
+  await strip(page).getByRole("link", { name: /Cadeaux de Noël/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cadeaux de Noël");
+  const balances = page.getByRole("list", { name: "Soldes et dates d’expiration" }).getByRole("listitem");
+  await expect(balances).toHaveCount(2);
+  await expect(balances.first()).toContainText("120,00 €");
+  await expect(balances.first()).toContainText("(dans 20 jours)");
+  await expect(balances.nth(1)).toContainText("80,00 €");
+  await expect(balances.first().getByRole("progressbar")).toBeVisible();
+  await expect(details(page).getByRole("link", { name: /Où utiliser mes chèques cadeaux/ })).toBeVisible();
+  await expectAccessible(page, "wallet, gift");
+
+  await strip(page).getByRole("link", { name: /Mobilité/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mobilité");
+  await expect(details(page).getByText("Plafond de 600,00 €, il reste 420,00 €")).toBeVisible();
+  await expect(details(page).getByText(/^Disponible du 01\/01\/\d{4} au 31\/12\/\d{4}$/)).toBeVisible();
+  await expect(details(page).getByText("Prolongation automatique")).toBeVisible();
+  await expect(details(page).getByText("12,00 €")).toBeVisible();
+  await expectAccessible(page, "wallet, mobility");
+
+  await strip(page).getByRole("link", { name: /Culture/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Culture");
+  await expect(details(page).getByText("Illimité").first()).toBeVisible();
+  await expect(details(page).getByText(/n’a pas de plafond/)).toBeVisible();
+  await expectAccessible(page, "wallet, culture");
+});
+
+test("marie pages through Titres-restaurant's transactions", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.goto("/wallets");
+  const processed = page.getByRole("list", { name: "Opérations" }).getByRole("listitem");
+  await expect(processed).toHaveCount(7);
+  await expect(page.getByRole("list", { name: "Montants réservés" }).getByRole("listitem")).toHaveCount(1);
+  await expect(processed.first()).toContainText("€");
+  await page.getByRole("link", { name: "Voir plus d’opérations" }).click();
+  await expect(processed).toHaveCount(10);
+  await expect(processed.last()).toContainText("Rechargement");
+  await expect(page.getByRole("link", { name: "Voir plus d’opérations" })).toHaveCount(0);
+  await expect(processed.filter({ hasText: "Saveurs d'Asie" })).toHaveCount(1);
+  await expectAccessible(page, "wallet transactions, all");
+});
+
+test("another user's wallet id goes back to marie's wallets with a message", async ({ page }) => {
+  await signIn(page, PAUL);
+  await signIn(page, MARIE);
+  await page.goto("/wallets/wal_not_hers_at_all");
+  await expect(page).toHaveURL(/\/wallets\/wal_[\w-]+$/);
+  await expect(page.getByText("Ce portefeuille est introuvable. Voici vos portefeuilles.")).toBeVisible();
+});
+
+test("paul, who has no wallet, sees the empty state and a way to refresh", async ({ page }) => {
+  await signIn(page, PAUL);
+  await page.goto("/wallets");
+  await expect(page).toHaveURL(/\/wallets$/);
+  await expect(page.getByRole("heading", { name: "Aucun portefeuille pour le moment" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Actualiser" })).toHaveAttribute("href", "/wallets");
+  await expectAccessible(page, "wallets, empty");
+});
+
+test("marie activates the mobility wallet her licence offers, once", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.goto("/wallets");
+  await page.getByRole("button", { name: "Activer le portefeuille Mobilité (Acme France)" }).click();
+  await expect(page.getByText("Votre portefeuille est activé.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mobilité");
+  await expect(strip(page).getByRole("link")).toHaveCount(5);
+  await expect(page.getByRole("button", { name: /Activer le portefeuille/ })).toHaveCount(0);
+  await expectAccessible(page, "wallet activated");
+});
