@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, MARIE, PAUL, signIn } from "./helpers";
+import { CLAIRE, expectAccessible, MARIE, PAUL, signIn } from "./helpers";
 
 /** Spec 000 §2 "Wallets page": marie's four wallets, paging, a foreign id; paul has none. */
 const strip = (page: Page) => page.getByRole("navigation", { name: "Mes portefeuilles" });
@@ -62,12 +62,23 @@ test("marie pages through Titres-restaurant's transactions", async ({ page }) =>
   await expectAccessible(page, "wallet transactions, all");
 });
 
-test("another user's wallet id goes back to marie's wallets with a message", async ({ page }) => {
-  await signIn(page, PAUL);
+test("another user's wallet id, or an unknown one, goes back to marie's wallets with a message", async ({ page, browser }) => {
+  // Claire's wallet id, read from her own session.
+  const claire = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: "fr-FR" });
+  const clairePage = await claire.newPage();
+  await signIn(clairePage, CLAIRE);
+  await clairePage.goto("/wallets");
+  const claireWallet = new URL(clairePage.url()).pathname;
+  expect(claireWallet).toMatch(/^\/wallets\/wal_/);
+  await claire.close();
+
   await signIn(page, MARIE);
-  await page.goto("/wallets/wal_not_hers_at_all");
-  await expect(page).toHaveURL(/\/wallets\/wal_[\w-]+$/);
-  await expect(page.getByText("Ce portefeuille est introuvable. Voici vos portefeuilles.")).toBeVisible();
+  for (const path of [claireWallet, "/wallets/wal_unknown"]) {
+    await page.goto(path);
+    await expect(page.getByText("Ce portefeuille est introuvable. Voici vos portefeuilles.")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Titres-restaurant");
+    expect(new URL(page.url()).pathname).not.toBe(claireWallet);
+  }
 });
 
 test("paul, who has no wallet, sees the empty state and a way to refresh", async ({ page }) => {
