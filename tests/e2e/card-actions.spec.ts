@@ -84,13 +84,16 @@ test("a new PIN must be 4 digits typed twice the same", async ({ page }) => {
   await panel.getByLabel("Confirmez le nouveau code PIN").fill("1234");
   await panel.getByRole("button", { name: "Enregistrer le nouveau code PIN" }).click();
   await expect(page.getByRole("link", { name: "Le code PIN doit comporter exactement 4 chiffres" })).toBeVisible();
-  // The server never sends a PIN back; with JS the browser catches the error before sending anything.
-  if (test.info().project.use.javaScriptEnabled === false) await expect(page.getByLabel("Nouveau code PIN", { exact: true })).toHaveValue("");
+  // The server never sends a PIN back: after a refusal both fields are empty again (JS on or off).
+  await expect(page.getByLabel("Nouveau code PIN", { exact: true })).toHaveValue("");
+  await expect(page.getByLabel("Confirmez le nouveau code PIN")).toHaveValue("");
   await expectAccessible(page, "unlock PIN, wrong format");
   await page.getByLabel("Nouveau code PIN", { exact: true }).fill("4321");
   await page.getByLabel("Confirmez le nouveau code PIN").fill("4322");
   await page.getByRole("button", { name: "Enregistrer le nouveau code PIN" }).click();
   await expect(page.getByRole("link", { name: "Les deux codes PIN ne sont pas identiques" })).toBeVisible();
+  await expect(page.getByLabel("Nouveau code PIN", { exact: true })).toHaveValue("");
+  await expect(page.getByLabel("Confirmez le nouveau code PIN")).toHaveValue("");
   await page.getByLabel("Nouveau code PIN", { exact: true }).fill("4321");
   await page.getByLabel("Confirmez le nouveau code PIN").fill("4321");
   await page.getByRole("button", { name: "Enregistrer le nouveau code PIN" }).click();
