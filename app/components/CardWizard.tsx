@@ -262,13 +262,12 @@ function PinStep({ view, actionData, back }: { view: WizardView; actionData: Wiz
 function AddressStep({ view, actionData, back }: { view: WizardView; actionData: WizardActionData | undefined; back: string }) {
   const { t } = useTranslation();
   const errors = actionData?.errors ?? {};
+  // Uncontrolled and never remounted: what the person typed stays while they correct it.
   const values = { ...view.address, ...actionData?.values };
-  const attempt = actionData?.attempt ?? "";
   const field = (name: "line1" | "line2" | "zipcode" | "city", autoComplete: string, extra: { hint?: string; optional?: boolean } = {}) => (
     <TextField
       id={FIELD_IDS[name]!}
       name={name}
-      key={`${name}-${attempt}`}
       label={extra.optional ? `${t(`cards.create.address.${name}`)} ${t("cards.create.optional")}` : t(`cards.create.address.${name}`)}
       hint={extra.hint}
       error={errors[name]}
@@ -288,7 +287,6 @@ function AddressStep({ view, actionData, back }: { view: WizardView; actionData:
       <SelectField
         id="address-country"
         name="country"
-        key={`country-${attempt}`}
         label={t("cards.create.address.country")}
         error={errors.country}
         defaultValue={values.country}
