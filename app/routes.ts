@@ -5,6 +5,8 @@ export default [
   route("login", "routes/login.tsx"),
   route("login/code", "routes/login.code.tsx"),
   route("logout", "routes/logout.tsx"),
+  route("lost-password", "routes/lost-password.tsx"),
+  route("reset-password/:token?", "routes/reset-password.($token).tsx"),
   route("locales/:lng", "routes/locales.ts"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox-issuer.reveal.$key.ts"),

@@ -126,3 +126,34 @@ export const overflowAmountSchema = z.object({
     .transform(Number)
     .pipe(z.number().min(OVERFLOW_MIN_EUROS, "errors.overflowRange").max(OVERFLOW_MAX_EUROS, "errors.overflowRange")),
 });
+
+/**
+ * Spec 001 §5 "Passwords" (the stricter reading): at least 8 characters with an upper-case letter, a
+ * lower-case letter, a digit and a special character. The rules are listed before the person types.
+ */
+export const PASSWORD_RULES = [
+  { key: "length", test: (v: string) => v.length >= 8 },
+  { key: "upper", test: (v: string) => /\p{Lu}/u.test(v) },
+  { key: "lower", test: (v: string) => /\p{Ll}/u.test(v) },
+  { key: "digit", test: (v: string) => /\d/.test(v) },
+  { key: "special", test: (v: string) => /[^\p{L}\d\s]/u.test(v) },
+] as const;
+
+/** A new password typed twice: the first rule it breaks, or a mismatch. */
+export const newPasswordSchema = z
+  .object({
+    password: z
+      .string({ error: "errors.newPasswordRequired" })
+      .min(1, "errors.newPasswordRequired")
+      .max(200, "errors.passwordTooLong")
+      .superRefine((value, ctx) => {
+        const broken = PASSWORD_RULES.find((rule) => !rule.test(value));
+        if (broken) ctx.addIssue({ code: "custom", message: `errors.passwordRule.${broken.key}` });
+      }),
+    confirmation: z.string({ error: "errors.passwordConfirmationRequired" }).min(1, "errors.passwordConfirmationRequired"),
+  })
+  .refine((v) => v.password === v.confirmation, { path: ["confirmation"], message: "errors.passwordMismatch" });
+
+export const lostPasswordSchema = z.object({
+  email: loginSchema.shape.email,
+});

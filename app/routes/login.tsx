@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useTranslation } from "~/i18n";
-import { Form, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
@@ -93,6 +93,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             {t("auth.login.submit")}
           </button>
         </Form>
+        <p>
+          <Link to={`/lost-password${fields.email.initialValue ? `?email=${encodeURIComponent(String(fields.email.initialValue))}` : ""}`} className="link-action">
+            {t("auth.login.lostPassword")}
+          </Link>
+        </p>
       </div>
     </PublicShell>
   );

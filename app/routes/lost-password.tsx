@@ -1,0 +1,80 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/lost-password";
+import { ErrorSummary } from "~/components/ErrorSummary";
+import { PageHeader } from "~/components/PageHeader";
+import { PublicShell } from "~/components/PublicShell";
+import { TextField } from "~/components/TextField";
+import { lostPasswordSchema } from "~/domain/schemas";
+import { currentUserId } from "~/.server/auth";
+import { getInstance } from "~/middleware/i18next";
+import { getPlatform, publicUrl } from "~/.server/platform";
+import { badRequest } from "~/.server/request";
+import { requestPasswordReset } from "~/.server/services/password-reset";
+
+/**
+ * Lost password (spec 001 §2.1): always the same answer, whether the address has an account or not
+ * (and in the same time: the e-mail goes out before the answer either way).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  if (await currentUserId(request)) throw redirect("/cards");
+  return { email: new URL(request.url).searchParams.get("email") ?? "" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const submission = parseWithZod(form, { schema: lostPasswordSchema });
+  if (submission.status !== "success") return badRequest({ error: submission.error?.email?.[0] ?? "errors.emailInvalid", email: String(form.get("email") ?? "") });
+  const { db, messenger, env } = await getPlatform();
+  const t = getInstance(context).t;
+  await requestPasswordReset(db, messenger, submission.value.email, publicUrl(env), {
+    subject: t("auth.lostPassword.mailSubject"),
+    text: (link) => t("auth.lostPassword.mailText", { link }),
+  });
+  return { sent: true as const };
+}
+
+export default function LostPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const error = actionData && "error" in actionData ? actionData.error : undefined;
+  const sent = actionData && "sent" in actionData;
+  return (
+    <PublicShell>
+      <div className="narrow">
+        <PageHeader title={t("auth.lostPassword.title")} error={Boolean(error)} />
+        {sent ? (
+          <div className="alert alert--success" role="status">
+            <p>{t("auth.lostPassword.sent")}</p>
+          </div>
+        ) : (
+          <>
+            <ErrorSummary errors={error ? [{ fieldId: "lost-email", message: error }] : []} />
+            <p>{t("auth.lostPassword.intro")}</p>
+            <Form method="post" noValidate>
+              <TextField
+                id="lost-email"
+                name="email"
+                label={t("auth.login.email")}
+                error={error}
+                defaultValue={actionData && "email" in actionData ? actionData.email : loaderData.email}
+                type="email"
+                autoComplete="username"
+                spellCheck={false}
+                autoCapitalize="none"
+              />
+              <button type="submit" className="button">
+                {t("auth.lostPassword.submit")}
+              </button>
+            </Form>
+          </>
+        )}
+        <p>
+          <Link to="/login" className="link-action">
+            {t("auth.lostPassword.back")}
+          </Link>
+        </p>
+      </div>
+    </PublicShell>
+  );
+}

@@ -1,0 +1,63 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible, LUCAS, submitPassword } from "./helpers";
+
+/** Spec 001 §2.1: lost password → e-mail in /dev/outbox → reset password → sign in with the new one. */
+const NEW_PASSWORD = "Nouveau-Mot2passe!";
+
+async function resetLinkFor(request: import("@playwright/test").APIRequestContext, email: string): Promise<string> {
+  const html = await (await request.get("/dev/outbox")).text();
+  const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(email) && m.includes("Choisir un nouveau mot de passe"));
+  const link = message && /https?:\/\/[^\s<"]+\/reset-password\/[^\s<"]+/.exec(message.replace(/&amp;/g, "&"));
+  if (!link) throw new Error(`no reset link for ${email}`);
+  return new URL(link[0]).pathname + new URL(link[0]).search;
+}
+
+test("a lost-password → reset-password round trip through the outbox", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Mot de passe oublié ?" }).click();
+  await expect(page).toHaveTitle("Mot de passe oublié – Portail Avantages");
+  await expectAccessible(page, "lost password");
+
+  // The same answer for an address without an account.
+  await page.getByLabel("Adresse e-mail").fill("personne@example.com");
+  await page.getByRole("button", { name: "Recevoir le lien" }).click();
+  const sameAnswer = /Si un compte existe pour cette adresse, un e-mail vient de lui être envoyé/;
+  await expect(page.getByText(sameAnswer)).toBeVisible();
+
+  await page.goto("/lost-password");
+  await page.getByLabel("Adresse e-mail").fill(LUCAS);
+  await page.getByRole("button", { name: "Recevoir le lien" }).click();
+  await expect(page.getByText(sameAnswer)).toBeVisible();
+  await expectAccessible(page, "lost password, sent");
+
+  const link = await resetLinkFor(page.request, LUCAS);
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Nouveau mot de passe");
+  await expect(page.getByText(/Au moins 8 caractères, dont une majuscule, une minuscule, un chiffre et un caractère spécial/)).toBeVisible();
+  await expectAccessible(page, "reset password");
+
+  await page.getByLabel("Nouveau mot de passe", { exact: true }).fill("nouveau-mot2passe");
+  await page.getByLabel("Confirmez le nouveau mot de passe").fill("nouveau-mot2passe");
+  await page.getByRole("button", { name: "Enregistrer le mot de passe" }).click();
+  await expect(page.getByRole("link", { name: "Le mot de passe doit comporter au moins une majuscule" })).toBeVisible();
+  await expect(page.getByLabel("Nouveau mot de passe", { exact: true })).toHaveValue("");
+  await expectAccessible(page, "reset password, refused");
+
+  await page.getByLabel("Nouveau mot de passe", { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel("Confirmez le nouveau mot de passe").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Enregistrer le mot de passe" }).click();
+  await expect(page).toHaveURL(/\/login\?email=/);
+  await expect(page.getByText("Votre mot de passe est modifié. Connectez-vous avec le nouveau.")).toBeVisible();
+  await expect(page.getByLabel("Adresse e-mail")).toHaveValue(LUCAS);
+
+  // The old password no longer works; the new one does.
+  await submitPassword(page, LUCAS);
+  await expect(page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first()).toBeVisible();
+  await submitPassword(page, LUCAS, NEW_PASSWORD);
+  await expect(page).toHaveURL(/\/(cards|onboarding)/);
+
+  // The link served once.
+  const reused = await page.request.get(link);
+  expect(reused.status()).toBe(410);
+  expect(await reused.text()).toContain("Ce lien a expiré ou a déjà servi.");
+});
