@@ -1,10 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { expectAccessible, LUCAS, submitPassword } from "./helpers";
 
 /** Spec 001 §2.1: lost password → e-mail in /dev/outbox → reset password → sign in with the new one. */
 const NEW_PASSWORD = "Nouveau-Mot2passe!";
 
-async function resetLinkFor(request: import("@playwright/test").APIRequestContext, email: string): Promise<string> {
+async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
   const html = await (await request.get("/dev/outbox")).text();
   const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(email) && m.includes("Choisir un nouveau mot de passe"));
   const link = message && /https?:\/\/[^\s<"]+\/reset-password\/[^\s<"]+/.exec(message.replace(/&amp;/g, "&"));
