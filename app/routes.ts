@@ -6,6 +6,7 @@ export default [
   route("login/code", "routes/login.code.tsx"),
   route("logout", "routes/logout.tsx"),
   route("lost-password", "routes/lost-password.tsx"),
+  route("activate/:token?", "routes/activate.($token).tsx"),
   route("reset-password/:token?", "routes/reset-password.($token).tsx"),
   route("locales/:lng", "routes/locales.ts"),
   route("dev/outbox", "routes/dev.outbox.tsx"),

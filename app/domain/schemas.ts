@@ -139,20 +139,25 @@ export const PASSWORD_RULES = [
   { key: "special", test: (v: string) => /[^\p{L}\d\s]/u.test(v) },
 ] as const;
 
+const newPassword = z
+  .string({ error: "errors.newPasswordRequired" })
+  .min(1, "errors.newPasswordRequired")
+  .max(200, "errors.passwordTooLong")
+  .superRefine((value, ctx) => {
+    const broken = PASSWORD_RULES.find((rule) => !rule.test(value));
+    if (broken) ctx.addIssue({ code: "custom", message: `errors.passwordRule.${broken.key}` });
+  });
+const passwordConfirmation = z.string({ error: "errors.passwordConfirmationRequired" }).min(1, "errors.passwordConfirmationRequired");
+const sameTwice = (v: { password: string; confirmation: string }) => v.password === v.confirmation;
+const mismatch = { path: ["confirmation"], message: "errors.passwordMismatch" };
+
 /** A new password typed twice: the first rule it breaks, or a mismatch. */
-export const newPasswordSchema = z
-  .object({
-    password: z
-      .string({ error: "errors.newPasswordRequired" })
-      .min(1, "errors.newPasswordRequired")
-      .max(200, "errors.passwordTooLong")
-      .superRefine((value, ctx) => {
-        const broken = PASSWORD_RULES.find((rule) => !rule.test(value));
-        if (broken) ctx.addIssue({ code: "custom", message: `errors.passwordRule.${broken.key}` });
-      }),
-    confirmation: z.string({ error: "errors.passwordConfirmationRequired" }).min(1, "errors.passwordConfirmationRequired"),
-  })
-  .refine((v) => v.password === v.confirmation, { path: ["confirmation"], message: "errors.passwordMismatch" });
+export const newPasswordSchema = z.object({ password: newPassword, confirmation: passwordConfirmation }).refine(sameTwice, mismatch);
+
+/** Spec 001 §2.3 "verify/activation": the onboarding profile, a password, and the marketing opt-in. */
+export const activationSchema = onboardingProfileSchema
+  .extend({ password: newPassword, confirmation: passwordConfirmation, marketing: z.literal("on").optional() })
+  .refine(sameTwice, mismatch);
 
 export const lostPasswordSchema = z.object({
   email: loginSchema.shape.email,

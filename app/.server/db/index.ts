@@ -7,6 +7,7 @@ import * as initial from "./migrations/001_initial";
 import * as cards from "./migrations/002_cards";
 import * as cardRequests from "./migrations/003_card_requests";
 import * as payments from "./migrations/004_payments";
+import * as marketing from "./migrations/005_marketing_opt_in";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "002_cards": cards,
   "003_card_requests": cardRequests,
   "004_payments": payments,
+  "005_marketing_opt_in": marketing,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -77,6 +77,8 @@ export interface UserTable {
   issuer_cardholder_ref: string | null;
   /** The payment processor's customer reference, once a card was saved. */
   processor_customer_ref: string | null;
+  /** Opted in to marketing e-mails at activation (0/1). */
+  marketing_emails: number;
 }
 
 export interface MembershipTable {

@@ -180,6 +180,7 @@ function userRow(fields: Pick<UserTable, "id" | "email" | "created_at"> & Partia
     balance_overflow_authorized: null,
     issuer_cardholder_ref: null,
     processor_customer_ref: null,
+    marketing_emails: 0,
     ...fields,
   };
 }
