@@ -4,12 +4,19 @@ import { expectAccessible, LUCAS, submitPassword } from "./helpers";
 /** Spec 001 §2.1: lost password → e-mail in /dev/outbox → reset password → sign in with the new one. */
 const NEW_PASSWORD = "Nouveau-Mot2passe!";
 
+/** The e-mail leaves after the answer: look in the outbox until it is there. */
 async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
-  const html = await (await request.get("/dev/outbox")).text();
-  const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(email) && m.includes("Choisir un nouveau mot de passe"));
-  const link = message && /https?:\/\/[^\s<"]+\/reset-password\/[^\s<"]+/.exec(message.replace(/&amp;/g, "&"));
-  if (!link) throw new Error(`no reset link for ${email}`);
-  return new URL(link[0]).pathname + new URL(link[0]).search;
+  let found: string | null = null;
+  await expect
+    .poll(async () => {
+      const html = await (await request.get("/dev/outbox")).text();
+      const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(email) && m.includes("Choisir un nouveau mot de passe"));
+      const link = message && /https?:\/\/[^\s<"]+\/reset-password\/[^\s<"]+/.exec(message.replace(/&amp;/g, "&"));
+      found = link ? new URL(link[0]).pathname + new URL(link[0]).search : null;
+      return found;
+    })
+    .not.toBeNull();
+  return found!;
 }
 
 test("a lost-password → reset-password round trip through the outbox", async ({ page }) => {
