@@ -19,8 +19,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env, issuer } = await getPlatform();
   // A card asked for earlier may have been made since: record it before listing (one query when none).
-  if (await hasCardInTheMaking(db, account.id)) await settleCardRequests(db, issuer, account.id);
-  const [cards, wallets, cardInTheMaking] = await Promise.all([listCards(db, account.id), listWallets(db, account.id), hasCardInTheMaking(db, account.id)]);
+  let cardInTheMaking = await hasCardInTheMaking(db, account.id);
+  if (cardInTheMaking) {
+    await settleCardRequests(db, issuer, account.id);
+    cardInTheMaking = await hasCardInTheMaking(db, account.id);
+  }
+  const [cards, wallets] = await Promise.all([listCards(db, account.id), listWallets(db, account.id)]);
   return {
     user: {
       initials: initialsOf(account),

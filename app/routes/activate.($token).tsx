@@ -6,6 +6,7 @@ import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { SelectField, TextField } from "~/components/TextField";
+import { TermsField } from "~/components/TermsField";
 import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
 import { activationSchema } from "~/domain/schemas";
 import { signIn } from "~/.server/auth";
@@ -102,30 +103,7 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
               </div>
               <TextField id={ids.password} name="password" key={`password-${attempt}`} type="password" label={t("auth.activate.password")} hint={t("auth.password.rules")} error={errors.password} autoComplete="new-password" />
               <TextField id={ids.confirmation} name="confirmation" key={`confirmation-${attempt}`} type="password" label={t("auth.activate.confirmation")} error={errors.confirmation} autoComplete="new-password" />
-              <div className={`field field--checkbox${errors.terms ? " field--error" : ""}`}>
-                {errors.terms ? (
-                  <p className="field__error" id="activate-terms-error">
-                    <span className="visually-hidden">{t("errors.prefix")}</span>
-                    {t(errors.terms)}
-                  </p>
-                ) : null}
-                <label className="checkbox">
-                  <input type="checkbox" id={ids.terms} name="terms" defaultChecked={values?.terms} aria-invalid={errors.terms ? true : undefined} aria-describedby={errors.terms ? "activate-terms-error" : undefined} />
-                  {t("onboarding.profile.terms")}
-                </label>
-                <ul className="inline-links">
-                  <li>
-                    <a href={loaderData.legalUrl} target="_blank" rel="noopener noreferrer">
-                      {t("onboarding.profile.readTerms")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-                    </a>
-                  </li>
-                  <li>
-                    <a href={loaderData.privacyUrl} target="_blank" rel="noopener noreferrer">
-                      {t("onboarding.profile.readPrivacy")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-                    </a>
-                  </li>
-                </ul>
-              </div>
+              <TermsField id={ids.terms} error={errors.terms} defaultChecked={values?.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
               <div className="field field--checkbox">
                 <label className="checkbox">
                   <input type="checkbox" name="marketing" defaultChecked={values?.marketing} />

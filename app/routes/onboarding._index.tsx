@@ -5,6 +5,7 @@ import type { Route } from "./+types/onboarding._index";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { SelectField, TextField } from "~/components/TextField";
+import { TermsField } from "~/components/TermsField";
 import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
 import { onboardingProfileSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
@@ -116,37 +117,7 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
             />
           </div>
         )}
-        <div className={`field field--checkbox${termsError ? " field--error" : ""}`}>
-          {termsError ? (
-            <p className="field__error" id="profile-terms-error">
-              <span className="visually-hidden">{t("errors.prefix")}</span>
-              {t(termsError)}
-            </p>
-          ) : null}
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              id={ids.terms}
-              name="terms"
-              defaultChecked={values ? values.terms : loaderData.termsAccepted}
-              aria-invalid={termsError ? true : undefined}
-              aria-describedby={termsError ? "profile-terms-error" : undefined}
-            />
-            {t("onboarding.profile.terms")}
-          </label>
-          <ul className="inline-links">
-            <li>
-              <a href={loaderData.legalUrl} target="_blank" rel="noopener noreferrer">
-                {t("onboarding.profile.readTerms")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-              </a>
-            </li>
-            <li>
-              <a href={loaderData.privacyUrl} target="_blank" rel="noopener noreferrer">
-                {t("onboarding.profile.readPrivacy")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-              </a>
-            </li>
-          </ul>
-        </div>
+        <TermsField id="profile-terms" error={termsError} defaultChecked={values ? values.terms : loaderData.termsAccepted} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
         <div className="actions">
           <button type="submit" className="button">
             {t("onboarding.profile.submit")}

@@ -1,5 +1,5 @@
 import type { DB } from "../db";
-import { walletSummaries, type WalletSummary } from "./wallets";
+import { linkedWalletSummaries, type WalletSummary } from "./wallets";
 
 export interface CardListItem {
   id: string;
@@ -50,16 +50,7 @@ export async function getCardDetail(db: DB, userId: string, cardId: string): Pro
     .executeTakeFirst();
   if (!card) return null;
 
-  const links = await db
-    .selectFrom("card_wallets")
-    .select(["wallet_id", "position"])
-    .where("card_id", "=", card.id)
-    .orderBy("position")
-    .execute();
-  const summaries = await walletSummaries(db, userId, links.map((l) => l.wallet_id));
-  const linkedWallets = links
-    .map((l) => summaries.find((s) => s.id === l.wallet_id))
-    .filter((w): w is WalletSummary => w !== undefined);
+  const linkedWallets = await linkedWalletSummaries(db, userId, card.id);
 
   const reservedRow = await db
     .selectFrom("card_authorizations")

@@ -1,7 +1,7 @@
 import { validateSplit, type SelectableWallet } from "~/domain/payment-methods";
 import type { DB } from "../db";
 import { newId } from "../ids";
-import { walletSummaries } from "./wallets";
+import { linkedWalletSummaries } from "./wallets";
 
 /**
  * Switching a transaction's payment methods (spec 000 §5 "Payment-method selection"): an approved
@@ -29,11 +29,7 @@ export async function getSwitchableTransaction(db: DB, userId: string, cardId: s
     .where("card_authorizations.has_card_transactions", "=", 1)
     .executeTakeFirst();
   if (!row) return null;
-  const links = await db.selectFrom("card_wallets").select("wallet_id").where("card_id", "=", cardId).orderBy("position").execute();
-  const summaries = await walletSummaries(db, userId, links.map((l) => l.wallet_id));
-  const wallets = links
-    .map((l) => summaries.find((s) => s.id === l.wallet_id))
-    .filter((w) => w !== undefined)
+  const wallets = (await linkedWalletSummaries(db, userId, cardId))
     .map((w) => ({ id: w.id, name: w.name, selectable: w.available === null ? row.amount : Math.max(0, Math.min(w.available, row.amount)) }))
     .filter((w) => w.selectable > 0);
   return { id: row.id, cardId: row.card_id, merchantName: row.merchant_name, transactionAt: row.transaction_at, amount: row.amount, wallets };

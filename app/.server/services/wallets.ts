@@ -75,6 +75,13 @@ async function summarise(
   });
 }
 
+/** The wallets linked to this card of this user, in the card's debit order, with what they hold. */
+export async function linkedWalletSummaries(db: DB, userId: string, cardId: string): Promise<WalletSummary[]> {
+  const links = await db.selectFrom("card_wallets").select("wallet_id").where("card_id", "=", cardId).orderBy("position").execute();
+  const summaries = await walletSummaries(db, userId, links.map((l) => l.wallet_id));
+  return links.map((l) => summaries.find((s) => s.id === l.wallet_id)).filter((w): w is WalletSummary => w !== undefined);
+}
+
 export interface WalletDetail {
   id: string;
   name: string;

@@ -1,6 +1,7 @@
 import { constants, generateKeyPairSync, privateDecrypt } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startStripeStandIn, type RecordedRequest } from "../../../../tests/support/stripe-stand-in";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { parseEnv } from "../../env";
 import { createCardIssuer } from "./index";
@@ -12,16 +13,9 @@ import { parseApiHost, StripeIssuer } from "./stripe";
  * A small stand-in for api.stripe.com, started by the test: it records every request and answers
  * like Stripe does (form-encoded bodies in, JSON out, errors as { error: { type, code, message } }).
  */
-interface Recorded {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  form: Record<string, string>;
-}
-
-const requests: Recorded[] = [];
-let server: Server;
+let requests: RecordedRequest[] = [];
 let port: number;
+let closeStandIn: () => Promise<void>;
 const pinKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const pinPublicKeyPem = pinKeys.publicKey.export({ type: "spki", format: "pem" }).toString();
 const EXPIRES = 1_900_000_000;
@@ -60,23 +54,10 @@ function answer(method: string, path: string, form: Record<string, string> = {})
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (raw += chunk));
-    req.on("end", () => {
-      const path = (req.url ?? "").split("?")[0]!;
-      requests.push({ method: req.method ?? "", path, headers: req.headers, form: Object.fromEntries(new URLSearchParams(raw)) });
-      const form = Object.fromEntries(new URLSearchParams(raw));
-      const { status, body } = answer(req.method ?? "", path, form);
-      res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${requests.length}` });
-      res.end(JSON.stringify(body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  const standIn = await startStripeStandIn(answer);
+  ({ port, requests, close: closeStandIn } = standIn);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => closeStandIn());
 beforeEach(() => {
   requests.length = 0;
 });
@@ -96,7 +77,7 @@ function issuer(overrides: Partial<ConstructorParameters<typeof StripeIssuer>[0]
   });
 }
 
-function only(): Recorded {
+function only(): RecordedRequest {
   expect(requests).toHaveLength(1);
   const request = requests[0]!;
   expect(request.headers.authorization).toBe("Bearer sk_test_123");

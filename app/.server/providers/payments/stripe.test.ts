@@ -1,5 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startStripeStandIn, type RecordedRequest } from "../../../../tests/support/stripe-stand-in";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { parseEnv } from "../../env";
 import { openTestDatabase } from "../../db/test-database";
@@ -10,17 +9,9 @@ import { StripePaymentProcessor } from "./stripe";
  * A small stand-in for api.stripe.com, started by the test: it records every request (method, path,
  * query, headers, form) and answers like Stripe (JSON objects, errors as { error: { type, code } }).
  */
-interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingHttpHeaders;
-  form: Record<string, string>;
-}
-
-const requests: Recorded[] = [];
-let server: Server;
+let requests: RecordedRequest[] = [];
 let port: number;
+let closeStandIn: () => Promise<void>;
 
 const error = (status: number, type: string, code?: string) => ({ status, body: { error: { type, code, message: `${type} ${code ?? ""}` } } });
 const card = (id: string, customer: string, last4: string) => ({ id, object: "payment_method", type: "card", customer, card: { brand: "visa", last4, exp_month: 9, exp_year: 2031 } });
@@ -51,23 +42,10 @@ function answer(method: string, path: string, form: Record<string, string>): { s
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (raw += chunk));
-    req.on("end", () => {
-      const [path, query = ""] = (req.url ?? "").split("?");
-      const form = Object.fromEntries(new URLSearchParams(raw));
-      requests.push({ method: req.method ?? "", path: path!, query: Object.fromEntries(new URLSearchParams(query)), headers: req.headers, form });
-      const { status, body } = answer(req.method ?? "", path!, form);
-      res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${requests.length}` });
-      res.end(JSON.stringify(body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  const standIn = await startStripeStandIn(answer);
+  ({ port, requests, close: closeStandIn } = standIn);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => closeStandIn());
 beforeEach(() => {
   requests.length = 0;
 });
