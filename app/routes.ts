@@ -8,6 +8,8 @@ export default [
   route("lost-password", "routes/lost-password.tsx"),
   route("activate/:token?", "routes/activate.($token).tsx"),
   route("reset-password/:token?", "routes/reset-password.($token).tsx"),
+  route("user-confirmation", "routes/user-confirmation.tsx"),
+  route("force-change-password", "routes/force-change-password.tsx"),
   route("locales/:lng", "routes/locales.ts"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox-issuer.reveal.$key.ts"),
@@ -18,6 +20,13 @@ export default [
     index("routes/onboarding._index.tsx"),
     route("card", "routes/onboarding.card.tsx"),
     route("wait", "routes/onboarding.wait.tsx"),
+  ]),
+
+  // Signed-in, onboarded users held until their second factor is set up (spec 001 §4 "MFA-required")
+  route("secure-account", "routes/secure-account.tsx", [
+    index("routes/secure-account._index.ts"),
+    route("pending/:field", "routes/secure-account.pending.$field.tsx"),
+    route("second-factor", "routes/secure-account.second-factor.tsx"),
   ]),
 
   // Signed-in, onboarded users
@@ -43,7 +52,14 @@ export default [
     route("wallets/:walletId", "routes/_app.wallets.$walletId.tsx"),
     route("transactions", "routes/_app.transactions.ts"),
     route("plans", "routes/_app.plans.ts"),
-    route("settings", "routes/_app.settings.ts"),
+    route("settings", "routes/_app.settings.tsx", [
+      index("routes/_app.settings._index.ts"),
+      route("profile", "routes/_app.settings.profile.tsx"),
+      route("profile/confirm/:field", "routes/_app.settings.profile.confirm.$field.tsx"),
+      route("notifications", "routes/_app.settings.notifications.tsx"),
+      route("security", "routes/_app.settings.security.tsx"),
+      route("security/mfa/:channel", "routes/_app.settings.security.mfa.$channel.tsx"),
+    ]),
   ]),
 
   route("*", "routes/$.tsx"),

@@ -5,10 +5,11 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginSchema } from "~/domain/schemas";
 import { getPlatform } from "./platform";
-import { commitSession, getSession, sessionStorage } from "./request";
+import { commitSession, getSession, redirectWithFlash, sessionStorage } from "./request";
 import { authenticateWithPassword, codeDestination, getAccount, isOnboarded, type Account } from "./services/accounts";
 import { issueCode, type IssueResult } from "./services/codes";
-import type { PortalSession } from "./session";
+import { passwordChangeRequired, mustSetUpMfa } from "./services/security";
+import type { FlashMessage, PortalSession } from "./session";
 
 /** What a failed password step sends back to the form. */
 export class LoginRejected extends Error {
@@ -43,13 +44,28 @@ export async function currentUserId(request: Request): Promise<string | null> {
 }
 
 /** Starts a fresh session (a new id, so a planted id is useless) holding this user. */
-export async function signIn(request: Request, userId: string, redirectTo: string): Promise<Response> {
+export async function signIn(request: Request, userId: string, redirectTo: string, flash?: FlashMessage): Promise<Response> {
   const storage = await sessionStorage();
   const old = await getSession(request);
   await storage.destroySession(old);
   const fresh = await storage.getSession();
   fresh.set("userId", userId);
+  if (flash) fresh.flash("flash", flash);
   return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(fresh) } });
+}
+
+/**
+ * The last step of every sign-in (after the password, and the code when MFA is on): an account given
+ * a temporary password chooses its own first, on `/force-change-password`, before any session is opened.
+ */
+export async function completeSignIn(request: Request, userId: string, redirectTo: string): Promise<Response> {
+  const { db } = await getPlatform();
+  if (!(await passwordChangeRequired(db, userId))) return signIn(request, userId, redirectTo);
+  const session = await getSession(request);
+  session.unset("userId");
+  session.unset("pendingLogin");
+  session.set("pendingPasswordChange", { userId, redirectTo, expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString() });
+  return redirect("/force-change-password", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export async function signOut(request: Request, to = "/login"): Promise<Response> {
@@ -88,10 +104,16 @@ export function loginUrl(request: Request): string {
   return here === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(here)}`;
 }
 
-/** The signed-in, active account, or a redirect to sign-in (a disabled account's session loses its user). */
+/**
+ * The signed-in, active account, or a redirect to sign-in (a disabled account's session loses its user).
+ * A form sent after the session ended is told so (spec 001 §8: 401 → "session expirée").
+ */
 async function signedInAccount(request: Request): Promise<Account> {
   const userId = await currentUserId(request);
-  if (!userId) throw redirect(loginUrl(request));
+  if (!userId) {
+    if (request.method === "GET" || request.method === "HEAD") throw redirect(loginUrl(request));
+    throw await redirectWithFlash(request, "/login", { kind: "error", message: "errors.sessionExpired" });
+  }
   const { db } = await getPlatform();
   const account = await getAccount(db, userId);
   if (!account) {
@@ -102,11 +124,15 @@ async function signedInAccount(request: Request): Promise<Account> {
   return account;
 }
 
-/** Protected layout middleware: signed in, account active, and onboarded (else /onboarding). */
+/**
+ * Protected layout middleware: signed in, account active, onboarded (else /onboarding), and with a
+ * second factor unless exempt (else held on /secure-account, spec 001 §4 "MFA-required").
+ */
 export const requireAccount: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const account = await signedInAccount(request);
   const { db } = await getPlatform();
   if (!(await isOnboarded(db, account))) throw redirect("/onboarding");
+  if (mustSetUpMfa(account)) throw redirect("/secure-account");
   context.set(accountContext, account);
   return next();
 };

@@ -29,6 +29,8 @@ export interface RevealGrant {
 export interface SessionData {
   userId: string;
   pendingLogin: PendingLogin;
+  /** A sign-in with a temporary password, waiting for the person's own (`/force-change-password`). */
+  pendingPasswordChange: PendingLogin;
   revealGrant: RevealGrant;
 }
 export interface SessionFlashData {

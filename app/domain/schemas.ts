@@ -162,3 +162,28 @@ export const activationSchema = onboardingProfileSchema
 export const lostPasswordSchema = z.object({
   email: loginSchema.shape.email,
 });
+
+/**
+ * Spec 001 §5 "Profile save": e-mail and phone are sent only when they change (the server compares);
+ * terms only when newly ticked. A field with a pending change is not in the form at all.
+ */
+export const profileSchema = z.object({
+  email: loginSchema.shape.email.optional(),
+  phoneCountry: z.string().default("FR"),
+  phone: onboardingProfileSchema.shape.phone.optional(),
+  terms: z.literal("on").optional(),
+});
+
+/** Spec 001 §3 "Password form": the current password, then the new one by the rules, typed twice. */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string({ error: "errors.currentPasswordRequired" }).min(1, "errors.currentPasswordRequired").max(200, "errors.passwordTooLong"),
+    password: newPassword,
+    confirmation: passwordConfirmation,
+  })
+  .refine(sameTwice, mismatch);
+
+/** Spec 001 §3 "MFA": the two channels a second factor can use. */
+export const mfaChannelSchema = z.object({
+  channel: z.enum(["EMAIL", "SMS"], { error: "errors.mfaChannelRequired" }),
+});

@@ -16,7 +16,7 @@ import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession } from "~/.server/request";
 import { codeDestination, maskDestination } from "~/.server/services/accounts";
 import { openRevealSession, revealKindFor } from "~/.server/services/card-actions";
-import { issueCode, resendAvailableAt, verifyCode } from "~/.server/services/codes";
+import { issueCode, resendAvailableAt, verifyCode, VERIFY_ERROR_KEYS } from "~/.server/services/codes";
 
 /**
  * Reveal a virtual card's number, expiry and CVC, or a physical card's PIN (spec 000 §2 "Card reveal
@@ -24,8 +24,6 @@ import { issueCode, resendAvailableAt, verifyCode } from "~/.server/services/cod
  * one reveal, kept in the session for 5 minutes; the secret itself is shown by the issuer, never by us.
  */
 const GRANT_TTL_MS = 5 * 60 * 1000;
-const VERIFY_ERRORS = { invalid: "errors.codeInvalid", expired: "errors.codeExpired", exhausted: "errors.codeExhausted", missing: "errors.codeMissing" } as const;
-
 type Step = "ask" | "code" | "show";
 const stepOf = (url: URL): Step => {
   const step = url.searchParams.get("step");
@@ -92,7 +90,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (submission.status !== "success") return badRequest({ lastResult: submission.reply(), throttled: false, attempt: crypto.randomUUID() });
   const verdict = await verifyCode(db, { userId: account.id, purpose: "reveal", code: submission.value.code });
   if (verdict !== "ok") {
-    return badRequest({ lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERRORS[verdict]] }, hideFields: ["code"] }), throttled: false, attempt: crypto.randomUUID() });
+    return badRequest({ lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERROR_KEYS[verdict]] }, hideFields: ["code"] }), throttled: false, attempt: crypto.randomUUID() });
   }
   const session = await getSession(request);
   session.set("revealGrant", { cardId: card.id, kind: revealKindFor(card.type), expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString() });

@@ -12,6 +12,7 @@ import { canManageGroups, displayName, initialsOf } from "~/.server/services/acc
 import { listCards } from "~/.server/services/cards";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listWallets } from "~/.server/services/wallets";
+import { CONTACT_FIELDS, pendingChanges } from "~/.server/services/profile";
 
 export const middleware = [requireAccount];
 
@@ -24,7 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     await settleCardRequests(db, issuer, account.id);
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
   }
-  const [cards, wallets] = await Promise.all([listCards(db, account.id), listWallets(db, account.id)]);
+  const [cards, wallets, pending] = await Promise.all([listCards(db, account.id), listWallets(db, account.id), pendingChanges(db, account.id)]);
   return {
     user: {
       initials: initialsOf(account),
@@ -34,6 +35,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     cards,
     cardInTheMaking,
+    // Spec 001 §4: a change waiting for its code is offered on every page until settled.
+    pendingFields: CONTACT_FIELDS.filter((field) => pending[field] !== undefined),
     wallets: wallets.map((w) => ({ id: w.id, name: w.name })),
     plans: {
       expenseRequests: account.features.expenseRequests.any === true,
@@ -194,6 +197,24 @@ function CardInTheMaking() {
 
 const CARD_REFETCH_MS = 10_000;
 
+/** "A change is in progress: confirm or cancel" (spec 001 §8 fixed text), on every page but its own. */
+function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const shown = fields.filter((field) => pathname !== `/settings/profile/confirm/${field}` && pathname !== "/settings/profile");
+  if (shown.length === 0) return null;
+  return (
+    <div className="alert alert--info">
+      {shown.map((field) => (
+        <p key={field}>
+          {t(field === "email" ? "settings.pendingChange.noticeEmail" : "settings.pendingChange.noticePhone")}{" "}
+          <Link to={`/settings/profile/confirm/${field}`}>{t("settings.pendingChange.noticeLink")}</Link>
+        </p>
+      ))}
+    </div>
+  );
+}
+
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   // Menus close when the page changes, as they would on a full page load.
@@ -227,6 +248,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
         <main id="main" className="app-main" tabIndex={-1}>
           <FlashAlert />
           {loaderData.cardInTheMaking ? <CardInTheMaking /> : null}
+          <PendingChangeNotice fields={loaderData.pendingFields} />
           <Outlet />
         </main>
       </div>

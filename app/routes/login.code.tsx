@@ -8,20 +8,13 @@ import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
 import { codeSchema, type CodeForm } from "~/domain/schemas";
-import { sendLoginCode, signIn } from "~/.server/auth";
+import { sendLoginCode, completeSignIn } from "~/.server/auth";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession, redirectWithFlash } from "~/.server/request";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
-import { resendAvailableAt, verifyCode } from "~/.server/services/codes";
+import { resendAvailableAt, verifyCode, VERIFY_ERROR_KEYS } from "~/.server/services/codes";
 import type { PortalSession } from "~/.server/session";
-
-const VERIFY_ERRORS = {
-  invalid: "errors.codeInvalid",
-  expired: "errors.codeExpired",
-  exhausted: "errors.codeExhausted",
-  missing: "errors.codeMissing",
-} as const;
 
 /** The sign-in waiting for this code, or a redirect back to /login when there is none (or it is stale). */
 async function pendingLoginOf(request: Request, session: PortalSession) {
@@ -83,14 +76,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result !== "ok") {
     return badRequest({
       screen: await screenData(request, session),
-      lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERRORS[result]] }, hideFields: ["code"] }),
+      lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERROR_KEYS[result]] }, hideFields: ["code"] }),
       resent: false,
       throttled: false,
       // Remounts the field: a refused code is not left in it, with or without JS.
       attempt: crypto.randomUUID(),
     });
   }
-  return signIn(request, pending.userId, pending.redirectTo);
+  return completeSignIn(request, pending.userId, pending.redirectTo);
 }
 
 export default function LoginCode({ loaderData, actionData }: Route.ComponentProps) {

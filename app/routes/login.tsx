@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { TextField } from "~/components/TextField";
 import type { LoginForm } from "~/domain/schemas";
-import { authenticator, currentUserId, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, signIn } from "~/.server/auth";
+import { authenticator, currentUserId, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/.server/auth";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession } from "~/.server/request";
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   const { db } = await getPlatform();
   const account = await getAccount(db, userId);
-  if (!account?.mfaEnabled) return signIn(request, userId, redirectTo);
+  if (!account?.mfaEnabled) return completeSignIn(request, userId, redirectTo);
 
   // Second factor: the sign-in waits in the session until the code is checked.
   const session = await getSession(request);

@@ -8,6 +8,7 @@ import * as cards from "./migrations/002_cards";
 import * as cardRequests from "./migrations/003_card_requests";
 import * as payments from "./migrations/004_payments";
 import * as marketing from "./migrations/005_marketing_opt_in";
+import * as accountSettings from "./migrations/006_account_settings";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "003_card_requests": cardRequests,
   "004_payments": payments,
   "005_marketing_opt_in": marketing,
+  "006_account_settings": accountSettings,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

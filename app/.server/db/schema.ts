@@ -6,6 +6,7 @@
 export interface Database {
   groups: GroupTable;
   users: UserTable;
+  notification_preferences: NotificationPreferenceTable;
   memberships: MembershipTable;
   sessions: SessionTable;
   one_time_codes: OneTimeCodeTable;
@@ -79,6 +80,17 @@ export interface UserTable {
   processor_customer_ref: string | null;
   /** Opted in to marketing e-mails at activation (0/1). */
   marketing_emails: number;
+  /** 1 when the next sign-in must choose a new password (a temporary one was given). */
+  password_change_required: number;
+}
+
+/** A saved notification preference (spec 001 §3); a type without a row has its default. */
+export interface NotificationPreferenceTable {
+  user_id: string;
+  type: string;
+  mail: number;
+  push: number;
+  updated_at: string;
 }
 
 export interface MembershipTable {

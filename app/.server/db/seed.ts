@@ -4,6 +4,7 @@ import type { ShippingStatus } from "../providers/issuer/port";
 import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging/port";
+import { issueCode } from "../services/codes";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
 import type {
@@ -31,7 +32,11 @@ export const DEMO_EMAILS = {
   claire: "claire.petit@example.com",
   paul: "paul.durand@example.com",
   nina: "nina.roux@example.com",
+  sophie: "sophie.leroy@example.com",
 } as const;
+
+/** Paul's phone change waiting for its code (DEMO.md). */
+export const PAUL_PENDING_PHONE = "+33700000001";
 
 /** Activation links stay valid this long (the invitation e-mail says so). */
 export const ACTIVATION_TTL_DAYS = 7;
@@ -57,7 +62,7 @@ export async function seedDemo(db: DB, messenger: Messenger, options: SeedOption
   const activationToken = newSecretToken();
   const clock = new Clock(options.now);
 
-  await db.transaction().execute(async (trx) => {
+  const users = await db.transaction().execute(async (trx) => {
     const groups = await seedGroups(trx);
     const users = await seedUsers(trx, clock, passwordHash);
     await seedMemberships(trx, users, groups);
@@ -67,11 +72,20 @@ export async function seedDemo(db: DB, messenger: Messenger, options: SeedOption
     await seedClaire(trx, clock, users.claire, groups);
     await seedPaul(trx, clock, users.paul, groups);
     await seedNinaInvitation(trx, clock, users.nina, activationToken);
+    return users;
   });
 
   // Sent only once the data is committed: a rolled-back seed must not leave an e-mail whose link
   // points at nothing (and the sandbox messenger writes through its own connection, not `trx`).
   await messenger.send(activationMessage(options.baseUrl, activationToken));
+  // Paul's new number is awaiting its code: the code the portal sent is in the outbox.
+  await issueCode(db, messenger, {
+    userId: users.paul,
+    purpose: "pending_phone",
+    channel: "sms",
+    destination: PAUL_PENDING_PHONE,
+    message: { subject: "Confirmez votre nouveau numéro", text: (code) => `Votre code de confirmation : ${code}. Il est valable 1 heure.` },
+  }, options.now);
 }
 
 /** Instants and calendar days relative to the moment the seed runs, so the data never goes stale. */
@@ -139,6 +153,7 @@ interface Users {
   claire: string;
   paul: string;
   nina: string;
+  sophie: string;
 }
 
 /** Every feature on: spec 000 §2 (integrations page) and 001 §3 (allowances, expense requests). */
@@ -181,6 +196,7 @@ function userRow(fields: Pick<UserTable, "id" | "email" | "created_at"> & Partia
     issuer_cardholder_ref: null,
     processor_customer_ref: null,
     marketing_emails: 0,
+    password_change_required: 0,
     ...fields,
   };
 }
@@ -192,6 +208,7 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
     claire: newId("usr"),
     paul: newId("usr"),
     nina: newId("usr"),
+    sophie: newId("usr"),
   };
   await db
     .insertInto("users")
@@ -252,6 +269,14 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
         terms_confirmed_at: clock.at(-300 * DAY + HOUR),
         created_at: clock.at(-300 * DAY),
       }),
+      // Given a temporary password (the demo one) by her employer: she chooses her own at first sign-in.
+      userRow({
+        id: users.sophie,
+        email: DEMO_EMAILS.sophie,
+        password_hash: passwordHash,
+        password_change_required: 1,
+        created_at: clock.at(-2 * DAY),
+      }),
       // Invited, not activated: no password until the activation link is used.
       userRow({
         id: users.nina,
@@ -274,6 +299,7 @@ async function seedMemberships(db: DB, users: Users, groups: Groups): Promise<vo
       { user_id: users.claire, group_id: groups.acme },
       { user_id: users.paul, group_id: groups.acme },
       { user_id: users.nina, group_id: groups.acme },
+      { user_id: users.sophie, group_id: groups.acme },
     ])
     .execute();
 }
@@ -1038,7 +1064,7 @@ async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups):
 async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): Promise<void> {
   await db
     .insertInto("pending_changes")
-    .values({ id: newId("pch"), user_id: userId, field_name: "phone", new_value: "+33700000001", created_at: clock.at(-2 * HOUR) })
+    .values({ id: newId("pch"), user_id: userId, field_name: "phone", new_value: PAUL_PENDING_PHONE, created_at: clock.at(-2 * MINUTE) })
     .execute();
 
   const card = cardRow(

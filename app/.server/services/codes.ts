@@ -9,10 +9,18 @@ export const CODE_TTL_MS = 60 * 60 * 1000;
 export const RESEND_WAIT_MS = 60 * 1000;
 export const MAX_ATTEMPTS = 5;
 
-export type CodePurpose = "login" | "reveal" | "pending_change";
+export type CodePurpose = "login" | "reveal" | "pending_email" | "pending_phone";
 
 export type IssueResult = { status: "sent"; expiresAt: Date } | { status: "throttled"; retryAt: Date };
 export type VerifyResult = "ok" | "invalid" | "expired" | "exhausted" | "missing";
+
+/** The catalogue key telling the person why a code was refused. */
+export const VERIFY_ERROR_KEYS: Record<Exclude<VerifyResult, "ok">, string> = {
+  invalid: "errors.codeInvalid",
+  expired: "errors.codeExpired",
+  exhausted: "errors.codeExhausted",
+  missing: "errors.codeMissing",
+};
 
 export interface CodeMessage {
   subject: string;

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { DatabaseHandle } from "../db";
+import { DEMO_EMAILS, seedDemo } from "../db/seed";
+import { openTestDatabase } from "../db/test-database";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { defaultNotificationPreferences, getNotificationPreferences, preferencesFromForm, saveNotificationPreferences } from "./notification-preferences";
+
+let handle: DatabaseHandle;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  handle = await openTestDatabase();
+  await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
+  for (const [name, email] of Object.entries(DEMO_EMAILS)) {
+    ids[name] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+  }
+}, 30_000);
+afterAll(() => handle.close());
+
+const form = (entries: Record<string, string>) => {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(entries)) data.set(k, v);
+  return data;
+};
+
+test("defaults of spec 001 §3: approved payments off/off, the other three on/on", async () => {
+  expect(await getNotificationPreferences(handle.db, ids.marie!)).toEqual({
+    cardAuthorizationApproved: { mail: false, push: false },
+    cardAuthorizationDeclined: { mail: true, push: true },
+    expenseRequests: { mail: true, push: true },
+    wallets: { mail: true, push: true },
+  });
+});
+
+test("the boxes are read one by one when the column switch was left as it was", () => {
+  const prefs = preferencesFromForm(form({ "cardAuthorizationApproved.mail": "on", "wallets.push": "on", "all.mail": "", "all.mail.before": "", "all.push.before": "" }));
+  expect(prefs.cardAuthorizationApproved).toEqual({ mail: true, push: false });
+  expect(prefs.cardAuthorizationDeclined).toEqual({ mail: false, push: false });
+  expect(prefs.wallets).toEqual({ mail: false, push: true });
+});
+
+test("a column switch the person changed (without JS) sets the whole column", () => {
+  const allPushOn = preferencesFromForm(form({ "all.push": "on", "all.push.before": "", "expenseRequests.mail": "on" }));
+  expect(Object.values(allPushOn).map((p) => p.push)).toEqual([true, true, true, true]);
+  expect(allPushOn.expenseRequests.mail).toBe(true);
+  const allMailOff = preferencesFromForm(form({ "all.mail.before": "on", "wallets.mail": "on", "wallets.push": "on" }));
+  expect(Object.values(allMailOff).map((p) => p.mail)).toEqual([false, false, false, false]);
+  expect(allMailOff.wallets.push).toBe(true);
+});
+
+test("saved choices are the user's own and are read back", async () => {
+  const choice = defaultNotificationPreferences();
+  choice.cardAuthorizationApproved = { mail: true, push: false };
+  choice.wallets = { mail: false, push: false };
+  await saveNotificationPreferences(handle.db, ids.marie!, choice);
+  expect(await getNotificationPreferences(handle.db, ids.marie!)).toEqual(choice);
+  // Saving again replaces, never duplicates.
+  await saveNotificationPreferences(handle.db, ids.marie!, choice);
+  expect(await handle.db.selectFrom("notification_preferences").select("type").where("user_id", "=", ids.marie!).execute()).toHaveLength(4);
+  expect(await getNotificationPreferences(handle.db, ids.claire!)).toEqual(defaultNotificationPreferences());
+});

@@ -1,0 +1,74 @@
+import type { DB } from "../db";
+import { hashPassword, verifyPassword } from "../passwords";
+import { hashSecret } from "../tokens";
+import type { Account } from "./accounts";
+
+/**
+ * Security settings (spec 001 §2.4, §3 "MFA", §6): a second factor by e-mail (recommended) or SMS is
+ * mandatory unless the account has the bypassMFA permission; passwords change with the current one.
+ */
+export type MfaChannel = "EMAIL" | "SMS";
+
+export interface MfaStatus {
+  enabled: boolean;
+  preferred: MfaChannel;
+  /** Where each channel would send codes; null shows "non renseigné". */
+  destinations: Record<MfaChannel, string | null>;
+}
+
+export function mfaStatus(account: Account): MfaStatus {
+  return {
+    enabled: account.mfaEnabled,
+    preferred: account.mfaPreferred,
+    destinations: { EMAIL: account.email, SMS: account.phone },
+  };
+}
+
+/** Spec 001 §4 "MFA-required": an onboarded account without a second factor and without bypassMFA is held. */
+export function mustSetUpMfa(account: Pick<Account, "mfaEnabled" | "permissions">): boolean {
+  return !account.mfaEnabled && !account.permissions.includes("bypassMFA");
+}
+
+/** Turns the second factor on with this channel as the preferred one; SMS needs a phone number. */
+export async function enableMfa(db: DB, account: Account, channel: MfaChannel): Promise<"ok" | "noDestination"> {
+  if (!mfaStatus(account).destinations[channel]) return "noDestination";
+  await db.updateTable("users").set({ mfa_enabled: 1, mfa_preferred: channel }).where("id", "=", account.id).execute();
+  return "ok";
+}
+
+/**
+ * Sets a new password after checking the current one. Every other session of the account ends (a
+ * stolen session does not outlive a password change); the one making the change stays.
+ */
+export async function changePassword(db: DB, userId: string, currentPassword: string, newPassword: string, keepSessionId: string): Promise<"ok" | "wrongCurrent"> {
+  const row = await db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  if (!row?.password_hash || !(await verifyPassword(currentPassword, row.password_hash))) return "wrongCurrent";
+  const hash = await hashPassword(newPassword);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ password_hash: hash, password_change_required: 0 }).where("id", "=", userId).execute();
+    await trx.deleteFrom("sessions").where("user_id", "=", userId).where("id_hash", "!=", hashSecret(keepSessionId)).execute();
+  });
+  return "ok";
+}
+
+/** Whether this account signed in with a temporary password and must choose its own first. */
+export async function passwordChangeRequired(db: DB, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("users").select("password_change_required").where("id", "=", userId).executeTakeFirst();
+  return row?.password_change_required === 1;
+}
+
+/** `/force-change-password`: the new password replaces the temporary one; all sessions end. */
+export async function replaceTemporaryPassword(db: DB, userId: string, newPassword: string): Promise<"ok" | "notRequired"> {
+  const hash = await hashPassword(newPassword);
+  return db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable("users")
+      .set({ password_hash: hash, password_change_required: 0 })
+      .where("id", "=", userId)
+      .where("password_change_required", "=", 1)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return "notRequired";
+    await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+    return "ok";
+  });
+}

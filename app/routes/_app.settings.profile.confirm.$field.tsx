@@ -1,0 +1,35 @@
+import { data, Link, redirect } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/_app.settings.profile.confirm.$field";
+import { PageHeader } from "~/components/PageHeader";
+import { PendingChangeStep } from "~/components/PendingChangeStep";
+import { pendingChangeAction, pendingChangeScreen } from "~/.server/pending-change-step";
+import { isContactField } from "~/.server/services/profile";
+
+/** Confirm a new e-mail or phone with its code, ask for another, or cancel (spec 001 §4). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const screen = await pendingChangeScreen(context, params.field);
+  if (!screen) throw redirect("/settings/profile");
+  return data(screen, { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isContactField(params.field)) throw redirect("/settings/profile");
+  return pendingChangeAction(request, context, params.field, "/settings/profile");
+}
+
+export default function ConfirmPendingChange({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const failed = Boolean(actionData && (actionData.lastResult?.error || actionData.throttled || actionData.unknownIntent));
+  return (
+    <div className="narrow">
+      <PageHeader title={t(loaderData.field === "email" ? "settings.pendingChange.titleEmail" : "settings.pendingChange.titlePhone")} error={failed} />
+      <PendingChangeStep screen={loaderData} actionData={actionData} />
+      <p>
+        <Link to="/settings/profile" className="link-action">
+          {t("settings.pendingChange.back")}
+        </Link>
+      </p>
+    </div>
+  );
+}

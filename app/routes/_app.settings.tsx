@@ -1,0 +1,25 @@
+import { NavLink, Outlet } from "react-router";
+import { useTranslation } from "~/i18n";
+
+/** Settings (spec 001 §2.4): three tabs that are links, each a page of its own. */
+const TABS = ["profile", "notifications", "security"] as const;
+
+export default function SettingsLayout() {
+  const { t } = useTranslation();
+  return (
+    <div className="settings">
+      <nav aria-label={t("settings.tabsLabel")}>
+        <ul className="tabs">
+          {TABS.map((tab) => (
+            <li key={tab}>
+              <NavLink to={`/settings/${tab}`} className="tabs__link">
+                {t(`settings.tabs.${tab}`)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

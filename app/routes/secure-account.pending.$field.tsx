@@ -1,0 +1,32 @@
+import { data, redirect } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/secure-account.pending.$field";
+import { DocumentTitle } from "~/components/DocumentTitle";
+import { PendingChangeStep } from "~/components/PendingChangeStep";
+import { pendingChangeAction, pendingChangeScreen } from "~/.server/pending-change-step";
+import { isContactField } from "~/.server/services/profile";
+
+/** Step 1 of securing the account: confirm (or cancel) the change still waiting for its code. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const screen = await pendingChangeScreen(context, params.field);
+  if (!screen) throw redirect("/secure-account");
+  return data(screen, { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isContactField(params.field)) throw redirect("/secure-account");
+  return pendingChangeAction(request, context, params.field, "/secure-account");
+}
+
+export default function SecureAccountPendingChange({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const title = t(loaderData.field === "email" ? "settings.pendingChange.titleEmail" : "settings.pendingChange.titlePhone");
+  const failed = Boolean(actionData && (actionData.lastResult?.error || actionData.throttled || actionData.unknownIntent));
+  return (
+    <section aria-labelledby="secure-account-step">
+      <DocumentTitle page={title} error={failed} />
+      <h2 id="secure-account-step">{title}</h2>
+      <PendingChangeStep screen={loaderData} actionData={actionData} />
+    </section>
+  );
+}

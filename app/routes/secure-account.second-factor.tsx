@@ -1,0 +1,48 @@
+import { redirect } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/secure-account.second-factor";
+import { DocumentTitle } from "~/components/DocumentTitle";
+import { MfaConfirmation, MfaOptions } from "~/components/SecondFactor";
+import { accountContext } from "~/.server/auth";
+import { getPlatform } from "~/.server/platform";
+import { redirectWithFlash } from "~/.server/request";
+import { enableMfa, mfaStatus, type MfaChannel } from "~/.server/services/security";
+
+/** Step 2: choose e-mail (recommended) or SMS, confirm; then the portal opens (spec 001 §4, §6). */
+const channelOf = (value: string | null): MfaChannel | null => (value === "EMAIL" || value === "SMS" ? value : null);
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const mfa = mfaStatus(context.get(accountContext));
+  const channel = channelOf(new URL(request.url).searchParams.get("channel"));
+  if (channel && !mfa.destinations[channel]) throw redirect("/secure-account/second-factor");
+  return { mfa, channel };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const channel = channelOf(String((await request.formData()).get("channel") ?? ""));
+  const { db } = await getPlatform();
+  if (!channel || (await enableMfa(db, context.get(accountContext), channel)) !== "ok") {
+    return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });
+  }
+  return redirectWithFlash(request, "/cards", { kind: "success", message: "secureAccount.done" });
+}
+
+export default function SecureAccountSecondFactor({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { mfa, channel } = loaderData;
+  const title = t(channel ? (channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms") : "secureAccount.chooseTitle");
+  return (
+    <section aria-labelledby="secure-account-step">
+      <DocumentTitle page={title} />
+      <h2 id="secure-account-step">{title}</h2>
+      {channel ? (
+        <MfaConfirmation channel={channel} destination={mfa.destinations[channel]!} backHref="/secure-account/second-factor" profileHref={null} />
+      ) : (
+        <>
+          <p>{t("secureAccount.chooseIntro")}</p>
+          <MfaOptions mfa={mfa} chooseHref={(c) => `/secure-account/second-factor?channel=${c}`} profileHref={null} />
+        </>
+      )}
+    </section>
+  );
+}
