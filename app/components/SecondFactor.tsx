@@ -21,10 +21,9 @@ export function MfaOptions({ mfa, chooseHref, profileHref }: { mfa: MfaView; cho
       {MFA_CHANNELS.map((channel) => {
         const destination = mfa.destinations[channel];
         const current = mfa.enabled && mfa.preferred === channel;
-        const nameId = `mfa-${channel.toLowerCase()}-name`;
         return (
           <li key={channel} className="choice-list__item">
-            <p className="choice-list__name" id={nameId}>
+            <p className="choice-list__name">
               {t(`mfa.channel.${channel}`)}
               {channel === "EMAIL" ? <span className="badge">{t("mfa.recommended")}</span> : null}
             </p>
@@ -32,8 +31,9 @@ export function MfaOptions({ mfa, chooseHref, profileHref }: { mfa: MfaView; cho
             {current ? (
               <p className="badge">{t("mfa.current")}</p>
             ) : destination ? (
-              <Link to={chooseHref(channel)} className="button button--secondary" aria-describedby={nameId}>
+              <Link to={chooseHref(channel)} className="button button--secondary">
                 {t("mfa.enable")}
+                <span className="visually-hidden"> {t(`mfa.channel.${channel}`)}</span>
               </Link>
             ) : profileHref ? (
               <Link to={profileHref}>{t("mfa.addPhone")}</Link>

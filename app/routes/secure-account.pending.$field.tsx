@@ -15,7 +15,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isContactField(params.field)) throw redirect("/secure-account");
-  return pendingChangeAction(request, context, params.field, "/secure-account");
+  // Straight to the next step: a message survives one redirect only.
+  return pendingChangeAction(request, context, params.field, "/secure-account/second-factor");
 }
 
 export default function SecureAccountPendingChange({ loaderData, actionData }: Route.ComponentProps) {

@@ -6,13 +6,21 @@ import { MfaConfirmation, MfaOptions } from "~/components/SecondFactor";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
+import { listCards } from "~/.server/services/cards";
+import { CONTACT_FIELDS, pendingChanges } from "~/.server/services/profile";
 import { enableMfa, mfaStatus, type MfaChannel } from "~/.server/services/security";
 
 /** Step 2: choose e-mail (recommended) or SMS, confirm; then the portal opens (spec 001 §4, §6). */
 const channelOf = (value: string | null): MfaChannel | null => (value === "EMAIL" || value === "SMS" ? value : null);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const mfa = mfaStatus(context.get(accountContext));
+  const account = context.get(accountContext);
+  const { db } = await getPlatform();
+  // A change still waiting for its code comes first (the new number may be where codes go).
+  const pending = await pendingChanges(db, account.id);
+  const field = CONTACT_FIELDS.find((f) => pending[f] !== undefined);
+  if (field) throw redirect(`/secure-account/pending/${field}`);
+  const mfa = mfaStatus(account);
   const channel = channelOf(new URL(request.url).searchParams.get("channel"));
   if (channel && !mfa.destinations[channel]) throw redirect("/secure-account/second-factor");
   return { mfa, channel };
@@ -24,7 +32,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!channel || (await enableMfa(db, context.get(accountContext), channel)) !== "ok") {
     return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });
   }
-  return redirectWithFlash(request, "/cards", { kind: "success", message: "secureAccount.done" });
+  // Straight to the first card: a message survives one redirect only.
+  const [card] = await listCards(db, context.get(accountContext).id);
+  return redirectWithFlash(request, card ? `/cards/${card.id}` : "/cards", { kind: "success", message: "secureAccount.done" });
 }
 
 export default function SecureAccountSecondFactor({ loaderData }: Route.ComponentProps) {

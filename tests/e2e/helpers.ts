@@ -32,16 +32,25 @@ export async function expectAccessible(page: Page, state: string) {
   expect(summary, `axe violations on ${state}`).toEqual([]);
 }
 
-/** The newest sign-in code sent to this address, read from the sandbox outbox like a person would. */
-export async function latestCodeFor(request: APIRequestContext, email: string, subject = "Votre code de connexion"): Promise<string> {
+/**
+ * Where each account's codes go when not to its e-mail: paul's second factor is SMS to the number he
+ * confirms in account-security.spec.ts (the first journey file to run).
+ */
+export const PAUL_NEW_PHONE = "+33700000001";
+const SMS_RECIPIENTS: Record<string, string> = { "paul.durand@example.com": PAUL_NEW_PHONE };
+
+/** The newest code sent to this address or number, read from the sandbox outbox like a person would. */
+export async function latestCodeFor(request: APIRequestContext, recipient: string, subject = "Votre code de connexion"): Promise<string> {
   const html = await (await request.get("/dev/outbox")).text();
   const messages = html.split('class="outbox__message"').slice(1);
+  const recipients = [recipient, SMS_RECIPIENTS[recipient]].filter((r): r is string => Boolean(r));
   for (const message of messages) {
-    if (!message.includes(email) || !message.includes(subject)) continue;
+    const to = /class="outbox__recipient">([^<]*)</.exec(message)?.[1];
+    if (!to || !recipients.includes(to) || !message.includes(subject)) continue;
     const code = /\b(\d{6})\b/.exec(message.slice(message.indexOf("outbox__body")));
     if (code) return code[1]!;
   }
-  throw new Error(`no code for ${email} in the outbox`);
+  throw new Error(`no code for ${recipient} in the outbox`);
 }
 
 export async function submitPassword(page: Page, email: string, password = DEMO_PASSWORD) {

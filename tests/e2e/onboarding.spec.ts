@@ -109,7 +109,19 @@ test("lucas completes his profile, creates a physical card with a PIN and a Lyon
   await expectAccessible(page, "onboarding, ready");
   await ready.getByRole("link", { name: "Voir ma carte" }).click();
 
+  // Onboarded without a second factor: the portal holds him until he sets one up (spec 001 §4, §6).
+  await expect(page).toHaveURL(/\/secure-account\/second-factor$/);
+  await expect(page.getByRole("heading", { name: "Comment voulez-vous recevoir vos codes ?" })).toBeVisible();
+  await expectAccessible(page, "secure account, choice");
+  await page.goto("/cards");
+  await expect(page).toHaveURL(/\/secure-account\/second-factor$/);
+  await page.getByRole("link", { name: "Activer par e-mail" }).click();
+  await expect(page.getByText(`Vos codes de connexion et de sécurité seront envoyés à l’adresse ${LUCAS}.`)).toBeVisible();
+  await expectAccessible(page, "secure account, confirm e-mail");
+  await page.getByRole("button", { name: "Confirmer" }).click();
+
   await expect(page).toHaveURL(/\/cards\/card_[\w-]+$/);
+  await expect(page.getByText("La double authentification est activée. Votre compte est sécurisé.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Carte physique •••• \d{4}$/);
   await expect(page.getByText("Livraison : En préparation")).toBeVisible();
   // Onboarded now: onboarding sends him to his cards, and the card step too.

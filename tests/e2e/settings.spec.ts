@@ -1,0 +1,161 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { DEMO_PASSWORD, expectAccessible, latestCodeFor, MARIE, signIn, submitPassword } from "./helpers";
+
+/**
+ * Spec 001 §2.4 settings: tabs that are links; marie's profile (nothing-changed refusal, an e-mail
+ * change confirmed from the link sent to the new address), notification preferences, password change.
+ * Marie's e-mail and password are put back at the end, for the journeys that follow.
+ */
+const NEW_PASSWORD = "Autre-Mot2passe!";
+
+async function confirmationLinkFor(request: APIRequestContext, email: string): Promise<string> {
+  const html = (await (await request.get("/dev/outbox")).text()).replace(/&amp;/g, "&");
+  const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(`>${email}<`) && m.includes("Confirmez votre nouvelle adresse e-mail"));
+  const link = message && /https?:\/\/[^\s<"]+\/user-confirmation\?[^\s<"]+/.exec(message);
+  if (!link) throw new Error(`no confirmation link for ${email}`);
+  return new URL(link[0]).pathname + new URL(link[0]).search;
+}
+
+async function changePassword(page: Page, current: string, next: string) {
+  await page.getByLabel("Mot de passe actuel").fill(current);
+  await page.getByLabel("Nouveau mot de passe", { exact: true }).fill(next);
+  await page.getByLabel("Confirmez le nouveau mot de passe").fill(next);
+  await page.getByRole("button", { name: "Changer le mot de passe" }).click();
+}
+
+test("marie's profile: tabs as links, a save with no change refused, an e-mail change confirmed by its link", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/settings\/profile$/);
+  const tabs = page.getByRole("navigation", { name: "Paramètres" });
+  await expect(tabs.getByRole("link", { name: "Profil" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByText(`Connecté en tant que ${MARIE}`)).toBeVisible();
+  await expect(page.getByText(/ne peuvent être modifiés que par le support/)).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: /J’accepte/ })).toBeDisabled();
+  await expectAccessible(page, "profile");
+
+  await page.getByRole("button", { name: "Enregistrer" }).click();
+  await expect(page.getByRole("link", { name: /Aucune modification à enregistrer/ })).toBeVisible();
+  await expectAccessible(page, "profile, nothing changed");
+
+  // Bad input: a phone under 10 characters, an address already used by someone else.
+  await page.getByLabel("Téléphone mobile").fill("06 12");
+  await page.getByRole("button", { name: "Enregistrer" }).click();
+  await expect(page.getByRole("link", { name: "Le numéro de téléphone doit comporter au moins 10 caractères" })).toBeVisible();
+  await page.getByLabel("Téléphone mobile").fill("+33 6 12 34 56 78");
+  await page.getByLabel("Adresse e-mail").fill("claire.petit@example.com");
+  await page.getByRole("button", { name: "Enregistrer" }).click();
+  await expect(page.getByRole("link", { name: /déjà utilisée par un autre compte/ })).toBeVisible();
+  await expectAccessible(page, "profile, e-mail taken");
+
+  const newEmail = "marie.nouvelle@example.com";
+  await page.getByLabel("Adresse e-mail").fill(newEmail);
+  await page.getByRole("button", { name: "Enregistrer" }).click();
+  await expect(page).toHaveURL(/\/settings\/profile\/confirm\/email$/);
+  await expect(page.getByText("Le changement doit encore être confirmé avec le code envoyé.", { exact: false })).toBeVisible();
+  await expect(page.getByText(newEmail)).toBeVisible();
+  await expectAccessible(page, "confirm new e-mail");
+
+  // The profile shows the pending address read-only, with confirm and cancel.
+  await page.getByRole("link", { name: "Revenir au profil" }).click();
+  await expect(page.getByLabel("Adresse e-mail")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Confirmer la nouvelle adresse" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Annuler le changement d’adresse" })).toBeVisible();
+
+  // The link in the e-mail to the new address: opening it changes nothing, the button does.
+  const link = await confirmationLinkFor(page.request, newEmail);
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Confirmation de l’adresse e-mail");
+  await expectAccessible(page, "user confirmation");
+  await page.getByRole("button", { name: "Confirmer l’adresse" }).click();
+  await expect(page.getByText(`Votre nouvelle adresse e-mail ${newEmail} est confirmée`)).toBeVisible();
+  // Used once: the same link is refused after that, in the same words as any wrong code.
+  await page.goto(link);
+  await page.getByRole("button", { name: "Confirmer l’adresse" }).click();
+  await expect(page.getByRole("link", { name: /Ce lien ou ce code n’est plus valable/ })).toBeVisible();
+  await expectAccessible(page, "user confirmation, spent");
+
+  // Back to the old address, this time with the code typed on the confirmation step.
+  await page.goto("/settings/profile");
+  await expect(page.getByText(`Connecté en tant que ${newEmail}`)).toBeVisible();
+  await page.getByLabel("Adresse e-mail").fill(MARIE);
+  await page.getByRole("button", { name: "Enregistrer" }).click();
+  await expect(page).toHaveURL(/\/settings\/profile\/confirm\/email$/);
+  await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, MARIE, "Confirmez votre nouvelle adresse e-mail"));
+  await page.getByRole("button", { name: "Confirmer le changement" }).click();
+  await expect(page).toHaveURL(/\/settings\/profile$/);
+  await expect(page.getByText("Le changement est confirmé.")).toBeVisible();
+  await expect(page.getByText(`Connecté en tant que ${MARIE}`)).toBeVisible();
+});
+
+test("marie changes her notification preferences, then her password, and signs in again with the new one", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.goto("/settings/notifications");
+  await expect(page.getByRole("link", { name: "Notifications" })).toHaveAttribute("aria-current", "page");
+  // Defaults: approved payments off/off, the others on/on.
+  await expect(page.getByRole("checkbox", { name: "Paiements acceptés par e-mail" })).not.toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Paiements refusés par notification push" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "E-mail (toutes)" })).not.toBeChecked();
+  await expectAccessible(page, "notifications");
+
+  await page.getByRole("checkbox", { name: "Paiements acceptés par e-mail" }).check();
+  await page.getByRole("checkbox", { name: "Cagnottes par notification push" }).uncheck();
+  await page.getByRole("button", { name: "Enregistrer mes préférences" }).click();
+  await expect(page.getByText("Vos préférences de notification sont enregistrées.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "Paiements acceptés par e-mail" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Cagnottes par notification push" })).not.toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "E-mail (toutes)" })).toBeChecked();
+
+  // The column switch sets every push box, with JavaScript (at once) or without (by the server).
+  await page.getByRole("checkbox", { name: "Push (toutes)" }).check();
+  await page.getByRole("button", { name: "Enregistrer mes préférences" }).click();
+  await expect(page.getByText("Vos préférences de notification sont enregistrées.")).toBeVisible();
+  await page.reload();
+  for (const type of ["Paiements acceptés", "Paiements refusés", "Demandes de remboursement", "Cagnottes"]) {
+    await expect(page.getByRole("checkbox", { name: `${type} par notification push` })).toBeChecked();
+  }
+  await expectAccessible(page, "notifications, saved");
+
+  await page.getByRole("navigation", { name: "Paramètres" }).getByRole("link", { name: "Sécurité" }).click();
+  await expect(page).toHaveURL(/\/settings\/security$/);
+  await expect(page.getByText("Activée. Vos codes arrivent : Par e-mail.")).toBeVisible();
+  await expect(page.getByText(/Au moins 8 caractères, dont une majuscule/)).toBeVisible();
+  await expectAccessible(page, "security");
+
+  await changePassword(page, "pas-le-bon", NEW_PASSWORD);
+  await expect(page.getByRole("link", { name: "Le mot de passe actuel est incorrect" })).toBeVisible();
+  await expect(page.getByLabel("Mot de passe actuel")).toHaveValue("");
+  await expectAccessible(page, "security, wrong current password");
+  await changePassword(page, DEMO_PASSWORD, "court");
+  await expect(page.getByRole("link", { name: /au moins 8 caractères/ })).toBeVisible();
+
+  await changePassword(page, DEMO_PASSWORD, NEW_PASSWORD);
+  await expect(page.getByText("Votre mot de passe est modifié. Vos autres sessions ont été fermées.")).toBeVisible();
+
+  // Signed out, the old password is refused and the new one works.
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await submitPassword(page, MARIE);
+  await expect(page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first()).toBeVisible();
+  await submitPassword(page, MARIE, NEW_PASSWORD);
+  await expect(page).toHaveURL(/\/login\/code$/);
+  await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, MARIE));
+  await page.getByRole("button", { name: "Valider le code" }).click();
+  await expect(page).toHaveURL(/\/cards/);
+
+  // Put back for the journeys that follow.
+  await page.goto("/settings/security");
+  await changePassword(page, NEW_PASSWORD, DEMO_PASSWORD);
+  await expect(page.getByText("Votre mot de passe est modifié.", { exact: false })).toBeVisible();
+});
+
+test("a form sent after the session ended says so and leads to sign-in", async ({ page }) => {
+  await signIn(page, MARIE);
+  await page.goto("/settings/security");
+  await page.context().clearCookies();
+  await changePassword(page, DEMO_PASSWORD, NEW_PASSWORD);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText("Votre session a expiré. Connectez-vous à nouveau")).toBeVisible();
+  await expectAccessible(page, "session expired");
+});
