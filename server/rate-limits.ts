@@ -1,8 +1,9 @@
 import type { Request } from "express";
 import { rateLimit, type RateLimitRequestHandler } from "express-rate-limit";
 
-/** Paths where a guess could be made: sign-in, codes, reveals, password and activation flows. */
-export const SENSITIVE_PATH = /^\/(login|lost-password|reset-password|activate|user-confirmation|force-change-password|onboarding|sandbox-processor)(\/|$)|\/(code|reveal|pin|otp|unlock-pin)(\/|$)/;
+/** Paths where a guess could be made: sign-in, codes, reveals, password, activation and account-change flows. */
+export const SENSITIVE_PATH =
+  /^\/(login|lost-password|reset-password|activate|user-confirmation|force-change-password|onboarding|secure-account|settings\/profile|settings\/security|sandbox-processor)(\/|$)|\/(code|reveal|pin|otp|unlock-pin)(\/|$)/;
 
 export interface RateLimitOptions {
   /** Sensitive POSTs per IP per window. */

@@ -1,7 +1,8 @@
-import { Form, Outlet, useLocation } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { useTranslation } from "~/i18n";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
+import { SignOutButton } from "~/components/SignOutButton";
 import { requireSignedIn } from "~/.server/auth";
 
 /**
@@ -20,11 +21,7 @@ export default function OnboardingLayout() {
     <PublicShell>
       <div className="narrow onboarding">
         <PageHeader title={t("onboarding.title")} namesDocument={false}>
-          <Form method="post" action="/logout" className="toolbar__actions">
-            <button type="submit" className="link-button">
-              {t("onboarding.logout")}
-            </button>
-          </Form>
+          <SignOutButton />
         </PageHeader>
         <p>{t("onboarding.intro")}</p>
         <ol className="step-bar" aria-label={t("onboarding.stepsLabel")}>

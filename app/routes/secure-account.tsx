@@ -1,8 +1,9 @@
-import { Form, Outlet, redirect } from "react-router";
+import { Outlet, redirect } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/secure-account";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
+import { SignOutButton } from "~/components/SignOutButton";
 import { accountContext, requireSignedIn } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { isOnboarded } from "~/.server/services/accounts";
@@ -29,11 +30,7 @@ export default function SecureAccountLayout() {
     <PublicShell>
       <div className="narrow">
         <PageHeader title={t("secureAccount.title")} namesDocument={false}>
-          <Form method="post" action="/logout" className="toolbar__actions">
-            <button type="submit" className="link-button">
-              {t("onboarding.logout")}
-            </button>
-          </Form>
+          <SignOutButton />
         </PageHeader>
         <p>{t("secureAccount.intro")}</p>
         <Outlet />

@@ -266,6 +266,16 @@ test("paul has a pending phone change and a frozen card still being prepared", a
   const card = await cardByLastFour("3005");
   expect(card).toMatchObject({ user_id: id, type: "physical", frozen: 1, shipping_status: "submitted" });
   expect(await db.selectFrom("wallets").select("id").where("user_id", "=", id).execute()).toHaveLength(0);
+  // No second factor and no bypass; the code for his new number is in the outbox.
+  const paul = await db.selectFrom("users").select(["mfa_enabled", "permissions"]).where("id", "=", id).executeTakeFirstOrThrow();
+  expect([paul.mfa_enabled, JSON.parse(paul.permissions)]).toEqual([0, []]);
+  const sms = await db.selectFrom("outbox").selectAll().where("recipient", "=", "+33700000001").executeTakeFirstOrThrow();
+  expect([sms.channel, /\b\d{6}\b/.test(sms.body)]).toEqual(["sms", true]);
+});
+
+test("sophie must replace her temporary password at first sign-in", async () => {
+  const sophie = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.sophie).executeTakeFirstOrThrow();
+  expect([sophie.status, sophie.password_change_required, sophie.first_name]).toEqual(["active", 1, null]);
 });
 
 test("nina is invited and her activation e-mail is in the outbox", async () => {

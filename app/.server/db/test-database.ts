@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./index";
+import { DEMO_EMAILS, seedDemo } from "./seed";
 
 /**
  * A fresh, migrated database for one test file: in-memory SQLite by default, or a
@@ -32,4 +34,16 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
       await cleanup.end();
     },
   };
+}
+
+/** A fresh database holding the demo world, its sandbox messenger, and the demo users' ids by first name. */
+export async function openDemoDatabase(): Promise<{ handle: DatabaseHandle; messenger: SandboxMessenger; ids: Record<keyof typeof DEMO_EMAILS, string> }> {
+  const handle = await openTestDatabase();
+  const messenger = new SandboxMessenger(handle.db);
+  await seedDemo(handle.db, messenger, { now: new Date(), baseUrl: "http://localhost" });
+  const rows = await handle.db.selectFrom("users").select(["id", "email"]).execute();
+  const ids = Object.fromEntries(
+    Object.entries(DEMO_EMAILS).map(([name, email]) => [name, rows.find((r) => r.email === email)!.id]),
+  ) as Record<keyof typeof DEMO_EMAILS, string>;
+  return { handle, messenger, ids };
 }

@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { DEMO_EMAILS, seedDemo } from "../db/seed";
-import { openTestDatabase } from "../db/test-database";
-import { SandboxMessenger } from "../providers/messaging/sandbox";
+import type { DEMO_EMAILS } from "../db/seed";
+import { openDemoDatabase } from "../db/test-database";
 import { defaultNotificationPreferences, getNotificationPreferences, preferencesFromForm, saveNotificationPreferences } from "./notification-preferences";
 
 let handle: DatabaseHandle;
-const ids: Record<string, string> = {};
+let ids: Record<keyof typeof DEMO_EMAILS, string>;
 
 beforeAll(async () => {
-  handle = await openTestDatabase();
-  await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
-  for (const [name, email] of Object.entries(DEMO_EMAILS)) {
-    ids[name] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
-  }
+  ({ handle, ids } = await openDemoDatabase());
 }, 30_000);
 afterAll(() => handle.close());
 
@@ -24,7 +19,7 @@ const form = (entries: Record<string, string>) => {
 };
 
 test("defaults of spec 001 §3: approved payments off/off, the other three on/on", async () => {
-  expect(await getNotificationPreferences(handle.db, ids.marie!)).toEqual({
+  expect(await getNotificationPreferences(handle.db, ids.marie)).toEqual({
     cardAuthorizationApproved: { mail: false, push: false },
     cardAuthorizationDeclined: { mail: true, push: true },
     expenseRequests: { mail: true, push: true },
@@ -52,10 +47,10 @@ test("saved choices are the user's own and are read back", async () => {
   const choice = defaultNotificationPreferences();
   choice.cardAuthorizationApproved = { mail: true, push: false };
   choice.wallets = { mail: false, push: false };
-  await saveNotificationPreferences(handle.db, ids.marie!, choice);
-  expect(await getNotificationPreferences(handle.db, ids.marie!)).toEqual(choice);
+  await saveNotificationPreferences(handle.db, ids.marie, choice);
+  expect(await getNotificationPreferences(handle.db, ids.marie)).toEqual(choice);
   // Saving again replaces, never duplicates.
-  await saveNotificationPreferences(handle.db, ids.marie!, choice);
-  expect(await handle.db.selectFrom("notification_preferences").select("type").where("user_id", "=", ids.marie!).execute()).toHaveLength(4);
-  expect(await getNotificationPreferences(handle.db, ids.claire!)).toEqual(defaultNotificationPreferences());
+  await saveNotificationPreferences(handle.db, ids.marie, choice);
+  expect(await handle.db.selectFrom("notification_preferences").select("type").where("user_id", "=", ids.marie).execute()).toHaveLength(4);
+  expect(await getNotificationPreferences(handle.db, ids.claire)).toEqual(defaultNotificationPreferences());
 });

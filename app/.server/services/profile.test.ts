@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { DEMO_EMAILS, PAUL_PENDING_PHONE, seedDemo } from "../db/seed";
-import { openTestDatabase } from "../db/test-database";
-import { listOutbox, SandboxMessenger } from "../providers/messaging/sandbox";
+import { DEMO_EMAILS, PAUL_PENDING_PHONE } from "../db/seed";
+import { openDemoDatabase } from "../db/test-database";
+import { listOutbox, type SandboxMessenger } from "../providers/messaging/sandbox";
 import { CODE_TTL_MS, RESEND_WAIT_MS } from "./codes";
 import {
   cancelPendingChange,
@@ -21,15 +21,10 @@ const messages: PendingChangeMessages = {
   email: (newEmail) => ({ subject: "Confirmez votre adresse", text: (code) => `Code ${code} lien /user-confirmation?email=${encodeURIComponent(newEmail)}&code=${code}` }),
   phone: () => ({ subject: "Confirmez votre numéro", text: (code) => `Code ${code}` }),
 };
-const ids: Record<string, string> = {};
+let ids: Record<keyof typeof DEMO_EMAILS, string>;
 
 beforeAll(async () => {
-  handle = await openTestDatabase();
-  messenger = new SandboxMessenger(handle.db);
-  await seedDemo(handle.db, messenger, { now: new Date(), baseUrl: "http://localhost" });
-  for (const [name, email] of Object.entries(DEMO_EMAILS)) {
-    ids[name] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
-  }
+  ({ handle, messenger, ids } = await openDemoDatabase());
 }, 30_000);
 afterAll(() => handle.close());
 
@@ -42,108 +37,108 @@ async function lastCodeTo(recipient: string): Promise<string> {
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
 test("paul's seeded phone change is confirmed by the code sent to the new number, once", async () => {
-  const before = await getProfileSettings(handle.db, ids.paul!);
+  const before = await getProfileSettings(handle.db, ids.paul);
   expect(before?.pending.phone).toBe(PAUL_PENDING_PHONE);
   const code = await lastCodeTo(PAUL_PENDING_PHONE);
 
-  expect(await confirmPendingChange(handle.db, ids.paul!, "phone", wrong(code))).toBe("invalid");
-  expect(await confirmPendingChange(handle.db, ids.paul!, "phone", code)).toBe("ok");
-  const after = await getProfileSettings(handle.db, ids.paul!);
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", wrong(code))).toBe("invalid");
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toBe("ok");
+  const after = await getProfileSettings(handle.db, ids.paul);
   expect(after?.phone).toBe(PAUL_PENDING_PHONE);
   expect(after?.pending).toEqual({});
   // Reused: nothing is pending any more.
-  expect(await confirmPendingChange(handle.db, ids.paul!, "phone", code)).toBe("none");
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toBe("none");
 });
 
 test("a save that changes nothing is refused and writes nothing", async () => {
-  const marie = (await getProfileSettings(handle.db, ids.marie!))!;
+  const marie = (await getProfileSettings(handle.db, ids.marie))!;
   const outboxBefore = (await listOutbox(handle.db)).length;
-  expect(await updateProfile(handle.db, messenger, ids.marie!, { email: ` ${marie.email.toUpperCase()} `, phone: marie.phone!, acceptTerms: true }, messages)).toEqual({ kind: "unchanged" });
+  expect(await updateProfile(handle.db, messenger, ids.marie, { email: ` ${marie.email.toUpperCase()} `, phone: marie.phone!, acceptTerms: true }, messages)).toEqual({ kind: "unchanged" });
   expect((await listOutbox(handle.db)).length).toBe(outboxBefore);
-  expect((await getProfileSettings(handle.db, ids.marie!))?.pending).toEqual({});
+  expect((await getProfileSettings(handle.db, ids.marie))?.pending).toEqual({});
 });
 
 test("an e-mail used by someone else is refused, and nothing is pending", async () => {
-  const result = await updateProfile(handle.db, messenger, ids.marie!, { email: DEMO_EMAILS.claire, acceptTerms: false }, messages);
+  const result = await updateProfile(handle.db, messenger, ids.marie, { email: DEMO_EMAILS.claire, acceptTerms: false }, messages);
   expect(result).toEqual({ kind: "invalid", errors: { email: "errors.emailTaken" } });
-  expect((await getProfileSettings(handle.db, ids.marie!))?.pending).toEqual({});
+  expect((await getProfileSettings(handle.db, ids.marie))?.pending).toEqual({});
 });
 
 test("a new e-mail waits for the code sent to the new address; the old one still signs in until then", async () => {
-  const result = await updateProfile(handle.db, messenger, ids.claire!, { email: "Claire.Nouvelle@example.com", acceptTerms: false }, messages);
+  const result = await updateProfile(handle.db, messenger, ids.claire, { email: "Claire.Nouvelle@example.com", acceptTerms: false }, messages);
   expect(result).toEqual({ kind: "saved", pendingFields: ["email"] });
-  const profile = (await getProfileSettings(handle.db, ids.claire!))!;
+  const profile = (await getProfileSettings(handle.db, ids.claire))!;
   expect(profile.email).toBe(DEMO_EMAILS.claire);
   expect(profile.pending.email).toBe("claire.nouvelle@example.com");
   // Nothing went to the old address: the code proves the new one.
   expect((await listOutbox(handle.db))[0]?.recipient).toBe("claire.nouvelle@example.com");
 
   // While pending, the e-mail in the form is left alone (a second change is not made).
-  expect(await updateProfile(handle.db, messenger, ids.claire!, { email: "autre@example.com", acceptTerms: false }, messages)).toEqual({ kind: "unchanged" });
+  expect(await updateProfile(handle.db, messenger, ids.claire, { email: "autre@example.com", acceptTerms: false }, messages)).toEqual({ kind: "unchanged" });
 
   const code = await lastCodeTo("claire.nouvelle@example.com");
   // The link's address must be the pending one; another address or code reads the same.
   expect(await confirmEmailByLink(handle.db, "personne@example.com", code)).toBe("invalid");
   expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", wrong(code))).toBe("invalid");
   expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", code)).toBe("ok");
-  expect((await getProfileSettings(handle.db, ids.claire!))?.email).toBe("claire.nouvelle@example.com");
+  expect((await getProfileSettings(handle.db, ids.claire))?.email).toBe("claire.nouvelle@example.com");
   expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", code)).toBe("invalid");
 });
 
 test("a cancelled change is gone and its code confirms nothing", async () => {
-  await updateProfile(handle.db, messenger, ids.marie!, { phone: "+33611111111", acceptTerms: false }, messages);
+  await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages);
   const code = await lastCodeTo("+33611111111");
-  expect(await cancelPendingChange(handle.db, ids.marie!, "phone")).toBe(true);
-  expect(await confirmPendingChange(handle.db, ids.marie!, "phone", code)).toBe("none");
+  expect(await cancelPendingChange(handle.db, ids.marie, "phone")).toBe(true);
+  expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toBe("none");
   // Asked again: the earlier code, though never used, does not confirm the new request.
-  await updateProfile(handle.db, messenger, ids.marie!, { phone: "+33611111111", acceptTerms: false }, messages, new Date(Date.now() + RESEND_WAIT_MS));
+  await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages, new Date(Date.now() + RESEND_WAIT_MS));
   const fresh = await lastCodeTo("+33611111111");
-  if (fresh !== code) expect(await confirmPendingChange(handle.db, ids.marie!, "phone", code)).toBe("invalid");
-  expect(await confirmPendingChange(handle.db, ids.marie!, "phone", fresh)).toBe("ok");
-  expect((await getProfileSettings(handle.db, ids.marie!))?.phone).toBe("+33611111111");
+  if (fresh !== code) expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toBe("invalid");
+  expect(await confirmPendingChange(handle.db, ids.marie, "phone", fresh)).toBe("ok");
+  expect((await getProfileSettings(handle.db, ids.marie))?.phone).toBe("+33611111111");
 });
 
 test("codes expire after an hour; a new one comes only 60 s after the last; attempts are limited", async () => {
   const start = new Date();
-  await updateProfile(handle.db, messenger, ids.marie!, { email: "marie.perso@example.com", acceptTerms: false }, messages, start);
+  await updateProfile(handle.db, messenger, ids.marie, { email: "marie.perso@example.com", acceptTerms: false }, messages, start);
   const code = await lastCodeTo("marie.perso@example.com");
 
-  const tooSoon = await resendPendingChangeCode(handle.db, messenger, ids.marie!, "email", messages, new Date(start.getTime() + 30_000));
+  const tooSoon = await resendPendingChangeCode(handle.db, messenger, ids.marie, "email", messages, new Date(start.getTime() + 30_000));
   expect(tooSoon).toMatchObject({ status: "throttled" });
-  expect(await confirmPendingChange(handle.db, ids.marie!, "email", code, new Date(start.getTime() + CODE_TTL_MS + 1000))).toBe("expired");
+  expect(await confirmPendingChange(handle.db, ids.marie, "email", code, new Date(start.getTime() + CODE_TTL_MS + 1000))).toBe("expired");
 
-  const resent = await resendPendingChangeCode(handle.db, messenger, ids.marie!, "email", messages, new Date(start.getTime() + RESEND_WAIT_MS));
+  const resent = await resendPendingChangeCode(handle.db, messenger, ids.marie, "email", messages, new Date(start.getTime() + RESEND_WAIT_MS));
   expect(resent).toMatchObject({ status: "sent" });
   const fresh = await lastCodeTo("marie.perso@example.com");
   const verdicts = [];
-  for (let i = 0; i < 5; i++) verdicts.push(await confirmPendingChange(handle.db, ids.marie!, "email", wrong(fresh)));
+  for (let i = 0; i < 5; i++) verdicts.push(await confirmPendingChange(handle.db, ids.marie, "email", wrong(fresh)));
   expect(verdicts.slice(0, 4)).toEqual(["invalid", "invalid", "invalid", "invalid"]);
   expect(verdicts[4]).toBe("exhausted");
   // Even the right code is refused once the attempts are spent.
-  expect(await confirmPendingChange(handle.db, ids.marie!, "email", fresh)).toBe("exhausted");
-  expect((await getProfileSettings(handle.db, ids.marie!))?.email).toBe(DEMO_EMAILS.marie);
-  await cancelPendingChange(handle.db, ids.marie!, "email");
+  expect(await confirmPendingChange(handle.db, ids.marie, "email", fresh)).toBe("exhausted");
+  expect((await getProfileSettings(handle.db, ids.marie))?.email).toBe(DEMO_EMAILS.marie);
+  await cancelPendingChange(handle.db, ids.marie, "email");
 });
 
 test("an address taken by someone else while pending is refused at confirmation and the change dropped", async () => {
-  await updateProfile(handle.db, messenger, ids.marie!, { email: "partagee@example.com", acceptTerms: false }, messages);
+  await updateProfile(handle.db, messenger, ids.marie, { email: "partagee@example.com", acceptTerms: false }, messages);
   const code = await lastCodeTo("partagee@example.com");
-  await handle.db.updateTable("users").set({ email: "partagee@example.com" }).where("id", "=", ids.lucas!).execute();
-  expect(await confirmPendingChange(handle.db, ids.marie!, "email", code)).toBe("taken");
-  const marie = (await getProfileSettings(handle.db, ids.marie!))!;
+  await handle.db.updateTable("users").set({ email: "partagee@example.com" }).where("id", "=", ids.lucas).execute();
+  expect(await confirmPendingChange(handle.db, ids.marie, "email", code)).toBe("taken");
+  const marie = (await getProfileSettings(handle.db, ids.marie))!;
   expect(marie.email).toBe(DEMO_EMAILS.marie);
   expect(marie.pending).toEqual({});
 });
 
 test("terms are accepted once, and one user's change never touches another's", async () => {
-  const lucas = (await getProfileSettings(handle.db, ids.lucas!))!;
+  const lucas = (await getProfileSettings(handle.db, ids.lucas))!;
   expect(lucas.termsConfirmed).toBe(false);
-  expect(await updateProfile(handle.db, messenger, ids.lucas!, { acceptTerms: true }, messages)).toEqual({ kind: "saved", pendingFields: [] });
-  expect((await getProfileSettings(handle.db, ids.lucas!))?.termsConfirmed).toBe(true);
+  expect(await updateProfile(handle.db, messenger, ids.lucas, { acceptTerms: true }, messages)).toEqual({ kind: "saved", pendingFields: [] });
+  expect((await getProfileSettings(handle.db, ids.lucas))?.termsConfirmed).toBe(true);
   // Paul cannot cancel or confirm marie's change by naming the same field: everything is scoped by user.
-  await updateProfile(handle.db, messenger, ids.marie!, { phone: "+33622222222", acceptTerms: false }, messages);
+  await updateProfile(handle.db, messenger, ids.marie, { phone: "+33622222222", acceptTerms: false }, messages);
   const code = await lastCodeTo("+33622222222");
-  expect(await confirmPendingChange(handle.db, ids.paul!, "phone", code)).toBe("none");
-  expect(await cancelPendingChange(handle.db, ids.paul!, "phone")).toBe(false);
-  expect((await getProfileSettings(handle.db, ids.marie!))?.pending.phone).toBe("+33622222222");
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toBe("none");
+  expect(await cancelPendingChange(handle.db, ids.paul, "phone")).toBe(false);
+  expect((await getProfileSettings(handle.db, ids.marie))?.pending.phone).toBe("+33622222222");
 });

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { DEMO_EMAILS, DEMO_PASSWORD, seedDemo } from "../db/seed";
-import { openTestDatabase } from "../db/test-database";
-import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { DEMO_EMAILS, DEMO_PASSWORD } from "../db/seed";
+import { openDemoDatabase } from "../db/test-database";
 import { hashSecret } from "../tokens";
 import { authenticateWithPassword, getAccount, type Account } from "./accounts";
 import { changePassword, enableMfa, mfaStatus, mustSetUpMfa, passwordChangeRequired, replaceTemporaryPassword } from "./security";
 
 /** Second factor and passwords on a real database seeded with the demo world. */
 let handle: DatabaseHandle;
-const ids: Record<string, string> = {};
-const account = async (name: string): Promise<Account> => (await getAccount(handle.db, ids[name]!))!;
+let ids: Record<keyof typeof DEMO_EMAILS, string>;
+const account = async (name: keyof typeof DEMO_EMAILS): Promise<Account> => (await getAccount(handle.db, ids[name]))!;
 
 beforeAll(async () => {
-  handle = await openTestDatabase();
-  await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
-  for (const [name, email] of Object.entries(DEMO_EMAILS)) {
-    ids[name] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
-  }
+  ({ handle, ids } = await openDemoDatabase());
 }, 30_000);
 afterAll(() => handle.close());
 
@@ -52,29 +47,29 @@ test("paul sets up MFA by SMS: it is on, preferred, and he is no longer held", a
 });
 
 test("a password change needs the right current password, and ends every other session", async () => {
-  await openSession(ids.marie!, "marie-here");
-  await openSession(ids.marie!, "marie-phone");
-  await openSession(ids.claire!, "claire-elsewhere");
-  expect(await changePassword(handle.db, ids.marie!, "pas-le-bon", "Nouveau-Mot2passe", "marie-here")).toBe("wrongCurrent");
-  expect(await sessionsOf(ids.marie!)).toHaveLength(2);
+  await openSession(ids.marie, "marie-here");
+  await openSession(ids.marie, "marie-phone");
+  await openSession(ids.claire, "claire-elsewhere");
+  expect(await changePassword(handle.db, ids.marie, "pas-le-bon", "Nouveau-Mot2passe", "marie-here")).toBe("wrongCurrent");
+  expect(await sessionsOf(ids.marie)).toHaveLength(2);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, DEMO_PASSWORD)).toBe(ids.marie);
 
-  expect(await changePassword(handle.db, ids.marie!, DEMO_PASSWORD, "Nouveau-Mot2passe", "marie-here")).toBe("ok");
-  expect(await sessionsOf(ids.marie!)).toEqual([hashSecret("marie-here")]);
-  expect(await sessionsOf(ids.claire!)).toEqual([hashSecret("claire-elsewhere")]);
+  expect(await changePassword(handle.db, ids.marie, DEMO_PASSWORD, "Nouveau-Mot2passe", "marie-here")).toBe("ok");
+  expect(await sessionsOf(ids.marie)).toEqual([hashSecret("marie-here")]);
+  expect(await sessionsOf(ids.claire)).toEqual([hashSecret("claire-elsewhere")]);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, DEMO_PASSWORD)).toBeNull();
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, "Nouveau-Mot2passe")).toBe(ids.marie);
 });
 
 test("sophie's temporary password is replaced once; then the flag is gone", async () => {
-  expect(await passwordChangeRequired(handle.db, ids.sophie!)).toBe(true);
-  expect(await passwordChangeRequired(handle.db, ids.marie!)).toBe(false);
-  expect(await replaceTemporaryPassword(handle.db, ids.sophie!, "Mon-Propre2mdp")).toBe("ok");
-  expect(await passwordChangeRequired(handle.db, ids.sophie!)).toBe(false);
+  expect(await passwordChangeRequired(handle.db, ids.sophie)).toBe(true);
+  expect(await passwordChangeRequired(handle.db, ids.marie)).toBe(false);
+  expect(await replaceTemporaryPassword(handle.db, ids.sophie, "Mon-Propre2mdp")).toBe("ok");
+  expect(await passwordChangeRequired(handle.db, ids.sophie)).toBe(false);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.sophie, "Mon-Propre2mdp")).toBe(ids.sophie);
   // A second use (a replayed form) changes nothing.
-  expect(await replaceTemporaryPassword(handle.db, ids.sophie!, "Autre-Mot2passe")).toBe("notRequired");
+  expect(await replaceTemporaryPassword(handle.db, ids.sophie, "Autre-Mot2passe")).toBe("notRequired");
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.sophie, "Mon-Propre2mdp")).toBe(ids.sophie);
   // Nobody else can be forced through this path.
-  expect(await replaceTemporaryPassword(handle.db, ids.claire!, "Autre-Mot2passe")).toBe("notRequired");
+  expect(await replaceTemporaryPassword(handle.db, ids.claire, "Autre-Mot2passe")).toBe("notRequired");
 });
