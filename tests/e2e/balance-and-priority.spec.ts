@@ -113,6 +113,9 @@ test("marie sets her overflow to 120 €, makes her Mastercard the default, adds
   await fields.getByRole("link", { name: "Continuer" }).click();
 
   await expect(page.getByText("Votre carte a été ajoutée.")).toBeVisible();
+  // The processor's return is a full page load: let its scripts settle (the panel becomes a modal
+  // dialog when they run) before clicking in it.
+  await page.waitForLoadState("networkidle");
   const overflow = page.getByRole("dialog", { name: "Dépassement de solde" });
   await expect(overflow.getByRole("switch", { name: "Carte par défaut : Visa •••• 4242" })).toHaveAttribute("aria-checked", "false");
 
