@@ -42,9 +42,13 @@ test("marie reorders •••• 4242's wallets with the buttons; •••• 
   await expect(page.getByText("Cet ordre n’est pas valable : voici l’ordre enregistré.")).toBeVisible();
 
   // Put the demo order back for the journeys that follow.
+  // Each move is a page of its own: wait for it before the next click.
   const back = page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" });
+  const backRows = back.getByRole("list", { name: "Portefeuilles dans l’ordre de débit" }).getByRole("listitem");
   await back.getByRole("button", { name: "Descendre Cadeaux de Noël" }).click();
+  await expect(backRows).toHaveText([/Titres-restaurant/, /Cadeaux de Noël/, /Mobilité/]);
   await back.getByRole("button", { name: "Descendre Cadeaux de Noël" }).click();
+  await expect(backRows).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
   await back.getByRole("button", { name: "Enregistrer l’ordre" }).click();
   await expect(linkedWallets(page)).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
 
