@@ -1,5 +1,7 @@
 import "dotenv/config";
+import cluster from "node:cluster";
 import path from "node:path";
+import { ClusterMemoryStorePrimary } from "@express-rate-limit/cluster-memory-store";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createLogger } from "./app/.server/logger";
@@ -10,6 +12,8 @@ import { DEFAULT_RATE_LIMITS } from "./server/rate-limits";
 /**
  * Entry point: `npm start` (built app) or `npm run dev` (Vite middleware, reloads on change).
  * Everything the routes use comes from the app bundle, so there is one platform per process.
+ * With WEB_CONCURRENCY > 1 (production build only) a primary process prepares the database once,
+ * keeps the rate-limit counts for everyone, and runs that many workers (one per core is the aim).
  */
 const root = path.dirname(fileURLToPath(import.meta.url));
 const development = process.env.NODE_ENV !== "production";
@@ -44,18 +48,27 @@ async function main() {
   const runtime = (await loadBuild()).entry.module as unknown as { serverRuntime: ServerRuntime };
   const platform = await runtime.serverRuntime.getPlatform();
 
+  const clustered = !development && env.WEB_CONCURRENCY > 1;
+  if (clustered && cluster.isPrimary) {
+    // The database is ready (migrated, seeded) before any worker opens it; the primary serves nothing.
+    await platform.close();
+    // Workers must sign cookies alike: a sandbox without SESSION_SECRET shares the primary's random one.
+    return runPrimary(env.WEB_CONCURRENCY, { SESSION_SECRET: env.sessionSecrets.join(",") }, log);
+  }
+
   const app = createServerApp({
     loadBuild,
     devMiddleware,
     clientDir: development ? undefined : path.join(root, "build/client"),
     development,
     trustProxy: env.TRUST_PROXY === "1",
-    rateLimits: { ...DEFAULT_RATE_LIMITS, sensitivePerWindow: env.RATE_LIMIT_SENSITIVE },
+    rateLimits: { ...DEFAULT_RATE_LIMITS, sensitivePerWindow: env.RATE_LIMIT_SENSITIVE, sharedAcrossWorkers: clustered },
     stripe: Boolean(env.STRIPE_SECRET_KEY),
     log,
   });
 
   const server = app.listen(env.PORT, env.HOST, () => {
+    if (cluster.isWorker) return;
     log.info("portal listening", { url: `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`, mode: env.APP_MODE, database: platform.database.kind });
   });
 
@@ -71,6 +84,38 @@ async function main() {
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+/** Keeps `count` workers serving (a crashed one is replaced) and stops them all on SIGTERM/SIGINT. */
+function runPrimary(count: number, workerEnv: Record<string, string>, log: ReturnType<typeof createLogger>) {
+  new ClusterMemoryStorePrimary().init();
+  let stopping = false;
+  const fork = () => cluster.fork(workerEnv);
+  for (let i = 0; i < count; i++) fork();
+  let listening = 0;
+  cluster.on("listening", () => {
+    listening += 1;
+    if (listening === count) log.info("portal listening", { workers: count });
+  });
+  let stopped = 0;
+  cluster.on("exit", (worker, code) => {
+    if (stopping) {
+      stopped += 1;
+      if (stopped === count) process.exit(0);
+      return;
+    }
+    log.error("worker stopped, starting another", { pid: worker.process.pid, code });
+    fork();
+  });
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal, workers: count });
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    setTimeout(() => process.exit(1), 12_000).unref();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

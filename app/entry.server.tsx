@@ -1,13 +1,19 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import { TranslationProvider } from "./i18n";
+import { TranslationProvider, translatorFor } from "./i18n";
+import resources from "./locales";
 import { RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
-import { getInstance } from "./middleware/i18next";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Pages render with the same small look-up the browser hydrates with (decision 0008), made once:
+ * the same words on both sides, and none of i18next's per-call work on every page.
+ */
+const translateFr = translatorFor(resources.fr.translation as Parameters<typeof translatorFor>[0]);
 
 /**
  * What server.ts needs from the app bundle: the same context key and platform instance the
@@ -26,13 +32,12 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce } = loadContext.get(requestInfoContext);
-  const t = getInstance(loadContext).getFixedT("fr");
 
   return new Promise<Response>((resolve, reject) => {
     // The whole page is rendered before sending: pages are small and must work without JS,
     // so nothing is streamed in later.
     const { pipe, abort } = renderToPipeableStream(
-      <TranslationProvider translate={(key, options) => t(key, options ?? {})}>
+      <TranslationProvider translate={translateFr}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </TranslationProvider>,
       {

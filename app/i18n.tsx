@@ -1,9 +1,9 @@
 import { createContext, useContext, type ReactNode } from "react";
 
 /**
- * Translation in components. The server renders with remix-i18next's per-request i18next instance;
- * the browser only needs to look keys up in the French catalogue it fetched, so it gets this small
- * function instead of shipping i18next and react-i18next (see docs/decisions/0008).
+ * Translation in components: a small look-up in the French catalogue, the same on the server (made
+ * once, entry.server.tsx) and in the browser (catalogue fetched), instead of shipping i18next and
+ * react-i18next (decisions 0008 and 0013). Server code outside rendering uses i18next.
  */
 export type TranslateOptions = Record<string, unknown> & { defaultValue?: string };
 export type Translate = (key: string, options?: TranslateOptions) => string;

@@ -77,11 +77,13 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.use(refuseCrossSitePosts);
   app.use(limitBodySize(options.maxBodyBytes ?? 12 * 1024 * 1024));
 
-  app.all("/{*splat}", async (req, res, next) => {
-    try {
-      const build = await options.loadBuild();
+  // One handler per build: making it compiles the route tree, too costly to do on every request.
+  const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>();
+  const handlerFor = (build: ServerBuild) => {
+    let handler = handlers.get(build);
+    if (!handler) {
       const runtime = runtimeOf(build);
-      const handler = createRequestHandler({
+      handler = createRequestHandler({
         build,
         mode: options.development ? "development" : "production",
         getLoadContext: (_req, response) => {
@@ -90,7 +92,14 @@ export function createServerApp(options: ServerAppOptions): Express {
           return context;
         },
       });
-      await handler(req, res, next);
+      handlers.set(build, handler);
+    }
+    return handler;
+  };
+
+  app.all("/{*splat}", async (req, res, next) => {
+    try {
+      await handlerFor(await options.loadBuild())(req, res, next);
     } catch (err) {
       next(err);
     }

@@ -1,4 +1,5 @@
 import type { Request } from "express";
+import { ClusterMemoryStoreWorker } from "@express-rate-limit/cluster-memory-store";
 import { rateLimit, type RateLimitRequestHandler } from "express-rate-limit";
 
 /** Paths where a guess could be made: sign-in, codes, reveals, password, activation and account-change flows. */
@@ -11,6 +12,8 @@ export interface RateLimitOptions {
   /** Any request per IP per window. */
   generalPerWindow: number;
   windowMs: number;
+  /** Counts kept by the cluster's primary process, so that every worker sees the same totals. */
+  sharedAcrossWorkers?: boolean;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitOptions = { sensitivePerWindow: 30, generalPerWindow: 3000, windowMs: 5 * 60 * 1000 };
@@ -27,7 +30,9 @@ const message = (res: { status: (n: number) => { type: (t: string) => { send: (b
 
 export function createRateLimits(options: RateLimitOptions): { sensitive: RateLimitRequestHandler; general: RateLimitRequestHandler } {
   const minutes = Math.ceil(options.windowMs / 60000);
+  const store = (prefix: string) => (options.sharedAcrossWorkers ? { store: new ClusterMemoryStoreWorker({ prefix }) } : {});
   const sensitive = rateLimit({
+    ...store("sensitive"),
     windowMs: options.windowMs,
     limit: options.sensitivePerWindow,
     standardHeaders: "draft-7",
@@ -36,6 +41,7 @@ export function createRateLimits(options: RateLimitOptions): { sensitive: RateLi
     handler: (_req, res) => message(res, minutes),
   });
   const general = rateLimit({
+    ...store("general"),
     windowMs: options.windowMs,
     limit: options.generalPerWindow,
     standardHeaders: "draft-7",

@@ -45,6 +45,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     /** Sign-in and code posts allowed per address per 5 minutes. */
     RATE_LIMIT_SENSITIVE: z.coerce.number().int().min(1).default(30),
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
     PUBLIC_URL: optionalUrl,
     /** Where the sandbox card issuer keeps its vault key (so demo PINs survive restarts). */
     SANDBOX_ISSUER_KEY_FILE: z.string().default("data/sandbox-issuer.key"),

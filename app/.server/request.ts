@@ -15,8 +15,20 @@ export async function sessionStorage(): Promise<PortalSessionStorage> {
   return storage;
 }
 
-export async function getSession(request: Request): Promise<PortalSession> {
-  return (await sessionStorage()).getSession(request.headers.get("Cookie"));
+const sessionsByRequest = new WeakMap<Request, Promise<PortalSession>>();
+
+/**
+ * The session of this request. Read once per request (the cookie's signature check and the database
+ * read are the costly part), and shared by its middleware, loaders and action, so they all see the
+ * same changes.
+ */
+export function getSession(request: Request): Promise<PortalSession> {
+  let session = sessionsByRequest.get(request);
+  if (!session) {
+    session = sessionStorage().then((storage) => storage.getSession(request.headers.get("Cookie")));
+    sessionsByRequest.set(request, session);
+  }
+  return session;
 }
 
 export async function commitSession(session: PortalSession): Promise<string> {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type SqliteDatabase } from "kysely";
 import pg from "pg";
 import * as initial from "./migrations/001_initial";
 import * as cards from "./migrations/002_cards";
@@ -20,6 +20,31 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; the portal runs the same few hundred SQL texts again and again,
+ * so prepared statements are kept (oldest dropped first). SQLite re-prepares them itself after a
+ * schema change.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        // Transactions take the write lock when they begin: with several processes on one file, a
+        // transaction that read first could otherwise fail at its first write instead of waiting.
+        statement = sqlite.prepare(text === "begin" ? "begin immediate" : text);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 /** `postgres://…` selects PostgreSQL; `file:path` (or a bare path, or `:memory:`) selects SQLite. */
 export function openDatabase(url: string): DatabaseHandle {
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -34,7 +59,7 @@ export function openDatabase(url: string): DatabaseHandle {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, kind: "sqlite", close: () => db.destroy() };
 }
 

@@ -1,3 +1,4 @@
+import { constants, createPrivateKey, createPublicKey, privateDecrypt } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -172,6 +173,15 @@ test("a new PIN arrives encrypted with the issuer's key, is stored encrypted, an
   // Refused PINs change nothing.
   expect((await issuerRow("iss_p")).pin_ciphertext).toBe(row.pin_ciphertext);
   await issuer.updatePin("iss_p", encryptPin(DEMO_PIN, key));
+});
+
+test("the PIN key pair lives in a file next to the vault key, so another worker or a restart can read PINs", async () => {
+  const key = await issuer.pinEncryptionKey();
+  const stored = createPrivateKey(readFileSync(`${keyFile}.pin.pem`, "utf8"));
+  expect(createPublicKey(stored).export({ type: "spki", format: "pem" }).toString()).toBe(key.publicKeyPem);
+  // A PIN encrypted with the published key opens with the key read from the file alone.
+  const opened = privateDecrypt({ key: stored, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptPin("4321", key), "base64"));
+  expect(opened.toString("utf8")).toBe("4321");
 });
 
 test("freeze and unfreeze are reversible; cancel is for good; unknown cards are refused", async () => {

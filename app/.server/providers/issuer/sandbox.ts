@@ -1,4 +1,4 @@
-import { constants, createCipheriv, createDecipheriv, createHmac, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from "node:crypto";
+import { constants, createCipheriv, createDecipheriv, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { luhnValid } from "../../../domain/luhn";
@@ -30,27 +30,22 @@ export const SANDBOX_PIN_KEY_ID = "sandbox-pin-key";
 export const DEFAULT_SANDBOX_KEY_FILE = "data/sandbox-issuer.key";
 
 const vaultKeys = new Map<string, Buffer>();
-let pinKeyPair: { publicKey: KeyObject; privateKey: KeyObject } | undefined;
+const pinKeyPairs = new Map<string, { publicKey: KeyObject; privateKey: KeyObject }>();
 
 /**
- * Reads the vault key, or creates it. Creation is atomic (write a temporary file, then hard-link it
- * into place, which fails if another process got there first): two servers started at once on a fresh
- * checkout must end up with the same key, or one of them could not read the PINs the other stored.
+ * Reads a key file, or creates it with `make`. Creation is atomic (write a temporary file, then
+ * hard-link it into place, which fails if another process got there first): several servers started
+ * at once on a fresh checkout (or the workers of one) must end up with the same key.
  */
-function readOrCreateVaultKey(keyFile: string): Buffer {
-  const read = () => {
-    const key = Buffer.from(readFileSync(keyFile, "utf8").trim(), "base64");
-    if (key.length !== 32) throw new Error(`${keyFile} must hold a base64 32-byte key (the sandbox issuer's vault key)`);
-    return key;
-  };
+function readOrCreateKeyFile(keyFile: string, make: () => string): string {
   try {
-    return read();
+    return readFileSync(keyFile, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
   mkdirSync(dirname(keyFile), { recursive: true });
   const tmp = `${keyFile}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(tmp, randomBytes(32).toString("base64"), { mode: 0o600 });
+  writeFileSync(tmp, make(), { mode: 0o600 });
   try {
     linkSync(tmp, keyFile);
   } catch (err) {
@@ -58,23 +53,35 @@ function readOrCreateVaultKey(keyFile: string): Buffer {
   } finally {
     unlinkSync(tmp);
   }
-  return read();
+  return readFileSync(keyFile, "utf8");
 }
 
 /** The vault key (32 bytes) derives numbers and encrypts PINs; kept in a file so restarts keep PINs readable. */
 function vaultKeyFor(keyFile: string): Buffer {
   let key = vaultKeys.get(keyFile);
   if (!key) {
-    key = readOrCreateVaultKey(keyFile);
+    key = Buffer.from(readOrCreateKeyFile(keyFile, () => randomBytes(32).toString("base64")).trim(), "base64");
+    if (key.length !== 32) throw new Error(`${keyFile} must hold a base64 32-byte key (the sandbox issuer's vault key)`);
     vaultKeys.set(keyFile, key);
   }
   return key;
 }
 
-/** The PIN key pair only has to live as long as the process: the portal asks for the public key each time. */
-function pinKeys() {
-  pinKeyPair ??= generateKeyPairSync("rsa", { modulusLength: 2048 });
-  return pinKeyPair;
+/**
+ * The RSA pair PINs are encrypted to, next to the vault key: a PIN encrypted by one worker (or before
+ * a restart) can be read by another (or after it).
+ */
+function pinKeysFor(keyFile: string) {
+  let pair = pinKeyPairs.get(keyFile);
+  if (!pair) {
+    const pem = readOrCreateKeyFile(`${keyFile}.pin.pem`, () =>
+      generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    );
+    const privateKey = createPrivateKey(pem);
+    pair = { privateKey, publicKey: createPublicKey(privateKey) };
+    pinKeyPairs.set(keyFile, pair);
+  }
+  return pair;
 }
 
 /** Test ranges: Visa 4000 00xx, Mastercard 5555 55xx. */
@@ -232,7 +239,7 @@ export class SandboxIssuer implements CardIssuer {
   }
 
   async pinEncryptionKey(): Promise<PinEncryptionKey> {
-    return { keyId: SANDBOX_PIN_KEY_ID, publicKeyPem: pinKeys().publicKey.export({ type: "spki", format: "pem" }).toString() };
+    return { keyId: SANDBOX_PIN_KEY_ID, publicKeyPem: pinKeysFor(this.keyFile).publicKey.export({ type: "spki", format: "pem" }).toString() };
   }
 
   async updatePin(issuerRef: string, encryptedPin: string): Promise<void> {
@@ -351,7 +358,7 @@ export class SandboxIssuer implements CardIssuer {
   private decryptPin(encryptedPin: string): string {
     let pin: string;
     try {
-      pin = privateDecrypt({ key: pinKeys().privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString("utf8");
+      pin = privateDecrypt({ key: pinKeysFor(this.keyFile).privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString("utf8");
     } catch {
       throw new IssuerError("invalid_pin", "the PIN could not be decrypted");
     }
