@@ -2,9 +2,10 @@ import { defineConfig } from "@playwright/test";
 
 // One server and one fresh demo database per project, so the two runs never see each other's changes.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+// The JS-off server runs as two workers (WEB_CONCURRENCY), so every journey also crosses processes.
 const servers = [
-  { project: "js-on", javaScriptEnabled: true, port: PORT },
-  { project: "js-off", javaScriptEnabled: false, port: PORT + 1 },
+  { project: "js-on", javaScriptEnabled: true, port: PORT, workers: 1 },
+  { project: "js-off", javaScriptEnabled: false, port: PORT + 1, workers: 2 },
 ];
 
 /**
@@ -44,6 +45,7 @@ export default defineConfig({
       NODE_ENV: "production",
       APP_MODE: "sandbox",
       PORT: String(s.port),
+      WEB_CONCURRENCY: String(s.workers),
       HOST: "127.0.0.1",
       DATABASE_URL: `file:data/e2e-${s.project}.sqlite`,
       PUBLIC_URL: `http://localhost:${s.port}`,
