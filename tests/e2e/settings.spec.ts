@@ -123,6 +123,19 @@ test("marie changes her notification preferences, then her password, and signs i
   await expect(page.getByText(/Au moins 8 caractères, dont une majuscule/)).toBeVisible();
   await expectAccessible(page, "security");
 
+  // The preferred channel: SMS after a confirmation step that names the number, then e-mail again.
+  await page.getByRole("link", { name: "Activer par SMS" }).click();
+  await expect(page).toHaveURL(/\/settings\/security\/mfa\/SMS$/);
+  await expect(page.getByText("Vos codes de connexion et de sécurité seront envoyés par SMS au +33612345678.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Modifiez-le dans votre profil" })).toHaveAttribute("href", "/settings/profile");
+  await expectAccessible(page, "security, confirm SMS");
+  await page.getByRole("button", { name: "Confirmer" }).click();
+  await expect(page.getByText("Vos paramètres de sécurité sont mis à jour.")).toBeVisible();
+  await expect(page.getByText("Activée. Vos codes arrivent : Par SMS.")).toBeVisible();
+  await page.getByRole("link", { name: "Activer par e-mail" }).click();
+  await page.getByRole("button", { name: "Confirmer" }).click();
+  await expect(page.getByText("Activée. Vos codes arrivent : Par e-mail.")).toBeVisible();
+
   await changePassword(page, "pas-le-bon", NEW_PASSWORD);
   await expect(page.getByRole("link", { name: "Le mot de passe actuel est incorrect" })).toBeVisible();
   await expect(page.getByLabel("Mot de passe actuel")).toHaveValue("");
