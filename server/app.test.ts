@@ -1,47 +1,20 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { startTestServer, stopTestServer, type TestServer } from "./test-server";
 
 /**
  * The real server (server.ts on the production build) on a loopback port: headers, health,
  * cross-site posts, body size and rate limits. Needs `npm run build` first (npm test builds).
  */
-const root = path.resolve(import.meta.dirname, "..");
-const dbFile = path.join(root, "data/test-server.sqlite");
 const port = 3200 + Math.floor(Math.random() * 600);
-const base = `http://127.0.0.1:${port}`;
-let server: ChildProcess;
-let output = "";
+let server: TestServer;
+let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(root, "build/server/index.js"))) throw new Error("Run `npm run build` before the server tests");
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
-  server = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", APP_MODE: "sandbox", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: `file:${dbFile}`, LOG_LEVEL: "info", RATE_LIMIT_SENSITIVE: "3" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  server.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not start:\n${output}`);
+  server = await startTestServer("test-server", port, { RATE_LIMIT_SENSITIVE: "3" });
+  base = server.base;
 }, 60_000);
 
-afterAll(async () => {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once("exit", resolve));
-  server.kill("SIGTERM");
-  await exited;
-});
+afterAll(() => stopTestServer(server));
 
 test("/healthz pings the database", async () => {
   const res = await fetch(`${base}/healthz`);
@@ -109,9 +82,9 @@ test("unknown paths answer 404; tampered cookies are ignored, not a 500", async 
 test("request logs never contain the password or the query string", async () => {
   await fetch(`${base}/login?email=secret-person%40example.com`, { redirect: "manual" });
   await new Promise((r) => setTimeout(r, 100));
-  expect(output).toContain('"path":"/login"');
-  expect(output).not.toContain("secret-person");
-  expect(output).not.toContain("Demo-Portail-2026!");
+  expect(server.output()).toContain('"path":"/login"');
+  expect(server.output()).not.toContain("secret-person");
+  expect(server.output()).not.toContain("Demo-Portail-2026!");
 });
 
 test("sign-in posts are rate limited per address, with a French page", async () => {
@@ -132,8 +105,6 @@ test("sign-in posts are rate limited per address, with a French page", async () 
 });
 
 test("SIGTERM stops the server cleanly", async () => {
-  const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
-  server.kill("SIGTERM");
-  expect(await exited).toBe(0);
-  expect(output).toContain("shutting down");
+  expect(await stopTestServer(server)).toBe(0);
+  expect(server.output()).toContain("shutting down");
 });
