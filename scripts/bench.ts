@@ -25,6 +25,8 @@ const CLAIRE = "claire.petit@example.com";
 const PASSWORD = "Demo-Portail-2026!";
 
 const LOAD = { users: 20, durationMs: 10_000, maxRequests: 5000, warmup: 20 };
+/** As deployed on the 2-core machine of the budget: one worker per core (decision 0013); WEB_CONCURRENCY overrides. */
+const WORKERS = process.env.WEB_CONCURRENCY ?? "2";
 const BUDGET_KB = { js: 130, css: 15, html: 30 };
 const BUDGET_P95_MS = 100;
 
@@ -123,6 +125,7 @@ function startServer(): RunningServer {
       DATABASE_URL: `file:${path.relative(root, DB_FILE)}`,
       LOG_LEVEL: "warn",
       RATE_LIMIT_SENSITIVE: "100000",
+      WEB_CONCURRENCY: WORKERS,
       // The general limit (3000 requests per address per 5 min) is not configurable; each virtual
       // user sends its own X-Forwarded-For address, as 20 real users would have 20 addresses.
       TRUST_PROXY: "1",
@@ -510,7 +513,7 @@ async function main(): Promise<number> {
       if (server.output.length) console.error(server.output.slice(-40).join("\n"));
       return 1;
     }
-    console.log(`Server ready on ${ORIGIN} (fresh database ${path.relative(root, DB_FILE)})\n`);
+    console.log(`Server ready on ${ORIGIN} (fresh database ${path.relative(root, DB_FILE)}, ${WORKERS} worker(s))\n`);
     await bench();
     return 0;
   } catch (err) {
