@@ -11,7 +11,7 @@ import { getPlatform } from "~/.server/platform";
 import { canManageGroups, displayName, initialsOf } from "~/.server/services/accounts";
 import { listCards } from "~/.server/services/cards";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
-import { listWallets } from "~/.server/services/wallets";
+import { listWalletNames } from "~/.server/services/wallets";
 import { CONTACT_FIELDS, pendingChanges } from "~/.server/services/profile";
 
 export const middleware = [requireAccount];
@@ -25,7 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     await settleCardRequests(db, issuer, account.id);
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
   }
-  const [cards, wallets, pending] = await Promise.all([listCards(db, account.id), listWallets(db, account.id), pendingChanges(db, account.id)]);
+  const [cards, wallets, pending] = await Promise.all([listCards(db, account.id), listWalletNames(db, account.id), pendingChanges(db, account.id)]);
   return {
     user: {
       initials: initialsOf(account),
@@ -37,7 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     cardInTheMaking,
     // Spec 001 §4: a change waiting for its code is offered on every page until settled.
     pendingFields: CONTACT_FIELDS.filter((field) => pending[field] !== undefined),
-    wallets: wallets.map((w) => ({ id: w.id, name: w.name })),
+    wallets,
     plans: {
       expenseRequests: account.features.expenseRequests.any === true,
       allowances: account.features.allowances.any === true,

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { availableWalletLicences, createWalletFromLicence, getWalletDetail, listWallets, listWalletTransactions } from "./wallets";
+import { availableWalletLicences, createWalletFromLicence, getWalletDetail, listWalletNames, listWallets, listWalletTransactions } from "./wallets";
 
 /** The wallets page's data on a real database (DEMO.md's wallets). */
 let handle: DatabaseHandle;
@@ -23,6 +23,9 @@ afterAll(() => handle.close());
 test("marie's four wallets, in order; paul has none", async () => {
   expect(Object.keys(wallets)).toEqual(["Titres-restaurant", "Mobilité", "Cadeaux de Noël", "Culture"]);
   expect(await listWallets(handle.db, users.paul!)).toEqual([]);
+  // The navigation's light list: the same wallets in the same order, names only.
+  expect((await listWalletNames(handle.db, users.marie!)).map((w) => w.name)).toEqual(Object.keys(wallets));
+  expect(await listWalletNames(handle.db, users.paul!)).toEqual([]);
 });
 
 test("Titres-restaurant: balance less the frozen meal, a daily limit, the total, one balance with its expiry", async () => {

@@ -23,6 +23,11 @@ export async function listWallets(db: DB, userId: string, now = new Date()): Pro
   return summarise(db, wallets, now);
 }
 
+/** The user's wallets by name only, in the same order: what the navigation of every page needs. */
+export async function listWalletNames(db: DB, userId: string): Promise<{ id: string; name: string }[]> {
+  return db.selectFrom("wallets").select(["id", "name"]).where("user_id", "=", userId).orderBy("created_at").orderBy("name").execute();
+}
+
 /** Same as listWallets, for the given wallet ids only (still scoped to the user). */
 export async function walletSummaries(db: DB, userId: string, walletIds: string[], now = new Date()): Promise<WalletSummary[]> {
   if (walletIds.length === 0) return [];
