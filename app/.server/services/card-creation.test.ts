@@ -8,6 +8,7 @@ import { openTestDatabase } from "../db/test-database";
 import { SandboxIssuer } from "../providers/issuer/sandbox";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import {
+  ABANDONED_DRAFT_MS,
   cardCreationOptions,
   getCardRequest,
   hasCardInTheMaking,
@@ -95,6 +96,23 @@ test("a physical card needs its PIN and address before it is submitted; nothing 
   const row = await handle.db.selectFrom("card_requests").select("pin_ciphertext").where("id", "=", requestId).executeTakeFirstOrThrow();
   expect(row.pin_ciphertext).not.toContain("4321");
   expect(Buffer.from(row.pin_ciphertext!, "base64").length).toBe(256);
+});
+
+test("requests abandoned for a day go when the user starts another; recent ones and other users' stay", async () => {
+  const now = Date.now();
+  const abandoned = newRequestId();
+  const recent = newRequestId();
+  const lucasDraft = newRequestId();
+  await saveCardChoice(handle.db, ids.marie!, abandoned, { groupId: groups["CSE Acme"]!, type: "physical" }, new Date(now - ABANDONED_DRAFT_MS - 60_000));
+  await saveCardPin(handle.db, issuer, ids.marie!, abandoned, "4321", new Date(now - ABANDONED_DRAFT_MS - 60_000));
+  await saveCardChoice(handle.db, ids.lucas!, lucasDraft, { groupId: groups["Acme France"]!, type: "physical" }, new Date(now - ABANDONED_DRAFT_MS - 60_000));
+  await saveCardChoice(handle.db, ids.marie!, recent, { groupId: groups["CSE Acme"]!, type: "physical" }, new Date(now - 60_000));
+
+  await saveCardChoice(handle.db, ids.marie!, newRequestId(), { groupId: groups["CSE Acme"]!, type: "physical" }, new Date(now));
+  const left = async (id: string) => (await handle.db.selectFrom("card_requests").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  expect(await left(abandoned)).toBe(false);
+  expect(await left(recent)).toBe(true);
+  expect(await left(lucasDraft)).toBe(true);
 });
 
 test("marie's virtual card: created at once, linked to the funder's wallets, one licence used; a replay makes nothing", async () => {

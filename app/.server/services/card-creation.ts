@@ -98,6 +98,9 @@ export function newRequestId(): string {
 
 export type ChoiceResult = "ok" | "forged" | "noGroup" | "noLicence" | "submitted";
 
+/** A card request not submitted within a day is considered abandoned. */
+export const ABANDONED_DRAFT_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Step 1: records the funder and the type on the request (created here on first use). The group must
  * be one of the user's issuing groups with a licence of that type left.
@@ -121,6 +124,13 @@ export async function saveCardChoice(db: DB, userId: string, requestId: string, 
       .execute();
     return "ok";
   }
+  // Requests abandoned a day ago or more go (they may hold an encrypted PIN and an address).
+  await db
+    .deleteFrom("card_requests")
+    .where("user_id", "=", userId)
+    .where("status", "=", "draft")
+    .where("updated_at", "<", new Date(now.getTime() - ABANDONED_DRAFT_MS).toISOString())
+    .execute();
   try {
     await db
       .insertInto("card_requests")
