@@ -172,3 +172,44 @@ test("a form sent after the session ended says so and leads to sign-in", async (
   await expect(page.getByText("Votre session a expiré. Connectez-vous à nouveau")).toBeVisible();
   await expectAccessible(page, "session expired");
 });
+
+test("bad input answers 400 in French, changes nothing and reveals nothing", async ({ page }) => {
+  await signIn(page, MARIE);
+  const post = (path: string, form: Record<string, string>) => page.request.post(path, { form, maxRedirects: 0 });
+  const profile = { intent: "save", email: MARIE, phone: "+33 6 12 34 56 78" };
+
+  const unchanged = await post("/settings/profile", profile);
+  expect(unchanged.status()).toBe(400);
+  expect(await unchanged.text()).toContain("Aucune modification à enregistrer");
+  const taken = await post("/settings/profile", { ...profile, email: "claire.petit@example.com" });
+  expect(taken.status()).toBe(400);
+  expect(await taken.text()).toContain("déjà utilisée par un autre compte");
+  const shortPhone = await post("/settings/profile", { ...profile, phone: "0612" });
+  expect(shortPhone.status()).toBe(400);
+  expect(await shortPhone.text()).toContain("au moins 10 caractères");
+
+  const wrongCurrent = await post("/settings/security", { currentPassword: "pas-le-bon", password: NEW_PASSWORD, confirmation: NEW_PASSWORD });
+  expect(wrongCurrent.status()).toBe(400);
+  const weak = await post("/settings/security", { currentPassword: DEMO_PASSWORD, password: "faible", confirmation: "faible" });
+  expect(weak.status()).toBe(400);
+  const mismatch = await post("/settings/security", { currentPassword: DEMO_PASSWORD, password: NEW_PASSWORD, confirmation: `${NEW_PASSWORD}x` });
+  expect(mismatch.status()).toBe(400);
+  expect(await mismatch.text()).toContain("Les deux nouveaux mots de passe ne sont pas identiques");
+
+  // A confirmation link for an address nobody asked for reads exactly like a wrong code.
+  const answers = [];
+  for (const email of ["personne@example.com", MARIE]) {
+    const res = await post("/user-confirmation", { email, code: "123456" });
+    expect(res.status()).toBe(400);
+    answers.push((await res.text()).includes("Ce lien ou ce code n’est plus valable"));
+  }
+  expect(answers).toEqual([true, true]);
+
+  // Nothing changed: same address, same password.
+  await page.goto("/settings/profile");
+  await expect(page.getByText(`Connecté en tant que ${MARIE}`)).toBeVisible();
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await submitPassword(page, MARIE);
+  await expect(page).toHaveURL(/\/login\/code$/);
+});
