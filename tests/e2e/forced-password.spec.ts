@@ -30,6 +30,8 @@ test("sophie must choose her own password before anything else, then is signed i
   await page.getByRole("button", { name: "Enregistrer mon mot de passe" }).click();
   // Signed in; not onboarded yet, so onboarding comes next.
   await expect(page).toHaveURL(/\/onboarding$/);
+  await expect(page.getByText("Votre mot de passe est enregistré. Vous êtes connecté.")).toBeVisible();
+  await expectAccessible(page, "onboarding after the forced change");
 
   // The temporary password is gone.
   await page.context().clearCookies();

@@ -61,6 +61,12 @@ test("marie's profile: tabs as links, a save with no change refused, an e-mail c
   await expect(page.getByLabel("Adresse e-mail")).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Confirmer la nouvelle adresse" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Annuler le changement d’adresse" })).toBeVisible();
+  await expectAccessible(page, "profile, e-mail change pending");
+  // Every other page offers the pending step until it is settled.
+  await page.goto("/cards");
+  await expect(page.getByText("Un changement d’adresse e-mail est en cours : confirmez-le ou annulez-le.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Confirmer ou annuler" })).toHaveAttribute("href", "/settings/profile/confirm/email");
+  await expectAccessible(page, "card page, pending change notice");
 
   // The link in the e-mail to the new address: opening it changes nothing, the button does.
   const link = await confirmationLinkFor(page.request, newEmail);
@@ -86,6 +92,7 @@ test("marie's profile: tabs as links, a save with no change refused, an e-mail c
   await expect(page).toHaveURL(/\/settings\/profile$/);
   await expect(page.getByText("Le changement est confirmé.")).toBeVisible();
   await expect(page.getByText(`Connecté en tant que ${MARIE}`)).toBeVisible();
+  await expectAccessible(page, "profile, change confirmed");
 });
 
 test("marie changes her notification preferences, then her password, and signs in again with the new one", async ({ page }) => {
@@ -145,6 +152,7 @@ test("marie changes her notification preferences, then her password, and signs i
 
   await changePassword(page, DEMO_PASSWORD, NEW_PASSWORD);
   await expect(page.getByText("Votre mot de passe est modifié. Vos autres sessions ont été fermées.")).toBeVisible();
+  await expectAccessible(page, "security, password changed");
 
   // Signed out, the old password is refused and the new one works.
   await page.context().clearCookies();
