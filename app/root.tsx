@@ -8,10 +8,7 @@ import { NotFoundPage, ServerErrorPage } from "./components/ErrorPages";
 import { getPlatform } from "./.server/platform";
 import { commitSession, getSession, nonceOf } from "./.server/request";
 import { mobilePlatformOf } from "./domain/userAgent";
-import { i18nextMiddleware } from "./middleware/i18next";
 import stylesheet from "./styles/app.css?url";
-
-export const middleware = [i18nextMiddleware];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

@@ -9,7 +9,7 @@ import { commitSession, getSession, redirectWithFlash, sessionStorage } from "./
 import { authenticateWithPassword, codeDestination, getAccount, isOnboarded, type Account } from "./services/accounts";
 import { issueCode, type IssueResult } from "./services/codes";
 import { passwordChangeRequired, mustSetUpMfa } from "./services/security";
-import type { FlashMessage, PortalSession } from "./session";
+import type { FlashMessage, PendingLogin, PortalSession } from "./session";
 
 /** What a failed password step sends back to the form. */
 export class LoginRejected extends Error {
@@ -52,6 +52,19 @@ export async function signIn(request: Request, userId: string, redirectTo: strin
   fresh.set("userId", userId);
   if (flash) fresh.flash("flash", flash);
   return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(fresh) } });
+}
+
+/**
+ * A sign-in waiting in the session for its next step (the code, or the forced password change), or a
+ * redirect to /login: none there, or stale (then said so).
+ */
+export async function waitingSignIn(session: PortalSession, step: "pendingLogin" | "pendingPasswordChange"): Promise<PendingLogin> {
+  const pending = session.get(step);
+  if (pending && pending.expiresAt > new Date().toISOString()) return pending;
+  if (!pending) throw redirect("/login");
+  session.unset(step);
+  session.flash("flash", { kind: "error", message: "errors.sessionExpired" });
+  throw redirect("/login", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 /**

@@ -5,18 +5,18 @@ import { getInstance } from "~/middleware/i18next";
 import { accountContext } from "./auth";
 import { getPlatform, publicUrl } from "./platform";
 import { badRequest, redirectWithFlash } from "./request";
-import { resendAvailableAt, VERIFY_ERROR_KEYS } from "./services/codes";
-import { cancelPendingChange, confirmPendingChange, isContactField, pendingChanges, resendPendingChangeCode, type ContactField, type PendingChangeMessages } from "./services/profile";
+import { VERIFY_ERROR_KEYS } from "./services/codes";
+import { cancelPendingChange, confirmPendingChange, isContactField, pendingChangeResendAt, pendingChanges, resendPendingChangeCode, type ContactField, type PendingChangeMessages } from "./services/profile";
 
 /**
  * The pending-change step (spec 001 §4): confirm a new e-mail or phone with the 6-digit code sent to
  * it, ask for a new code (60 s apart), or cancel. Shared by the profile settings and by the step that
  * holds an account before its second factor is set up.
  */
-type Translate = (key: string, vars?: Record<string, unknown>) => string;
-
 /** The code messages, in the person's language; the e-mail carries a confirmation link too. */
-export function pendingChangeMessages(t: Translate, baseUrl: string): PendingChangeMessages {
+export async function pendingChangeMessagesFor(context: Readonly<RouterContextProvider>): Promise<PendingChangeMessages> {
+  const baseUrl = publicUrl((await getPlatform()).env);
+  const t = getInstance(context).t;
   return {
     email: (newEmail) => ({
       subject: t("settings.pendingChange.emailSubject"),
@@ -25,12 +25,6 @@ export function pendingChangeMessages(t: Translate, baseUrl: string): PendingCha
     }),
     phone: () => ({ subject: t("settings.pendingChange.smsSubject"), text: (code) => t("settings.pendingChange.smsText", { code }) }),
   };
-}
-
-export async function pendingChangeMessagesFor(context: Readonly<RouterContextProvider>): Promise<PendingChangeMessages> {
-  const { env } = await getPlatform();
-  const t = getInstance(context).t;
-  return pendingChangeMessages((key, vars) => t(key, vars), publicUrl(env));
 }
 
 export interface PendingChangeScreen {
@@ -46,7 +40,7 @@ export async function pendingChangeScreen(context: Readonly<RouterContextProvide
   const { db } = await getPlatform();
   const newValue = (await pendingChanges(db, account.id))[field];
   if (!newValue) return null;
-  const resendAt = await resendAvailableAt(db, account.id, field === "email" ? "pending_email" : "pending_phone");
+  const resendAt = await pendingChangeResendAt(db, account.id, field);
   return { field, newValue, resendAt: resendAt && resendAt > new Date() ? resendAt.toISOString() : null };
 }
 

@@ -1,20 +1,12 @@
 import { Form, Link } from "react-router";
+import { MFA_CHANNELS, type MfaChannel, type MfaStatus } from "~/domain/mfa";
 import { useTranslation } from "~/i18n";
-
-export type MfaChannel = "EMAIL" | "SMS";
-export const MFA_CHANNELS: readonly MfaChannel[] = ["EMAIL", "SMS"];
-
-export interface MfaView {
-  enabled: boolean;
-  preferred: MfaChannel;
-  destinations: Record<MfaChannel, string | null>;
-}
 
 /**
  * The two ways to receive codes (spec 001 §2.4 security card): e-mail (recommended) and SMS, each
  * with where codes would go or "non renseigné", and a link to its confirmation step.
  */
-export function MfaOptions({ mfa, chooseHref, profileHref }: { mfa: MfaView; chooseHref: (channel: MfaChannel) => string; profileHref: string | null }) {
+export function MfaOptions({ mfa, chooseHref, profileHref }: { mfa: MfaStatus; chooseHref: (channel: MfaChannel) => string; profileHref: string | null }) {
   const { t } = useTranslation();
   return (
     <ul className="choice-list">

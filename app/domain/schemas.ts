@@ -182,8 +182,3 @@ export const changePasswordSchema = z
     confirmation: passwordConfirmation,
   })
   .refine(sameTwice, mismatch);
-
-/** Spec 001 §3 "MFA": the two channels a second factor can use. */
-export const mfaChannelSchema = z.object({
-  channel: z.enum(["EMAIL", "SMS"], { error: "errors.mfaChannelRequired" }),
-});

@@ -6,20 +6,19 @@ import { MfaConfirmation } from "~/components/SecondFactor";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
-import { enableMfa, mfaStatus, type MfaChannel } from "~/.server/services/security";
+import { mfaChannelOf } from "~/domain/mfa";
+import { enableMfa, mfaStatus } from "~/.server/services/security";
 
 /** Spec 001 §2.4, §4 "MFA preference change": choose a channel, confirm, it becomes the preferred one. */
-const channelOf = (value: string | undefined): MfaChannel | null => (value === "EMAIL" || value === "SMS" ? value : null);
-
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const channel = channelOf(params.channel);
+  const channel = mfaChannelOf(params.channel);
   const destination = channel ? mfaStatus(context.get(accountContext)).destinations[channel] : null;
   if (!channel || !destination) throw redirect("/settings/security");
   return { channel, destination };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const channel = channelOf(params.channel);
+  const channel = mfaChannelOf(params.channel);
   const { db } = await getPlatform();
   if (!channel || (await enableMfa(db, context.get(accountContext), channel)) !== "ok") {
     return redirectWithFlash(request, "/settings/security", { kind: "error", message: "errors.mfaNoDestination" });

@@ -12,7 +12,7 @@ import { canManageGroups, displayName, initialsOf } from "~/.server/services/acc
 import { listCards } from "~/.server/services/cards";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listWalletNames } from "~/.server/services/wallets";
-import { CONTACT_FIELDS, pendingChanges } from "~/.server/services/profile";
+import { pendingFields } from "~/.server/services/profile";
 
 export const middleware = [requireAccount];
 
@@ -25,7 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     await settleCardRequests(db, issuer, account.id);
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
   }
-  const [cards, wallets, pending] = await Promise.all([listCards(db, account.id), listWalletNames(db, account.id), pendingChanges(db, account.id)]);
+  const [cards, wallets, pending] = await Promise.all([listCards(db, account.id), listWalletNames(db, account.id), pendingFields(db, account.id)]);
   return {
     user: {
       initials: initialsOf(account),
@@ -36,7 +36,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     cards,
     cardInTheMaking,
     // Spec 001 §4: a change waiting for its code is offered on every page until settled.
-    pendingFields: CONTACT_FIELDS.filter((field) => pending[field] !== undefined),
+    pendingFields: pending,
     wallets,
     plans: {
       expenseRequests: account.features.expenseRequests.any === true,

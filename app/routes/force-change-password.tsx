@@ -7,34 +7,22 @@ import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { TextField } from "~/components/TextField";
 import { newPasswordSchema } from "~/domain/schemas";
-import { signIn } from "~/.server/auth";
+import { signIn, waitingSignIn } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, commitSession, getSession } from "~/.server/request";
+import { badRequest, getSession } from "~/.server/request";
 import { replaceTemporaryPassword } from "~/.server/services/security";
 
 /**
  * Spec 001 §2.1 `/force-change-password`: an account given a temporary password chooses its own right
  * after the password (and code) step; only then is it signed in. Nothing here without that step.
  */
-async function waitingChange(request: Request) {
-  const session = await getSession(request);
-  const pending = session.get("pendingPasswordChange");
-  if (pending && pending.expiresAt > new Date().toISOString()) return pending;
-  if (pending) {
-    session.unset("pendingPasswordChange");
-    session.flash("flash", { kind: "error", message: "errors.sessionExpired" });
-    throw redirect("/login", { headers: { "Set-Cookie": await commitSession(session) } });
-  }
-  throw redirect("/login");
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
-  await waitingChange(request);
+  await waitingSignIn(await getSession(request), "pendingPasswordChange");
   return data(null, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const pending = await waitingChange(request);
+  const pending = await waitingSignIn(await getSession(request), "pendingPasswordChange");
   const submission = parseWithZod(await request.formData(), { schema: newPasswordSchema });
   if (submission.status !== "success") {
     const e = submission.error ?? {};

@@ -1,32 +1,24 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/login.code";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
 import { codeSchema, type CodeForm } from "~/domain/schemas";
-import { sendLoginCode, completeSignIn } from "~/.server/auth";
+import { completeSignIn, sendLoginCode, waitingSignIn } from "~/.server/auth";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, commitSession, getSession, redirectWithFlash } from "~/.server/request";
+import { badRequest, getSession, redirectWithFlash } from "~/.server/request";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
 import { resendAvailableAt, verifyCode, VERIFY_ERROR_KEYS } from "~/.server/services/codes";
 import type { PortalSession } from "~/.server/session";
 
 /** The sign-in waiting for this code, or a redirect back to /login when there is none (or it is stale). */
 async function pendingLoginOf(request: Request, session: PortalSession) {
-  const pending = session.get("pendingLogin");
-  if (!pending || pending.expiresAt <= new Date().toISOString()) {
-    if (pending) {
-      session.unset("pendingLogin");
-      session.flash("flash", { kind: "error", message: "errors.sessionExpired" });
-      throw redirect("/login", { headers: { "Set-Cookie": await commitSession(session) } });
-    }
-    throw redirect("/login");
-  }
+  const pending = await waitingSignIn(session, "pendingLogin");
   const { db } = await getPlatform();
   const account = await getAccount(db, pending.userId);
   if (!account) throw await redirectWithFlash(request, "/login", { kind: "error", message: "errors.sessionExpired" });

@@ -11,14 +11,15 @@ import { onboardingProfileSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
-import { completeOnboardingProfile, isOnboarded, pendingPhone } from "~/.server/services/accounts";
+import { completeOnboardingProfile, isOnboarded } from "~/.server/services/accounts";
+import { pendingChanges } from "~/.server/services/profile";
 
 /** Onboarding step 0: the profile (spec 001 §2.3, §5 "Onboarding profile"). */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
   if (await isOnboarded(db, account)) throw redirect("/cards");
-  const pending = await pendingPhone(db, account.id);
+  const pending = (await pendingChanges(db, account.id)).phone;
   return {
     firstName: account.firstName ?? "",
     lastName: account.lastName ?? "",
@@ -35,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
   const form = await request.formData();
-  const keepPhone = Boolean(account.phone && (await pendingPhone(db, account.id)));
+  const keepPhone = Boolean(account.phone && (await pendingChanges(db, account.id)).phone);
   const schema = keepPhone ? onboardingProfileSchema.omit({ phone: true, phoneCountry: true }) : onboardingProfileSchema;
   const submission = parseWithZod(form, { schema });
   const values = {

@@ -7,27 +7,26 @@ import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
 import { listCards } from "~/.server/services/cards";
-import { CONTACT_FIELDS, pendingChanges } from "~/.server/services/profile";
-import { enableMfa, mfaStatus, type MfaChannel } from "~/.server/services/security";
+import { pendingFields } from "~/.server/services/profile";
+import { mfaChannelOf } from "~/domain/mfa";
+import { enableMfa, mfaStatus } from "~/.server/services/security";
 
 /** Step 2: choose e-mail (recommended) or SMS, confirm; then the portal opens (spec 001 §4, §6). */
-const channelOf = (value: string | null): MfaChannel | null => (value === "EMAIL" || value === "SMS" ? value : null);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
   // A change still waiting for its code comes first (the new number may be where codes go).
-  const pending = await pendingChanges(db, account.id);
-  const field = CONTACT_FIELDS.find((f) => pending[f] !== undefined);
+  const [field] = await pendingFields(db, account.id);
   if (field) throw redirect(`/secure-account/pending/${field}`);
   const mfa = mfaStatus(account);
-  const channel = channelOf(new URL(request.url).searchParams.get("channel"));
+  const channel = mfaChannelOf(new URL(request.url).searchParams.get("channel"));
   if (channel && !mfa.destinations[channel]) throw redirect("/secure-account/second-factor");
   return { mfa, channel };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const channel = channelOf(String((await request.formData()).get("channel") ?? ""));
+  const channel = mfaChannelOf((await request.formData()).get("channel"));
   const { db } = await getPlatform();
   if (!channel || (await enableMfa(db, context.get(accountContext), channel)) !== "ok") {
     return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });

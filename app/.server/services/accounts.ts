@@ -122,12 +122,6 @@ export function profileComplete(account: Pick<Account, "firstName" | "lastName" 
   return Boolean(account.firstName && account.lastName && account.phone && account.termsConfirmed);
 }
 
-/** A phone change waiting for its code (spec 001 §3 "pending change"), or null. */
-export async function pendingPhone(db: DB, userId: string): Promise<string | null> {
-  const row = await db.selectFrom("pending_changes").select("new_value").where("user_id", "=", userId).where("field_name", "=", "phone").executeTakeFirst();
-  return row?.new_value ?? null;
-}
-
 /**
  * Onboarding step 0 (spec 001 §2.3, §5): names, mobile phone and terms acceptance. `phone` is null when
  * a phone change is pending: that number is then confirmed by its own code, not set here.

@@ -2,7 +2,7 @@ import type { DB } from "../db";
 import { newId } from "../ids";
 import type { Messenger } from "../providers/messaging";
 import { normaliseEmail } from "./accounts";
-import { issueCode, verifyCode, type CodeMessage, type CodePurpose, type IssueResult, type VerifyResult } from "./codes";
+import { issueCode, resendAvailableAt, verifyCode, type CodeMessage, type CodePurpose, type IssueResult, type VerifyResult } from "./codes";
 
 /**
  * The profile settings (spec 001 §2.4, §3, §5 "Profile save"): names are read-only; e-mail and phone
@@ -32,6 +32,17 @@ export async function pendingChanges(db: DB, userId: string): Promise<Partial<Re
   const pending: Partial<Record<ContactField, string>> = {};
   for (const row of rows) if (isContactField(row.field_name)) pending[row.field_name] = row.new_value;
   return pending;
+}
+
+/** The fields with a change waiting for its code, e-mail first. */
+export async function pendingFields(db: DB, userId: string): Promise<ContactField[]> {
+  const pending = await pendingChanges(db, userId);
+  return CONTACT_FIELDS.filter((field) => pending[field] !== undefined);
+}
+
+/** When a new code for this pending change can be sent, or null when none is outstanding. */
+export function pendingChangeResendAt(db: DB, userId: string, field: ContactField): Promise<Date | null> {
+  return resendAvailableAt(db, userId, PURPOSE[field]);
 }
 
 export async function getProfileSettings(db: DB, userId: string): Promise<ProfileSettings | null> {

@@ -1,3 +1,4 @@
+import type { MfaChannel, MfaStatus } from "~/domain/mfa";
 import type { DB } from "../db";
 import { hashPassword, verifyPassword } from "../passwords";
 import { hashSecret } from "../tokens";
@@ -7,15 +8,6 @@ import type { Account } from "./accounts";
  * Security settings (spec 001 §2.4, §3 "MFA", §6): a second factor by e-mail (recommended) or SMS is
  * mandatory unless the account has the bypassMFA permission; passwords change with the current one.
  */
-export type MfaChannel = "EMAIL" | "SMS";
-
-export interface MfaStatus {
-  enabled: boolean;
-  preferred: MfaChannel;
-  /** Where each channel would send codes; null shows "non renseigné". */
-  destinations: Record<MfaChannel, string | null>;
-}
-
 export function mfaStatus(account: Account): MfaStatus {
   return {
     enabled: account.mfaEnabled,
