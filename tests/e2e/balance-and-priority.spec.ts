@@ -40,6 +40,8 @@ test("marie reorders •••• 4242's wallets with the buttons; •••• 
   const forged = await page.goto(`${new URL(page.url()).pathname}/priority?order=wal_x,wal_y,wal_z`);
   expect(forged?.status()).toBe(400);
   await expect(page.getByText("Cet ordre n’est pas valable : voici l’ordre enregistré.")).toBeVisible();
+  // A full page load: let its scripts settle (the panel becomes a modal dialog when they run) before clicking.
+  await page.waitForLoadState("networkidle");
 
   // Put the demo order back for the journeys that follow.
   // Each move is a page of its own: wait for it before the next click.
