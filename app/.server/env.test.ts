@@ -23,3 +23,11 @@ test("bad values are named in the error", () => {
   expect(() => parseEnv({ STATUS_BANNER_COLOR: "red;}body{display:none" })).toThrow(/STATUS_BANNER_COLOR/);
   expect(() => parseEnv({ APP_MODE: "live" })).toThrow(/APP_MODE/);
 });
+
+test("guess limits: defaults, blank means default, and a cap below the first wait is refused", () => {
+  const env = parseEnv({ GUESS_LIMIT_PASSWORD: "", GUESS_DELAY_SECONDS: " 30 " });
+  expect([env.GUESS_LIMIT_PASSWORD, env.GUESS_LIMIT_CODE, env.GUESS_DELAY_SECONDS, env.GUESS_DELAY_MAX_SECONDS, env.GUESS_FORGET_SECONDS]).toEqual([5, 10, 30, 900, 86400]);
+  expect(() => parseEnv({ GUESS_LIMIT_CODE: "0" })).toThrow(/GUESS_LIMIT_CODE/);
+  expect(() => parseEnv({ GUESS_DELAY_SECONDS: "1.5" })).toThrow(/GUESS_DELAY_SECONDS/);
+  expect(() => parseEnv({ GUESS_DELAY_SECONDS: "600", GUESS_DELAY_MAX_SECONDS: "60" })).toThrow(/GUESS_DELAY_MAX_SECONDS/);
+});

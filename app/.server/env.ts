@@ -15,6 +15,15 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
+/** A whole number ≥ 1, from its text; unset or blank: the default. */
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? Number(v) : fallback))
+    .pipe(z.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1"));
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -45,6 +54,16 @@ const envSchema = z
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     /** Sign-in and code posts allowed per address per 5 minutes. */
     RATE_LIMIT_SENSITIVE: z.coerce.number().int().min(1).default(30),
+    /** Wrong passwords per account (per e-mail typed) before its guesses wait. */
+    GUESS_LIMIT_PASSWORD: positiveInt(5),
+    /** Wrong one-time codes per account, across codes, before its codes wait. */
+    GUESS_LIMIT_CODE: positiveInt(10),
+    /** The first wait; doubled at each further wrong guess. */
+    GUESS_DELAY_SECONDS: positiveInt(60),
+    /** The longest wait. */
+    GUESS_DELAY_MAX_SECONDS: positiveInt(900),
+    /** Wrong guesses left alone this long are forgotten. */
+    GUESS_FORGET_SECONDS: positiveInt(86400),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
     PUBLIC_URL: optionalUrl,
     /** Where the sandbox card issuer keeps its vault key (so demo PINs survive restarts). */
@@ -61,6 +80,9 @@ const envSchema = z
     STRIPE_API_HOST: optionalString,
   })
   .superRefine((env, ctx) => {
+    if (env.GUESS_DELAY_MAX_SECONDS < env.GUESS_DELAY_SECONDS) {
+      ctx.addIssue({ code: "custom", path: ["GUESS_DELAY_MAX_SECONDS"], message: "GUESS_DELAY_MAX_SECONDS must be at least GUESS_DELAY_SECONDS" });
+    }
     if (env.APP_MODE === "production") {
       if (!env.SESSION_SECRET || env.SESSION_SECRET.split(",")[0]!.length < 32) {
         ctx.addIssue({
