@@ -52,8 +52,18 @@ const envSchema = z
     APP_STORE_URL: z.string().default("https://apps.apple.com/fr/app/portail-avantages/id0000000000"),
     PLAY_STORE_URL: z.string().default("https://play.google.com/store/apps/details?id=example.portail"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-    /** Sign-in and code posts allowed per address per 5 minutes. */
-    RATE_LIMIT_SENSITIVE: z.coerce.number().int().min(1).default(30),
+    /** `off` lifts the request limits below (load measurements only); the per-account guess limits stay. */
+    RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+    /** The window every request limit counts in. */
+    RATE_LIMIT_WINDOW_SECONDS: positiveInt(300),
+    /** Requests per address per window without a signed-in session. */
+    RATE_LIMIT_ANONYMOUS: positiveInt(3000),
+    /** Requests per signed-in session per window (whatever the address: an office shares one). */
+    RATE_LIMIT_SESSION: positiveInt(3000),
+    /** Posts of the sign-in flows (password, its code, lost and reset password, activation…) per address per window. */
+    RATE_LIMIT_SENSITIVE: positiveInt(200),
+    /** Sensitive posts of a signed-in session (reveal, PIN, profile, security…) per window. */
+    RATE_LIMIT_SESSION_SENSITIVE: positiveInt(60),
     /** Wrong passwords per account (per e-mail typed) before its guesses wait. */
     GUESS_LIMIT_PASSWORD: positiveInt(5),
     /** Wrong one-time codes per account, across codes, before its codes wait. */
