@@ -8,6 +8,7 @@ import type { Messenger, OutgoingMessage } from "../providers/messaging";
 import { checkCredentials } from "./accounts";
 import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, verifyCode } from "./codes";
 import { delayAfter, guess, type GuessPolicy } from "./guess-limits";
+import { requestPasswordReset, resetPassword } from "./password-reset";
 
 /** Per-account limits on password and code guesses (decision 0014), on SQLite and on PostgreSQL. */
 let handle: DatabaseHandle;
@@ -128,6 +129,18 @@ test("the waiting message says how many minutes remain, in French, whole minutes
   const now = new Date("2026-03-02T09:00:00Z");
   expect(passwordLockedMessage(later(now, 20_000), now)).toBe("Trop d’essais de mot de passe pour ce compte. Par sécurité, réessayez dans 1 minute");
   expect(passwordLockedMessage(later(now, minutes(14) + 1), now)).toBe("Trop d’essais de mot de passe pour ce compte. Par sécurité, réessayez dans 15 minutes");
+});
+
+test("a password reset by the e-mailed link ends the wait: the new password signs in at once", async () => {
+  const email = `${newId("u").toLowerCase()}@example.com`;
+  const userId = await addUser(email, hash);
+  for (let i = 0; i < 5; i++) await checkCredentials(handle.db, email, "Mauvais-1", { policy });
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy })).status).toBe("locked");
+  const mails: OutgoingMessage[] = [];
+  await requestPasswordReset(handle.db, { name: "memory", send: async (m) => void mails.push(m) }, email, "http://localhost", { subject: "Lien", text: (link) => link });
+  const token = /reset-password\/([^?]+)/.exec(mails[0]?.text ?? "")?.[1] ?? "";
+  expect(await resetPassword(handle.db, token, email, "Nouveau-Mot2passe")).toBe("ok");
+  expect(await checkCredentials(handle.db, email, "Nouveau-Mot2passe", { policy })).toEqual({ status: "ok", userId });
 });
 
 describe("codes", () => {

@@ -67,7 +67,7 @@ export async function guess(
   const lockedUntil = await countGuess(db, purpose, subjectHash, policy, now);
   if (lockedUntil) return { status: "locked", retryAt: lockedUntil };
   if (!(await check())) return { status: "wrong" };
-  await db.deleteFrom("guess_limits").where("purpose", "=", purpose).where("subject_hash", "=", subjectHash).execute();
+  await clearGuesses(db, purpose, subject);
   return { status: "right" };
 }
 
@@ -114,6 +114,11 @@ async function countGuess(db: DB, purpose: GuessPurpose, subjectHash: string, po
     }
     return null;
   });
+}
+
+/** Clears the count and any wait for this subject (a password reset by e-mailed link proves the mailbox). */
+export async function clearGuesses(db: DB, purpose: GuessPurpose, subject: string): Promise<void> {
+  await db.deleteFrom("guess_limits").where("purpose", "=", purpose).where("subject_hash", "=", hashSecret(subject)).execute();
 }
 
 /** When the running wait for this subject ends, or null when guesses are allowed. */
