@@ -7,13 +7,14 @@ import type { ServerBuild } from "react-router";
 import { createLogger } from "./app/.server/logger";
 import { ConfigError, getEnv } from "./app/.server/env";
 import { createServerApp, type ServerRuntime } from "./server/app";
-import { DEFAULT_RATE_LIMITS } from "./server/rate-limits";
+import { rateLimitsOf } from "./server/rate-limits";
 
 /**
  * Entry point: `npm start` (built app) or `npm run dev` (Vite middleware, reloads on change).
  * Everything the routes use comes from the app bundle, so there is one platform per process.
  * With WEB_CONCURRENCY > 1 (production build only) a primary process prepares the database once,
- * keeps the rate-limit counts for everyone, and runs that many workers (one per core is the aim).
+ * keeps the rate-limit counts for everyone (on SQLite; PostgreSQL keeps them itself), and runs that
+ * many workers (one per core is the aim).
  */
 const root = path.dirname(fileURLToPath(import.meta.url));
 const development = process.env.NODE_ENV !== "production";
@@ -51,9 +52,10 @@ async function main() {
   const clustered = !development && env.WEB_CONCURRENCY > 1;
   if (clustered && cluster.isPrimary) {
     // The database is ready (migrated, seeded) before any worker opens it; the primary serves nothing.
+    const countsInMemory = env.RATE_LIMITS === "on" && platform.database.kind === "sqlite";
     await platform.close();
     // Workers must sign cookies alike: a sandbox without SESSION_SECRET shares the primary's random one.
-    return runPrimary(env.WEB_CONCURRENCY, { SESSION_SECRET: env.sessionSecrets.join(",") }, log);
+    return runPrimary(env.WEB_CONCURRENCY, { SESSION_SECRET: env.sessionSecrets.join(",") }, log, countsInMemory);
   }
 
   const app = createServerApp({
@@ -62,7 +64,8 @@ async function main() {
     clientDir: development ? undefined : path.join(root, "build/client"),
     development,
     trustProxy: env.TRUST_PROXY === "1",
-    rateLimits: { ...DEFAULT_RATE_LIMITS, sensitivePerWindow: env.RATE_LIMIT_SENSITIVE, sharedAcrossWorkers: clustered },
+    // PostgreSQL: the counts live in the database, shared by every machine; SQLite: in memory (the primary's with workers).
+    rateLimits: rateLimitsOf(env, platform.database.kind === "postgres" ? { database: platform.db } : { sharedAcrossWorkers: clustered }),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
     log,
   });
@@ -89,9 +92,12 @@ async function main() {
   process.on("SIGINT", () => shutdown("SIGINT"));
 }
 
-/** Keeps `count` workers serving (a crashed one is replaced) and stops them all on SIGTERM/SIGINT. */
-function runPrimary(count: number, workerEnv: Record<string, string>, log: ReturnType<typeof createLogger>) {
-  new ClusterMemoryStorePrimary().init();
+/**
+ * Keeps `count` workers serving (a crashed one is replaced) and stops them all on SIGTERM/SIGINT; keeps
+ * the rate-limit counts of every worker when they live in memory (SQLite).
+ */
+function runPrimary(count: number, workerEnv: Record<string, string>, log: ReturnType<typeof createLogger>, countsInMemory: boolean) {
+  if (countsInMemory) new ClusterMemoryStorePrimary().init();
   let stopping = false;
   const fork = () => cluster.fork(workerEnv);
   for (let i = 0; i < count; i++) fork();

@@ -2,8 +2,9 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import { constants as zlibConstants } from "node:zlib";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import type { RouterContext, RouterContextProvider, ServerBuild } from "react-router";
+import type { Cookie, RouterContext, RouterContextProvider, ServerBuild } from "react-router";
 import type { Platform } from "../app/.server/platform";
+import { sessionCookie, signedInSessionKey } from "../app/.server/session";
 import type { RequestInfo } from "../app/context";
 import { secretPathMasker } from "../app/.server/logger";
 import { sendErrorPage } from "./error-page";
@@ -52,9 +53,15 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.use(compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
   app.use(requestLog(options.log, options.loadBuild));
 
-  const limits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
-  app.use(limits.general);
-  app.use(limits.sensitive);
+  // Signed-in requests are counted per session, anonymous ones per address (decision 0014).
+  const cookies = new WeakMap<Platform, Cookie>();
+  const sessionOf = async (req: Request) => {
+    const platform = await runtimeOf(await options.loadBuild()).getPlatform();
+    let cookie = cookies.get(platform);
+    if (!cookie) cookies.set(platform, (cookie = sessionCookie(platform.env)));
+    return signedInSessionKey(platform.db, cookie, req.headers.cookie);
+  };
+  for (const limit of createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS, sessionOf)) app.use(limit);
 
   app.get("/healthz", async (_req, res) => {
     try {

@@ -12,6 +12,7 @@ const PAGES: Record<number, { title: string; text: string }> = {
   411: { title: "Requête refusée", text: "La longueur de la demande doit être indiquée." },
   413: { title: "Requête trop volumineuse", text: "La demande dépasse la taille acceptée par le portail." },
   415: { title: "Format non pris en charge", text: "Le portail n’accepte que les formulaires de ses propres pages." },
+  429: { title: "Trop de tentatives", text: "Par sécurité, patientez quelques minutes avant de réessayer." },
   500: { title: "Une erreur est survenue", text: "Le service a rencontré un problème. Réessayez dans quelques instants." },
 };
 

@@ -4,9 +4,10 @@ import { createContext, redirect, type MiddlewareFunction } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginSchema } from "~/domain/schemas";
+import { passwordLockedMessage } from "./guess-messages";
 import { getPlatform } from "./platform";
 import { commitSession, getSession, redirectWithFlash, sessionStorage } from "./request";
-import { authenticateWithPassword, codeDestination, getAccount, isOnboarded, type Account } from "./services/accounts";
+import { checkCredentials, codeDestination, getAccount, isOnboarded, type Account } from "./services/accounts";
 import { issueCode, type IssueResult } from "./services/codes";
 import { passwordChangeRequired, mustSetUpMfa } from "./services/security";
 import type { FlashMessage, PendingLogin, PortalSession } from "./session";
@@ -24,10 +25,12 @@ authenticator.use(
     const submission = parseWithZod(form, { schema: loginSchema });
     if (submission.status !== "success") throw new LoginRejected(submission.reply({ hideFields: ["password"] }));
     const { db } = await getPlatform();
-    const userId = await authenticateWithPassword(db, submission.value.email, submission.value.password);
+    const result = await checkCredentials(db, submission.value.email, submission.value.password);
+    // Too many wrong passwords for this e-mail, known or not: even the right one waits (decision 0014).
+    if (result.status === "locked") throw new LoginRejected(submission.reply({ formErrors: [passwordLockedMessage(result.retryAt)], hideFields: ["password"] }));
     // Unknown e-mail and wrong password get the same words (no account enumeration).
-    if (!userId) throw new LoginRejected(submission.reply({ formErrors: ["errors.credentials"], hideFields: ["password"] }));
-    return userId;
+    if (result.status !== "ok") throw new LoginRejected(submission.reply({ formErrors: ["errors.credentials"], hideFields: ["password"] }));
+    return result.userId;
   }),
   "password",
 );

@@ -15,6 +15,15 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
+/** A whole number ≥ 1, from its text; unset or blank: the default. */
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? Number(v) : fallback))
+    .pipe(z.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1"));
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -45,8 +54,28 @@ const envSchema = z
     APP_STORE_URL: z.string().default("https://apps.apple.com/fr/app/portail-avantages/id0000000000"),
     PLAY_STORE_URL: z.string().default("https://play.google.com/store/apps/details?id=example.portail"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-    /** Sign-in and code posts allowed per address per 5 minutes. */
-    RATE_LIMIT_SENSITIVE: z.coerce.number().int().min(1).default(30),
+    /** `off` lifts the request limits below (load measurements only); the per-account guess limits stay. */
+    RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+    /** The window every request limit counts in. */
+    RATE_LIMIT_WINDOW_SECONDS: positiveInt(300),
+    /** Requests per address per window without a signed-in session. */
+    RATE_LIMIT_ANONYMOUS: positiveInt(3000),
+    /** Requests per signed-in session per window (whatever the address: an office shares one). */
+    RATE_LIMIT_SESSION: positiveInt(3000),
+    /** Posts of the sign-in flows (password, its code, lost and reset password, activation…) per address per window. */
+    RATE_LIMIT_SENSITIVE: positiveInt(200),
+    /** Sensitive posts of a signed-in session (reveal, PIN, profile, security…) per window. */
+    RATE_LIMIT_SESSION_SENSITIVE: positiveInt(60),
+    /** Wrong passwords per account (per e-mail typed) before its guesses wait. */
+    GUESS_LIMIT_PASSWORD: positiveInt(5),
+    /** Wrong one-time codes per account, across codes, before its codes wait. */
+    GUESS_LIMIT_CODE: positiveInt(10),
+    /** The first wait; doubled at each further wrong guess. */
+    GUESS_DELAY_SECONDS: positiveInt(60),
+    /** The longest wait. */
+    GUESS_DELAY_MAX_SECONDS: positiveInt(900),
+    /** Wrong guesses left alone this long are forgotten. */
+    GUESS_FORGET_SECONDS: positiveInt(86400),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
     PUBLIC_URL: optionalUrl,
     /** Where the sandbox card issuer keeps its vault key (so demo PINs survive restarts). */
@@ -71,6 +100,9 @@ const envSchema = z
           `sandbox mode on ${env.HOST} would publish /dev/outbox (every code and link) and the demo accounts to the network: ` +
           "listen on a loopback address (127.0.0.1, ::1, localhost), set APP_MODE=production, or set ALLOW_PUBLIC_SANDBOX=1 to publish the sandbox on purpose",
       });
+    }
+    if (env.GUESS_DELAY_MAX_SECONDS < env.GUESS_DELAY_SECONDS) {
+      ctx.addIssue({ code: "custom", path: ["GUESS_DELAY_MAX_SECONDS"], message: "GUESS_DELAY_MAX_SECONDS must be at least GUESS_DELAY_SECONDS" });
     }
     if (env.APP_MODE === "production") {
       if (!env.SESSION_SECRET || env.SESSION_SECRET.split(",")[0]!.length < 32) {

@@ -5,7 +5,7 @@ import { getInstance } from "~/middleware/i18next";
 import { accountContext } from "./auth";
 import { getPlatform, publicUrl } from "./platform";
 import { badRequest, redirectWithFlash } from "./request";
-import { VERIFY_ERROR_KEYS } from "./services/codes";
+import { verifyErrorMessage } from "./guess-messages";
 import { cancelPendingChange, confirmPendingChange, isContactField, pendingChangeResendAt, pendingChanges, resendPendingChangeCode, type ContactField, type PendingChangeMessages } from "./services/profile";
 
 /**
@@ -71,7 +71,7 @@ export async function pendingChangeAction(request: Request, context: Readonly<Ro
   if (result === "none") return redirectWithFlash(request, done, { kind: "info", message: "settings.pendingChange.nothingPending" });
   if (result === "taken") return redirectWithFlash(request, done, { kind: "error", message: "errors.emailTaken" });
   return badRequest({
-    lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERROR_KEYS[result]] }, hideFields: ["code"] }),
+    lastResult: submission.reply({ fieldErrors: { code: [await verifyErrorMessage(db, account.id, result)] }, hideFields: ["code"] }),
     throttled: false,
     resent: false,
     // Remounts the field: a refused code is not left in it, with or without JS.

@@ -7,6 +7,7 @@ import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
 import { isSandboxProcessor } from "./providers/payments/sandbox";
+import { setGuessLimits, type GuessLimits } from "./services/guess-limits";
 
 /** Everything the services need from the outside world, built once per process. */
 export interface Platform {
@@ -23,6 +24,7 @@ export interface Platform {
 
 export async function createPlatform(env: Env): Promise<Platform> {
   const logger = createLogger(env.LOG_LEVEL);
+  setGuessLimits(guessLimitsOf(env));
   const database = openDatabase(env.DATABASE_URL);
   await migrateToLatest(database.db);
   const messenger = createMessenger(env, database.db);
@@ -53,6 +55,12 @@ export async function createPlatform(env: Env): Promise<Platform> {
     ping: () => pingDatabase(database.db),
     close: () => database.close(),
   };
+}
+
+/** The per-account guess limits the environment sets (decision 0014). */
+export function guessLimitsOf(env: Env): GuessLimits {
+  const shared = { delayMs: env.GUESS_DELAY_SECONDS * 1000, maxDelayMs: env.GUESS_DELAY_MAX_SECONDS * 1000, forgetAfterMs: env.GUESS_FORGET_SECONDS * 1000 };
+  return { password: { freeFailures: env.GUESS_LIMIT_PASSWORD, ...shared }, code: { freeFailures: env.GUESS_LIMIT_CODE, ...shared } };
 }
 
 export function publicUrl(env: Env): string {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createCookie, createSessionStorage, type Session, type SessionStorage } from "react-router";
+import { createCookie, createSessionStorage, type Cookie, type Session, type SessionStorage } from "react-router";
 import type { DB } from "./db";
 import type { Env } from "./env";
 import { nowIso } from "./ids";
@@ -39,13 +39,10 @@ export interface SessionFlashData {
 export type PortalSession = Session<SessionData, SessionFlashData>;
 export type PortalSessionStorage = SessionStorage<SessionData, SessionFlashData>;
 
-/**
- * Sessions live in the database; the signed cookie holds only a random id, and the table
- * only its hash. Expiry is fixed at sign-in (7 days), not sliding.
- */
-export function createDatabaseSessionStorage(db: DB, env: Env): PortalSessionStorage {
+/** The session cookie: signed with SESSION_SECRET, `__Host-` and secure in production. */
+export function sessionCookie(env: Pick<Env, "APP_MODE" | "sessionSecrets">): Cookie {
   const secure = env.APP_MODE === "production";
-  const cookie = createCookie(secure ? "__Host-session" : "session", {
+  return createCookie(secure ? "__Host-session" : "session", {
     httpOnly: true,
     sameSite: "lax",
     secure,
@@ -53,6 +50,33 @@ export function createDatabaseSessionStorage(db: DB, env: Env): PortalSessionSto
     secrets: env.sessionSecrets,
     maxAge: SESSION_MAX_AGE_SECONDS,
   });
+}
+
+/**
+ * For the rate limits (decision 0014): the hash of this request's session id when its cookie is
+ * correctly signed and the session is signed in and not expired; null otherwise (no cookie, a forged
+ * or stale one, or a session still waiting for a code or a new password — those are anonymous).
+ */
+export async function signedInSessionKey(db: DB, cookie: Cookie, cookieHeader: string | undefined | null): Promise<string | null> {
+  if (!cookieHeader || !cookieHeader.includes(cookie.name)) return null;
+  let id: unknown;
+  try {
+    id = await cookie.parse(cookieHeader);
+  } catch {
+    return null;
+  }
+  if (typeof id !== "string" || id.length === 0 || id.length > 100) return null;
+  const idHash = hashSecret(id);
+  const row = await db.selectFrom("sessions").select(["user_id", "expires_at"]).where("id_hash", "=", idHash).executeTakeFirst();
+  return row?.user_id && row.expires_at > nowIso() ? idHash : null;
+}
+
+/**
+ * Sessions live in the database; the signed cookie holds only a random id, and the table
+ * only its hash. Expiry is fixed at sign-in (7 days), not sliding.
+ */
+export function createDatabaseSessionStorage(db: DB, env: Env): PortalSessionStorage {
+  const cookie = sessionCookie(env);
 
   const expiryOf = (expires?: Date) =>
     (expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000)).toISOString();

@@ -16,7 +16,8 @@ import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession } from "~/.server/request";
 import { codeDestination, maskDestination } from "~/.server/services/accounts";
 import { openRevealSession, revealKindFor } from "~/.server/services/card-actions";
-import { issueCode, resendAvailableAt, verifyCode, VERIFY_ERROR_KEYS } from "~/.server/services/codes";
+import { issueCode, resendAvailableAt, verifyCode } from "~/.server/services/codes";
+import { verifyErrorMessage } from "~/.server/guess-messages";
 
 /**
  * Reveal a virtual card's number, expiry and CVC, or a physical card's PIN (spec 000 §2 "Card reveal
@@ -90,7 +91,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (submission.status !== "success") return badRequest({ lastResult: submission.reply(), throttled: false, attempt: crypto.randomUUID() });
   const verdict = await verifyCode(db, { userId: account.id, purpose: "reveal", code: submission.value.code });
   if (verdict !== "ok") {
-    return badRequest({ lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERROR_KEYS[verdict]] }, hideFields: ["code"] }), throttled: false, attempt: crypto.randomUUID() });
+    return badRequest({ lastResult: submission.reply({ fieldErrors: { code: [await verifyErrorMessage(db, account.id, verdict)] }, hideFields: ["code"] }), throttled: false, attempt: crypto.randomUUID() });
   }
   const session = await getSession(request);
   session.set("revealGrant", { cardId: card.id, kind: revealKindFor(card.type), expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString() });

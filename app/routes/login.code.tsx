@@ -13,7 +13,8 @@ import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, getSession, redirectWithFlash } from "~/.server/request";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
-import { resendAvailableAt, verifyCode, VERIFY_ERROR_KEYS } from "~/.server/services/codes";
+import { resendAvailableAt, verifyCode } from "~/.server/services/codes";
+import { verifyErrorMessage } from "~/.server/guess-messages";
 import type { PortalSession } from "~/.server/session";
 
 /** The sign-in waiting for this code, or a redirect back to /login when there is none (or it is stale). */
@@ -68,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result !== "ok") {
     return badRequest({
       screen: await screenData(request, session),
-      lastResult: submission.reply({ fieldErrors: { code: [VERIFY_ERROR_KEYS[result]] }, hideFields: ["code"] }),
+      lastResult: submission.reply({ fieldErrors: { code: [await verifyErrorMessage(db, pending.userId, result)] }, hideFields: ["code"] }),
       resent: false,
       throttled: false,
       // Remounts the field: a refused code is not left in it, with or without JS.

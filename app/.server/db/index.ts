@@ -9,6 +9,7 @@ import * as cardRequests from "./migrations/003_card_requests";
 import * as payments from "./migrations/004_payments";
 import * as marketing from "./migrations/005_marketing_opt_in";
 import * as accountSettings from "./migrations/006_account_settings";
+import * as guessLimits from "./migrations/007_guess_limits";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   "004_payments": payments,
   "005_marketing_opt_in": marketing,
   "006_account_settings": accountSettings,
+  "007_guess_limits": guessLimits,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -12,7 +12,7 @@ test("migrations create every table and the database answers", async () => {
   await pingDatabase(handle.db);
   const tables = await handle.db.introspection.getTables();
   const names = tables.map((t) => t.name);
-  for (const name of ["users", "cards", "wallets", "sessions", "one_time_codes", "outbox", "card_authorizations"]) {
+  for (const name of ["users", "cards", "wallets", "sessions", "one_time_codes", "outbox", "card_authorizations", "guess_limits", "rate_limit_hits"]) {
     expect(names).toContain(name);
   }
 });

@@ -36,6 +36,8 @@ export interface Database {
   payment_method_switches: PaymentMethodSwitchTable;
   sandbox_processor_setups: SandboxProcessorSetupTable;
   sandbox_processor_payments: SandboxProcessorPaymentTable;
+  guess_limits: GuessLimitTable;
+  rate_limit_hits: RateLimitHitTable;
 }
 
 export interface GroupTable {
@@ -456,4 +458,26 @@ export interface PaymentMethodSwitchTable {
   /** Cents taken from this wallet. */
   amount: number;
   created_at: string;
+}
+
+/** Wrong guesses of one kind for one account (decision 0014); deleted by a right guess. */
+export interface GuessLimitTable {
+  /** "password" or "code". */
+  purpose: string;
+  /** SHA-256 of the normalised e-mail typed (password) or of the user id (codes). */
+  subject_hash: string;
+  /** Guesses counted since the last right one (a guess counts before it is checked). */
+  failures: number;
+  /** Guesses are refused until then. */
+  locked_until: string | null;
+  last_guess_at: string;
+}
+
+/** Request counts of the rate limits when they live in the database (PostgreSQL). */
+export interface RateLimitHitTable {
+  /** The limit's prefix and the requester: an address or a session's hash. */
+  key: string;
+  hits: number;
+  /** When the count starts again. */
+  reset_at: string;
 }

@@ -1,5 +1,6 @@
 import type { DB } from "../db";
 import { decoyHash, verifyPassword } from "../passwords";
+import { guess, type GuessPolicy } from "./guess-limits";
 
 export type Permission = "manageGroups" | "manageOwnGroups" | "bypassMFA";
 
@@ -35,20 +36,42 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+export type CredentialsCheck = { status: "ok"; userId: string } | { status: "invalid" } | { status: "locked"; retryAt: Date };
+
 /**
- * The account for these credentials, or null. An unknown e-mail costs the same hashing work as a
- * wrong password, so response times do not reveal which e-mails exist.
+ * The sign-in's password step. An unknown e-mail costs the same hashing work as a wrong password, and
+ * is counted and made to wait exactly like a known one (the count is kept per e-mail typed), so neither
+ * answers nor response times reveal which e-mails exist. After a few wrong passwords the e-mail's
+ * guesses wait, whatever address they come from; even the right password is refused meanwhile.
  */
+export async function checkCredentials(db: DB, email: string, password: string, options: { policy?: GuessPolicy; now?: Date } = {}): Promise<CredentialsCheck> {
+  const found: { userId?: string } = {};
+  const outcome = await guess(
+    db,
+    "password",
+    normaliseEmail(email),
+    async () => {
+      const row = await db
+        .selectFrom("users")
+        .select(["id", "password_hash", "status"])
+        .where("email", "=", normaliseEmail(email))
+        .executeTakeFirst();
+      const hash = row?.password_hash ?? (await decoyHash());
+      const valid = await verifyPassword(password, hash);
+      if (!row || !row.password_hash || !valid || row.status !== "active") return false;
+      found.userId = row.id;
+      return true;
+    },
+    options,
+  );
+  if (outcome.status === "locked") return outcome;
+  return outcome.status === "right" && found.userId ? { status: "ok", userId: found.userId } : { status: "invalid" };
+}
+
+/** The account for these credentials, or null (refused while the e-mail's guesses wait). */
 export async function authenticateWithPassword(db: DB, email: string, password: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("users")
-    .select(["id", "password_hash", "status"])
-    .where("email", "=", normaliseEmail(email))
-    .executeTakeFirst();
-  const hash = row?.password_hash ?? (await decoyHash());
-  const valid = await verifyPassword(password, hash);
-  if (!row || !row.password_hash || !valid || row.status !== "active") return null;
-  return row.id;
+  const result = await checkCredentials(db, email, password);
+  return result.status === "ok" ? result.userId : null;
 }
 
 export async function getAccount(db: DB, userId: string): Promise<Account | null> {

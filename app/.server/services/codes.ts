@@ -2,6 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import type { Channel, Messenger } from "../providers/messaging";
+import { guess, type GuessPolicy } from "./guess-limits";
 
 /** Spec 001 §5 "Codes", §9: 6 digits, valid 1 hour, resend after 60 s; attempts limited. */
 export const CODE_LENGTH = 6;
@@ -12,7 +13,8 @@ export const MAX_ATTEMPTS = 5;
 export type CodePurpose = "login" | "reveal" | "pending_email" | "pending_phone";
 
 export type IssueResult = { status: "sent"; expiresAt: Date } | { status: "throttled"; retryAt: Date };
-export type VerifyResult = "ok" | "invalid" | "expired" | "exhausted" | "missing";
+/** `locked`: too many wrong codes for this account lately (any purpose); codes wait (guess-limits.ts). */
+export type VerifyResult = "ok" | "invalid" | "expired" | "exhausted" | "missing" | "locked";
 
 /** The catalogue key telling the person why a code was refused. */
 export const VERIFY_ERROR_KEYS: Record<Exclude<VerifyResult, "ok">, string> = {
@@ -20,6 +22,7 @@ export const VERIFY_ERROR_KEYS: Record<Exclude<VerifyResult, "ok">, string> = {
   expired: "errors.codeExpired",
   exhausted: "errors.codeExhausted",
   missing: "errors.codeMissing",
+  locked: "errors.codeGuessesLocked",
 };
 
 export interface CodeMessage {
@@ -83,10 +86,15 @@ export async function issueCode(
   return { status: "sent", expiresAt };
 }
 
+/**
+ * Checks a code: 5 tries per code, and across codes the account's wrong codes are limited with a
+ * growing wait (guess-limits.ts) — during which even the right code is refused ("locked").
+ */
 export async function verifyCode(
   db: DB,
   input: { userId: string; purpose: CodePurpose; code: string },
   now = new Date(),
+  policy?: GuessPolicy,
 ): Promise<VerifyResult> {
   const row = await db
     .selectFrom("one_time_codes")
@@ -99,22 +107,34 @@ export async function verifyCode(
   if (!row) return "missing";
   if (row.expires_at <= now.toISOString()) return "expired";
   if (row.attempts >= MAX_ATTEMPTS) return "exhausted";
-  const code = normaliseCode(input.code);
-  const expected = Buffer.from(row.code_hash, "base64url");
-  const matches = /^\d{6}$/.test(code) && timingSafeEqual(digest(row.id, code), expected);
-  if (!matches) {
-    const attempts = row.attempts + 1;
-    await db.updateTable("one_time_codes").set({ attempts }).where("id", "=", row.id).execute();
-    return attempts >= MAX_ATTEMPTS ? "exhausted" : "invalid";
-  }
-  // Single use: the update only succeeds for the first of two concurrent submits.
-  const used = await db
-    .updateTable("one_time_codes")
-    .set({ used_at: now.toISOString() })
-    .where("id", "=", row.id)
-    .where("used_at", "is", null)
-    .executeTakeFirst();
-  return Number(used.numUpdatedRows) === 1 ? "ok" : "invalid";
+  let verdict: VerifyResult = "invalid";
+  const outcome = await guess(
+    db,
+    "code",
+    input.userId,
+    async () => {
+      const code = normaliseCode(input.code);
+      const expected = Buffer.from(row.code_hash, "base64url");
+      const matches = /^\d{6}$/.test(code) && timingSafeEqual(digest(row.id, code), expected);
+      if (!matches) {
+        const attempts = row.attempts + 1;
+        await db.updateTable("one_time_codes").set({ attempts }).where("id", "=", row.id).execute();
+        verdict = attempts >= MAX_ATTEMPTS ? "exhausted" : "invalid";
+        return false;
+      }
+      // Single use: the update only succeeds for the first of two concurrent submits.
+      const used = await db
+        .updateTable("one_time_codes")
+        .set({ used_at: now.toISOString() })
+        .where("id", "=", row.id)
+        .where("used_at", "is", null)
+        .executeTakeFirst();
+      verdict = Number(used.numUpdatedRows) === 1 ? "ok" : "invalid";
+      return verdict === "ok";
+    },
+    { policy, now },
+  );
+  return outcome.status === "locked" ? "locked" : verdict;
 }
 
 /** When the latest code for this purpose can be re-sent, for the "try again at HH:mm:ss" text. */

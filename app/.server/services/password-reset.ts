@@ -4,6 +4,7 @@ import { hashPassword } from "../passwords";
 import type { Messenger } from "../providers/messaging/port";
 import { hashSecret, newSecretToken } from "../tokens";
 import { normaliseEmail } from "./accounts";
+import { clearGuesses } from "./guess-limits";
 
 /**
  * Lost password (spec 001 §2.1): a single-use link by e-mail, valid one hour. The answer never says
@@ -60,7 +61,8 @@ export async function resetLinkIsLive(db: DB, token: string, email: string, now 
 
 /**
  * Sets the new password (already checked against the rules) and spends the link; every open session of
- * the account ends, so whoever knew the old password is signed out.
+ * the account ends, so whoever knew the old password is signed out, and a wait on its password guesses
+ * ends too.
  */
 export async function resetPassword(db: DB, token: string, email: string, password: string, now = new Date()): Promise<"ok" | "invalid"> {
   const live = await liveToken(db, token, email, now);
@@ -71,6 +73,8 @@ export async function resetPassword(db: DB, token: string, email: string, passwo
     if (Number(spent.numUpdatedRows) !== 1) return "invalid" as const;
     await trx.updateTable("users").set({ password_hash: hash }).where("id", "=", live.user_id).execute();
     await trx.deleteFrom("sessions").where("user_id", "=", live.user_id).execute();
+    // The link proved the mailbox: wrong passwords typed by others no longer hold the new one back.
+    await clearGuesses(trx, "password", normaliseEmail(email));
     return "ok" as const;
   });
 }

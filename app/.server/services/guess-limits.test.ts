@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DatabaseHandle } from "../db";
+import { openTestDatabase } from "../db/test-database";
+import { passwordLockedMessage, verifyErrorMessage } from "../guess-messages";
+import { newId } from "../ids";
+import { hashPassword } from "../passwords";
+import type { Messenger, OutgoingMessage } from "../providers/messaging";
+import { checkCredentials } from "./accounts";
+import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, verifyCode } from "./codes";
+import { delayAfter, guess, type GuessPolicy } from "./guess-limits";
+import { requestPasswordReset, resetPassword } from "./password-reset";
+
+/** Per-account limits on password and code guesses (decision 0014), on SQLite and on PostgreSQL. */
+let handle: DatabaseHandle;
+const PASSWORD = "Bon-Mot2passe!";
+const policy: GuessPolicy = { freeFailures: 5, delayMs: 60_000, maxDelayMs: 4 * 60_000, forgetAfterMs: 24 * 60 * 60_000 };
+const minutes = (n: number) => n * 60_000;
+const later = (from: Date, ms: number) => new Date(from.getTime() + ms);
+
+async function addUser(email: string, passwordHash: string | null): Promise<string> {
+  const id = newId("usr");
+  await handle.db
+    .insertInto("users")
+    .values({ id, email, password_hash: passwordHash, first_name: null, last_name: null, phone: null, address_line1: null, address_line2: null, address_zipcode: null, address_city: null, address_country: null, terms_confirmed_at: null, status: "active", mfa_enabled: 1, mfa_preferred: "EMAIL", permissions: "[]", features: "{}", balance_overflow_authorized: null, created_at: new Date().toISOString() })
+    .execute();
+  return id;
+}
+
+let hash: string;
+beforeAll(async () => {
+  handle = await openTestDatabase();
+  hash = await hashPassword(PASSWORD);
+}, 30_000);
+afterAll(() => handle.close());
+
+test("the wait starts after the free wrong guesses, doubles, and stops at the cap", () => {
+  expect([1, 4].map((n) => delayAfter(n, policy))).toEqual([0, 0]);
+  expect([5, 6, 7, 8, 9, 50, 5000].map((n) => delayAfter(n, policy))).toEqual([minutes(1), minutes(2), minutes(4), minutes(4), minutes(4), minutes(4), minutes(4)]);
+});
+
+test("after 5 wrong passwords even the right one is refused until the wait ends; then it works and the count starts again", async () => {
+  const email = `${newId("u").toLowerCase()}@example.com`;
+  const userId = await addUser(email, hash);
+  const start = new Date("2026-03-02T09:00:00Z");
+  for (let i = 0; i < 5; i++) expect(await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: later(start, i * 1000) })).toEqual({ status: "invalid" });
+  const locked = await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 5000) });
+  expect(locked).toEqual({ status: "locked", retryAt: later(start, 4000 + minutes(1)) });
+  // Still waiting a second before the end.
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 3000 + minutes(1)) })).status).toBe("locked");
+  expect(await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 4000 + minutes(1)) })).toEqual({ status: "ok", userId });
+  // The success cleared the count: 5 wrong guesses are free again.
+  const after = later(start, minutes(2));
+  for (let i = 0; i < 4; i++) expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: after })).status).toBe("invalid");
+  expect(await checkCredentials(handle.db, email, PASSWORD, { policy, now: after })).toEqual({ status: "ok", userId });
+});
+
+test("each wrong guess after a wait doubles the next wait, up to the cap; refused guesses do not count", async () => {
+  const email = `${newId("u").toLowerCase()}@example.com`;
+  await addUser(email, hash);
+  let now = new Date("2026-03-02T09:00:00Z");
+  for (let i = 0; i < 5; i++) await checkCredentials(handle.db, email, "Mauvais-1", { policy, now });
+  const waits = [];
+  for (let round = 0; round < 4; round++) {
+    const refused = await checkCredentials(handle.db, email, "Mauvais-1", { policy, now });
+    if (refused.status !== "locked") throw new Error(`expected a wait, got ${refused.status}`);
+    // Many refused guesses meanwhile change nothing.
+    for (let i = 0; i < 3; i++) expect(await checkCredentials(handle.db, email, "Mauvais-1", { policy, now })).toEqual(refused);
+    waits.push(refused.retryAt.getTime() - now.getTime());
+    now = refused.retryAt;
+    expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now })).status).toBe("invalid");
+  }
+  expect(waits).toEqual([minutes(1), minutes(2), minutes(4), minutes(4)]);
+});
+
+test("an unknown e-mail is counted and made to wait exactly like a known one; other accounts are not affected", async () => {
+  const known = `${newId("u").toLowerCase()}@example.com`;
+  const other = `${newId("u").toLowerCase()}@example.com`;
+  const otherId = await addUser(other, hash);
+  await addUser(known, hash);
+  const unknown = `${newId("nobody").toLowerCase()}@example.com`;
+  const now = new Date("2026-03-02T09:00:00Z");
+  const run = async (email: string) => {
+    const results = [];
+    for (let i = 0; i < 7; i++) results.push(await checkCredentials(handle.db, email, i === 6 ? PASSWORD : "Mauvais-1", { policy, now }));
+    return results;
+  };
+  const forKnown = await run(known);
+  expect(await run(unknown)).toEqual(forKnown);
+  expect(forKnown.map((r) => r.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid", "locked", "locked"]);
+  expect(await checkCredentials(handle.db, other, PASSWORD, { policy, now })).toEqual({ status: "ok", userId: otherId });
+});
+
+test("the count is kept per e-mail whatever its case and spaces, and never in clear", async () => {
+  const email = `${newId("u").toLowerCase()}@example.com`;
+  await addUser(email, hash);
+  const now = new Date("2026-03-02T09:00:00Z");
+  for (const typed of [email, email.toUpperCase(), ` ${email} `, email, `  ${email.toUpperCase()}`]) await checkCredentials(handle.db, typed, "Mauvais-1", { policy, now });
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now })).status).toBe("locked");
+  const rows = await handle.db.selectFrom("guess_limits").selectAll().execute();
+  expect(JSON.stringify(rows)).not.toContain(email);
+});
+
+test("wrong guesses left alone a day are forgotten", async () => {
+  const email = `${newId("u").toLowerCase()}@example.com`;
+  await addUser(email, hash);
+  const start = new Date("2026-03-02T09:00:00Z");
+  for (let i = 0; i < 4; i++) await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: start });
+  const nextDay = later(start, policy.forgetAfterMs + 1000);
+  for (let i = 0; i < 4; i++) expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: nextDay })).status).toBe("invalid");
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now: nextDay })).status).toBe("ok");
+});
+
+test("guesses sent all at once get only the free ones checked", async () => {
+  const subject = newId("subject");
+  const now = new Date("2026-03-02T09:00:00Z");
+  let checked = 0;
+  const check = async () => {
+    checked += 1;
+    await new Promise((r) => setTimeout(r, 20));
+    return false;
+  };
+  const outcomes = await Promise.all(Array.from({ length: 30 }, () => guess(handle.db, "password", subject, check, { policy, now })));
+  expect(checked).toBe(policy.freeFailures);
+  expect(outcomes.filter((o) => o.status === "wrong")).toHaveLength(policy.freeFailures);
+  expect(outcomes.filter((o) => o.status === "locked")).toHaveLength(30 - policy.freeFailures);
+});
+
+test("the waiting message says how many minutes remain, in French, whole minutes rounded up", () => {
+  const now = new Date("2026-03-02T09:00:00Z");
+  expect(passwordLockedMessage(later(now, 20_000), now)).toBe("Trop d’essais de mot de passe pour ce compte. Par sécurité, réessayez dans 1 minute");
+  expect(passwordLockedMessage(later(now, minutes(14) + 1), now)).toBe("Trop d’essais de mot de passe pour ce compte. Par sécurité, réessayez dans 15 minutes");
+});
+
+test("a password reset by the e-mailed link ends the wait: the new password signs in at once", async () => {
+  const email = `${newId("u").toLowerCase()}@example.com`;
+  const userId = await addUser(email, hash);
+  for (let i = 0; i < 5; i++) await checkCredentials(handle.db, email, "Mauvais-1", { policy });
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy })).status).toBe("locked");
+  const mails: OutgoingMessage[] = [];
+  await requestPasswordReset(handle.db, { name: "memory", send: async (m) => void mails.push(m) }, email, "http://localhost", { subject: "Lien", text: (link) => link });
+  const token = /reset-password\/([^?]+)/.exec(mails[0]?.text ?? "")?.[1] ?? "";
+  expect(await resetPassword(handle.db, token, email, "Nouveau-Mot2passe")).toBe("ok");
+  expect(await checkCredentials(handle.db, email, "Nouveau-Mot2passe", { policy })).toEqual({ status: "ok", userId });
+});
+
+describe("codes", () => {
+  const sent: OutgoingMessage[] = [];
+  const messenger: Messenger = { name: "memory", send: async (m) => void sent.push(m) };
+  const codePolicy: GuessPolicy = { ...policy, freeFailures: 10, delayMs: minutes(5), maxDelayMs: minutes(15) };
+  const codeOf = (m: OutgoingMessage | undefined) => /(\d{6})/.exec(m?.text ?? "")?.[1] ?? "";
+  const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
+  const issue = (userId: string, purpose: "login" | "reveal", now: Date) =>
+    issueCode(handle.db, messenger, { userId, purpose, channel: "email", destination: "a@example.com", message: { subject: "Code", text: (c) => `Code : ${c}` } }, now);
+
+  test("wrong codes are counted per account across codes and purposes: past 10, even the right code waits", async () => {
+    const userId = await addUser(`${newId("u").toLowerCase()}@example.com`, null);
+    const otherId = await addUser(`${newId("u").toLowerCase()}@example.com`, null);
+    let now = new Date("2026-03-02T09:00:00Z");
+    const verdicts = [];
+    // Two codes exhausted (5 tries each), in two purposes.
+    for (const purpose of ["login", "reveal"] as const) {
+      await issue(userId, purpose, now);
+      const code = codeOf(sent.at(-1));
+      for (let i = 0; i < MAX_ATTEMPTS; i++) verdicts.push(await verifyCode(handle.db, { userId, purpose, code: wrongFor(code) }, now, codePolicy));
+    }
+    expect(verdicts.filter((v) => v === "exhausted")).toHaveLength(2);
+    now = later(now, RESEND_WAIT_MS);
+    await issue(userId, "login", now);
+    const fresh = codeOf(sent.at(-1));
+    expect(await verifyCode(handle.db, { userId, purpose: "login", code: fresh }, now, codePolicy)).toBe("locked");
+    // The refused guess did not use one of the code's own tries.
+    const row = await handle.db.selectFrom("one_time_codes").select("attempts").where("user_id", "=", userId).where("used_at", "is", null).executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(0);
+    expect(await verifyErrorMessage(handle.db, userId, "locked", now)).toBe("Trop de codes incorrects pour ce compte. Par sécurité, réessayez dans 4 minutes");
+    // Someone else's codes are not affected.
+    await issue(otherId, "login", now);
+    expect(await verifyCode(handle.db, { userId: otherId, purpose: "login", code: codeOf(sent.at(-1)) }, now, codePolicy)).toBe("ok");
+    // Once the wait is over the right code works, and clears the count.
+    now = later(now, minutes(4));
+    expect(await verifyCode(handle.db, { userId, purpose: "login", code: fresh }, now, codePolicy)).toBe("ok");
+    await issue(userId, "reveal", now);
+    const next = codeOf(sent.at(-1));
+    for (let i = 0; i < 4; i++) expect(await verifyCode(handle.db, { userId, purpose: "reveal", code: wrongFor(next) }, now, codePolicy)).toBe("invalid");
+    expect(await verifyCode(handle.db, { userId, purpose: "reveal", code: next }, now, codePolicy)).toBe("ok");
+  });
+
+  test("other refusals are still told by their catalogue key", async () => {
+    expect(await verifyErrorMessage(handle.db, newId("usr"), "invalid")).toBe("errors.codeInvalid");
+    expect(await verifyErrorMessage(handle.db, newId("usr"), "locked")).toBe("errors.codeGuessesLocked");
+  });
+});
