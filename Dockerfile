@@ -10,7 +10,8 @@ RUN npm run build && npm prune --omit=dev
 
 # Run stage: the build, production dependencies and the entry point, as an unprivileged user.
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+# Production mode: the container listens on the network, where the sandbox (outbox, demo accounts) must never be.
+ENV NODE_ENV=production APP_MODE=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build /app/package.json /app/server.ts ./
 COPY --from=build /app/node_modules ./node_modules

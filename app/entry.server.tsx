@@ -6,6 +6,7 @@ import resources from "./locales";
 import { RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
+import { pathForLog } from "./.server/logger";
 
 export const streamTimeout = 5_000;
 
@@ -53,7 +54,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          void logError(error, request);
+          void logError(error, request, routerContext.staticHandlerContext.matches.at(-1)?.params);
         },
       },
     );
@@ -61,12 +62,13 @@ export default function handleRequest(
   });
 }
 
-async function logError(error: unknown, request: Request) {
+/** A link's token or a single-use key in the path is logged by its parameter's name (logger.ts). */
+async function logError(error: unknown, request: Request, params?: Record<string, string | undefined>) {
   const { logger } = await getPlatform();
-  logger.error("render failed", { err: error, path: new URL(request.url).pathname });
+  logger.error("render failed", { err: error, path: pathForLog(new URL(request.url).pathname, params) });
 }
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, params }) => {
   if (request.signal.aborted) return;
-  void logError(error, request);
+  void logError(error, request, params);
 };

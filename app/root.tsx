@@ -5,6 +5,7 @@ import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavig
 import { StatusBanner } from "./components/StatusBanner";
 import { MobileAppBanner } from "./components/MobileAppBanner";
 import { NotFoundPage, ServerErrorPage } from "./components/ErrorPages";
+import { refuseUnreadableForms } from "./middleware/forms";
 import { getPlatform } from "./.server/platform";
 import { commitSession, getSession, nonceOf } from "./.server/request";
 import { mobilePlatformOf } from "./domain/userAgent";
@@ -14,6 +15,8 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+export const middleware: Route.MiddlewareFunction[] = [refuseUnreadableForms];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = await getPlatform();
@@ -74,5 +77,10 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  // Requests the portal's own pages never send: a French page that says so, not "an error occurred".
+  if (isRouteErrorResponse(error) && error.status === 400) return <ServerErrorPage title={t("badRequest.title")} text={t("badRequest.text")} />;
+  if (isRouteErrorResponse(error) && (error.status === 405 || error.status === 415)) {
+    return <ServerErrorPage title={t("methodNotAllowed.title")} text={t("methodNotAllowed.text")} />;
+  }
   return <ServerErrorPage title={t("serverError.title")} />;
 }

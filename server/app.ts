@@ -5,7 +5,9 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { RouterContext, RouterContextProvider, ServerBuild } from "react-router";
 import type { Platform } from "../app/.server/platform";
 import type { RequestInfo } from "../app/context";
-import { assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
+import { secretPathMasker } from "../app/.server/logger";
+import { sendErrorPage } from "./error-page";
+import { acceptOnlyForms, assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitOptions } from "./rate-limits";
 
 /** What server.ts finds in the app bundle (see app/entry.server.tsx `serverRuntime`). */
@@ -48,7 +50,7 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.use((req, res, next) => (req.path.startsWith("/sandbox-issuer/") || req.path.startsWith("/sandbox-processor/") ? next() : headers(req, res, next)));
   // Brotli at a middle quality: most of the gain for a fraction of the CPU of the default (11).
   app.use(compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
-  app.use(requestLog(options.log));
+  app.use(requestLog(options.log, options.loadBuild));
 
   const limits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   app.use(limits.general);
@@ -74,8 +76,13 @@ export function createServerApp(options: ServerAppOptions): Express {
     app.use((req, res, next) => (/^\/[\w.-]+\.(svg|ico|png|txt|webmanifest)$/.test(req.path) ? publicFiles(req, res, next) : next()));
   }
 
+  // Nothing the portal renders may be kept by a browser or a proxy: pages and their `.data` carry
+  // account, card and code data, and public pages carry single-use links and a per-response nonce.
+  // A route that serves something public (the catalogue) says so itself.
+  app.use(noStoreByDefault);
   app.use(refuseCrossSitePosts);
   app.use(limitBodySize(options.maxBodyBytes ?? 12 * 1024 * 1024));
+  app.use(acceptOnlyForms);
 
   // One handler per build: making it compiles the route tree, too costly to do on every request.
   const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>();
@@ -106,21 +113,56 @@ export function createServerApp(options: ServerAppOptions): Express {
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    options.log.error("unhandled error", { err, method: req.method, path: req.path });
+    void options.loadBuild().then((build) => options.log.error("unhandled error", { err, method: req.method, path: maskerFor(build)(req.path) }));
     if (res.headersSent) return;
-    res.status(500).type("text/plain; charset=utf-8").send("Une erreur est survenue. Réessayez dans quelques instants.");
+    sendErrorPage(res, 500);
   });
   return app;
 }
 
-/** One line per request: method, path (never the query, which may carry an e-mail or a code), status, time. */
-function requestLog(log: Platform["logger"]) {
+/** `Cache-Control: no-store` on every answer that did not set its own, decided as the headers leave. */
+function noStoreByDefault(_req: Request, res: Response, next: NextFunction) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+    if (!this.hasHeader("Cache-Control")) this.setHeader("Cache-Control", "no-store");
+    return writeHead.apply(this, args);
+  } as Response["writeHead"];
+  next();
+}
+
+/** Every route's full URL pattern, from the build's route tree (the same tree as app/routes.ts). */
+export function routePatterns(build: Pick<ServerBuild, "routes">): string[] {
+  const fullPath = (id: string | undefined): string => {
+    const route = id ? build.routes[id] : undefined;
+    if (!route) return "";
+    return [fullPath(route.parentId), route.path ?? ""].filter(Boolean).join("/");
+  };
+  return Object.keys(build.routes).map(fullPath);
+}
+
+const maskers = new WeakMap<ServerBuild, (path: string) => string>();
+function maskerFor(build: ServerBuild) {
+  let masker = maskers.get(build);
+  if (!masker) {
+    masker = secretPathMasker(routePatterns(build));
+    maskers.set(build, masker);
+  }
+  return masker;
+}
+
+/**
+ * One line per request: method, path (never the query, which may carry an e-mail or a code; a link's
+ * token or a single-use key in the path is written as its parameter's name), status, time.
+ */
+function requestLog(log: Platform["logger"], loadBuild: () => Promise<ServerBuild>) {
   return (req: Request, res: Response, next: NextFunction) => {
     const start = process.hrtime.bigint();
     res.on("finish", () => {
       if (req.path.startsWith("/assets/")) return;
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log.info("request", { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+      void loadBuild().then((build) =>
+        log.info("request", { method: req.method, path: maskerFor(build)(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 }),
+      );
     });
     next();
   };

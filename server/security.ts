@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { sendErrorPage } from "./error-page";
 
 /** A fresh nonce per response, used by the enforced Content-Security-Policy below. */
 export function assignNonce(_req: Request, res: Response, next: NextFunction) {
@@ -63,7 +64,30 @@ export function refuseCrossSitePosts(req: Request, res: Response, next: NextFunc
 }
 
 function forbidden(res: Response) {
-  res.status(403).type("text/plain; charset=utf-8").send("Requête refusée : elle ne vient pas de ce site.");
+  sendErrorPage(res, 403);
+}
+
+/** What the portal answers: pages (GET, HEAD) and its own forms (POST). */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
+const ALLOWED = new Set<string>(ALLOWED_METHODS);
+/** The bodies a browser sends for the portal's forms, with or without JavaScript. */
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * Only the portal's own kinds of request reach the routes: any other method is a 405 (React Router
+ * would run the POST action for PUT, PATCH and DELETE, and fails on TRACE), and a POST must carry a
+ * form (415 for JSON, text, XML or no type at all; a multipart body needs its boundary).
+ */
+export function acceptOnlyForms(req: Request, res: Response, next: NextFunction) {
+  if (!ALLOWED.has(req.method)) {
+    res.set("Allow", ALLOWED_METHODS.join(", "));
+    return sendErrorPage(res, 405);
+  }
+  if (req.method !== "POST") return next();
+  const type = (req.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!FORM_TYPES.includes(type)) return sendErrorPage(res, 415);
+  if (type === "multipart/form-data" && !/;\s*boundary=("?)[^";]+\1/i.test(req.get("Content-Type")!)) return sendErrorPage(res, 400);
+  next();
 }
 
 /** Bodies above the limit are refused before anything reads them. */
@@ -71,13 +95,11 @@ export function limitBodySize(maxBytes: number) {
   return (req: Request, res: Response, next: NextFunction) => {
     const length = Number(req.get("Content-Length") ?? 0);
     if (length > maxBytes) {
-      res.status(413).type("text/plain; charset=utf-8").send("Requête trop volumineuse.");
-      return;
+      return sendErrorPage(res, 413);
     }
     if (!SAFE_METHODS.has(req.method) && !req.get("Content-Length") && req.get("Transfer-Encoding")) {
       // Forms always send a length; an unbounded stream is not something the portal accepts.
-      res.status(411).type("text/plain; charset=utf-8").send("Longueur de requête requise.");
-      return;
+      return sendErrorPage(res, 411);
     }
     next();
   };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { ConfigError, parseEnv } from "./env";
 
@@ -22,4 +23,28 @@ test("bad values are named in the error", () => {
   expect(() => parseEnv({ PORT: "eighty" })).toThrow(/PORT/);
   expect(() => parseEnv({ STATUS_BANNER_COLOR: "red;}body{display:none" })).toThrow(/STATUS_BANNER_COLOR/);
   expect(() => parseEnv({ APP_MODE: "live" })).toThrow(/APP_MODE/);
+});
+
+test("sandbox mode refuses a public address unless told so: it would publish the outbox and the demo accounts", () => {
+  for (const host of ["0.0.0.0", "::", "192.168.1.10", "portail.example"]) {
+    expect(() => parseEnv({ HOST: host })).toThrow(/HOST: sandbox mode .*ALLOW_PUBLIC_SANDBOX/);
+  }
+  for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"]) expect(parseEnv({ HOST: host }).HOST).toBe(host);
+  expect(parseEnv({ HOST: "0.0.0.0", ALLOW_PUBLIC_SANDBOX: "1" }).sandbox).toBe(true);
+  expect(parseEnv({ HOST: "0.0.0.0", APP_MODE: "production", SESSION_SECRET: "a".repeat(32), SMTP_URL: "smtp://localhost:25" }).sandbox).toBe(false);
+});
+
+test("the container image's own settings do not start a sandbox on the network", () => {
+  const dockerfile = readFileSync(new URL("../../Dockerfile", import.meta.url), "utf8");
+  const settings: Record<string, string> = {};
+  for (const line of dockerfile.split("\n").filter((l) => /^ENV\s/.test(l))) {
+    for (const [, key, value] of line.matchAll(/(\w+)=(\S+)/g)) settings[key!] = value!;
+  }
+  expect(settings.HOST).toBe("0.0.0.0");
+  // Started with nothing else (as `docker run image` would), the configuration is refused.
+  expect(() => parseEnv(settings)).toThrow(ConfigError);
+  // The README's example runs production mode.
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const run = /docker run [^\n`]+/.exec(readme)?.[0] ?? "";
+  expect(run).toContain("APP_MODE=production");
 });

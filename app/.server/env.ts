@@ -20,6 +20,8 @@ const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     APP_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
     HOST: z.string().default("127.0.0.1"),
+    /** "1": sandbox mode may listen on a public address (it publishes /dev/outbox and the demo accounts). */
+    ALLOW_PUBLIC_SANDBOX: z.enum(["0", "1"]).default("0"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_URL: z.string().default("file:data/portal.sqlite"),
     SESSION_SECRET: z.string().optional(),
@@ -61,6 +63,15 @@ const envSchema = z
     STRIPE_API_HOST: optionalString,
   })
   .superRefine((env, ctx) => {
+    if (env.APP_MODE === "sandbox" && !isLoopback(env.HOST) && env.ALLOW_PUBLIC_SANDBOX !== "1") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["HOST"],
+        message:
+          `sandbox mode on ${env.HOST} would publish /dev/outbox (every code and link) and the demo accounts to the network: ` +
+          "listen on a loopback address (127.0.0.1, ::1, localhost), set APP_MODE=production, or set ALLOW_PUBLIC_SANDBOX=1 to publish the sandbox on purpose",
+      });
+    }
     if (env.APP_MODE === "production") {
       if (!env.SESSION_SECRET || env.SESSION_SECRET.split(",")[0]!.length < 32) {
         ctx.addIssue({
@@ -74,6 +85,12 @@ const envSchema = z
       }
     }
   });
+
+/** Addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
 
 export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; sandbox: boolean };
 

@@ -30,3 +30,56 @@ export function createLogger(minLevel: Level | "silent" = "info", write: (line: 
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }
+
+/**
+ * Route parameters that carry a secret — a link's token, a single-use key or code — by their name in
+ * app/routes.ts. This is the one rule for logs: such a value is written as its name (`:token`), on
+ * every route that has one now or later.
+ */
+export const SECRET_PARAM = /token|key|secret|code/i;
+
+/** The path to log for a request whose route parameters are known (React Router's error handlers). */
+export function pathForLog(pathname: string, params: Record<string, string | undefined> = {}): string {
+  let path = pathname;
+  for (const [name, value] of Object.entries(params)) {
+    if (!value || !SECRET_PARAM.test(name)) continue;
+    for (const form of new Set([encodeURIComponent(value), value, encodeURI(value)])) path = path.split(form).join(`:${name}`);
+  }
+  return path;
+}
+
+/**
+ * The same rule where only the path is known (the request log, written before or without React
+ * Router): the route patterns that have a secret parameter are matched against the path, and that
+ * segment is replaced by the parameter's name. `.data` requests are the same routes.
+ */
+export function secretPathMasker(patterns: readonly string[]): (pathname: string) => string {
+  const matchers = patterns
+    .filter((pattern) => pattern.split("/").some((segment) => segment.startsWith(":") && SECRET_PARAM.test(segment)))
+    .map((pattern) => {
+      const segments = pattern.split("/").filter(Boolean);
+      const source = segments
+        .map((segment) => {
+          if (!segment.startsWith(":")) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
+          return segment.endsWith("?") ? "(?:/([^/]*?))?" : "/([^/]*?)";
+        })
+        .join("");
+      return { segments, regex: new RegExp(`^${source}/?(\\.data)?$`, "i") };
+    });
+  return (pathname) => {
+    for (const { segments, regex } of matchers) {
+      const match = regex.exec(pathname);
+      if (!match) continue;
+      let group = 0;
+      const parts = segments.map((segment) => {
+        if (!segment.startsWith(":")) return segment;
+        const value = match[++group];
+        const name = segment.replace(/^:|\?$/g, "");
+        if (value === undefined) return null;
+        return SECRET_PARAM.test(name) ? `:${name}` : value;
+      });
+      return "/" + parts.filter((p) => p !== null).join("/") + (match[group + 1] ?? "");
+    }
+    return pathname;
+  };
+}

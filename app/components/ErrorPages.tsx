@@ -16,13 +16,13 @@ export function NotFoundPage() {
   );
 }
 
-export function ServerErrorPage({ title }: { title: string }) {
+export function ServerErrorPage({ title, text }: { title: string; text?: string }) {
   const { t } = useTranslation();
   return (
     <PublicShell>
       <DocumentTitle page={title} />
       <h1>{title}</h1>
-      <p>{t("serverError.text")}</p>
+      <p>{text ?? t("serverError.text")}</p>
       <p>
         <a href="/" className="link-action">{t("serverError.back")}</a>
       </p>

@@ -1,0 +1,19 @@
+import { data, type MiddlewareFunction } from "react-router";
+
+/**
+ * A multipart form that cannot be read (cut short, no closing boundary) is the sender's fault: a 400
+ * with the French page, before any action reads it, instead of an action failing with a 500. Plain
+ * url-encoded forms always parse. The server (server/security.ts) has already refused other methods
+ * and body types. The portal's forms are url-encoded today; a route that streams large uploads will
+ * parse them itself, with limits, and be left out here.
+ */
+export const refuseUnreadableForms: MiddlewareFunction<Response> = async ({ request }, next) => {
+  if (request.method === "POST" && /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
+    try {
+      await request.clone().formData();
+    } catch {
+      throw data(null, { status: 400, statusText: "Bad Request" });
+    }
+  }
+  return next();
+};
