@@ -819,7 +819,7 @@ function checkAnswer(c: Case, a: Answer, fail: (check: string, detail: string) =
   // shows a code, a token or a card secret, or any answer showing the person's own details. Redirects
   // and the refusals asked for above carry none.
   const redirect = (a.status >= 300 && a.status < 400) || (isData && /"SingleFetchRedirect"/.test(a.body));
-  const refused = c.expect?.status.includes(a.status) ?? false;
+  const refused = (c.expect?.status.includes(a.status) ?? false) || a.status === 405;
   if (!redirect && !refused && a.status < 500) {
     const own = c.session.signedIn ? distinctiveOf(c.session.user, otherOf(c.session.user)).filter((v) => !request.includes(v)) : [];
     const accountData =
@@ -901,8 +901,8 @@ test("hostile-input catalogue: every answer is clean", async () => {
   if (failures.length > 0) throw new Error(`${summary}\n${reportOf(failures, 38)}\nEvery failure: ${path.relative(ROOT, REPORT_FILE)}`);
 }, 170_000);
 
-test("the other user's data is unchanged by the run", () => {
-  expect(claireBefore, "the catalogue did not run").toBeDefined();
+test("the other user's data is unchanged by the run", (ctx) => {
+  if (!claireBefore) ctx.skip(); // the catalogue did not run (a filtered run)
   for (const table of ["users", "cards", "wallets", "card_wallets"]) expect(claireBefore.get(table)?.length, `claire's ${table} rows`).toBeGreaterThan(0);
   const after = snapshot(users.claire!.id);
   const lines: string[] = [];
@@ -914,12 +914,18 @@ test("the other user's data is unchanged by the run", () => {
   expect(lines.slice(0, 30).join("\n"), `claire's rows changed:\n${lines.slice(0, 30).join("\n")}`).toBe("");
 });
 
-test("no token, key or session id of the run is in the server log", async () => {
+test("no token, key or session id of the run is in the server log", async (ctx) => {
+  if (caseCount === 0) ctx.skip(); // the catalogue did not run (a filtered run)
   expect(seenSecrets.size).toBeGreaterThan(0);
   await new Promise((r) => setTimeout(r, 200));
   const log = server.output();
   const found = [...seenSecrets].filter((s) => s.length >= 16 && log.includes(s));
-  const lines = found.slice(0, 20).map((s) => `${s.slice(0, 12)}… in: ${(log.split("\n").find((l) => l.includes(s)) ?? "").slice(0, 160)}`);
+  // The log line around the secret, the secret itself shortened.
+  const lines = found.slice(0, 20).map((s) => {
+    const line = log.split("\n").find((l) => l.includes(s)) ?? "";
+    const at = line.indexOf(s);
+    return `${line.slice(0, 90)} … ${line.slice(Math.max(90, at - 60), at)}${s.slice(0, 8)}…`;
+  });
   expect(lines.join("\n"), `${found.length} secrets of the run are in the server log:\n${lines.join("\n")}`).toBe("");
 });
 
@@ -1299,7 +1305,7 @@ function urlFor(e: Endpoint, s: Session, own: Record<string, Sample>, data = fal
 }
 
 function shorten(target: string): string {
-  return target.length > 90 ? `${target.slice(0, 60)}…(${target.length} chars)…${target.slice(-20)}` : target;
+  return target.length > 90 ? `${target.slice(0, 60)}…(${target.length})…${target.slice(-20)}` : target;
 }
 
 /** Failures grouped by check, at most `max` lines in all. */
