@@ -17,8 +17,9 @@ COPY --from=build /app/package.json /app/server.ts ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/server ./server
-COPY --from=build /app/app/.server/env.ts /app/app/.server/logger.ts ./app/.server/
-COPY --from=build /app/app/context.ts ./app/
+# server/ reads a few modules of app/ at run time (settings, logs, the session cookie, the limits' store).
+COPY --from=build /app/app ./app
+COPY --from=build /app/tsconfig.json ./
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000

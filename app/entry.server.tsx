@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { TranslationProvider, translatorFor } from "./i18n";
 import resources from "./locales";
-import { RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
 import { pathForLog } from "./.server/logger";
@@ -62,13 +62,19 @@ export default function handleRequest(
   });
 }
 
-/** A link's token or a single-use key in the path is logged by its parameter's name (logger.ts). */
+/**
+ * A link's token or a single-use key is logged by its parameter's name (logger.ts), in the path and
+ * in the error's own words (React Router's messages quote the URL).
+ */
 async function logError(error: unknown, request: Request, params?: Record<string, string | undefined>) {
   const { logger } = await getPlatform();
-  logger.error("render failed", { err: error, path: pathForLog(new URL(request.url).pathname, params) });
+  const scrub = (text: unknown) => (typeof text === "string" ? pathForLog(text, params) : text);
+  const err = error instanceof Error ? { name: error.name, message: scrub(error.message), stack: scrub(error.stack) } : isRouteErrorResponse(error) ? { status: error.status, data: scrub(error.data) } : error;
+  logger.error("render failed", { err, path: pathForLog(new URL(request.url).pathname, params) });
 }
 
 export const handleError: HandleErrorFunction = (error, { request, params }) => {
-  if (request.signal.aborted) return;
+  // A refusal (4xx) answered to the sender is not the portal's fault: the request log has it.
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   void logError(error, request, params);
 };

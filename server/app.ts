@@ -6,8 +6,8 @@ import type { Cookie, RouterContext, RouterContextProvider, ServerBuild } from "
 import type { Platform } from "../app/.server/platform";
 import { sessionCookie, signedInSessionKey } from "../app/.server/session";
 import type { RequestInfo } from "../app/context";
-import { secretPathMasker } from "../app/.server/logger";
 import { sendErrorPage } from "./error-page";
+import { routeTreeOf } from "./route-tree";
 import { acceptOnlyForms, assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitOptions } from "./rate-limits";
 
@@ -111,50 +111,43 @@ export function createServerApp(options: ServerAppOptions): Express {
     return handler;
   };
 
-  app.all("/{*splat}", async (req, res, next) => {
+  // No Express route pattern: Express would decode the path's parameters and fail with a 500 on a
+  // malformed escape (`%E0%A4%A`); React Router reads the path itself.
+  app.use(async (req, res, next) => {
     try {
-      await handlerFor(await options.loadBuild())(req, res, next);
+      const build = await options.loadBuild();
+      if (req.method === "POST" && !routeTreeOf(build).postHasAction(req.path, req.url.slice(req.path.length))) {
+        // Nothing to post to here: the French 405 page rather than React Router's English error.
+        res.set("Allow", "GET, HEAD");
+        return sendErrorPage(res, 405);
+      }
+      await handlerFor(build)(req, res, next);
     } catch (err) {
       next(err);
     }
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    void options.loadBuild().then((build) => options.log.error("unhandled error", { err, method: req.method, path: maskerFor(build)(req.path) }));
+    void options.loadBuild().then((build) => options.log.error("unhandled error", { err, method: req.method, path: routeTreeOf(build).maskPath(req.path) }));
     if (res.headersSent) return;
     sendErrorPage(res, 500);
   });
   return app;
 }
 
-/** `Cache-Control: no-store` on every answer that did not set its own, decided as the headers leave. */
-function noStoreByDefault(_req: Request, res: Response, next: NextFunction) {
+/**
+ * Decided as the headers leave: `Cache-Control: no-store` on every answer that did not set its own;
+ * and an answer sent before its request's body was read (a refusal, a redirect that needed no form)
+ * closes the connection, which would otherwise wait for a body nobody reads.
+ */
+function noStoreByDefault(req: Request, res: Response, next: NextFunction) {
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
     if (!this.hasHeader("Cache-Control")) this.setHeader("Cache-Control", "no-store");
+    if (!req.complete && req.method !== "GET" && req.method !== "HEAD") this.setHeader("Connection", "close");
     return writeHead.apply(this, args);
   } as Response["writeHead"];
   next();
-}
-
-/** Every route's full URL pattern, from the build's route tree (the same tree as app/routes.ts). */
-export function routePatterns(build: Pick<ServerBuild, "routes">): string[] {
-  const fullPath = (id: string | undefined): string => {
-    const route = id ? build.routes[id] : undefined;
-    if (!route) return "";
-    return [fullPath(route.parentId), route.path ?? ""].filter(Boolean).join("/");
-  };
-  return Object.keys(build.routes).map(fullPath);
-}
-
-const maskers = new WeakMap<ServerBuild, (path: string) => string>();
-function maskerFor(build: ServerBuild) {
-  let masker = maskers.get(build);
-  if (!masker) {
-    masker = secretPathMasker(routePatterns(build));
-    maskers.set(build, masker);
-  }
-  return masker;
 }
 
 /**
@@ -168,7 +161,7 @@ function requestLog(log: Platform["logger"], loadBuild: () => Promise<ServerBuil
       if (req.path.startsWith("/assets/")) return;
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       void loadBuild().then((build) =>
-        log.info("request", { method: req.method, path: maskerFor(build)(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 }),
+        log.info("request", { method: req.method, path: routeTreeOf(build).maskPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 }),
       );
     });
     next();

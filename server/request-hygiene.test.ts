@@ -146,3 +146,25 @@ async function rawRequest(requestLine: string): Promise<{ status: number; body: 
     socket.on("error", reject);
   });
 }
+
+test("finding 6: a post to a page without an action, and a malformed escape in a path, are 4xx in French", async () => {
+  for (const path of ["/cards", "/settings?index", "/?index", "/transactions", "/locales/fr", "/sandbox-issuer/reveal/abc", "/cards.data"]) {
+    const res = await fetch(`${base}${path}`, { method: "POST", body: new URLSearchParams({ a: "1" }), headers: { Origin: base, Cookie: claire }, redirect: "manual" });
+    expect(res.status, path).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD");
+    expect(await res.text()).toContain("Action non prise en charge");
+  }
+  for (const path of ["/cards/%E0%A4%A", "/%E0%A4%A", "/wallets/%E0%A4%A", "/reset-password/%E0%A4%A"]) {
+    const res = await get(path, claire);
+    expect(res.status, path).toBeLessThan(500);
+    expect(res.status, path).toBeGreaterThanOrEqual(300);
+  }
+  // The unread body of a refused post does not hold the connection: the next request on it is answered.
+  const big = "a=" + "x".repeat(1024 * 1024);
+  const refused = await fetch(`${base}/cards`, { method: "POST", body: big, headers: { Origin: base, Cookie: claire, "Content-Type": "application/x-www-form-urlencoded" } });
+  expect(refused.status).toBe(405);
+  expect(refused.headers.get("connection")).toBe("close");
+  const started = Date.now();
+  expect((await get("/login")).status).toBe(200);
+  expect(Date.now() - started).toBeLessThan(2000);
+});

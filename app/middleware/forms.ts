@@ -1,4 +1,5 @@
-import { data, type MiddlewareFunction } from "react-router";
+import type { MiddlewareFunction } from "react-router";
+import { errorPage } from "~/.server/error-page";
 
 /**
  * A multipart form that cannot be read (cut short, no closing boundary) is the sender's fault: a 400
@@ -12,7 +13,8 @@ export const refuseUnreadableForms: MiddlewareFunction<Response> = async ({ requ
     try {
       await request.clone().formData();
     } catch {
-      throw data(null, { status: 400, statusText: "Bad Request" });
+      // A page shows it in its error boundary (status 400); a resource route answers this page as is.
+      throw new Response(errorPage(400), { status: 400, statusText: "Bad Request", headers: { "Content-Type": "text/html; charset=utf-8" } });
     }
   }
   return next();
