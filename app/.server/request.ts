@@ -46,6 +46,14 @@ export function nonceOf(context: Readonly<RouterContextProvider>): string {
   return context.get(requestInfoContext).nonce;
 }
 
+/**
+ * A request refused on purpose, to throw from a loader, action or middleware: the error page says
+ * `message` (a catalogue key) in the person's language, with this status.
+ */
+export function refusal(status: 400 | 403 | 404 | 409, message: string) {
+  return data({ message }, { status });
+}
+
 /** A 400 answer that keeps the user on the page with their values and the errors. */
 export function badRequest<T>(body: T, init?: ResponseInit) {
   return data(body, { ...init, status: 400 });

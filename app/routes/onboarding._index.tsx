@@ -10,7 +10,7 @@ import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
 import { onboardingProfileSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, redirectWithFlash } from "~/.server/request";
+import { badRequest, redirectWithFlash, refusal } from "~/.server/request";
 import { completeOnboardingProfile, isOnboarded } from "~/.server/services/accounts";
 import { pendingChanges } from "~/.server/services/profile";
 
@@ -51,11 +51,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return badRequest({ errors: { firstName: e.firstName?.[0], lastName: e.lastName?.[0], phone: e.phone?.[0], terms: e.terms?.[0] }, values });
   }
   const value = submission.value as { firstName: string; lastName: string; phone?: string; phoneCountry?: string };
-  await completeOnboardingProfile(db, account.id, {
+  const result = await completeOnboardingProfile(db, account.id, {
     firstName: value.firstName,
     lastName: value.lastName,
     phone: value.phone ? internationalPhone(value.phoneCountry ?? "FR", value.phone) : null,
   });
+  // The layout refuses onboarded accounts already; the service does too, whoever calls it.
+  if (result === "alreadyOnboarded") throw refusal(403, "onboarding.alreadyDone");
   return redirectWithFlash(request, "/onboarding/card", { kind: "success", message: "onboarding.profile.saved" });
 }
 

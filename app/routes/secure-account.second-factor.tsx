@@ -8,7 +8,7 @@ import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
 import { listCards } from "~/.server/services/cards";
 import { pendingFields } from "~/.server/services/profile";
-import { mfaChannelOf } from "~/domain/mfa";
+import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
 import { enableMfa, mfaStatus } from "~/.server/services/security";
 
 /** Step 2: choose e-mail (recommended) or SMS, confirm; then the portal opens (spec 001 §4, §6). */
@@ -28,9 +28,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const channel = mfaChannelOf((await request.formData()).get("channel"));
   const { db } = await getPlatform();
-  if (!channel || (await enableMfa(db, context.get(accountContext), channel)) !== "ok") {
-    return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });
+  const result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" as const };
+  // A change still waiting for its code is settled first, as the page itself would have said.
+  if (result.kind === "pendingChange") {
+    return redirectWithFlash(request, `/secure-account/pending/${result.field}`, { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
   }
+  if (result.kind !== "ok") return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });
   // Straight to the first card: a message survives one redirect only.
   const [card] = await listCards(db, context.get(accountContext).id);
   return redirectWithFlash(request, card ? `/cards/${card.id}` : "/cards", { kind: "success", message: "secureAccount.done" });
