@@ -1,5 +1,12 @@
+import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
+
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /**
  * A person's browser for the server tests, without a browser: one cookie jar, redirects not
@@ -17,6 +24,26 @@ export class TestBrowser {
     const session = res.headers.getSetCookie().find((c) => c.startsWith("session="));
     if (session) this.cookie = session.split(";")[0]!;
     return res;
+  }
+
+  /**
+   * A request with this exact path, sent as written: `fetch` would resolve `%2E%2E` segments and
+   * refuse some bytes, a hostile client does neither.
+   */
+  raw(method: string, rawPath: string, body?: string): Promise<RawAnswer> {
+    const url = new URL(this.base);
+    const headers: http.OutgoingHttpHeaders = { Origin: this.base, ...(this.cookie ? { Cookie: this.cookie } : {}) };
+    if (body !== undefined) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) });
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: url.hostname, port: url.port, method, path: rawPath, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
   }
 
   get(pathname: string): Promise<Response> {

@@ -1,4 +1,4 @@
-import { Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/_app.settings.security.mfa.$channel";
 import { PageHeader } from "~/components/PageHeader";
@@ -9,6 +9,7 @@ import { redirectWithFlash } from "~/.server/request";
 import { pendingFields } from "~/.server/services/profile";
 import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
 import { enableMfa, mfaStatus } from "~/.server/services/security";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /**
  * Spec 001 §2.4, §4 "MFA preference change": choose a channel, confirm, it becomes the preferred one.
@@ -18,7 +19,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const channel = mfaChannelOf(params.channel);
   const destination = channel ? mfaStatus(account).destinations[channel] : null;
-  if (!channel || !destination) throw redirect("/settings/security");
+  if (!channel || !destination) throw internalRedirect("/settings/security");
   const { db } = await getPlatform();
   const [pending = null] = await pendingFields(db, account.id);
   return { channel, destination, pending };
@@ -29,7 +30,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db } = await getPlatform();
   const result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" as const };
   if (result.kind === "pendingChange") {
-    return redirectWithFlash(request, `/settings/profile/confirm/${result.field}`, { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
+    return redirectWithFlash(request, internalPath("/settings/profile/confirm/:field", { field: result.field }), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
   }
   if (result.kind !== "ok") return redirectWithFlash(request, "/settings/security", { kind: "error", message: "errors.mfaNoDestination" });
   return redirectWithFlash(request, "/settings/security", { kind: "success", message: "settings.security.mfaUpdated" });

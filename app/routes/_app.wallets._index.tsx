@@ -1,4 +1,4 @@
-import { Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/_app.wallets._index";
 import { PageHeader } from "~/components/PageHeader";
@@ -7,6 +7,7 @@ import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { availableWalletLicences, createWalletFromLicence, listWallets } from "~/.server/services/wallets";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /**
  * /wallets (spec 000 §2 "Wallets page"): the first wallet, or — with none — an empty state with a
@@ -17,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
   const [wallets, licences] = await Promise.all([listWallets(db, userId), availableWalletLicences(db, userId)]);
-  if (wallets[0]) throw redirect(`/wallets/${wallets[0].id}`);
+  if (wallets[0]) throw internalRedirect(internalPath("/wallets/:walletId", { walletId: wallets[0].id }));
   return { licences };
 }
 
@@ -27,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const walletId = await createWalletFromLicence(db, userId, String(form.get("licence") ?? ""));
   if (!walletId) return badRequest({ error: "wallets.create.refused" });
-  return redirectWithFlash(request, `/wallets/${walletId}`, { kind: "success", message: "wallets.create.done" });
+  return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId }), { kind: "success", message: "wallets.create.done" });
 }
 
 export default function WalletsEmpty({ loaderData, actionData }: Route.ComponentProps) {

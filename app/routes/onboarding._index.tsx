@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, redirect } from "react-router";
+import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/onboarding._index";
 import { DocumentTitle } from "~/components/DocumentTitle";
@@ -13,12 +13,13 @@ import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash, refusal } from "~/.server/request";
 import { completeOnboardingProfile, isOnboarded } from "~/.server/services/accounts";
 import { pendingChanges } from "~/.server/services/profile";
+import { internalRedirect } from "~/.server/redirects";
 
 /** Onboarding step 0: the profile (spec 001 §2.3, §5 "Onboarding profile"). */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
-  if (await isOnboarded(db, account)) throw redirect("/cards");
+  if (await isOnboarded(db, account)) throw internalRedirect("/cards");
   const pending = (await pendingChanges(db, account.id)).phone;
   return {
     firstName: account.firstName ?? "",
