@@ -7,7 +7,8 @@ import { startTestServer, stopTestServer, type TestServer } from "./test-server"
 
 /**
  * Issue 11 on the real server: no route parameter reaches a `Location` header as it came (finding 2:
- * an open redirect, or a 500 "invalid header value").
+ * an open redirect, or a 500 "invalid header value"); `redirectTo` after sign-in stays on a page of
+ * the portal (finding 7).
  */
 const NAME = "test-redirects";
 const port = 4500 + Math.floor(Math.random() * 400);
@@ -91,4 +92,18 @@ test("every route with parameters, signed in or not, GET and POST: no 5xx and no
   console.log(`${answers.length} hostile-id requests on ${paths.length} routes with parameters`);
   const wrong = answers.filter(([, a]) => a.status >= 500 || !sameSite(a.headers.location)).map(([what, a]) => `${what} → ${a.status} ${JSON.stringify(a.headers.location ?? "")}`);
   expect(wrong).toEqual([]);
+});
+
+const PASSWORD = "Demo-Portail-2026!";
+
+test("finding 7: a sign-in posted with redirectTo /.//evil.example, /..//, /%2e// leads to the cards, never to //evil.example", async () => {
+  const locations: Record<string, string | null> = {};
+  for (const redirectTo of ["/.//evil.example", "/..//evil.example", "/%2e//evil.example", "/%2E%2E//evil.example", "/cards/..//evil.example", "/.%2F%2Fevil.example"]) {
+    const res = await new TestBrowser(base).post("/login", { email: CLAIRE, password: PASSWORD, redirectTo });
+    locations[redirectTo] = `${res.status} ${res.headers.get("location")}`;
+  }
+  expect(Object.values(locations).every((l) => l === "302 /cards"), JSON.stringify(locations)).toBe(true);
+  // A page of the portal is still where a sign-in leads back to, once normalised.
+  const back = await new TestBrowser(base).post("/login", { email: CLAIRE, password: PASSWORD, redirectTo: "/settings/./security" });
+  expect(back.headers.get("location")).toBe("/settings/security");
 });

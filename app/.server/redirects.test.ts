@@ -1,5 +1,7 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { expect, test } from "vitest";
-import { internalPath, internalRedirect } from "./redirects";
+import routes from "../routes";
+import { internalPath, internalRedirect, isSignedInPage, SIGNED_IN_PAGES } from "./redirects";
 
 const SITE = "https://portal.example";
 
@@ -37,4 +39,19 @@ test("query and fragment are encoded too; optional parameters may be left out", 
   expect(internalPath("/activate/:token?", {})).toBe("/activate");
   expect(internalPath("/activate/:token?", { token: "t/k" })).toBe("/activate/t%2Fk");
   expect(internalPath("/", {})).toBe("/");
+});
+
+/** The full path of an entry and of everything below it ("/cards/:cardId/freeze"). */
+function pathsOf(entry: RouteConfigEntry, parent = ""): string[] {
+  const path = entry.path ? `${parent}/${entry.path}` : parent;
+  return [...(entry.path || entry.index ? [path || "/"] : []), ...(entry.children ?? []).flatMap((child) => pathsOf(child, path))];
+}
+
+test("the signed-in pages a sign-in may lead back to are exactly those of the three signed-in layouts of routes.ts", () => {
+  const layouts = ["routes/onboarding.tsx", "routes/secure-account.tsx", "routes/_app.tsx"];
+  const signedIn = routes.filter((entry) => layouts.includes(entry.file)).flatMap((entry) => pathsOf(entry));
+  expect(new Set(SIGNED_IN_PAGES)).toEqual(new Set(signedIn));
+  expect(isSignedInPage("/cards/card_1/transactions/auth_1/report")).toBe(true);
+  expect(isSignedInPage("/cards/card_1/nope")).toBe(false);
+  expect(isSignedInPage("/login")).toBe(false);
 });

@@ -1,4 +1,4 @@
-import { data, redirect, type Register } from "react-router";
+import { data, matchPath, redirect, type Register } from "react-router";
 
 /**
  * Every redirect within the portal goes through here (docs/decisions/0015). A path is built from a
@@ -53,4 +53,47 @@ export function internalPath<P extends Page>(page: P, params: ParamsOf<P>, extra
 /** A redirect to a page of the portal; the only way routes redirect (lint forbids react-router's `redirect` elsewhere). */
 export function internalRedirect(to: InternalTarget, init?: number | ResponseInit): Response {
   return redirect(to, init);
+}
+
+/**
+ * The pages of the signed-in portal (the onboarding, secure-account and main layouts of routes.ts):
+ * where a sign-in may lead back to. redirects.test.ts checks the list against routes.ts.
+ */
+export const SIGNED_IN_PAGES = [
+  "/onboarding",
+  "/onboarding/card",
+  "/onboarding/wait",
+  "/secure-account",
+  "/secure-account/pending/:field",
+  "/secure-account/second-factor",
+  "/",
+  "/cards",
+  "/cards/:cardId",
+  "/cards/:cardId/freeze",
+  "/cards/:cardId/stop",
+  "/cards/:cardId/delivery",
+  "/cards/:cardId/reveal",
+  "/cards/:cardId/unlock-pin",
+  "/cards/:cardId/new-card",
+  "/cards/:cardId/priority",
+  "/cards/:cardId/overflow",
+  "/cards/:cardId/overflow/new-card",
+  "/cards/:cardId/transactions/:authorizationId/report",
+  "/cards/:cardId/transactions/:authorizationId/retry",
+  "/cards/:cardId/transactions/:authorizationId/payment-methods",
+  "/wallets",
+  "/wallets/:walletId",
+  "/transactions",
+  "/plans",
+  "/settings",
+  "/settings/profile",
+  "/settings/profile/confirm/:field",
+  "/settings/notifications",
+  "/settings/security",
+  "/settings/security/mfa/:channel",
+] as const satisfies readonly Page[];
+
+/** Whether this path (already resolved, percent-encoded) is one of those pages. */
+export function isSignedInPage(pathname: string): boolean {
+  return SIGNED_IN_PAGES.some((page) => matchPath(page, pathname) !== null);
 }
