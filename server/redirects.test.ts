@@ -8,7 +8,7 @@ import { startTestServer, stopTestServer, type TestServer } from "./test-server"
 /**
  * Issue 11 on the real server: no route parameter reaches a `Location` header as it came (finding 2:
  * an open redirect, or a 500 "invalid header value"); `redirectTo` after sign-in stays on a page of
- * the portal (finding 7).
+ * the portal (finding 7); refused inputs are said, in French (finding 10).
  */
 const NAME = "test-redirects";
 const port = 4500 + Math.floor(Math.random() * 400);
@@ -16,6 +16,7 @@ let server: TestServer;
 let db: Database.Database;
 let base: string;
 const CLAIRE = "claire.petit@example.com";
+const MARIE = "marie.martin@example.com";
 
 beforeAll(async () => {
   server = await startTestServer(NAME, port, { RATE_LIMIT_SENSITIVE: "100000" });
@@ -106,4 +107,32 @@ test("finding 7: a sign-in posted with redirectTo /.//evil.example, /..//, /%2e/
   // A page of the portal is still where a sign-in leads back to, once normalised.
   const back = await new TestBrowser(base).post("/login", { email: CLAIRE, password: PASSWORD, redirectTo: "/settings/./security" });
   expect(back.headers.get("location")).toBe("/settings/security");
+});
+
+test("finding 10: a duplicated redirectTo does not refuse the sign-in; the first one is used, checked like any other", async () => {
+  const post = (first: string, second: string) =>
+    new TestBrowser(base).post("/login", new URLSearchParams([["email", CLAIRE], ["password", PASSWORD], ["redirectTo", first], ["redirectTo", second]]));
+  const kept = await post("/settings/profile", "//evil.example");
+  expect([kept.status, kept.headers.get("location")]).toEqual([302, "/settings/profile"]);
+  const checked = await post("//evil.example", "/settings/profile");
+  expect([checked.status, checked.headers.get("location")]).toEqual([302, "/cards"]);
+});
+
+test("finding 10: a bad or foreign licence on wallet activation is said in French on the wallet page the form was on; nothing is created", async () => {
+  const marie = await signIn(base, db, MARIE);
+  const walletsOf = () => (db.prepare("select id from wallets where user_id = (select id from users where email = ?) order by id").all(MARIE) as { id: string }[]).map((w) => w.id);
+  const before = walletsOf();
+  expect(before.length).toBeGreaterThanOrEqual(2);
+  const foreign = db.prepare("select id from licences where user_id != (select id from users where email = ?) limit 1").get(MARIE) as { id: string };
+  for (const licence of ["lic_made_up", foreign.id, ""]) {
+    for (const from of before.slice(0, 2)) {
+      const { location, html } = await marie.follow(await marie.post("/wallets?index", { licence, from }));
+      expect(location, licence).toBe(`/wallets/${from}`);
+      expect(html, licence).toContain("Ce portefeuille ne peut pas être activé : l’offre n’est plus disponible.");
+    }
+  }
+  // A `from` that is not one of hers: her first wallet, never that value.
+  const strange = await marie.post("/wallets?index", { licence: "lic_made_up", from: "../../evil.example" });
+  expect(strange.headers.get("location")).toMatch(/^\/wallets\/wal_[\w-]+$/);
+  expect(walletsOf()).toEqual(before);
 });

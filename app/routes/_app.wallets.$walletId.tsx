@@ -75,7 +75,7 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
         <WalletDetails wallet={wallet} guideUrl={guideUrl} />
         <WalletTransactions data={transactions} />
       </div>
-      <CreateWalletForms licences={licences} />
+      <CreateWalletForms licences={licences} from={wallet.id} />
     </>
   );
 }

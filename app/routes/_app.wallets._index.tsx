@@ -27,8 +27,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db } = await getPlatform();
   const form = await request.formData();
   const walletId = await createWalletFromLicence(db, userId, String(form.get("licence") ?? ""));
-  if (!walletId) return badRequest({ error: "wallets.create.refused" });
-  return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId }), { kind: "success", message: "wallets.create.done" });
+  if (walletId) return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId }), { kind: "success", message: "wallets.create.done" });
+  // Refused (a licence used meanwhile, another's, or made up): said where the form was. The empty
+  // state shows it itself; a wallet page is not this route, so the message goes back to it as a flash.
+  const wallets = await listWallets(db, userId);
+  const from = wallets.find((w) => w.id === form.get("from")) ?? wallets[0];
+  if (!from) return badRequest({ error: "wallets.create.refused" });
+  return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: from.id }), { kind: "error", message: "wallets.create.refused" });
 }
 
 export default function WalletsEmpty({ loaderData, actionData }: Route.ComponentProps) {
