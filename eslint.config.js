@@ -21,4 +21,23 @@ export default tseslint.config(
       "jsx-a11y/no-noninteractive-tabindex": ["error", { tags: ["main"], roles: ["alert"] }],
     },
   },
+  {
+    // Redirects within the portal are built from known pages with encoded parameters (docs/decisions/0015).
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/.server/redirects.ts", "app/.server/auth.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "react-router",
+              importNames: ["redirect", "redirectDocument", "replace"],
+              message: "Redirect with internalRedirect, internalPath and redirectWithFlash (~/.server/redirects, docs/decisions/0015).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

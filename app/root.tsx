@@ -4,7 +4,7 @@ import type { Route } from "./+types/root";
 import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavigation";
 import { StatusBanner } from "./components/StatusBanner";
 import { MobileAppBanner } from "./components/MobileAppBanner";
-import { NotFoundPage, ServerErrorPage } from "./components/ErrorPages";
+import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPages";
 import { refuseUnreadableForms } from "./middleware/forms";
 import { getPlatform } from "./.server/platform";
 import { commitSession, getSession, nonceOf } from "./.server/request";
@@ -76,6 +76,9 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
+  // A refusal (`refusal` in .server/request.ts) says why in its own words.
+  const refused = isRouteErrorResponse(error) && error.status < 500 ? (error.data as { message?: unknown } | null)?.message : undefined;
+  if (typeof refused === "string") return <RefusedPage message={refused} />;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   // Requests the portal's own pages never send: a French page that says so, not "an error occurred".
   if (isRouteErrorResponse(error) && error.status === 400) return <ServerErrorPage title={t("badRequest.title")} text={t("badRequest.text")} />;

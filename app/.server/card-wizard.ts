@@ -1,8 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import { cardChoiceSchema, deliveryAddressSchema, newPinSchema } from "~/domain/schemas";
 import { DEFAULT_COUNTRY } from "~/domain/countries";
 import { getPlatform } from "./platform";
+import { internalRedirect, type InternalPath, type InternalTarget } from "./redirects";
 import { badRequest, redirectWithFlash } from "./request";
 import {
   cardCreationOptions,
@@ -19,6 +20,7 @@ import {
   type CardType,
 } from "./services/card-creation";
 import type { ShippingAddress } from "./providers/issuer/port";
+
 
 /**
  * The card creation wizard (spec 000 §2 "Create card", §4, §5), shared by the card page's panel and
@@ -84,10 +86,10 @@ function stepAllowed(step: WizardStep, request: CardRequestView | null): boolean
 }
 
 export interface WizardRoutes {
-  /** The wizard's own path, e.g. /cards/42/new-card or /onboarding/card. */
-  base: string;
+  /** The wizard's own page at a step of this request, e.g. /cards/42/new-card?step=pin&request=creq_… */
+  step: (step: WizardStep, requestId: string) => InternalPath;
   /** Where to go once the card is asked for (cardId null: the issuer is still making it). */
-  created: (cardId: string | null) => string;
+  created: (cardId: string | null) => InternalTarget;
 }
 
 export async function loadCardWizard(request: Request, userId: string, routes: WizardRoutes): Promise<{ view: WizardView; status: 200 | 400 }> {
@@ -143,7 +145,6 @@ export async function cardWizardLoaderData(request: Request, userId: string, rou
   return data(view, { status });
 }
 
-const stepUrl = (base: string, step: WizardStep, requestId: string) => `${base}?step=${step}&request=${encodeURIComponent(requestId)}`;
 
 function refused(step: WizardStep, errors: WizardActionData["errors"], values?: WizardActionData["values"], done?: string) {
   return badRequest<WizardActionData>({ step, errors, values, attempt: crypto.randomUUID(), done });
@@ -178,7 +179,7 @@ export async function cardWizardAction(request: Request, userId: string, routes:
         const existing = await getCardRequest(db, userId, requestId);
         return success(existing?.cardId ?? null, true);
       }
-      if (submission.value.type === "physical") return redirect(stepUrl(routes.base, "pin", requestId));
+      if (submission.value.type === "physical") return internalRedirect(routes.step("pin", requestId));
       return finish();
     }
     case "pin": {
@@ -188,7 +189,7 @@ export async function cardWizardAction(request: Request, userId: string, routes:
       const pin = String(form.get("pin") ?? "");
       const confirmation = String(form.get("confirmation") ?? "");
       // Coming back to this step: empty fields keep the PIN already chosen.
-      if (current.hasPin && pin === "" && confirmation === "") return redirect(stepUrl(routes.base, "address", requestId));
+      if (current.hasPin && pin === "" && confirmation === "") return internalRedirect(routes.step("address", requestId));
       const submission = parseWithZod(form, { schema: newPinSchema });
       if (submission.status !== "success") {
         return refused("pin", { pin: submission.error?.pin?.[0], confirmation: submission.error?.confirmation?.[0] });
@@ -196,7 +197,7 @@ export async function cardWizardAction(request: Request, userId: string, routes:
       const saved = await saveCardPin(db, issuer, userId, requestId, submission.value.pin);
       if (saved === "issuerFailed") return refused("pin", { form: "cards.create.failed" });
       if (saved !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
-      return redirect(stepUrl(routes.base, "address", requestId));
+      return internalRedirect(routes.step("address", requestId));
     }
     case "address": {
       const submission = parseWithZod(form, { schema: deliveryAddressSchema });
@@ -208,7 +209,7 @@ export async function cardWizardAction(request: Request, userId: string, routes:
       const saved = await saveShippingAddress(db, userId, requestId, submission.value);
       if (saved === "submitted") return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
       if (saved !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
-      return redirect(stepUrl(routes.base, "summary", requestId));
+      return internalRedirect(routes.step("summary", requestId));
     }
     case "summary":
       return finish();

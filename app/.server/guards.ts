@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { accountContext } from "./auth";
 import { getPlatform } from "./platform";
+import { internalPath } from "./redirects";
 import { redirectWithFlash } from "./request";
 import { getCardDetail, type CardDetail } from "./services/cards";
 
@@ -20,7 +21,7 @@ export async function requireOwnCard(request: Request, context: Readonly<RouterC
 export async function requireActiveCard(request: Request, context: Readonly<RouterContextProvider>, cardId: string | undefined): Promise<CardDetail> {
   const card = await requireOwnCard(request, context, cardId);
   if (card.status === "blocked") {
-    throw await redirectWithFlash(request, `/cards/${card.id}`, { kind: "error", message: "cards.actions.blockedCard" });
+    throw await redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.actions.blockedCard" });
   }
   return card;
 }

@@ -4,6 +4,7 @@ import { codeSchema } from "~/domain/schemas";
 import { getInstance } from "~/middleware/i18next";
 import { accountContext } from "./auth";
 import { getPlatform, publicUrl } from "./platform";
+import type { InternalTarget } from "./redirects";
 import { badRequest, redirectWithFlash } from "./request";
 import { verifyErrorMessage } from "./guess-messages";
 import { cancelPendingChange, confirmPendingChange, isContactField, pendingChangeResendAt, pendingChanges, resendPendingChangeCode, type ContactField, type PendingChangeMessages } from "./services/profile";
@@ -45,7 +46,7 @@ export async function pendingChangeScreen(context: Readonly<RouterContextProvide
 }
 
 /** Handles the step's three buttons; `done` is where a confirmed or cancelled change leads. */
-export async function pendingChangeAction(request: Request, context: Readonly<RouterContextProvider>, field: ContactField, done: string) {
+export async function pendingChangeAction(request: Request, context: Readonly<RouterContextProvider>, field: ContactField, done: InternalTarget) {
   const account = context.get(accountContext);
   const { db, messenger } = await getPlatform();
   const form = await request.formData();

@@ -1,6 +1,7 @@
-import { data, redirect, type RouterContextProvider } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { requestInfoContext } from "~/context";
 import { getPlatform, type Platform } from "./platform";
+import { internalRedirect, type InternalTarget } from "./redirects";
 import { createDatabaseSessionStorage, type FlashMessage, type PortalSession, type PortalSessionStorage } from "./session";
 
 const storages = new WeakMap<Platform, PortalSessionStorage>();
@@ -36,14 +37,22 @@ export async function commitSession(session: PortalSession): Promise<string> {
 }
 
 /** Post-redirect-get with a message shown once on the next page. */
-export async function redirectWithFlash(request: Request, to: string, flash: FlashMessage): Promise<Response> {
+export async function redirectWithFlash(request: Request, to: InternalTarget, flash: FlashMessage): Promise<Response> {
   const session = await getSession(request);
   session.flash("flash", flash);
-  return redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
+  return internalRedirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export function nonceOf(context: Readonly<RouterContextProvider>): string {
   return context.get(requestInfoContext).nonce;
+}
+
+/**
+ * A request refused on purpose, to throw from a loader, action or middleware: the error page says
+ * `message` (a catalogue key) in the person's language, with this status.
+ */
+export function refusal(status: 400 | 403 | 404 | 409, message: string) {
+  return data({ message }, { status });
 }
 
 /** A 400 answer that keeps the user on the page with their values and the errors. */

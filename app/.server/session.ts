@@ -3,6 +3,7 @@ import { createCookie, createSessionStorage, type Cookie, type Session, type Ses
 import type { DB } from "./db";
 import type { Env } from "./env";
 import { nowIso } from "./ids";
+import { isSignedInPage } from "./redirects";
 import { hashSecret } from "./tokens";
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
@@ -130,18 +131,28 @@ export function createDatabaseSessionStorage(db: DB, env: Env): PortalSessionSto
   });
 }
 
-/** Same-site paths only: anything else (other hosts, `//evil`, `/\evil`) falls back to the default. */
+const BASE = "http://portal.invalid";
+
+/**
+ * Where a sign-in leads back to: a page of the signed-in portal on this site, else the fallback.
+ * The value is normalised before it is checked, never after: percent-encoded dots, slashes and
+ * backslashes are decoded and dot segments resolved (`/.//evil`, `/%2e//evil` and `/cards/..//evil`
+ * all become `//evil`), so what is checked is the path the browser will follow.
+ */
 export function safeRedirectPath(value: unknown, fallback = "/cards"): string {
-  if (typeof value !== "string" || value.length > 2000) return fallback;
-  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  if (typeof value !== "string" || value.length > 2000 || !value.startsWith("/")) return fallback;
+  const end = value.search(/[?#]/);
+  const [path, rest] = end < 0 ? [value, ""] : [value.slice(0, end), value.slice(end)];
+  const decoded = path.replace(/%2e/gi, ".").replace(/%2f/gi, "/").replace(/%5c/gi, "\\");
   // Control characters and backslashes let browsers read a path as another host.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\\]/.test(value)) return fallback;
+  if (/[\u0000-\u001f\u007f\\]/.test(decoded + rest)) return fallback;
+  let url: URL;
   try {
-    const url = new URL(value, "http://portal.invalid");
-    if (url.host !== "portal.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    url = new URL(decoded + rest, BASE);
   } catch {
     return fallback;
   }
+  if (url.origin !== BASE || url.pathname.startsWith("//") || !isSignedInPage(url.pathname)) return fallback;
+  return url.pathname + url.search + url.hash;
 }

@@ -2,30 +2,32 @@ import { useTranslation } from "~/i18n";
 import { DocumentTitle } from "./DocumentTitle";
 import { PublicShell } from "./PublicShell";
 
-export function NotFoundPage() {
-  const { t } = useTranslation();
+/** An error page: what happened, in words, and the way back home. */
+function ErrorPage({ title, text, back }: { title: string; text: string; back: string }) {
   return (
     <PublicShell>
-      <DocumentTitle page={t("notFound.title")} />
-      <h1>{t("notFound.title")}</h1>
-      <p>{t("notFound.text")}</p>
+      <DocumentTitle page={title} />
+      <h1>{title}</h1>
+      <p>{text}</p>
       <p>
-        <a href="/" className="link-action">{t("notFound.back")}</a>
+        <a href="/" className="link-action">{back}</a>
       </p>
     </PublicShell>
   );
 }
 
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return <ErrorPage title={t("notFound.title")} text={t("notFound.text")} back={t("notFound.back")} />;
+}
+
 export function ServerErrorPage({ title, text }: { title: string; text?: string }) {
   const { t } = useTranslation();
-  return (
-    <PublicShell>
-      <DocumentTitle page={title} />
-      <h1>{title}</h1>
-      <p>{text ?? t("serverError.text")}</p>
-      <p>
-        <a href="/" className="link-action">{t("serverError.back")}</a>
-      </p>
-    </PublicShell>
-  );
+  return <ErrorPage title={title} text={text ?? t("serverError.text")} back={t("serverError.back")} />;
+}
+
+/** A request refused on purpose (a 4xx thrown with `refusal`): the reason, a catalogue key. */
+export function RefusedPage({ message }: { message: string }) {
+  const { t } = useTranslation();
+  return <ErrorPage title={t("refused.title")} text={t(message)} back={t("refused.back")} />;
 }

@@ -6,8 +6,11 @@ import type { WalletDetail, WalletLicence, WalletTransactionView } from "~/.serv
 
 /** The pieces of the wallets page (spec 000 §2 "Wallets page"): create forms, details, transactions. */
 
-/** One form per wallet_activation licence the user can still use; each posts to /wallets. */
-export function CreateWalletForms({ licences }: { licences: WalletLicence[] }) {
+/**
+ * One form per wallet_activation licence the user can still use; each posts to /wallets, with `from`,
+ * the wallet page it is on, where a refusal is said.
+ */
+export function CreateWalletForms({ licences, from }: { licences: WalletLicence[]; from?: string }) {
   const { t } = useTranslation();
   if (licences.length === 0) return null;
   return (
@@ -17,6 +20,7 @@ export function CreateWalletForms({ licences }: { licences: WalletLicence[] }) {
       {licences.map((licence) => (
         <Form method="post" action="/wallets?index" key={licence.id} className="actions">
           <input type="hidden" name="licence" value={licence.id} />
+          {from ? <input type="hidden" name="from" value={from} /> : null}
           <button type="submit" className="button button--secondary">
             {t("wallets.create.button", { type: t(`wallets.types.${licence.walletType}`, { defaultValue: licence.walletType }), group: licence.groupName })}
           </button>

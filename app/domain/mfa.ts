@@ -7,6 +7,12 @@ export function mfaChannelOf(value: unknown): MfaChannel | null {
   return value === "EMAIL" || value === "SMS" ? value : null;
 }
 
+/** Said when a second factor is chosen while an e-mail or phone change still waits for its code. */
+export const PENDING_CHANGE_FIRST: Record<"email" | "phone", string> = {
+  email: "mfa.pendingEmailFirst",
+  phone: "mfa.pendingPhoneFirst",
+};
+
 export interface MfaStatus {
   enabled: boolean;
   preferred: MfaChannel;

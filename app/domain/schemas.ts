@@ -13,7 +13,7 @@ export const loginSchema = z.object({
     .max(254, "errors.emailInvalid")
     .pipe(z.email({ error: "errors.emailInvalid" })),
   password: z.string({ error: "errors.passwordRequired" }).max(200, "errors.passwordTooLong"),
-  redirectTo: z.string().optional(),
+  // No redirectTo: the route reads the first one itself and checks it (a second one must not refuse the sign-in).
 });
 
 export const codeSchema = z.object({

@@ -1,5 +1,4 @@
 import { useTranslation } from "~/i18n";
-import { redirect } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.delivery";
 import { Panel } from "~/components/Panel";
 import { formatDate } from "~/domain/dates";
@@ -8,11 +7,12 @@ import { accountContext } from "~/.server/auth";
 import { requireOwnCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
 import { getShippingAddress } from "~/.server/services/cards";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /** Delivery tracking of a physical card not yet delivered (spec 000 §2 "Card delivery panel"). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
-  if (card.type !== "physical" || !card.shipping) throw redirect(`/cards/${card.id}`);
+  if (card.type !== "physical" || !card.shipping) throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
   const { db, env } = await getPlatform();
   const address = await getShippingAddress(db, context.get(accountContext).id, card.id);
   return { cardId: card.id, shipping: card.shipping, address, supportUrl: env.SUPPORT_URL };

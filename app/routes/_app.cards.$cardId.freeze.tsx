@@ -5,6 +5,7 @@ import { Panel } from "~/components/Panel";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { redirectWithFlash } from "~/.server/request";
 import { setCardFrozen } from "~/.server/services/card-actions";
 
@@ -18,7 +19,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
   const intent = (await request.formData()).get("intent");
   if (intent !== "freeze" && intent !== "unfreeze") {
-    return redirectWithFlash(request, `/cards/${card.id}/freeze`, { kind: "error", message: "errors.unknownIntent" });
+    return redirectWithFlash(request, internalPath("/cards/:cardId/freeze", { cardId: card.id }), { kind: "error", message: "errors.unknownIntent" });
   }
   const freeze = intent === "freeze";
   const { db, issuer } = await getPlatform();
@@ -26,7 +27,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // "already": someone (another tab) did it first; the card is in the state the user asked for.
   const ok = result === "ok" || result === "already";
   const message = freeze ? (ok ? "cards.actions.freezeSuccess" : "cards.actions.freezeFail") : ok ? "cards.actions.unfreezeSuccess" : "cards.actions.unfreezeFail";
-  return redirectWithFlash(request, `/cards/${card.id}`, { kind: ok ? "success" : "error", message });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: ok ? "success" : "error", message });
 }
 
 export default function FreezePanel({ loaderData }: Route.ComponentProps) {

@@ -3,14 +3,15 @@ import type { Route } from "./+types/_app.cards.$cardId.new-card";
 import { CardWizard } from "~/components/CardWizard";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/.server/auth";
-import { cardWizardAction, cardWizardLoaderData } from "~/.server/card-wizard";
+import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/.server/card-wizard";
 import { requireOwnCard } from "~/.server/guards";
+import { internalPath } from "~/.server/redirects";
 
 /** Create a card from the card page (spec 000 §2 "Create card"): the wizard in a side panel. */
-const routesFor = (cardId: string) => ({
-  base: `/cards/${cardId}/new-card`,
+const routesFor = (cardId: string): WizardRoutes => ({
+  step: (step, request) => internalPath("/cards/:cardId/new-card", { cardId }, { search: { step, request } }),
   // Panel closed, and the new card shown when it exists (spec 000 §4: "signals created and closes").
-  created: (newCardId: string | null) => `/cards/${newCardId ?? cardId}`,
+  created: (newCardId) => internalPath("/cards/:cardId", { cardId: newCardId ?? cardId }),
 });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -6,6 +6,7 @@ import { StripeCardSetup } from "~/components/StripeCardSetup";
 import { accountContext } from "~/.server/auth";
 import { requireOwnCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { redirectWithFlash } from "~/.server/request";
 import { completeCreditCardSetup, startCreditCardSetup } from "~/.server/services/credit-cards";
 
@@ -20,7 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, payments, env } = await getPlatform();
   const url = new URL(request.url);
-  const overflow = `/cards/${card.id}/overflow`;
+  const overflow = internalPath("/cards/:cardId/overflow", { cardId: card.id });
   const setupRef = url.searchParams.get("setup") ?? url.searchParams.get("setup_intent");
   if (setupRef) {
     const outcome = await completeCreditCardSetup(db, payments, account.id, setupRef.slice(0, 100));

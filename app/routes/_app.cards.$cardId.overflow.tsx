@@ -10,6 +10,7 @@ import { overflowAmountSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireOwnCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { deleteCreditCard, listCreditCards, setDefaultCreditCard, syncCreditCards } from "~/.server/services/credit-cards";
 import { overflowAmount, setOverflowAmount } from "~/.server/services/overflow";
@@ -45,7 +46,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, payments } = await getPlatform();
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  const back = `/cards/${card.id}/overflow`;
+  const back = internalPath("/cards/:cardId/overflow", { cardId: card.id });
   const flash = (kind: "success" | "error", message: string) => redirectWithFlash(request, back, { kind, message });
 
   if (intent === "amount") {

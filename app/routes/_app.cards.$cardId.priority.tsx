@@ -6,6 +6,7 @@ import { SortableWallets } from "~/components/SortableWallets";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { isPermutation, MIN_WALLETS_FOR_PRIORITY, moveWallet, setWalletPriority } from "~/.server/services/wallet-priority";
 
@@ -52,8 +53,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db } = await getPlatform();
   const result = await setWalletPriority(db, context.get(accountContext).id, card.id, ordered);
   if (result === "notPermutation" || result === "tooFew") return badRequest({ error: "errors.priorityNotPermutation" });
-  if (result !== "ok") return redirectWithFlash(request, `/cards/${card.id}`, { kind: "error", message: "cards.priority.failed" });
-  return redirectWithFlash(request, `/cards/${card.id}`, { kind: "success", message: "cards.priority.saved" });
+  if (result !== "ok") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.priority.failed" });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "success", message: "cards.priority.saved" });
 }
 
 export default function PriorityPanel({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useRef, useState } from "react";
 import { useTranslation } from "~/i18n";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.reveal";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { useHydrated } from "~/components/useHydrated";
@@ -18,6 +18,7 @@ import { codeDestination, maskDestination } from "~/.server/services/accounts";
 import { openRevealSession, revealKindFor } from "~/.server/services/card-actions";
 import { issueCode, resendAvailableAt, verifyCode } from "~/.server/services/codes";
 import { verifyErrorMessage } from "~/.server/guess-messages";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /**
  * Reveal a virtual card's number, expiry and CVC, or a physical card's PIN (spec 000 §2 "Card reveal
@@ -52,7 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     session.unset("revealGrant");
     const headers = new Headers({ ...noStore, "Set-Cookie": await commitSession(session) });
     if (!grant || grant.cardId !== card.id || grant.kind !== kind || grant.expiresAt <= new Date().toISOString()) {
-      throw redirect(`/cards/${card.id}/reveal`, { headers });
+      throw internalRedirect(internalPath("/cards/:cardId/reveal", { cardId: card.id }), { headers });
     }
     const result = await openRevealSession(db, issuer, account.id, card.id, kind, crypto.randomUUID());
     const reveal = typeof result === "string" ? null : result;
@@ -67,7 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, messenger } = await getPlatform();
   const form = await request.formData();
   const intent = form.get("intent");
-  const here = `/cards/${card.id}/reveal`;
+  const at = (step: "code" | "show") => internalPath("/cards/:cardId/reveal", { cardId: card.id }, { search: { step } });
 
   if (intent === "send") {
     const t = getInstance(context).t;
@@ -83,7 +84,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return data({ lastResult: null, throttled: true, attempt: "" }, { status: 429 });
     }
     // A code still valid was sent less than a minute ago: the user goes on with that one.
-    return redirect(`${here}?step=code`);
+    return internalRedirect(at("code"));
   }
   if (intent !== "verify") return badRequest({ lastResult: null, throttled: false, attempt: "", unknownIntent: true });
 
@@ -95,7 +96,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const session = await getSession(request);
   session.set("revealGrant", { cardId: card.id, kind: revealKindFor(card.type), expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString() });
-  return redirect(`${here}?step=show`, { headers: { "Set-Cookie": await commitSession(session) } });
+  return internalRedirect(at("show"), { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 function CopyButton({ frame }: { frame: React.RefObject<HTMLIFrameElement | null> }) {

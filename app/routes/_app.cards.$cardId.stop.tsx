@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
 import { useTranslation } from "~/i18n";
-import { Form, Link, redirect, useNavigate } from "react-router";
+import { Form, Link, useNavigate } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.stop";
 import { ErrorSummary } from "~/components/ErrorSummary";
 import { Panel } from "~/components/Panel";
@@ -12,15 +12,17 @@ import { requireOwnCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { blockCard } from "~/.server/services/card-actions";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 const STOP_REDIRECT_SECONDS = 2;
+const stopPage = (cardId: string, done: boolean) => internalPath("/cards/:cardId/stop", { cardId }, done ? { search: { done: "1" } } : {});
 
 /** Block a card for good: the reason first, then a confirmation that moves on to /cards (spec 000 §2, §4). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
   const done = new URL(request.url).searchParams.get("done") === "1";
-  if (card.status === "blocked" && !done) throw redirect(`/cards/${card.id}/stop?done=1`);
-  if (card.status !== "blocked" && done) throw redirect(`/cards/${card.id}/stop`);
+  if (card.status === "blocked" && !done) throw internalRedirect(stopPage(card.id, true));
+  if (card.status !== "blocked" && done) throw internalRedirect(stopPage(card.id, false));
   return { cardId: card.id, type: card.type, lastFour: card.lastFour, done };
 }
 
@@ -30,8 +32,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (submission.status !== "success") return badRequest({ lastResult: submission.reply() });
   const { db, issuer } = await getPlatform();
   const result = await blockCard(db, issuer, context.get(accountContext).id, card.id, submission.value.reason);
-  if (result === "ok" || result === "blocked") return redirect(`/cards/${card.id}/stop?done=1`);
-  return redirectWithFlash(request, `/cards/${card.id}`, { kind: "error", message: "cards.actions.blockFail" });
+  if (result === "ok" || result === "blocked") return internalRedirect(stopPage(card.id, true));
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.actions.blockFail" });
 }
 
 function Done({ cardName }: { cardName: string }) {

@@ -8,6 +8,7 @@ import { formatCents } from "~/domain/money";
 import { useTranslation } from "~/i18n";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { getSwitchableTransaction, switchPaymentMethods } from "~/.server/services/payment-methods";
 
@@ -19,7 +20,7 @@ async function requireSwitchable(request: Request, context: Route.LoaderArgs["co
   const { db } = await getPlatform();
   const userId = context.get(accountContext).id;
   const transaction = await getSwitchableTransaction(db, userId, params.cardId, params.authorizationId);
-  if (!transaction) throw await redirectWithFlash(request, `/cards/${encodeURIComponent(params.cardId)}`, { kind: "error", message: "cards.switch.notAllowed" });
+  if (!transaction) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.switch.notAllowed" });
   return { db, userId, transaction };
 }
 
@@ -34,8 +35,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const typed = Object.fromEntries(transaction.wallets.map((w) => [w.id, String(form.get(`amount-${w.id}`) ?? "")]));
   const result = await switchPaymentMethods(db, userId, transaction.cardId, transaction.id, typed);
   if (result.kind === "invalid") return badRequest({ errors: result.errors, total: result.total, typed });
-  if (result.kind === "notFound") return redirectWithFlash(request, `/cards/${transaction.cardId}`, { kind: "error", message: "cards.switch.notAllowed" });
-  return redirectWithFlash(request, `/cards/${transaction.cardId}`, { kind: "success", message: "cards.switch.done" });
+  if (result.kind === "notFound") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "error", message: "cards.switch.notAllowed" });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "success", message: "cards.switch.done" });
 }
 
 export default function SwitchPaymentMethods({ loaderData, actionData }: Route.ComponentProps) {

@@ -10,6 +10,7 @@ import { problemReportSchema, type ProblemReportForm } from "~/domain/schemas";
 import { useTranslation } from "~/i18n";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { getReportableTransaction, reportProblem } from "~/.server/services/transactions";
 
@@ -50,7 +51,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (result !== "ok") {
     return badRequest({ lastResult: submission.reply({ fieldErrors: { message: [result === "too_long" ? "errors.reportTooLong" : "errors.reportTooShort"] } }) });
   }
-  return redirectWithFlash(request, `/cards/${transaction.cardId}`, { kind: "success", message: "cards.report.sent" });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "success", message: "cards.report.sent" });
 }
 
 export default function ReportProblem({ loaderData, actionData }: Route.ComponentProps) {

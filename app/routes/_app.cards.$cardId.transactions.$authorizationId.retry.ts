@@ -1,21 +1,25 @@
-import { redirect } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.transactions.$authorizationId.retry";
 import { accountContext } from "~/.server/auth";
 import { requireOwnCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
 import { retryOverflowPayment } from "~/.server/services/overflow";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
-/** Spec 000 §4 "Retry of a failed overflow payment": a POST from the transaction; back to the card. */
-export async function loader({ params }: Route.LoaderArgs) {
-  return redirect(`/cards/${params.cardId}`);
+/**
+ * Spec 000 §4 "Retry of a failed overflow payment": a POST from the transaction; back to the card.
+ * Opened as a page, it leads to the card, found among the user's own (never the id as it came).
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  return internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
   const { db, payments } = await getPlatform();
   const result = await retryOverflowPayment(db, payments, context.get(accountContext).id, card.id, params.authorizationId);
-  const back = `/cards/${card.id}#tx-${encodeURIComponent(params.authorizationId)}`;
+  const back = internalPath("/cards/:cardId", { cardId: card.id }, { hash: `tx-${params.authorizationId}` });
   const outcomes = {
     succeeded: ["success", "cards.transactions.retrySucceeded"],
     failed: ["error", "cards.transactions.retryOverflowFailed"],

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.unlock-pin";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { Panel } from "~/components/Panel";
@@ -11,11 +11,12 @@ import { requireActiveCard } from "~/.server/guards";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { chooseNewPin } from "~/.server/services/card-actions";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /** Unlock a PIN blocked after 3 wrong entries by choosing a new one (spec 000 §4, §7 "Update PIN"). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
-  if (!card.pinCanUpdate) throw redirect(`/cards/${card.id}`);
+  if (!card.pinCanUpdate) throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
   return { cardId: card.id };
 }
 
@@ -31,7 +32,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, issuer } = await getPlatform();
   const result = await chooseNewPin(db, issuer, context.get(accountContext).id, card.id, submission.value.pin);
   const ok = result === "ok";
-  return redirectWithFlash(request, `/cards/${card.id}`, { kind: ok ? "success" : "error", message: ok ? "cards.pin.unlock.success" : "cards.pin.unlock.failed" });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: ok ? "success" : "error", message: ok ? "cards.pin.unlock.success" : "cards.pin.unlock.failed" });
 }
 
 export default function UnlockPinPanel({ loaderData, actionData }: Route.ComponentProps) {

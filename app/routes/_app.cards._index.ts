@@ -1,13 +1,13 @@
-import { redirect } from "react-router";
 import type { Route } from "./+types/_app.cards._index";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { listCards } from "~/.server/services/cards";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /** The first card, or onboarding when there is none (spec 000 §2). */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
   const [first] = await listCards(db, account.id);
-  return redirect(first ? `/cards/${first.id}` : "/onboarding");
+  return internalRedirect(first ? internalPath("/cards/:cardId", { cardId: first.id }) : "/onboarding");
 }

@@ -1,3 +1,3 @@
-import { redirect } from "react-router";
+import { internalRedirect } from "~/.server/redirects";
 
-export const loader = () => redirect("/settings/profile");
+export const loader = () => internalRedirect("/settings/profile");

@@ -1,20 +1,21 @@
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/_app.settings.profile.confirm.$field";
 import { PageHeader } from "~/components/PageHeader";
 import { PendingChangeStep } from "~/components/PendingChangeStep";
 import { pendingChangeAction, pendingChangeScreen } from "~/.server/pending-change-step";
 import { isContactField } from "~/.server/services/profile";
+import { internalRedirect } from "~/.server/redirects";
 
 /** Confirm a new e-mail or phone with its code, ask for another, or cancel (spec 001 §4). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const screen = await pendingChangeScreen(context, params.field);
-  if (!screen) throw redirect("/settings/profile");
+  if (!screen) throw internalRedirect("/settings/profile");
   return data(screen, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (!isContactField(params.field)) throw redirect("/settings/profile");
+  if (!isContactField(params.field)) throw internalRedirect("/settings/profile");
   return pendingChangeAction(request, context, params.field, "/settings/profile");
 }
 

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/_app.settings.profile";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
@@ -13,6 +13,7 @@ import { pendingChangeMessagesFor } from "~/.server/pending-change-step";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { cancelPendingChange, getProfileSettings, isContactField, updateProfile, type ContactField } from "~/.server/services/profile";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /**
  * Profile settings (spec 001 §2.4, §5 "Profile save"): names read-only (support changes them), e-mail
@@ -23,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
   const profile = await getProfileSettings(db, account.id);
-  if (!profile) throw redirect("/login");
+  if (!profile) throw internalRedirect("/login");
   return { profile, legalUrl: env.LEGAL_URL, privacyUrl: env.PRIVACY_URL };
 }
 
@@ -58,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result.kind === "invalid") return badRequest({ errors: result.errors as Partial<Record<Field, string>>, values, formError: null });
   // A change waiting for its code opens its confirmation at once (spec 001 §4 pending-change modal).
   const [firstPending] = result.pendingFields;
-  if (firstPending) return redirectWithFlash(request, `/settings/profile/confirm/${firstPending}`, { kind: "success", message: "settings.profile.savedPending" });
+  if (firstPending) return redirectWithFlash(request, internalPath("/settings/profile/confirm/:field", { field: firstPending }), { kind: "success", message: "settings.profile.savedPending" });
   return redirectWithFlash(request, "/settings/profile", { kind: "success", message: "settings.profile.saved" });
 }
 

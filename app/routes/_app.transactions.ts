@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { internalRedirect } from "~/.server/redirects";
 
 /** Spec 001 §2.1: transactions live on the card page. */
-export const loader = () => redirect("/cards");
+export const loader = () => internalRedirect("/cards");

@@ -6,6 +6,7 @@ import { CreateWalletForms, WalletDetails, WalletTransactions } from "~/componen
 import { formatCents } from "~/domain/money";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { redirectWithFlash } from "~/.server/request";
 import {
   availableWalletLicences,
@@ -41,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   if (!wallet || !transactions) {
     // Straight to where the user lands: a flash survives one redirect, not two.
-    throw await redirectWithFlash(request, wallets[0] ? `/wallets/${wallets[0].id}` : "/wallets", { kind: "error", message: "wallets.notFound" });
+    throw await redirectWithFlash(request, wallets[0] ? internalPath("/wallets/:walletId", { walletId: wallets[0].id }) : "/wallets", { kind: "error", message: "wallets.notFound" });
   }
   return {
     strip: wallets.map((w) => ({ id: w.id, name: w.name, available: w.available })),
@@ -74,7 +75,7 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
         <WalletDetails wallet={wallet} guideUrl={guideUrl} />
         <WalletTransactions data={transactions} />
       </div>
-      <CreateWalletForms licences={licences} />
+      <CreateWalletForms licences={licences} from={wallet.id} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/_app.wallets._index";
 import { PageHeader } from "~/components/PageHeader";
@@ -7,6 +7,7 @@ import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { availableWalletLicences, createWalletFromLicence, listWallets } from "~/.server/services/wallets";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /**
  * /wallets (spec 000 §2 "Wallets page"): the first wallet, or — with none — an empty state with a
@@ -17,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
   const [wallets, licences] = await Promise.all([listWallets(db, userId), availableWalletLicences(db, userId)]);
-  if (wallets[0]) throw redirect(`/wallets/${wallets[0].id}`);
+  if (wallets[0]) throw internalRedirect(internalPath("/wallets/:walletId", { walletId: wallets[0].id }));
   return { licences };
 }
 
@@ -26,8 +27,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db } = await getPlatform();
   const form = await request.formData();
   const walletId = await createWalletFromLicence(db, userId, String(form.get("licence") ?? ""));
-  if (!walletId) return badRequest({ error: "wallets.create.refused" });
-  return redirectWithFlash(request, `/wallets/${walletId}`, { kind: "success", message: "wallets.create.done" });
+  if (walletId) return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId }), { kind: "success", message: "wallets.create.done" });
+  // Refused (a licence used meanwhile, another's, or made up): said where the form was. The empty
+  // state shows it itself; a wallet page is not this route, so the message goes back to it as a flash.
+  const wallets = await listWallets(db, userId);
+  const from = wallets.find((w) => w.id === form.get("from")) ?? wallets[0];
+  if (!from) return badRequest({ error: "wallets.create.refused" });
+  return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: from.id }), { kind: "error", message: "wallets.create.refused" });
 }
 
 export default function WalletsEmpty({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect } from "react-router";
+import { data, Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/force-change-password";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
@@ -11,6 +11,7 @@ import { signIn, waitingSignIn } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, getSession } from "~/.server/request";
 import { replaceTemporaryPassword } from "~/.server/services/security";
+import { internalRedirect } from "~/.server/redirects";
 
 /**
  * Spec 001 §2.1 `/force-change-password`: an account given a temporary password chooses its own right
@@ -29,7 +30,7 @@ export async function action({ request }: Route.ActionArgs) {
     return badRequest({ errors: { password: e.password?.[0], confirmation: e.confirmation?.[0] }, attempt: crypto.randomUUID() });
   }
   const { db } = await getPlatform();
-  if ((await replaceTemporaryPassword(db, pending.userId, submission.value.password)) !== "ok") throw redirect("/login");
+  if ((await replaceTemporaryPassword(db, pending.userId, submission.value.password)) !== "ok") throw internalRedirect("/login");
   return signIn(request, pending.userId, pending.redirectTo, { kind: "success", message: "auth.forceChange.done" });
 }
 

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useTranslation } from "~/i18n";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/login";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
@@ -13,11 +13,12 @@ import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession } from "~/.server/request";
 import { getAccount } from "~/.server/services/accounts";
 import { safeRedirectPath } from "~/.server/session";
+import { internalRedirect } from "~/.server/redirects";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
-  if (await currentUserId(request)) throw redirect("/cards");
+  if (await currentUserId(request)) throw internalRedirect("/cards");
   return { redirectTo, email: url.searchParams.get("email") ?? "" };
 }
 
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   session.set("pendingLogin", { userId, redirectTo, expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString() });
   const t = getInstance(context).t;
   await sendLoginCode(session, (key, vars) => t(key, vars));
-  return redirect("/login/code", { headers: { "Set-Cookie": await commitSession(session) } });
+  return internalRedirect("/login/code", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,13 +1,14 @@
 import { useTranslation } from "~/i18n";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/logout";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { currentUserId, signOut } from "~/.server/auth";
+import { internalRedirect } from "~/.server/redirects";
 
 /** Signing out is a POST (a link or prefetch must never end a session); GET asks to confirm. */
 export async function loader({ request }: Route.LoaderArgs) {
-  if (!(await currentUserId(request))) throw redirect("/login");
+  if (!(await currentUserId(request))) throw internalRedirect("/login");
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/lost-password";
 import { ErrorSummary } from "~/components/ErrorSummary";
@@ -12,13 +12,14 @@ import { getInstance } from "~/middleware/i18next";
 import { getPlatform, publicUrl } from "~/.server/platform";
 import { badRequest } from "~/.server/request";
 import { requestPasswordReset } from "~/.server/services/password-reset";
+import { internalRedirect } from "~/.server/redirects";
 
 /**
  * Lost password (spec 001 §2.1): always the same answer, in the same time, whether the address has an
  * account or not: the link is made and sent after the answer.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  if (await currentUserId(request)) throw redirect("/cards");
+  if (await currentUserId(request)) throw internalRedirect("/cards");
   return { email: new URL(request.url).searchParams.get("email") ?? "" };
 }
 

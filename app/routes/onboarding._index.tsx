@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, redirect } from "react-router";
+import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/onboarding._index";
 import { DocumentTitle } from "~/components/DocumentTitle";
@@ -10,15 +10,16 @@ import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
 import { onboardingProfileSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, redirectWithFlash } from "~/.server/request";
+import { badRequest, redirectWithFlash, refusal } from "~/.server/request";
 import { completeOnboardingProfile, isOnboarded } from "~/.server/services/accounts";
 import { pendingChanges } from "~/.server/services/profile";
+import { internalRedirect } from "~/.server/redirects";
 
 /** Onboarding step 0: the profile (spec 001 §2.3, §5 "Onboarding profile"). */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
-  if (await isOnboarded(db, account)) throw redirect("/cards");
+  if (await isOnboarded(db, account)) throw internalRedirect("/cards");
   const pending = (await pendingChanges(db, account.id)).phone;
   return {
     firstName: account.firstName ?? "",
@@ -51,11 +52,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return badRequest({ errors: { firstName: e.firstName?.[0], lastName: e.lastName?.[0], phone: e.phone?.[0], terms: e.terms?.[0] }, values });
   }
   const value = submission.value as { firstName: string; lastName: string; phone?: string; phoneCountry?: string };
-  await completeOnboardingProfile(db, account.id, {
+  const result = await completeOnboardingProfile(db, account.id, {
     firstName: value.firstName,
     lastName: value.lastName,
     phone: value.phone ? internationalPhone(value.phoneCountry ?? "FR", value.phone) : null,
   });
+  // The layout refuses onboarded accounts already; the service does too, whoever calls it.
+  if (result === "alreadyOnboarded") throw refusal(403, "onboarding.alreadyDone");
   return redirectWithFlash(request, "/onboarding/card", { kind: "success", message: "onboarding.profile.saved" });
 }
 

@@ -1,24 +1,27 @@
-import { redirect } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/onboarding.card";
 import { CardWizard } from "~/components/CardWizard";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { accountContext } from "~/.server/auth";
-import { cardWizardAction, cardWizardLoaderData } from "~/.server/card-wizard";
+import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/.server/card-wizard";
 import { getPlatform } from "~/.server/platform";
 import { profileComplete, type Account } from "~/.server/services/accounts";
 import { hasCardInTheMaking } from "~/.server/services/card-creation";
 import { listCards } from "~/.server/services/cards";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /** Onboarding step 1: the card wizard (spec 001 §2.3); straight to /cards when a card exists. */
 async function guard(account: Account) {
   const { db } = await getPlatform();
-  if (!profileComplete(account)) throw redirect("/onboarding");
-  if ((await listCards(db, account.id)).length > 0) throw redirect("/cards");
-  if (await hasCardInTheMaking(db, account.id)) throw redirect("/onboarding/wait");
+  if (!profileComplete(account)) throw internalRedirect("/onboarding");
+  if ((await listCards(db, account.id)).length > 0) throw internalRedirect("/cards");
+  if (await hasCardInTheMaking(db, account.id)) throw internalRedirect("/onboarding/wait");
 }
 
-const ROUTES = { base: "/onboarding/card", created: () => "/onboarding/wait" };
+const ROUTES: WizardRoutes = {
+  step: (step, request) => internalPath("/onboarding/card", {}, { search: { step, request } }),
+  created: () => "/onboarding/wait",
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);

@@ -3,15 +3,32 @@ import { useTranslation } from "~/i18n";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { SignOutButton } from "~/components/SignOutButton";
-import { requireSignedIn } from "~/.server/auth";
+import type { Route } from "./+types/onboarding";
+import { accountContext, requireSignedIn } from "~/.server/auth";
+import { getPlatform } from "~/.server/platform";
+import { refusal } from "~/.server/request";
+import { isOnboarded } from "~/.server/services/accounts";
+
+/**
+ * Onboarding's forms are for newcomers. Once onboarded, names are read-only (001 §6) and the phone
+ * changes only with a code, so any post here is refused with nothing changed; pages still answer
+ * (the profile and card steps send to the cards, the wait step shows that all is ready).
+ */
+const writesOnlyBeforeOnboarded: Route.MiddlewareFunction = async ({ request, context }, next) => {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const { db } = await getPlatform();
+    if (await isOnboarded(db, context.get(accountContext))) throw refusal(403, "onboarding.alreadyDone");
+  }
+  return next();
+};
+
+export const middleware = [requireSignedIn, writesOnlyBeforeOnboarded];
 
 /**
  * Onboarding (spec 001 §2.3): a new employee completes the profile, then creates a first card, then
  * waits for it. Each step is a route of its own; this layout holds the title, the two-step bar and
  * the way out.
  */
-export const middleware = [requireSignedIn];
-
 export default function OnboardingLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, redirect, useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/onboarding.wait";
 import { DocumentTitle } from "~/components/DocumentTitle";
@@ -11,6 +11,7 @@ import { redirectWithFlash } from "~/.server/request";
 import { profileComplete } from "~/.server/services/accounts";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listCards } from "~/.server/services/cards";
+import { internalRedirect } from "~/.server/redirects";
 
 /**
  * Onboarding step 2 (spec 001 §2.3, §4): waits for the card the issuer is making. Each look is a
@@ -20,13 +21,13 @@ import { listCards } from "~/.server/services/cards";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, issuer } = await getPlatform();
-  if (!profileComplete(account)) throw redirect("/onboarding");
+  if (!profileComplete(account)) throw internalRedirect("/onboarding");
   await settleCardRequests(db, issuer, account.id);
   const [cards, cardInTheMaking] = await Promise.all([listCards(db, account.id), hasCardInTheMaking(db, account.id)]);
   const attempt = parseAttempt(new URL(request.url).searchParams.get("attempt"));
   const outcome = waitOutcome({ hasCard: cards.length > 0, cardInTheMaking, attempt });
   if (outcome === "failed") throw await redirectWithFlash(request, "/onboarding", { kind: "error", message: "onboarding.wait.failed" });
-  if (outcome === "nothingAsked") throw redirect("/onboarding/card");
+  if (outcome === "nothingAsked") throw internalRedirect("/onboarding/card");
   return { ready: outcome === "ready", attempt };
 }
 

@@ -8,6 +8,7 @@ import { PublicShell } from "~/components/PublicShell";
 import { TextField } from "~/components/TextField";
 import { newPasswordSchema } from "~/domain/schemas";
 import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/.server/redirects";
 import { badRequest, redirectWithFlash } from "~/.server/request";
 import { resetLinkIsLive, resetPassword } from "~/.server/services/password-reset";
 
@@ -36,7 +37,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { db } = await getPlatform();
   const result = await resetPassword(db, token, email, submission.value.password);
   if (result !== "ok") return badRequest({ errors: { form: "auth.resetPassword.expired" }, attempt: crypto.randomUUID() });
-  return redirectWithFlash(request, `/login?email=${encodeURIComponent(email)}`, { kind: "success", message: "auth.resetPassword.done" });
+  return redirectWithFlash(request, internalPath("/login", {}, { search: { email } }), { kind: "success", message: "auth.resetPassword.done" });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { internalRedirect } from "~/.server/redirects";
 
 /** The steps in order: the second-factor step sends back to a pending change first, if any. */
-export const loader = () => redirect("/secure-account/second-factor");
+export const loader = () => internalRedirect("/secure-account/second-factor");

@@ -1,20 +1,21 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/secure-account.pending.$field";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { PendingChangeStep } from "~/components/PendingChangeStep";
 import { pendingChangeAction, pendingChangeScreen } from "~/.server/pending-change-step";
 import { isContactField } from "~/.server/services/profile";
+import { internalRedirect } from "~/.server/redirects";
 
 /** Step 1 of securing the account: confirm (or cancel) the change still waiting for its code. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const screen = await pendingChangeScreen(context, params.field);
-  if (!screen) throw redirect("/secure-account");
+  if (!screen) throw internalRedirect("/secure-account");
   return data(screen, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (!isContactField(params.field)) throw redirect("/secure-account");
+  if (!isContactField(params.field)) throw internalRedirect("/secure-account");
   // Straight to the next step: a message survives one redirect only.
   return pendingChangeAction(request, context, params.field, "/secure-account/second-factor");
 }

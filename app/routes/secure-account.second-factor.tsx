@@ -1,4 +1,3 @@
-import { redirect } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/secure-account.second-factor";
 import { DocumentTitle } from "~/components/DocumentTitle";
@@ -8,8 +7,9 @@ import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/.server/request";
 import { listCards } from "~/.server/services/cards";
 import { pendingFields } from "~/.server/services/profile";
-import { mfaChannelOf } from "~/domain/mfa";
+import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
 import { enableMfa, mfaStatus } from "~/.server/services/security";
+import { internalPath, internalRedirect } from "~/.server/redirects";
 
 /** Step 2: choose e-mail (recommended) or SMS, confirm; then the portal opens (spec 001 §4, §6). */
 
@@ -18,22 +18,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = await getPlatform();
   // A change still waiting for its code comes first (the new number may be where codes go).
   const [field] = await pendingFields(db, account.id);
-  if (field) throw redirect(`/secure-account/pending/${field}`);
+  if (field) throw internalRedirect(internalPath("/secure-account/pending/:field", { field }));
   const mfa = mfaStatus(account);
   const channel = mfaChannelOf(new URL(request.url).searchParams.get("channel"));
-  if (channel && !mfa.destinations[channel]) throw redirect("/secure-account/second-factor");
+  if (channel && !mfa.destinations[channel]) throw internalRedirect("/secure-account/second-factor");
   return { mfa, channel };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const channel = mfaChannelOf((await request.formData()).get("channel"));
   const { db } = await getPlatform();
-  if (!channel || (await enableMfa(db, context.get(accountContext), channel)) !== "ok") {
-    return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });
+  const result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" as const };
+  // A change still waiting for its code is settled first, as the page itself would have said.
+  if (result.kind === "pendingChange") {
+    return redirectWithFlash(request, internalPath("/secure-account/pending/:field", { field: result.field }), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
   }
+  if (result.kind !== "ok") return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });
   // Straight to the first card: a message survives one redirect only.
   const [card] = await listCards(db, context.get(accountContext).id);
-  return redirectWithFlash(request, card ? `/cards/${card.id}` : "/cards", { kind: "success", message: "secureAccount.done" });
+  return redirectWithFlash(request, card ? internalPath("/cards/:cardId", { cardId: card.id }) : "/cards", { kind: "success", message: "secureAccount.done" });
 }
 
 export default function SecureAccountSecondFactor({ loaderData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { Outlet, redirect } from "react-router";
+import { Outlet } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/secure-account";
 import { PageHeader } from "~/components/PageHeader";
@@ -8,6 +8,7 @@ import { accountContext, requireSignedIn } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
 import { isOnboarded } from "~/.server/services/accounts";
 import { mustSetUpMfa } from "~/.server/services/security";
+import { internalRedirect } from "~/.server/redirects";
 
 /**
  * Spec 001 §4 "MFA-required": an onboarded account without a second factor and without bypassMFA is
@@ -17,8 +18,8 @@ import { mustSetUpMfa } from "~/.server/services/security";
 const onlyHeldAccounts: Route.MiddlewareFunction = async ({ context }, next) => {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
-  if (!(await isOnboarded(db, account))) throw redirect("/onboarding");
-  if (!mustSetUpMfa(account)) throw redirect("/cards");
+  if (!(await isOnboarded(db, account))) throw internalRedirect("/onboarding");
+  if (!mustSetUpMfa(account)) throw internalRedirect("/cards");
   return next();
 };
 

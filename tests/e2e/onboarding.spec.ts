@@ -129,4 +129,21 @@ test("lucas completes his profile, creates a physical card with a PIN and a Lyon
   await expect(page).toHaveURL(/\/cards\/card_/);
   await page.goto("/onboarding/card");
   await expect(page).toHaveURL(/\/cards\/card_/);
+
+  // Its forms are refused now (a stale tab, or a forged post): names and phone stay as they are.
+  const origin = new URL(page.url()).origin;
+  const forged = "firstName=Eve&lastName=Attacker&phoneCountry=FR&phone=07+00+00+00+66&terms=on";
+  await page.route("**/onboarding?index", (route) =>
+    route.continue({ method: "POST", postData: forged, headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" } }),
+  );
+  const refused = await page.goto("/onboarding?index");
+  expect(refused?.status()).toBe(403);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Action impossible");
+  await expect(page.getByText(/Votre inscription est déjà terminée/)).toBeVisible();
+  await expect(page).toHaveTitle("Action impossible – Portail Avantages");
+  await expectAccessible(page, "onboarding refused once onboarded");
+  await page.unrouteAll();
+  await page.goto("/settings/profile");
+  await expect(page.getByText("Bernard", { exact: true })).toBeVisible();
+  await expect(page.getByText("Attacker")).toHaveCount(0);
 });

@@ -24,6 +24,8 @@ async function changePassword(page: Page, current: string, next: string) {
 }
 
 test("marie's profile: tabs as links, a save with no change refused, an e-mail change confirmed by its link", async ({ page }) => {
+  // A long journey: twelve page states checked by axe (each in a twin page when JavaScript is off).
+  test.setTimeout(60_000);
   await signIn(page, MARIE);
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/settings\/profile$/);
@@ -67,6 +69,12 @@ test("marie's profile: tabs as links, a save with no change refused, an e-mail c
   await expect(page.getByText("Un changement d’adresse e-mail est en cours : confirmez-le ou annulez-le.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Confirmer ou annuler" })).toHaveAttribute("href", "/settings/profile/confirm/email");
   await expectAccessible(page, "card page, pending change notice");
+  // No second factor can be chosen meanwhile: the step says so and leads to the pending one.
+  await page.goto("/settings/security/mfa/SMS");
+  await expect(page.getByText(/Un changement d’adresse e-mail attend sa confirmation/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Confirmer" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Confirmer la nouvelle adresse" })).toHaveAttribute("href", "/settings/profile/confirm/email");
+  await expectAccessible(page, "second factor, change pending");
 
   // The link in the e-mail to the new address: opening it changes nothing, the button does.
   const link = await confirmationLinkFor(page.request, newEmail);

@@ -93,10 +93,25 @@ test("paul, who has no wallet, sees the empty state and a way to refresh", async
 test("marie activates the mobility wallet her licence offers, once", async ({ page }) => {
   await signIn(page, MARIE);
   await page.goto("/wallets");
+  const before = new URL(page.url()).pathname;
+  const licence = await page.locator('input[name="licence"]').getAttribute("value");
   await page.getByRole("button", { name: "Activer le portefeuille Mobilité (Acme France)" }).click();
   await expect(page.getByText("Votre portefeuille est activé.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mobilité");
   await expect(strip(page).getByRole("link")).toHaveCount(5);
   await expect(page.getByRole("button", { name: /Activer le portefeuille/ })).toHaveCount(0);
   await expectAccessible(page, "wallet activated");
+
+  // The same form sent again (Back, then the button again): refused, said on the page it came from.
+  const origin = new URL(page.url()).origin;
+  const postData = new URLSearchParams({ licence: licence ?? "", from: before.split("/").pop()! }).toString();
+  await page.route("**/wallets?index", (route) =>
+    route.continue({ method: "POST", postData, headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" } }),
+  );
+  await page.goto("/wallets?index");
+  await page.unrouteAll();
+  await expect(page).toHaveURL(new RegExp(`${before}$`));
+  await expect(page.getByText("Ce portefeuille ne peut pas être activé : l’offre n’est plus disponible.")).toBeVisible();
+  await expect(strip(page).getByRole("link")).toHaveCount(5);
+  await expectAccessible(page, "wallet activation refused");
 });

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "../db";
 import { DEMO_EMAILS, DEMO_PASSWORD, seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { authenticateWithPassword, codeDestination, getAccount, initialsOf, isOnboarded, maskDestination } from "./accounts";
+import { authenticateWithPassword, codeDestination, completeOnboardingProfile, getAccount, initialsOf, isOnboarded, maskDestination } from "./accounts";
 import { availableCardLicences, getCardDetail, listCards } from "./cards";
 import { listWallets } from "./wallets";
 
@@ -90,4 +90,17 @@ test("card licences still available: marie one of each, claire none", async () =
   expect(await availableCardLicences(handle.db, ids.marie)).toEqual({ physical: 1, virtual: 1 });
   expect(await availableCardLicences(handle.db, ids.lucas)).toEqual({ physical: 1, virtual: 1 });
   expect(await availableCardLicences(handle.db, ids.claire)).toEqual({ physical: 0, virtual: 0 });
+});
+
+test("onboarding's profile step is for newcomers only: an onboarded account's names and phone stay as they are", async () => {
+  const attacker = { firstName: "Eve", lastName: "Attacker", phone: "+33700000066" };
+  // claire is onboarded; paul too, though held until his phone change and second factor are settled.
+  for (const who of ["claire", "paul"] as const) {
+    const before = await getAccount(handle.db, ids[who]);
+    expect(await completeOnboardingProfile(handle.db, ids[who], attacker), who).toBe("alreadyOnboarded");
+    expect(await getAccount(handle.db, ids[who]), who).toEqual(before);
+  }
+  // lucas, a newcomer, completes his.
+  expect(await completeOnboardingProfile(handle.db, ids.lucas, { firstName: "Lucas", lastName: "Bernard", phone: "+33611223344" })).toBe("saved");
+  expect(await getAccount(handle.db, ids.lucas)).toMatchObject({ firstName: "Lucas", lastName: "Bernard", phone: "+33611223344", termsConfirmed: true });
 });

@@ -148,21 +148,30 @@ export function profileComplete(account: Pick<Account, "firstName" | "lastName" 
 /**
  * Onboarding step 0 (spec 001 §2.3, §5): names, mobile phone and terms acceptance. `phone` is null when
  * a phone change is pending: that number is then confirmed by its own code, not set here.
+ *
+ * Only for accounts not onboarded yet: afterwards names are read-only (001 §6, support or employer
+ * only) and the phone changes only through a pending change confirmed by a code, so an onboarded
+ * account is refused and nothing is written.
  */
 export async function completeOnboardingProfile(
   db: DB,
   userId: string,
   profile: { firstName: string; lastName: string; phone: string | null },
   now = new Date(),
-): Promise<void> {
-  await db
-    .updateTable("users")
-    .set({
-      first_name: profile.firstName,
-      last_name: profile.lastName,
-      ...(profile.phone ? { phone: profile.phone } : {}),
-      terms_confirmed_at: now.toISOString(),
-    })
-    .where("id", "=", userId)
-    .execute();
+): Promise<"saved" | "alreadyOnboarded"> {
+  return db.transaction().execute(async (trx) => {
+    const account = await getAccount(trx, userId);
+    if (!account || (await isOnboarded(trx, account))) return "alreadyOnboarded";
+    await trx
+      .updateTable("users")
+      .set({
+        first_name: profile.firstName,
+        last_name: profile.lastName,
+        ...(profile.phone ? { phone: profile.phone } : {}),
+        terms_confirmed_at: now.toISOString(),
+      })
+      .where("id", "=", userId)
+      .execute();
+    return "saved";
+  });
 }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { DEMO_EMAILS, DEMO_PASSWORD } from "../db/seed";
+import { DEMO_EMAILS, DEMO_PASSWORD, PAUL_PENDING_PHONE } from "../db/seed";
 import { openDemoDatabase } from "../db/test-database";
+import { listOutbox } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import { authenticateWithPassword, getAccount, type Account } from "./accounts";
+import { confirmPendingChange } from "./profile";
 import { changePassword, enableMfa, mfaStatus, mustSetUpMfa, passwordChangeRequired, replaceTemporaryPassword } from "./security";
 
 /** Second factor and passwords on a real database seeded with the demo world. */
@@ -34,12 +36,22 @@ test("the bypassMFA rule: paul is held, claire (bypassMFA) and marie (MFA on) ar
 test("each channel shows where codes would go; SMS cannot be chosen without a phone", async () => {
   const lucas = await account("lucas");
   expect(mfaStatus(lucas).destinations).toEqual({ EMAIL: DEMO_EMAILS.lucas, SMS: null });
-  expect(await enableMfa(handle.db, lucas, "SMS")).toBe("noDestination");
+  expect(await enableMfa(handle.db, lucas, "SMS")).toEqual({ kind: "noDestination" });
   expect((await account("lucas")).mfaEnabled).toBe(false);
 });
 
+test("no second factor while an e-mail or phone change waits for its code: paul settles his first", async () => {
+  for (const channel of ["SMS", "EMAIL"] as const) {
+    expect(await enableMfa(handle.db, await account("paul"), channel), channel).toEqual({ kind: "pendingChange", field: "phone" });
+  }
+  expect((await account("paul")).mfaEnabled).toBe(false);
+  const sms = (await listOutbox(handle.db)).find((m) => m.recipient === PAUL_PENDING_PHONE);
+  const code = /\b(\d{6})\b/.exec(sms?.body ?? "")?.[1] ?? "";
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toBe("ok");
+});
+
 test("paul sets up MFA by SMS: it is on, preferred, and he is no longer held", async () => {
-  expect(await enableMfa(handle.db, await account("paul"), "SMS")).toBe("ok");
+  expect(await enableMfa(handle.db, await account("paul"), "SMS")).toEqual({ kind: "ok" });
   const paul = await account("paul");
   expect(paul.mfaEnabled).toBe(true);
   expect(paul.mfaPreferred).toBe("SMS");

@@ -3,6 +3,7 @@ import type { DB } from "../db";
 import { hashPassword, verifyPassword } from "../passwords";
 import { hashSecret } from "../tokens";
 import type { Account } from "./accounts";
+import { pendingFields, type ContactField } from "./profile";
 
 /**
  * Security settings (spec 001 §2.4, §3 "MFA", §6): a second factor by e-mail (recommended) or SMS is
@@ -21,11 +22,19 @@ export function mustSetUpMfa(account: Pick<Account, "mfaEnabled" | "permissions"
   return !account.mfaEnabled && !account.permissions.includes("bypassMFA");
 }
 
-/** Turns the second factor on with this channel as the preferred one; SMS needs a phone number. */
-export async function enableMfa(db: DB, account: Account, channel: MfaChannel): Promise<"ok" | "noDestination"> {
-  if (!mfaStatus(account).destinations[channel]) return "noDestination";
+export type EnableMfaResult = { kind: "ok" } | { kind: "noDestination" } | { kind: "pendingChange"; field: ContactField };
+
+/**
+ * Turns the second factor on with this channel as the preferred one; SMS needs a phone number. While
+ * an e-mail or phone change waits for its code, nothing changes: that change is settled first (codes
+ * must not go to an address or number the person has not confirmed, nor skip its confirmation).
+ */
+export async function enableMfa(db: DB, account: Account, channel: MfaChannel): Promise<EnableMfaResult> {
+  const [field] = await pendingFields(db, account.id);
+  if (field) return { kind: "pendingChange", field };
+  if (!mfaStatus(account).destinations[channel]) return { kind: "noDestination" };
   await db.updateTable("users").set({ mfa_enabled: 1, mfa_preferred: channel }).where("id", "=", account.id).execute();
-  return "ok";
+  return { kind: "ok" };
 }
 
 /**
