@@ -18,7 +18,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  timeout: 30_000,
+  // Long journeys run axe on many states (with JS off, in a twin page each time): a loaded 2-core machine needs the margin.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   reporter: [["list"]],
   use: {

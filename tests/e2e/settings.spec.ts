@@ -25,7 +25,7 @@ async function changePassword(page: Page, current: string, next: string) {
 
 test("marie's profile: tabs as links, a save with no change refused, an e-mail change confirmed by its link", async ({ page }) => {
   // A long journey: twelve page states checked by axe (each in a twin page when JavaScript is off).
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   await signIn(page, MARIE);
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/settings\/profile$/);
