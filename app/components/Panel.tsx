@@ -24,6 +24,8 @@ export function Panel({ id, title, closeTo, error = false, children }: { id: str
     if (active instanceof HTMLElement && active !== document.body && !ref.current?.contains(active)) opener.current = active;
   }, []);
 
+  // Modal once, for the panel's whole life: its steps (a new closeTo) must not close and reopen it,
+  // which would move focus to its first link.
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -32,16 +34,21 @@ export function Panel({ id, title, closeTo, error = false, children }: { id: str
       dialog.showModal();
     }
     setPanelMessageSlot(messages.current);
+    return () => {
+      setPanelMessageSlot(null);
+      if (dialog.open) dialog.close();
+    };
+  }, []);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
     const onCancel = (event: Event) => {
       event.preventDefault();
       void navigate(closeTo, { preventScrollReset: true });
     };
     dialog.addEventListener("cancel", onCancel);
-    return () => {
-      dialog.removeEventListener("cancel", onCancel);
-      setPanelMessageSlot(null);
-      if (dialog.open) dialog.close();
-    };
+    return () => dialog.removeEventListener("cancel", onCancel);
   }, [closeTo, navigate]);
 
   useEffect(
