@@ -1,4 +1,5 @@
 import { useTranslation } from "~/i18n";
+import { useEffect, useRef } from "react";
 import { Link, Outlet, useLocation, useOutlet } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId";
 import { PageHeader } from "~/components/PageHeader";
@@ -35,11 +36,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"]["card"]; faqUrl: string }) {
   const { t } = useTranslation();
   const base = `/cards/${card.id}`;
-  // A new page (or panel) closes the menu, as a full page load would.
+  // A new page (or panel) closes the menu, as a full page load would — the same element, not a new
+  // one: a panel opened from the menu returns focus to its summary when it closes.
   const { key } = useLocation();
+  const menu = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [key]);
   const undelivered = card.type === "physical" && card.shipping && card.shipping.status !== "delivered";
   return (
-    <details className="card-actions" key={key}>
+    <details className="card-actions" ref={menu}>
       <summary className="button button--secondary">{t("cards.menu.title")}</summary>
       <ul className="card-menu">
         {undelivered ? (

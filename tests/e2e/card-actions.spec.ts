@@ -118,15 +118,25 @@ test("paul unfreezes his card, then blocks it for good with a reason", async ({ 
 
   await page.getByLabel("On me l’a volée").check();
   await page.getByRole("button", { name: "Bloquer définitivement la carte" }).click();
-  await expect(page.getByText("La carte physique •••• 3005 est bloquée définitivement.")).toBeVisible();
+  const done = page.getByText("La carte physique •••• 3005 est bloquée définitivement.");
+  await expect(done).toBeVisible();
   await expectAccessible(page, "block, done");
-  // It moves on to the cards by itself, with or without JS.
-  await page.waitForURL(/\/cards\/card_[\w-]+$/, { timeout: 8000 });
+  // Issue 13, finding 1 (RGAA 13.1): the confirmation stays until the person moves on — no meta
+  // refresh, no timer (the old one moved on after 2 s) — and, with JS, focus is on it, in the panel.
+  await expect(page.locator('meta[http-equiv="refresh" i]')).toHaveCount(0);
+  if (test.info().project.use.javaScriptEnabled !== false) {
+    await expect.poll(() => page.evaluate(() => (document.activeElement === document.body ? "" : (document.activeElement?.textContent ?? "")))).toContain("est bloquée définitivement");
+  }
+  await page.waitForTimeout(3_500);
+  await expect(page).toHaveURL(/\/stop\?done=1$/);
+  await expect(done).toBeVisible();
+  await page.getByRole("link", { name: "Aller à mes cartes", exact: true }).click();
+  await page.waitForURL(/\/cards\/card_[\w-]+$/);
   await expect(page.getByText("Carte bloquée définitivement.")).toBeVisible();
   await expect(page.locator("summary", { hasText: "Actions sur la carte" })).toHaveCount(0);
 });
 
-test("marie blocks her virtual card after losing it, and lands on her cards", async ({ page }) => {
+test("marie blocks her virtual card after losing it, and goes on to her cards", async ({ page }) => {
   await signIn(page, MARIE);
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
   await nav.getByRole("link", { name: "Carte virtuelle •••• 5556" }).click();
@@ -135,7 +145,12 @@ test("marie blocks her virtual card after losing it, and lands on her cards", as
   await page.getByLabel("Je l’ai perdue").check();
   await page.getByRole("button", { name: "Bloquer définitivement la carte" }).click();
   await expect(page.getByText("La carte virtuelle •••• 5556 est bloquée définitivement.")).toBeVisible();
-  await page.waitForURL(/\/cards\/card_[\w-]+$/, { timeout: 8000 });
+  // Nothing moves the page on by itself (issue 13, finding 1): the person follows the link.
+  await expect(page.locator('meta[http-equiv="refresh" i]')).toHaveCount(0);
+  await page.waitForTimeout(3_500);
+  await expect(page).toHaveURL(/\/stop\?done=1$/);
+  await page.getByRole("link", { name: "Aller à mes cartes", exact: true }).click();
+  await page.waitForURL(/\/cards\/card_[\w-]+$/);
   // Back on the cards: the first usable one; the blocked card stays listed, marked as such.
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   await expect(nav.getByRole("link", { name: "Carte virtuelle •••• 5556 (bloquée)" })).toBeVisible();
