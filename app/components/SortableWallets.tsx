@@ -8,6 +8,11 @@ interface Wallet {
   name: string;
 }
 
+/** sortablejs animates the rows it moves: not when the person asked for reduced motion (WCAG 2.3.3). */
+export function dragAnimationMs(win: Pick<Window, "matchMedia">): number {
+  return win.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 150;
+}
+
 /**
  * The card's wallets in paying order. Each row's "Monter" / "Descendre" buttons belong to one GET form
  * (the order shown travels in `order`, the step in `move`), so they work without JavaScript. With JS,
@@ -30,7 +35,7 @@ export function SortableWallets({ cardId, wallets }: { cardId: string; wallets: 
       if (cancelled) return;
       sortable = Sortable.create(element, {
         handle: ".sortable__handle",
-        animation: 150,
+        animation: dragAnimationMs(window),
         onEnd(event) {
           const { oldIndex, newIndex, item, from } = event;
           if (oldIndex === undefined || newIndex === undefined || oldIndex === newIndex) return;

@@ -5,6 +5,7 @@ import type { Route } from "./+types/_app";
 import { FlashAlert } from "~/components/FlashAlert";
 import { LogoMark } from "~/components/Logo";
 import { SiteFooter } from "~/components/SiteFooter";
+import { useDisclosureMenu } from "~/components/useDisclosureMenu";
 import type { loader as rootLoader } from "~/root";
 import { accountContext, requireAccount } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
@@ -136,6 +137,7 @@ function SideNav({ data }: { data: AppLayoutData }) {
 function UserMenu({ data }: { data: AppLayoutData }) {
   const { t } = useTranslation();
   const location = useLocation();
+  const menu = useDisclosureMenu();
   const external = (href: string, label: string) => (
     <li>
       <a href={href} target="_blank" rel="noopener noreferrer">
@@ -144,12 +146,11 @@ function UserMenu({ data }: { data: AppLayoutData }) {
     </li>
   );
   return (
-    <details className="user-menu" key={location.key}>
+    <details className="user-menu" key={location.key} ref={menu}>
       <summary className="user-menu__toggle">
-        <span className="user-menu__initials" aria-hidden="true">
-          {data.user.initials}
-        </span>
-        <span className="visually-hidden">{t("userMenu.openLabel", { name: data.user.name })}</span>
+        {/* The visible initials start the accessible name (label in name, WCAG 2.5.3). */}
+        <span className="user-menu__initials">{data.user.initials}</span>
+        <span className="visually-hidden"> {t("userMenu.openLabel", { name: data.user.name })}</span>
         <span className="user-menu__groups">{data.user.groups.join(", ")}</span>
       </summary>
       <div className="user-menu__panel">
@@ -176,6 +177,22 @@ function UserMenu({ data }: { data: AppLayoutData }) {
           </button>
         </Form>
       </div>
+    </details>
+  );
+}
+
+/** The small-screen navigation: after the user menu, so that an open panel, in flow, follows what precedes it. */
+function MobileMenu({ data }: { data: AppLayoutData }) {
+  const { t } = useTranslation();
+  // Menus close when the page changes, as they would on a full page load.
+  const location = useLocation();
+  const menu = useDisclosureMenu();
+  return (
+    <details className="mobile-menu" key={location.key} ref={menu}>
+      <summary className="mobile-menu__toggle">{t("nav.openMenu")}</summary>
+      <nav className="side-nav side-nav--mobile" aria-label={t("nav.label")}>
+        <SideNav data={data} />
+      </nav>
     </details>
   );
 }
@@ -217,8 +234,6 @@ function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  // Menus close when the page changes, as they would on a full page load.
-  const location = useLocation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const product = root?.productName ?? "";
   return (
@@ -233,13 +248,8 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             {product}
           </span>
         </Link>
-        <details className="mobile-menu" key={location.key}>
-          <summary className="mobile-menu__toggle">{t("nav.openMenu")}</summary>
-          <nav className="side-nav side-nav--mobile" aria-label={t("nav.label")}>
-            <SideNav data={loaderData} />
-          </nav>
-        </details>
         <UserMenu data={loaderData} />
+        <MobileMenu data={loaderData} />
       </header>
       <div className="app-body">
         <nav className="side-nav side-nav--desktop" aria-label={t("nav.label")}>
