@@ -2,9 +2,10 @@ import type { ReactNode } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
+import { firstEnabledOption } from "~/domain/error-targets";
 import type { WizardActionData, WizardStep, WizardView } from "~/.server/card-wizard";
 import { ErrorSummary, type SummaryError } from "./ErrorSummary";
-import { SelectField, TextField } from "./TextField";
+import { RequiredNote, SelectField, TextField } from "./TextField";
 import { useHydrated } from "./useHydrated";
 
 /**
@@ -22,7 +23,8 @@ interface CardWizardProps {
 
 const FIELD_IDS: Record<string, string> = {
   group: "card-group",
-  type: "card-type-physical",
+  // The type's link goes to the first type still available (typeTarget), never to a disabled radio.
+  type: "card-type",
   pin: "card-pin",
   confirmation: "card-pin-confirmation",
   line1: "address-line1",
@@ -32,15 +34,23 @@ const FIELD_IDS: Record<string, string> = {
   country: "address-country",
 };
 
+/** The first card type the funder can still issue, else the fieldset: a summary link never lands on a disabled radio. */
+const typeTarget = (licences: Record<"physical" | "virtual", number>) =>
+  firstEnabledOption(["physical", "virtual"] as const, (type) => licences[type] > 0, (type) => `card-type-${type}`, "card-type");
+
 const stepLink = (base: string, step: WizardStep, requestId: string) => `${base}?step=${step}&request=${encodeURIComponent(requestId)}`;
 
 export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps) {
   const { t } = useTranslation();
   const step = actionData?.step ?? view.step;
   const errors = actionData?.errors ?? {};
+  const shownGroup = view.groups.find((g) => g.id === (actionData?.values?.group || view.groupId)) ?? view.groups[0];
   const summaryErrors: SummaryError[] = Object.entries(errors)
     .filter((entry): entry is [string, string] => Boolean(entry[1]) && entry[0] !== "form")
-    .map(([field, message]) => ({ fieldId: FIELD_IDS[field] ?? "card-wizard-submit", message }));
+    .map(([field, message]) => ({
+      fieldId: field === "type" && shownGroup ? typeTarget(shownGroup.licences) : (FIELD_IDS[field] ?? "card-wizard-submit"),
+      message,
+    }));
 
   if (view.blocked) {
     return (
@@ -182,7 +192,12 @@ function ChoiceStep({ view, actionData, cancelTo }: { view: WizardView; actionDa
       <Form method="post" noValidate preventScrollReset>
         <Hidden step="card" requestId={view.requestId} />
         <input type="hidden" name="group" value={group.id} />
-        <fieldset className={`radios${errors.type ? " field--error" : ""}`} aria-describedby={errors.type ? "card-type-error" : "card-type-hint"}>
+        <fieldset
+          id="card-type"
+          className={`radios${errors.type ? " field--error" : ""}`}
+          aria-describedby={errors.type ? "card-type-hint card-type-error" : "card-type-hint"}
+          aria-invalid={errors.type ? true : undefined}
+        >
           <legend>{t("cards.create.typeQuestion")}</legend>
           <p className="field__hint" id="card-type-hint">
             {t("cards.create.typeHint", { funder: group.name })}
@@ -198,6 +213,7 @@ function ChoiceStep({ view, actionData, cancelTo }: { view: WizardView; actionDa
                     name="type"
                     id={`card-type-${type}`}
                     value={type}
+                    required
                     disabled={left === 0}
                     defaultChecked={checkedType === type && left > 0}
                     aria-describedby={`card-type-${type}-licences`}
@@ -227,8 +243,10 @@ function PinStep({ view, actionData, back }: { view: WizardView; actionData: Wiz
     <Form method="post" noValidate preventScrollReset>
       <Hidden step="pin" requestId={view.requestId} />
       <p>{t("cards.create.pinIntro")}</p>
+      <RequiredNote />
       {view.hasPin ? <p className="hint">{t("cards.create.pinKept")}</p> : null}
       <TextField
+        required
         id="card-pin"
         name="pin"
         key={`pin-${attempt}`}
@@ -242,6 +260,7 @@ function PinStep({ view, actionData, back }: { view: WizardView; actionData: Wiz
         className="input--code"
       />
       <TextField
+        required
         id="card-pin-confirmation"
         name="confirmation"
         key={`confirmation-${attempt}`}
@@ -272,6 +291,7 @@ function AddressStep({ view, actionData, back }: { view: WizardView; actionData:
       hint={extra.hint}
       error={errors[name]}
       defaultValue={values[name] ?? ""}
+      required={!extra.optional}
       autoComplete={autoComplete}
       maxLength={name === "zipcode" ? 10 : 50}
     />
@@ -280,11 +300,13 @@ function AddressStep({ view, actionData, back }: { view: WizardView; actionData:
     <Form method="post" noValidate preventScrollReset>
       <Hidden step="address" requestId={view.requestId} />
       <p>{t("cards.create.addressIntro")}</p>
+      <RequiredNote />
       {field("line1", "address-line1", { hint: t("cards.create.address.line1Hint") })}
       {field("line2", "address-line2", { optional: true, hint: t("cards.create.address.line2Hint") })}
       {field("zipcode", "postal-code")}
       {field("city", "address-level2")}
       <SelectField
+        required
         id="address-country"
         name="country"
         label={t("cards.create.address.country")}

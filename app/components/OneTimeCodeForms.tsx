@@ -14,6 +14,7 @@ export function OneTimeCodeForms({
   field,
   attempt,
   submitLabel,
+  hint,
   resend,
   preventScrollReset = false,
 }: {
@@ -22,6 +23,8 @@ export function OneTimeCodeForms({
   /** Changes after each refused code, so the field is emptied even when JS keeps the page. */
   attempt: string;
   submitLabel: string;
+  /** Replaces the code's usual hint (the sign-in says how long its pending sign-in lasts). */
+  hint?: string;
   resend: { id: string; intent: string; availableAt: string | null; hidden?: Record<string, string> };
   preventScrollReset?: boolean;
 }) {
@@ -35,7 +38,8 @@ export function OneTimeCodeForms({
           name={field.name}
           key={`code-${attempt}`}
           label={t("auth.code.label")}
-          hint={t("auth.code.hint")}
+          hint={hint ?? t("auth.code.hint")}
+          required
           error={field.error}
           inputMode="numeric"
           autoComplete="one-time-code"

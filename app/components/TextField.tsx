@@ -7,13 +7,29 @@ interface FieldText {
   hint?: string;
   /** A catalogue key, or undefined when the field is valid. */
   error?: string;
+  /**
+   * Required by the server's schema: announced as `aria-required` (RGAA 11.10.1). Not the `required`
+   * attribute, which would add the browser's own checks and bubbles where a form has no `noValidate`:
+   * the server's validation stays the rule.
+   */
+  required?: boolean;
+  /** Said "(facultatif)" in the label, in a form whose fields are otherwise all required. */
+  optional?: boolean;
+}
+
+type ControlAria = { "aria-invalid"?: true; "aria-describedby"?: string; "aria-required"?: true };
+
+/** The sentence before a form of several fields (RGAA 11.10.1): required unless marked "(facultatif)". */
+export function RequiredNote() {
+  const { t } = useTranslation();
+  return <p className="hint">{t("forms.allRequired")}</p>;
 }
 
 /**
  * Label, hint, inline error (after both), then the control — described by hint and error, marked
  * invalid when in error (ACCESSIBILITY.md "Forms and errors").
  */
-function Field({ id, label, hint, error, control }: FieldText & { control: (aria: { "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode }) {
+function Field({ id, label, hint, error, required, optional, control }: FieldText & { control: (aria: ControlAria) => ReactNode }) {
   const { t } = useTranslation();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -22,6 +38,7 @@ function Field({ id, label, hint, error, control }: FieldText & { control: (aria
     <div className={`field${error ? " field--error" : ""}`}>
       <label className="field__label" htmlFor={id}>
         {label}
+        {optional ? ` ${t("forms.optional")}` : null}
       </label>
       {hint ? (
         <p className="field__hint" id={hintId}>
@@ -34,7 +51,7 @@ function Field({ id, label, hint, error, control }: FieldText & { control: (aria
           {t(error)}
         </p>
       ) : null}
-      {control({ "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
+      {control({ "aria-invalid": error ? true : undefined, "aria-describedby": describedBy, "aria-required": required ? true : undefined })}
     </div>
   );
 }
@@ -44,13 +61,15 @@ export interface TextFieldProps extends FieldText, Omit<InputHTMLAttributes<HTML
   defaultValue?: string;
 }
 
-export function TextField({ id, name, label, hint, error, defaultValue, className, ...input }: TextFieldProps) {
+export function TextField({ id, name, label, hint, error, required, optional, defaultValue, className, ...input }: TextFieldProps) {
   return (
     <Field
       id={id}
       label={label}
       hint={hint}
       error={error}
+      required={required}
+      optional={optional}
       control={(aria) => <input className={`input${className ? ` ${className}` : ""}`} id={id} name={name} defaultValue={defaultValue} {...aria} {...input} />}
     />
   );
@@ -61,13 +80,15 @@ export interface TextAreaFieldProps extends FieldText, Omit<TextareaHTMLAttribut
   defaultValue?: string;
 }
 
-export function TextAreaField({ id, name, label, hint, error, defaultValue, className, ...textarea }: TextAreaFieldProps) {
+export function TextAreaField({ id, name, label, hint, error, required, optional, defaultValue, className, ...textarea }: TextAreaFieldProps) {
   return (
     <Field
       id={id}
       label={label}
       hint={hint}
       error={error}
+      required={required}
+      optional={optional}
       control={(aria) => <textarea className={`input textarea${className ? ` ${className}` : ""}`} id={id} name={name} defaultValue={defaultValue} {...aria} {...textarea} />}
     />
   );
@@ -79,13 +100,15 @@ export interface SelectFieldProps extends FieldText, Omit<SelectHTMLAttributes<H
   options: { value: string; label: string }[];
 }
 
-export function SelectField({ id, name, label, hint, error, defaultValue, className, options, ...select }: SelectFieldProps) {
+export function SelectField({ id, name, label, hint, error, required, optional, defaultValue, className, options, ...select }: SelectFieldProps) {
   return (
     <Field
       id={id}
       label={label}
       hint={hint}
       error={error}
+      required={required}
+      optional={optional}
       control={(aria) => (
         <select className={`input${className ? ` ${className}` : ""}`} id={id} name={name} defaultValue={defaultValue} {...aria} {...select}>
           {options.map((o) => (

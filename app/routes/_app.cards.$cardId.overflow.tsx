@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/_app.cards.$cardId.overflow";
+import { ErrorSummary } from "~/components/ErrorSummary";
 import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatCents } from "~/domain/money";
@@ -131,11 +132,11 @@ function AmountForm({ amount, error, typed }: { amount: number; error?: string; 
             id="overflow-amount"
             name="amount"
             className="input overflow-amount__number"
+            // Text, not number: no spinner that changes the amount on a wheel or arrow by mistake, and what
+            // was typed comes back as typed to be corrected (issue 13, finding 11).
+            type="text"
             inputMode="numeric"
-            type="number"
-            min={OVERFLOW_MIN_EUROS}
-            max={OVERFLOW_MAX_EUROS}
-            step={1}
+            required
             {...(hydrated ? { value, onChange: (event: React.ChangeEvent<HTMLInputElement>) => change(event.currentTarget.value) } : { defaultValue: typed ?? String(amount) })}
             aria-invalid={shownError ? true : undefined}
             aria-describedby={`overflow-amount-hint${shownError ? " overflow-amount-error" : ""}`}
@@ -198,6 +199,8 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
           <p>{t(formError)}</p>
         </div>
       ) : null}
+      {/* The refused amount posted without JS: summarised like every form's errors (issue 13, finding 11). */}
+      <ErrorSummary errors={amountError ? [{ fieldId: "overflow-amount", message: amountError }] : []} />
       <p>{t("cards.overflow.intro")}</p>
       <AmountForm amount={amount} error={amountError} typed={actionData && "value" in actionData ? actionData.value : undefined} />
 

@@ -82,7 +82,14 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
           <ErrorSummary errors={error ? [{ fieldId: `${fields.reason.id}-lost`, message: error }] : []} />
           <p>{t("cards.stop.intro", { card: cardName })}</p>
           <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
-            <fieldset className={`radios${error ? " field--error" : ""}`} aria-describedby={error ? `${fields.reason.id}-error` : "stop-hint"}>
+            {/* Hint and error both describe the group, which is marked invalid (issue 13, finding 11): not each radio,
+                where aria-invalid is not a supported state (ARIA 1.3, jsx-a11y). */}
+            <fieldset
+              id={fields.reason.id}
+              className={`radios${error ? " field--error" : ""}`}
+              aria-describedby={error ? `stop-hint ${fields.reason.id}-error` : "stop-hint"}
+              aria-invalid={error ? true : undefined}
+            >
               <legend>{t("cards.stop.legend")}</legend>
               <p className="field__hint" id="stop-hint">
                 {t("cards.stop.hint")}
@@ -95,7 +102,14 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
               ) : null}
               {(["lost", "stolen"] as const).map((reason) => (
                 <label className="radio" key={reason}>
-                  <input type="radio" name={fields.reason.name} id={`${fields.reason.id}-${reason}`} value={reason} defaultChecked={fields.reason.initialValue === reason} />
+                  <input
+                    type="radio"
+                    name={fields.reason.name}
+                    id={`${fields.reason.id}-${reason}`}
+                    value={reason}
+                    defaultChecked={fields.reason.initialValue === reason}
+                    required
+                  />
                   {t(`cards.stop.${reason}`)}
                 </label>
               ))}

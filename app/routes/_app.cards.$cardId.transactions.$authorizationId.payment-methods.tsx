@@ -50,14 +50,27 @@ export default function SwitchPaymentMethods({ loaderData, actionData }: Route.C
   return (
     <div className="narrow">
       <PageHeader title={t("cards.switch.title")} error={invalid} />
-      <ErrorSummary errors={errors.form ? [{ fieldId: `amount-${transaction.wallets[0]?.id ?? ""}`, message: errors.form }, ...summary] : summary} />
+      {/* The total's error is about the amounts together: its link goes to their fieldset (issue 13, finding 9). */}
+      <ErrorSummary errors={errors.form ? [{ fieldId: "switch-amounts", message: errors.form }, ...summary] : summary} />
       <TransactionSummary merchant={transaction.merchantName} transactionAt={transaction.transactionAt} amount={transaction.amount} />
       {transaction.wallets.length === 0 ? (
         <p className="alert alert--warning">{t("cards.switch.noWallet")}</p>
       ) : (
         <Form method="post" noValidate>
-          <fieldset className="fieldset">
+          <fieldset
+            className={`fieldset${errors.form ? " field--error" : ""}`}
+            id="switch-amounts"
+            aria-invalid={errors.form ? true : undefined}
+            aria-describedby={errors.form ? "switch-total-error" : undefined}
+          >
             <legend>{t("cards.switch.legend", { amount: formatCents(transaction.amount) })}</legend>
+            {errors.form ? (
+              <p className="field__error" id="switch-total-error">
+                <span className="visually-hidden">{t("errors.prefix")}</span>
+                {t(errors.form)}
+                {actionData && actionData.total !== null ? ` — ${t("cards.switch.totalChosen", { total: formatCents(actionData.total), amount: formatCents(transaction.amount) })}` : null}
+              </p>
+            ) : null}
             {transaction.wallets.map((w) => (
               <TextField
                 key={w.id}
@@ -72,8 +85,8 @@ export default function SwitchPaymentMethods({ loaderData, actionData }: Route.C
               />
             ))}
           </fieldset>
-          {actionData && actionData.total !== null ? (
-            <p className={errors.form ? "field__error" : "hint"}>{t("cards.switch.totalChosen", { total: formatCents(actionData.total), amount: formatCents(transaction.amount) })}</p>
+          {actionData && actionData.total !== null && !errors.form ? (
+            <p className="hint">{t("cards.switch.totalChosen", { total: formatCents(actionData.total), amount: formatCents(transaction.amount) })}</p>
           ) : null}
           <div className="actions">
             <button type="submit" className="button">

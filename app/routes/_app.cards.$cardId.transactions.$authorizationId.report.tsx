@@ -67,7 +67,7 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
       <ErrorSummary errors={error ? [{ fieldId: fields.message.id, message: error }] : []} />
       <TransactionSummary merchant={`${transaction.merchantName}, ${transaction.merchantCity}`} transactionAt={transaction.transactionAt} amount={transaction.amount} />
       <Form method="post" {...getFormProps(form)} noValidate>
-        <TextAreaField
+        <TextAreaField required
           key={messageKey}
           id={fields.message.id}
           name={fields.message.name}

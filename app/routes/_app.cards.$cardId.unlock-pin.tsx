@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/_app.cards.$cardId.unlock-pin";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { Panel } from "~/components/Panel";
-import { TextField } from "~/components/TextField";
+import { RequiredNote, TextField } from "~/components/TextField";
 import { newPinSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
@@ -49,7 +49,8 @@ export default function UnlockPinPanel({ loaderData, actionData }: Route.Compone
       <ErrorSummary errors={errors} />
       <p>{t("cards.pin.unlock.intro")}</p>
       <Form method="post" id="unlock-pin" noValidate preventScrollReset>
-        <TextField
+        <RequiredNote />
+        <TextField required
           id="unlock-pin-pin"
           name="pin"
           key={`pin-${attempt}`}
@@ -61,7 +62,7 @@ export default function UnlockPinPanel({ loaderData, actionData }: Route.Compone
           autoComplete="off"
           className="input--code"
         />
-        <TextField
+        <TextField required
           id="unlock-pin-confirmation"
           name="confirmation"
           key={`confirmation-${attempt}`}

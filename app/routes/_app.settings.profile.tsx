@@ -5,7 +5,7 @@ import type { Route } from "./+types/_app.settings.profile";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { TermsField } from "~/components/TermsField";
-import { TextField } from "~/components/TextField";
+import { RequiredNote, TextField } from "~/components/TextField";
 import { internationalPhone } from "~/domain/countries";
 import { profileSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
@@ -119,8 +119,9 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
       {profile.pending.email ? <PendingValue field="email" value={profile.pending.email} /> : null}
       {profile.pending.phone ? <PendingValue field="phone" value={profile.pending.phone} /> : null}
       <Form method="post" noValidate>
+        <RequiredNote />
         {profile.pending.email ? null : (
-          <TextField
+          <TextField required
             id={IDS.email}
             name="email"
             type="email"
@@ -134,7 +135,7 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
           />
         )}
         {profile.pending.phone ? null : (
-          <TextField
+          <TextField required
             id={IDS.phone}
             name="phone"
             type="tel"

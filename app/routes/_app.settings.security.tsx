@@ -5,7 +5,7 @@ import type { Route } from "./+types/_app.settings.security";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { MfaOptions } from "~/components/SecondFactor";
-import { TextField } from "~/components/TextField";
+import { RequiredNote, TextField } from "~/components/TextField";
 import { changePasswordSchema } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
@@ -58,9 +58,10 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
       <section className="settings-card" aria-labelledby="security-password">
         <h2 id="security-password">{t("settings.security.passwordTitle")}</h2>
         <Form method="post" noValidate>
-          <TextField id={IDS.currentPassword} name="currentPassword" key={`current-${attempt}`} type="password" label={t("settings.security.currentPassword")} error={errors.currentPassword} autoComplete="current-password" />
-          <TextField id={IDS.password} name="password" key={`password-${attempt}`} type="password" label={t("settings.security.newPassword")} hint={t("auth.password.rules")} error={errors.password} autoComplete="new-password" />
-          <TextField id={IDS.confirmation} name="confirmation" key={`confirmation-${attempt}`} type="password" label={t("settings.security.confirmation")} error={errors.confirmation} autoComplete="new-password" />
+          <RequiredNote />
+          <TextField required id={IDS.currentPassword} name="currentPassword" key={`current-${attempt}`} type="password" label={t("settings.security.currentPassword")} error={errors.currentPassword} autoComplete="current-password" />
+          <TextField required id={IDS.password} name="password" key={`password-${attempt}`} type="password" label={t("settings.security.newPassword")} hint={t("auth.password.rules")} error={errors.password} autoComplete="new-password" />
+          <TextField required id={IDS.confirmation} name="confirmation" key={`confirmation-${attempt}`} type="password" label={t("settings.security.confirmation")} error={errors.confirmation} autoComplete="new-password" />
           <div className="actions">
             <button type="submit" className="button">
               {t("settings.security.changePassword")}

@@ -5,7 +5,7 @@ import type { Route } from "./+types/activate.($token)";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { SelectField, TextField } from "~/components/TextField";
+import { RequiredNote, SelectField, TextField } from "~/components/TextField";
 import { TermsField } from "~/components/TermsField";
 import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
 import { activationSchema } from "~/domain/schemas";
@@ -88,10 +88,11 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
               {loaderData.email}
             </p>
             <Form method="post" noValidate>
-              <TextField id={ids.lastName} name="lastName" label={t("onboarding.profile.lastName")} error={errors.lastName} defaultValue={values?.lastName} autoComplete="family-name" maxLength={50} />
-              <TextField id={ids.firstName} name="firstName" label={t("onboarding.profile.firstName")} error={errors.firstName} defaultValue={values?.firstName} autoComplete="given-name" maxLength={50} />
+              <RequiredNote />
+              <TextField required id={ids.lastName} name="lastName" label={t("onboarding.profile.lastName")} error={errors.lastName} defaultValue={values?.lastName} autoComplete="family-name" maxLength={50} />
+              <TextField required id={ids.firstName} name="firstName" label={t("onboarding.profile.firstName")} error={errors.firstName} defaultValue={values?.firstName} autoComplete="given-name" maxLength={50} />
               <div className="phone-field">
-                <SelectField
+                <SelectField required
                   id="activate-phone-country"
                   name="phoneCountry"
                   label={t("onboarding.profile.phoneCountry")}
@@ -99,10 +100,10 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
                   autoComplete="tel-country-code"
                   options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.code} (${c.dial})` }))}
                 />
-                <TextField id={ids.phone} name="phone" type="tel" label={t("onboarding.profile.phone")} hint={t("onboarding.profile.phoneHint")} error={errors.phone} defaultValue={values?.phone} autoComplete="tel-national" maxLength={25} />
+                <TextField required id={ids.phone} name="phone" type="tel" label={t("onboarding.profile.phone")} hint={t("onboarding.profile.phoneHint")} error={errors.phone} defaultValue={values?.phone} autoComplete="tel-national" maxLength={25} />
               </div>
-              <TextField id={ids.password} name="password" key={`password-${attempt}`} type="password" label={t("auth.activate.password")} hint={t("auth.password.rules")} error={errors.password} autoComplete="new-password" />
-              <TextField id={ids.confirmation} name="confirmation" key={`confirmation-${attempt}`} type="password" label={t("auth.activate.confirmation")} error={errors.confirmation} autoComplete="new-password" />
+              <TextField required id={ids.password} name="password" key={`password-${attempt}`} type="password" label={t("auth.activate.password")} hint={t("auth.password.rules")} error={errors.password} autoComplete="new-password" />
+              <TextField required id={ids.confirmation} name="confirmation" key={`confirmation-${attempt}`} type="password" label={t("auth.activate.confirmation")} error={errors.confirmation} autoComplete="new-password" />
               <TermsField id={ids.terms} error={errors.terms} defaultChecked={values?.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
               <div className="field field--checkbox">
                 <label className="checkbox">

@@ -5,7 +5,7 @@ import type { Route } from "./+types/force-change-password";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { TextField } from "~/components/TextField";
+import { RequiredNote, TextField } from "~/components/TextField";
 import { newPasswordSchema } from "~/domain/schemas";
 import { signIn, waitingSignIn } from "~/.server/auth";
 import { getPlatform } from "~/.server/platform";
@@ -49,8 +49,9 @@ export default function ForceChangePassword({ actionData }: Route.ComponentProps
         <ErrorSummary errors={summary} />
         <p>{t("auth.forceChange.intro")}</p>
         <Form method="post" noValidate>
-          <TextField id="forced-password" name="password" key={`password-${attempt}`} label={t("auth.resetPassword.password")} hint={t("auth.password.rules")} error={errors.password} type="password" autoComplete="new-password" />
-          <TextField id="forced-password-confirmation" name="confirmation" key={`confirmation-${attempt}`} label={t("auth.resetPassword.confirmation")} error={errors.confirmation} type="password" autoComplete="new-password" />
+          <RequiredNote />
+          <TextField required id="forced-password" name="password" key={`password-${attempt}`} label={t("auth.resetPassword.password")} hint={t("auth.password.rules")} error={errors.password} type="password" autoComplete="new-password" />
+          <TextField required id="forced-password-confirmation" name="confirmation" key={`confirmation-${attempt}`} label={t("auth.resetPassword.confirmation")} error={errors.confirmation} type="password" autoComplete="new-password" />
           <button type="submit" className="button">
             {t("auth.forceChange.submit")}
           </button>

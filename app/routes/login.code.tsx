@@ -8,7 +8,8 @@ import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
 import { codeSchema, type CodeForm } from "~/domain/schemas";
-import { completeSignIn, sendLoginCode, waitingSignIn } from "~/.server/auth";
+import { completeSignIn, PENDING_LOGIN_MINUTES, sendLoginCode, waitingSignIn } from "~/.server/auth";
+import { formatTime } from "~/domain/dates";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, getSession, redirectWithFlash } from "~/.server/request";
@@ -34,6 +35,9 @@ async function screenData(request: Request, session: PortalSession) {
     channel,
     destination: maskDestination(channel, destination),
     resendAt: resendAt && resendAt > new Date() ? resendAt.toISOString() : null,
+    // The sign-in's own end: the code is refused after it, whatever the code's life (finding 12).
+    expiresAt: pending.expiresAt,
+    minutes: PENDING_LOGIN_MINUTES,
   };
 }
 
@@ -108,6 +112,7 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
           field={{ id: fields.code.id, name: fields.code.name, error: fields.code.errors?.[0] }}
           attempt={actionData && "attempt" in actionData ? String(actionData.attempt) : ""}
           submitLabel={t("auth.code.submit")}
+          hint={t("auth.code.signInHint", { time: formatTime(screen.expiresAt), minutes: screen.minutes })}
           resend={{ id: "resend", intent: "resend", availableAt: screen.resendAt }}
         />
         <p>

@@ -5,7 +5,7 @@ import type { Route } from "./+types/login";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { TextField } from "~/components/TextField";
+import { RequiredNote, TextField } from "~/components/TextField";
 import type { LoginForm } from "~/domain/schemas";
 import { authenticator, currentUserId, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/.server/auth";
 import { getInstance } from "~/middleware/i18next";
@@ -67,8 +67,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <ErrorSummary errors={errors} />
         <p>{t("auth.login.intro")}</p>
         <Form method="post" {...getFormProps(form)} noValidate>
+          <RequiredNote />
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-          <TextField
+          <TextField required
             id={fields.email.id}
             name={fields.email.name}
             key={fields.email.key}
@@ -81,7 +82,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             spellCheck={false}
             autoCapitalize="none"
           />
-          <TextField
+          <TextField required
             id={fields.password.id}
             name={fields.password.name}
             key={`password-${actionData?.attempt ?? ""}`}

@@ -54,7 +54,7 @@ export default function LostPassword({ loaderData, actionData }: Route.Component
             <ErrorSummary errors={error ? [{ fieldId: "lost-email", message: error }] : []} />
             <p>{t("auth.lostPassword.intro")}</p>
             <Form method="post" noValidate>
-              <TextField
+              <TextField required
                 id="lost-email"
                 name="email"
                 label={t("auth.login.email")}

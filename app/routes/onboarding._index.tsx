@@ -4,7 +4,7 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/onboarding._index";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
-import { SelectField, TextField } from "~/components/TextField";
+import { RequiredNote, SelectField, TextField } from "~/components/TextField";
 import { TermsField } from "~/components/TermsField";
 import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
 import { onboardingProfileSchema } from "~/domain/schemas";
@@ -78,7 +78,8 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
       <h2 id="profile-title">{t("onboarding.profile.title")}</h2>
       <p>{t("onboarding.profile.intro")}</p>
       <Form method="post" noValidate>
-        <TextField
+        <RequiredNote />
+        <TextField required
           id={ids.firstName!}
           name="firstName"
           label={t("onboarding.profile.firstName")}
@@ -87,7 +88,7 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
           autoComplete="given-name"
           maxLength={50}
         />
-        <TextField
+        <TextField required
           id={ids.lastName!}
           name="lastName"
           label={t("onboarding.profile.lastName")}
@@ -100,7 +101,7 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
           <p className="hint">{t("onboarding.profile.phonePending", { phone: loaderData.pendingPhone })}</p>
         ) : (
           <div className="phone-field">
-            <SelectField
+            <SelectField required
               id="profile-phone-country"
               name="phoneCountry"
               label={t("onboarding.profile.phoneCountry")}
@@ -108,7 +109,7 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
               autoComplete="tel-country-code"
               options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.code} (${c.dial})` }))}
             />
-            <TextField
+            <TextField required
               id={ids.phone!}
               name="phone"
               type="tel"

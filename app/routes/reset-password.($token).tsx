@@ -5,7 +5,7 @@ import type { Route } from "./+types/reset-password.($token)";
 import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { TextField } from "~/components/TextField";
+import { RequiredNote, TextField } from "~/components/TextField";
 import { newPasswordSchema } from "~/domain/schemas";
 import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/.server/redirects";
@@ -65,7 +65,8 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             <ErrorSummary errors={summary} />
             <p>{t("auth.resetPassword.intro", { email: loaderData.email })}</p>
             <Form method="post" noValidate>
-              <TextField
+              <RequiredNote />
+              <TextField required
                 id="new-password"
                 name="password"
                 key={`password-${attempt}`}
@@ -75,7 +76,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
                 type="password"
                 autoComplete="new-password"
               />
-              <TextField
+              <TextField required
                 id="new-password-confirmation"
                 name="confirmation"
                 key={`confirmation-${attempt}`}

@@ -60,7 +60,7 @@ export default function UserConfirmation({ loaderData, actionData }: Route.Compo
             <p>{t("auth.userConfirmation.intro", { email: loaderData.email || "—" })}</p>
             <Form method="post" noValidate>
               <input type="hidden" name="email" value={loaderData.email} />
-              <TextField
+              <TextField required
                 id="confirmation-code"
                 name="code"
                 key={`code-${actionData?.attempt ?? ""}`}

@@ -73,7 +73,9 @@ test("marie sets her overflow to 120 €, makes her Mastercard the default, adds
   if (jsOff()) {
     await amount.fill("151");
     await panel.getByRole("button", { name: "Enregistrer le montant" }).click();
-    await expect(page.getByText("Choisissez un montant entre 50 et 150 €")).toBeVisible();
+    // In the error summary (issue 13, finding 11) and on the field.
+    await expect(page.getByRole("link", { name: "Choisissez un montant entre 50 et 150 €" })).toBeVisible();
+    await expect(page.locator("#overflow-amount-error")).toHaveText("Erreur : Choisissez un montant entre 50 et 150 €");
     await expectAccessible(page, "overflow, amount refused");
     await page.getByLabel("Montant maximal du dépassement (€)").fill("120");
     await page.getByRole("button", { name: "Enregistrer le montant" }).click();

@@ -36,3 +36,15 @@ test.each(["en", "nl"])("the %s catalogue keeps every {{placeholder}} of the Fre
   const broken = fr.filter((key) => placeholders(valueAt(tree, key)).join() !== placeholders(valueAt(french, key)).join());
   expect(broken).toEqual([]);
 });
+
+// Issue 13, finding 12: a pending sign-in lasts 15 minutes, so its code's words give the time it ends,
+// never the code's own hour.
+test.each(["fr", "en", "nl"])("the sign-in code's hint and message in %s say until when, not an hour", (lng) => {
+  const tree = load(lng);
+  for (const key of ["auth.code.signInHint", "auth.code.messageText"]) {
+    const text = valueAt(tree, key) as string;
+    expect(text, key).toContain("{{time}}");
+    expect(text, key).not.toMatch(/1 heure|1 hour|1 uur/);
+  }
+  expect(valueAt(tree, "auth.code.signInHint") as string).toContain("{{minutes}}");
+});
