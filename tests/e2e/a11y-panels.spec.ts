@@ -96,6 +96,9 @@ test("finding 3: the default switch's message is in the open panel and in the ac
 });
 
 test("finding 6: focus never falls to <body> between the reveal panel's steps", async ({ page }) => {
+  // Skipped without JS on purpose: focus is moved by a script between client-side steps. Without JS each
+  // step is a full page load and the browser starts at the top of the new page (nothing to move); those
+  // pages themselves run JS off in card-actions.spec.ts and balance-and-priority.spec.ts.
   test.skip(!jsOn(), "without JavaScript every step is a new page, read from its top");
   await signIn(page, MARIE);
   await openAction(page, "Afficher le code PIN");
@@ -116,6 +119,9 @@ test("finding 6: focus never falls to <body> between the reveal panel's steps", 
 });
 
 test("finding 6: cancelling a deletion in the overflow panel returns focus to its Supprimer link", async ({ page }) => {
+  // Skipped without JS on purpose: focus is moved by a script between client-side steps. Without JS each
+  // step is a full page load and the browser starts at the top of the new page (nothing to move); those
+  // pages themselves run JS off in card-actions.spec.ts and balance-and-priority.spec.ts.
   test.skip(!jsOn(), "without JavaScript the cancel is a new page, read from its top");
   await signIn(page, MARIE);
   await openAction(page, "Dépassement de solde et cartes bancaires");
@@ -142,6 +148,9 @@ test("finding 6: after asking for a reset link, focus is on the success message"
 });
 
 test("finding 7: a panel opened from « Actions sur la carte » gives focus back to the menu", async ({ page }) => {
+  // Skipped without JS on purpose: focus is moved by a script between client-side steps. Without JS each
+  // step is a full page load and the browser starts at the top of the new page (nothing to move); those
+  // pages themselves run JS off in card-actions.spec.ts and balance-and-priority.spec.ts.
   test.skip(!jsOn(), "without JavaScript closing a panel loads the card page, read from its top");
   await signIn(page, MARIE);
   const summary = page.locator("summary", { hasText: "Actions sur la carte" });
