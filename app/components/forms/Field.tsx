@@ -87,8 +87,8 @@ export interface FieldProps extends FieldText, InputProps {
 }
 
 /**
- * A text, e-mail, phone or password input. A password is never shown again: the server hides it from
- * its reply and the control is remounted after each answer.
+ * A text, e-mail, phone or password input. A secret (a password, a code) is never shown again: the
+ * server hides it from its reply (`hideFields`) and the control is remounted after each answer.
  */
 export function Field({ field, label, hint, required, optional, formError, type = "text", secret = type === "password", className, ...input }: FieldProps) {
   const replyKey = useReplyKey();
@@ -107,7 +107,7 @@ export function Field({ field, label, hint, required, optional, formError, type 
           id={field.id}
           name={field.name}
           type={type}
-          defaultValue={secret ? undefined : textOf(field)}
+          defaultValue={textOf(field)}
           {...aria}
           {...input}
         />
