@@ -115,6 +115,7 @@ export const onboardingProfileSchema = z.object({
   terms: z.literal("on", { error: "errors.termsRequired" }),
 });
 
+export type OnboardingProfileForm = z.input<typeof onboardingProfileSchema>;
 export type DeliveryAddressInput = z.output<typeof deliveryAddressSchema>;
 
 /** Spec 000 §2, §9: the overflow amount, whole euros from 50 to 150. */

@@ -161,10 +161,10 @@ export async function completeOnboardingProfile(
   userId: string,
   profile: { firstName: string; lastName: string; phone: string | null },
   now = new Date(),
-): Promise<"saved" | "alreadyOnboarded"> {
+): Promise<{ kind: "saved" } | { kind: "alreadyOnboarded" }> {
   return db.transaction().execute(async (trx) => {
     const account = await getAccount(trx, userId);
-    if (!account || (await isOnboarded(trx, account))) return "alreadyOnboarded";
+    if (!account || (await isOnboarded(trx, account))) return { kind: "alreadyOnboarded" } as const;
     await trx
       .updateTable("users")
       .set({
@@ -175,6 +175,6 @@ export async function completeOnboardingProfile(
       })
       .where("id", "=", userId)
       .execute();
-    return "saved";
+    return { kind: "saved" } as const;
   });
 }
