@@ -5,10 +5,10 @@ import { PageHeader } from "~/components/PageHeader";
 import { MfaConfirmation } from "~/components/SecondFactor";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { chooseSecondFactor } from "~/routes/+shared/second-factor.server";
 import { pendingFields } from "~/.server/services/profile";
 import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
-import { enableMfa, mfaStatus } from "~/.server/services/security";
+import { mfaStatus } from "~/.server/services/security";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 
 /**
@@ -20,29 +20,39 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const channel = mfaChannelOf(params.channel);
   const destination = channel ? mfaStatus(account).destinations[channel] : null;
   if (!channel || !destination) throw internalRedirect("/settings/security");
-  const { db } = await getPlatform();
-  const [pending = null] = await pendingFields(db, account.id);
-  return { channel, destination, pending };
+  const { db, logger } = await getPlatform();
+  try {
+    const [pending = null] = await pendingFields(db, account.id);
+    return { channel, destination, pending, getFailed: false };
+  } catch (error) {
+    // Spec 001 §8: the page says the settings could not be loaded (refresh), not the error page.
+    logger.error("mfa settings load failed", { error: error instanceof Error ? error.message : String(error) });
+    return { channel, destination, pending: null, getFailed: true };
+  }
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const channel = mfaChannelOf(params.channel);
-  const { db } = await getPlatform();
-  const result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" as const };
-  if (result.kind === "pendingChange") {
-    return redirectWithFlash(request, internalPath("/settings/profile/confirm/:field", { field: result.field }), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
-  }
-  if (result.kind !== "ok") return redirectWithFlash(request, "/settings/security", { kind: "error", message: "errors.mfaNoDestination" });
-  return redirectWithFlash(request, "/settings/security", { kind: "success", message: "settings.security.mfaUpdated" });
+  return chooseSecondFactor(request, context, mfaChannelOf(params.channel), {
+    from: "/settings/security",
+    pendingChange: (field) => internalPath("/settings/profile/confirm/:field", { field }),
+    done: async () => ({ to: "/settings/security", message: "settings.security.mfaUpdated" }),
+  });
 }
 
 export default function ConfirmMfaChannel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { channel, destination, pending } = loaderData;
+  const { channel, destination, pending, getFailed } = loaderData;
   return (
     <div className="narrow">
       <PageHeader title={t(channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms")} />
-      {pending ? (
+      {getFailed ? (
+        <div className="alert alert--error" role="alert">
+          <p>{t("mfa.getFailed")}</p>
+          <p>
+            <Link to="/settings/security">{t("mfa.back")}</Link>
+          </p>
+        </div>
+      ) : pending ? (
         <>
           <p className="alert alert--warning">{t(PENDING_CHANGE_FIRST[pending])}</p>
           <div className="actions">
