@@ -1,10 +1,10 @@
-import type { RouterContextProvider } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import type { CodeStepScreen } from "~/domain/code-step";
 import { getInstance } from "~/middleware/i18next";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { codeStepAction, codeStepScreen, type CodeStep } from "~/routes/+shared/code-step.server";
 import { getPlatform, publicUrl } from "~/.server/platform";
-import { internalPath, type InternalTarget } from "~/routes/+shared/redirects.server";
+import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import {
   applyPendingChange,
@@ -37,21 +37,31 @@ export async function pendingChangeMessagesFor(context: Readonly<RouterContextPr
   };
 }
 
-/** Where the step lives: its page for a field, and where a confirmed or cancelled change leads. */
+/** Where the step lives: its page for a field, where a confirmed or cancelled change leads, and where to go when none waits. */
 export interface PendingChangePages {
   here: (field: ContactField) => InternalTarget;
   done: InternalTarget;
+  nonePending: InternalTarget;
 }
 
 export const SETTINGS_PENDING_CHANGE: PendingChangePages = {
   here: (field) => internalPath("/settings/profile/confirm/:field", { field }),
   done: "/settings/profile",
+  nonePending: "/settings/profile",
 };
 /** Straight to the next step of securing the account: a message survives one redirect only. */
 export const SECURE_ACCOUNT_PENDING_CHANGE: PendingChangePages = {
   here: (field) => internalPath("/secure-account/pending/:field", { field }),
   done: "/secure-account/second-factor",
+  nonePending: "/secure-account",
 };
+
+/** What the two routes' loader and action receive. */
+interface StepArgs {
+  request: Request;
+  params: { field?: string };
+  context: Readonly<RouterContextProvider>;
+}
 
 export interface PendingChangeScreen extends CodeStepScreen {
   field: ContactField;
@@ -89,15 +99,17 @@ async function pendingChangeStep(request: Request, context: Readonly<RouterConte
   return { step, field, newValue };
 }
 
-/** The page of the change waiting for this field, or null when none waits. */
-export async function pendingChangeScreen(request: Request, context: Readonly<RouterContextProvider>, field: string | undefined, pages: PendingChangePages): Promise<PendingChangeScreen | null> {
-  const found = await pendingChangeStep(request, context, field, pages);
-  return found && { ...(await codeStepScreen(found.step)), field: found.field, newValue: found.newValue };
+/** The page of the change waiting for the URL's field; with none waiting, away to `nonePending`. */
+export async function pendingChangeLoader({ request, params, context }: StepArgs, pages: PendingChangePages) {
+  const found = await pendingChangeStep(request, context, params.field, pages);
+  if (!found) throw internalRedirect(pages.nonePending);
+  const screen: PendingChangeScreen = { ...(await codeStepScreen(found.step)), field: found.field, newValue: found.newValue };
+  return data(screen, { headers: { "Cache-Control": "no-store" } });
 }
 
 /** Handles the step's buttons; with nothing (any more) waiting, back to `done`, which says so. */
-export async function pendingChangeAction(request: Request, context: Readonly<RouterContextProvider>, field: string | undefined, pages: PendingChangePages) {
-  const found = await pendingChangeStep(request, context, field, pages);
+export async function pendingChangeAction({ request, params, context }: StepArgs, pages: PendingChangePages) {
+  const found = await pendingChangeStep(request, context, params.field, pages);
   if (!found) return redirectWithFlash(request, pages.done, { kind: "info", message: "settings.pendingChange.nothingPending" });
   return codeStepAction(request, found.step, await request.formData());
 }
