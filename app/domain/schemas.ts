@@ -115,6 +115,7 @@ export const onboardingProfileSchema = z.object({
   terms: z.literal("on", { error: "errors.termsRequired" }),
 });
 
+export type OnboardingProfileForm = z.input<typeof onboardingProfileSchema>;
 export type DeliveryAddressInput = z.output<typeof deliveryAddressSchema>;
 
 /** Spec 000 §2, §9: the overflow amount, whole euros from 50 to 150. */
@@ -159,9 +160,14 @@ export const activationSchema = onboardingProfileSchema
   .extend({ password: newPassword, confirmation: passwordConfirmation, marketing: z.literal("on").optional() })
   .refine(sameTwice, mismatch);
 
+export type ActivationForm = z.input<typeof activationSchema>;
+
 export const lostPasswordSchema = z.object({
   email: loginSchema.shape.email,
 });
+
+export type LostPasswordForm = z.input<typeof lostPasswordSchema>;
+export type NewPasswordForm = z.input<typeof newPasswordSchema>;
 
 /**
  * Spec 001 §5 "Profile save": e-mail and phone are sent only when they change (the server compares);
@@ -174,6 +180,8 @@ export const profileSchema = z.object({
   terms: z.literal("on").optional(),
 });
 
+export type ProfileForm = z.input<typeof profileSchema>;
+
 /** Spec 001 §3 "Password form": the current password, then the new one by the rules, typed twice. */
 export const changePasswordSchema = z
   .object({
@@ -182,3 +190,4 @@ export const changePasswordSchema = z
     confirmation: passwordConfirmation,
   })
   .refine(sameTwice, mismatch);
+export type ChangePasswordForm = z.input<typeof changePasswordSchema>;

@@ -97,10 +97,10 @@ test("onboarding's profile step is for newcomers only: an onboarded account's na
   // claire is onboarded; paul too, though held until his phone change and second factor are settled.
   for (const who of ["claire", "paul"] as const) {
     const before = await getAccount(handle.db, ids[who]);
-    expect(await completeOnboardingProfile(handle.db, ids[who], attacker), who).toBe("alreadyOnboarded");
+    expect(await completeOnboardingProfile(handle.db, ids[who], attacker), who).toEqual({ kind: "alreadyOnboarded" });
     expect(await getAccount(handle.db, ids[who]), who).toEqual(before);
   }
   // lucas, a newcomer, completes his.
-  expect(await completeOnboardingProfile(handle.db, ids.lucas, { firstName: "Lucas", lastName: "Bernard", phone: "+33611223344" })).toBe("saved");
+  expect(await completeOnboardingProfile(handle.db, ids.lucas, { firstName: "Lucas", lastName: "Bernard", phone: "+33611223344" })).toEqual({ kind: "saved" });
   expect(await getAccount(handle.db, ids.lucas)).toMatchObject({ firstName: "Lucas", lastName: "Bernard", phone: "+33611223344", termsConfirmed: true });
 });

@@ -36,16 +36,17 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export type CredentialsCheck = { status: "ok"; userId: string } | { status: "invalid" } | { status: "locked"; retryAt: Date };
+export type CredentialsCheck = { kind: "ok"; userId: string } | { kind: "invalid" } | { kind: "disabled" } | { kind: "locked"; retryAt: Date };
 
 /**
  * The sign-in's password step. An unknown e-mail costs the same hashing work as a wrong password, and
  * is counted and made to wait exactly like a known one (the count is kept per e-mail typed), so neither
  * answers nor response times reveal which e-mails exist. After a few wrong passwords the e-mail's
- * guesses wait, whatever address they come from; even the right password is refused meanwhile.
+ * guesses wait, whatever address they come from; even the right password is refused meanwhile. A
+ * disabled account (under review) is said so only to whoever gives its right password.
  */
 export async function checkCredentials(db: DB, email: string, password: string, options: { policy?: GuessPolicy; now?: Date } = {}): Promise<CredentialsCheck> {
-  const found: { userId?: string } = {};
+  const found: { userId?: string; disabled?: boolean } = {};
   const outcome = await guess(
     db,
     "password",
@@ -58,20 +59,22 @@ export async function checkCredentials(db: DB, email: string, password: string, 
         .executeTakeFirst();
       const hash = row?.password_hash ?? (await decoyHash());
       const valid = await verifyPassword(password, hash);
-      if (!row || !row.password_hash || !valid || row.status !== "active") return false;
+      if (!row || !row.password_hash || !valid || (row.status !== "active" && row.status !== "disabled")) return false;
       found.userId = row.id;
+      found.disabled = row.status === "disabled";
       return true;
     },
     options,
   );
-  if (outcome.status === "locked") return outcome;
-  return outcome.status === "right" && found.userId ? { status: "ok", userId: found.userId } : { status: "invalid" };
+  if (outcome.status === "locked") return { kind: "locked", retryAt: outcome.retryAt };
+  if (outcome.status !== "right" || !found.userId) return { kind: "invalid" };
+  return found.disabled ? { kind: "disabled" } : { kind: "ok", userId: found.userId };
 }
 
 /** The account for these credentials, or null (refused while the e-mail's guesses wait). */
 export async function authenticateWithPassword(db: DB, email: string, password: string): Promise<string | null> {
   const result = await checkCredentials(db, email, password);
-  return result.status === "ok" ? result.userId : null;
+  return result.kind === "ok" ? result.userId : null;
 }
 
 export async function getAccount(db: DB, userId: string): Promise<Account | null> {
@@ -158,10 +161,10 @@ export async function completeOnboardingProfile(
   userId: string,
   profile: { firstName: string; lastName: string; phone: string | null },
   now = new Date(),
-): Promise<"saved" | "alreadyOnboarded"> {
+): Promise<{ kind: "saved" } | { kind: "alreadyOnboarded" }> {
   return db.transaction().execute(async (trx) => {
     const account = await getAccount(trx, userId);
-    if (!account || (await isOnboarded(trx, account))) return "alreadyOnboarded";
+    if (!account || (await isOnboarded(trx, account))) return { kind: "alreadyOnboarded" } as const;
     await trx
       .updateTable("users")
       .set({
@@ -172,6 +175,6 @@ export async function completeOnboardingProfile(
       })
       .where("id", "=", userId)
       .execute();
-    return "saved";
+    return { kind: "saved" } as const;
   });
 }

@@ -42,16 +42,16 @@ test("after 5 wrong passwords even the right one is refused until the wait ends;
   const email = `${newId("u").toLowerCase()}@example.com`;
   const userId = await addUser(email, hash);
   const start = new Date("2026-03-02T09:00:00Z");
-  for (let i = 0; i < 5; i++) expect(await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: later(start, i * 1000) })).toEqual({ status: "invalid" });
+  for (let i = 0; i < 5; i++) expect(await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: later(start, i * 1000) })).toEqual({ kind: "invalid" });
   const locked = await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 5000) });
-  expect(locked).toEqual({ status: "locked", retryAt: later(start, 4000 + minutes(1)) });
+  expect(locked).toEqual({ kind: "locked", retryAt: later(start, 4000 + minutes(1)) });
   // Still waiting a second before the end.
-  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 3000 + minutes(1)) })).status).toBe("locked");
-  expect(await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 4000 + minutes(1)) })).toEqual({ status: "ok", userId });
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 3000 + minutes(1)) })).kind).toBe("locked");
+  expect(await checkCredentials(handle.db, email, PASSWORD, { policy, now: later(start, 4000 + minutes(1)) })).toEqual({ kind: "ok", userId });
   // The success cleared the count: 5 wrong guesses are free again.
   const after = later(start, minutes(2));
-  for (let i = 0; i < 4; i++) expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: after })).status).toBe("invalid");
-  expect(await checkCredentials(handle.db, email, PASSWORD, { policy, now: after })).toEqual({ status: "ok", userId });
+  for (let i = 0; i < 4; i++) expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: after })).kind).toBe("invalid");
+  expect(await checkCredentials(handle.db, email, PASSWORD, { policy, now: after })).toEqual({ kind: "ok", userId });
 });
 
 test("each wrong guess after a wait doubles the next wait, up to the cap; refused guesses do not count", async () => {
@@ -67,7 +67,7 @@ test("each wrong guess after a wait doubles the next wait, up to the cap; refuse
     for (let i = 0; i < 3; i++) expect(await checkCredentials(handle.db, email, "Mauvais-1", { policy, now })).toEqual(refused);
     waits.push(refused.retryAt.getTime() - now.getTime());
     now = refused.retryAt;
-    expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now })).status).toBe("invalid");
+    expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now })).kind).toBe("invalid");
   }
   expect(waits).toEqual([minutes(1), minutes(2), minutes(4), minutes(4)]);
 });
@@ -87,7 +87,7 @@ test("an unknown e-mail is counted and made to wait exactly like a known one; ot
   const forKnown = await run(known);
   expect(await run(unknown)).toEqual(forKnown);
   expect(forKnown.map((r) => r.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid", "locked", "locked"]);
-  expect(await checkCredentials(handle.db, other, PASSWORD, { policy, now })).toEqual({ status: "ok", userId: otherId });
+  expect(await checkCredentials(handle.db, other, PASSWORD, { policy, now })).toEqual({ kind: "ok", userId: otherId });
 });
 
 test("the count is kept per e-mail whatever its case and spaces, and never in clear", async () => {
@@ -95,7 +95,7 @@ test("the count is kept per e-mail whatever its case and spaces, and never in cl
   await addUser(email, hash);
   const now = new Date("2026-03-02T09:00:00Z");
   for (const typed of [email, email.toUpperCase(), ` ${email} `, email, `  ${email.toUpperCase()}`]) await checkCredentials(handle.db, typed, "Mauvais-1", { policy, now });
-  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now })).status).toBe("locked");
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now })).kind).toBe("locked");
   const rows = await handle.db.selectFrom("guess_limits").selectAll().execute();
   expect(JSON.stringify(rows)).not.toContain(email);
 });
@@ -106,8 +106,8 @@ test("wrong guesses left alone a day are forgotten", async () => {
   const start = new Date("2026-03-02T09:00:00Z");
   for (let i = 0; i < 4; i++) await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: start });
   const nextDay = later(start, policy.forgetAfterMs + 1000);
-  for (let i = 0; i < 4; i++) expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: nextDay })).status).toBe("invalid");
-  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now: nextDay })).status).toBe("ok");
+  for (let i = 0; i < 4; i++) expect((await checkCredentials(handle.db, email, "Mauvais-1", { policy, now: nextDay })).kind).toBe("invalid");
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy, now: nextDay })).kind).toBe("ok");
 });
 
 test("guesses sent all at once get only the free ones checked", async () => {
@@ -135,12 +135,12 @@ test("a password reset by the e-mailed link ends the wait: the new password sign
   const email = `${newId("u").toLowerCase()}@example.com`;
   const userId = await addUser(email, hash);
   for (let i = 0; i < 5; i++) await checkCredentials(handle.db, email, "Mauvais-1", { policy });
-  expect((await checkCredentials(handle.db, email, PASSWORD, { policy })).status).toBe("locked");
+  expect((await checkCredentials(handle.db, email, PASSWORD, { policy })).kind).toBe("locked");
   const mails: OutgoingMessage[] = [];
   await requestPasswordReset(handle.db, { name: "memory", send: async (m) => void mails.push(m) }, email, "http://localhost", { subject: "Lien", text: (link) => link });
   const token = /reset-password\/([^?]+)/.exec(mails[0]?.text ?? "")?.[1] ?? "";
-  expect(await resetPassword(handle.db, token, email, "Nouveau-Mot2passe")).toBe("ok");
-  expect(await checkCredentials(handle.db, email, "Nouveau-Mot2passe", { policy })).toEqual({ status: "ok", userId });
+  expect(await resetPassword(handle.db, token, email, "Nouveau-Mot2passe")).toEqual({ kind: "ok" });
+  expect(await checkCredentials(handle.db, email, "Nouveau-Mot2passe", { policy })).toEqual({ kind: "ok", userId });
 });
 
 describe("codes", () => {

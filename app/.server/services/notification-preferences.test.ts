@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import type { DEMO_EMAILS } from "../db/seed";
 import { openDemoDatabase } from "../db/test-database";
-import { defaultNotificationPreferences, getNotificationPreferences, preferencesFromForm, saveNotificationPreferences } from "./notification-preferences";
+import { defaultNotificationPreferences, getNotificationPreferences, preferencesFromTicked, saveNotificationPreferences } from "./notification-preferences";
 
 let handle: DatabaseHandle;
 let ids: Record<keyof typeof DEMO_EMAILS, string>;
@@ -12,9 +12,10 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => handle.close());
 
+/** The boxes ticked in a submitted table (the route reads them from its form: each "on" is ticked). */
 const form = (entries: Record<string, string>) => {
-  const data = new FormData();
-  for (const [k, v] of Object.entries(entries)) data.set(k, v);
+  const data = new Set<string>();
+  for (const [k, v] of Object.entries(entries)) if (v === "on") data.add(k);
   return data;
 };
 
@@ -28,17 +29,17 @@ test("defaults of spec 001 §3: approved payments off/off, the other three on/on
 });
 
 test("the boxes are read one by one when the column switch was left as it was", () => {
-  const prefs = preferencesFromForm(form({ "cardAuthorizationApproved.mail": "on", "wallets.push": "on", "all.mail": "", "all.mail.before": "", "all.push.before": "" }));
+  const prefs = preferencesFromTicked(form({ "cardAuthorizationApproved.mail": "on", "wallets.push": "on", "all.mail": "", "all.mail.before": "", "all.push.before": "" }));
   expect(prefs.cardAuthorizationApproved).toEqual({ mail: true, push: false });
   expect(prefs.cardAuthorizationDeclined).toEqual({ mail: false, push: false });
   expect(prefs.wallets).toEqual({ mail: false, push: true });
 });
 
 test("a column switch the person changed (without JS) sets the whole column", () => {
-  const allPushOn = preferencesFromForm(form({ "all.push": "on", "all.push.before": "", "expenseRequests.mail": "on" }));
+  const allPushOn = preferencesFromTicked(form({ "all.push": "on", "all.push.before": "", "expenseRequests.mail": "on" }));
   expect(Object.values(allPushOn).map((p) => p.push)).toEqual([true, true, true, true]);
   expect(allPushOn.expenseRequests.mail).toBe(true);
-  const allMailOff = preferencesFromForm(form({ "all.mail.before": "on", "wallets.mail": "on", "wallets.push": "on" }));
+  const allMailOff = preferencesFromTicked(form({ "all.mail.before": "on", "wallets.mail": "on", "wallets.push": "on" }));
   expect(Object.values(allMailOff).map((p) => p.mail)).toEqual([false, false, false, false]);
   expect(allMailOff.wallets.push).toBe(true);
 });

@@ -49,15 +49,17 @@ export async function saveNotificationPreferences(db: DB, userId: string, prefer
 }
 
 /**
- * Reads the submitted table. A column's "all" switch wins only when the person changed it (its state
- * before is sent along): without JavaScript it cannot tick the boxes below it, so the server applies it.
+ * The table's choices, from the names of the ticked boxes ("wallets.push", "all.mail", and
+ * "all.mail.before" for a column switch that was on when the page was shown). A column's "all" switch
+ * wins only when the person changed it: without JavaScript it cannot tick the boxes below it, so the
+ * server applies it.
  */
-export function preferencesFromForm(form: FormData): NotificationPreferences {
+export function preferencesFromTicked(ticked: ReadonlySet<string>): NotificationPreferences {
   const preferences = defaultNotificationPreferences();
-  for (const type of NOTIFICATION_TYPES) for (const channel of NOTIFICATION_CHANNELS) preferences[type][channel] = form.get(`${type}.${channel}`) === "on";
+  for (const type of NOTIFICATION_TYPES) for (const channel of NOTIFICATION_CHANNELS) preferences[type][channel] = ticked.has(`${type}.${channel}`);
   for (const channel of NOTIFICATION_CHANNELS) {
-    const all = form.get(`all.${channel}`) === "on";
-    const before = form.get(`all.${channel}.before`) === "on";
+    const all = ticked.has(`all.${channel}`);
+    const before = ticked.has(`all.${channel}.before`);
     if (all !== before) for (const type of NOTIFICATION_TYPES) preferences[type][channel] = all;
   }
   return preferences;

@@ -58,12 +58,12 @@ test("a link resets once; the old password and every session end; a second use i
 
   const claire = (await handle.db.selectFrom("users").select("id").where("email", "=", CLAIRE).executeTakeFirstOrThrow()).id;
   await handle.db.insertInto("sessions").values({ id_hash: "open-session", user_id: claire, data: "{}", expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: now.toISOString() }).execute();
-  expect(await resetPassword(handle.db, link.token, link.email, "Nouveau-Mot2passe")).toBe("ok");
+  expect(await resetPassword(handle.db, link.token, link.email, "Nouveau-Mot2passe")).toEqual({ kind: "ok" });
   expect(await authenticateWithPassword(handle.db, CLAIRE, "Nouveau-Mot2passe")).toBe(claire);
   expect(await authenticateWithPassword(handle.db, CLAIRE, "Demo-Portail-2026!")).toBeNull();
   expect(await handle.db.selectFrom("sessions").select("id_hash").where("user_id", "=", claire).execute()).toEqual([]);
 
-  expect(await resetPassword(handle.db, link.token, link.email, "Encore-Autre3")).toBe("invalid");
+  expect(await resetPassword(handle.db, link.token, link.email, "Encore-Autre3")).toEqual({ kind: "invalid" });
   expect(await resetLinkIsLive(handle.db, link.token, link.email)).toBe(false);
   expect(await authenticateWithPassword(handle.db, CLAIRE, "Nouveau-Mot2passe")).toBe(claire);
 });
@@ -76,11 +76,11 @@ test("a link expires after an hour; a new one is sent at most once a minute", as
   expect(await resetMails()).toBe(before + 1);
   const link = (await lastLink(CLAIRE))!;
   expect(await resetLinkIsLive(handle.db, link.token, link.email, new Date(start.getTime() + RESET_TTL_MS - 1000))).toBe(true);
-  expect(await resetPassword(handle.db, link.token, link.email, "Expire-Trop1tard", new Date(start.getTime() + RESET_TTL_MS + 1000))).toBe("invalid");
+  expect(await resetPassword(handle.db, link.token, link.email, "Expire-Trop1tard", new Date(start.getTime() + RESET_TTL_MS + 1000))).toEqual({ kind: "invalid" });
   await requestPasswordReset(handle.db, messenger, CLAIRE, "http://localhost", mail, new Date(start.getTime() + RESET_RESEND_MS + 1000));
   expect(await resetMails()).toBe(before + 2);
 });
 
 test("a forged token is refused", async () => {
-  expect(await resetPassword(handle.db, "not-a-real-token", CLAIRE, "Nouveau-Mot2passe")).toBe("invalid");
+  expect(await resetPassword(handle.db, "not-a-real-token", CLAIRE, "Nouveau-Mot2passe")).toEqual({ kind: "invalid" });
 });

@@ -64,17 +64,17 @@ export async function resetLinkIsLive(db: DB, token: string, email: string, now 
  * the account ends, so whoever knew the old password is signed out, and a wait on its password guesses
  * ends too.
  */
-export async function resetPassword(db: DB, token: string, email: string, password: string, now = new Date()): Promise<"ok" | "invalid"> {
+export async function resetPassword(db: DB, token: string, email: string, password: string, now = new Date()): Promise<{ kind: "ok" } | { kind: "invalid" }> {
   const live = await liveToken(db, token, email, now);
-  if (!live) return "invalid";
+  if (!live) return { kind: "invalid" };
   const hash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const spent = await trx.updateTable("action_tokens").set({ used_at: now.toISOString() }).where("id", "=", live.id).where("used_at", "is", null).executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) return "invalid" as const;
+    if (Number(spent.numUpdatedRows) !== 1) return { kind: "invalid" } as const;
     await trx.updateTable("users").set({ password_hash: hash }).where("id", "=", live.user_id).execute();
     await trx.deleteFrom("sessions").where("user_id", "=", live.user_id).execute();
     // The link proved the mailbox: wrong passwords typed by others no longer hold the new one back.
     await clearGuesses(trx, "password", normaliseEmail(email));
-    return "ok" as const;
+    return { kind: "ok" } as const;
   });
 }

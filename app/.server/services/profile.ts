@@ -78,7 +78,8 @@ export interface ProfileUpdate {
 
 export type ProfileUpdateResult =
   | { kind: "unchanged" }
-  | { kind: "invalid"; errors: Partial<Record<ContactField, string>> }
+  /** The new e-mail is another account's. */
+  | { kind: "emailTaken" }
   | { kind: "saved"; pendingFields: ContactField[] };
 
 /**
@@ -95,7 +96,7 @@ export async function updateProfile(db: DB, messenger: Messenger, userId: string
   const acceptTerms = update.acceptTerms && !current.termsConfirmed;
   if (!changes.email && !changes.phone && !acceptTerms) return { kind: "unchanged" };
 
-  if (changes.email && (await emailTaken(db, userId, changes.email))) return { kind: "invalid", errors: { email: "errors.emailTaken" } };
+  if (changes.email && (await emailTaken(db, userId, changes.email))) return { kind: "emailTaken" };
 
   const pendingFields = CONTACT_FIELDS.filter((field) => changes[field] !== undefined);
   await db.transaction().execute(async (trx) => {

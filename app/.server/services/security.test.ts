@@ -62,11 +62,11 @@ test("a password change needs the right current password, and ends every other s
   await openSession(ids.marie, "marie-here");
   await openSession(ids.marie, "marie-phone");
   await openSession(ids.claire, "claire-elsewhere");
-  expect(await changePassword(handle.db, ids.marie, "pas-le-bon", "Nouveau-Mot2passe", "marie-here")).toBe("wrongCurrent");
+  expect(await changePassword(handle.db, ids.marie, "pas-le-bon", "Nouveau-Mot2passe", "marie-here")).toEqual({ kind: "wrongCurrent" });
   expect(await sessionsOf(ids.marie)).toHaveLength(2);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, DEMO_PASSWORD)).toBe(ids.marie);
 
-  expect(await changePassword(handle.db, ids.marie, DEMO_PASSWORD, "Nouveau-Mot2passe", "marie-here")).toBe("ok");
+  expect(await changePassword(handle.db, ids.marie, DEMO_PASSWORD, "Nouveau-Mot2passe", "marie-here")).toEqual({ kind: "ok" });
   expect(await sessionsOf(ids.marie)).toEqual([hashSecret("marie-here")]);
   expect(await sessionsOf(ids.claire)).toEqual([hashSecret("claire-elsewhere")]);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, DEMO_PASSWORD)).toBeNull();
@@ -76,12 +76,12 @@ test("a password change needs the right current password, and ends every other s
 test("sophie's temporary password is replaced once; then the flag is gone", async () => {
   expect(await passwordChangeRequired(handle.db, ids.sophie)).toBe(true);
   expect(await passwordChangeRequired(handle.db, ids.marie)).toBe(false);
-  expect(await replaceTemporaryPassword(handle.db, ids.sophie, "Mon-Propre2mdp")).toBe("ok");
+  expect(await replaceTemporaryPassword(handle.db, ids.sophie, "Mon-Propre2mdp")).toEqual({ kind: "ok" });
   expect(await passwordChangeRequired(handle.db, ids.sophie)).toBe(false);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.sophie, "Mon-Propre2mdp")).toBe(ids.sophie);
   // A second use (a replayed form) changes nothing.
-  expect(await replaceTemporaryPassword(handle.db, ids.sophie, "Autre-Mot2passe")).toBe("notRequired");
+  expect(await replaceTemporaryPassword(handle.db, ids.sophie, "Autre-Mot2passe")).toEqual({ kind: "notRequired" });
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.sophie, "Mon-Propre2mdp")).toBe(ids.sophie);
   // Nobody else can be forced through this path.
-  expect(await replaceTemporaryPassword(handle.db, ids.claire, "Autre-Mot2passe")).toBe("notRequired");
+  expect(await replaceTemporaryPassword(handle.db, ids.claire, "Autre-Mot2passe")).toEqual({ kind: "notRequired" });
 });

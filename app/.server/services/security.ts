@@ -41,15 +41,15 @@ export async function enableMfa(db: DB, account: Account, channel: MfaChannel): 
  * Sets a new password after checking the current one. Every other session of the account ends (a
  * stolen session does not outlive a password change); the one making the change stays.
  */
-export async function changePassword(db: DB, userId: string, currentPassword: string, newPassword: string, keepSessionId: string): Promise<"ok" | "wrongCurrent"> {
+export async function changePassword(db: DB, userId: string, currentPassword: string, newPassword: string, keepSessionId: string): Promise<{ kind: "ok" } | { kind: "wrongCurrent" }> {
   const row = await db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
-  if (!row?.password_hash || !(await verifyPassword(currentPassword, row.password_hash))) return "wrongCurrent";
+  if (!row?.password_hash || !(await verifyPassword(currentPassword, row.password_hash))) return { kind: "wrongCurrent" };
   const hash = await hashPassword(newPassword);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: hash, password_change_required: 0 }).where("id", "=", userId).execute();
     await trx.deleteFrom("sessions").where("user_id", "=", userId).where("id_hash", "!=", hashSecret(keepSessionId)).execute();
   });
-  return "ok";
+  return { kind: "ok" };
 }
 
 /** Whether this account signed in with a temporary password and must choose its own first. */
@@ -59,7 +59,7 @@ export async function passwordChangeRequired(db: DB, userId: string): Promise<bo
 }
 
 /** `/force-change-password`: the new password replaces the temporary one; all sessions end. */
-export async function replaceTemporaryPassword(db: DB, userId: string, newPassword: string): Promise<"ok" | "notRequired"> {
+export async function replaceTemporaryPassword(db: DB, userId: string, newPassword: string): Promise<{ kind: "ok" } | { kind: "notRequired" }> {
   const hash = await hashPassword(newPassword);
   return db.transaction().execute(async (trx) => {
     const done = await trx
@@ -68,8 +68,8 @@ export async function replaceTemporaryPassword(db: DB, userId: string, newPasswo
       .where("id", "=", userId)
       .where("password_change_required", "=", 1)
       .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) return "notRequired";
+    if (Number(done.numUpdatedRows) !== 1) return { kind: "notRequired" } as const;
     await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
-    return "ok";
+    return { kind: "ok" } as const;
   });
 }

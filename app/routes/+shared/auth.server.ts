@@ -1,10 +1,9 @@
-import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { formatTime } from "~/domain/dates";
 import { loginSchema } from "~/domain/schemas";
+import { parseForm } from "~/routes/+shared/forms.server";
 import { passwordLockedMessage } from "~/routes/+shared/guess-messages.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession, redirectWithFlash, sessionStorage } from "~/routes/+shared/request.server";
@@ -13,25 +12,39 @@ import { issueCode, withdrawCodes, type CodeSubject, type IssueResult } from "~/
 import { passwordChangeRequired, mustSetUpMfa } from "~/.server/services/security";
 import type { FlashMessage, PendingLogin, PortalSession } from "~/.server/session";
 
-/** What a failed password step sends back to the form. */
+/** What a failed password step sends back to the form: the route answers it with `refuse` (400). */
 export class LoginRejected extends Error {
-  constructor(readonly lastResult: SubmissionResult<string[]>) {
+  constructor(
+    readonly submission: ReturnType<typeof parseForm>,
+    readonly formErrors?: string[],
+  ) {
     super("login rejected");
   }
 }
 
+/** The password never comes back in the login form's reply. */
+export const LOGIN_SECRETS = ["password"];
+
 export const authenticator = new Authenticator<string>();
 authenticator.use(
   new FormStrategy(async ({ form }) => {
-    const submission = parseWithZod(form, { schema: loginSchema });
-    if (submission.status !== "success") throw new LoginRejected(submission.reply({ hideFields: ["password"] }));
+    const submission = parseForm(form, loginSchema);
+    if (submission.status !== "success") throw new LoginRejected(submission);
     const { db } = await getPlatform();
     const result = await checkCredentials(db, submission.value.email, submission.value.password);
-    // Too many wrong passwords for this e-mail, known or not: even the right one waits (decision 0014).
-    if (result.status === "locked") throw new LoginRejected(submission.reply({ formErrors: [passwordLockedMessage(result.retryAt)], hideFields: ["password"] }));
-    // Unknown e-mail and wrong password get the same words (no account enumeration).
-    if (result.status !== "ok") throw new LoginRejected(submission.reply({ formErrors: ["errors.credentials"], hideFields: ["password"] }));
-    return result.userId;
+    switch (result.kind) {
+      case "ok":
+        return result.userId;
+      // Too many wrong passwords for this e-mail, known or not: even the right one waits (decision 0014).
+      case "locked":
+        throw new LoginRejected(submission, [passwordLockedMessage(result.retryAt)]);
+      // Only with the right password: whoever knows it may learn that the account is under review (001 §1).
+      case "disabled":
+        throw new LoginRejected(submission, ["errors.accountDisabled"]);
+      // Unknown e-mail and wrong password get the same words (no account enumeration).
+      case "invalid":
+        throw new LoginRejected(submission, ["errors.credentials"]);
+    }
   }),
   "password",
 );

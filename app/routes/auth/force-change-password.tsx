@@ -1,15 +1,15 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/force-change-password";
-import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { RequiredNote, TextField } from "~/components/TextField";
-import { newPasswordSchema } from "~/domain/schemas";
+import { newPasswordSchema, type NewPasswordForm } from "~/domain/schemas";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { signIn, waitingSignIn } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, getSession } from "~/routes/+shared/request.server";
+import { getSession } from "~/routes/+shared/request.server";
 import { replaceTemporaryPassword } from "~/.server/services/security";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 
@@ -22,36 +22,30 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(null, { headers: { "Cache-Control": "no-store" } });
 }
 
+/** Passwords never come back in the reply. */
+const SECRETS = ["password", "confirmation"];
+
 export async function action({ request }: Route.ActionArgs) {
   const pending = await waitingSignIn(await getSession(request), "pendingPasswordChange");
-  const submission = parseWithZod(await request.formData(), { schema: newPasswordSchema });
-  if (submission.status !== "success") {
-    const e = submission.error ?? {};
-    return badRequest({ errors: { password: e.password?.[0], confirmation: e.confirmation?.[0] }, attempt: crypto.randomUUID() });
-  }
+  const submission = parseForm(await request.formData(), newPasswordSchema);
+  if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const { db } = await getPlatform();
-  if ((await replaceTemporaryPassword(db, pending.userId, submission.value.password)) !== "ok") throw internalRedirect("/login");
+  if ((await replaceTemporaryPassword(db, pending.userId, submission.value.password)).kind !== "ok") throw internalRedirect("/login");
   return signIn(request, pending.userId, pending.redirectTo, { kind: "success", message: "auth.forceChange.done" });
 }
 
 export default function ForceChangePassword({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const errors: { password?: string; confirmation?: string } = actionData?.errors ?? {};
-  const summary: SummaryError[] = [
-    ...(errors.password ? [{ fieldId: "forced-password", message: errors.password }] : []),
-    ...(errors.confirmation ? [{ fieldId: "forced-password-confirmation", message: errors.confirmation }] : []),
-  ];
-  const attempt = actionData?.attempt ?? "";
+  const [form, fields] = useForm<NewPasswordForm>({ id: "forced", lastResult: actionData });
   return (
     <PublicShell>
       <div className="narrow">
-        <PageHeader title={t("auth.forceChange.title")} error={summary.length > 0} />
-        <ErrorSummary errors={summary} />
+        <PageHeader title={t("auth.forceChange.title")} error={!form.valid} />
+        <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
         <p>{t("auth.forceChange.intro")}</p>
-        <Form method="post" noValidate>
+        <Form method="post" {...getFormProps(form)} noValidate>
           <RequiredNote />
-          <TextField required id="forced-password" name="password" key={`password-${attempt}`} label={t("auth.resetPassword.password")} hint={t("auth.password.rules")} error={errors.password} type="password" autoComplete="new-password" />
-          <TextField required id="forced-password-confirmation" name="confirmation" key={`confirmation-${attempt}`} label={t("auth.resetPassword.confirmation")} error={errors.confirmation} type="password" autoComplete="new-password" />
+          <NewSecretPair kind="password" secret={fields.password} confirmation={fields.confirmation} label={t("auth.resetPassword.password")} confirmationLabel={t("auth.resetPassword.confirmation")} />
           <button type="submit" className="button">
             {t("auth.forceChange.submit")}
           </button>

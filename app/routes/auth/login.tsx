@@ -2,15 +2,15 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { useTranslation } from "~/i18n";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/login";
-import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { ErrorSummary, Field, RequiredNote } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { RequiredNote, TextField } from "~/components/TextField";
 import type { LoginForm } from "~/domain/schemas";
-import { authenticator, currentUserId, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/routes/+shared/auth.server";
+import { authenticator, currentUserId, LOGIN_SECRETS, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/routes/+shared/auth.server";
+import { refuse } from "~/routes/+shared/forms.server";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, commitSession, getSession } from "~/routes/+shared/request.server";
+import { commitSession, getSession } from "~/routes/+shared/request.server";
 import { getAccount } from "~/.server/services/accounts";
 import { safeRedirectPath } from "~/.server/session";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
@@ -29,8 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     userId = await authenticator.authenticate("password", request.clone());
   } catch (error) {
     if (!(error instanceof LoginRejected)) throw error;
-    // `attempt` remounts the password field so that, with JS too, the password is never kept.
-    return badRequest({ lastResult: error.lastResult, attempt: crypto.randomUUID() });
+    return refuse(error.submission, { formErrors: error.formErrors, hideFields: LOGIN_SECRETS });
   }
   const form = await request.formData();
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
@@ -51,44 +50,32 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const { t } = useTranslation();
   const [form, fields] = useForm<LoginForm>({
     id: "login",
-    lastResult: actionData?.lastResult,
+    lastResult: actionData,
     defaultValue: { email: loaderData.email },
   });
-  const errors: SummaryError[] = [
-    ...(form.errors ?? []).map((message) => ({ fieldId: fields.email.id, message })),
-    ...(fields.email.errors ?? []).map((message) => ({ fieldId: fields.email.id, message })),
-    ...(fields.password.errors ?? []).map((message) => ({ fieldId: fields.password.id, message })),
-  ];
+  // Wrong credentials are about both fields: said at each, linked once, to the e-mail.
   const credentialsError = form.errors?.[0];
   return (
     <PublicShell>
       <div className="narrow">
-        <PageHeader title={t("auth.login.title")} error={errors.length > 0} />
-        <ErrorSummary errors={errors} />
+        <PageHeader title={t("auth.login.title")} error={!form.valid} />
+        <ErrorSummary form={form} fields={[fields.email, fields.password]} />
         <p>{t("auth.login.intro")}</p>
         <Form method="post" {...getFormProps(form)} noValidate>
           <RequiredNote />
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-          <TextField required
-            id={fields.email.id}
-            name={fields.email.name}
-            key={fields.email.key}
+          <Field
+            required
+            field={fields.email}
             label={t("auth.login.email")}
             hint={t("auth.login.emailHint")}
-            error={fields.email.errors?.[0] ?? credentialsError}
-            defaultValue={fields.email.initialValue as string | undefined}
+            formError={credentialsError}
             type="email"
             autoComplete="username"
             spellCheck={false}
             autoCapitalize="none"
           />
-          <TextField required
-            id={fields.password.id}
-            name={fields.password.name}
-            key={`password-${actionData?.attempt ?? ""}`}
-            label={t("auth.login.password")}
-            error={fields.password.errors?.[0] ?? (credentialsError ? credentialsError : undefined)}
-            type="password"
+          <Field required field={fields.password} label={t("auth.login.password")} formError={credentialsError} type="password"
             autoComplete="current-password"
           />
           <button type="submit" className="button">

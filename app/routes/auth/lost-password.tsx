@@ -1,16 +1,15 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/lost-password";
-import { ErrorSummary } from "~/components/ErrorSummary";
+import { ErrorSummary, Field } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { TextField } from "~/components/TextField";
-import { lostPasswordSchema } from "~/domain/schemas";
+import { lostPasswordSchema, type LostPasswordForm } from "~/domain/schemas";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform, publicUrl } from "~/.server/platform";
-import { badRequest } from "~/routes/+shared/request.server";
+import { parseForm, refuse, resetForm } from "~/routes/+shared/forms.server";
 import { requestPasswordReset } from "~/.server/services/password-reset";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 
@@ -24,9 +23,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const submission = parseWithZod(form, { schema: lostPasswordSchema });
-  if (submission.status !== "success") return badRequest({ error: submission.error?.email?.[0] ?? "errors.emailInvalid", email: String(form.get("email") ?? "") });
+  const submission = parseForm(await request.formData(), lostPasswordSchema);
+  if (submission.status !== "success") return refuse(submission);
   const { db, messenger, env, logger } = await getPlatform();
   const t = getInstance(context).t;
   // Not awaited: a known address (token, e-mail) must not answer slower than an unknown one.
@@ -34,32 +32,31 @@ export async function action({ request, context }: Route.ActionArgs) {
     subject: t("auth.lostPassword.mailSubject"),
     text: (link) => t("auth.lostPassword.mailText", { link }),
   }).catch((err: unknown) => logger.error("password reset e-mail failed", { error: err instanceof Error ? err.message : String(err) }));
-  return { sent: true as const };
+  return resetForm(submission);
 }
 
 export default function LostPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const error = actionData && "error" in actionData ? actionData.error : undefined;
-  const sent = actionData && "sent" in actionData;
+  const [form, fields] = useForm<LostPasswordForm>({ id: "lost", lastResult: actionData, defaultValue: { email: loaderData.email } });
+  // The same answer for every address: the form is done and not shown again.
+  const sent = actionData?.initialValue === null;
   return (
     <PublicShell>
       <div className="narrow">
-        <PageHeader title={t("auth.lostPassword.title")} error={Boolean(error)} />
+        <PageHeader title={t("auth.lostPassword.title")} error={!form.valid} />
         {sent ? (
           <div className="alert alert--success" role="status">
             <p>{t("auth.lostPassword.sent")}</p>
           </div>
         ) : (
           <>
-            <ErrorSummary errors={error ? [{ fieldId: "lost-email", message: error }] : []} />
+            <ErrorSummary form={form} fields={[fields.email]} />
             <p>{t("auth.lostPassword.intro")}</p>
-            <Form method="post" noValidate>
-              <TextField required
-                id="lost-email"
-                name="email"
+            <Form method="post" {...getFormProps(form)} noValidate>
+              <Field
+                required
+                field={fields.email}
                 label={t("auth.login.email")}
-                error={error}
-                defaultValue={actionData && "email" in actionData ? actionData.email : loaderData.email}
                 type="email"
                 autoComplete="username"
                 spellCheck={false}

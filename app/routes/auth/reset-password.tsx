@@ -1,15 +1,15 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/reset-password";
-import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { RequiredNote, TextField } from "~/components/TextField";
-import { newPasswordSchema } from "~/domain/schemas";
+import { newPasswordSchema, type NewPasswordForm } from "~/domain/schemas";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { resetLinkIsLive, resetPassword } from "~/.server/services/password-reset";
 
 /**
@@ -27,32 +27,28 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data({ live, email }, { status: live ? 200 : 410, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
 }
 
+/** Passwords never come back in the reply. */
+const SECRETS = ["password", "confirmation"];
+const EXPIRED = "auth.resetPassword.expired";
+
 export async function action({ request, params }: Route.ActionArgs) {
   const { token, email } = linkOf(request, params);
-  const submission = parseWithZod(await request.formData(), { schema: newPasswordSchema });
-  if (submission.status !== "success") {
-    const e = submission.error ?? {};
-    return badRequest({ errors: { password: e.password?.[0], confirmation: e.confirmation?.[0] }, attempt: crypto.randomUUID() });
-  }
+  const submission = parseForm(await request.formData(), newPasswordSchema);
+  if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const { db } = await getPlatform();
   const result = await resetPassword(db, token, email, submission.value.password);
-  if (result !== "ok") return badRequest({ errors: { form: "auth.resetPassword.expired" }, attempt: crypto.randomUUID() });
+  if (result.kind !== "ok") return refuse(submission, { formErrors: [EXPIRED], hideFields: SECRETS });
   return redirectWithFlash(request, internalPath("/login", {}, { search: { email } }), { kind: "success", message: "auth.resetPassword.done" });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const errors: { password?: string; confirmation?: string; form?: string } = actionData?.errors ?? {};
-  const summary: SummaryError[] = [
-    ...(errors.password ? [{ fieldId: "new-password", message: errors.password }] : []),
-    ...(errors.confirmation ? [{ fieldId: "new-password-confirmation", message: errors.confirmation }] : []),
-  ];
-  const spent = !loaderData.live || Boolean(errors.form);
-  const attempt = actionData?.attempt ?? "";
+  const [form, fields] = useForm<NewPasswordForm>({ id: "new", lastResult: actionData });
+  const spent = !loaderData.live || Boolean(form.errors?.includes(EXPIRED));
   return (
     <PublicShell>
       <div className="narrow">
-        <PageHeader title={t("auth.resetPassword.title")} error={summary.length > 0 || Boolean(errors.form)} />
+        <PageHeader title={t("auth.resetPassword.title")} error={!form.valid} />
         {spent ? (
           <div className="alert alert--error" role="alert">
             <p>{t("auth.resetPassword.expired")}</p>
@@ -62,29 +58,11 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           </div>
         ) : (
           <>
-            <ErrorSummary errors={summary} />
+            <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
             <p>{t("auth.resetPassword.intro", { email: loaderData.email })}</p>
-            <Form method="post" noValidate>
+            <Form method="post" {...getFormProps(form)} noValidate>
               <RequiredNote />
-              <TextField required
-                id="new-password"
-                name="password"
-                key={`password-${attempt}`}
-                label={t("auth.resetPassword.password")}
-                hint={t("auth.password.rules")}
-                error={errors.password}
-                type="password"
-                autoComplete="new-password"
-              />
-              <TextField required
-                id="new-password-confirmation"
-                name="confirmation"
-                key={`confirmation-${attempt}`}
-                label={t("auth.resetPassword.confirmation")}
-                error={errors.confirmation}
-                type="password"
-                autoComplete="new-password"
-              />
+              <NewSecretPair kind="password" secret={fields.password} confirmation={fields.confirmation} label={t("auth.resetPassword.password")} confirmationLabel={t("auth.resetPassword.confirmation")} />
               <button type="submit" className="button">
                 {t("auth.resetPassword.submit")}
               </button>

@@ -1,15 +1,14 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/user-confirmation";
-import { ErrorSummary } from "~/components/ErrorSummary";
+import { ErrorSummary, OneTimeCodeField } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
-import { TextField } from "~/components/TextField";
 import { codeSchema, loginSchema } from "~/domain/schemas";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { badRequest } from "~/routes/+shared/request.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { confirmEmailByLink } from "~/.server/services/profile";
 
 /**
@@ -17,6 +16,8 @@ import { confirmEmailByLink } from "~/.server/services/profile";
  * it changes nothing (mail scanners open links); the button does. Every refusal reads the same.
  */
 const confirmationSchema = codeSchema.extend({ email: loginSchema.shape.email });
+/** Every refusal reads the same, whatever was wrong (the address in the link, the code, its age). */
+const INVALID = "auth.userConfirmation.invalid";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -26,53 +27,45 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
-  const submission = parseWithZod(form, { schema: confirmationSchema });
-  const signedIn = (await currentUserId(request)) !== null;
-  if (submission.status !== "success") return badRequest({ confirmed: false, error: submission.error?.code?.[0] ?? "auth.userConfirmation.invalid", signedIn, attempt: crypto.randomUUID() });
+  const submission = parseForm(await request.formData(), confirmationSchema);
+  if (submission.status !== "success") return refuse(submission, { fieldErrors: { code: submission.error?.code ?? [INVALID] }, hideFields: ["code"] });
   const { db } = await getPlatform();
   const result = await confirmEmailByLink(db, submission.value.email, submission.value.code);
-  if (result !== "ok") return badRequest({ confirmed: false, error: "auth.userConfirmation.invalid", signedIn, attempt: crypto.randomUUID() });
-  return { confirmed: true, error: null, signedIn, attempt: "" };
+  if (result !== "ok") return refuse(submission, { fieldErrors: { code: [INVALID] }, hideFields: ["code"] });
+  return { confirmed: true as const, signedIn: (await currentUserId(request)) !== null };
 }
 
 export default function UserConfirmation({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const error = actionData?.error ?? null;
+  const confirmed = actionData && "confirmed" in actionData ? actionData : null;
+  const refused = actionData && !("confirmed" in actionData) ? actionData : null;
+  const [form, fields] = useForm<{ email: string; code: string }>({
+    id: "confirmation",
+    lastResult: refused,
+    defaultValue: { email: loaderData.email, code: loaderData.code },
+  });
   return (
     <PublicShell>
       <div className="narrow">
-        <PageHeader title={t("auth.userConfirmation.title")} error={Boolean(error)} />
-        {actionData?.confirmed ? (
+        <PageHeader title={t("auth.userConfirmation.title")} error={!form.valid} />
+        {confirmed ? (
           <>
             <div className="alert alert--success" role="status">
               <p>{t("auth.userConfirmation.done", { email: loaderData.email })}</p>
             </div>
             <p>
-              <Link to={actionData.signedIn ? "/settings/profile" : `/login?email=${encodeURIComponent(loaderData.email)}`} className="button">
-                {t(actionData.signedIn ? "auth.userConfirmation.toProfile" : "auth.userConfirmation.toLogin")}
+              <Link to={confirmed.signedIn ? "/settings/profile" : `/login?email=${encodeURIComponent(loaderData.email)}`} className="button">
+                {t(confirmed.signedIn ? "auth.userConfirmation.toProfile" : "auth.userConfirmation.toLogin")}
               </Link>
             </p>
           </>
         ) : (
           <>
-            <ErrorSummary errors={error ? [{ fieldId: "confirmation-code", message: error }] : []} />
+            <ErrorSummary form={form} fields={[fields.code]} />
             <p>{t("auth.userConfirmation.intro", { email: loaderData.email || "—" })}</p>
-            <Form method="post" noValidate>
-              <input type="hidden" name="email" value={loaderData.email} />
-              <TextField required
-                id="confirmation-code"
-                name="code"
-                key={`code-${actionData?.attempt ?? ""}`}
-                label={t("auth.code.label")}
-                hint={t("auth.code.hint")}
-                error={error ?? undefined}
-                defaultValue={actionData ? "" : loaderData.code}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                spellCheck={false}
-                className="input--code"
-              />
+            <Form method="post" {...getFormProps(form)} noValidate>
+              <input type="hidden" name={fields.email.name} value={loaderData.email} />
+              <OneTimeCodeField field={fields.code} />
               <button type="submit" className="button">
                 {t("auth.userConfirmation.submit")}
               </button>

@@ -1,16 +1,15 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/profile";
 import { DocumentTitle } from "~/components/DocumentTitle";
-import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
-import { RequiredNote, SelectField, TextField } from "~/components/TextField";
-import { TermsField } from "~/components/TermsField";
-import { internationalPhone, PHONE_COUNTRIES } from "~/domain/countries";
-import { onboardingProfileSchema } from "~/domain/schemas";
+import { ErrorSummary, Field, PhoneField, RequiredNote, TermsField } from "~/components/forms";
+import { internationalPhone } from "~/domain/countries";
+import { onboardingProfileSchema, type OnboardingProfileForm } from "~/domain/schemas";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
 import { completeOnboardingProfile, isOnboarded } from "~/.server/services/accounts";
 import { pendingChanges } from "~/.server/services/profile";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
@@ -39,18 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const keepPhone = Boolean(account.phone && (await pendingChanges(db, account.id)).phone);
   const schema = keepPhone ? onboardingProfileSchema.omit({ phone: true, phoneCountry: true }) : onboardingProfileSchema;
-  const submission = parseWithZod(form, { schema });
-  const values = {
-    firstName: String(form.get("firstName") ?? ""),
-    lastName: String(form.get("lastName") ?? ""),
-    phone: String(form.get("phone") ?? ""),
-    phoneCountry: String(form.get("phoneCountry") ?? "FR"),
-    terms: form.get("terms") === "on",
-  };
-  if (submission.status !== "success") {
-    const e = submission.error ?? {};
-    return badRequest({ errors: { firstName: e.firstName?.[0], lastName: e.lastName?.[0], phone: e.phone?.[0], terms: e.terms?.[0] }, values });
-  }
+  const submission = parseForm(form, schema);
+  if (submission.status !== "success") return refuse(submission);
   const value = submission.value as { firstName: string; lastName: string; phone?: string; phoneCountry?: string };
   const result = await completeOnboardingProfile(db, account.id, {
     firstName: value.firstName,
@@ -58,71 +47,39 @@ export async function action({ request, context }: Route.ActionArgs) {
     phone: value.phone ? internationalPhone(value.phoneCountry ?? "FR", value.phone) : null,
   });
   // The layout refuses onboarded accounts already; the service does too, whoever calls it.
-  if (result === "alreadyOnboarded") throw refusal(403, "onboarding.alreadyDone");
+  if (result.kind === "alreadyOnboarded") throw refusal(403, "onboarding.alreadyDone");
   return redirectWithFlash(request, "/onboarding/card", { kind: "success", message: "onboarding.profile.saved" });
 }
 
 export default function OnboardingProfile({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const errors: Partial<Record<"firstName" | "lastName" | "phone" | "terms", string>> = actionData?.errors ?? {};
-  const values = actionData?.values;
-  const ids: Record<string, string> = { firstName: "profile-first-name", lastName: "profile-last-name", phone: "profile-phone", terms: "profile-terms" };
-  const summary: SummaryError[] = Object.entries(errors)
-    .filter((entry): entry is [string, string] => Boolean(entry[1]))
-    .map(([field, message]) => ({ fieldId: ids[field]!, message }));
-  const termsError = errors.terms;
+  const [form, fields] = useForm<OnboardingProfileForm>({
+    id: "profile",
+    lastResult: actionData,
+    defaultValue: {
+      firstName: loaderData.firstName,
+      lastName: loaderData.lastName,
+      phoneCountry: "FR",
+      phone: loaderData.phone,
+      terms: loaderData.termsAccepted ? "on" : undefined,
+    },
+  });
   return (
     <section aria-labelledby="profile-title">
-      <DocumentTitle page={t("onboarding.profile.title")} error={summary.length > 0} />
-      <ErrorSummary errors={summary} />
+      <DocumentTitle page={t("onboarding.profile.title")} error={!form.valid} />
+      <ErrorSummary form={form} fields={[fields.firstName, fields.lastName, fields.phone, fields.terms]} />
       <h2 id="profile-title">{t("onboarding.profile.title")}</h2>
       <p>{t("onboarding.profile.intro")}</p>
-      <Form method="post" noValidate>
+      <Form method="post" {...getFormProps(form)} noValidate>
         <RequiredNote />
-        <TextField required
-          id={ids.firstName!}
-          name="firstName"
-          label={t("onboarding.profile.firstName")}
-          error={errors.firstName}
-          defaultValue={values?.firstName ?? loaderData.firstName}
-          autoComplete="given-name"
-          maxLength={50}
-        />
-        <TextField required
-          id={ids.lastName!}
-          name="lastName"
-          label={t("onboarding.profile.lastName")}
-          error={errors.lastName}
-          defaultValue={values?.lastName ?? loaderData.lastName}
-          autoComplete="family-name"
-          maxLength={50}
-        />
+        <Field required field={fields.firstName} label={t("onboarding.profile.firstName")} autoComplete="given-name" maxLength={50} />
+        <Field required field={fields.lastName} label={t("onboarding.profile.lastName")} autoComplete="family-name" maxLength={50} />
         {loaderData.pendingPhone ? (
           <p className="hint">{t("onboarding.profile.phonePending", { phone: loaderData.pendingPhone })}</p>
         ) : (
-          <div className="phone-field">
-            <SelectField required
-              id="profile-phone-country"
-              name="phoneCountry"
-              label={t("onboarding.profile.phoneCountry")}
-              defaultValue={values?.phoneCountry ?? "FR"}
-              autoComplete="tel-country-code"
-              options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.code} (${c.dial})` }))}
-            />
-            <TextField required
-              id={ids.phone!}
-              name="phone"
-              type="tel"
-              label={t("onboarding.profile.phone")}
-              hint={t("onboarding.profile.phoneHint")}
-              error={errors.phone}
-              defaultValue={values?.phone ?? loaderData.phone}
-              autoComplete="tel-national"
-              maxLength={25}
-            />
-          </div>
+          <PhoneField country={fields.phoneCountry} phone={fields.phone} label={t("onboarding.profile.phone")} hint={t("onboarding.profile.phoneHint")} />
         )}
-        <TermsField id="profile-terms" error={termsError} defaultChecked={values ? values.terms : loaderData.termsAccepted} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
+        <TermsField field={fields.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
         <div className="actions">
           <button type="submit" className="button">
             {t("onboarding.profile.submit")}

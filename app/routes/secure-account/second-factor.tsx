@@ -27,8 +27,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const channel = mfaChannelOf((await request.formData()).get("channel"));
-  const { db } = await getPlatform();
-  const result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" as const };
+  const { db, logger } = await getPlatform();
+  let result: Awaited<ReturnType<typeof enableMfa>>;
+  try {
+    result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" };
+  } catch (error) {
+    // Spec 001 §8: an update that failed says so (refresh and try again).
+    logger.error("mfa update failed", { error: error instanceof Error ? error.message : String(error) });
+    return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "mfa.updateFailed" });
+  }
   // A change still waiting for its code is settled first, as the page itself would have said.
   if (result.kind === "pendingChange") {
     return redirectWithFlash(request, internalPath("/secure-account/pending/:field", { field: result.field }), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });

@@ -11,7 +11,7 @@ import {
   getNotificationPreferences,
   NOTIFICATION_CHANNELS,
   NOTIFICATION_TYPES,
-  preferencesFromForm,
+  preferencesFromTicked,
   saveNotificationPreferences,
   type NotificationChannel,
 } from "~/.server/services/notification-preferences";
@@ -35,7 +35,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
-  await saveNotificationPreferences(db, account.id, preferencesFromForm(await request.formData()));
+  // Nothing here can be refused: an unknown or missing box is simply not ticked.
+  const ticked = new Set<string>();
+  for (const [name, value] of await request.formData()) if (value === "on") ticked.add(name);
+  await saveNotificationPreferences(db, account.id, preferencesFromTicked(ticked));
   return redirectWithFlash(request, "/settings/notifications", { kind: "success", message: "settings.notifications.saved" });
 }
 

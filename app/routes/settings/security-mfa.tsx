@@ -20,15 +20,28 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const channel = mfaChannelOf(params.channel);
   const destination = channel ? mfaStatus(account).destinations[channel] : null;
   if (!channel || !destination) throw internalRedirect("/settings/security");
-  const { db } = await getPlatform();
-  const [pending = null] = await pendingFields(db, account.id);
-  return { channel, destination, pending };
+  const { db, logger } = await getPlatform();
+  try {
+    const [pending = null] = await pendingFields(db, account.id);
+    return { channel, destination, pending, getFailed: false };
+  } catch (error) {
+    // Spec 001 §8: the page says the settings could not be loaded (refresh), not the error page.
+    logger.error("mfa settings load failed", { error: error instanceof Error ? error.message : String(error) });
+    return { channel, destination, pending: null, getFailed: true };
+  }
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const channel = mfaChannelOf(params.channel);
-  const { db } = await getPlatform();
-  const result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" as const };
+  const { db, logger } = await getPlatform();
+  let result: Awaited<ReturnType<typeof enableMfa>>;
+  try {
+    result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" };
+  } catch (error) {
+    // Spec 001 §8: an update that failed says so (refresh and try again).
+    logger.error("mfa update failed", { error: error instanceof Error ? error.message : String(error) });
+    return redirectWithFlash(request, "/settings/security", { kind: "error", message: "mfa.updateFailed" });
+  }
   if (result.kind === "pendingChange") {
     return redirectWithFlash(request, internalPath("/settings/profile/confirm/:field", { field: result.field }), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
   }
@@ -38,11 +51,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function ConfirmMfaChannel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { channel, destination, pending } = loaderData;
+  const { channel, destination, pending, getFailed } = loaderData;
   return (
     <div className="narrow">
       <PageHeader title={t(channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms")} />
-      {pending ? (
+      {getFailed ? (
+        <div className="alert alert--error" role="alert">
+          <p>{t("mfa.getFailed")}</p>
+          <p>
+            <Link to="/settings/security">{t("mfa.back")}</Link>
+          </p>
+        </div>
+      ) : pending ? (
         <>
           <p className="alert alert--warning">{t(PENDING_CHANGE_FIRST[pending])}</p>
           <div className="actions">

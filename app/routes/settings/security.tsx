@@ -1,15 +1,15 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/security";
-import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { ErrorSummary, Field, NewSecretPair, RequiredNote } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { MfaOptions } from "~/components/SecondFactor";
-import { RequiredNote, TextField } from "~/components/TextField";
-import { changePasswordSchema } from "~/domain/schemas";
+import { changePasswordSchema, type ChangePasswordForm } from "~/domain/schemas";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, getSession, redirectWithFlash } from "~/routes/+shared/request.server";
+import { getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { changePassword, mfaStatus } from "~/.server/services/security";
 
 /**
@@ -20,36 +20,28 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { mfa: mfaStatus(context.get(accountContext)) };
 }
 
-type Field = "currentPassword" | "password" | "confirmation";
-const IDS: Record<Field, string> = { currentPassword: "security-current-password", password: "security-new-password", confirmation: "security-confirmation" };
+/** Passwords never come back in the reply, and the page forgets them after each answer. */
+const SECRETS = ["currentPassword", "password", "confirmation"];
 
 export async function action({ request, context }: Route.ActionArgs) {
   const account = context.get(accountContext);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
-  // A new `attempt` empties the password fields, with or without JS: passwords are never sent back.
-  if (submission.status !== "success") {
-    const e = submission.error ?? {};
-    return badRequest({ errors: { currentPassword: e.currentPassword?.[0], password: e.password?.[0], confirmation: e.confirmation?.[0] } as Partial<Record<Field, string>>, attempt: crypto.randomUUID() });
-  }
+  const submission = parseForm(await request.formData(), changePasswordSchema);
+  if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const { db } = await getPlatform();
   const session = await getSession(request);
   const result = await changePassword(db, account.id, submission.value.currentPassword, submission.value.password, session.id);
-  if (result === "wrongCurrent") return badRequest({ errors: { currentPassword: "errors.currentPasswordWrong" } as Partial<Record<Field, string>>, attempt: crypto.randomUUID() });
+  if (result.kind === "wrongCurrent") return refuse(submission, { fieldErrors: { currentPassword: ["errors.currentPasswordWrong"] }, hideFields: SECRETS });
   return redirectWithFlash(request, "/settings/security", { kind: "success", message: "settings.security.passwordUpdated" });
 }
 
 export default function SecuritySettings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { mfa } = loaderData;
-  const errors = actionData?.errors ?? {};
-  const summary: SummaryError[] = (Object.entries(errors) as [Field, string | undefined][])
-    .filter((entry): entry is [Field, string] => Boolean(entry[1]))
-    .map(([field, message]) => ({ fieldId: IDS[field], message }));
-  const attempt = actionData?.attempt ?? "";
+  const [form, fields] = useForm<ChangePasswordForm>({ id: "security", lastResult: actionData });
   return (
     <div>
-      <PageHeader title={t("settings.security.title")} error={summary.length > 0} />
-      <ErrorSummary errors={summary} />
+      <PageHeader title={t("settings.security.title")} error={!form.valid} />
+      <ErrorSummary form={form} fields={[fields.currentPassword, fields.password, fields.confirmation]} />
       <section className="settings-card" aria-labelledby="security-mfa">
         <h2 id="security-mfa">{t("settings.security.mfaTitle")}</h2>
         <p>{mfa.enabled ? t("settings.security.mfaOn", { channel: t(`mfa.channel.${mfa.preferred}`) }) : t("settings.security.mfaOff")}</p>
@@ -57,11 +49,10 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
       </section>
       <section className="settings-card" aria-labelledby="security-password">
         <h2 id="security-password">{t("settings.security.passwordTitle")}</h2>
-        <Form method="post" noValidate>
+        <Form method="post" {...getFormProps(form)} noValidate>
           <RequiredNote />
-          <TextField required id={IDS.currentPassword} name="currentPassword" key={`current-${attempt}`} type="password" label={t("settings.security.currentPassword")} error={errors.currentPassword} autoComplete="current-password" />
-          <TextField required id={IDS.password} name="password" key={`password-${attempt}`} type="password" label={t("settings.security.newPassword")} hint={t("auth.password.rules")} error={errors.password} autoComplete="new-password" />
-          <TextField required id={IDS.confirmation} name="confirmation" key={`confirmation-${attempt}`} type="password" label={t("settings.security.confirmation")} error={errors.confirmation} autoComplete="new-password" />
+          <Field required field={fields.currentPassword} type="password" label={t("settings.security.currentPassword")} autoComplete="current-password" />
+          <NewSecretPair kind="password" secret={fields.password} confirmation={fields.confirmation} label={t("settings.security.newPassword")} confirmationLabel={t("settings.security.confirmation")} />
           <div className="actions">
             <button type="submit" className="button">
               {t("settings.security.changePassword")}
