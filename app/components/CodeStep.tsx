@@ -1,24 +1,19 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useMemo, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Form } from "react-router";
-import type { CodeStepFields, CodeStepIntent, CodeStepScreen } from "~/domain/code-step";
+import { CODE_STEP_INTENT, type CodeStepFields, type CodeStepScreen } from "~/routes/+shared/code-step";
 import { formatTime } from "~/domain/dates";
 import { useTranslation } from "~/i18n";
-import { ErrorSummary, type SummaryError } from "./ErrorSummary";
+import { ErrorSummary, OneTimeCodeField } from "./forms";
 import { ResendCountdown } from "./ResendCountdown";
-import { TextField } from "./TextField";
 
-/** What the code step's action answers when it keeps the person on the page (code-step.server.ts). */
-export interface CodeStepActionData {
-  lastResult: SubmissionResult<string[]>;
-}
+/** What the code step's action answers when the person stays on the page: conform's reply. */
+export type CodeStepActionData = SubmissionResult<string[]>;
 
 /** Whether the last answer refused something: the page's title says "Erreur" then. */
 export function codeStepFailed(actionData: CodeStepActionData | undefined): boolean {
-  return actionData?.lastResult.status === "error";
+  return actionData?.status === "error";
 }
-
-let answers = 0;
 
 /**
  * The one-time-code step (decision 0022; 001 §4, ACCESSIBILITY "One-time codes"), for every feature:
@@ -49,35 +44,15 @@ export function CodeStep({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const lastResult = actionData?.lastResult;
-  const [form, fields] = useForm<CodeStepFields>({ id: formId, lastResult });
-  // A new key for each answer remounts the field: the browser forgets a refused code too.
-  const attempt = useMemo(() => (lastResult ? ++answers : 0), [lastResult]);
-  const errors: SummaryError[] = [
-    ...(form.errors ?? []).map((message) => ({ fieldId: fields.code.id, message })),
-    ...(fields.code.errors ?? []).slice(0, 1).map((message) => ({ fieldId: fields.code.id, message })),
-    ...(fields.resend.errors ?? []).slice(0, 1).map((message) => ({ fieldId: fields.resend.id, message })),
-  ];
+  const [form, fields] = useForm<CodeStepFields>({ id: formId, lastResult: actionData });
   const waitId = `${fields.resend.id}-wait`;
   return (
     <>
-      <ErrorSummary errors={errors} />
+      <ErrorSummary form={form} fields={[fields.code, fields.resend]} />
       {children}
       <Form method="post" {...getFormProps(form)} noValidate preventScrollReset={preventScrollReset}>
-        <TextField
-          id={fields.code.id}
-          name={fields.code.name}
-          key={`code-${attempt}`}
-          label={t("auth.code.label")}
-          hint={hint ?? t("auth.code.hint")}
-          required
-          error={fields.code.errors?.[0]}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          spellCheck={false}
-          className="input--code"
-        />
-        <button type="submit" name="intent" value={"verify" satisfies CodeStepIntent} className="button">
+        <OneTimeCodeField field={fields.code} hint={hint} />
+        <button type="submit" name="intent" value={CODE_STEP_INTENT.verify} className="button">
           {submitLabel}
         </button>
       </Form>
@@ -87,13 +62,14 @@ export function CodeStep({
             {t("auth.code.resendWait", { time: formatTime(screen.resendAt) })} <ResendCountdown until={screen.resendAt} />
           </p>
         ) : null}
-        <button type="submit" name="intent" value={"resend" satisfies CodeStepIntent} id={fields.resend.id} className="button button--secondary" aria-describedby={screen.resendAt ? waitId : undefined}>
+        {/* The resend's refusal (too soon) is the form's `resend` error: the summary links here. */}
+        <button type="submit" name="intent" value={CODE_STEP_INTENT.resend} id={fields.resend.id} className="button button--secondary" aria-describedby={screen.resendAt ? waitId : undefined}>
           {t("auth.code.resend")}
         </button>
       </Form>
       {cancelLabel ? (
         <Form method="post" className="actions" preventScrollReset={preventScrollReset}>
-          <button type="submit" name="intent" value={"cancel" satisfies CodeStepIntent} className="button button--secondary">
+          <button type="submit" name="intent" value={CODE_STEP_INTENT.cancel} className="button button--secondary">
             {cancelLabel}
           </button>
         </Form>

@@ -1,4 +1,4 @@
-import type { CodeStepScreen } from "~/domain/code-step";
+import type { CodeStepScreen } from "~/routes/+shared/code-step";
 import { useTranslation } from "~/i18n";
 import { CodeStep, type CodeStepActionData } from "./CodeStep";
 

@@ -1,17 +1,18 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
-import type { CodeStepIntent, CodeStepScreen } from "~/domain/code-step";
 import { codeSchema } from "~/domain/schemas";
 import { getPlatform } from "~/.server/platform";
 import type { Channel } from "~/.server/providers/messaging";
 import { resendAvailableAt, verifyCode, type CodeSubject, type IssueResult } from "~/.server/services/codes";
+import { CODE_STEP_INTENT, type CodeStepScreen } from "./code-step";
+import { parseForm, refuse, reply } from "./forms.server";
 import { codeRefusalMessage } from "./guess-messages.server";
+import { intentOf, unknownIntent } from "./intents.server";
 import type { InternalTarget } from "./redirects.server";
 import { redirectWithFlash } from "./request.server";
 
 /**
- * The one-time-code step (decision 0022; spec 001 §4 one-time code and pending change, §5 "Codes";
+ * The one-time-code step (decision 0022; spec 001 §4 one-time code and pending change, §5 "Codes", §8;
  * 000 §4 "Reveal"): the sign-in's second factor, a card's reveal and an e-mail or phone change all show,
  * check, resend and cancel their code here, with the same state, limits, timing and words. A feature
  * says whose code it is and for what, how a code is sent, and what happens once it is right.
@@ -21,7 +22,7 @@ export interface CodeStep {
   subject: CodeSubject;
   /** Where codes go: the "new code sent" message names it. */
   channel: Channel;
-  /** The step's page: a resend comes back to it, with its message. */
+  /** The step's page: a new code sent comes back to it, with its message. */
   here: InternalTarget;
   /** Sends a new code (to where, in which words: the feature's). */
   send(): Promise<IssueResult>;
@@ -40,39 +41,35 @@ export async function codeStepScreen(step: CodeStep): Promise<CodeStepScreen> {
 
 const RESENT: Record<Channel, string> = { email: "auth.code.resentEmail", sms: "auth.code.resentSms" };
 
-/** The buttons that carry no field: parsed only to answer in the form's contract. */
-const noFields = z.object({});
+/** The code never comes back in a reply, whatever the button. */
+const CODE_SECRETS = ["code"];
 
 /**
- * Handles the step's buttons. A refusal is conform's reply with the code hidden (it never comes back),
- * 400 — or 429 for a new code asked within 60 s (spec 001 §8), the wait being said on the page. A new
- * code sent, a right code or a cancel leave by a redirect (post-redirect-get), with a message.
+ * Handles the step's buttons (an unknown one: the 400 error page, as everywhere). A refused code is
+ * conform's reply, 400, without the code; a new code asked within 60 s is the same reply with 429 (spec
+ * 001 §8), the wait being said on the page. A new code sent, a right code or a cancel leave by a redirect
+ * (post-redirect-get) with their message.
  */
 export async function codeStepAction(request: Request, step: CodeStep, form: FormData) {
-  const intent = form.get("intent");
-  switch (intent as CodeStepIntent) {
-    case "verify": {
-      const submission = parseWithZod(form, { schema: codeSchema });
-      if (submission.status !== "success") return data({ lastResult: submission.reply({ hideFields: ["code"] }) }, { status: 400 });
+  switch (intentOf(form, CODE_STEP_INTENT)) {
+    case CODE_STEP_INTENT.verify: {
+      const submission = parseForm(form, codeSchema);
+      if (submission.status !== "success") return refuse(submission, { hideFields: CODE_SECRETS });
       const { db } = await getPlatform();
       const result = await verifyCode(db, step.subject, submission.value.code);
-      if (result.kind !== "ok") {
-        return data({ lastResult: submission.reply({ fieldErrors: { code: [codeRefusalMessage(result)] }, hideFields: ["code"] }) }, { status: 400 });
-      }
+      if (result.kind !== "ok") return refuse(submission, { fieldErrors: { code: [codeRefusalMessage(result)] }, hideFields: CODE_SECRETS });
       return step.verified();
     }
-    case "resend": {
+    case CODE_STEP_INTENT.resend: {
       const result = await step.send();
       if (result.kind === "throttled") {
-        const submission = parseWithZod(form, { schema: noFields });
-        return data({ lastResult: submission.reply({ fieldErrors: { resend: ["errors.tooManyRequests"] }, hideFields: ["code"] }) }, { status: 429 });
+        const submission = parseForm(form, z.object({}));
+        return data(reply(submission, { fieldErrors: { resend: ["errors.tooManyRequests"] }, hideFields: CODE_SECRETS }), { status: 429 });
       }
       return redirectWithFlash(request, step.here, { kind: "success", message: RESENT[step.channel] });
     }
-    case "cancel":
-      if (step.cancelled) return step.cancelled();
-      break;
+    case CODE_STEP_INTENT.cancel:
+      if (!step.cancelled) throw unknownIntent();
+      return step.cancelled();
   }
-  const submission = parseWithZod(form, { schema: noFields });
-  return data({ lastResult: submission.reply({ formErrors: ["errors.unknownIntent"], hideFields: ["code"] }) }, { status: 400 });
 }

@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
-import type { CodeStepScreen } from "~/domain/code-step";
+import type { CodeStepScreen } from "~/routes/+shared/code-step";
 import { getInstance } from "~/middleware/i18next";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { codeStepAction, codeStepScreen, type CodeStep } from "~/routes/+shared/code-step.server";

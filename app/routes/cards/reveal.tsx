@@ -5,9 +5,11 @@ import type { Route } from "./+types/reveal";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
 import { useHydrated } from "~/components/useHydrated";
 import { Panel } from "~/components/Panel";
-import type { CodeStepIntent } from "~/domain/code-step";
 import { accountContext } from "~/routes/+shared/auth.server";
+import { CODE_STEP_INTENTS } from "~/routes/+shared/code-step";
 import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
 import { requireActiveCard } from "~/routes/+shared/guards.server";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
@@ -31,7 +33,7 @@ const stepOf = (url: URL): Step => {
 };
 const stepPath = (cardId: string, step: "code" | "show") => internalPath("/cards/:cardId/reveal", { cardId }, { search: { step } });
 /** The panel's buttons: the ask step's, then the code step's. */
-type RevealIntent = "send" | CodeStepIntent;
+const INTENT = intents("send", ...CODE_STEP_INTENTS);
 
 /** The reveal's code: for this card, sent where the account's codes go; once right, one reveal is granted. */
 function revealCodeStep(request: Request, context: Readonly<RouterContextProvider>, account: Account, card: CardDetail): CodeStepFlow {
@@ -89,12 +91,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
   const step = revealCodeStep(request, context, context.get(accountContext), card);
   const form = await request.formData();
-  if (form.get("intent") === ("send" satisfies RevealIntent)) {
-    // Asked again within a minute, the code already sent stands: the person goes on with that one.
-    await step.send();
-    return internalRedirect(stepPath(card.id, "code"));
+  switch (intentOf(form, INTENT)) {
+    case INTENT.send:
+      // Asked again within a minute, the code already sent stands: the person goes on with that one.
+      await step.send();
+      return internalRedirect(stepPath(card.id, "code"));
+    default:
+      return codeStepAction(request, step, form);
   }
-  return codeStepAction(request, step, form);
 }
 
 function CopyButton({ frame }: { frame: React.RefObject<HTMLIFrameElement | null> }) {
@@ -132,7 +136,7 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
         <>
           <p>{t(kind === "pin" ? "cards.reveal.askPin" : "cards.reveal.askDetails")}</p>
           <Form method="post" preventScrollReset>
-            <button type="submit" name="intent" value={"send" satisfies RevealIntent} className="button">
+            <button type="submit" name="intent" value={INTENT.send} className="button">
               {t("cards.reveal.send", { destination: `${loaderData.destination} (${via})` })}
             </button>
           </Form>
