@@ -94,7 +94,7 @@ test("a new code asked too soon is refused alike on every step: 429, the time sa
 test("an unknown intent is a 400 in French on every code step; a contact change cancelled there takes its code with it", async () => {
   const marie = await signIn(server.base, db, MARIE);
   const [card] = cardsOf(MARIE);
-  const saved = await marie.post("/settings/profile", { phoneCountry: "FR", phone: "07 00 00 00 41" });
+  const saved = await marie.post("/settings/profile", { intent: "save", phoneCountry: "FR", phone: "07 00 00 00 41" });
   expect((await marie.follow(saved)).location).toBe("/settings/profile/confirm/phone");
   for (const [browser, path] of [
     [marie, `/cards/${card!.id}/reveal?step=code`],
@@ -142,7 +142,7 @@ test("wrong codes are counted for the account across steps: after 10, even the r
     expect(statuses).toEqual([400, 400, 400, 400, 400]);
   }
   // A phone change, confirmed with its right code: refused while the account's codes wait.
-  const saved = await marie.post("/settings/profile", { phoneCountry: "FR", phone: "07 00 00 00 42" });
+  const saved = await marie.post("/settings/profile", { intent: "save", phoneCountry: "FR", phone: "07 00 00 00 42" });
   expect((await marie.follow(saved)).location).toBe("/settings/profile/confirm/phone");
   const code = latestCode("+33700000042");
   const refused = await marie.post("/settings/profile/confirm/phone", { intent: "verify", code });
