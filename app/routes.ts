@@ -10,6 +10,8 @@ export default [
   route("reset-password/:token?", "routes/auth/reset-password.tsx"),
   route("user-confirmation", "routes/auth/user-confirmation.tsx"),
   route("force-change-password", "routes/auth/force-change-password.tsx"),
+  // The invitation's onboarding link (spec 001 §2.1, public); /onboarding/card and /onboarding/wait rank first.
+  route("onboarding/:token", "routes/onboarding/link.tsx"),
   route("locales/:lng", "routes/public/locales.ts"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),

@@ -69,8 +69,9 @@ test("paul can neither rename himself through onboarding nor skip his pending ph
 
 test("a second factor cannot be chosen in the settings while a phone change waits; the page says so and leads there", async () => {
   const claire = await signIn(server.base, db, CLAIRE);
-  // Names are not part of the profile form: sent anyway, they are ignored (001 §6).
-  const saved = await claire.post("/settings/profile", { firstName: "Eve", lastName: "Attacker", phoneCountry: "FR", phone: "07 00 00 00 77" });
+  // Names are not part of the profile form: sent anyway, they are ignored (001 §6). The intent is the
+  // save button's, as the page sends it (without one the post is refused, decision 0021).
+  const saved = await claire.post("/settings/profile", { intent: "save", firstName: "Eve", lastName: "Attacker", phoneCountry: "FR", phone: "07 00 00 00 77" });
   expect((await claire.follow(saved)).location).toBe("/settings/profile/confirm/phone");
   expect(userRow(CLAIRE)).toMatchObject({ first_name: "Claire", last_name: "Petit" });
   const before = userRow(CLAIRE);

@@ -1,3 +1,7 @@
+/**
+ * The fields of the forms not yet on conform's metadata (card pages, the code steps): replaced by
+ * `~/components/forms` (decision 0021) and deleted once the last of them has moved.
+ */
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n";
 
@@ -19,11 +23,7 @@ interface FieldText {
 
 type ControlAria = { "aria-invalid"?: true; "aria-describedby"?: string; "aria-required"?: true };
 
-/** The sentence before a form of several fields (RGAA 11.10.1): required unless marked "(facultatif)". */
-export function RequiredNote() {
-  const { t } = useTranslation();
-  return <p className="hint">{t("forms.allRequired")}</p>;
-}
+export { RequiredNote } from "./forms/Field";
 
 /**
  * Label, hint, inline error (after both), then the control — described by hint and error, marked

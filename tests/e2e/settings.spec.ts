@@ -203,6 +203,12 @@ test("bad input answers 400 in French, changes nothing and reveals nothing", asy
   const shortPhone = await post("/settings/profile", { ...profile, phone: "0612" });
   expect(shortPhone.status()).toBe(400);
   expect(await shortPhone.text()).toContain("au moins 10 caractères");
+  // An intent the page does not declare, or none, is refused the same way on every route (decision 0021).
+  for (const intent of ["delete", ""]) {
+    const unknown = await post("/settings/profile", { ...profile, intent });
+    expect(unknown.status(), intent).toBe(400);
+    expect(await unknown.text(), intent).toContain("Cette action n’est pas reconnue. Rechargez la page et réessayez");
+  }
 
   const wrongCurrent = await post("/settings/security", { currentPassword: "pas-le-bon", password: NEW_PASSWORD, confirmation: NEW_PASSWORD });
   expect(wrongCurrent.status()).toBe(400);

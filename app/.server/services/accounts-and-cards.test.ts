@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "../db";
 import { DEMO_EMAILS, DEMO_PASSWORD, seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { authenticateWithPassword, codeDestination, completeOnboardingProfile, getAccount, initialsOf, isOnboarded, maskDestination } from "./accounts";
+import { authenticateWithPassword, checkCredentials, codeDestination, completeOnboardingProfile, getAccount, initialsOf, isOnboarded, maskDestination } from "./accounts";
 import { availableCardLicences, getCardDetail, listCards } from "./cards";
 import { listWallets } from "./wallets";
 
@@ -29,6 +29,18 @@ test("wrong password, unknown e-mail and an invitation not yet activated are all
   expect(await authenticateWithPassword(handle.db, "nobody@example.com", DEMO_PASSWORD)).toBeNull();
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.nina, DEMO_PASSWORD)).toBeNull();
   expect(await getAccount(handle.db, ids.nina)).toBeNull();
+});
+
+test("a disabled account is said to be under review only to whoever gives its right password (001 §1)", async () => {
+  await handle.db.updateTable("users").set({ status: "disabled" }).where("id", "=", ids.lucas).execute();
+  try {
+    expect(await checkCredentials(handle.db, DEMO_EMAILS.lucas, DEMO_PASSWORD)).toEqual({ kind: "disabled" });
+    expect(await checkCredentials(handle.db, DEMO_EMAILS.lucas, "Demo-Portail-2026?")).toEqual({ kind: "invalid" });
+    expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.lucas, DEMO_PASSWORD)).toBeNull();
+    expect(await getAccount(handle.db, ids.lucas)).toBeNull();
+  } finally {
+    await handle.db.updateTable("users").set({ status: "active" }).where("id", "=", ids.lucas).execute();
+  }
 });
 
 test("onboarded means a complete profile and at least one card", async () => {

@@ -5,7 +5,7 @@ import { openTestDatabase } from "../db/test-database";
 import { listOutbox, SandboxMessenger } from "../providers/messaging/sandbox";
 import { activationSchema } from "~/domain/schemas";
 import { authenticateWithPassword, getAccount } from "./accounts";
-import { activateAccount, invitationIsLive } from "./activation";
+import { activateAccount, invitationEmail, invitationIsLive } from "./activation";
 
 /** Nina's invitation (DEMO.md): the link from the outbox activates her account once. */
 let handle: DatabaseHandle;
@@ -36,22 +36,32 @@ test("a wrong address, an altered token or an expired link is refused, nothing c
   const { token, email } = await invitation();
   expect(await invitationIsLive(handle.db, token, email)).toBe(true);
   expect(await invitationIsLive(handle.db, token, "marie.martin@example.com")).toBe(false);
-  expect(await activateAccount(handle.db, `${token}x`, email, details)).toBeNull();
-  expect(await activateAccount(handle.db, token, email, details, new Date(Date.now() + 8 * 86_400_000))).toBeNull();
+  expect(await activateAccount(handle.db, `${token}x`, email, details)).toEqual({ kind: "invalid" });
+  expect(await activateAccount(handle.db, token, email, details, new Date(Date.now() + 8 * 86_400_000))).toEqual({ kind: "invalid" });
   const nina = await handle.db.selectFrom("users").select(["status", "password_hash"]).where("email", "=", NINA).executeTakeFirstOrThrow();
   expect(nina).toEqual({ status: "invited", password_hash: null });
 });
 
+test("the onboarding link (/onboarding/:token) finds the invited address from a live token only", async () => {
+  const { token, email } = await invitation();
+  expect(await invitationEmail(handle.db, token)).toBe(email);
+  expect(await invitationEmail(handle.db, `${token}x`)).toBeNull();
+  expect(await invitationEmail(handle.db, "")).toBeNull();
+  expect(await invitationEmail(handle.db, token, new Date(Date.now() + 8 * 86_400_000))).toBeNull();
+});
+
 test("the link activates nina once; she can then sign in with her password", async () => {
   const { token, email } = await invitation();
-  const userId = await activateAccount(handle.db, token, email, details);
-  expect(userId).not.toBeNull();
-  const account = (await getAccount(handle.db, userId!))!;
+  const result = await activateAccount(handle.db, token, email, details);
+  if (result.kind !== "activated") throw new Error(`expected an activation, got ${result.kind}`);
+  const userId = result.userId;
+  const account = (await getAccount(handle.db, userId))!;
   expect(account).toMatchObject({ firstName: "Nina", lastName: "Roux", phone: "+33622334455", termsConfirmed: true });
   expect(await authenticateWithPassword(handle.db, NINA, "Premier-Mot2passe")).toBe(userId);
-  const row = await handle.db.selectFrom("users").select("marketing_emails").where("id", "=", userId!).executeTakeFirstOrThrow();
+  const row = await handle.db.selectFrom("users").select("marketing_emails").where("id", "=", userId).executeTakeFirstOrThrow();
   expect(row.marketing_emails).toBe(1);
-  expect(await activateAccount(handle.db, token, email, { ...details, password: "Autre-Mot3passe" })).toBeNull();
+  expect(await activateAccount(handle.db, token, email, { ...details, password: "Autre-Mot3passe" })).toEqual({ kind: "invalid" });
   expect(await invitationIsLive(handle.db, token, email)).toBe(false);
+  expect(await invitationEmail(handle.db, token)).toBeNull();
   expect(await authenticateWithPassword(handle.db, NINA, "Premier-Mot2passe")).toBe(userId);
 });

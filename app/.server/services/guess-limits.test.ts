@@ -62,7 +62,7 @@ test("each wrong guess after a wait doubles the next wait, up to the cap; refuse
   const waits = [];
   for (let round = 0; round < 4; round++) {
     const refused = await checkCredentials(handle.db, email, "Mauvais-1", { policy, now });
-    if (refused.status !== "locked") throw new Error(`expected a wait, got ${refused.status}`);
+    if (refused.kind !== "locked") throw new Error(`expected a wait, got ${refused.kind}`);
     // Many refused guesses meanwhile change nothing.
     for (let i = 0; i < 3; i++) expect(await checkCredentials(handle.db, email, "Mauvais-1", { policy, now })).toEqual(refused);
     waits.push(refused.retryAt.getTime() - now.getTime());
@@ -86,7 +86,7 @@ test("an unknown e-mail is counted and made to wait exactly like a known one; ot
   };
   const forKnown = await run(known);
   expect(await run(unknown)).toEqual(forKnown);
-  expect(forKnown.map((r) => r.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid", "locked", "locked"]);
+  expect(forKnown.map((r) => r.kind)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid", "locked", "locked"]);
   expect(await checkCredentials(handle.db, other, PASSWORD, { policy, now })).toEqual({ kind: "ok", userId: otherId });
 });
 

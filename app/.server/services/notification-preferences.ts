@@ -49,8 +49,8 @@ export async function saveNotificationPreferences(db: DB, userId: string, prefer
 }
 
 /**
- * The table's choices, from the names of the ticked boxes ("wallets.push", "all.mail", and
- * "all.mail.before" for a column switch that was on when the page was shown). A column's "all" switch
+ * The table's choices, from the names of the ticked boxes (a type and a channel, e.g. wallets+push; "all." and
+ * a channel for a column switch, with ".before" when it was on as the page was shown). A column's "all" switch
  * wins only when the person changed it: without JavaScript it cannot tick the boxes below it, so the
  * server applies it.
  */

@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from "react";
+import { firstEnabledOption } from "~/domain/error-targets";
 import { useTranslation } from "~/i18n";
 import { hintIdOf, InlineError } from "./Field";
 import { errorOf, type FieldMeta } from "./meta";
@@ -22,8 +23,13 @@ export const optionIdOf = (field: FieldMeta, value: string) => `${field.id}-${va
  * fieldset when none can (then the summary focuses the group's first control with JS).
  */
 export function choiceTarget(field: FieldMeta, options: readonly ChoiceOption[]): string {
-  const first = options.find((o) => !o.disabled);
-  return first ? optionIdOf(field, first.value) : field.id;
+  const open = new Set(options.filter((o) => !o.disabled).map((o) => o.value));
+  return firstEnabledOption(
+    options.map((o) => o.value),
+    (value) => open.has(value),
+    (value) => optionIdOf(field, value),
+    field.id,
+  );
 }
 
 function checkedValues(field: FieldMeta): string[] {

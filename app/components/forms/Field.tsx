@@ -86,20 +86,22 @@ export interface FieldProps extends FieldText, InputProps {
   secret?: boolean;
 }
 
+/** The shell's props out of a component's props; the rest goes to the control. */
+function splitShell<P extends FieldText>({ field, label, hint, required, optional, formError, ...control }: P) {
+  return [{ field, label, hint, required, optional, formError }, control] as const;
+}
+
 /**
  * A text, e-mail, phone or password input. A secret (a password, a code) is never shown again: the
  * server hides it from its reply (`hideFields`) and the control is remounted after each answer.
  */
-export function Field({ field, label, hint, required, optional, formError, type = "text", secret = type === "password", className, ...input }: FieldProps) {
+export function Field(props: FieldProps) {
+  const [shell, { type = "text", secret = type === "password", className, ...input }] = splitShell(props);
   const replyKey = useReplyKey();
+  const { field } = shell;
   return (
     <FieldShell
-      field={field}
-      label={label}
-      hint={hint}
-      required={required}
-      optional={optional}
-      formError={formError}
+      {...shell}
       control={(aria) => (
         <input
           key={secret ? `${field.key ?? ""}-${replyKey}` : field.key}
@@ -118,18 +120,13 @@ export function Field({ field, label, hint, required, optional, formError, type 
 
 export type TextAreaProps = FieldText & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "defaultValue" | "required">;
 
-export function TextArea({ field, label, hint, required, optional, formError, className, ...textarea }: TextAreaProps) {
+export function TextArea(props: TextAreaProps) {
+  const [shell, { className, ...textarea }] = splitShell(props);
+  const { field } = shell;
   return (
     <FieldShell
-      field={field}
-      label={label}
-      hint={hint}
-      required={required}
-      optional={optional}
-      formError={formError}
-      control={(aria) => (
-        <textarea key={field.key} className={classes("input textarea", className)} id={field.id} name={field.name} defaultValue={textOf(field)} {...aria} {...textarea} />
-      )}
+      {...shell}
+      control={(aria) => <textarea key={field.key} className={classes("input textarea", className)} id={field.id} name={field.name} defaultValue={textOf(field)} {...aria} {...textarea} />}
     />
   );
 }
@@ -138,15 +135,12 @@ export interface SelectProps extends FieldText, Omit<SelectHTMLAttributes<HTMLSe
   options: readonly { value: string; label: string }[];
 }
 
-export function Select({ field, label, hint, required, optional, formError, className, options, ...select }: SelectProps) {
+export function Select(props: SelectProps) {
+  const [shell, { className, options, ...select }] = splitShell(props);
+  const { field } = shell;
   return (
     <FieldShell
-      field={field}
-      label={label}
-      hint={hint}
-      required={required}
-      optional={optional}
-      formError={formError}
+      {...shell}
       control={(aria) => (
         <select key={field.key} className={classes("input", className)} id={field.id} name={field.name} defaultValue={textOf(field)} {...aria} {...select}>
           {options.map((o) => (

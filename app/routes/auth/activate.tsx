@@ -37,15 +37,15 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const v = submission.value;
   const { db } = await getPlatform();
-  const userId = await activateAccount(db, token, email, {
+  const result = await activateAccount(db, token, email, {
     firstName: v.firstName,
     lastName: v.lastName,
     phone: internationalPhone(v.phoneCountry, v.phone),
     password: v.password,
     marketingEmails: v.marketing === "on",
   });
-  if (!userId) return refuse(submission, { formErrors: [EXPIRED], hideFields: SECRETS });
-  return signIn(request, userId, "/cards");
+  if (result.kind === "invalid") return refuse(submission, { formErrors: [EXPIRED], hideFields: SECRETS });
+  return signIn(request, result.userId, "/cards");
 }
 
 const EXPIRED = "auth.activate.expired";

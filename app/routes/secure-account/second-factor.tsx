@@ -4,11 +4,11 @@ import { DocumentTitle } from "~/components/DocumentTitle";
 import { MfaConfirmation, MfaOptions } from "~/components/SecondFactor";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { chooseSecondFactor } from "~/routes/+shared/second-factor.server";
 import { listCards } from "~/.server/services/cards";
 import { pendingFields } from "~/.server/services/profile";
-import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
-import { enableMfa, mfaStatus } from "~/.server/services/security";
+import { mfaChannelOf } from "~/domain/mfa";
+import { mfaStatus } from "~/.server/services/security";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 
 /** Step 2: choose e-mail (recommended) or SMS, confirm; then the portal opens (spec 001 §4, §6). */
@@ -27,23 +27,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const channel = mfaChannelOf((await request.formData()).get("channel"));
-  const { db, logger } = await getPlatform();
-  let result: Awaited<ReturnType<typeof enableMfa>>;
-  try {
-    result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" };
-  } catch (error) {
-    // Spec 001 §8: an update that failed says so (refresh and try again).
-    logger.error("mfa update failed", { error: error instanceof Error ? error.message : String(error) });
-    return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "mfa.updateFailed" });
-  }
-  // A change still waiting for its code is settled first, as the page itself would have said.
-  if (result.kind === "pendingChange") {
-    return redirectWithFlash(request, internalPath("/secure-account/pending/:field", { field: result.field }), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
-  }
-  if (result.kind !== "ok") return redirectWithFlash(request, "/secure-account/second-factor", { kind: "error", message: "errors.mfaNoDestination" });
-  // Straight to the first card: a message survives one redirect only.
-  const [card] = await listCards(db, context.get(accountContext).id);
-  return redirectWithFlash(request, card ? internalPath("/cards/:cardId", { cardId: card.id }) : "/cards", { kind: "success", message: "secureAccount.done" });
+  return chooseSecondFactor(request, context, channel, {
+    from: "/secure-account/second-factor",
+    pendingChange: (field) => internalPath("/secure-account/pending/:field", { field }),
+    // Straight to the first card: a message survives one redirect only.
+    done: async () => {
+      const { db } = await getPlatform();
+      const [card] = await listCards(db, context.get(accountContext).id);
+      return { to: card ? internalPath("/cards/:cardId", { cardId: card.id }) : "/cards", message: "secureAccount.done" };
+    },
+  });
 }
 
 export default function SecureAccountSecondFactor({ loaderData }: Route.ComponentProps) {

@@ -5,10 +5,10 @@ import { PageHeader } from "~/components/PageHeader";
 import { MfaConfirmation } from "~/components/SecondFactor";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { chooseSecondFactor } from "~/routes/+shared/second-factor.server";
 import { pendingFields } from "~/.server/services/profile";
 import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
-import { enableMfa, mfaStatus } from "~/.server/services/security";
+import { mfaStatus } from "~/.server/services/security";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 
 /**
@@ -32,21 +32,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const channel = mfaChannelOf(params.channel);
-  const { db, logger } = await getPlatform();
-  let result: Awaited<ReturnType<typeof enableMfa>>;
-  try {
-    result = channel ? await enableMfa(db, context.get(accountContext), channel) : { kind: "noDestination" };
-  } catch (error) {
-    // Spec 001 §8: an update that failed says so (refresh and try again).
-    logger.error("mfa update failed", { error: error instanceof Error ? error.message : String(error) });
-    return redirectWithFlash(request, "/settings/security", { kind: "error", message: "mfa.updateFailed" });
-  }
-  if (result.kind === "pendingChange") {
-    return redirectWithFlash(request, internalPath("/settings/profile/confirm/:field", { field: result.field }), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
-  }
-  if (result.kind !== "ok") return redirectWithFlash(request, "/settings/security", { kind: "error", message: "errors.mfaNoDestination" });
-  return redirectWithFlash(request, "/settings/security", { kind: "success", message: "settings.security.mfaUpdated" });
+  return chooseSecondFactor(request, context, mfaChannelOf(params.channel), {
+    from: "/settings/security",
+    pendingChange: (field) => internalPath("/settings/profile/confirm/:field", { field }),
+    done: async () => ({ to: "/settings/security", message: "settings.security.mfaUpdated" }),
+  });
 }
 
 export default function ConfirmMfaChannel({ loaderData }: Route.ComponentProps) {

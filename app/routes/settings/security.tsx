@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function SecuritySettings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { mfa } = loaderData;
-  const [form, fields] = useForm<ChangePasswordForm>({ id: "security", lastResult: actionData });
+  const [form, fields] = useForm<ChangePasswordForm>({ id: "change-password", lastResult: actionData });
   return (
     <div>
       <PageHeader title={t("settings.security.title")} error={!form.valid} />
