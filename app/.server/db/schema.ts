@@ -112,8 +112,10 @@ export interface SessionTable {
 export interface OneTimeCodeTable {
   id: string;
   user_id: string;
-  /** What the code unlocks: login, reveal, pending_change... */
+  /** What the code unlocks (codes.ts `CodePurpose`): signIn, reveal, contactChange. */
   purpose: string;
+  /** What it unlocks it on: the account (signIn), the card (reveal), the pending field (contactChange). */
+  target: string;
   code_hash: string;
   channel: string;
   destination: string;

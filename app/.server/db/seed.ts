@@ -5,6 +5,7 @@ import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging/port";
 import { issueCode } from "../services/codes";
+import { contactChangeSubject } from "../services/profile";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
 import type {
@@ -80,12 +81,11 @@ export async function seedDemo(db: DB, messenger: Messenger, options: SeedOption
   await messenger.send(activationMessage(options.baseUrl, activationToken));
   // Paul's new number is awaiting its code: the code the portal sent is in the outbox.
   await issueCode(db, messenger, {
-    userId: users.paul,
-    purpose: "pending_phone",
+    subject: contactChangeSubject(users.paul, "phone"),
     channel: "sms",
     destination: PAUL_PENDING_PHONE,
     message: { subject: "Confirmez votre nouveau numéro", text: (code) => `Votre code de confirmation : ${code}. Il est valable 1 heure.` },
-  }, options.now);
+  }, { now: options.now });
 }
 
 /** Instants and calendar days relative to the moment the seed runs, so the data never goes stale. */

@@ -4,31 +4,48 @@ import { newId } from "../ids";
 import type { Channel, Messenger } from "../providers/messaging";
 import { guess, type GuessPolicy } from "./guess-limits";
 
-/** Spec 001 §5 "Codes", §9: 6 digits, valid 1 hour, resend after 60 s; attempts limited. */
+/**
+ * One-time codes (spec 001 §5 "Codes", §9; decision 0022): 6 digits, valid 1 hour, a new one 60 s
+ * after the last, 5 tries each, and across codes the account's wrong codes wait (guess-limits.ts).
+ *
+ * A code is for one subject: whose (the user), for what (the purpose) and on what (the target: the
+ * account for a sign-in, the card for a reveal, the pending field for a contact change). It is only
+ * ever checked against that subject: another purpose, another target or another user finds nothing.
+ */
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 60 * 60 * 1000;
 export const RESEND_WAIT_MS = 60 * 1000;
 export const MAX_ATTEMPTS = 5;
 
-export type CodePurpose = "login" | "reveal" | "pending_email" | "pending_phone";
+export type CodePurpose = "signIn" | "reveal" | "contactChange";
 
-export type IssueResult = { status: "sent"; expiresAt: Date } | { status: "throttled"; retryAt: Date };
-/** `locked`: too many wrong codes for this account lately (any purpose); codes wait (guess-limits.ts). */
-export type VerifyResult = "ok" | "invalid" | "expired" | "exhausted" | "missing" | "locked";
+export interface CodeSubject {
+  userId: string;
+  purpose: CodePurpose;
+  /** The account id (signIn), the card id (reveal), the pending field (contactChange). */
+  target: string;
+}
 
-/** The catalogue key telling the person why a code was refused. */
-export const VERIFY_ERROR_KEYS: Record<Exclude<VerifyResult, "ok">, string> = {
-  invalid: "errors.codeInvalid",
-  expired: "errors.codeExpired",
-  exhausted: "errors.codeExhausted",
-  missing: "errors.codeMissing",
-  locked: "errors.codeGuessesLocked",
-};
+export type IssueResult = { kind: "sent"; expiresAt: Date } | { kind: "throttled"; retryAt: Date };
+
+/** `locked`: too many wrong codes for this account lately (any purpose); codes wait until `retryAt`. */
+export type VerifyResult =
+  | { kind: "ok" }
+  | { kind: "invalid" }
+  | { kind: "expired" }
+  | { kind: "exhausted" }
+  | { kind: "missing" }
+  | { kind: "locked"; retryAt: Date };
+export type CodeRefusal = Exclude<VerifyResult, { kind: "ok" }>;
 
 export interface CodeMessage {
   subject: string;
   text: (code: string) => string;
 }
+
+/** Makes the digits of a new code; tests pass a fixed one instead of reading messages. */
+export type CodeGenerator = () => string;
+export const randomCode: CodeGenerator = () => String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, "0");
 
 function digest(codeId: string, code: string): Buffer {
   return createHash("sha256").update(`${codeId}:${code}`).digest();
@@ -39,117 +56,112 @@ export function normaliseCode(raw: string): string {
   return raw.replace(/[\s-]/g, "");
 }
 
-export async function issueCode(
-  db: DB,
-  messenger: Messenger,
-  input: { userId: string; purpose: CodePurpose; channel: Channel; destination: string; message: CodeMessage },
-  now = new Date(),
-): Promise<IssueResult> {
-  // Only an outstanding code holds back a new one: once used, the next request is a new need.
-  const latest = await outstandingCode(db, input.userId, input.purpose);
-  if (latest) {
-    const retryAt = new Date(new Date(latest.created_at).getTime() + RESEND_WAIT_MS);
-    if (retryAt > now) return { status: "throttled", retryAt };
-  }
-  const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, "0");
-  const id = newId("otc");
-  const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
-  // A new code replaces any earlier one for the same purpose.
-  await db
-    .updateTable("one_time_codes")
-    .set({ used_at: now.toISOString() })
-    .where("user_id", "=", input.userId)
-    .where("purpose", "=", input.purpose)
-    .where("used_at", "is", null)
-    .execute();
-  await db
-    .insertInto("one_time_codes")
-    .values({
-      id,
-      user_id: input.userId,
-      purpose: input.purpose,
-      code_hash: digest(id, code).toString("base64url"),
-      channel: input.channel,
-      destination: input.destination,
-      attempts: 0,
-      expires_at: expiresAt.toISOString(),
-      used_at: null,
-      created_at: now.toISOString(),
-    })
-    .execute();
-  await messenger.send({
-    channel: input.channel,
-    to: input.destination,
-    subject: input.message.subject,
-    text: input.message.text(code),
-  });
-  return { status: "sent", expiresAt };
+function outstanding(db: DB, subject: CodeSubject) {
+  return db
+    .selectFrom("one_time_codes")
+    .where("user_id", "=", subject.userId)
+    .where("purpose", "=", subject.purpose)
+    .where("target", "=", subject.target)
+    .where("used_at", "is", null);
 }
 
 /**
- * Checks a code: 5 tries per code, and across codes the account's wrong codes are limited with a
- * growing wait (guess-limits.ts) — during which even the right code is refused ("locked").
+ * Sends a new code for this subject, replacing any earlier one, unless the last was sent less than
+ * 60 s ago (then `throttled`, nothing sent). A used code holds nothing back: a new need is not a resend.
+ */
+export async function issueCode(
+  db: DB,
+  messenger: Messenger,
+  input: { subject: CodeSubject; channel: Channel; destination: string; message: CodeMessage },
+  options: { now?: Date; generate?: CodeGenerator } = {},
+): Promise<IssueResult> {
+  const now = options.now ?? new Date();
+  const { subject } = input;
+  const retryAt = await resendAvailableAt(db, subject, now);
+  if (retryAt) return { kind: "throttled", retryAt };
+  const code = (options.generate ?? randomCode)();
+  if (!/^\d{6}$/.test(code)) throw new Error("a code is 6 digits");
+  const id = newId("otc");
+  const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
+  await db.transaction().execute(async (trx) => {
+    await withdrawCodes(trx, subject, now);
+    await trx
+      .insertInto("one_time_codes")
+      .values({
+        id,
+        user_id: subject.userId,
+        purpose: subject.purpose,
+        target: subject.target,
+        code_hash: digest(id, code).toString("base64url"),
+        channel: input.channel,
+        destination: input.destination,
+        attempts: 0,
+        expires_at: expiresAt.toISOString(),
+        used_at: null,
+        created_at: now.toISOString(),
+      })
+      .execute();
+  });
+  await messenger.send({ channel: input.channel, to: input.destination, subject: input.message.subject, text: input.message.text(code) });
+  return { kind: "sent", expiresAt };
+}
+
+/**
+ * Checks a code for this subject: 5 tries per code, and across codes the account's wrong codes are
+ * limited with a growing wait (guess-limits.ts) — during which even the right code is refused.
+ * A right code is used up: it never works twice, even for two submits at once.
  */
 export async function verifyCode(
   db: DB,
-  input: { userId: string; purpose: CodePurpose; code: string },
-  now = new Date(),
-  policy?: GuessPolicy,
+  subject: CodeSubject,
+  code: string,
+  options: { now?: Date; policy?: GuessPolicy } = {},
 ): Promise<VerifyResult> {
-  const row = await db
-    .selectFrom("one_time_codes")
-    .selectAll()
-    .where("user_id", "=", input.userId)
-    .where("purpose", "=", input.purpose)
-    .where("used_at", "is", null)
-    .orderBy("created_at", "desc")
-    .executeTakeFirst();
-  if (!row) return "missing";
-  if (row.expires_at <= now.toISOString()) return "expired";
-  if (row.attempts >= MAX_ATTEMPTS) return "exhausted";
-  let verdict: VerifyResult = "invalid";
+  const now = options.now ?? new Date();
+  const row = await outstanding(db, subject).select(["id", "code_hash", "attempts", "expires_at"]).orderBy("created_at", "desc").executeTakeFirst();
+  if (!row) return { kind: "missing" };
+  if (row.expires_at <= now.toISOString()) return { kind: "expired" };
+  if (row.attempts >= MAX_ATTEMPTS) return { kind: "exhausted" };
+  let verdict: VerifyResult = { kind: "invalid" };
   const outcome = await guess(
     db,
     "code",
-    input.userId,
+    subject.userId,
     async () => {
-      const code = normaliseCode(input.code);
-      const expected = Buffer.from(row.code_hash, "base64url");
-      const matches = /^\d{6}$/.test(code) && timingSafeEqual(digest(row.id, code), expected);
+      const typed = normaliseCode(code);
+      const matches = /^\d{6}$/.test(typed) && timingSafeEqual(digest(row.id, typed), Buffer.from(row.code_hash, "base64url"));
       if (!matches) {
         const attempts = row.attempts + 1;
         await db.updateTable("one_time_codes").set({ attempts }).where("id", "=", row.id).execute();
-        verdict = attempts >= MAX_ATTEMPTS ? "exhausted" : "invalid";
+        verdict = { kind: attempts >= MAX_ATTEMPTS ? "exhausted" : "invalid" };
         return false;
       }
       // Single use: the update only succeeds for the first of two concurrent submits.
-      const used = await db
-        .updateTable("one_time_codes")
-        .set({ used_at: now.toISOString() })
-        .where("id", "=", row.id)
-        .where("used_at", "is", null)
-        .executeTakeFirst();
-      verdict = Number(used.numUpdatedRows) === 1 ? "ok" : "invalid";
-      return verdict === "ok";
+      const used = await db.updateTable("one_time_codes").set({ used_at: now.toISOString() }).where("id", "=", row.id).where("used_at", "is", null).executeTakeFirst();
+      verdict = { kind: Number(used.numUpdatedRows) === 1 ? "ok" : "invalid" };
+      return verdict.kind === "ok";
     },
-    { policy, now },
+    { policy: options.policy, now },
   );
-  return outcome.status === "locked" ? "locked" : verdict;
+  return outcome.status === "locked" ? { kind: "locked", retryAt: outcome.retryAt } : verdict;
 }
 
-/** When the latest code for this purpose can be re-sent, for the "try again at HH:mm:ss" text. */
-export async function resendAvailableAt(db: DB, userId: string, purpose: CodePurpose): Promise<Date | null> {
-  const latest = await outstandingCode(db, userId, purpose);
-  return latest ? new Date(new Date(latest.created_at).getTime() + RESEND_WAIT_MS) : null;
+/** When a new code for this subject can be sent, or null when it can be now (none outstanding, or 60 s passed). */
+export async function resendAvailableAt(db: DB, subject: CodeSubject, now = new Date()): Promise<Date | null> {
+  const latest = await outstanding(db, subject).select("created_at").orderBy("created_at", "desc").executeTakeFirst();
+  if (!latest) return null;
+  const at = new Date(new Date(latest.created_at).getTime() + RESEND_WAIT_MS);
+  return at > now ? at : null;
 }
 
-function outstandingCode(db: DB, userId: string, purpose: CodePurpose) {
-  return db
-    .selectFrom("one_time_codes")
-    .select("created_at")
-    .where("user_id", "=", userId)
-    .where("purpose", "=", purpose)
+/** The codes out for this subject confirm nothing any more (what they were for was cancelled). */
+export async function withdrawCodes(db: DB, subject: CodeSubject, now = new Date()): Promise<void> {
+  await db
+    .updateTable("one_time_codes")
+    .set({ used_at: now.toISOString() })
+    .where("user_id", "=", subject.userId)
+    .where("purpose", "=", subject.purpose)
+    .where("target", "=", subject.target)
     .where("used_at", "is", null)
-    .orderBy("created_at", "desc")
-    .executeTakeFirst();
+    .execute();
 }

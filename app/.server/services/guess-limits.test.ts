@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { openTestDatabase } from "../db/test-database";
-import { passwordLockedMessage, verifyErrorMessage } from "~/routes/+shared/guess-messages.server";
+import { codeRefusalMessage, passwordLockedMessage } from "~/routes/+shared/guess-messages.server";
 import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
 import { checkCredentials } from "./accounts";
-import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, verifyCode } from "./codes";
+import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, verifyCode, type CodePurpose, type CodeSubject } from "./codes";
 import { delayAfter, guess, type GuessPolicy } from "./guess-limits";
 import { requestPasswordReset, resetPassword } from "./password-reset";
 
@@ -147,10 +147,12 @@ describe("codes", () => {
   const sent: OutgoingMessage[] = [];
   const messenger: Messenger = { name: "memory", send: async (m) => void sent.push(m) };
   const codePolicy: GuessPolicy = { ...policy, freeFailures: 10, delayMs: minutes(5), maxDelayMs: minutes(15) };
-  const codeOf = (m: OutgoingMessage | undefined) => /(\d{6})/.exec(m?.text ?? "")?.[1] ?? "";
-  const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
-  const issue = (userId: string, purpose: "login" | "reveal", now: Date) =>
-    issueCode(handle.db, messenger, { userId, purpose, channel: "email", destination: "a@example.com", message: { subject: "Code", text: (c) => `Code : ${c}` } }, now);
+  const CODE = "314159";
+  const WRONG = "271828";
+  const subjectOf = (userId: string, purpose: CodePurpose): CodeSubject => ({ userId, purpose, target: purpose === "signIn" ? userId : "card_1" });
+  const issue = (subject: CodeSubject, now: Date) =>
+    issueCode(handle.db, messenger, { subject, channel: "email", destination: "a@example.com", message: { subject: "Code", text: (c) => `Code : ${c}` } }, { now, generate: () => CODE });
+  const verify = async (subject: CodeSubject, code: string, now: Date) => (await verifyCode(handle.db, subject, code, { now, policy: codePolicy })).kind;
 
   test("wrong codes are counted per account across codes and purposes: past 10, even the right code waits", async () => {
     const userId = await addUser(`${newId("u").toLowerCase()}@example.com`, null);
@@ -158,34 +160,37 @@ describe("codes", () => {
     let now = new Date("2026-03-02T09:00:00Z");
     const verdicts = [];
     // Two codes exhausted (5 tries each), in two purposes.
-    for (const purpose of ["login", "reveal"] as const) {
-      await issue(userId, purpose, now);
-      const code = codeOf(sent.at(-1));
-      for (let i = 0; i < MAX_ATTEMPTS; i++) verdicts.push(await verifyCode(handle.db, { userId, purpose, code: wrongFor(code) }, now, codePolicy));
+    for (const purpose of ["signIn", "reveal"] as const) {
+      await issue(subjectOf(userId, purpose), now);
+      for (let i = 0; i < MAX_ATTEMPTS; i++) verdicts.push(await verify(subjectOf(userId, purpose), WRONG, now));
     }
     expect(verdicts.filter((v) => v === "exhausted")).toHaveLength(2);
     now = later(now, RESEND_WAIT_MS);
-    await issue(userId, "login", now);
-    const fresh = codeOf(sent.at(-1));
-    expect(await verifyCode(handle.db, { userId, purpose: "login", code: fresh }, now, codePolicy)).toBe("locked");
+    await issue(subjectOf(userId, "signIn"), now);
+    const locked = await verifyCode(handle.db, subjectOf(userId, "signIn"), CODE, { now, policy: codePolicy });
+    expect(locked).toEqual({ kind: "locked", retryAt: later(now, minutes(5) - RESEND_WAIT_MS) });
     // The refused guess did not use one of the code's own tries.
-    const row = await handle.db.selectFrom("one_time_codes").select("attempts").where("user_id", "=", userId).where("used_at", "is", null).executeTakeFirstOrThrow();
+    const row = await handle.db.selectFrom("one_time_codes").select("attempts").where("user_id", "=", userId).where("purpose", "=", "signIn").where("used_at", "is", null).executeTakeFirstOrThrow();
     expect(row.attempts).toBe(0);
-    expect(await verifyErrorMessage(handle.db, userId, "locked", now)).toBe("Trop de codes incorrects pour ce compte. Par sécurité, réessayez dans 4 minutes");
+    if (locked.kind !== "locked") throw new Error("locked expected");
+    expect(codeRefusalMessage(locked, now)).toBe("Trop de codes incorrects pour ce compte. Par sécurité, réessayez dans 4 minutes");
     // Someone else's codes are not affected.
-    await issue(otherId, "login", now);
-    expect(await verifyCode(handle.db, { userId: otherId, purpose: "login", code: codeOf(sent.at(-1)) }, now, codePolicy)).toBe("ok");
+    await issue(subjectOf(otherId, "signIn"), now);
+    expect(await verify(subjectOf(otherId, "signIn"), CODE, now)).toBe("ok");
     // Once the wait is over the right code works, and clears the count.
     now = later(now, minutes(4));
-    expect(await verifyCode(handle.db, { userId, purpose: "login", code: fresh }, now, codePolicy)).toBe("ok");
-    await issue(userId, "reveal", now);
-    const next = codeOf(sent.at(-1));
-    for (let i = 0; i < 4; i++) expect(await verifyCode(handle.db, { userId, purpose: "reveal", code: wrongFor(next) }, now, codePolicy)).toBe("invalid");
-    expect(await verifyCode(handle.db, { userId, purpose: "reveal", code: next }, now, codePolicy)).toBe("ok");
+    expect(await verify(subjectOf(userId, "signIn"), CODE, now)).toBe("ok");
+    await issue(subjectOf(userId, "reveal"), now);
+    for (let i = 0; i < 4; i++) expect(await verify(subjectOf(userId, "reveal"), WRONG, now)).toBe("invalid");
+    expect(await verify(subjectOf(userId, "reveal"), CODE, now)).toBe("ok");
   });
 
-  test("other refusals are still told by their catalogue key", async () => {
-    expect(await verifyErrorMessage(handle.db, newId("usr"), "invalid")).toBe("errors.codeInvalid");
-    expect(await verifyErrorMessage(handle.db, newId("usr"), "locked")).toBe("errors.codeGuessesLocked");
+  test("other refusals are told by their catalogue key; a wait already over by its general words", () => {
+    expect(codeRefusalMessage({ kind: "invalid" })).toBe("errors.codeInvalid");
+    expect(codeRefusalMessage({ kind: "expired" })).toBe("errors.codeExpired");
+    expect(codeRefusalMessage({ kind: "exhausted" })).toBe("errors.codeExhausted");
+    expect(codeRefusalMessage({ kind: "missing" })).toBe("errors.codeMissing");
+    const now = new Date("2026-03-02T09:00:00Z");
+    expect(codeRefusalMessage({ kind: "locked", retryAt: now }, now)).toBe("errors.codeGuessesLocked");
   });
 });

@@ -120,14 +120,3 @@ async function countGuess(db: DB, purpose: GuessPurpose, subjectHash: string, po
 export async function clearGuesses(db: DB, purpose: GuessPurpose, subject: string): Promise<void> {
   await db.deleteFrom("guess_limits").where("purpose", "=", purpose).where("subject_hash", "=", hashSecret(subject)).execute();
 }
-
-/** When the running wait for this subject ends, or null when guesses are allowed. */
-export async function guessesLockedUntil(db: DB, purpose: GuessPurpose, subject: string, now = new Date()): Promise<Date | null> {
-  const row = await db
-    .selectFrom("guess_limits")
-    .select("locked_until")
-    .where("purpose", "=", purpose)
-    .where("subject_hash", "=", hashSecret(subject))
-    .executeTakeFirst();
-  return row?.locked_until && row.locked_until > now.toISOString() ? new Date(row.locked_until) : null;
-}

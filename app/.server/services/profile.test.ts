@@ -41,13 +41,13 @@ test("paul's seeded phone change is confirmed by the code sent to the new number
   expect(before?.pending.phone).toBe(PAUL_PENDING_PHONE);
   const code = await lastCodeTo(PAUL_PENDING_PHONE);
 
-  expect(await confirmPendingChange(handle.db, ids.paul, "phone", wrong(code))).toBe("invalid");
-  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toBe("ok");
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", wrong(code))).toEqual({ kind: "invalid" });
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toEqual({ kind: "ok" });
   const after = await getProfileSettings(handle.db, ids.paul);
   expect(after?.phone).toBe(PAUL_PENDING_PHONE);
   expect(after?.pending).toEqual({});
   // Reused: nothing is pending any more.
-  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toBe("none");
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toEqual({ kind: "none" });
 });
 
 test("a save that changes nothing is refused and writes nothing", async () => {
@@ -89,12 +89,12 @@ test("a cancelled change is gone and its code confirms nothing", async () => {
   await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages);
   const code = await lastCodeTo("+33611111111");
   expect(await cancelPendingChange(handle.db, ids.marie, "phone")).toBe(true);
-  expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toBe("none");
+  expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toEqual({ kind: "none" });
   // Asked again: the earlier code, though never used, does not confirm the new request.
   await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages, new Date(Date.now() + RESEND_WAIT_MS));
   const fresh = await lastCodeTo("+33611111111");
-  if (fresh !== code) expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toBe("invalid");
-  expect(await confirmPendingChange(handle.db, ids.marie, "phone", fresh)).toBe("ok");
+  if (fresh !== code) expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toEqual({ kind: "invalid" });
+  expect(await confirmPendingChange(handle.db, ids.marie, "phone", fresh)).toEqual({ kind: "ok" });
   expect((await getProfileSettings(handle.db, ids.marie))?.phone).toBe("+33611111111");
 });
 
@@ -104,18 +104,18 @@ test("codes expire after an hour; a new one comes only 60 s after the last; atte
   const code = await lastCodeTo("marie.perso@example.com");
 
   const tooSoon = await resendPendingChangeCode(handle.db, messenger, ids.marie, "email", messages, new Date(start.getTime() + 30_000));
-  expect(tooSoon).toMatchObject({ status: "throttled" });
-  expect(await confirmPendingChange(handle.db, ids.marie, "email", code, new Date(start.getTime() + CODE_TTL_MS + 1000))).toBe("expired");
+  expect(tooSoon).toMatchObject({ kind: "throttled" });
+  expect(await confirmPendingChange(handle.db, ids.marie, "email", code, new Date(start.getTime() + CODE_TTL_MS + 1000))).toEqual({ kind: "expired" });
 
   const resent = await resendPendingChangeCode(handle.db, messenger, ids.marie, "email", messages, new Date(start.getTime() + RESEND_WAIT_MS));
-  expect(resent).toMatchObject({ status: "sent" });
+  expect(resent).toMatchObject({ kind: "sent" });
   const fresh = await lastCodeTo("marie.perso@example.com");
   const verdicts = [];
-  for (let i = 0; i < 5; i++) verdicts.push(await confirmPendingChange(handle.db, ids.marie, "email", wrong(fresh)));
+  for (let i = 0; i < 5; i++) verdicts.push((await confirmPendingChange(handle.db, ids.marie, "email", wrong(fresh))).kind);
   expect(verdicts.slice(0, 4)).toEqual(["invalid", "invalid", "invalid", "invalid"]);
   expect(verdicts[4]).toBe("exhausted");
   // Even the right code is refused once the attempts are spent.
-  expect(await confirmPendingChange(handle.db, ids.marie, "email", fresh)).toBe("exhausted");
+  expect(await confirmPendingChange(handle.db, ids.marie, "email", fresh)).toEqual({ kind: "exhausted" });
   expect((await getProfileSettings(handle.db, ids.marie))?.email).toBe(DEMO_EMAILS.marie);
   await cancelPendingChange(handle.db, ids.marie, "email");
 });
@@ -124,7 +124,7 @@ test("an address taken by someone else while pending is refused at confirmation 
   await updateProfile(handle.db, messenger, ids.marie, { email: "partagee@example.com", acceptTerms: false }, messages);
   const code = await lastCodeTo("partagee@example.com");
   await handle.db.updateTable("users").set({ email: "partagee@example.com" }).where("id", "=", ids.lucas).execute();
-  expect(await confirmPendingChange(handle.db, ids.marie, "email", code)).toBe("taken");
+  expect(await confirmPendingChange(handle.db, ids.marie, "email", code)).toEqual({ kind: "taken" });
   const marie = (await getProfileSettings(handle.db, ids.marie))!;
   expect(marie.email).toBe(DEMO_EMAILS.marie);
   expect(marie.pending).toEqual({});
@@ -138,7 +138,7 @@ test("terms are accepted once, and one user's change never touches another's", a
   // Paul cannot cancel or confirm marie's change by naming the same field: everything is scoped by user.
   await updateProfile(handle.db, messenger, ids.marie, { phone: "+33622222222", acceptTerms: false }, messages);
   const code = await lastCodeTo("+33622222222");
-  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toBe("none");
+  expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toEqual({ kind: "none" });
   expect(await cancelPendingChange(handle.db, ids.paul, "phone")).toBe(false);
   expect((await getProfileSettings(handle.db, ids.marie))?.pending.phone).toBe("+33622222222");
 });

@@ -2,7 +2,7 @@ import type { DB } from "../db";
 import { newId } from "../ids";
 import type { Messenger } from "../providers/messaging";
 import { normaliseEmail } from "./accounts";
-import { issueCode, resendAvailableAt, verifyCode, type CodeMessage, type CodePurpose, type IssueResult, type VerifyResult } from "./codes";
+import { issueCode, resendAvailableAt, verifyCode, withdrawCodes, type CodeMessage, type CodeRefusal, type CodeSubject, type IssueResult } from "./codes";
 
 /**
  * The profile settings (spec 001 §2.4, §3, §5 "Profile save"): names are read-only; e-mail and phone
@@ -16,7 +16,10 @@ export function isContactField(value: unknown): value is ContactField {
   return value === "email" || value === "phone";
 }
 
-const PURPOSE: Record<ContactField, CodePurpose> = { email: "pending_email", phone: "pending_phone" };
+/** The codes of a pending change: the account's, for this field (decision 0022). */
+export function contactChangeSubject(userId: string, field: ContactField): CodeSubject {
+  return { userId, purpose: "contactChange", target: field };
+}
 
 export interface ProfileSettings {
   firstName: string | null;
@@ -40,9 +43,9 @@ export async function pendingFields(db: DB, userId: string): Promise<ContactFiel
   return CONTACT_FIELDS.filter((field) => pending[field] !== undefined);
 }
 
-/** When a new code for this pending change can be sent, or null when none is outstanding. */
-export function pendingChangeResendAt(db: DB, userId: string, field: ContactField): Promise<Date | null> {
-  return resendAvailableAt(db, userId, PURPOSE[field]);
+/** When a new code for this pending change can be sent, or null when it can be now. */
+export function pendingChangeResendAt(db: DB, userId: string, field: ContactField, now = new Date()): Promise<Date | null> {
+  return resendAvailableAt(db, contactChangeSubject(userId, field), now);
 }
 
 export async function getProfileSettings(db: DB, userId: string): Promise<ProfileSettings | null> {
@@ -117,13 +120,13 @@ async function emailTaken(db: DB, userId: string, email: string): Promise<boolea
 }
 
 function sendPendingChangeCode(db: DB, messenger: Messenger, userId: string, field: ContactField, destination: string, message: CodeMessage, now: Date): Promise<IssueResult> {
-  return issueCode(db, messenger, { userId, purpose: PURPOSE[field], channel: field === "email" ? "email" : "sms", destination, message }, now);
+  return issueCode(db, messenger, { subject: contactChangeSubject(userId, field), channel: field === "email" ? "email" : "sms", destination, message }, { now });
 }
 
-/** A new code for this pending change (60 s apart), or "none" when nothing is pending. */
-export async function resendPendingChangeCode(db: DB, messenger: Messenger, userId: string, field: ContactField, messages: PendingChangeMessages, now = new Date()): Promise<IssueResult | "none"> {
+/** A new code for this pending change (60 s apart), or `none` when nothing is pending. */
+export async function resendPendingChangeCode(db: DB, messenger: Messenger, userId: string, field: ContactField, messages: PendingChangeMessages, now = new Date()): Promise<IssueResult | { kind: "none" }> {
   const pending = (await pendingChanges(db, userId))[field];
-  if (!pending) return "none";
+  if (!pending) return { kind: "none" };
   return sendPendingChangeCode(db, messenger, userId, field, pending, messages[field](pending), now);
 }
 
@@ -131,31 +134,38 @@ export async function cancelPendingChange(db: DB, userId: string, field: Contact
   return db.transaction().execute(async (trx) => {
     const removed = await trx.deleteFrom("pending_changes").where("user_id", "=", userId).where("field_name", "=", field).executeTakeFirst();
     // The code sent for it must not confirm anything any more.
-    await trx.updateTable("one_time_codes").set({ used_at: now.toISOString() }).where("user_id", "=", userId).where("purpose", "=", PURPOSE[field]).where("used_at", "is", null).execute();
+    await withdrawCodes(trx, contactChangeSubject(userId, field), now);
     return Number(removed.numDeletedRows) > 0;
   });
 }
 
-export type ConfirmResult = VerifyResult | "none" | "taken";
+export type ApplyResult = { kind: "ok" } | { kind: "none" } | { kind: "taken" };
+export type ConfirmResult = ApplyResult | CodeRefusal;
 
 /**
- * Checks the code of a pending change and, when right, makes the new value the account's. An e-mail
- * taken by someone else meanwhile is refused and the change dropped.
+ * What a verified code does (decision 0022): the new value becomes the account's. An e-mail taken by
+ * someone else meanwhile is refused and the change dropped.
  */
-export async function confirmPendingChange(db: DB, userId: string, field: ContactField, code: string, now = new Date()): Promise<ConfirmResult> {
+export async function applyPendingChange(db: DB, userId: string, field: ContactField, now = new Date()): Promise<ApplyResult> {
   const pending = (await pendingChanges(db, userId))[field];
-  if (!pending) return "none";
-  const verified = await verifyCode(db, { userId, purpose: PURPOSE[field], code }, now);
-  if (verified !== "ok") return verified;
+  if (!pending) return { kind: "none" };
   if (field === "email" && (await emailTaken(db, userId, pending))) {
     await cancelPendingChange(db, userId, field, now);
-    return "taken";
+    return { kind: "taken" };
   }
   await db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set(field === "email" ? { email: pending } : { phone: pending }).where("id", "=", userId).execute();
     await trx.deleteFrom("pending_changes").where("user_id", "=", userId).where("field_name", "=", field).execute();
   });
-  return "ok";
+  return { kind: "ok" };
+}
+
+/** Checks the code of a pending change (only while one waits) and, when right, applies it. */
+export async function confirmPendingChange(db: DB, userId: string, field: ContactField, code: string, now = new Date()): Promise<ConfirmResult> {
+  if (!(await pendingChanges(db, userId))[field]) return { kind: "none" };
+  const verified = await verifyCode(db, contactChangeSubject(userId, field), code, { now });
+  if (verified.kind !== "ok") return verified;
+  return applyPendingChange(db, userId, field, now);
 }
 
 /**
@@ -171,5 +181,5 @@ export async function confirmEmailByLink(db: DB, email: string, code: string, no
     .orderBy("created_at", "desc")
     .executeTakeFirst();
   if (!row) return "invalid";
-  return (await confirmPendingChange(db, row.user_id, "email", code, now)) === "ok" ? "ok" : "invalid";
+  return (await confirmPendingChange(db, row.user_id, "email", code, now)).kind === "ok" ? "ok" : "invalid";
 }

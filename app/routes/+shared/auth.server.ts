@@ -8,7 +8,7 @@ import { passwordLockedMessage } from "~/routes/+shared/guess-messages.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession, redirectWithFlash, sessionStorage } from "~/routes/+shared/request.server";
 import { checkCredentials, codeDestination, getAccount, isOnboarded, type Account } from "~/.server/services/accounts";
-import { issueCode, type IssueResult } from "~/.server/services/codes";
+import { issueCode, withdrawCodes, type CodeSubject, type IssueResult } from "~/.server/services/codes";
 import { passwordChangeRequired, mustSetUpMfa } from "~/.server/services/security";
 import type { FlashMessage, PendingLogin, PortalSession } from "~/.server/session";
 
@@ -115,6 +115,11 @@ export async function signOut(request: Request, to = "/login"): Promise<Response
   return redirect(to, { headers: { "Set-Cookie": await storage.commitSession(fresh) } });
 }
 
+/** The codes of a sign-in: the account's own (decision 0022). */
+export function signInSubject(userId: string): CodeSubject {
+  return { userId, purpose: "signIn", target: userId };
+}
+
 /** Sends the second-factor code for a pending sign-in (by the user's preferred channel). */
 export async function sendLoginCode(session: PortalSession, t: (key: string, vars?: Record<string, unknown>) => string): Promise<IssueResult | null> {
   const pending = session.get("pendingLogin");
@@ -124,8 +129,7 @@ export async function sendLoginCode(session: PortalSession, t: (key: string, var
   if (!account) return null;
   const { channel, destination } = codeDestination(account);
   return issueCode(db, messenger, {
-    userId: account.id,
-    purpose: "login",
+    subject: signInSubject(account.id),
     channel,
     destination,
     message: {
@@ -134,6 +138,14 @@ export async function sendLoginCode(session: PortalSession, t: (key: string, var
       text: (code) => t("auth.code.messageText", { code, time: formatTime(pending.expiresAt) }),
     },
   });
+}
+
+/** Gives up a sign-in waiting for its code: the code is withdrawn, the person is back at /login. */
+export async function cancelWaitingSignIn(session: PortalSession): Promise<Response> {
+  const pending = session.get("pendingLogin");
+  if (pending) await withdrawCodes((await getPlatform()).db, signInSubject(pending.userId));
+  session.unset("pendingLogin");
+  return redirect("/login", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export function loginUrl(request: Request): string {

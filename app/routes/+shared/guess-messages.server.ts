@@ -1,8 +1,6 @@
 import { translatorFor } from "~/i18n";
 import resources from "~/locales";
-import type { DB } from "~/.server/db";
-import { VERIFY_ERROR_KEYS, type VerifyResult } from "~/.server/services/codes";
-import { guessesLockedUntil } from "~/.server/services/guess-limits";
+import type { CodeRefusal } from "~/.server/services/codes";
 
 /**
  * The words for a guess refused while the account's guesses wait (decision 0014). They carry a number,
@@ -21,9 +19,17 @@ export function passwordLockedMessage(retryAt: Date, now = new Date()): string {
   return t("errors.passwordGuessesLocked", { wait: waitText(retryAt, now) });
 }
 
-/** Why a code was refused: a catalogue key, or the words saying how long codes wait. */
-export async function verifyErrorMessage(db: DB, userId: string, result: Exclude<VerifyResult, "ok">, now = new Date()): Promise<string> {
-  if (result !== "locked") return VERIFY_ERROR_KEYS[result];
-  const retryAt = await guessesLockedUntil(db, "code", userId, now);
-  return retryAt ? t("errors.codeGuessesLockedFor", { wait: waitText(retryAt, now) }) : VERIFY_ERROR_KEYS.locked;
+/** The catalogue key telling the person why a code was refused (the wait has its own words, below). */
+const CODE_REFUSAL_KEYS: Record<CodeRefusal["kind"], string> = {
+  invalid: "errors.codeInvalid",
+  expired: "errors.codeExpired",
+  exhausted: "errors.codeExhausted",
+  missing: "errors.codeMissing",
+  locked: "errors.codeGuessesLocked",
+};
+
+/** Why a code was refused: a catalogue key, or the words saying how long the account's codes wait. */
+export function codeRefusalMessage(refusal: CodeRefusal, now = new Date()): string {
+  if (refusal.kind !== "locked") return CODE_REFUSAL_KEYS[refusal.kind];
+  return refusal.retryAt > now ? t("errors.codeGuessesLockedFor", { wait: waitText(refusal.retryAt, now) }) : CODE_REFUSAL_KEYS.locked;
 }

@@ -1,19 +1,28 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
-import { codeSchema } from "~/domain/schemas";
+import type { CodeStepScreen } from "~/routes/+shared/code-step";
 import { getInstance } from "~/middleware/i18next";
 import { accountContext } from "~/routes/+shared/auth.server";
+import { codeStepAction, codeStepScreen, type CodeStep } from "~/routes/+shared/code-step.server";
 import { getPlatform, publicUrl } from "~/.server/platform";
-import type { InternalTarget } from "~/routes/+shared/redirects.server";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
-import { verifyErrorMessage } from "~/routes/+shared/guess-messages.server";
-import { cancelPendingChange, confirmPendingChange, isContactField, pendingChangeResendAt, pendingChanges, resendPendingChangeCode, type ContactField, type PendingChangeMessages } from "~/.server/services/profile";
+import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import {
+  applyPendingChange,
+  cancelPendingChange,
+  contactChangeSubject,
+  isContactField,
+  pendingChanges,
+  resendPendingChangeCode,
+  type ContactField,
+  type PendingChangeMessages,
+} from "~/.server/services/profile";
 
 /**
- * The pending-change step (spec 001 §4): confirm a new e-mail or phone with the 6-digit code sent to
- * it, ask for a new code (60 s apart), or cancel. Shared by the profile settings and by the step that
- * holds an account before its second factor is set up.
+ * The pending-change step (spec 001 §4): a new e-mail or phone is confirmed with the 6-digit code sent
+ * to it — the code step (decision 0022), whose verified code applies the change — or cancelled. Shared
+ * by the profile settings and by the step that holds an account before its second factor is set up.
  */
+
 /** The code messages, in the person's language; the e-mail carries a confirmation link too. */
 export async function pendingChangeMessagesFor(context: Readonly<RouterContextProvider>): Promise<PendingChangeMessages> {
   const baseUrl = publicUrl((await getPlatform()).env);
@@ -28,55 +37,79 @@ export async function pendingChangeMessagesFor(context: Readonly<RouterContextPr
   };
 }
 
-export interface PendingChangeScreen {
+/** Where the step lives: its page for a field, where a confirmed or cancelled change leads, and where to go when none waits. */
+export interface PendingChangePages {
+  here: (field: ContactField) => InternalTarget;
+  done: InternalTarget;
+  nonePending: InternalTarget;
+}
+
+export const SETTINGS_PENDING_CHANGE: PendingChangePages = {
+  here: (field) => internalPath("/settings/profile/confirm/:field", { field }),
+  done: "/settings/profile",
+  nonePending: "/settings/profile",
+};
+/** Straight to the next step of securing the account: a message survives one redirect only. */
+export const SECURE_ACCOUNT_PENDING_CHANGE: PendingChangePages = {
+  here: (field) => internalPath("/secure-account/pending/:field", { field }),
+  done: "/secure-account/second-factor",
+  nonePending: "/secure-account",
+};
+
+/** What the two routes' loader and action receive. */
+interface StepArgs {
+  request: Request;
+  params: { field?: string };
+  context: Readonly<RouterContextProvider>;
+}
+
+export interface PendingChangeScreen extends CodeStepScreen {
   field: ContactField;
   newValue: string;
-  resendAt: string | null;
 }
 
-/** The pending change named in the URL, or null when there is none for this field. */
-export async function pendingChangeScreen(context: Readonly<RouterContextProvider>, field: string | undefined): Promise<PendingChangeScreen | null> {
+/** The code step of the change waiting for this field, or null when none waits. */
+async function pendingChangeStep(request: Request, context: Readonly<RouterContextProvider>, field: string | undefined, pages: PendingChangePages) {
   if (!isContactField(field)) return null;
   const account = context.get(accountContext);
-  const { db } = await getPlatform();
+  const { db, messenger } = await getPlatform();
   const newValue = (await pendingChanges(db, account.id))[field];
   if (!newValue) return null;
-  const resendAt = await pendingChangeResendAt(db, account.id, field);
-  return { field, newValue, resendAt: resendAt && resendAt > new Date() ? resendAt.toISOString() : null };
+  const leave = (kind: "success" | "error" | "info", message: string) => redirectWithFlash(request, pages.done, { kind, message });
+  const step: CodeStep = {
+    subject: contactChangeSubject(account.id, field),
+    channel: field === "email" ? "email" : "sms",
+    here: pages.here(field),
+    send: async () => {
+      const result = await resendPendingChangeCode(db, messenger, account.id, field, await pendingChangeMessagesFor(context));
+      if (result.kind === "none") throw await leave("info", "settings.pendingChange.nothingPending");
+      return result;
+    },
+    verified: async () => {
+      const applied = await applyPendingChange(db, account.id, field);
+      if (applied.kind === "taken") return leave("error", "errors.emailTaken");
+      if (applied.kind === "none") return leave("info", "settings.pendingChange.nothingPending");
+      return leave("success", "settings.pendingChange.validated");
+    },
+    cancelled: async () => {
+      await cancelPendingChange(db, account.id, field);
+      return leave("success", "settings.pendingChange.cancelled");
+    },
+  };
+  return { step, field, newValue };
 }
 
-/** Handles the step's three buttons; `done` is where a confirmed or cancelled change leads. */
-export async function pendingChangeAction(request: Request, context: Readonly<RouterContextProvider>, field: ContactField, done: InternalTarget) {
-  const account = context.get(accountContext);
-  const { db, messenger } = await getPlatform();
-  const form = await request.formData();
-  const intent = form.get("intent");
+/** The page of the change waiting for the URL's field; with none waiting, away to `nonePending`. */
+export async function pendingChangeLoader({ request, params, context }: StepArgs, pages: PendingChangePages) {
+  const found = await pendingChangeStep(request, context, params.field, pages);
+  if (!found) throw internalRedirect(pages.nonePending);
+  const screen: PendingChangeScreen = { ...(await codeStepScreen(found.step)), field: found.field, newValue: found.newValue };
+  return data(screen, { headers: { "Cache-Control": "no-store" } });
+}
 
-  if (intent === "cancel") {
-    await cancelPendingChange(db, account.id, field);
-    return redirectWithFlash(request, done, { kind: "success", message: "settings.pendingChange.cancelled" });
-  }
-  if (intent === "resend") {
-    const messages = await pendingChangeMessagesFor(context);
-    const result = await resendPendingChangeCode(db, messenger, account.id, field, messages);
-    if (result === "none") return redirectWithFlash(request, done, { kind: "info", message: "settings.pendingChange.nothingPending" });
-    if (result.status === "throttled") return data({ lastResult: null, throttled: true, resent: false, attempt: "", unknownIntent: false }, { status: 429 });
-    return { lastResult: null, throttled: false, resent: true, attempt: "", unknownIntent: false };
-  }
-  if (intent !== "verify") return badRequest({ lastResult: null, throttled: false, resent: false, attempt: "", unknownIntent: true });
-
-  const submission = parseWithZod(form, { schema: codeSchema });
-  if (submission.status !== "success") return badRequest({ lastResult: submission.reply(), throttled: false, resent: false, attempt: crypto.randomUUID(), unknownIntent: false });
-  const result = await confirmPendingChange(db, account.id, field, submission.value.code);
-  if (result === "ok") return redirectWithFlash(request, done, { kind: "success", message: "settings.pendingChange.validated" });
-  if (result === "none") return redirectWithFlash(request, done, { kind: "info", message: "settings.pendingChange.nothingPending" });
-  if (result === "taken") return redirectWithFlash(request, done, { kind: "error", message: "errors.emailTaken" });
-  return badRequest({
-    lastResult: submission.reply({ fieldErrors: { code: [await verifyErrorMessage(db, account.id, result)] }, hideFields: ["code"] }),
-    throttled: false,
-    resent: false,
-    // Remounts the field: a refused code is not left in it, with or without JS.
-    attempt: crypto.randomUUID(),
-    unknownIntent: false,
-  });
+/** Handles the step's buttons; with nothing (any more) waiting, back to `done`, which says so. */
+export async function pendingChangeAction({ request, params, context }: StepArgs, pages: PendingChangePages) {
+  const found = await pendingChangeStep(request, context, params.field, pages);
+  if (!found) return redirectWithFlash(request, pages.done, { kind: "info", message: "settings.pendingChange.nothingPending" });
+  return codeStepAction(request, found.step, await request.formData());
 }

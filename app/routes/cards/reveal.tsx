@@ -1,23 +1,23 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useRef, useState } from "react";
 import { useTranslation } from "~/i18n";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/reveal";
-import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { CodeStep, codeStepFailed } from "~/components/CodeStep";
 import { useHydrated } from "~/components/useHydrated";
 import { Panel } from "~/components/Panel";
-import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
-import { codeSchema, type CodeForm } from "~/domain/schemas";
 import { accountContext } from "~/routes/+shared/auth.server";
+import { CODE_STEP_INTENTS } from "~/routes/+shared/code-step";
+import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
 import { requireActiveCard } from "~/routes/+shared/guards.server";
 import { getInstance } from "~/middleware/i18next";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, commitSession, getSession } from "~/routes/+shared/request.server";
-import { codeDestination, maskDestination } from "~/.server/services/accounts";
+import { commitSession, getSession } from "~/routes/+shared/request.server";
+import { codeDestination, maskDestination, type Account } from "~/.server/services/accounts";
 import { openRevealSession, revealKindFor } from "~/.server/services/card-actions";
-import { issueCode, resendAvailableAt, verifyCode } from "~/.server/services/codes";
-import { verifyErrorMessage } from "~/routes/+shared/guess-messages.server";
+import type { CardDetail } from "~/.server/services/cards";
+import { issueCode } from "~/.server/services/codes";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 
 /**
@@ -31,6 +31,31 @@ const stepOf = (url: URL): Step => {
   const step = url.searchParams.get("step");
   return step === "code" || step === "show" ? step : "ask";
 };
+const stepPath = (cardId: string, step: "code" | "show") => internalPath("/cards/:cardId/reveal", { cardId }, { search: { step } });
+/** The panel's buttons: the ask step's, then the code step's. */
+const INTENT = intents("send", ...CODE_STEP_INTENTS);
+
+/** The reveal's code: for this card, sent where the account's codes go; once right, one reveal is granted. */
+function revealCodeStep(request: Request, context: Readonly<RouterContextProvider>, account: Account, card: CardDetail): CodeStepFlow {
+  const { channel, destination } = codeDestination(account);
+  const subject = { userId: account.id, purpose: "reveal", target: card.id } as const;
+  return {
+    subject,
+    channel,
+    here: stepPath(card.id, "code"),
+    send: async () => {
+      const { db, messenger } = await getPlatform();
+      const t = getInstance(context).t;
+      const message = { subject: t("cards.reveal.messageSubject"), text: (code: string) => t("cards.reveal.messageText", { code }) };
+      return issueCode(db, messenger, { subject, channel, destination, message });
+    },
+    verified: async () => {
+      const session = await getSession(request);
+      session.set("revealGrant", { cardId: card.id, kind: revealKindFor(card.type), expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString() });
+      return internalRedirect(stepPath(card.id, "show"), { headers: { "Set-Cookie": await commitSession(session) } });
+    },
+  };
+}
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
@@ -43,8 +68,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const noStore = { "Cache-Control": "no-store" };
 
   if (step === "code") {
-    const resendAt = await resendAvailableAt(db, account.id, "reveal");
-    return data({ ...base, resendAt: resendAt && resendAt > new Date() ? resendAt.toISOString() : null, reveal: null, failed: false }, { headers: noStore });
+    const { resendAt } = await codeStepScreen(revealCodeStep(request, context, account, card));
+    return data({ ...base, resendAt, reveal: null, failed: false }, { headers: noStore });
   }
   if (step === "show") {
     const session = await getSession(request);
@@ -64,39 +89,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
-  const account = context.get(accountContext);
-  const { db, messenger } = await getPlatform();
+  const step = revealCodeStep(request, context, context.get(accountContext), card);
   const form = await request.formData();
-  const intent = form.get("intent");
-  const at = (step: "code" | "show") => internalPath("/cards/:cardId/reveal", { cardId: card.id }, { search: { step } });
-
-  if (intent === "send") {
-    const t = getInstance(context).t;
-    const { channel, destination } = codeDestination(account);
-    const result = await issueCode(db, messenger, {
-      userId: account.id,
-      purpose: "reveal",
-      channel,
-      destination,
-      message: { subject: t("cards.reveal.messageSubject"), text: (code) => t("cards.reveal.messageText", { code }) },
-    });
-    if (result.status === "throttled" && form.get("from") === "code") {
-      return data({ lastResult: null, throttled: true, attempt: "" }, { status: 429 });
-    }
-    // A code still valid was sent less than a minute ago: the user goes on with that one.
-    return internalRedirect(at("code"));
+  switch (intentOf(form, INTENT)) {
+    case INTENT.send:
+      // Asked again within a minute, the code already sent stands: the person goes on with that one.
+      await step.send();
+      return internalRedirect(stepPath(card.id, "code"));
+    default:
+      return codeStepAction(request, step, form);
   }
-  if (intent !== "verify") return badRequest({ lastResult: null, throttled: false, attempt: "", unknownIntent: true });
-
-  const submission = parseWithZod(form, { schema: codeSchema });
-  if (submission.status !== "success") return badRequest({ lastResult: submission.reply(), throttled: false, attempt: crypto.randomUUID() });
-  const verdict = await verifyCode(db, { userId: account.id, purpose: "reveal", code: submission.value.code });
-  if (verdict !== "ok") {
-    return badRequest({ lastResult: submission.reply({ fieldErrors: { code: [await verifyErrorMessage(db, account.id, verdict)] }, hideFields: ["code"] }), throttled: false, attempt: crypto.randomUUID() });
-  }
-  const session = await getSession(request);
-  session.set("revealGrant", { cardId: card.id, kind: revealKindFor(card.type), expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString() });
-  return internalRedirect(at("show"), { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 function CopyButton({ frame }: { frame: React.RefObject<HTMLIFrameElement | null> }) {
@@ -125,41 +127,25 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
   const { t } = useTranslation();
   const frame = useRef<HTMLIFrameElement>(null);
   const { cardId, kind, step } = loaderData;
-  const [form, fields] = useForm<CodeForm>({
-    id: "reveal-code",
-    lastResult: actionData?.lastResult,
-  });
-  const errors: SummaryError[] = (fields.code.errors ?? []).map((message) => ({ fieldId: fields.code.id, message }));
-  if (actionData?.throttled) errors.push({ fieldId: "reveal-resend", message: "errors.tooManyRequests" });
-  if (actionData && "unknownIntent" in actionData) errors.push({ fieldId: fields.code.id, message: "errors.unknownIntent" });
   const title = t(kind === "pin" ? "cards.reveal.pinTitle" : "cards.reveal.detailsTitle");
   const via = t(loaderData.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
 
   return (
-    <Panel id="reveal" title={title} closeTo={`/cards/${cardId}`} error={errors.length > 0}>
-      <ErrorSummary errors={errors} />
+    <Panel id="reveal" title={title} closeTo={`/cards/${cardId}`} error={codeStepFailed(actionData)}>
       {step === "ask" ? (
         <>
           <p>{t(kind === "pin" ? "cards.reveal.askPin" : "cards.reveal.askDetails")}</p>
           <Form method="post" preventScrollReset>
-            <button type="submit" name="intent" value="send" className="button">
+            <button type="submit" name="intent" value={INTENT.send} className="button">
               {t("cards.reveal.send", { destination: `${loaderData.destination} (${via})` })}
             </button>
           </Form>
         </>
       ) : null}
       {step === "code" ? (
-        <>
+        <CodeStep formId="reveal-code" actionData={actionData} screen={loaderData} submitLabel={t("cards.reveal.verify")} preventScrollReset>
           <p>{t("auth.code.intro", { destination: `${loaderData.destination} (${via})` })}</p>
-          <OneTimeCodeForms
-            formProps={getFormProps(form)}
-            field={{ id: fields.code.id, name: fields.code.name, error: fields.code.errors?.[0] }}
-            attempt={actionData?.attempt ?? ""}
-            submitLabel={t("cards.reveal.verify")}
-            resend={{ id: "reveal-resend", intent: "send", availableAt: loaderData.resendAt, hidden: { from: "code" } }}
-            preventScrollReset
-          />
-        </>
+        </CodeStep>
       ) : null}
       {step === "show" ? (
         loaderData.reveal?.kind === "document" ? (
