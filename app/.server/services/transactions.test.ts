@@ -4,6 +4,7 @@ import { seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { newId } from "../ids";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { transactionsQuery } from "~/domain/transactions";
 import { getReportableTransaction, listCardTransactions, listFrozenAuthorizations, loadTransactionsForCard, reportProblem } from "./transactions";
 
 let handle: DatabaseHandle;
@@ -27,7 +28,8 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => handle.close());
 
-const url = (search: string) => new URL(`http://localhost/cards/x${search}`);
+/** What the card page reads from its URL (the route parses it; the service takes plain values). */
+const url = (search: string) => transactionsQuery(new URL(`http://localhost/cards/x${search}`).searchParams);
 
 test("marie's 4242: 12 approved, 3 declined, 2 frozen, newest first, with the §4 statuses", async () => {
   const approved = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 500 }))!;

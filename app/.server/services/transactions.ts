@@ -2,15 +2,7 @@ import type { Selectable } from "kysely";
 import type { DB } from "../db";
 import type { CardAuthorizationTable } from "../db/schema";
 import { newId } from "../ids";
-import {
-  clampLimit,
-  FROZEN_PAGE_SIZE,
-  MAX_LISTED,
-  REPORT_MAX_LENGTH,
-  REPORT_MIN_LENGTH,
-  transactionStatus,
-  TRANSACTIONS_PAGE_SIZE,
-} from "~/domain/transactions";
+import { MAX_LISTED, REPORT_MAX_LENGTH, REPORT_MIN_LENGTH, transactionStatus } from "~/domain/transactions";
 import type { TransactionTab, CardTransaction, TransactionPage, TransactionsPanelData, ReportableTransaction } from "~/domain/transactions";
 
 async function ownsCard(db: DB, userId: string, cardId: string): Promise<boolean> {
@@ -95,14 +87,19 @@ export async function listFrozenAuthorizations(db: DB, userId: string, cardId: s
 }
 
 /**
- * The transactions panel for this URL: `?tab=approved|declined` (approved otherwise), `?limit=` and
- * `?frozenLimit=` (clamped, whole pages). Null when the card is not the user's: the page redirects.
+ * The transactions panel: the tab's page and the frozen section, as many as asked (the route reads
+ * them from the URL with `transactionsQuery`). Null when the card is not the user's: the page redirects.
  */
-export async function loadTransactionsForCard(db: DB, userId: string, cardId: string, url: URL): Promise<TransactionsPanelData | null> {
+export async function loadTransactionsForCard(
+  db: DB,
+  userId: string,
+  cardId: string,
+  query: { tab: TransactionTab; limit: number; frozenLimit: number },
+): Promise<TransactionsPanelData | null> {
   if (!(await ownsCard(db, userId, cardId))) return null;
-  const tab: TransactionTab = url.searchParams.get("tab") === "declined" ? "declined" : "approved";
-  const limit = clampLimit(url.searchParams.get("limit"), TRANSACTIONS_PAGE_SIZE);
-  const frozenLimit = clampLimit(url.searchParams.get("frozenLimit"), FROZEN_PAGE_SIZE);
+  const { tab } = query;
+  const limit = safeLimit(query.limit);
+  const frozenLimit = safeLimit(query.frozenLimit);
   const [page, frozen] = await Promise.all([
     listSection(db, cardId, { frozen: false, tab }, limit),
     listSection(db, cardId, { frozen: true }, frozenLimit),

@@ -8,6 +8,8 @@ import { getPlatform } from "~/.server/platform";
 import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
 import { availableWalletLicences, createWalletFromLicence, listWallets } from "~/.server/services/wallets";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
+import { LoadFailure } from "~/components/LoadFailure";
 
 /**
  * /wallets (spec 000 §2 "Wallets page"): the first wallet, or — with none — an empty state with a
@@ -17,7 +19,7 @@ import { internalPath, internalRedirect } from "~/routes/+shared/redirects.serve
 export async function loader({ context }: Route.LoaderArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
-  const [wallets, licences] = await Promise.all([listWallets(db, userId), availableWalletLicences(db, userId)]);
+  const [wallets, licences] = await Promise.all([listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")), availableWalletLicences(db, userId)]);
   if (wallets[0]) throw internalRedirect(internalPath("/wallets/:walletId", { walletId: wallets[0].id }));
   return { licences };
 }
@@ -34,6 +36,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const from = wallets.find((w) => w.id === form.get("from")) ?? wallets[0];
   if (!from) return badRequest({ error: "wallets.create.refused" });
   return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: from.id }), { kind: "error", message: "wallets.create.refused" });
+}
+
+/** The wallets that failed to load: said in the page's place, under the shell's navigation (spec 000 §8). */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("wallets.title")} />;
 }
 
 export default function WalletsEmpty({ loaderData, actionData }: Route.ComponentProps) {
