@@ -1,4 +1,4 @@
-import { validateSplit, type SelectableWallet } from "~/domain/payment-methods";
+import { validateSplit, type SelectableWallet, type SplitError } from "~/domain/payment-methods";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { linkedWalletSummaries } from "./wallets";
@@ -35,7 +35,7 @@ export async function getSwitchableTransaction(db: DB, userId: string, cardId: s
   return { id: row.id, cardId: row.card_id, merchantName: row.merchant_name, transactionAt: row.transaction_at, amount: row.amount, wallets };
 }
 
-export type SwitchResult = { kind: "ok" } | { kind: "notFound" } | { kind: "invalid"; errors: Record<string, string>; total: number | null };
+export type SwitchResult = { kind: "ok" } | { kind: "notFound" } | { kind: "invalid"; errors: Record<string, SplitError>; total: number | null };
 
 export async function switchPaymentMethods(db: DB, userId: string, cardId: string, authorizationId: string, typed: Record<string, string>): Promise<SwitchResult> {
   const transaction = await getSwitchableTransaction(db, userId, cardId, authorizationId);

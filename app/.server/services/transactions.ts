@@ -122,7 +122,7 @@ export async function getReportableTransaction(db: DB, userId: string, authoriza
   return item.status === "approved" || item.status === "declined" ? { ...item, cardId: row.card_id } : null;
 }
 
-export type ReportResult = "ok" | "not_found" | "too_short" | "too_long";
+export type ReportResult = { kind: "ok" } | { kind: "notFound" } | { kind: "tooShort" } | { kind: "tooLong" };
 
 /**
  * Spec 000 §5: a problem report on one of the user's approved or declined transactions, 10 to 1000
@@ -130,10 +130,10 @@ export type ReportResult = "ok" | "not_found" | "too_short" | "too_long";
  */
 export async function reportProblem(db: DB, userId: string, authorizationId: string, message: string): Promise<ReportResult> {
   const text = message.trim();
-  if (text.length < REPORT_MIN_LENGTH) return "too_short";
-  if (text.length > REPORT_MAX_LENGTH) return "too_long";
+  if (text.length < REPORT_MIN_LENGTH) return { kind: "tooShort" };
+  if (text.length > REPORT_MAX_LENGTH) return { kind: "tooLong" };
   const transaction = await getReportableTransaction(db, userId, authorizationId);
-  if (!transaction) return "not_found";
+  if (!transaction) return { kind: "notFound" };
   await db
     .insertInto("problem_reports")
     .values({
@@ -145,5 +145,5 @@ export async function reportProblem(db: DB, userId: string, authorizationId: str
       created_at: new Date().toISOString(),
     })
     .execute();
-  return "ok";
+  return { kind: "ok" };
 }

@@ -89,11 +89,12 @@ test("transactions page by 7, newest first; frozen amounts negated; a withdraw n
 test("a wallet licence activates one wallet, once, even when used twice at once", async () => {
   const [licence] = await availableWalletLicences(handle.db, users.marie!);
   expect(licence).toMatchObject({ groupName: "Acme France", walletType: "mobility" });
-  expect(await createWalletFromLicence(handle.db, users.paul!, licence!.id)).toBeNull();
+  expect(await createWalletFromLicence(handle.db, users.paul!, licence!.id)).toEqual({ kind: "refused" });
   const results = await Promise.all([createWalletFromLicence(handle.db, users.marie!, licence!.id), createWalletFromLicence(handle.db, users.marie!, licence!.id)]);
-  expect(results.filter((r) => r !== null)).toHaveLength(1);
+  expect(results.map((r) => r.kind).sort()).toEqual(["created", "refused"]);
   expect(await listWallets(handle.db, users.marie!)).toHaveLength(5);
   expect(await availableWalletLicences(handle.db, users.marie!)).toEqual([]);
-  const created = (await getWalletDetail(handle.db, users.marie!, results.find((r) => r !== null)!))!;
+  const made = results.find((r) => r.kind === "created");
+  const created = (await getWalletDetail(handle.db, users.marie!, made!.kind === "created" ? made!.walletId : ""))!;
   expect(created).toMatchObject({ name: "Mobilité", walletType: "mobility", total: 0, sourceName: "Acme France" });
 });

@@ -190,8 +190,10 @@ function licenceWalletType(metadata: string): string {
 /** Wallet names by type, for a wallet made from a licence. */
 const WALLET_NAMES: Record<string, string> = { meal: "Titres-restaurant", gift: "Cadeaux", mobility: "Mobilité", culture: "Culture", sport: "Sport", holidays: "Vacances" };
 
-/** Activates a wallet from one of the user's licences; the licence serves once. Returns the new wallet id. */
-export async function createWalletFromLicence(db: DB, userId: string, licenceId: string, now = new Date()): Promise<string | null> {
+export type CreateWalletResult = { kind: "created"; walletId: string } | { kind: "refused" };
+
+/** Activates a wallet from one of the user's licences; the licence serves once (refused: used, another's or unknown). */
+export async function createWalletFromLicence(db: DB, userId: string, licenceId: string, now = new Date()): Promise<CreateWalletResult> {
   return db.transaction().execute(async (trx) => {
     const licence = await trx
       .selectFrom("licences")
@@ -201,9 +203,9 @@ export async function createWalletFromLicence(db: DB, userId: string, licenceId:
       .where("licences.user_id", "=", userId)
       .where("licences.license_type", "=", "wallet_activation")
       .executeTakeFirst();
-    if (!licence) return null;
+    if (!licence) return { kind: "refused" } as const;
     const taken = await trx.updateTable("licences").set({ used_at: now.toISOString() }).where("id", "=", licence.id).where("used_at", "is", null).executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) return null;
+    if (Number(taken.numUpdatedRows) !== 1) return { kind: "refused" } as const;
     const walletType = licenceWalletType(licence.metadata);
     const id = newId("wal");
     await trx
@@ -222,6 +224,6 @@ export async function createWalletFromLicence(db: DB, userId: string, licenceId:
         created_at: now.toISOString(),
       })
       .execute();
-    return id;
+    return { kind: "created", walletId: id } as const;
   });
 }

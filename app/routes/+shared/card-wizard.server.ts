@@ -135,10 +135,10 @@ export async function cardWizardAction(request: Request, userId: string, routes:
         return refused("card", { group: submission.error?.group?.[0], type: submission.error?.type?.[0] }, values);
       }
       const choice = await saveCardChoice(db, userId, requestId, { groupId: submission.value.group, type: submission.value.type });
-      if (choice === "noGroup") return refused("card", { group: "errors.funderUnknown" }, values);
-      if (choice === "noLicence") return refused("card", { type: "errors.noLicenceForType" }, values);
-      if (choice === "forged") return refused("card", { form: "cards.create.unknownRequest" });
-      if (choice === "submitted") {
+      if (choice.kind === "noGroup") return refused("card", { group: "errors.funderUnknown" }, values);
+      if (choice.kind === "noLicence") return refused("card", { type: "errors.noLicenceForType" }, values);
+      if (choice.kind === "forged") return refused("card", { form: "cards.create.unknownRequest" });
+      if (choice.kind === "submitted") {
         const existing = await getCardRequest(db, userId, requestId);
         return success(existing?.cardId ?? null, true);
       }
@@ -158,8 +158,8 @@ export async function cardWizardAction(request: Request, userId: string, routes:
         return refused("pin", { pin: submission.error?.pin?.[0], confirmation: submission.error?.confirmation?.[0] });
       }
       const saved = await saveCardPin(db, issuer, userId, requestId, submission.value.pin);
-      if (saved === "issuerFailed") return refused("pin", { form: "cards.create.failed" });
-      if (saved !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
+      if (saved.kind === "issuerFailed") return refused("pin", { form: "cards.create.failed" });
+      if (saved.kind !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
       return internalRedirect(routes.step("address", requestId));
     }
     case "address": {
@@ -170,8 +170,8 @@ export async function cardWizardAction(request: Request, userId: string, routes:
         return refused("address", { line1: e.line1?.[0], line2: e.line2?.[0], zipcode: e.zipcode?.[0], city: e.city?.[0], country: e.country?.[0] }, values);
       }
       const saved = await saveShippingAddress(db, userId, requestId, submission.value);
-      if (saved === "submitted") return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
-      if (saved !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
+      if (saved.kind === "submitted") return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
+      if (saved.kind !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
       return internalRedirect(routes.step("summary", requestId));
     }
     case "summary":

@@ -25,7 +25,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, issuer } = await getPlatform();
   const result = await setCardFrozen(db, issuer, context.get(accountContext).id, card.id, freeze);
   // "already": someone (another tab) did it first; the card is in the state the user asked for.
-  const ok = result === "ok" || result === "already";
+  const ok = result.kind === "ok" || result.kind === "already";
   const message = freeze ? (ok ? "cards.actions.freezeSuccess" : "cards.actions.freezeFail") : ok ? "cards.actions.unfreezeSuccess" : "cards.actions.unfreezeFail";
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: ok ? "success" : "error", message });
 }

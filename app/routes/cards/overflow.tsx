@@ -61,13 +61,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const creditCardId = String(form.get("creditCard") ?? "");
   if (intent === "default" || intent === "undefault") {
     const result = await setDefaultCreditCard(db, userId, creditCardId, intent === "default");
-    if (result === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
+    if (result.kind === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
     return flash("success", intent === "default" ? "cards.overflow.defaultSet" : "cards.overflow.defaultUnset");
   }
   if (intent === "delete") {
     const result = await deleteCreditCard(db, payments, userId, creditCardId);
-    if (result === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
-    return result === "ok" ? flash("success", "cards.overflow.deleted") : flash("error", "cards.overflow.deleteFailed");
+    if (result.kind === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
+    return result.kind === "ok" ? flash("success", "cards.overflow.deleted") : flash("error", "cards.overflow.deleteFailed");
   }
   return badRequest({ field: "form" as const, error: "errors.unknownIntent", value: "" });
 }

@@ -52,8 +52,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const ordered = form.getAll("wallet").map(String);
   const { db } = await getPlatform();
   const result = await setWalletPriority(db, context.get(accountContext).id, card.id, ordered);
-  if (result === "notPermutation" || result === "tooFew") return badRequest({ error: "errors.priorityNotPermutation" });
-  if (result !== "ok") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.priority.failed" });
+  if (result.kind === "notPermutation" || result.kind === "tooFew") return badRequest({ error: "errors.priorityNotPermutation" });
+  if (result.kind !== "ok") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.priority.failed" });
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "success", message: "cards.priority.saved" });
 }
 

@@ -33,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (submission.status !== "success") return badRequest({ lastResult: submission.reply() });
   const { db, issuer } = await getPlatform();
   const result = await blockCard(db, issuer, context.get(accountContext).id, card.id, submission.value.reason);
-  if (result === "ok" || result === "blocked") return internalRedirect(stopPage(card.id, true));
+  if (result.kind === "ok" || result.kind === "blocked") return internalRedirect(stopPage(card.id, true));
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.actions.blockFail" });
 }
 

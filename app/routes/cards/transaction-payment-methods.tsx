@@ -5,6 +5,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { TransactionSummary } from "~/components/TransactionSummary";
 import { TextField } from "~/components/TextField";
 import { formatCents } from "~/domain/money";
+import type { SplitError } from "~/domain/payment-methods";
 import { useTranslation } from "~/i18n";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
@@ -24,6 +25,15 @@ async function requireSwitchable(request: Request, context: Route.LoaderArgs["co
   return { db, userId, transaction };
 }
 
+/** What each refusal of the amounts says (spec 000 §5). */
+const SPLIT_MESSAGES: Record<SplitError, string> = {
+  amountFormat: "errors.switchAmountFormat",
+  negative: "errors.switchNegative",
+  tooMuch: "errors.switchTooMuch",
+  empty: "errors.switchEmpty",
+  total: "errors.switchTotal",
+};
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { transaction } = await requireSwitchable(request, context, params);
   return { transaction };
@@ -34,7 +44,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const typed = Object.fromEntries(transaction.wallets.map((w) => [w.id, String(form.get(`amount-${w.id}`) ?? "")]));
   const result = await switchPaymentMethods(db, userId, transaction.cardId, transaction.id, typed);
-  if (result.kind === "invalid") return badRequest({ errors: result.errors, total: result.total, typed });
+  if (result.kind === "invalid") {
+    const errors = Object.fromEntries(Object.entries(result.errors).map(([field, error]) => [field, SPLIT_MESSAGES[error]]));
+    return badRequest({ errors, total: result.total, typed });
+  }
   if (result.kind === "notFound") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "error", message: "cards.switch.notAllowed" });
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "success", message: "cards.switch.done" });
 }

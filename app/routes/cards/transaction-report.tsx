@@ -47,9 +47,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: problemReportSchema });
   if (submission.status !== "success") return badRequest({ lastResult: submission.reply() });
   const result = await reportProblem(db, userId, transaction.id, submission.value.message);
-  if (result === "not_found") throw await notFound(request);
-  if (result !== "ok") {
-    return badRequest({ lastResult: submission.reply({ fieldErrors: { message: [result === "too_long" ? "errors.reportTooLong" : "errors.reportTooShort"] } }) });
+  if (result.kind === "notFound") throw await notFound(request);
+  if (result.kind !== "ok") {
+    return badRequest({ lastResult: submission.reply({ fieldErrors: { message: [result.kind === "tooLong" ? "errors.reportTooLong" : "errors.reportTooShort"] } }) });
   }
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "success", message: "cards.report.sent" });
 }

@@ -28,8 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
   const form = await request.formData();
-  const walletId = await createWalletFromLicence(db, userId, String(form.get("licence") ?? ""));
-  if (walletId) return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId }), { kind: "success", message: "wallets.create.done" });
+  const created = await createWalletFromLicence(db, userId, String(form.get("licence") ?? ""));
+  if (created.kind === "created") return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: created.walletId }), { kind: "success", message: "wallets.create.done" });
   // Refused (a licence used meanwhile, another's, or made up): said where the form was. The empty
   // state shows it itself; a wallet page is not this route, so the message goes back to it as a flash.
   const wallets = await listWallets(db, userId);
