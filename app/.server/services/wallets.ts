@@ -95,6 +95,8 @@ export async function getWalletDetail(db: DB, userId: string, walletId: string, 
   ).map((b) => ({ ...b, elapsedPercent: validityElapsedPercent(b.startDate, b.endDate, today), daysLeft: daysBetween(today, b.endDate) }));
   const frozen = summary?.frozen ?? 0;
   const available = summary?.available ?? null;
+  const daily = wallet.daily_spending_limit;
+  const leftToday = daily === null ? null : Math.max(0, daily - (await spentToday(db, wallet.id, now)));
   return {
     id: wallet.id,
     name: wallet.name,
@@ -104,6 +106,7 @@ export async function getWalletDetail(db: DB, userId: string, walletId: string, 
     unlimited: wallet.unlimited === 1,
     available,
     total: available === null ? null : available + frozen,
+    spendable: leftToday === null ? available : available === null ? leftToday : Math.min(available, leftToday),
     frozen,
     dailySpendingLimit: wallet.daily_spending_limit,
     autoExtend: wallet.auto_extend_deposit === 1,
@@ -119,6 +122,21 @@ export async function getWalletDetail(db: DB, userId: string, walletId: string, 
     })),
     singleExpiry: balances.length === 1 ? balances[0]!.endDate : null,
   };
+}
+
+/** Cents paid with this wallet today (Paris day): payments processed and amounts held. */
+async function spentToday(db: DB, walletId: string, now: Date): Promise<number> {
+  const today = todayInParis(now);
+  // A Paris day starts at most 2 h before its UTC date: a day and a half back holds all of it.
+  const since = new Date(now.getTime() - 36 * 60 * 60 * 1000).toISOString();
+  const rows = await db
+    .selectFrom("wallet_transactions")
+    .select(["amount", "created_at"])
+    .where("wallet_id", "=", walletId)
+    .where("main_comment", "=", "withdraw")
+    .where("created_at", ">=", since)
+    .execute();
+  return rows.filter((r) => todayInParis(new Date(r.created_at)) === today).reduce((sum, r) => sum + Math.abs(r.amount), 0);
 }
 
 export const WALLET_TRANSACTIONS_PAGE_SIZE = 7;

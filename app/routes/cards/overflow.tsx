@@ -27,7 +27,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
   const userId = context.get(accountContext).id;
   const { db, payments, logger } = await getPlatform();
-  // Cards saved since the last look (one still under verification, say) join the list.
+  // Cards saved since the last look (one still under verification, say) join the list. A write on GET,
+  // on purpose: an idempotent sync of the processor's list. It only inserts cards the processor holds
+  // and the list lacks, each once (unique processor_ref, conflicts ignored): a second look adds nothing.
   let listFailed = false;
   try {
     await syncCreditCards(db, payments, userId);
