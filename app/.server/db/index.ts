@@ -10,6 +10,7 @@ import * as payments from "./migrations/004_payments";
 import * as marketing from "./migrations/005_marketing_opt_in";
 import * as accountSettings from "./migrations/006_account_settings";
 import * as guessLimits from "./migrations/007_guess_limits";
+import * as supplierScopes from "./migrations/008_supplier_scopes";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   "005_marketing_opt_in": marketing,
   "006_account_settings": accountSettings,
   "007_guess_limits": guessLimits,
+  "008_supplier_scopes": supplierScopes,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -210,8 +210,17 @@ describe("switching a transaction's payment methods", () => {
     const auth = await handle.db.selectFrom("card_authorizations").select("id").where("merchant_name", "=", "Le Bistrot des Halles").executeTakeFirstOrThrow();
     const transaction = (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!;
     expect(transaction.amount).toBe(1250);
-    expect(transaction.wallets.length).toBeGreaterThanOrEqual(2);
+    // Spec 000 §5: the restaurant accepts meal and gift wallets; her mobility wallet is not offered.
+    expect(transaction.wallets.map((w) => w.name).sort()).toEqual(["Cadeaux de Noël", "Titres-restaurant"]);
     expect(transaction.wallets.every((w) => w.selectable > 0 && w.selectable <= 1250)).toBe(true);
+    const offeredWith = async (scopes: string | null) => {
+      await handle.db.updateTable("card_authorizations").set({ scopes }).where("id", "=", auth.id).execute();
+      return (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!.wallets.map((w) => w.name).sort();
+    };
+    expect(await offeredWith(null)).toEqual(["Cadeaux de Noël", "Mobilité", "Titres-restaurant"]);
+    expect(await offeredWith('["mobility"]')).toEqual(["Mobilité"]);
+    expect(await offeredWith("not json")).toEqual([]);
+    await offeredWith('["meal","gift"]');
     const [first, second] = transaction.wallets;
 
     expect(await getSwitchableTransaction(handle.db, paul.id, marieCard, auth.id)).toBeNull();
