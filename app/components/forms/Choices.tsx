@@ -1,0 +1,169 @@
+import { Fragment, type ReactNode } from "react";
+import { useTranslation } from "~/i18n";
+import { hintIdOf, InlineError } from "./Field";
+import { errorOf, type FieldMeta } from "./meta";
+
+export interface ChoiceOption {
+  value: string;
+  label: string;
+  /** Said under the option, and describing it (e.g. how many cards are left). */
+  hint?: string;
+  /** Shown in the danger style (e.g. "no card left of this kind"). */
+  hintUnavailable?: boolean;
+  /** Cannot be chosen; never the target of a summary link. */
+  disabled?: boolean;
+}
+
+/** The id of one option's control: `${field id}-${value}`. */
+export const optionIdOf = (field: FieldMeta, value: string) => `${field.id}-${value}`;
+
+/**
+ * Where the error summary's link for a group goes (GOV.UK): its first option that can be chosen, or the
+ * fieldset when none can (then the summary focuses the group's first control with JS).
+ */
+export function choiceTarget(field: FieldMeta, options: readonly ChoiceOption[]): string {
+  const first = options.find((o) => !o.disabled);
+  return first ? optionIdOf(field, first.value) : field.id;
+}
+
+function checkedValues(field: FieldMeta): string[] {
+  const value = field.initialValue;
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+/**
+ * GOV.UK's fieldset: legend, hint, inline error, then the options. Hint and error describe the group,
+ * which is marked invalid (issue 13, finding 11): not each radio, where aria-invalid is not a supported
+ * state (ARIA 1.3, jsx-a11y).
+ */
+function ChoiceGroup({
+  type,
+  field,
+  legend,
+  hint,
+  options,
+  required,
+  className = "radios",
+}: {
+  type: "radio" | "checkbox";
+  field: FieldMeta;
+  legend: ReactNode;
+  hint?: string;
+  options: readonly ChoiceOption[];
+  required?: boolean;
+  className?: string;
+}) {
+  const error = errorOf(field);
+  const hintId = hint ? hintIdOf(field) : undefined;
+  const describedBy = [hintId, error ? field.errorId : undefined].filter(Boolean).join(" ") || undefined;
+  const checked = checkedValues(field);
+  return (
+    <fieldset id={field.id} key={field.key} className={`${className}${error ? " field--error" : ""}`} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
+      <legend>{legend}</legend>
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      <InlineError id={field.errorId} error={error} />
+      {options.map((option) => {
+        const id = optionIdOf(field, option.value);
+        const optionHintId = option.hint ? `${id}-hint` : undefined;
+        const control = (
+          <label className={type === "radio" ? "radio" : "checkbox"}>
+            <input
+              type={type}
+              name={field.name}
+              id={id}
+              value={option.value}
+              required={type === "radio" && (required || field.required) ? true : undefined}
+              disabled={option.disabled}
+              defaultChecked={checked.includes(option.value) && !option.disabled}
+              aria-describedby={optionHintId}
+            />
+            {option.label}
+          </label>
+        );
+        if (!option.hint) return <Fragment key={option.value}>{control}</Fragment>;
+        return (
+          <div className="radio-option" key={option.value}>
+            {control}
+            <p className={`radio-option__hint${option.hintUnavailable ? " radio-option__hint--unavailable" : ""}`} id={optionHintId}>
+              {option.hint}
+            </p>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+export interface ChoicesProps {
+  field: FieldMeta;
+  legend: ReactNode;
+  hint?: string;
+  options: readonly ChoiceOption[];
+  required?: boolean;
+}
+
+/** One choice among a few (radios in a fieldset). The error summary links to `choiceTarget(field, options)`. */
+export function Radios(props: ChoicesProps) {
+  return <ChoiceGroup type="radio" {...props} />;
+}
+
+/** Several choices (checkboxes in a fieldset), submitted under one name. */
+export function Checkboxes(props: ChoicesProps) {
+  return <ChoiceGroup type="checkbox" className="radios checkboxes" {...props} />;
+}
+
+/**
+ * One checkbox on its own (e.g. "send me news"): its error before it, as GOV.UK does for a single
+ * checkbox. Checked when the form's value for it is "on". `locked`: shown ticked and not changeable.
+ */
+export function Checkbox({ field, label, locked = false, children }: { field: FieldMeta; label: ReactNode; locked?: boolean; children?: ReactNode }) {
+  const error = errorOf(field);
+  return (
+    <div className={`field field--checkbox${error ? " field--error" : ""}`}>
+      <InlineError id={field.errorId} error={error} />
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          key={field.key}
+          id={field.id}
+          name={field.name}
+          defaultChecked={locked || field.initialValue === "on"}
+          disabled={locked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? field.errorId : undefined}
+        />
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * "I accept the terms and the privacy policy" with both texts one click away (onboarding, activation,
+ * profile). Once accepted on the profile it is shown ticked and locked: acceptance cannot be taken back here.
+ */
+export function TermsField({ field, locked, legalUrl, privacyUrl }: { field: FieldMeta; locked?: boolean; legalUrl: string; privacyUrl: string }) {
+  const { t } = useTranslation();
+  return (
+    <Checkbox field={field} locked={locked} label={t("onboarding.profile.terms")}>
+      <ul className="inline-links">
+        <li>
+          <a href={legalUrl} target="_blank" rel="noopener noreferrer">
+            {t("onboarding.profile.readTerms")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
+          </a>
+        </li>
+        <li>
+          <a href={privacyUrl} target="_blank" rel="noopener noreferrer">
+            {t("onboarding.profile.readPrivacy")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
+          </a>
+        </li>
+      </ul>
+    </Checkbox>
+  );
+}

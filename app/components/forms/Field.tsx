@@ -1,0 +1,161 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { useTranslation } from "~/i18n";
+import { errorOf, textOf, useReplyKey, type FieldMeta } from "./meta";
+
+/** The sentence before a form of several fields (RGAA 11.10.1): required unless marked "(facultatif)". */
+export function RequiredNote() {
+  const { t } = useTranslation();
+  return <p className="hint">{t("forms.allRequired")}</p>;
+}
+
+interface FieldText {
+  field: FieldMeta;
+  label: string;
+  hint?: string;
+  /**
+   * Required by the server's schema: announced as `aria-required` (RGAA 11.10.1). Not the `required`
+   * attribute, which would add the browser's own checks and bubbles where a form has no `noValidate`:
+   * the server's validation stays the rule.
+   */
+  required?: boolean;
+  /** Said "(facultatif)" in the label, in a form whose fields are otherwise all required. */
+  optional?: boolean;
+  /**
+   * A form-level error (conform's `form.errors`) also shown at this field, e.g. wrong credentials at both
+   * the e-mail and the password. The field's own error comes first.
+   */
+  formError?: string;
+}
+
+type ControlAria = { "aria-invalid"?: true; "aria-describedby"?: string; "aria-required"?: true };
+
+/** The hint's id of a field: its control (or fieldset) is described by it. */
+export const hintIdOf = (field: FieldMeta) => `${field.id}-hint`;
+
+/** An inline error, after the label and hint (ACCESSIBILITY.md "Forms and errors"). */
+export function InlineError({ id, error }: { id: string; error: string | undefined }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  return (
+    <p className="field__error" id={id}>
+      <span className="visually-hidden">{t("errors.prefix")}</span>
+      {t(error)}
+    </p>
+  );
+}
+
+/*
+ * Values: what a control shows is conform's value for its field — the form's `defaultValue` (given to
+ * `useForm`) until the server answers, then what was submitted. A field the person emptied stays empty.
+ */
+
+/**
+ * Label, hint, inline error (after both), then the control — described by hint and error, marked
+ * invalid when in error (ACCESSIBILITY.md "Forms and errors"). Ids come from conform's metadata.
+ */
+function FieldShell({ field, label, hint, required, optional, formError, control }: FieldText & { control: (aria: ControlAria) => ReactNode }) {
+  const { t } = useTranslation();
+  const error = errorOf(field) ?? formError;
+  const hintId = hint ? hintIdOf(field) : undefined;
+  const errorId = error ? field.errorId : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`field${error ? " field--error" : ""}`}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+        {optional ? ` ${t("forms.optional")}` : null}
+      </label>
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      <InlineError id={field.errorId} error={error} />
+      {control({ "aria-invalid": error ? true : undefined, "aria-describedby": describedBy, "aria-required": required || field.required ? true : undefined })}
+    </div>
+  );
+}
+
+const classes = (base: string, extra?: string) => (extra ? `${base} ${extra}` : base);
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "type" | "defaultValue" | "required">;
+
+export interface FieldProps extends FieldText, InputProps {
+  type?: "text" | "email" | "tel" | "password" | "search" | "url";
+  /** Never shown again after an answer (passwords always; a one-time code too). */
+  secret?: boolean;
+}
+
+/**
+ * A text, e-mail, phone or password input. A password is never shown again: the server hides it from
+ * its reply and the control is remounted after each answer.
+ */
+export function Field({ field, label, hint, required, optional, formError, type = "text", secret = type === "password", className, ...input }: FieldProps) {
+  const replyKey = useReplyKey();
+  return (
+    <FieldShell
+      field={field}
+      label={label}
+      hint={hint}
+      required={required}
+      optional={optional}
+      formError={formError}
+      control={(aria) => (
+        <input
+          key={secret ? `${field.key ?? ""}-${replyKey}` : field.key}
+          className={classes("input", className)}
+          id={field.id}
+          name={field.name}
+          type={type}
+          defaultValue={secret ? undefined : textOf(field)}
+          {...aria}
+          {...input}
+        />
+      )}
+    />
+  );
+}
+
+export type TextAreaProps = FieldText & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "defaultValue" | "required">;
+
+export function TextArea({ field, label, hint, required, optional, formError, className, ...textarea }: TextAreaProps) {
+  return (
+    <FieldShell
+      field={field}
+      label={label}
+      hint={hint}
+      required={required}
+      optional={optional}
+      formError={formError}
+      control={(aria) => (
+        <textarea key={field.key} className={classes("input textarea", className)} id={field.id} name={field.name} defaultValue={textOf(field)} {...aria} {...textarea} />
+      )}
+    />
+  );
+}
+
+export interface SelectProps extends FieldText, Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "defaultValue" | "required"> {
+  options: readonly { value: string; label: string }[];
+}
+
+export function Select({ field, label, hint, required, optional, formError, className, options, ...select }: SelectProps) {
+  return (
+    <FieldShell
+      field={field}
+      label={label}
+      hint={hint}
+      required={required}
+      optional={optional}
+      formError={formError}
+      control={(aria) => (
+        <select key={field.key} className={classes("input", className)} id={field.id} name={field.name} defaultValue={textOf(field)} {...aria} {...select}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
+  );
+}
