@@ -180,7 +180,7 @@ export type SubmitResult =
   | { kind: "noLicence" }
   | { kind: "addressRefused"; field: AddressField | null }
   | { kind: "pinRefused" }
-  | { kind: "issuerFailed" };
+  | { kind: "issuerFailed"; code: string; message: string | null };
 
 class NoLicenceLeft extends Error {}
 
@@ -287,7 +287,8 @@ export async function submitCardRequest(db: DB, issuer: CardIssuer, userId: stri
     });
     if (err.code === "invalid_address") return { kind: "addressRefused", field: err.field ?? null };
     if (err.code === "invalid_pin") return { kind: "pinRefused" };
-    return { kind: "issuerFailed" };
+    // The issuer's own words come along (spec 000 §8: failures "shown with server messages").
+    return { kind: "issuerFailed", code: err.code, message: err.message && err.message !== err.code ? err.message : null };
   }
 
   await db.transaction().execute(async (trx) => {
