@@ -28,7 +28,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** The create-wallet form (components/WalletParts.tsx): the licence, and the wallet page it was sent from. */
-const walletActivationSchema = z.object({ licence: z.string().max(100), from: z.string().max(100).optional() });
+const walletActivationSchema = z.object({ licence: z.string().max(100).default(""), from: z.string().max(100).optional() });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const userId = context.get(accountContext).id;
