@@ -71,7 +71,8 @@ export default function SwitchPaymentMethods({ loaderData, actionData }: Route.C
   const amounts = transaction.wallets.map((w) => ({ wallet: w, field: fields[amountField(w.id)]! }));
   const formError = form.errors?.[0];
   // The total of what was typed, when every amount could be read (said beside a refused total).
-  const parsed = amounts.map(({ field }) => parseEuros(typeof field.initialValue === "string" ? field.initialValue : ""));
+  // conform's value: what the server sent back, or (with JS) what is typed now.
+  const parsed = amounts.map(({ field }) => parseEuros(typeof field.value === "string" ? field.value : ""));
   const fieldInError = amounts.some(({ field }) => field.errors);
   const total = actionData && !fieldInError && parsed.every((c) => c !== null) ? parsed.reduce<number>((sum, c) => sum + (c ?? 0), 0) : null;
   const invalid = Boolean(formError) || fieldInError;
