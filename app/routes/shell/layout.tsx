@@ -180,11 +180,7 @@ function UserMenu({ data }: { data: AppLayoutData }) {
             </li>
           ) : null}
         </ul>
-        <Form method="post" action="/logout" className="user-menu__logout">
-          <button type="submit" className="button button--secondary">
-            {t("userMenu.logout")}
-          </button>
-        </Form>
+        <SignOutForm />
       </div>
     </details>
   );
@@ -283,28 +279,21 @@ function Shell({ data, children }: { data: AppLayoutData | undefined; children: 
 /** The navigation's sections without their cards and wallets: what the shell can offer when those failed to load. */
 function SectionsNav() {
   const { t } = useTranslation();
+  const sections = [
+    ["/cards", "nav.cards"],
+    ["/wallets", "nav.wallets"],
+    ["/plans/integrations", "nav.integrations"],
+    ["/store-locator", "nav.storeLocator"],
+  ] as const;
   return (
     <ul className="side-nav__sections">
-      <li>
-        <NavLink to="/cards" className="side-nav__link side-nav__link--top">
-          {t("nav.cards")}
-        </NavLink>
-      </li>
-      <li>
-        <NavLink to="/wallets" className="side-nav__link side-nav__link--top">
-          {t("nav.wallets")}
-        </NavLink>
-      </li>
-      <li>
-        <NavLink to="/plans/integrations" className="side-nav__link side-nav__link--top">
-          {t("nav.integrations")}
-        </NavLink>
-      </li>
-      <li>
-        <NavLink to="/store-locator" className="side-nav__link side-nav__link--top">
-          {t("nav.storeLocator")}
-        </NavLink>
-      </li>
+      {sections.map(([to, label]) => (
+        <li key={to}>
+          <NavLink to={to} className="side-nav__link side-nav__link--top">
+            {t(label)}
+          </NavLink>
+        </li>
+      ))}
     </ul>
   );
 }
