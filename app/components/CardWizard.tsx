@@ -1,16 +1,16 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
-import { firstEnabledOption } from "~/domain/error-targets";
 import type { WizardActionData, WizardStep, WizardView } from "~/routes/+shared/card-wizard";
-import { ErrorSummary, type SummaryError } from "./ErrorSummary";
-import { RequiredNote, SelectField, TextField } from "./TextField";
+import { choiceTarget, ErrorSummary, Field, InlineError, NewSecretPair, Radios, RequiredNote, Select, type FieldMeta, type SummaryField } from "./forms";
 import { useHydrated } from "./useHydrated";
 
 /**
  * The card creation wizard's steps (spec 000 §2 "Create card"): plain forms that post to the route
- * showing them, one step per URL. Used in the card page's panel and in onboarding.
+ * showing them, one step per URL. Used in the card page's panel and in onboarding. Each step's form
+ * takes the action's answer (conform's reply) for itself; validation stays on the server (decision 0008).
  */
 interface CardWizardProps {
   view: WizardView;
@@ -21,36 +21,16 @@ interface CardWizardProps {
   cancelTo?: string;
 }
 
-const FIELD_IDS: Record<string, string> = {
-  group: "card-group",
-  // The type's link goes to the first type still available (typeTarget), never to a disabled radio.
-  type: "card-type",
-  pin: "card-pin",
-  confirmation: "card-pin-confirmation",
-  line1: "address-line1",
-  line2: "address-line2",
-  zipcode: "address-zipcode",
-  city: "address-city",
-  country: "address-country",
-};
-
-/** The first card type the funder can still issue, else the fieldset: a summary link never lands on a disabled radio. */
-const typeTarget = (licences: Record<"physical" | "virtual", number>) =>
-  firstEnabledOption(["physical", "virtual"] as const, (type) => licences[type] > 0, (type) => `card-type-${type}`, "card-type");
-
 const stepLink = (base: string, step: WizardStep, requestId: string) => `${base}?step=${step}&request=${encodeURIComponent(requestId)}`;
+
+/** True when the wizard's answer has errors to show (the page's title then starts with "Erreur : "). */
+export function wizardInvalid(view: WizardView, actionData: WizardActionData | undefined): boolean {
+  return Boolean(view.notice) || Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e && e.length > 0));
+}
 
 export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps) {
   const { t } = useTranslation();
   const step = actionData?.step ?? view.step;
-  const errors = actionData?.errors ?? {};
-  const shownGroup = view.groups.find((g) => g.id === (actionData?.values?.group || view.groupId)) ?? view.groups[0];
-  const summaryErrors: SummaryError[] = Object.entries(errors)
-    .filter((entry): entry is [string, string] => Boolean(entry[1]) && entry[0] !== "form")
-    .map(([field, message]) => ({
-      fieldId: field === "type" && shownGroup ? typeTarget(shownGroup.licences) : (FIELD_IDS[field] ?? "card-wizard-submit"),
-      message,
-    }));
 
   if (view.blocked) {
     return (
@@ -87,6 +67,14 @@ export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps
 
   const physicalSteps: WizardStep[] = ["card", "pin", "address", "summary"];
   const numbered = step !== "card";
+  const heading = (
+    <h3 className="card-wizard__step" id="card-wizard-step">
+      {numbered
+        ? t("cards.create.stepOf", { current: physicalSteps.indexOf(step) + 1, total: physicalSteps.length, title: t(`cards.create.steps.${step}`) })
+        : t(`cards.create.steps.${step}`)}
+    </h3>
+  );
+  const answer = { lastResult: actionData?.lastResult, serverMessage: actionData?.serverMessage ?? null, heading };
   return (
     <div className="card-wizard">
       {view.notice ? (
@@ -94,22 +82,41 @@ export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps
           <p>{t(view.notice)}</p>
         </div>
       ) : null}
-      {errors.form ? (
+      {/* A funder chosen with the GET form starts the step again from the new funder's licences. */}
+      {step === "card" ? <ChoiceStep key={view.groupId ?? ""} view={view} cancelTo={cancelTo} {...answer} /> : null}
+      {step === "pin" ? <PinStep view={view} back={stepLink(base, "card", view.requestId)} {...answer} /> : null}
+      {step === "address" ? <AddressStep view={view} back={stepLink(base, "pin", view.requestId)} {...answer} /> : null}
+      {step === "summary" ? <SummaryStep view={view} base={base} {...answer} /> : null}
+    </div>
+  );
+}
+
+interface StepAnswer {
+  lastResult: SubmissionResult<string[]> | undefined;
+  /** The card issuer's own words after a refusal (spec 000 §8). */
+  serverMessage: string | null;
+  heading: ReactNode;
+}
+
+/**
+ * What every step shows above its form: the form's own errors (the request, the issuer) as an alert,
+ * with the issuer's words when it gave some, then the summary of the fields' errors, then the heading.
+ */
+function StepTop({ form, fields, serverMessage, heading }: { form: { errors?: string[] }; fields: readonly SummaryField[]; serverMessage: string | null; heading: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {form.errors?.length ? (
         <div className="alert alert--error" role="alert">
-          <p>{t(errors.form)}</p>
+          {form.errors.map((error) => (
+            <p key={error}>{t(error)}</p>
+          ))}
+          {serverMessage ? <p>{t("cards.create.serverMessage", { message: serverMessage })}</p> : null}
         </div>
       ) : null}
-      <ErrorSummary errors={summaryErrors} />
-      <h3 className="card-wizard__step" id="card-wizard-step">
-        {numbered
-          ? t("cards.create.stepOf", { current: physicalSteps.indexOf(step) + 1, total: physicalSteps.length, title: t(`cards.create.steps.${step}`) })
-          : t(`cards.create.steps.${step}`)}
-      </h3>
-      {step === "card" ? <ChoiceStep view={view} actionData={actionData} cancelTo={cancelTo} /> : null}
-      {step === "pin" ? <PinStep view={view} actionData={actionData} back={stepLink(base, "card", view.requestId)} /> : null}
-      {step === "address" ? <AddressStep view={view} actionData={actionData} back={stepLink(base, "pin", view.requestId)} /> : null}
-      {step === "summary" ? <SummaryStep view={view} base={base} /> : null}
-    </div>
+      <ErrorSummary form={undefined} fields={fields} />
+      {heading}
+    </>
   );
 }
 
@@ -139,38 +146,43 @@ function Actions({ submit, back, backLabel }: { submit: string; back?: string; b
   );
 }
 
-function ErrorText({ id, error }: { id: string; error: string | undefined }) {
-  const { t } = useTranslation();
-  if (!error) return null;
-  return (
-    <p className="field__error" id={id}>
-      <span className="visually-hidden">{t("errors.prefix")}</span>
-      {t(error)}
-    </p>
-  );
-}
+/** The value the server sent back for a field after a refusal, if any. */
+const sentBack = (field: FieldMeta) => (typeof field.initialValue === "string" && field.initialValue !== "" ? field.initialValue : undefined);
 
 /** Step 1: the funder (a select only when several groups can issue) and the type, each with its licences left. */
-function ChoiceStep({ view, actionData, cancelTo }: { view: WizardView; actionData: WizardActionData | undefined; cancelTo?: string }) {
+function ChoiceStep({ view, cancelTo, lastResult, serverMessage, heading }: { view: WizardView; cancelTo?: string } & StepAnswer) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const submit = useSubmit();
-  const errors = actionData?.errors ?? {};
-  const groupId = actionData?.values?.group || view.groupId;
-  const group = view.groups.find((g) => g.id === groupId) ?? view.groups[0]!;
-  const checkedType = actionData?.values?.type || view.type;
+  const shown = view.groups.find((g) => g.id === view.groupId) ?? view.groups[0]!;
+  const [form, fields] = useForm<{ group: string; type: string }>({
+    id: "card",
+    lastResult,
+    defaultValue: { group: shown.id, type: view.type && shown.licences[view.type] > 0 ? view.type : undefined },
+  });
+  const group = view.groups.find((g) => g.id === (lastResult ? sentBack(fields.group) : undefined)) ?? shown;
+  const types = (["physical", "virtual"] as const).map((type) => {
+    const left = group.licences[type];
+    return {
+      value: type,
+      label: t(`cards.create.type.${type}`),
+      hint: left === 0 ? t(`cards.create.unavailable.${type}`) : t("cards.create.licencesLeft", { left }),
+      hintUnavailable: left === 0,
+      disabled: left === 0,
+    };
+  });
+  const groupError = fields.group.errors?.[0];
   return (
     <>
+      {/* The type's link goes to the first type still available, never to a disabled radio (issue 13, finding 8). */}
+      <StepTop form={form} fields={[fields.group, { field: fields.type, target: choiceTarget(fields.type, types) }]} serverMessage={serverMessage} heading={heading} />
       {view.groups.length > 1 ? (
         // Choosing the funder shows its licences: a GET form, so it works without JS (JS sends it on change).
         <Form method="get" className="card-wizard__funder" preventScrollReset replace>
           {view.requestId && view.type ? <input type="hidden" name="request" value={view.requestId} /> : null}
-          <SelectField
-            id="card-group"
-            name="group"
+          <Select
+            field={fields.group}
             label={t("cards.create.funderQuestion")}
-            error={errors.group}
-            defaultValue={group.id}
             options={view.groups.map((g) => ({ value: g.id, label: g.name }))}
             onChange={(event) => void submit(event.currentTarget.form, { method: "get", replace: true, preventScrollReset: true })}
           />
@@ -181,52 +193,18 @@ function ChoiceStep({ view, actionData, cancelTo }: { view: WizardView; actionDa
           )}
         </Form>
       ) : (
-        <div className={errors.group ? "field field--error" : undefined}>
-          <p id="card-group" tabIndex={-1}>
+        <div className={groupError ? "field field--error" : undefined}>
+          <p id={fields.group.id} tabIndex={-1}>
             <strong>{t("cards.create.funderLabel")} : </strong>
             {group.name}
           </p>
-          <ErrorText id="card-group-error" error={errors.group} />
+          <InlineError id={fields.group.errorId} error={groupError} />
         </div>
       )}
-      <Form method="post" noValidate preventScrollReset>
+      <Form method="post" {...getFormProps(form)} preventScrollReset>
         <Hidden step="card" requestId={view.requestId} />
         <input type="hidden" name="group" value={group.id} />
-        <fieldset
-          id="card-type"
-          className={`radios${errors.type ? " field--error" : ""}`}
-          aria-describedby={errors.type ? "card-type-hint card-type-error" : "card-type-hint"}
-          aria-invalid={errors.type ? true : undefined}
-        >
-          <legend>{t("cards.create.typeQuestion")}</legend>
-          <p className="field__hint" id="card-type-hint">
-            {t("cards.create.typeHint", { funder: group.name })}
-          </p>
-          <ErrorText id="card-type-error" error={errors.type} />
-          {(["physical", "virtual"] as const).map((type) => {
-            const left = group.licences[type];
-            return (
-              <div className="radio-option" key={type}>
-                <label className="radio">
-                  <input
-                    type="radio"
-                    name="type"
-                    id={`card-type-${type}`}
-                    value={type}
-                    required
-                    disabled={left === 0}
-                    defaultChecked={checkedType === type && left > 0}
-                    aria-describedby={`card-type-${type}-licences`}
-                  />
-                  {t(`cards.create.type.${type}`)}
-                </label>
-                <p className={`radio-option__hint${left === 0 ? " radio-option__hint--unavailable" : ""}`} id={`card-type-${type}-licences`}>
-                  {left === 0 ? t(`cards.create.unavailable.${type}`) : t("cards.create.licencesLeft", { left })}
-                </p>
-              </div>
-            );
-          })}
-        </fieldset>
+        <Radios required field={fields.type} legend={t("cards.create.typeQuestion")} hint={t("cards.create.typeHint", { funder: group.name })} options={types} />
         <p className="hint">{t("cards.create.virtualAtOnce")}</p>
         <Actions submit={t("cards.create.continue")} back={cancelTo} backLabel={t("cards.create.cancel")} />
       </Form>
@@ -235,94 +213,77 @@ function ChoiceStep({ view, actionData, cancelTo }: { view: WizardView; actionDa
 }
 
 /** Step 2 (physical): the PIN, typed twice; it is never shown again nor sent back to the browser. */
-function PinStep({ view, actionData, back }: { view: WizardView; actionData: WizardActionData | undefined; back: string }) {
+function PinStep({ view, back, lastResult, serverMessage, heading }: { view: WizardView; back: string } & StepAnswer) {
   const { t } = useTranslation();
-  const errors = actionData?.errors ?? {};
-  const attempt = actionData?.attempt ?? "";
+  const [form, fields] = useForm<{ pin: string; confirmation: string }>({ id: "card", lastResult });
   return (
-    <Form method="post" noValidate preventScrollReset>
-      <Hidden step="pin" requestId={view.requestId} />
-      <p>{t("cards.create.pinIntro")}</p>
-      <RequiredNote />
-      {view.hasPin ? <p className="hint">{t("cards.create.pinKept")}</p> : null}
-      <TextField
-        required
-        id="card-pin"
-        name="pin"
-        key={`pin-${attempt}`}
-        label={t("cards.create.pin")}
-        hint={t("cards.create.pinHint")}
-        error={errors.pin}
-        type="password"
-        inputMode="numeric"
-        maxLength={4}
-        autoComplete="off"
-        className="input--code"
-      />
-      <TextField
-        required
-        id="card-pin-confirmation"
-        name="confirmation"
-        key={`confirmation-${attempt}`}
-        label={t("cards.create.pinConfirmation")}
-        error={errors.confirmation}
-        type="password"
-        inputMode="numeric"
-        maxLength={4}
-        autoComplete="off"
-        className="input--code"
-      />
-      <Actions submit={t("cards.create.continue")} back={back} />
-    </Form>
+    <>
+      <StepTop form={form} fields={[fields.pin, fields.confirmation]} serverMessage={serverMessage} heading={heading} />
+      <Form method="post" {...getFormProps(form)} preventScrollReset>
+        <Hidden step="pin" requestId={view.requestId} />
+        <p>{t("cards.create.pinIntro")}</p>
+        <RequiredNote />
+        {view.hasPin ? <p className="hint">{t("cards.create.pinKept")}</p> : null}
+        <NewSecretPair
+          kind="pin"
+          secret={fields.pin}
+          confirmation={fields.confirmation}
+          label={t("cards.create.pin")}
+          hint={t("cards.create.pinHint")}
+          confirmationLabel={t("cards.create.pinConfirmation")}
+        />
+        <Actions submit={t("cards.create.continue")} back={back} />
+      </Form>
+    </>
   );
 }
 
+type AddressForm = { line1: string; line2: string; zipcode: string; city: string; country: string };
+
 /** Step 3 (physical): where the card is sent; starts from the profile's address. */
-function AddressStep({ view, actionData, back }: { view: WizardView; actionData: WizardActionData | undefined; back: string }) {
+function AddressStep({ view, back, lastResult, serverMessage, heading }: { view: WizardView; back: string } & StepAnswer) {
   const { t } = useTranslation();
-  const errors = actionData?.errors ?? {};
-  // Uncontrolled and never remounted: what the person typed stays while they correct it.
-  const values = { ...view.address, ...actionData?.values };
-  const field = (name: "line1" | "line2" | "zipcode" | "city", autoComplete: string, extra: { hint?: string; optional?: boolean } = {}) => (
-    <TextField
-      id={FIELD_IDS[name]!}
-      name={name}
-      label={extra.optional ? `${t(`cards.create.address.${name}`)} ${t("cards.create.optional")}` : t(`cards.create.address.${name}`)}
+  // Uncontrolled: what the person typed stays while they correct it.
+  const [form, fields] = useForm<AddressForm>({ id: "address", lastResult, defaultValue: view.address });
+  const line = (name: "line1" | "line2" | "zipcode" | "city", autoComplete: string, extra: { hint?: string; optional?: boolean } = {}) => (
+    <Field
+      field={fields[name]}
+      label={t(`cards.create.address.${name}`)}
       hint={extra.hint}
-      error={errors[name]}
-      defaultValue={values[name] ?? ""}
+      optional={extra.optional}
       required={!extra.optional}
       autoComplete={autoComplete}
       maxLength={name === "zipcode" ? 10 : 50}
     />
   );
   return (
-    <Form method="post" noValidate preventScrollReset>
-      <Hidden step="address" requestId={view.requestId} />
-      <p>{t("cards.create.addressIntro")}</p>
-      <RequiredNote />
-      {field("line1", "address-line1", { hint: t("cards.create.address.line1Hint") })}
-      {field("line2", "address-line2", { optional: true, hint: t("cards.create.address.line2Hint") })}
-      {field("zipcode", "postal-code")}
-      {field("city", "address-level2")}
-      <SelectField
-        required
-        id="address-country"
-        name="country"
-        label={t("cards.create.address.country")}
-        error={errors.country}
-        defaultValue={values.country}
-        autoComplete="country"
-        options={Object.entries(DELIVERY_COUNTRIES).map(([code, name]) => ({ value: code, label: name }))}
-      />
-      <Actions submit={t("cards.create.continue")} back={back} />
-    </Form>
+    <>
+      <StepTop form={form} fields={[fields.line1, fields.line2, fields.zipcode, fields.city, fields.country]} serverMessage={serverMessage} heading={heading} />
+      <Form method="post" {...getFormProps(form)} preventScrollReset>
+        <Hidden step="address" requestId={view.requestId} />
+        <p>{t("cards.create.addressIntro")}</p>
+        <RequiredNote />
+        {line("line1", "address-line1", { hint: t("cards.create.address.line1Hint") })}
+        {line("line2", "address-line2", { optional: true, hint: t("cards.create.address.line2Hint") })}
+        {line("zipcode", "postal-code")}
+        {line("city", "address-level2")}
+        <Select
+          required
+          field={fields.country}
+          label={t("cards.create.address.country")}
+          autoComplete="country"
+          options={Object.entries(DELIVERY_COUNTRIES).map(([code, name]) => ({ value: code, label: name }))}
+        />
+        <Actions submit={t("cards.create.continue")} back={back} />
+      </Form>
+    </>
   );
 }
 
 /** Step 4 (physical): everything at a glance before the card is made. */
-function SummaryStep({ view, base }: { view: WizardView; base: string }) {
+function SummaryStep({ view, base, lastResult, serverMessage, heading }: { view: WizardView; base: string } & StepAnswer) {
   const { t } = useTranslation();
+  const [form] = useForm({ id: "card-summary", lastResult });
   const group = view.groups.find((g) => g.id === view.groupId);
   const a = view.address;
   const row = (label: string, value: ReactNode, edit?: { step: WizardStep; label: string }) => (
@@ -342,7 +303,9 @@ function SummaryStep({ view, base }: { view: WizardView; base: string }) {
     </div>
   );
   return (
-    <Form method="post" noValidate preventScrollReset>
+    <>
+    <StepTop form={form} fields={[]} serverMessage={serverMessage} heading={heading} />
+    <Form method="post" {...getFormProps(form)} preventScrollReset>
       <Hidden step="summary" requestId={view.requestId} />
       <dl className="summary-list">
         {row(t("cards.create.funderLabel"), group?.name ?? "", { step: "card", label: t("cards.create.editFunder") })}
@@ -369,5 +332,6 @@ function SummaryStep({ view, base }: { view: WizardView; base: string }) {
       <p className="hint">{t("cards.create.deliveryTime")}</p>
       <Actions submit={t("cards.create.submit")} back={stepLink(base, "address", view.requestId)} />
     </Form>
+    </>
   );
 }

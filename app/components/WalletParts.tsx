@@ -47,9 +47,13 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
           <dt>{t("wallets.details.balance")}</dt>
           <dd>{amountOrUnlimited(t, wallet.available)}</dd>
         </div>
+        <div>
+          <dt>{t("wallets.details.spendingLimit")}</dt>
+          <dd>{amountOrUnlimited(t, wallet.spendable)}</dd>
+        </div>
         {wallet.dailySpendingLimit !== null ? (
           <div>
-            <dt>{t("wallets.details.spendingLimit")}</dt>
+            <dt>{t("wallets.details.dailyLimit")}</dt>
             <dd>{t("wallets.details.perDay", { amount: formatCents(wallet.dailySpendingLimit) })}</dd>
           </div>
         ) : null}

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { deliveryHint, deliveryStepOf, isDeliveryProblem } from "./delivery";
+import { deliveryHint, deliveryStepOf, isDeliveryDanger, isDeliveryProblem } from "./delivery";
 
 test("submitted and pending are the same first step; problems have no step", () => {
   expect(deliveryStepOf("submitted")).toBe("pending");
@@ -9,6 +9,9 @@ test("submitted and pending are the same first step; problems have no step", () 
   expect(deliveryStepOf("canceled")).toBeNull();
   expect(["canceled", "failure", "returned"].every(isDeliveryProblem)).toBe(true);
   expect(isDeliveryProblem("shipped")).toBe(false);
+  // Spec 000 §4: only canceled and failure in the danger style.
+  expect(["canceled", "failure"].every(isDeliveryDanger)).toBe(true);
+  expect(["returned", "submitted", "pending", "shipped", "delivered"].some(isDeliveryDanger)).toBe(false);
 });
 
 test("the hint shows the date only while shipped with a date still ahead", () => {

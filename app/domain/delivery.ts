@@ -1,6 +1,7 @@
 /**
  * Delivery rules of spec 000 §4: steps pending → shipped → delivered; submitted counts as pending;
- * canceled, failure (and returned) are problems, shown in the danger style and in words.
+ * canceled, failure and returned are off the steps and said in words; only canceled and failure are
+ * shown in the danger style.
  */
 export const DELIVERY_STEPS = ["pending", "shipped", "delivered"] as const;
 export type DeliveryStep = (typeof DELIVERY_STEPS)[number];
@@ -11,8 +12,14 @@ export function deliveryStepOf(status: string): DeliveryStep | null {
   return null;
 }
 
+/** Off the steps: the card will not arrive as planned (the panel says to contact the support). */
 export function isDeliveryProblem(status: string): boolean {
   return status === "canceled" || status === "failure" || status === "returned";
+}
+
+/** Spec 000 §4: "Canceled and failure appear in danger colour" — those two only. */
+export function isDeliveryDanger(status: string): boolean {
+  return status === "canceled" || status === "failure";
 }
 
 /** The card tooltip: the estimated date only while shipped with a future date; else the status, except delivered. */

@@ -9,9 +9,12 @@ export interface SelectableWallet {
   selectable: number;
 }
 
+/** What is wrong with an amount (by wallet id) or with the amounts together (`form`); the page says it in words. */
+export type SplitError = "amountFormat" | "negative" | "tooMuch" | "empty" | "total";
+
 export type SplitResult =
   | { ok: true; parts: { walletId: string; amount: number }[] }
-  | { ok: false; errors: Record<string, string>; total: number | null };
+  | { ok: false; errors: Record<string, SplitError>; total: number | null };
 
 /** Cents from a typed euro amount; "" is 0; null when it is not an amount with at most 2 decimals. */
 export function parseEuros(text: string): number | null {
@@ -24,17 +27,17 @@ export function parseEuros(text: string): number | null {
 }
 
 export function validateSplit(amount: number, wallets: SelectableWallet[], typed: Record<string, string>): SplitResult {
-  const errors: Record<string, string> = {};
+  const errors: Record<string, SplitError> = {};
   const parts: { walletId: string; amount: number }[] = [];
   for (const wallet of wallets) {
     const cents = parseEuros(typed[wallet.id] ?? "");
-    if (cents === null) errors[wallet.id] = "errors.switchAmountFormat";
-    else if (cents < 0) errors[wallet.id] = "errors.switchNegative";
-    else if (cents > wallet.selectable) errors[wallet.id] = "errors.switchTooMuch";
+    if (cents === null) errors[wallet.id] = "amountFormat";
+    else if (cents < 0) errors[wallet.id] = "negative";
+    else if (cents > wallet.selectable) errors[wallet.id] = "tooMuch";
     else if (cents > 0) parts.push({ walletId: wallet.id, amount: cents });
   }
   const total = Object.keys(errors).length > 0 ? null : parts.reduce((sum, p) => sum + p.amount, 0);
-  if (total !== null && parts.length === 0) errors.form = "errors.switchEmpty";
-  else if (total !== null && total !== amount) errors.form = "errors.switchTotal";
+  if (total !== null && parts.length === 0) errors.form = "empty";
+  else if (total !== null && total !== amount) errors.form = "total";
   return Object.keys(errors).length > 0 ? { ok: false, errors, total } : { ok: true, parts };
 }

@@ -27,6 +27,15 @@ export function clampLimit(raw: string | null, pageSize: number): number {
   return Math.min(pages * pageSize, Math.floor(MAX_LISTED / pageSize) * pageSize);
 }
 
+/** What a card page's URL asks of its transactions panel: `?tab=approved|declined` (approved otherwise), `?limit=` and `?frozenLimit=` (clamped, whole pages). */
+export function transactionsQuery(params: URLSearchParams): { tab: TransactionTab; limit: number; frozenLimit: number } {
+  return {
+    tab: params.get("tab") === "declined" ? "declined" : "approved",
+    limit: clampLimit(params.get("limit"), TRANSACTIONS_PAGE_SIZE),
+    frozenLimit: clampLimit(params.get("frozenLimit"), FROZEN_PAGE_SIZE),
+  };
+}
+
 /** Spec 000 §5 "Report a problem": at least 10 characters once trimmed (and at most 1000). */
 export const REPORT_MIN_LENGTH = 10;
 export const REPORT_MAX_LENGTH = 1000;

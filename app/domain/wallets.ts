@@ -112,6 +112,11 @@ export interface WalletDetail {
   /** Cents the wallet holds, pending payments included; null when unlimited. */
   total: number | null;
   frozen: number;
+  /**
+   * "Limite de dépense" (spec 000 §2, the API's spendable_amount): cents the wallet can still pay today —
+   * what it holds, capped by what its daily limit leaves today; null when unlimited with no daily limit.
+   */
+  spendable: number | null;
   /** Cents a day, when the wallet has a daily spending limit. */
   dailySpendingLimit: number | null;
   autoExtend: boolean;

@@ -111,12 +111,12 @@ test("finding 11: the block panel's refused reason keeps its hint and marks the 
   await page.goto(`${await cardPath(page)}/stop`);
   const panel = page.getByRole("dialog", { name: "Bloquer la carte" });
   const group = panel.getByRole("group", { name: "Pourquoi bloquez-vous cette carte ?" });
-  expect(await describedBy(group)).toEqual(["stop-hint"]);
+  expect(await describedBy(group)).toEqual(["stop-reason-hint"]);
   // Refused: no reason chosen, the card stays as it is.
   await panel.getByRole("button", { name: "Bloquer définitivement la carte" }).click();
   await expect(page).toHaveTitle(/^Erreur : Bloquer la carte/);
   const ids = await describedBy(group);
-  expect(ids[0]).toBe("stop-hint");
+  expect(ids[0]).toBe("stop-reason-hint");
   expect(ids).toHaveLength(2);
   await expect(panel.locator(`#${ids[1]}`)).toContainText(/^Erreur :/);
   await expect(group).toHaveAttribute("aria-invalid", "true");

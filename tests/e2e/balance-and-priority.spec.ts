@@ -155,6 +155,9 @@ test("marie moves a transaction onto two wallets; a wrong total is refused", asy
   await item.getByRole("link", { name: /Changer les moyens de paiement/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Changer les moyens de paiement");
   await expect(page.getByRole("group", { name: "Répartissez 12,50 € entre vos portefeuilles" })).toBeVisible();
+  // Spec 000 §5: the restaurant accepts meal and gift wallets only; her mobility wallet is not offered.
+  await expect(page.getByRole("textbox", { name: /^Montant pris sur/ })).toHaveCount(2);
+  await expect(page.getByLabel("Montant pris sur Mobilité (€)")).toHaveCount(0);
   await expectAccessible(page, "switch payment methods");
 
   await page.getByLabel("Montant pris sur Titres-restaurant (€)").fill("10");
@@ -164,7 +167,7 @@ test("marie moves a transaction onto two wallets; a wrong total is refused", asy
   await expect(page.getByText("Total choisi : 10,00 € sur 12,50 €.")).toBeVisible();
   await expectAccessible(page, "switch payment methods, wrong total");
 
-  await page.getByLabel("Montant pris sur Mobilité (€)").fill("2,50");
+  await page.getByLabel("Montant pris sur Cadeaux de Noël (€)").fill("2,50");
   await page.getByRole("button", { name: "Valider la répartition" }).click();
   await expect(page.getByText("Les moyens de paiement de la transaction ont été changés.")).toBeVisible();
   await expect(page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" }).getByRole("link", { name: /Changer les moyens de paiement/ })).toHaveCount(0);

@@ -114,12 +114,12 @@ test("marie changes her notification preferences, then her password, and signs i
   await expectAccessible(page, "notifications");
 
   await page.getByRole("checkbox", { name: "Paiements acceptés par e-mail" }).check();
-  await page.getByRole("checkbox", { name: "Cagnottes par notification push" }).uncheck();
+  await page.getByRole("checkbox", { name: "Portefeuilles par notification push" }).uncheck();
   await page.getByRole("button", { name: "Enregistrer mes préférences" }).click();
   await expect(page.getByText("Vos préférences de notification sont enregistrées.")).toBeVisible();
   await page.reload();
   await expect(page.getByRole("checkbox", { name: "Paiements acceptés par e-mail" })).toBeChecked();
-  await expect(page.getByRole("checkbox", { name: "Cagnottes par notification push" })).not.toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Portefeuilles par notification push" })).not.toBeChecked();
   await expect(page.getByRole("checkbox", { name: "E-mail (toutes)" })).toBeChecked();
 
   // The column switch sets every push box, with JavaScript (at once) or without (by the server).
@@ -127,7 +127,7 @@ test("marie changes her notification preferences, then her password, and signs i
   await page.getByRole("button", { name: "Enregistrer mes préférences" }).click();
   await expect(page.getByText("Vos préférences de notification sont enregistrées.")).toBeVisible();
   await page.reload();
-  for (const type of ["Paiements acceptés", "Paiements refusés", "Demandes de remboursement", "Cagnottes"]) {
+  for (const type of ["Paiements acceptés", "Paiements refusés", "Demandes de remboursement", "Portefeuilles"]) {
     await expect(page.getByRole("checkbox", { name: `${type} par notification push` })).toBeChecked();
   }
   await expectAccessible(page, "notifications, saved");

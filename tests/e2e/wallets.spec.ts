@@ -13,6 +13,7 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(strip(page).getByRole("link")).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/, /Culture.*Illimité/]);
   await expect(strip(page).getByRole("link", { name: /Titres-restaurant/ })).toHaveAttribute("aria-current", "page");
   await expect(details(page).getByText("Limite de dépense")).toBeVisible();
+  await expect(details(page).getByText("Plafond journalier")).toBeVisible();
   await expect(details(page).getByText("25,00 € par jour")).toBeVisible();
   await expect(details(page).getByText("Solde total")).toBeVisible();
   await expect(details(page).getByText("152,40 €")).toBeVisible();

@@ -11,6 +11,7 @@ import * as marketing from "./migrations/005_marketing_opt_in";
 import * as accountSettings from "./migrations/006_account_settings";
 import * as guessLimits from "./migrations/007_guess_limits";
 import * as codeTargets from "./migrations/008_code_targets";
+import * as supplierScopes from "./migrations/009_supplier_scopes";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   "006_account_settings": accountSettings,
   "007_guess_limits": guessLimits,
   "008_code_targets": codeTargets,
+  "009_supplier_scopes": supplierScopes,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -200,6 +200,8 @@ export interface CardAuthorizationTable {
   overflow_amount: number;
   can_switch_payment_methods: number;
   transaction_at: string;
+  /** JSON array of the wallet types the supplier accepts (spec 000 §3 "scopes"); null: every wallet. */
+  scopes: string | null;
 }
 
 export interface PaymentIntentTable {

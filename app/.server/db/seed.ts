@@ -751,13 +751,15 @@ interface AuthorizationSeed {
   reason?: string;
   overflow?: number;
   canSwitch?: boolean;
+  /** Wallet types the supplier accepts; every wallet when absent. */
+  scopes?: string[];
 }
 
 /** Card •••• 4242: 12 approved (more than one page of 7), 3 declined, 2 frozen; newest first. */
 const MARIE_AUTHORIZATIONS: AuthorizationSeed[] = [
   { kind: "frozen", merchant: "Le Petit Café", city: "Lyon", amount: 1890, hoursAgo: 3 },
   { kind: "frozen", merchant: "SNCF Connect", city: "Paris", amount: 1200, hoursAgo: 20 },
-  { kind: "approved", merchant: "Le Bistrot des Halles", city: "Lyon", amount: 1250, hoursAgo: 26, canSwitch: true },
+  { kind: "approved", merchant: "Le Bistrot des Halles", city: "Lyon", amount: 1250, hoursAgo: 26, canSwitch: true, scopes: ["meal", "gift"] },
   { kind: "approved", merchant: "Boulangerie Pain & Co", city: "Lyon", amount: 890, hoursAgo: 50 },
   { kind: "declined", merchant: "Le Bouchon des Canuts", city: "Lyon", amount: 3200, hoursAgo: 52, reason: "daily_limit_exceeded" },
   // 25,00 € from Titres-restaurant, 25,00 € from Cadeaux de Noël, 18,50 € overflow whose payment failed.
@@ -811,6 +813,7 @@ async function seedMarieAuthorizations(
       overflow_amount: a.overflow ?? 0,
       can_switch_payment_methods: a.canSwitch ? 1 : 0,
       transaction_at: clock.at(-(a.hoursAgo * HOUR + 13 * MINUTE)),
+      scopes: a.scopes ? JSON.stringify(a.scopes) : null,
     }),
   );
   await db.insertInto("card_authorizations").values(rows).execute();

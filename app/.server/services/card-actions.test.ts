@@ -66,22 +66,22 @@ afterAll(() => handle.close());
 test("the frozen flag changes only after the issuer confirms", async () => {
   const c = await card(marie, "4242");
   failNext = true;
-  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toBe("issuer_failed");
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toEqual({ kind: "issuerFailed" });
   expect((await card(marie, "4242")).frozen).toBe(0);
-  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toBe("ok");
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toEqual({ kind: "ok" });
   expect((await card(marie, "4242")).frozen).toBe(1);
   expect(calls).toContain(`freeze ${c.issuer_ref}`);
-  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toBe("already");
-  expect(await setCardFrozen(handle.db, issuer, marie, c.id, false)).toBe("ok");
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, true)).toEqual({ kind: "already" });
+  expect(await setCardFrozen(handle.db, issuer, marie, c.id, false)).toEqual({ kind: "ok" });
   expect((await card(marie, "4242")).frozen).toBe(0);
 });
 
 test("nobody acts on another user's card", async () => {
   const c = await card(marie, "4242");
   const before = calls.length;
-  expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toBe("not_found");
-  expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toBe("not_found");
-  expect(await chooseNewPin(handle.db, issuer, paul, c.id, "1234")).toBe("not_found");
+  expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toEqual({ kind: "notFound" });
+  expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toEqual({ kind: "notFound" });
+  expect(await chooseNewPin(handle.db, issuer, paul, c.id, "1234")).toEqual({ kind: "notFound" });
   expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toBe("not_found");
   expect(calls.length).toBe(before);
 });
@@ -89,9 +89,9 @@ test("nobody acts on another user's card", async () => {
 test("a new PIN is 4 digits, only where the PIN can be updated, and reaches the issuer encrypted", async () => {
   const physical = await card(marie, "4242");
   const virtual = await card(marie, "5556");
-  expect(await chooseNewPin(handle.db, issuer, marie, physical.id, "12345")).toBe("not_allowed");
-  expect(await chooseNewPin(handle.db, issuer, marie, virtual.id, "1234")).toBe("not_allowed");
-  expect(await chooseNewPin(handle.db, issuer, marie, physical.id, "4321")).toBe("ok");
+  expect(await chooseNewPin(handle.db, issuer, marie, physical.id, "12345")).toEqual({ kind: "notAllowed" });
+  expect(await chooseNewPin(handle.db, issuer, marie, virtual.id, "1234")).toEqual({ kind: "notAllowed" });
+  expect(await chooseNewPin(handle.db, issuer, marie, physical.id, "4321")).toEqual({ kind: "ok" });
   expect(calls).toContain(`pin ${physical.issuer_ref} 4321`);
 });
 
@@ -105,13 +105,13 @@ test("a virtual card reveals its details, a physical one its PIN, never the othe
 
 test("blocking is permanent: no freeze, PIN or reveal afterwards", async () => {
   const c = await card(paul, "3005");
-  expect(await blockCard(handle.db, issuer, paul, c.id, "stolen")).toBe("ok");
+  expect(await blockCard(handle.db, issuer, paul, c.id, "stolen")).toEqual({ kind: "ok" });
   const blocked = await card(paul, "3005");
   expect(blocked.status).toBe("blocked");
   expect(blocked.block_reason).toBe("stolen");
   expect(calls).toContain(`cancel ${c.issuer_ref} stolen`);
-  expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toBe("blocked");
-  expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toBe("blocked");
-  expect(await setCardFrozen(handle.db, issuer, paul, c.id, false)).toBe("blocked");
+  expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toEqual({ kind: "blocked" });
+  expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toEqual({ kind: "blocked" });
+  expect(await setCardFrozen(handle.db, issuer, paul, c.id, false)).toEqual({ kind: "blocked" });
   expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toBe("blocked");
 });

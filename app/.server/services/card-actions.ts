@@ -6,7 +6,12 @@ import { IssuerError, type CancelReason, type CardIssuer, type RevealKind, type 
  * What an employee can do to a card (spec 000 §4): freeze and unfreeze (reversible), block (permanent),
  * choose a new PIN, reveal details or PIN. The portal's state changes only after the issuer confirms.
  */
-export type CardActionResult = "ok" | "not_found" | "blocked" | "already" | "not_allowed" | "issuer_failed";
+export type CardActionResult = { kind: "ok" } | { kind: "notFound" } | { kind: "blocked" } | { kind: "already" } | { kind: "notAllowed" } | { kind: "issuerFailed" };
+
+const OK = { kind: "ok" } as const;
+const NOT_FOUND = { kind: "notFound" } as const;
+const BLOCKED = { kind: "blocked" } as const;
+const ISSUER_FAILED = { kind: "issuerFailed" } as const;
 
 interface OwnedCard {
   id: string;
@@ -26,50 +31,50 @@ async function ownedCard(db: DB, userId: string, cardId: string): Promise<OwnedC
     .executeTakeFirst();
 }
 
-async function callIssuer(call: () => Promise<void>): Promise<"ok" | "issuer_failed"> {
+async function callIssuer(call: () => Promise<void>): Promise<typeof OK | typeof ISSUER_FAILED> {
   try {
     await call();
-    return "ok";
+    return OK;
   } catch (err) {
-    if (err instanceof IssuerError) return "issuer_failed";
+    if (err instanceof IssuerError) return ISSUER_FAILED;
     throw err;
   }
 }
 
 export async function setCardFrozen(db: DB, issuer: CardIssuer, userId: string, cardId: string, frozen: boolean): Promise<CardActionResult> {
   const card = await ownedCard(db, userId, cardId);
-  if (!card) return "not_found";
-  if (card.status === "blocked") return "blocked";
-  if ((card.frozen === 1) === frozen) return "already";
+  if (!card) return NOT_FOUND;
+  if (card.status === "blocked") return BLOCKED;
+  if ((card.frozen === 1) === frozen) return { kind: "already" };
   const result = await callIssuer(() => (frozen ? issuer.freeze(card.issuer_ref) : issuer.unfreeze(card.issuer_ref)));
-  if (result !== "ok") return result;
+  if (result.kind !== "ok") return result;
   await db.updateTable("cards").set({ frozen: frozen ? 1 : 0 }).where("id", "=", card.id).execute();
-  return "ok";
+  return OK;
 }
 
 export async function blockCard(db: DB, issuer: CardIssuer, userId: string, cardId: string, reason: CancelReason): Promise<CardActionResult> {
   const card = await ownedCard(db, userId, cardId);
-  if (!card) return "not_found";
-  if (card.status === "blocked") return "blocked";
+  if (!card) return NOT_FOUND;
+  if (card.status === "blocked") return BLOCKED;
   const result = await callIssuer(() => issuer.cancel(card.issuer_ref, reason));
-  if (result !== "ok") return result;
+  if (result.kind !== "ok") return result;
   await db.updateTable("cards").set({ status: "blocked", block_reason: reason, frozen: 0 }).where("id", "=", card.id).execute();
-  return "ok";
+  return OK;
 }
 
 /** Spec 000 §4: a PIN locked after 3 wrong entries is unlocked by choosing a new one. */
 export async function chooseNewPin(db: DB, issuer: CardIssuer, userId: string, cardId: string, pin: string): Promise<CardActionResult> {
   const card = await ownedCard(db, userId, cardId);
-  if (!card) return "not_found";
-  if (card.status === "blocked") return "blocked";
-  if (card.type !== "physical" || card.pin_can_update !== 1) return "not_allowed";
-  if (!/^\d{4}$/.test(pin)) return "not_allowed";
+  if (!card) return NOT_FOUND;
+  if (card.status === "blocked") return BLOCKED;
+  if (card.type !== "physical" || card.pin_can_update !== 1) return { kind: "notAllowed" };
+  if (!/^\d{4}$/.test(pin)) return { kind: "notAllowed" };
   try {
     const key = await issuer.pinEncryptionKey();
     await issuer.updatePin(card.issuer_ref, encryptPin(pin, key));
-    return "ok";
+    return OK;
   } catch (err) {
-    if (err instanceof IssuerError) return "issuer_failed";
+    if (err instanceof IssuerError) return ISSUER_FAILED;
     throw err;
   }
 }

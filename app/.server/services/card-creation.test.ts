@@ -47,9 +47,9 @@ const cardsOf = (userId: string) => handle.db.selectFrom("cards").selectAll().wh
 
 async function physicalDraft(userId: string, groupId: string, pin = "2580") {
   const requestId = newRequestId();
-  expect(await saveCardChoice(handle.db, userId, requestId, { groupId, type: "physical" })).toBe("ok");
-  expect(await saveCardPin(handle.db, issuer, userId, requestId, pin)).toBe("ok");
-  expect(await saveShippingAddress(handle.db, userId, requestId, LYON)).toBe("ok");
+  expect(await saveCardChoice(handle.db, userId, requestId, { groupId, type: "physical" })).toEqual({ kind: "ok" });
+  expect(await saveCardPin(handle.db, issuer, userId, requestId, pin)).toEqual({ kind: "ok" });
+  expect(await saveShippingAddress(handle.db, userId, requestId, LYON)).toEqual({ kind: "ok" });
   return requestId;
 }
 
@@ -71,16 +71,16 @@ test("the funders and licences each user can create cards with (DEMO.md)", async
 
 test("step 1 refuses a group the user is not in, a type without licence, and another user's request id", async () => {
   const requestId = newRequestId();
-  expect(await saveCardChoice(handle.db, ids.claire!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toBe("noLicence");
-  expect(await saveCardChoice(handle.db, ids.lucas!, requestId, { groupId: groups["CSE Acme"]!, type: "virtual" })).toBe("noGroup");
-  expect(await saveCardChoice(handle.db, ids.lucas!, requestId, { groupId: "grp_forged", type: "virtual" })).toBe("noGroup");
-  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "physical" })).toBe("noLicence");
-  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["CSE Acme"]!, type: "physical" })).toBe("ok");
+  expect(await saveCardChoice(handle.db, ids.claire!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toEqual({ kind: "noLicence" });
+  expect(await saveCardChoice(handle.db, ids.lucas!, requestId, { groupId: groups["CSE Acme"]!, type: "virtual" })).toEqual({ kind: "noGroup" });
+  expect(await saveCardChoice(handle.db, ids.lucas!, requestId, { groupId: "grp_forged", type: "virtual" })).toEqual({ kind: "noGroup" });
+  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "physical" })).toEqual({ kind: "noLicence" });
+  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["CSE Acme"]!, type: "physical" })).toEqual({ kind: "ok" });
   // The id is now marie's: nobody else can read, change or submit it.
-  expect(await saveCardChoice(handle.db, ids.lucas!, requestId, { groupId: groups["Acme France"]!, type: "physical" })).toBe("forged");
+  expect(await saveCardChoice(handle.db, ids.lucas!, requestId, { groupId: groups["Acme France"]!, type: "physical" })).toEqual({ kind: "forged" });
   expect(await getCardRequest(handle.db, ids.lucas!, requestId)).toBeNull();
-  expect(await saveCardPin(handle.db, issuer, ids.lucas!, requestId, "1111")).toBe("notFound");
-  expect(await saveShippingAddress(handle.db, ids.lucas!, requestId, LYON)).toBe("notFound");
+  expect(await saveCardPin(handle.db, issuer, ids.lucas!, requestId, "1111")).toEqual({ kind: "notFound" });
+  expect(await saveShippingAddress(handle.db, ids.lucas!, requestId, LYON)).toEqual({ kind: "notFound" });
   expect(await submitCardRequest(handle.db, issuer, ids.lucas!, requestId)).toEqual({ kind: "notFound" });
   expect(await freeLicences(ids.marie!, "physical")).toBe(1);
 });
@@ -118,7 +118,7 @@ test("requests abandoned for a day go when the user starts another; recent ones 
 test("marie's virtual card: created at once, linked to the funder's wallets, one licence used; a replay makes nothing", async () => {
   const before = await cardsOf(ids.marie!);
   const requestId = newRequestId();
-  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toBe("ok");
+  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toEqual({ kind: "ok" });
   const created = await submitCardRequest(handle.db, issuer, ids.marie!, requestId);
   expect(created.kind).toBe("created");
   const cardId = (created as { cardId: string }).cardId;
@@ -134,8 +134,8 @@ test("marie's virtual card: created at once, linked to the funder's wallets, one
   expect(notification.type).toBe("card_created_to_user_notification");
 
   expect(await submitCardRequest(handle.db, issuer, ids.marie!, requestId)).toEqual({ kind: "replayed", cardId });
-  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toBe("submitted");
-  expect(await saveCardChoice(handle.db, ids.marie!, newRequestId(), { groupId: groups["Acme France"]!, type: "virtual" })).toBe("noLicence");
+  expect(await saveCardChoice(handle.db, ids.marie!, requestId, { groupId: groups["Acme France"]!, type: "virtual" })).toEqual({ kind: "submitted" });
+  expect(await saveCardChoice(handle.db, ids.marie!, newRequestId(), { groupId: groups["Acme France"]!, type: "virtual" })).toEqual({ kind: "noLicence" });
   expect((await cardsOf(ids.marie!)).length).toBe(before.length + 1);
 });
 
@@ -151,8 +151,8 @@ test("two submits of one request at once: one card, one licence", async () => {
 
 test("two different requests racing for lucas's last virtual licence: exactly one wins", async () => {
   const [a, b] = [newRequestId(), newRequestId()];
-  expect(await saveCardChoice(handle.db, ids.lucas!, a, { groupId: groups["Acme France"]!, type: "virtual" })).toBe("ok");
-  expect(await saveCardChoice(handle.db, ids.lucas!, b, { groupId: groups["Acme France"]!, type: "virtual" })).toBe("ok");
+  expect(await saveCardChoice(handle.db, ids.lucas!, a, { groupId: groups["Acme France"]!, type: "virtual" })).toEqual({ kind: "ok" });
+  expect(await saveCardChoice(handle.db, ids.lucas!, b, { groupId: groups["Acme France"]!, type: "virtual" })).toEqual({ kind: "ok" });
   const results = await Promise.all([submitCardRequest(handle.db, issuer, ids.lucas!, a), submitCardRequest(handle.db, issuer, ids.lucas!, b)]);
   expect(results.map((r) => r.kind).sort()).toEqual(["created", "noLicence"]);
   expect(await freeLicences(ids.lucas!, "virtual")).toBe(0);

@@ -75,7 +75,7 @@ export function newRequestId(): string {
   return newId("creq");
 }
 
-export type ChoiceResult = "ok" | "forged" | "noGroup" | "noLicence" | "submitted";
+export type ChoiceResult = { kind: "ok" | "forged" | "noGroup" | "noLicence" | "submitted" };
 
 /** A card request not submitted within a day is considered abandoned. */
 export const ABANDONED_DRAFT_MS = 24 * 60 * 60 * 1000;
@@ -86,13 +86,13 @@ export const ABANDONED_DRAFT_MS = 24 * 60 * 60 * 1000;
  */
 export async function saveCardChoice(db: DB, userId: string, requestId: string, choice: { groupId: string; type: CardType }, now = new Date()): Promise<ChoiceResult> {
   const existing = await db.selectFrom("card_requests").select(["user_id", "status"]).where("id", "=", requestId).executeTakeFirst();
-  if (existing && existing.user_id !== userId) return "forged";
+  if (existing && existing.user_id !== userId) return { kind: "forged" };
   // A replay is recognised before anything else: its licence is already spent.
-  if (existing && existing.status !== "draft") return "submitted";
+  if (existing && existing.status !== "draft") return { kind: "submitted" };
   const options = await cardCreationOptions(db, userId);
   const group = options.groups.find((g) => g.id === choice.groupId);
-  if (!group) return "noGroup";
-  if (group.licences[choice.type] === 0) return "noLicence";
+  if (!group) return { kind: "noGroup" };
+  if (group.licences[choice.type] === 0) return { kind: "noLicence" };
   if (existing) {
     await db
       .updateTable("card_requests")
@@ -101,7 +101,7 @@ export async function saveCardChoice(db: DB, userId: string, requestId: string, 
       .where("user_id", "=", userId)
       .where("status", "=", "draft")
       .execute();
-    return "ok";
+    return { kind: "ok" };
   }
   // Requests abandoned a day ago or more go (they may hold an encrypted PIN and an address).
   await db
@@ -118,13 +118,13 @@ export async function saveCardChoice(db: DB, userId: string, requestId: string, 
   } catch {
     // The same request id inserted twice at once (a double submit): the other insert won.
     const winner = await db.selectFrom("card_requests").select(["user_id", "status"]).where("id", "=", requestId).executeTakeFirst();
-    if (!winner || winner.user_id !== userId) return "forged";
-    if (winner.status !== "draft") return "submitted";
+    if (!winner || winner.user_id !== userId) return { kind: "forged" };
+    if (winner.status !== "draft") return { kind: "submitted" };
   }
-  return "ok";
+  return { kind: "ok" };
 }
 
-export type StepResult = "ok" | "notFound" | "submitted" | "wrongType" | "issuerFailed";
+export type StepResult = { kind: "ok" | "notFound" | "submitted" | "wrongType" | "issuerFailed" };
 
 async function draftOf(db: DB, userId: string, requestId: string) {
   return db.selectFrom("card_requests").select(["id", "status", "type"]).where("id", "=", requestId).where("user_id", "=", userId).executeTakeFirst();
@@ -133,15 +133,15 @@ async function draftOf(db: DB, userId: string, requestId: string) {
 /** Step 2 (physical): the PIN leaves this function only encrypted with the issuer's public key. */
 export async function saveCardPin(db: DB, issuer: CardIssuer, userId: string, requestId: string, pin: string, now = new Date()): Promise<StepResult> {
   const draft = await draftOf(db, userId, requestId);
-  if (!draft) return "notFound";
-  if (draft.status !== "draft") return "submitted";
-  if (draft.type !== "physical") return "wrongType";
+  if (!draft) return { kind: "notFound" };
+  if (draft.status !== "draft") return { kind: "submitted" };
+  if (draft.type !== "physical") return { kind: "wrongType" };
   if (!/^\d{4}$/.test(pin)) throw new Error("saveCardPin: the PIN must be validated first");
   let ciphertext: string;
   try {
     ciphertext = encryptPin(pin, await issuer.pinEncryptionKey());
   } catch (err) {
-    if (err instanceof IssuerError) return "issuerFailed";
+    if (err instanceof IssuerError) return { kind: "issuerFailed" };
     throw err;
   }
   await db
@@ -151,15 +151,15 @@ export async function saveCardPin(db: DB, issuer: CardIssuer, userId: string, re
     .where("user_id", "=", userId)
     .where("status", "=", "draft")
     .execute();
-  return "ok";
+  return { kind: "ok" };
 }
 
 /** Step 3 (physical): the delivery address, already validated against spec 000 §5. */
 export async function saveShippingAddress(db: DB, userId: string, requestId: string, address: ShippingAddress, now = new Date()): Promise<StepResult> {
   const draft = await draftOf(db, userId, requestId);
-  if (!draft) return "notFound";
-  if (draft.status !== "draft") return "submitted";
-  if (draft.type !== "physical") return "wrongType";
+  if (!draft) return { kind: "notFound" };
+  if (draft.status !== "draft") return { kind: "submitted" };
+  if (draft.type !== "physical") return { kind: "wrongType" };
   await db
     .updateTable("card_requests")
     .set({ ...address, updated_at: now.toISOString() })
@@ -167,7 +167,7 @@ export async function saveShippingAddress(db: DB, userId: string, requestId: str
     .where("user_id", "=", userId)
     .where("status", "=", "draft")
     .execute();
-  return "ok";
+  return { kind: "ok" };
 }
 
 export type SubmitResult =
@@ -180,7 +180,7 @@ export type SubmitResult =
   | { kind: "noLicence" }
   | { kind: "addressRefused"; field: AddressField | null }
   | { kind: "pinRefused" }
-  | { kind: "issuerFailed" };
+  | { kind: "issuerFailed"; code: string; message: string | null };
 
 class NoLicenceLeft extends Error {}
 
@@ -287,7 +287,8 @@ export async function submitCardRequest(db: DB, issuer: CardIssuer, userId: stri
     });
     if (err.code === "invalid_address") return { kind: "addressRefused", field: err.field ?? null };
     if (err.code === "invalid_pin") return { kind: "pinRefused" };
-    return { kind: "issuerFailed" };
+    // The issuer's own words come along (spec 000 §8: failures "shown with server messages").
+    return { kind: "issuerFailed", code: err.code, message: err.message && err.message !== err.code ? err.message : null };
   }
 
   await db.transaction().execute(async (trx) => {

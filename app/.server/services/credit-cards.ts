@@ -22,25 +22,25 @@ export async function listCreditCards(db: DB, userId: string): Promise<CreditCar
   return rows.map((r) => ({ id: r.id, brand: r.brand, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year, isDefault: r.is_default === 1 }));
 }
 
-export type CreditCardResult = "ok" | "notFound" | "processorFailed";
+export type CreditCardResult = { kind: "ok" | "notFound" | "processorFailed" };
 
 /** Spec 000 §4: turning one on unsets every other default; turning it off leaves none. */
 export async function setDefaultCreditCard(db: DB, userId: string, creditCardId: string, makeDefault: boolean): Promise<CreditCardResult> {
   return db.transaction().execute(async (trx) => {
     const card = await trx.selectFrom("credit_cards").select("id").where("id", "=", creditCardId).where("user_id", "=", userId).executeTakeFirst();
-    if (!card) return "notFound";
+    if (!card) return { kind: "notFound" };
     if (makeDefault) {
       await trx.updateTable("credit_cards").set({ is_default: 0 }).where("user_id", "=", userId).where("id", "!=", card.id).execute();
     }
     await trx.updateTable("credit_cards").set({ is_default: makeDefault ? 1 : 0 }).where("id", "=", card.id).execute();
-    return "ok";
+    return { kind: "ok" };
   });
 }
 
 /** Spec 000 §4: a default card is unset first, then removed from the processor, then from the list. */
 export async function deleteCreditCard(db: DB, payments: PaymentProcessor, userId: string, creditCardId: string): Promise<CreditCardResult> {
   const card = await db.selectFrom("credit_cards").select(["id", "processor_ref", "is_default"]).where("id", "=", creditCardId).where("user_id", "=", userId).executeTakeFirst();
-  if (!card) return "notFound";
+  if (!card) return { kind: "notFound" };
   const customerRef = await customerRefOf(db, userId);
   if (card.is_default === 1) await db.updateTable("credit_cards").set({ is_default: 0 }).where("id", "=", card.id).execute();
   try {
@@ -48,10 +48,10 @@ export async function deleteCreditCard(db: DB, payments: PaymentProcessor, userI
   } catch (err) {
     if (!(err instanceof PaymentError)) throw err;
     // Already gone at the processor: removing it here too is what the user asked for.
-    if (err.code !== "not_found") return "processorFailed";
+    if (err.code !== "not_found") return { kind: "processorFailed" };
   }
   await db.deleteFrom("credit_cards").where("id", "=", card.id).where("user_id", "=", userId).execute();
-  return "ok";
+  return { kind: "ok" };
 }
 
 async function customerRefOf(db: DB, userId: string): Promise<string | null> {

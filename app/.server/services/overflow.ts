@@ -21,7 +21,7 @@ export async function setOverflowAmount(db: DB, userId: string, euros: number): 
   await db.updateTable("users").set({ balance_overflow_authorized: euros * 100 }).where("id", "=", userId).execute();
 }
 
-export type RetryResult = "succeeded" | "failed" | "notFound" | "nothingToRetry" | "noDefaultCard" | "processorFailed";
+export type RetryResult = { kind: "succeeded" | "failed" | "notFound" | "nothingToRetry" | "noDefaultCard" | "processorFailed" };
 
 /**
  * Spec 000 §4: takes the authorization's last payment intent and retries it on the default saved card.
@@ -39,20 +39,20 @@ export async function retryOverflowPayment(db: DB, payments: PaymentProcessor, u
     .orderBy("payment_intents.created_at", "desc")
     .orderBy("payment_intents.id", "desc")
     .executeTakeFirst();
-  if (!intent) return "notFound";
-  if (intent.latest_status !== "payment_failed" || !intent.processor_ref) return "nothingToRetry";
+  if (!intent) return { kind: "notFound" };
+  if (intent.latest_status !== "payment_failed" || !intent.processor_ref) return { kind: "nothingToRetry" };
   const [user, card] = await Promise.all([
     db.selectFrom("users").select("processor_customer_ref").where("id", "=", userId).executeTakeFirst(),
     db.selectFrom("credit_cards").select(["id", "processor_ref"]).where("user_id", "=", userId).where("is_default", "=", 1).executeTakeFirst(),
   ]);
-  if (!card || !user?.processor_customer_ref) return "noDefaultCard";
+  if (!card || !user?.processor_customer_ref) return { kind: "noDefaultCard" };
   let status;
   try {
     status = await payments.retryPayment(user.processor_customer_ref, intent.processor_ref, card.processor_ref);
   } catch (err) {
-    if (err instanceof PaymentError) return "processorFailed";
+    if (err instanceof PaymentError) return { kind: "processorFailed" };
     throw err;
   }
   await db.updateTable("payment_intents").set({ latest_status: status, credit_card_id: card.id }).where("id", "=", intent.id).execute();
-  return status === "payment_failed" ? "failed" : "succeeded";
+  return { kind: status === "payment_failed" ? "failed" : "succeeded" };
 }

@@ -1,4 +1,4 @@
-import { validateSplit, type SelectableWallet } from "~/domain/payment-methods";
+import { validateSplit, type SelectableWallet, type SplitError } from "~/domain/payment-methods";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { linkedWalletSummaries } from "./wallets";
@@ -21,7 +21,14 @@ export async function getSwitchableTransaction(db: DB, userId: string, cardId: s
   const row = await db
     .selectFrom("card_authorizations")
     .innerJoin("cards", "cards.id", "card_authorizations.card_id")
-    .select(["card_authorizations.id", "card_authorizations.card_id", "card_authorizations.merchant_name", "card_authorizations.transaction_at", "card_authorizations.amount"])
+    .select([
+      "card_authorizations.id",
+      "card_authorizations.card_id",
+      "card_authorizations.merchant_name",
+      "card_authorizations.transaction_at",
+      "card_authorizations.amount",
+      "card_authorizations.scopes",
+    ])
     .where("card_authorizations.id", "=", authorizationId)
     .where("cards.id", "=", cardId)
     .where("cards.user_id", "=", userId)
@@ -29,13 +36,27 @@ export async function getSwitchableTransaction(db: DB, userId: string, cardId: s
     .where("card_authorizations.has_card_transactions", "=", 1)
     .executeTakeFirst();
   if (!row) return null;
+  const accepted = acceptedWalletTypes(row.scopes);
   const wallets = (await linkedWalletSummaries(db, userId, cardId))
+    // Spec 000 §5: wallets the supplier does not authorise are not offered.
+    .filter((w) => accepted === null || accepted.includes(w.walletType))
     .map((w) => ({ id: w.id, name: w.name, selectable: w.available === null ? row.amount : Math.max(0, Math.min(w.available, row.amount)) }))
     .filter((w) => w.selectable > 0);
   return { id: row.id, cardId: row.card_id, merchantName: row.merchant_name, transactionAt: row.transaction_at, amount: row.amount, wallets };
 }
 
-export type SwitchResult = { kind: "ok" } | { kind: "notFound" } | { kind: "invalid"; errors: Record<string, string>; total: number | null };
+/** The supplier's accepted wallet types; null when it accepts every wallet. An unreadable list accepts none. */
+function acceptedWalletTypes(scopes: string | null): string[] | null {
+  if (scopes === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(scopes);
+    return Array.isArray(parsed) ? parsed.filter((s): s is string => typeof s === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export type SwitchResult = { kind: "ok" } | { kind: "notFound" } | { kind: "invalid"; errors: Record<string, SplitError>; total: number | null };
 
 export async function switchPaymentMethods(db: DB, userId: string, cardId: string, authorizationId: string, typed: Record<string, string>): Promise<SwitchResult> {
   const transaction = await getSwitchableTransaction(db, userId, cardId, authorizationId);

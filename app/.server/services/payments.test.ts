@@ -63,11 +63,11 @@ describe("default credit card", () => {
       ["mastercard", "5454", false],
     ]);
     const mastercard = cards.find((c) => c.last4 === "5454")!;
-    expect(await setDefaultCreditCard(handle.db, marie.id, mastercard.id, true)).toBe("ok");
+    expect(await setDefaultCreditCard(handle.db, marie.id, mastercard.id, true)).toEqual({ kind: "ok" });
     expect(await defaults(marie.id)).toEqual(["5454"]);
-    expect(await setDefaultCreditCard(handle.db, marie.id, mastercard.id, true)).toBe("ok");
+    expect(await setDefaultCreditCard(handle.db, marie.id, mastercard.id, true)).toEqual({ kind: "ok" });
     expect(await defaults(marie.id)).toEqual(["5454"]);
-    expect(await setDefaultCreditCard(handle.db, marie.id, mastercard.id, false)).toBe("ok");
+    expect(await setDefaultCreditCard(handle.db, marie.id, mastercard.id, false)).toEqual({ kind: "ok" });
     expect(await defaults(marie.id)).toEqual([]);
     const visa = cards.find((c) => c.last4 === "4444")!;
     await setDefaultCreditCard(handle.db, marie.id, visa.id, true);
@@ -76,8 +76,8 @@ describe("default credit card", () => {
 
   test("nobody switches or deletes another user's card", async () => {
     const visa = (await listCreditCards(handle.db, marie.id)).find((c) => c.last4 === "4444")!;
-    expect(await setDefaultCreditCard(handle.db, paul.id, visa.id, false)).toBe("notFound");
-    expect(await deleteCreditCard(handle.db, processor, paul.id, visa.id)).toBe("notFound");
+    expect(await setDefaultCreditCard(handle.db, paul.id, visa.id, false)).toEqual({ kind: "notFound" });
+    expect(await deleteCreditCard(handle.db, processor, paul.id, visa.id)).toEqual({ kind: "notFound" });
     expect(await defaults(marie.id)).toEqual(["4444"]);
   });
 });
@@ -94,7 +94,7 @@ describe("adding and deleting a saved card", () => {
     expect((await listCreditCards(handle.db, marie.id)).filter((c) => c.last4 === "4242")).toHaveLength(1);
 
     await setDefaultCreditCard(handle.db, marie.id, added.id, true);
-    expect(await deleteCreditCard(handle.db, processor, marie.id, added.id)).toBe("ok");
+    expect(await deleteCreditCard(handle.db, processor, marie.id, added.id)).toEqual({ kind: "ok" });
     expect((await listCreditCards(handle.db, marie.id)).map((c) => c.last4)).toEqual(["4444", "5454"]);
     // The default was unset with it: none is left, never two.
     expect(await defaults(marie.id)).toEqual([]);
@@ -151,24 +151,24 @@ describe("retrying a failed overflow payment", () => {
     const { authorizationId } = await failedAuthorization();
     const cards = await listCreditCards(handle.db, marie.id);
     for (const c of cards) await setDefaultCreditCard(handle.db, marie.id, c.id, false);
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toBe("noDefaultCard");
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "noDefaultCard" });
 
     const { setupRef } = await addCard(marie, SANDBOX_TEST_CARDS.chargeDeclined);
     await completeCreditCardSetup(handle.db, processor, marie.id, setupRef, [0]);
     const declining = (await listCreditCards(handle.db, marie.id)).find((c) => c.last4 === "0341")!;
     await setDefaultCreditCard(handle.db, marie.id, declining.id, true);
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toBe("failed");
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "failed" });
     expect((await failedAuthorization()).latest_status).toBe("payment_failed");
 
     // Not someone else's, not through another card.
-    expect(await retryOverflowPayment(handle.db, processor, paul.id, marieCard, authorizationId)).toBe("notFound");
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieVirtual, authorizationId)).toBe("notFound");
+    expect(await retryOverflowPayment(handle.db, processor, paul.id, marieCard, authorizationId)).toEqual({ kind: "notFound" });
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieVirtual, authorizationId)).toEqual({ kind: "notFound" });
 
     const visa = (await listCreditCards(handle.db, marie.id)).find((c) => c.last4 === "4444")!;
     await setDefaultCreditCard(handle.db, marie.id, visa.id, true);
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toBe("succeeded");
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "succeeded" });
     expect((await failedAuthorization()).latest_status).toBe("succeeded");
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toBe("nothingToRetry");
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "nothingToRetry" });
   });
 });
 
@@ -193,14 +193,14 @@ describe("debit priority", () => {
     const before = (await linkedWalletIds(handle.db, marie.id, marieCard))!;
     expect(before).toHaveLength(3);
     const reversed = [...before].reverse();
-    expect(await setWalletPriority(handle.db, marie.id, marieCard, reversed)).toBe("ok");
+    expect(await setWalletPriority(handle.db, marie.id, marieCard, reversed)).toEqual({ kind: "ok" });
     expect(await linkedWalletIds(handle.db, marie.id, marieCard)).toEqual(reversed);
 
     const foreignWallet = (await handle.db.selectFrom("wallets").select("id").where("user_id", "!=", marie.id).executeTakeFirstOrThrow()).id;
-    expect(await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[1]!, foreignWallet])).toBe("notPermutation");
-    expect(await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[0]!, reversed[1]!])).toBe("notPermutation");
-    expect(await setWalletPriority(handle.db, paul.id, marieCard, before)).toBe("notFound");
-    expect(await setWalletPriority(handle.db, marie.id, marieVirtual, await linkedWalletIds(handle.db, marie.id, marieVirtual) ?? [])).toBe("tooFew");
+    expect(await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[1]!, foreignWallet])).toEqual({ kind: "notPermutation" });
+    expect(await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[0]!, reversed[1]!])).toEqual({ kind: "notPermutation" });
+    expect(await setWalletPriority(handle.db, paul.id, marieCard, before)).toEqual({ kind: "notFound" });
+    expect(await setWalletPriority(handle.db, marie.id, marieVirtual, await linkedWalletIds(handle.db, marie.id, marieVirtual) ?? [])).toEqual({ kind: "tooFew" });
     expect(await linkedWalletIds(handle.db, marie.id, marieCard)).toEqual(reversed);
   });
 });
@@ -210,13 +210,22 @@ describe("switching a transaction's payment methods", () => {
     const auth = await handle.db.selectFrom("card_authorizations").select("id").where("merchant_name", "=", "Le Bistrot des Halles").executeTakeFirstOrThrow();
     const transaction = (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!;
     expect(transaction.amount).toBe(1250);
-    expect(transaction.wallets.length).toBeGreaterThanOrEqual(2);
+    // Spec 000 §5: the restaurant accepts meal and gift wallets; her mobility wallet is not offered.
+    expect(transaction.wallets.map((w) => w.name).sort()).toEqual(["Cadeaux de Noël", "Titres-restaurant"]);
     expect(transaction.wallets.every((w) => w.selectable > 0 && w.selectable <= 1250)).toBe(true);
+    const offeredWith = async (scopes: string | null) => {
+      await handle.db.updateTable("card_authorizations").set({ scopes }).where("id", "=", auth.id).execute();
+      return (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!.wallets.map((w) => w.name).sort();
+    };
+    expect(await offeredWith(null)).toEqual(["Cadeaux de Noël", "Mobilité", "Titres-restaurant"]);
+    expect(await offeredWith('["mobility"]')).toEqual(["Mobilité"]);
+    expect(await offeredWith("not json")).toEqual([]);
+    await offeredWith('["meal","gift"]');
     const [first, second] = transaction.wallets;
 
     expect(await getSwitchableTransaction(handle.db, paul.id, marieCard, auth.id)).toBeNull();
     expect(await switchPaymentMethods(handle.db, paul.id, marieCard, auth.id, { [first!.id]: "12,50" })).toEqual({ kind: "notFound" });
-    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10" })).toEqual({ kind: "invalid", errors: { form: "errors.switchTotal" }, total: 1000 });
+    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10" })).toEqual({ kind: "invalid", errors: { form: "total" }, total: 1000 });
     expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "15", [second!.id]: "-2,50" })).toMatchObject({ kind: "invalid" });
 
     expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" })).toEqual({ kind: "ok" });

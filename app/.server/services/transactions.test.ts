@@ -4,6 +4,7 @@ import { seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { newId } from "../ids";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { transactionsQuery } from "~/domain/transactions";
 import { getReportableTransaction, listCardTransactions, listFrozenAuthorizations, loadTransactionsForCard, reportProblem } from "./transactions";
 
 let handle: DatabaseHandle;
@@ -27,7 +28,8 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => handle.close());
 
-const url = (search: string) => new URL(`http://localhost/cards/x${search}`);
+/** What the card page reads from its URL (the route parses it; the service takes plain values). */
+const url = (search: string) => transactionsQuery(new URL(`http://localhost/cards/x${search}`).searchParams);
 
 test("marie's 4242: 12 approved, 3 declined, 2 frozen, newest first, with the §4 statuses", async () => {
   const approved = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 500 }))!;
@@ -131,21 +133,21 @@ test("a problem report needs 10 characters and the user's own approved or declin
   const frozen = (await listFrozenAuthorizations(handle.db, marie, card4242, { limit: 5 }))!.items[0]!;
   const valid = "Montant débité deux fois";
 
-  expect(await reportProblem(handle.db, marie, approved.id, "   123456789   ")).toBe("too_short");
-  expect(await reportProblem(handle.db, marie, approved.id, "")).toBe("too_short");
-  expect(await reportProblem(handle.db, marie, approved.id, "x".repeat(1001))).toBe("too_long");
-  expect(await reportProblem(handle.db, marie, frozen.id, valid)).toBe("not_found");
-  expect(await reportProblem(handle.db, claire, approved.id, valid)).toBe("not_found");
-  expect(await reportProblem(handle.db, marie, "auth_unknown", valid)).toBe("not_found");
+  expect(await reportProblem(handle.db, marie, approved.id, "   123456789   ")).toEqual({ kind: "tooShort" });
+  expect(await reportProblem(handle.db, marie, approved.id, "")).toEqual({ kind: "tooShort" });
+  expect(await reportProblem(handle.db, marie, approved.id, "x".repeat(1001))).toEqual({ kind: "tooLong" });
+  expect(await reportProblem(handle.db, marie, frozen.id, valid)).toEqual({ kind: "notFound" });
+  expect(await reportProblem(handle.db, claire, approved.id, valid)).toEqual({ kind: "notFound" });
+  expect(await reportProblem(handle.db, marie, "auth_unknown", valid)).toEqual({ kind: "notFound" });
   expect(await handle.db.selectFrom("problem_reports").selectAll().execute()).toHaveLength(0);
 
   expect(await getReportableTransaction(handle.db, marie, approved.id)).toMatchObject({ id: approved.id, cardId: card4242, status: "approved" });
   expect(await getReportableTransaction(handle.db, marie, frozen.id)).toBeNull();
   expect(await getReportableTransaction(handle.db, claire, approved.id)).toBeNull();
 
-  expect(await reportProblem(handle.db, marie, approved.id, "  1234567890  ")).toBe("ok");
-  expect(await reportProblem(handle.db, marie, declined.id, `  ${valid}\n`)).toBe("ok");
-  expect(await reportProblem(handle.db, marie, declined.id, "x".repeat(1000))).toBe("ok");
+  expect(await reportProblem(handle.db, marie, approved.id, "  1234567890  ")).toEqual({ kind: "ok" });
+  expect(await reportProblem(handle.db, marie, declined.id, `  ${valid}\n`)).toEqual({ kind: "ok" });
+  expect(await reportProblem(handle.db, marie, declined.id, "x".repeat(1000))).toEqual({ kind: "ok" });
   const rows = await handle.db.selectFrom("problem_reports").selectAll().where("user_id", "=", marie).orderBy("message").execute();
   expect(rows.map((r) => [r.card_id, r.authorization_id, r.message])).toEqual([
     [card4242, approved.id, "1234567890"],
@@ -177,5 +179,5 @@ test("an authorization neither settled nor closed shows its raw status in the de
   const declined = (await listCardTransactions(handle.db, marie, card5556, { tab: "declined", limit: 7 }))!;
   expect(declined.items.map((i) => [i.id, i.status])).toEqual([[id, "reversed"]]);
   expect((await listCardTransactions(handle.db, marie, card5556, { tab: "approved", limit: 7 }))!.items).toEqual([]);
-  expect(await reportProblem(handle.db, marie, id, "Montant débité deux fois")).toBe("not_found");
+  expect(await reportProblem(handle.db, marie, id, "Montant débité deux fois")).toEqual({ kind: "notFound" });
 });

@@ -2,15 +2,7 @@ import type { Selectable } from "kysely";
 import type { DB } from "../db";
 import type { CardAuthorizationTable } from "../db/schema";
 import { newId } from "../ids";
-import {
-  clampLimit,
-  FROZEN_PAGE_SIZE,
-  MAX_LISTED,
-  REPORT_MAX_LENGTH,
-  REPORT_MIN_LENGTH,
-  transactionStatus,
-  TRANSACTIONS_PAGE_SIZE,
-} from "~/domain/transactions";
+import { MAX_LISTED, REPORT_MAX_LENGTH, REPORT_MIN_LENGTH, transactionStatus } from "~/domain/transactions";
 import type { TransactionTab, CardTransaction, TransactionPage, TransactionsPanelData, ReportableTransaction } from "~/domain/transactions";
 
 async function ownsCard(db: DB, userId: string, cardId: string): Promise<boolean> {
@@ -95,14 +87,19 @@ export async function listFrozenAuthorizations(db: DB, userId: string, cardId: s
 }
 
 /**
- * The transactions panel for this URL: `?tab=approved|declined` (approved otherwise), `?limit=` and
- * `?frozenLimit=` (clamped, whole pages). Null when the card is not the user's: the page redirects.
+ * The transactions panel: the tab's page and the frozen section, as many as asked (the route reads
+ * them from the URL with `transactionsQuery`). Null when the card is not the user's: the page redirects.
  */
-export async function loadTransactionsForCard(db: DB, userId: string, cardId: string, url: URL): Promise<TransactionsPanelData | null> {
+export async function loadTransactionsForCard(
+  db: DB,
+  userId: string,
+  cardId: string,
+  query: { tab: TransactionTab; limit: number; frozenLimit: number },
+): Promise<TransactionsPanelData | null> {
   if (!(await ownsCard(db, userId, cardId))) return null;
-  const tab: TransactionTab = url.searchParams.get("tab") === "declined" ? "declined" : "approved";
-  const limit = clampLimit(url.searchParams.get("limit"), TRANSACTIONS_PAGE_SIZE);
-  const frozenLimit = clampLimit(url.searchParams.get("frozenLimit"), FROZEN_PAGE_SIZE);
+  const { tab } = query;
+  const limit = safeLimit(query.limit);
+  const frozenLimit = safeLimit(query.frozenLimit);
   const [page, frozen] = await Promise.all([
     listSection(db, cardId, { frozen: false, tab }, limit),
     listSection(db, cardId, { frozen: true }, frozenLimit),
@@ -125,7 +122,7 @@ export async function getReportableTransaction(db: DB, userId: string, authoriza
   return item.status === "approved" || item.status === "declined" ? { ...item, cardId: row.card_id } : null;
 }
 
-export type ReportResult = "ok" | "not_found" | "too_short" | "too_long";
+export type ReportResult = { kind: "ok" } | { kind: "notFound" } | { kind: "tooShort" } | { kind: "tooLong" };
 
 /**
  * Spec 000 §5: a problem report on one of the user's approved or declined transactions, 10 to 1000
@@ -133,10 +130,10 @@ export type ReportResult = "ok" | "not_found" | "too_short" | "too_long";
  */
 export async function reportProblem(db: DB, userId: string, authorizationId: string, message: string): Promise<ReportResult> {
   const text = message.trim();
-  if (text.length < REPORT_MIN_LENGTH) return "too_short";
-  if (text.length > REPORT_MAX_LENGTH) return "too_long";
+  if (text.length < REPORT_MIN_LENGTH) return { kind: "tooShort" };
+  if (text.length > REPORT_MAX_LENGTH) return { kind: "tooLong" };
   const transaction = await getReportableTransaction(db, userId, authorizationId);
-  if (!transaction) return "not_found";
+  if (!transaction) return { kind: "notFound" };
   await db
     .insertInto("problem_reports")
     .values({
@@ -148,5 +145,5 @@ export async function reportProblem(db: DB, userId: string, authorizationId: str
       created_at: new Date().toISOString(),
     })
     .execute();
-  return "ok";
+  return { kind: "ok" };
 }

@@ -31,17 +31,17 @@ export async function linkedWalletIds(db: DB, userId: string, cardId: string): P
   return rows.map((r) => r.wallet_id);
 }
 
-export type PriorityResult = "ok" | "notFound" | "tooFew" | "notPermutation";
+export type PriorityResult = { kind: "ok" | "notFound" | "tooFew" | "notPermutation" };
 
 export async function setWalletPriority(db: DB, userId: string, cardId: string, orderedWalletIds: string[]): Promise<PriorityResult> {
   const current = await linkedWalletIds(db, userId, cardId);
-  if (!current) return "notFound";
-  if (current.length < MIN_WALLETS_FOR_PRIORITY) return "tooFew";
-  if (!isPermutation(current, orderedWalletIds)) return "notPermutation";
+  if (!current) return { kind: "notFound" };
+  if (current.length < MIN_WALLETS_FOR_PRIORITY) return { kind: "tooFew" };
+  if (!isPermutation(current, orderedWalletIds)) return { kind: "notPermutation" };
   await db.transaction().execute(async (trx) => {
     for (const [position, walletId] of orderedWalletIds.entries()) {
       await trx.updateTable("card_wallets").set({ position }).where("card_id", "=", cardId).where("wallet_id", "=", walletId).execute();
     }
   });
-  return "ok";
+  return { kind: "ok" };
 }

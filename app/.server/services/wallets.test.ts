@@ -39,6 +39,31 @@ test("Titres-restaurant: balance less the frozen meal, a daily limit, the total,
   expect(meal.singleExpiry).toBe(meal.balances[0]!.endDate);
 });
 
+test("the spending limit is what the wallet can still pay today: its balance, capped by what the daily limit leaves", async () => {
+  const id = wallets["Titres-restaurant"]!;
+  // A day ahead of the demo's payments: nothing paid with it yet that day, so the daily limit (25 €) is whole.
+  const day = new Date(Date.now() + 3 * 24 * 3600 * 1000);
+  const before = (await getWalletDetail(handle.db, users.marie!, id, day))!;
+  expect(before.available).toBeGreaterThan(2500);
+  expect(before.spendable).toBe(2500);
+  await handle.db
+    .insertInto("wallet_transactions")
+    .values({ id: "wtx_spent_today", wallet_id: id, amount: -1800, main_comment: "withdraw", merchant_name: "Cantine", status: "processed", created_at: day.toISOString() })
+    .execute();
+  try {
+    expect((await getWalletDetail(handle.db, users.marie!, id, day))!.spendable).toBe(700);
+    // The next day, the limit starts again.
+    expect((await getWalletDetail(handle.db, users.marie!, id, new Date(day.getTime() + 26 * 3600 * 1000)))!.spendable).toBe(2500);
+  } finally {
+    await handle.db.deleteFrom("wallet_transactions").where("id", "=", "wtx_spent_today").execute();
+  }
+  // Unlimited, no daily limit: unlimited.
+  expect((await getWalletDetail(handle.db, users.marie!, wallets.Culture!))!.spendable).toBeNull();
+  // A limited wallet without a daily limit: its balance.
+  const gift = (await getWalletDetail(handle.db, users.marie!, wallets["Cadeaux de Noël"]!))!;
+  expect(gift.spendable).toBe(gift.available);
+});
+
 test("Cadeaux de Noël: two valid balances, soonest expiry first, each with its progress; the gift guide", async () => {
   const gift = (await getWalletDetail(handle.db, users.marie!, wallets["Cadeaux de Noël"]!))!;
   expect(gift.balances.map((b) => b.balance)).toEqual([12000, 8000]);
@@ -89,11 +114,12 @@ test("transactions page by 7, newest first; frozen amounts negated; a withdraw n
 test("a wallet licence activates one wallet, once, even when used twice at once", async () => {
   const [licence] = await availableWalletLicences(handle.db, users.marie!);
   expect(licence).toMatchObject({ groupName: "Acme France", walletType: "mobility" });
-  expect(await createWalletFromLicence(handle.db, users.paul!, licence!.id)).toBeNull();
+  expect(await createWalletFromLicence(handle.db, users.paul!, licence!.id)).toEqual({ kind: "refused" });
   const results = await Promise.all([createWalletFromLicence(handle.db, users.marie!, licence!.id), createWalletFromLicence(handle.db, users.marie!, licence!.id)]);
-  expect(results.filter((r) => r !== null)).toHaveLength(1);
+  expect(results.map((r) => r.kind).sort()).toEqual(["created", "refused"]);
   expect(await listWallets(handle.db, users.marie!)).toHaveLength(5);
   expect(await availableWalletLicences(handle.db, users.marie!)).toEqual([]);
-  const created = (await getWalletDetail(handle.db, users.marie!, results.find((r) => r !== null)!))!;
+  const made = results.find((r) => r.kind === "created");
+  const created = (await getWalletDetail(handle.db, users.marie!, made!.kind === "created" ? made!.walletId : ""))!;
   expect(created).toMatchObject({ name: "Mobilité", walletType: "mobility", total: 0, sourceName: "Acme France" });
 });

@@ -95,6 +95,8 @@ export async function getWalletDetail(db: DB, userId: string, walletId: string, 
   ).map((b) => ({ ...b, elapsedPercent: validityElapsedPercent(b.startDate, b.endDate, today), daysLeft: daysBetween(today, b.endDate) }));
   const frozen = summary?.frozen ?? 0;
   const available = summary?.available ?? null;
+  const daily = wallet.daily_spending_limit;
+  const leftToday = daily === null ? null : Math.max(0, daily - (await spentToday(db, wallet.id, now)));
   return {
     id: wallet.id,
     name: wallet.name,
@@ -104,6 +106,7 @@ export async function getWalletDetail(db: DB, userId: string, walletId: string, 
     unlimited: wallet.unlimited === 1,
     available,
     total: available === null ? null : available + frozen,
+    spendable: leftToday === null ? available : available === null ? leftToday : Math.min(available, leftToday),
     frozen,
     dailySpendingLimit: wallet.daily_spending_limit,
     autoExtend: wallet.auto_extend_deposit === 1,
@@ -119,6 +122,21 @@ export async function getWalletDetail(db: DB, userId: string, walletId: string, 
     })),
     singleExpiry: balances.length === 1 ? balances[0]!.endDate : null,
   };
+}
+
+/** Cents paid with this wallet today (Paris day): payments processed and amounts held. */
+async function spentToday(db: DB, walletId: string, now: Date): Promise<number> {
+  const today = todayInParis(now);
+  // A Paris day starts at most 2 h before its UTC date: a day and a half back holds all of it.
+  const since = new Date(now.getTime() - 36 * 60 * 60 * 1000).toISOString();
+  const rows = await db
+    .selectFrom("wallet_transactions")
+    .select(["amount", "created_at"])
+    .where("wallet_id", "=", walletId)
+    .where("main_comment", "=", "withdraw")
+    .where("created_at", ">=", since)
+    .execute();
+  return rows.filter((r) => todayInParis(new Date(r.created_at)) === today).reduce((sum, r) => sum + Math.abs(r.amount), 0);
 }
 
 export const WALLET_TRANSACTIONS_PAGE_SIZE = 7;
@@ -190,8 +208,10 @@ function licenceWalletType(metadata: string): string {
 /** Wallet names by type, for a wallet made from a licence. */
 const WALLET_NAMES: Record<string, string> = { meal: "Titres-restaurant", gift: "Cadeaux", mobility: "Mobilité", culture: "Culture", sport: "Sport", holidays: "Vacances" };
 
-/** Activates a wallet from one of the user's licences; the licence serves once. Returns the new wallet id. */
-export async function createWalletFromLicence(db: DB, userId: string, licenceId: string, now = new Date()): Promise<string | null> {
+export type CreateWalletResult = { kind: "created"; walletId: string } | { kind: "refused" };
+
+/** Activates a wallet from one of the user's licences; the licence serves once (refused: used, another's or unknown). */
+export async function createWalletFromLicence(db: DB, userId: string, licenceId: string, now = new Date()): Promise<CreateWalletResult> {
   return db.transaction().execute(async (trx) => {
     const licence = await trx
       .selectFrom("licences")
@@ -201,9 +221,9 @@ export async function createWalletFromLicence(db: DB, userId: string, licenceId:
       .where("licences.user_id", "=", userId)
       .where("licences.license_type", "=", "wallet_activation")
       .executeTakeFirst();
-    if (!licence) return null;
+    if (!licence) return { kind: "refused" } as const;
     const taken = await trx.updateTable("licences").set({ used_at: now.toISOString() }).where("id", "=", licence.id).where("used_at", "is", null).executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) return null;
+    if (Number(taken.numUpdatedRows) !== 1) return { kind: "refused" } as const;
     const walletType = licenceWalletType(licence.metadata);
     const id = newId("wal");
     await trx
@@ -222,6 +242,6 @@ export async function createWalletFromLicence(db: DB, userId: string, licenceId:
         created_at: now.toISOString(),
       })
       .execute();
-    return id;
+    return { kind: "created", walletId: id } as const;
   });
 }

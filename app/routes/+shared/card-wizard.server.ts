@@ -1,10 +1,13 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
 import { data } from "react-router";
+import { z } from "zod";
 import { cardChoiceSchema, deliveryAddressSchema, newPinSchema } from "~/domain/schemas";
 import { DEFAULT_COUNTRY } from "~/domain/countries";
 import { getPlatform } from "~/.server/platform";
 import { internalRedirect, type InternalPath, type InternalTarget } from "~/routes/+shared/redirects.server";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { parseForm, reply } from "~/routes/+shared/forms.server";
+import { unknownIntent } from "~/routes/+shared/intents.server";
 import {
   cardCreationOptions,
   getCardRequest,
@@ -109,76 +112,88 @@ export async function cardWizardLoaderData(request: Request, userId: string, rou
 }
 
 
-function refused(step: WizardStep, errors: WizardActionData["errors"], values?: WizardActionData["values"], done?: string) {
-  return badRequest<WizardActionData>({ step, errors, values, attempt: crypto.randomUUID(), done });
+/** A FormData of these values: the submission a refusal answers as if that step's form had been sent. */
+function formOf(values: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(values)) form.append(name, value);
+  return form;
 }
 
-/** One action for every step: the hidden `step` field says which form was sent. */
+/**
+ * A refused step: conform's reply (HTTP 400) for the step to show again. Each step's form is parsed by
+ * its own schema; a refusal found at another step (the issuer refusing the PIN or the address at the
+ * summary) answers as if that step's form had been sent with what the request holds.
+ */
+function refused(step: WizardStep, lastResult: SubmissionResult<string[]>, done?: string) {
+  return data<WizardActionData>({ step, lastResult, done }, { status: 400 });
+}
+
+const STEP_SCHEMAS = { card: cardChoiceSchema, pin: newPinSchema, address: deliveryAddressSchema, summary: z.object({}) } as const;
+const SECRETS = { hideFields: ["pin", "confirmation"] };
+
+/** What the issuer said, in the person's language when the catalogue has it (spec 000 §8: "shown with server messages"). */
+function issuerReasons(code: string, message: string | null): { formErrors: string[]; serverMessage: string | null } {
+  const known = ["unavailable", "rejected", "card_canceled", "card_not_found"].includes(code);
+  return { formErrors: ["cards.create.failed", ...(known ? [`cards.create.reasons.${code}`] : [])], serverMessage: message };
+}
+
+/** One action for every step: the hidden `step` field says which form was sent (WIZARD_STEPS, declared once). */
 export async function cardWizardAction(request: Request, userId: string, routes: WizardRoutes) {
   const { db, issuer } = await getPlatform();
   const form = await request.formData();
   const step = String(form.get("step") ?? "");
+  if (!(WIZARD_STEPS as readonly string[]).includes(step)) throw unknownIntent();
+  const submission = parseForm(form, STEP_SCHEMAS[step as WizardStep]);
   const requestId = form.get("request");
-  if (!isRequestId(requestId)) return refused("card", { form: "cards.create.unknownRequest" });
+  if (!isRequestId(requestId)) return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
 
   const success = async (cardId: string | null, replayed: boolean) =>
     replayed
       ? // A second submit of the same request (double click, Back then resubmit): nothing new is made.
-        refused("card", { form: "cards.create.alreadyCreated" }, undefined, routes.created(cardId))
+        refused("card", reply(submission, { formErrors: ["cards.create.alreadyCreated"], ...SECRETS }), routes.created(cardId))
       : redirectWithFlash(request, routes.created(cardId), { kind: "success", message: cardId ? "cards.create.created" : "cards.create.createdPending" });
 
   switch (step) {
     case "card": {
-      const submission = parseWithZod(form, { schema: cardChoiceSchema });
-      const values = { group: String(form.get("group") ?? ""), type: String(form.get("type") ?? "") };
-      if (submission.status !== "success") {
-        return refused("card", { group: submission.error?.group?.[0], type: submission.error?.type?.[0] }, values);
-      }
-      const choice = await saveCardChoice(db, userId, requestId, { groupId: submission.value.group, type: submission.value.type });
-      if (choice === "noGroup") return refused("card", { group: "errors.funderUnknown" }, values);
-      if (choice === "noLicence") return refused("card", { type: "errors.noLicenceForType" }, values);
-      if (choice === "forged") return refused("card", { form: "cards.create.unknownRequest" });
-      if (choice === "submitted") {
+      const choice = parseForm(form, cardChoiceSchema);
+      if (choice.status !== "success") return refused("card", reply(choice));
+      const saved = await saveCardChoice(db, userId, requestId, { groupId: choice.value.group, type: choice.value.type });
+      if (saved.kind === "noGroup") return refused("card", reply(choice, { fieldErrors: { group: ["errors.funderUnknown"] } }));
+      if (saved.kind === "noLicence") return refused("card", reply(choice, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
+      if (saved.kind === "forged") return refused("card", reply(choice, { formErrors: ["cards.create.unknownRequest"] }));
+      if (saved.kind === "submitted") {
         const existing = await getCardRequest(db, userId, requestId);
         return success(existing?.cardId ?? null, true);
       }
-      if (submission.value.type === "physical") return internalRedirect(routes.step("pin", requestId));
+      if (choice.value.type === "physical") return internalRedirect(routes.step("pin", requestId));
       return finish();
     }
     case "pin": {
       const current = await getCardRequest(db, userId, requestId);
-      if (!current) return refused("card", { form: "cards.create.unknownRequest" });
+      if (!current) return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
       if (current.status !== "draft") return success(current.cardId, true);
-      const pin = String(form.get("pin") ?? "");
-      const confirmation = String(form.get("confirmation") ?? "");
       // Coming back to this step: empty fields keep the PIN already chosen.
-      if (current.hasPin && pin === "" && confirmation === "") return internalRedirect(routes.step("address", requestId));
-      const submission = parseWithZod(form, { schema: newPinSchema });
-      if (submission.status !== "success") {
-        return refused("pin", { pin: submission.error?.pin?.[0], confirmation: submission.error?.confirmation?.[0] });
-      }
-      const saved = await saveCardPin(db, issuer, userId, requestId, submission.value.pin);
-      if (saved === "issuerFailed") return refused("pin", { form: "cards.create.failed" });
-      if (saved !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
+      if (current.hasPin && !form.get("pin") && !form.get("confirmation")) return internalRedirect(routes.step("address", requestId));
+      const pin = parseForm(form, newPinSchema);
+      // PINs are never sent back to the browser, even a wrong one: only the messages are.
+      if (pin.status !== "success") return refused("pin", reply(pin, SECRETS));
+      const saved = await saveCardPin(db, issuer, userId, requestId, pin.value.pin);
+      if (saved.kind === "issuerFailed") return refused("pin", reply(pin, { formErrors: ["cards.create.failed"], ...SECRETS }));
+      if (saved.kind !== "ok") return refused("card", reply(pin, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
       return internalRedirect(routes.step("address", requestId));
     }
     case "address": {
-      const submission = parseWithZod(form, { schema: deliveryAddressSchema });
-      const values = Object.fromEntries(["line1", "line2", "zipcode", "city", "country"].map((k) => [k, String(form.get(k) ?? "")]));
-      if (submission.status !== "success") {
-        const e = submission.error ?? {};
-        return refused("address", { line1: e.line1?.[0], line2: e.line2?.[0], zipcode: e.zipcode?.[0], city: e.city?.[0], country: e.country?.[0] }, values);
-      }
-      const saved = await saveShippingAddress(db, userId, requestId, submission.value);
-      if (saved === "submitted") return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
-      if (saved !== "ok") return refused("card", { form: "cards.create.unknownRequest" });
+      const address = parseForm(form, deliveryAddressSchema);
+      if (address.status !== "success") return refused("address", reply(address));
+      const saved = await saveShippingAddress(db, userId, requestId, address.value);
+      if (saved.kind === "submitted") return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
+      if (saved.kind !== "ok") return refused("card", reply(address, { formErrors: ["cards.create.unknownRequest"] }));
       return internalRedirect(routes.step("summary", requestId));
     }
     case "summary":
       return finish();
-    default:
-      return refused("card", { form: "cards.create.unknownStep" });
   }
+  throw unknownIntent();
 
   async function finish() {
     const result = await submitCardRequest(db, issuer, userId, requestId as string);
@@ -188,19 +203,25 @@ export async function cardWizardAction(request: Request, userId: string, routes:
       case "replayed":
         return success(result.cardId, true);
       case "notFound":
-        return refused("card", { form: "cards.create.unknownRequest" });
+        return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"] }));
       case "incomplete":
-        return refused(result.missing, { form: result.missing === "pin" ? "cards.create.pinMissing" : "cards.create.addressMissing" });
+        return refused(result.missing, reply(submission, { formErrors: [result.missing === "pin" ? "cards.create.pinMissing" : "cards.create.addressMissing"] }));
       case "noLicence":
-        return refused("card", { type: "errors.noLicenceForType" });
+        return refused("card", reply(submission, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
       case "pinRefused":
-        return refused("pin", { pin: "errors.pinRefused" });
+        return refused("pin", reply(parseForm(formOf({}), newPinSchema), { fieldErrors: { pin: ["errors.pinRefused"] }, ...SECRETS }));
       case "addressRefused": {
+        // The address form again, with what the request holds and the issuer's refusal at its field.
         const current = await getCardRequest(db, userId, requestId as string);
-        return refused("address", result.field ? { [result.field]: `errors.addressRefused.${result.field}` } : { form: "errors.addressRefused.form" }, current?.address ? { ...toWizardAddress(current.address) } : undefined);
+        const held = parseForm(formOf({ ...toWizardAddress(current?.address ?? null) }), deliveryAddressSchema);
+        const refusal = result.field ? { fieldErrors: { [result.field]: [`errors.addressRefused.${result.field}`] } } : { formErrors: ["errors.addressRefused.form"] };
+        return refused("address", reply(held, refusal));
       }
-      case "issuerFailed":
-        return refused(step === "card" ? "card" : "summary", { form: "cards.create.failed" });
+      case "issuerFailed": {
+        const { formErrors, serverMessage } = issuerReasons(result.code, result.message);
+        const shown = step === "card" ? "card" : "summary";
+        return data<WizardActionData>({ step: shown, lastResult: reply(submission, { formErrors, ...SECRETS }), serverMessage }, { status: 400 });
+      }
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import type { CardCreationOptions, CardType } from "~/domain/card-creation";
 
 /** The card creation wizard's steps and what its view receives (shared by the server flow and the component). */
@@ -29,12 +30,15 @@ export interface WizardView {
   done: string | null;
 }
 
-/** What the form sends back after a refusal: the step to show again, its errors, what was typed. */
+/**
+ * What the action answers after a refusal (HTTP 400): the step to show again and conform's reply for its
+ * form (`useForm({ lastResult })`); PINs never come back in it.
+ */
 export interface WizardActionData {
   step: WizardStep;
-  errors: Record<string, string | undefined>;
-  values?: Partial<WizardAddress> & { group?: string; type?: string };
-  attempt: string;
+  lastResult: SubmissionResult<string[]>;
   /** A replayed submit: where the card already asked for is. */
   done?: string;
+  /** The card issuer's own words when it refused to make the card (spec 000 §8), shown under the message. */
+  serverMessage?: string | null;
 }

@@ -9,19 +9,26 @@ import { formatCents } from "~/domain/money";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
+import { LoadFailure } from "~/components/LoadFailure";
 import { availableCardLicences, getCardDetail, listCards } from "~/.server/services/cards";
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
 import { deliveryHint } from "~/domain/delivery";
 import { todayInParis } from "~/domain/wallets";
+import { transactionsQuery } from "~/domain/transactions";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
+  // A part that fails names itself to the error boundary below (spec 000 §8); the shell's navigation stays.
   const [card, cards, transactions, licences] = await Promise.all([
-    getCardDetail(db, account.id, params.cardId),
-    listCards(db, account.id),
-    loadTransactionsForCard(db, account.id, params.cardId, new URL(request.url)),
+    // The card's detail is its linked wallets and the balances they make.
+    getCardDetail(db, account.id, params.cardId).catch(failedTo("cards.actions.fetchLinkedWalletsFailed")),
+    listCards(db, account.id).catch(failedTo("nav.fetchCardsFailed")),
+    loadTransactionsForCard(db, account.id, params.cardId, transactionsQuery(new URL(request.url).searchParams)).catch(
+      failedTo("cards.actions.fetchCardTransactionsFailed"),
+    ),
     availableCardLicences(db, account.id),
   ]);
   // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).
@@ -30,6 +37,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
   const hint = card.type === "physical" && card.shipping ? deliveryHint(card.shipping.status, card.shipping.eta, todayInParis()) : null;
   return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL, transactions, licences };
+}
+
+/** A part of the card page that failed to load: said in the page's place, under the shell's navigation. */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("nav.cards")} />;
 }
 
 /** The card's actions (the spec's flyout menu): a disclosure that opens without JavaScript. */

@@ -2,7 +2,7 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/delivery";
 import { Panel } from "~/components/Panel";
 import { formatDate } from "~/domain/dates";
-import { DELIVERY_STEPS, deliveryStepOf, isDeliveryProblem } from "~/domain/delivery";
+import { DELIVERY_STEPS, deliveryStepOf, isDeliveryDanger, isDeliveryProblem } from "~/domain/delivery";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { requireOwnCard } from "~/routes/+shared/guards.server";
 import { getPlatform } from "~/.server/platform";
@@ -24,11 +24,12 @@ export default function DeliveryPanel({ loaderData }: Route.ComponentProps) {
   const current = deliveryStepOf(shipping.status);
   const currentIndex = current ? DELIVERY_STEPS.indexOf(current) : -1;
   const problem = isDeliveryProblem(shipping.status);
+  const danger = isDeliveryDanger(shipping.status);
   return (
     <Panel id="delivery" title={t("cards.delivery.panelTitle")} closeTo={`/cards/${cardId}`}>
-      <p className={problem ? "status-danger" : undefined}>
+      <p className={danger ? "status-danger" : undefined}>
         <strong>{t("cards.delivery.statusLabel")} : </strong>
-        {problem ? <span aria-hidden="true">⚠ </span> : null}
+        {danger ? <span aria-hidden="true">⚠ </span> : null}
         {t(`cards.delivery.${shipping.status}`, { defaultValue: shipping.status })}
         {problem ? ` – ${t("cards.delivery.problemHint")}` : null}
       </p>

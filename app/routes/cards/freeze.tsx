@@ -8,6 +8,10 @@ import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { setCardFrozen } from "~/.server/services/card-actions";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
+
+const INTENT = intents("freeze", "unfreeze");
 
 /** Freeze or unfreeze, after a confirmation step (spec 000 §2 flyout, §4 "Frozen"). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -17,15 +21,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
-  const intent = (await request.formData()).get("intent");
-  if (intent !== "freeze" && intent !== "unfreeze") {
-    return redirectWithFlash(request, internalPath("/cards/:cardId/freeze", { cardId: card.id }), { kind: "error", message: "errors.unknownIntent" });
+  // An unknown intent is a 400 in French, as on every route.
+  const intent = intentOf(await request.formData(), INTENT);
+  let freeze: boolean;
+  switch (intent) {
+    case INTENT.freeze:
+      freeze = true;
+      break;
+    case INTENT.unfreeze:
+      freeze = false;
+      break;
   }
-  const freeze = intent === "freeze";
   const { db, issuer } = await getPlatform();
   const result = await setCardFrozen(db, issuer, context.get(accountContext).id, card.id, freeze);
   // "already": someone (another tab) did it first; the card is in the state the user asked for.
-  const ok = result === "ok" || result === "already";
+  const ok = result.kind === "ok" || result.kind === "already";
   const message = freeze ? (ok ? "cards.actions.freezeSuccess" : "cards.actions.freezeFail") : ok ? "cards.actions.unfreezeSuccess" : "cards.actions.unfreezeFail";
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: ok ? "success" : "error", message });
 }
@@ -38,7 +48,7 @@ export default function FreezePanel({ loaderData }: Route.ComponentProps) {
     <Panel id="freeze" title={title} closeTo={`/cards/${cardId}`}>
       <p>{t(frozen ? "cards.freeze.unfreezeText" : "cards.freeze.freezeText")}</p>
       <Form method="post" className="actions" preventScrollReset>
-        <button type="submit" name="intent" value={frozen ? "unfreeze" : "freeze"} className="button">
+        <button type="submit" name="intent" value={frozen ? INTENT.unfreeze : INTENT.freeze} className="button">
           {t(frozen ? "cards.freeze.unfreezeConfirm" : "cards.freeze.freezeConfirm")}
         </button>
         <Link to={`/cards/${cardId}`} className="link-action">

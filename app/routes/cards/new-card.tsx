@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/new-card";
-import { CardWizard } from "~/components/CardWizard";
+import { CardWizard, wizardInvalid } from "~/components/CardWizard";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/+shared/card-wizard.server";
@@ -27,7 +27,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function NewCardPanel({ loaderData, actionData, params }: Route.ComponentProps) {
   const { t } = useTranslation();
   const base = `/cards/${params.cardId}`;
-  const invalid = Boolean(loaderData.notice) || Object.values(actionData?.errors ?? {}).some(Boolean);
+  const invalid = wizardInvalid(loaderData, actionData);
   return (
     <Panel id="new-card" title={t("cards.create.title")} closeTo={base} error={invalid}>
       <CardWizard view={loaderData} actionData={actionData} base={`${base}/new-card`} cancelTo={base} />

@@ -1,8 +1,10 @@
+import { getFormProps, useForm } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
+import { z } from "zod";
 import { data, Form, Link, useFetcher } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/overflow";
-import { ErrorSummary } from "~/components/ErrorSummary";
+import { ErrorSummary, type FieldMeta } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatCents } from "~/domain/money";
@@ -12,7 +14,10 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { requireOwnCard } from "~/routes/+shared/guards.server";
 import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
 import { deleteCreditCard, listCreditCards, setDefaultCreditCard, syncCreditCards } from "~/.server/services/credit-cards";
 import { overflowAmount, setOverflowAmount } from "~/.server/services/overflow";
 
@@ -23,11 +28,18 @@ import { overflowAmount, setOverflowAmount } from "~/.server/services/overflow";
  */
 const AUTOSAVE_MS = 1500;
 
+const INTENT = intents("amount", "default", "undefault", "delete");
+
+/** The saved card a default switch or a deletion is about. */
+const creditCardSchema = z.object({ creditCard: z.string({ error: "errors.creditCardNotFound" }).max(100) });
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
   const userId = context.get(accountContext).id;
   const { db, payments, logger } = await getPlatform();
-  // Cards saved since the last look (one still under verification, say) join the list.
+  // Cards saved since the last look (one still under verification, say) join the list. A write on GET,
+  // on purpose: an idempotent sync of the processor's list. It only inserts cards the processor holds
+  // and the list lacks, each once (unique processor_ref, conflicts ignored): a second look adds nothing.
   let listFailed = false;
   try {
     await syncCreditCards(db, payments, userId);
@@ -46,30 +58,33 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const userId = context.get(accountContext).id;
   const { db, payments } = await getPlatform();
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
   const back = internalPath("/cards/:cardId/overflow", { cardId: card.id });
   const flash = (kind: "success" | "error", message: string) => redirectWithFlash(request, back, { kind, message });
 
-  if (intent === "amount") {
-    const parsed = overflowAmountSchema.safeParse({ amount: form.get("amount") });
-    if (!parsed.success) return badRequest({ field: "amount" as const, error: parsed.error.issues[0]!.message, value: String(form.get("amount") ?? "") });
-    await setOverflowAmount(db, userId, parsed.data.amount);
-    // The slider's autosave (JS) wants an answer in place, not a new page.
-    if (form.get("autosave") === "1") return { saved: parsed.data.amount };
-    return flash("success", "cards.overflow.setOverflowSuccess");
+  const intent = intentOf(form, INTENT);
+  switch (intent) {
+    case INTENT.amount: {
+      const submission = parseForm(form, overflowAmountSchema);
+      if (submission.status !== "success") return refuse(submission);
+      await setOverflowAmount(db, userId, submission.value.amount);
+      // The slider's autosave (JS) wants an answer in place, not a new page.
+      if (form.get("autosave") === "1") return { saved: submission.value.amount };
+      return flash("success", "cards.overflow.setOverflowSuccess");
+    }
+    case INTENT.default:
+    case INTENT.undefault: {
+      const submission = parseForm(form, creditCardSchema);
+      const result = submission.status === "success" ? await setDefaultCreditCard(db, userId, submission.value.creditCard, intent === INTENT.default) : null;
+      if (result?.kind !== "ok") return refuse(submission, { formErrors: ["errors.creditCardNotFound"] });
+      return flash("success", intent === INTENT.default ? "cards.overflow.defaultSet" : "cards.overflow.defaultUnset");
+    }
+    case INTENT.delete: {
+      const submission = parseForm(form, creditCardSchema);
+      const result = submission.status === "success" ? await deleteCreditCard(db, payments, userId, submission.value.creditCard) : null;
+      if (!result || result.kind === "notFound") return refuse(submission, { formErrors: ["errors.creditCardNotFound"] });
+      return result.kind === "ok" ? flash("success", "cards.overflow.deleted") : flash("error", "cards.overflow.deleteFailed");
+    }
   }
-  const creditCardId = String(form.get("creditCard") ?? "");
-  if (intent === "default" || intent === "undefault") {
-    const result = await setDefaultCreditCard(db, userId, creditCardId, intent === "default");
-    if (result === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
-    return flash("success", intent === "default" ? "cards.overflow.defaultSet" : "cards.overflow.defaultUnset");
-  }
-  if (intent === "delete") {
-    const result = await deleteCreditCard(db, payments, userId, creditCardId);
-    if (result === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
-    return result === "ok" ? flash("success", "cards.overflow.deleted") : flash("error", "cards.overflow.deleteFailed");
-  }
-  return badRequest({ field: "form" as const, error: "errors.unknownIntent", value: "" });
 }
 
 type CreditCard = Route.ComponentProps["loaderData"]["creditCards"][number];
@@ -79,15 +94,18 @@ function brandName(brand: string): string {
 }
 
 /** The number field always; with JS a slider beside it, and the save button gives way to autosave. */
-function AmountForm({ amount, error, typed }: { amount: number; error?: string; typed?: string }) {
+function AmountForm({ amount, field, formProps }: { amount: number; field: FieldMeta; formProps: ReturnType<typeof getFormProps> }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const fetcher = useFetcher<typeof action>();
   const [value, setValue] = useState(String(amount));
   const timer = useRef<number | undefined>(undefined);
   const saved = fetcher.data && "saved" in fetcher.data ? fetcher.data.saved : null;
-  const autosaveError = fetcher.data && "error" in fetcher.data ? fetcher.data.error : undefined;
-  const shownError = autosaveError ?? error;
+  // A refused autosave answers like any refused form: conform's reply, its error by field.
+  const autosaveError = fetcher.data && "error" in fetcher.data ? fetcher.data.error?.amount?.[0] : undefined;
+  const shownError = autosaveError ?? field.errors?.[0];
+  const typed = typeof field.initialValue === "string" ? field.initialValue : undefined;
+  const hintId = `${field.id}-hint`;
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const change = (next: string) => {
@@ -99,17 +117,17 @@ function AmountForm({ amount, error, typed }: { amount: number; error?: string; 
   };
 
   return (
-    <Form method="post" className="overflow-amount" preventScrollReset noValidate>
-      <input type="hidden" name="intent" value="amount" />
+    <Form method="post" {...formProps} className="overflow-amount" preventScrollReset noValidate>
+      <input type="hidden" name="intent" value={INTENT.amount} />
       <div className={`field${shownError ? " field--error" : ""}`}>
-        <label className="field__label" htmlFor="overflow-amount">
+        <label className="field__label" htmlFor={field.id}>
           {t("cards.overflow.amountLabel")}
         </label>
-        <p className="field__hint" id="overflow-amount-hint">
+        <p className="field__hint" id={hintId}>
           {t("cards.overflow.amountHint")} {hydrated ? t("cards.overflow.autosaveHint") : null}
         </p>
         {shownError ? (
-          <p className="field__error" id="overflow-amount-error">
+          <p className="field__error" id={field.errorId}>
             <span className="visually-hidden">{t("errors.prefix")}</span>
             {t(shownError)}
           </p>
@@ -129,8 +147,8 @@ function AmountForm({ amount, error, typed }: { amount: number; error?: string; 
             />
           ) : null}
           <input
-            id="overflow-amount"
-            name="amount"
+            id={field.id}
+            name={field.name}
             className="input overflow-amount__number"
             // Text, not number: no spinner that changes the amount on a wheel or arrow by mistake, and what
             // was typed comes back as typed to be corrected (issue 13, finding 11).
@@ -139,7 +157,7 @@ function AmountForm({ amount, error, typed }: { amount: number; error?: string; 
             required
             {...(hydrated ? { value, onChange: (event: React.ChangeEvent<HTMLInputElement>) => change(event.currentTarget.value) } : { defaultValue: typed ?? String(amount) })}
             aria-invalid={shownError ? true : undefined}
-            aria-describedby={`overflow-amount-hint${shownError ? " overflow-amount-error" : ""}`}
+            aria-describedby={shownError ? `${hintId} ${field.errorId}` : hintId}
           />
           <span aria-hidden="true">€</span>
         </div>
@@ -170,7 +188,7 @@ function CreditCardRow({ cardId, creditCard }: { cardId: string; creditCard: Cre
       <span className="credit-card__actions">
         <Form method="post" preventScrollReset>
           <input type="hidden" name="creditCard" value={creditCard.id} />
-          <button type="submit" name="intent" value={creditCard.isDefault ? "undefault" : "default"} role="switch" aria-checked={creditCard.isDefault} className="switch">
+          <button type="submit" name="intent" value={creditCard.isDefault ? INTENT.undefault : INTENT.default} role="switch" aria-checked={creditCard.isDefault} className="switch">
             <span className="switch__track" aria-hidden="true" />
             {t("cards.overflow.default")}
             <span className="visually-hidden"> : {label}</span>
@@ -189,8 +207,10 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation();
   const { cardId, amount, creditCards, toDelete, listFailed } = loaderData;
   const base = `/cards/${cardId}`;
-  const amountError = actionData && "field" in actionData && actionData.field === "amount" ? actionData.error : undefined;
-  const formError = actionData && "field" in actionData && actionData.field === "form" ? actionData.error : undefined;
+  // Validated on the server (decision 0008); conform shows its answer, with or without JS.
+  const [form, fields] = useForm<{ amount: string }>({ id: "overflow", lastResult: actionData && "saved" in actionData ? undefined : actionData });
+  const amountError = fields.amount.errors?.[0];
+  const formError = form.errors?.[0];
   const deleteLabel = toDelete ? t("cards.overflow.cardLabel", { brand: brandName(toDelete.brand), last4: toDelete.last4 }) : "";
   return (
     <Panel id="overflow" title={t("cards.overflow.title")} closeTo={base} error={Boolean(amountError || formError)}>
@@ -200,9 +220,9 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
         </div>
       ) : null}
       {/* The refused amount posted without JS: summarised like every form's errors (issue 13, finding 11). */}
-      <ErrorSummary errors={amountError ? [{ fieldId: "overflow-amount", message: amountError }] : []} />
+      <ErrorSummary form={undefined} fields={[fields.amount]} />
       <p>{t("cards.overflow.intro")}</p>
-      <AmountForm amount={amount} error={amountError} typed={actionData && "value" in actionData ? actionData.value : undefined} />
+      <AmountForm amount={amount} field={fields.amount} formProps={getFormProps(form)} />
 
       <h3 id="credit-cards-title">{t("cards.overflow.cardsTitle")}</h3>
       {listFailed ? (
@@ -218,7 +238,7 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
           {toDelete.isDefault ? <p>{t("cards.overflow.confirmDeleteDefault")}</p> : null}
           <Form method="post" preventScrollReset className="actions">
             <input type="hidden" name="creditCard" value={toDelete.id} />
-            <button type="submit" name="intent" value="delete" className="button button--danger">
+            <button type="submit" name="intent" value={INTENT.delete} className="button button--danger">
               {t("cards.overflow.confirmDeleteButton")}
             </button>
             <Link to={`${base}/overflow`} className="link-action" preventScrollReset>

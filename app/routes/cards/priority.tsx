@@ -1,4 +1,6 @@
+import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
+import { z } from "zod";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/priority";
 import { Panel } from "~/components/Panel";
@@ -7,7 +9,8 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { requireActiveCard } from "~/routes/+shared/guards.server";
 import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { isPermutation, MIN_WALLETS_FOR_PRIORITY, moveWallet, setWalletPriority } from "~/.server/services/wallet-priority";
 
 /**
@@ -46,14 +49,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   );
 }
 
+/** The order posted: the card's wallet ids, first to pay first (checked against the card by the service). */
+const prioritySchema = z.object({ wallet: z.array(z.string().max(100)).max(50).default([]) });
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
-  const form = await request.formData();
-  const ordered = form.getAll("wallet").map(String);
+  const submission = parseForm(await request.formData(), prioritySchema);
+  if (submission.status !== "success") return refuse(submission, { formErrors: ["errors.priorityNotPermutation"] });
   const { db } = await getPlatform();
-  const result = await setWalletPriority(db, context.get(accountContext).id, card.id, ordered);
-  if (result === "notPermutation" || result === "tooFew") return badRequest({ error: "errors.priorityNotPermutation" });
-  if (result !== "ok") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.priority.failed" });
+  const result = await setWalletPriority(db, context.get(accountContext).id, card.id, submission.value.wallet);
+  if (result.kind === "notPermutation" || result.kind === "tooFew") return refuse(submission, { formErrors: ["errors.priorityNotPermutation"] });
+  if (result.kind !== "ok") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.priority.failed" });
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "success", message: "cards.priority.saved" });
 }
 
@@ -61,7 +67,8 @@ export default function PriorityPanel({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation();
   const { cardId, wallets, changed, invalid, tooFew } = loaderData;
   const base = `/cards/${cardId}`;
-  const error = actionData?.error;
+  const [form] = useForm({ id: "priority", lastResult: actionData });
+  const error = form.errors?.[0];
   return (
     <Panel id="priority" title={t("cards.priority.title")} closeTo={base} error={invalid || Boolean(error)}>
       {tooFew ? (
@@ -82,7 +89,7 @@ export default function PriorityPanel({ loaderData, actionData }: Route.Componen
               {t("cards.priority.unsaved")}
             </p>
           ) : null}
-          <Form method="post" preventScrollReset>
+          <Form method="post" {...getFormProps(form)} preventScrollReset>
             {wallets.map((w) => (
               <input key={w.id} type="hidden" name="wallet" value={w.id} />
             ))}

@@ -1,15 +1,15 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/stop";
-import { ErrorSummary } from "~/components/ErrorSummary";
+import { choiceTarget, ErrorSummary, Radios } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { stopCardSchema, type StopCardForm } from "~/domain/schemas";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { requireOwnCard } from "~/routes/+shared/guards.server";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { blockCard } from "~/.server/services/card-actions";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 
@@ -29,11 +29,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
-  const submission = parseWithZod(await request.formData(), { schema: stopCardSchema });
-  if (submission.status !== "success") return badRequest({ lastResult: submission.reply() });
+  const submission = parseForm(await request.formData(), stopCardSchema);
+  if (submission.status !== "success") return refuse(submission);
   const { db, issuer } = await getPlatform();
   const result = await blockCard(db, issuer, context.get(accountContext).id, card.id, submission.value.reason);
-  if (result === "ok" || result === "blocked") return internalRedirect(stopPage(card.id, true));
+  if (result.kind === "ok" || result.kind === "blocked") return internalRedirect(stopPage(card.id, true));
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.actions.blockFail" });
 }
 
@@ -69,9 +69,10 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
   const cardName = label.charAt(0).toLowerCase() + label.slice(1);
   const [form, fields] = useForm<StopCardForm>({
     id: "stop",
-    lastResult: actionData?.lastResult,
+    lastResult: actionData,
   });
   const error = fields.reason.errors?.[0];
+  const reasons = (["lost", "stolen"] as const).map((reason) => ({ value: reason, label: t(`cards.stop.${reason}`) }));
   const title = done ? t("cards.stop.doneTitle") : t("cards.stop.title");
   return (
     <Panel id="stop" title={title} closeTo={done ? "/cards" : `/cards/${cardId}`} error={Boolean(error)}>
@@ -79,41 +80,10 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
         <Done cardName={cardName} />
       ) : (
         <>
-          <ErrorSummary errors={error ? [{ fieldId: `${fields.reason.id}-lost`, message: error }] : []} />
+          <ErrorSummary form={form} fields={[{ field: fields.reason, target: choiceTarget(fields.reason, reasons) }]} />
           <p>{t("cards.stop.intro", { card: cardName })}</p>
           <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
-            {/* Hint and error both describe the group, which is marked invalid (issue 13, finding 11): not each radio,
-                where aria-invalid is not a supported state (ARIA 1.3, jsx-a11y). */}
-            <fieldset
-              id={fields.reason.id}
-              className={`radios${error ? " field--error" : ""}`}
-              aria-describedby={error ? `stop-hint ${fields.reason.id}-error` : "stop-hint"}
-              aria-invalid={error ? true : undefined}
-            >
-              <legend>{t("cards.stop.legend")}</legend>
-              <p className="field__hint" id="stop-hint">
-                {t("cards.stop.hint")}
-              </p>
-              {error ? (
-                <p className="field__error" id={`${fields.reason.id}-error`}>
-                  <span className="visually-hidden">{t("errors.prefix")}</span>
-                  {t(error)}
-                </p>
-              ) : null}
-              {(["lost", "stolen"] as const).map((reason) => (
-                <label className="radio" key={reason}>
-                  <input
-                    type="radio"
-                    name={fields.reason.name}
-                    id={`${fields.reason.id}-${reason}`}
-                    value={reason}
-                    defaultChecked={fields.reason.initialValue === reason}
-                    required
-                  />
-                  {t(`cards.stop.${reason}`)}
-                </label>
-              ))}
-            </fieldset>
+            <Radios required field={fields.reason} legend={t("cards.stop.legend")} hint={t("cards.stop.hint")} options={reasons} />
             <div className="actions">
               <button type="submit" className="button button--danger">
                 {t("cards.stop.submit")}

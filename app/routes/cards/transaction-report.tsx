@@ -1,17 +1,16 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/transaction-report";
-import { ErrorSummary } from "~/components/ErrorSummary";
+import { ErrorSummary, TextArea } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { TransactionSummary } from "~/components/TransactionSummary";
-import { TextAreaField } from "~/components/TextField";
 import { problemReportSchema, type ProblemReportForm } from "~/domain/schemas";
 import { useTranslation } from "~/i18n";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { getReportableTransaction, reportProblem } from "~/.server/services/transactions";
 
 /**
@@ -44,12 +43,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { transaction, userId, db } = await requireReportable(request, context, params);
-  const submission = parseWithZod(await request.formData(), { schema: problemReportSchema });
-  if (submission.status !== "success") return badRequest({ lastResult: submission.reply() });
+  const submission = parseForm(await request.formData(), problemReportSchema);
+  if (submission.status !== "success") return refuse(submission);
   const result = await reportProblem(db, userId, transaction.id, submission.value.message);
-  if (result === "not_found") throw await notFound(request);
-  if (result !== "ok") {
-    return badRequest({ lastResult: submission.reply({ fieldErrors: { message: [result === "too_long" ? "errors.reportTooLong" : "errors.reportTooShort"] } }) });
+  if (result.kind === "notFound") throw await notFound(request);
+  if (result.kind !== "ok") {
+    return refuse(submission, { fieldErrors: { message: [result.kind === "tooLong" ? "errors.reportTooLong" : "errors.reportTooShort"] } });
   }
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "success", message: "cards.report.sent" });
 }
@@ -58,25 +57,15 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation();
   const { cardId, transaction } = loaderData;
   // Validated on the server (docs/decisions/0008); conform shows its answer, with or without JS.
-  const [form, fields] = useForm<ProblemReportForm>({ id: "report", lastResult: actionData?.lastResult });
+  const [form, fields] = useForm<ProblemReportForm>({ id: "report", lastResult: actionData });
   const error = fields.message.errors?.[0];
-  const { key: messageKey, ...messageProps } = getTextareaProps(fields.message, { ariaAttributes: false });
   return (
     <div className="narrow">
       <PageHeader title={t("cards.report.title")} error={Boolean(error)} />
-      <ErrorSummary errors={error ? [{ fieldId: fields.message.id, message: error }] : []} />
+      <ErrorSummary form={form} fields={[fields.message]} />
       <TransactionSummary merchant={`${transaction.merchantName}, ${transaction.merchantCity}`} transactionAt={transaction.transactionAt} amount={transaction.amount} />
       <Form method="post" {...getFormProps(form)} noValidate>
-        <TextAreaField required
-          key={messageKey}
-          id={fields.message.id}
-          name={fields.message.name}
-          label={t("cards.report.message")}
-          hint={t("cards.report.hint")}
-          error={error}
-          defaultValue={messageProps.defaultValue}
-          rows={6}
-        />
+        <TextArea required field={fields.message} label={t("cards.report.message")} hint={t("cards.report.hint")} rows={6} />
         <div className="actions">
           <button type="submit" className="button">
             {t("cards.report.submit")}

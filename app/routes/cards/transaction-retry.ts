@@ -28,6 +28,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     processorFailed: ["error", "cards.transactions.retryOverflowFailed"],
     notFound: ["error", "cards.transactions.retryNothing"],
   } as const;
-  const [kind, message] = outcomes[result];
+  const [kind, message] = outcomes[result.kind];
   return redirectWithFlash(request, back, { kind, message });
 }

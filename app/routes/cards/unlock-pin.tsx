@@ -1,17 +1,20 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
+import type { z } from "zod";
 import { useTranslation } from "~/i18n";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/unlock-pin";
-import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
 import { Panel } from "~/components/Panel";
-import { RequiredNote, TextField } from "~/components/TextField";
 import { newPinSchema } from "~/domain/schemas";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { requireActiveCard } from "~/routes/+shared/guards.server";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { chooseNewPin } from "~/.server/services/card-actions";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+
+type NewPinForm = z.input<typeof newPinSchema>;
 
 /** Unlock a PIN blocked after 3 wrong entries by choosing a new one (spec 000 §4, §7 "Update PIN"). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -22,56 +25,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
-  const submission = parseWithZod(await request.formData(), { schema: newPinSchema });
-  // PINs are never sent back to the browser, even a wrong one: only the messages are. A plain form
-  // (no conform) so that nothing can rewrite the fields after the answer is shown.
-  if (submission.status !== "success") {
-    const errors = submission.error ?? {};
-    return badRequest({ errors: { pin: errors.pin?.[0], confirmation: errors.confirmation?.[0] }, attempt: crypto.randomUUID() });
-  }
+  const submission = parseForm(await request.formData(), newPinSchema);
+  // PINs are never sent back to the browser, even a wrong one: only the messages are.
+  if (submission.status !== "success") return refuse(submission, { hideFields: ["pin", "confirmation"] });
   const { db, issuer } = await getPlatform();
   const result = await chooseNewPin(db, issuer, context.get(accountContext).id, card.id, submission.value.pin);
-  const ok = result === "ok";
+  const ok = result.kind === "ok";
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: ok ? "success" : "error", message: ok ? "cards.pin.unlock.success" : "cards.pin.unlock.failed" });
 }
 
 export default function UnlockPinPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const pinError = actionData?.errors.pin;
-  const confirmationError = actionData?.errors.confirmation;
-  const errors: SummaryError[] = [
-    ...(pinError ? [{ fieldId: "unlock-pin-pin", message: pinError }] : []),
-    ...(confirmationError ? [{ fieldId: "unlock-pin-confirmation", message: confirmationError }] : []),
-  ];
-  const attempt = actionData?.attempt ?? "";
+  // Validated on the server (decision 0008); conform shows its answer, with or without JS.
+  const [form, fields] = useForm<NewPinForm>({ id: "unlock-pin", lastResult: actionData });
+  const invalid = Boolean(fields.pin.errors ?? fields.confirmation.errors);
   return (
-    <Panel id="unlock-pin" title={t("cards.pin.unlock.title")} closeTo={`/cards/${loaderData.cardId}`} error={errors.length > 0}>
-      <ErrorSummary errors={errors} />
+    <Panel id="unlock-pin" title={t("cards.pin.unlock.title")} closeTo={`/cards/${loaderData.cardId}`} error={invalid}>
+      <ErrorSummary form={form} fields={[fields.pin, fields.confirmation]} />
       <p>{t("cards.pin.unlock.intro")}</p>
-      <Form method="post" id="unlock-pin" noValidate preventScrollReset>
+      <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
         <RequiredNote />
-        <TextField required
-          id="unlock-pin-pin"
-          name="pin"
-          key={`pin-${attempt}`}
+        <NewSecretPair
+          kind="pin"
+          secret={fields.pin}
+          confirmation={fields.confirmation}
           label={t("cards.pin.unlock.pin")}
           hint={t("cards.pin.unlock.pinHint")}
-          error={pinError}
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          className="input--code"
-        />
-        <TextField required
-          id="unlock-pin-confirmation"
-          name="confirmation"
-          key={`confirmation-${attempt}`}
-          label={t("cards.pin.unlock.confirmation")}
-          error={confirmationError}
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          className="input--code"
+          confirmationLabel={t("cards.pin.unlock.confirmation")}
         />
         <div className="actions">
           <button type="submit" className="button">

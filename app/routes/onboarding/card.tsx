@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/card";
-import { CardWizard } from "~/components/CardWizard";
+import { CardWizard, wizardInvalid } from "~/components/CardWizard";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/+shared/card-wizard.server";
@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function OnboardingCard({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const invalid = Boolean(loaderData.notice) || Object.values(actionData?.errors ?? {}).some(Boolean);
+  const invalid = wizardInvalid(loaderData, actionData);
   return (
     <section aria-labelledby="onboarding-card-title" className="onboarding-card">
       <DocumentTitle page={t("onboarding.card.title")} error={invalid} />

@@ -14,6 +14,8 @@ import { listCards } from "~/.server/services/cards";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listWalletNames } from "~/.server/services/wallets";
 import { pendingFields } from "~/.server/services/profile";
+import { failedTo } from "~/routes/+shared/load-failure.server";
+import { LoadFailure } from "~/components/LoadFailure";
 
 export const middleware = [requireAccount];
 
@@ -21,12 +23,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env, issuer } = await getPlatform();
   // A card asked for earlier may have been made since: record it before listing (one query when none).
+  // A write on GET, on purpose: an idempotent sync of the issuer's state. It only turns a "submitted"
+  // request the issuer has finished into its card, guarded by `status = 'submitted'` in one transaction
+  // (settleCardRequest), so a second look, or two at once, records nothing more.
   let cardInTheMaking = await hasCardInTheMaking(db, account.id);
   if (cardInTheMaking) {
     await settleCardRequests(db, issuer, account.id);
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
   }
-  const [cards, wallets, pending] = await Promise.all([listCards(db, account.id), listWalletNames(db, account.id), pendingFields(db, account.id)]);
+  const [cards, wallets, pending] = await Promise.all([
+    listCards(db, account.id).catch(failedTo("nav.fetchCardsFailed")),
+    listWalletNames(db, account.id).catch(failedTo("wallets.errors.fetchWalletsFailed")),
+    pendingFields(db, account.id),
+  ]);
   return {
     user: {
       initials: initialsOf(account),
@@ -171,11 +180,7 @@ function UserMenu({ data }: { data: AppLayoutData }) {
             </li>
           ) : null}
         </ul>
-        <Form method="post" action="/logout" className="user-menu__logout">
-          <button type="submit" className="button button--secondary">
-            {t("userMenu.logout")}
-          </button>
-        </Form>
+        <SignOutForm />
       </div>
     </details>
   );
@@ -232,7 +237,8 @@ function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
   );
 }
 
-export default function AppLayout({ loaderData }: Route.ComponentProps) {
+/** The shell around every signed-in page: skip link, header, navigation, main, footer. */
+function Shell({ data, children }: { data: AppLayoutData | undefined; children: React.ReactNode }) {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const product = root?.productName ?? "";
@@ -248,21 +254,83 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             {product}
           </span>
         </Link>
-        <UserMenu data={loaderData} />
-        <MobileMenu data={loaderData} />
+        {data ? (
+          <>
+            <UserMenu data={data} />
+            <MobileMenu data={data} />
+          </>
+        ) : (
+          <SignOutForm />
+        )}
       </header>
       <div className="app-body">
         <nav className="side-nav side-nav--desktop" aria-label={t("nav.label")}>
-          <SideNav data={loaderData} />
+          {data ? <SideNav data={data} /> : <SectionsNav />}
         </nav>
         <main id="main" className="app-main" tabIndex={-1}>
-          <FlashAlert />
-          {loaderData.cardInTheMaking ? <CardInTheMaking /> : null}
-          <PendingChangeNotice fields={loaderData.pendingFields} />
-          <Outlet />
+          {children}
         </main>
       </div>
       <SiteFooter />
     </div>
+  );
+}
+
+/** The navigation's sections without their cards and wallets: what the shell can offer when those failed to load. */
+function SectionsNav() {
+  const { t } = useTranslation();
+  const sections = [
+    ["/cards", "nav.cards"],
+    ["/wallets", "nav.wallets"],
+    ["/plans/integrations", "nav.integrations"],
+    ["/store-locator", "nav.storeLocator"],
+  ] as const;
+  return (
+    <ul className="side-nav__sections">
+      {sections.map(([to, label]) => (
+        <li key={to}>
+          <NavLink to={to} className="side-nav__link side-nav__link--top">
+            {t(label)}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SignOutForm() {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" action="/logout" className="user-menu__logout">
+      <button type="submit" className="button button--secondary">
+        {t("userMenu.logout")}
+      </button>
+    </Form>
+  );
+}
+
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <Shell data={loaderData}>
+      <FlashAlert />
+      {loaderData.cardInTheMaking ? <CardInTheMaking /> : null}
+      <PendingChangeNotice fields={loaderData.pendingFields} />
+      <Outlet />
+    </Shell>
+  );
+}
+
+/**
+ * A signed-in page that failed without a boundary of its own, or this layout's own loader: the shell
+ * stays (with the full navigation when this layout's data loaded, its sections otherwise) and the page's
+ * place says what failed (spec 000 §8).
+ */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  const data = useRouteLoaderData<typeof loader>("routes/shell/layout");
+  return (
+    <Shell data={data}>
+      <LoadFailure title={t("serverError.title")} />
+    </Shell>
   );
 }

@@ -1,13 +1,18 @@
+import { useForm } from "@conform-to/react";
 import { Link } from "react-router";
+import { z } from "zod";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/index";
 import { PageHeader } from "~/components/PageHeader";
 import { CreateWalletForms } from "~/components/WalletParts";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
-import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { availableWalletLicences, createWalletFromLicence, listWallets } from "~/.server/services/wallets";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
+import { LoadFailure } from "~/components/LoadFailure";
 
 /**
  * /wallets (spec 000 §2 "Wallets page"): the first wallet, or — with none — an empty state with a
@@ -17,33 +22,46 @@ import { internalPath, internalRedirect } from "~/routes/+shared/redirects.serve
 export async function loader({ context }: Route.LoaderArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
-  const [wallets, licences] = await Promise.all([listWallets(db, userId), availableWalletLicences(db, userId)]);
+  const [wallets, licences] = await Promise.all([listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")), availableWalletLicences(db, userId)]);
   if (wallets[0]) throw internalRedirect(internalPath("/wallets/:walletId", { walletId: wallets[0].id }));
   return { licences };
 }
 
+/** The create-wallet form (components/WalletParts.tsx): the licence, and the wallet page it was sent from. */
+const walletActivationSchema = z.object({ licence: z.string().max(100).default(""), from: z.string().max(100).optional() });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
-  const form = await request.formData();
-  const walletId = await createWalletFromLicence(db, userId, String(form.get("licence") ?? ""));
-  if (walletId) return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId }), { kind: "success", message: "wallets.create.done" });
+  const submission = parseForm(await request.formData(), walletActivationSchema);
+  if (submission.status !== "success") return refuse(submission, { formErrors: ["wallets.create.refused"] });
+  const { licence, from: fromId } = submission.value;
+  const created = await createWalletFromLicence(db, userId, licence);
+  if (created.kind === "created") return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: created.walletId }), { kind: "success", message: "wallets.create.done" });
   // Refused (a licence used meanwhile, another's, or made up): said where the form was. The empty
   // state shows it itself; a wallet page is not this route, so the message goes back to it as a flash.
   const wallets = await listWallets(db, userId);
-  const from = wallets.find((w) => w.id === form.get("from")) ?? wallets[0];
-  if (!from) return badRequest({ error: "wallets.create.refused" });
+  const from = wallets.find((w) => w.id === fromId) ?? wallets[0];
+  if (!from) return refuse(submission, { formErrors: ["wallets.create.refused"] });
   return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: from.id }), { kind: "error", message: "wallets.create.refused" });
+}
+
+/** The wallets that failed to load: said in the page's place, under the shell's navigation (spec 000 §8). */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("wallets.title")} />;
 }
 
 export default function WalletsEmpty({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const [form] = useForm({ id: "create-wallet", lastResult: actionData });
+  const error = form.errors?.[0];
   return (
     <>
-      <PageHeader title={t("wallets.title")} error={Boolean(actionData?.error)} />
-      {actionData?.error ? (
+      <PageHeader title={t("wallets.title")} error={Boolean(error)} />
+      {error ? (
         <div className="alert alert--error" role="alert">
-          <p>{t(actionData.error)}</p>
+          <p>{t(error)}</p>
         </div>
       ) : null}
       <section className="panel empty-state" aria-labelledby="wallets-empty-title">

@@ -8,6 +8,8 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
+import { LoadFailure } from "~/components/LoadFailure";
 import {
   availableWalletLicences,
   getWalletDetail,
@@ -35,9 +37,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const limit = limitParam(url.searchParams.get("limit"), WALLET_TRANSACTIONS_PAGE_SIZE);
   const frozenLimit = limitParam(url.searchParams.get("frozenLimit"), WALLET_FROZEN_PAGE_SIZE);
   const [wallets, wallet, transactions, licences] = await Promise.all([
-    listWallets(db, userId),
-    getWalletDetail(db, userId, params.walletId),
-    listWalletTransactions(db, userId, params.walletId, { processed: limit, frozen: frozenLimit }),
+    listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")),
+    getWalletDetail(db, userId, params.walletId).catch(failedTo("wallets.errors.fetchWalletFailed")),
+    listWalletTransactions(db, userId, params.walletId, { processed: limit, frozen: frozenLimit }).catch(failedTo("wallets.errors.fetchWalletFailed")),
     availableWalletLicences(db, userId),
   ]);
   if (!wallet || !transactions) {
@@ -51,6 +53,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     transactions: { walletId: wallet.id, ...transactions, limit, frozenLimit, pageSize: WALLET_TRANSACTIONS_PAGE_SIZE, frozenPageSize: WALLET_FROZEN_PAGE_SIZE },
     licences,
   };
+}
+
+/** The wallet that failed to load: said in the page's place, under the shell's navigation (spec 000 §8). */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("wallets.title")} />;
 }
 
 export default function WalletPage({ loaderData }: Route.ComponentProps) {
