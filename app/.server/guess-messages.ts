@@ -1,5 +1,5 @@
 import { translatorFor } from "~/i18n";
-import resources from "~/locales";
+import resources from "~/i18n/catalogues";
 import type { DB } from "./db";
 import { VERIFY_ERROR_KEYS, type VerifyResult } from "./services/codes";
 import { guessesLockedUntil } from "./services/guess-limits";

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import { codeSchema } from "~/domain/schemas";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { accountContext } from "./auth";
 import { getPlatform, publicUrl } from "./platform";
 import type { InternalTarget } from "./redirects";

@@ -11,7 +11,7 @@ import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
 import { codeSchema, type CodeForm } from "~/domain/schemas";
 import { accountContext } from "~/.server/auth";
 import { requireActiveCard } from "~/.server/guards";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession } from "~/.server/request";
 import { codeDestination, maskDestination } from "~/.server/services/accounts";

@@ -10,7 +10,7 @@ import { OneTimeCodeForms } from "~/components/OneTimeCodeForms";
 import { codeSchema, type CodeForm } from "~/domain/schemas";
 import { completeSignIn, PENDING_LOGIN_MINUTES, sendLoginCode, waitingSignIn } from "~/.server/auth";
 import { formatTime } from "~/domain/dates";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, getSession, redirectWithFlash } from "~/.server/request";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";

@@ -8,7 +8,7 @@ import { PublicShell } from "~/components/PublicShell";
 import { RequiredNote, TextField } from "~/components/TextField";
 import type { LoginForm } from "~/domain/schemas";
 import { authenticator, currentUserId, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/.server/auth";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession } from "~/.server/request";
 import { getAccount } from "~/.server/services/accounts";

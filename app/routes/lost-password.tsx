@@ -8,7 +8,7 @@ import { PublicShell } from "~/components/PublicShell";
 import { TextField } from "~/components/TextField";
 import { lostPasswordSchema } from "~/domain/schemas";
 import { currentUserId } from "~/.server/auth";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform, publicUrl } from "~/.server/platform";
 import { badRequest } from "~/.server/request";
 import { requestPasswordReset } from "~/.server/services/password-reset";
