@@ -1,3 +1,4 @@
+import { differenceInMinutes } from "date-fns";
 import { translatorFor } from "~/i18n";
 import resources from "~/i18n/catalogues";
 import type { DB } from "./db";
@@ -12,7 +13,7 @@ import { guessesLockedUntil } from "./services/guess-limits";
 const t = translatorFor(resources.fr.translation);
 
 function waitText(retryAt: Date, now: Date): string {
-  const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
+  const minutes = Math.max(1, differenceInMinutes(retryAt, now, { roundingMethod: "ceil" }));
   return minutes === 1 ? t("errors.guessWait.one") : t("errors.guessWait.other", { count: minutes });
 }
 
