@@ -24,7 +24,7 @@ export default tseslint.config(
   {
     // Redirects within the portal are built from known pages with encoded parameters (docs/decisions/0015).
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/.server/redirects.ts", "app/.server/auth.ts"],
+    ignores: ["app/routes/+shared/redirects.server.ts", "app/routes/+shared/auth.server.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -33,7 +33,7 @@ export default tseslint.config(
             {
               name: "react-router",
               importNames: ["redirect", "redirectDocument", "replace"],
-              message: "Redirect with internalRedirect, internalPath and redirectWithFlash (~/.server/redirects, docs/decisions/0015).",
+              message: "Redirect with internalRedirect, internalPath and redirectWithFlash (~/routes/+shared/redirects.server, docs/decisions/0015).",
             },
           ],
         },

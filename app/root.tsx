@@ -8,7 +8,7 @@ import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPa
 import { refuseUnreadableForms } from "./middleware/forms";
 import { i18nMiddleware } from "./i18n/i18next.server";
 import { getPlatform } from "./.server/platform";
-import { commitSession, getSession, nonceOf } from "./.server/request";
+import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
 
@@ -80,7 +80,7 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
-  // A refusal (`refusal` in .server/request.ts) says why in its own words.
+  // A refusal (`refusal` in routes/+shared/request.server.ts) says why in its own words.
   const refused = isRouteErrorResponse(error) && error.status < 500 ? (error.data as { message?: unknown } | null)?.message : undefined;
   if (typeof refused === "string") return <RefusedPage message={refused} />;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
