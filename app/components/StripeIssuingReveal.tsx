@@ -45,11 +45,11 @@ async function openReveal(publishableKey: string, locale: string, issuingCard: s
 
 /** A mount that throws (Stripe.js refusing the options) says so in the panel instead of breaking the page. */
 class MountBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
+  override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
   }
-  render() {
+  override render() {
     return this.state.failed ? this.props.fallback : this.props.children;
   }
 }

@@ -1,4 +1,5 @@
-import { loadStripe, type Stripe, type StripeElementLocale } from "@stripe/stripe-js/pure";
+import type { Stripe, StripeElementLocale } from "@stripe/stripe-js";
+import { loadStripe } from "@stripe/stripe-js/pure";
 
 const loaded = new Map<string, Promise<Stripe | null>>();
 

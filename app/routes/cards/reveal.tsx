@@ -15,7 +15,9 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { badRequest, commitSession, getSession } from "~/routes/+shared/request.server";
 import { codeDestination, maskDestination } from "~/.server/services/accounts";
-import { openRevealSession, revealKindFor } from "~/.server/services/card-actions";
+import { browserRevealTarget, openRevealSession, revealKindFor } from "~/.server/services/card-actions";
+import { grantsReveal } from "~/.server/session";
+import { StripeIssuingReveal } from "~/components/StripeIssuingReveal";
 import { issueCode, resendAvailableAt, verifyCode } from "~/.server/services/codes";
 import { verifyErrorMessage } from "~/routes/+shared/guess-messages.server";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
@@ -44,22 +46,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
   if (step === "code") {
     const resendAt = await resendAvailableAt(db, account.id, "reveal");
-    return data({ ...base, resendAt: resendAt && resendAt > new Date() ? resendAt.toISOString() : null, reveal: null, failed: false }, { headers: noStore });
+    return data({ ...base, resendAt: resendAt && resendAt > new Date() ? resendAt.toISOString() : null, reveal: null, inBrowser: null, failed: false }, { headers: noStore });
   }
   if (step === "show") {
     const session = await getSession(request);
     const grant = session.get("revealGrant");
+    // Stripe Issuing draws the secret in the browser: the grant is spent when the browser's nonce gets its key (reveal-key.ts).
+    const inBrowser = grantsReveal(grant, card.id, kind) ? await browserRevealTarget(db, issuer, account.id, card.id, kind) : null;
     // One grant, one reveal: a reload asks for a new code.
-    session.unset("revealGrant");
+    if (!inBrowser) session.unset("revealGrant");
     const headers = new Headers({ ...noStore, "Set-Cookie": await commitSession(session) });
-    if (!grant || grant.cardId !== card.id || grant.kind !== kind || grant.expiresAt <= new Date().toISOString()) {
+    if (!grantsReveal(grant, card.id, kind)) {
       throw internalRedirect(internalPath("/cards/:cardId/reveal", { cardId: card.id }), { headers });
     }
+    if (inBrowser) return data({ ...base, resendAt: null, reveal: null, inBrowser, failed: false }, { headers });
     const result = await openRevealSession(db, issuer, account.id, card.id, kind, crypto.randomUUID());
     const reveal = typeof result === "string" ? null : result;
-    return data({ ...base, resendAt: null, reveal, failed: reveal === null }, { headers });
+    return data({ ...base, resendAt: null, reveal, inBrowser: null, failed: reveal === null }, { headers });
   }
-  return data({ ...base, resendAt: null, reveal: null, failed: false }, { headers: noStore });
+  return data({ ...base, resendAt: null, reveal: null, inBrowser: null, failed: false }, { headers: noStore });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -123,6 +128,7 @@ function CopyButton({ frame }: { frame: React.RefObject<HTMLIFrameElement | null
 
 export default function RevealPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   const frame = useRef<HTMLIFrameElement>(null);
   const { cardId, kind, step } = loaderData;
   const [form, fields] = useForm<CodeForm>({
@@ -169,8 +175,16 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
             {kind === "details" ? <CopyButton frame={frame} /> : null}
             <p className="hint">{t("cards.reveal.private")}</p>
           </>
-        ) : loaderData.reveal?.kind === "elements" ? (
-          <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+        ) : loaderData.inBrowser ? (
+          <>
+            <p>{t("cards.reveal.shown")}</p>
+            {hydrated ? (
+              <StripeIssuingReveal {...loaderData.inBrowser} kind={kind} keyUrl={`/cards/${cardId}/reveal/key`} />
+            ) : (
+              <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+            )}
+            <p className="hint">{t("cards.reveal.private")}</p>
+          </>
         ) : (
           <div className="alert alert--warning" role="alert">
             <p>{t("cards.reveal.failed")}</p>
