@@ -31,7 +31,16 @@ const languageContext = createContext<RequestLanguage>({ locale: "fr", i18n: ins
 
 /** The middleware for a list of supported languages (the first one is the fallback). */
 export function createI18nMiddleware(supported: readonly Locale[]): MiddlewareFunction<Response> {
-  const detector = new LanguageDetector({ supportedLanguages: [...supported], fallbackLanguage: supported[0] ?? "fr", order: ["header"] });
+  const fallback = supported[0] ?? "fr";
+  if (supported.length === 1) {
+    // One language (the default): nothing to detect.
+    const only = { locale: fallback, i18n: instances[fallback] };
+    return ({ context }, next) => {
+      context.set(languageContext, only);
+      return next();
+    };
+  }
+  const detector = new LanguageDetector({ supportedLanguages: [...supported], fallbackLanguage: fallback, order: ["header"] });
   return async ({ request, context }, next) => {
     const locale = (await detector.detect(request)) as Locale;
     context.set(languageContext, { locale, i18n: instances[locale] });
