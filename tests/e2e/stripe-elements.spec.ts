@@ -48,9 +48,11 @@ function answer(method: string, path: string, form: Record<string, string>): Sta
 let stripeApi: Awaited<ReturnType<typeof startStripeStandIn>> | undefined;
 let server: TestServer | undefined;
 
-test.beforeAll(async ({}, testInfo) => {
-  if (testInfo.project.use.javaScriptEnabled === false) return;
-  testInfo.setTimeout(90_000);
+const jsOff = () => test.info().project.use.javaScriptEnabled === false;
+
+test.beforeAll(async () => {
+  if (jsOff()) return;
+  test.setTimeout(90_000);
   stripeApi = await startStripeStandIn(answer);
   server = await startTestServer("e2e-stripe", PORT, {
     PUBLIC_URL: BASE,
@@ -69,9 +71,9 @@ test.afterAll(async () => {
 
 test.use({ baseURL: BASE });
 
-test.beforeEach(({}, testInfo) => {
+test.beforeEach(() => {
   test.skip(
-    testInfo.project.use.javaScriptEnabled === false,
+    jsOff(),
     "Stripe.js runs only with JavaScript; what the panels say without it is checked here in a JavaScript-off page (the last test)",
   );
   api.failKeys = false;
