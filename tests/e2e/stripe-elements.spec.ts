@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { startTestServer, stopTestServer, type TestServer } from "../../server/test-server";
 import { startStripeStandIn, type RecordedRequest, type StandInAnswer } from "../support/stripe-stand-in";
 import { serveStripeJsStandIn, stripeJsRecord, type StripeJsBehaviour } from "../support/stripe-js-stand-in";
-import { expectAccessible, latestCodeFor, MARIE, signIn } from "./helpers";
+import { CLAIRE, expectAccessible, latestCodeFor, MARIE, signIn } from "./helpers";
 
 /**
  * Stripe configured (decision 0018): the card reveal with Issuing Elements and the saved-card setup
@@ -139,6 +139,20 @@ test("card details: the elements are mounted with the card, the nonce Stripe.js 
   expect(ephemeralKeyRequests().slice(before)).toHaveLength(1);
   await page.reload();
   await expect(page).toHaveURL(/\/reveal$/);
+});
+
+test("no key for another person's card: the panel's key route finds the card among the signed-in person's own", async ({ page, browser }) => {
+  await signedInWith(page);
+  const marieCard = await openCard(page, "5556");
+  const other = await browser.newContext({ baseURL: BASE, locale: "fr-FR" });
+  const claire = await other.newPage();
+  await serveStripeJsStandIn(claire);
+  await signIn(claire, CLAIRE);
+  const before = ephemeralKeyRequests().length;
+  const answer = await claire.request.post(`${marieCard}/reveal/key`, { form: { nonce: "ephkn_claire" }, headers: { Origin: BASE }, maxRedirects: 0 });
+  expect([answer.status(), answer.headers()["location"]]).toEqual([302, "/cards"]);
+  expect(ephemeralKeyRequests().length).toBe(before);
+  await other.close();
 });
 
 test("PIN: the PIN element is mounted for the physical card, with its own nonce and key", async ({ page }) => {
