@@ -4,8 +4,9 @@ import { HydratedRouter } from "react-router/dom";
 import { TranslationProvider, translatorFor } from "./i18n";
 
 /**
- * JavaScript only enhances pages that already work. The French catalogue comes from /locales/fr
- * (cached) rather than the script bundle, and is read with a small look-up (no i18next in the browser).
+ * JavaScript only enhances pages that already work. The catalogue of the page's language (`<html lang>`,
+ * chosen by the server per request, decision 0018) comes from /locales/:lng (cached) rather than the
+ * script bundle, and is read with a small look-up (no i18next in the browser).
  */
 async function main() {
   const lng = document.documentElement.lang || "fr";
@@ -14,7 +15,7 @@ async function main() {
   startTransition(() => {
     hydrateRoot(
       document,
-      <TranslationProvider translate={translate}>
+      <TranslationProvider translate={translate} locale={lng}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>

@@ -1,8 +1,9 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import { TranslationProvider, translatorFor } from "./i18n";
-import resources from "./locales";
+import { TranslationProvider, translatorFor, type Translate } from "./i18n";
+import { getLocale } from "./i18n/i18next.server";
+import resources from "./i18n/catalogues";
 import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
@@ -11,10 +12,13 @@ import { pathForLog } from "./.server/logger";
 export const streamTimeout = 5_000;
 
 /**
- * Pages render with the same small look-up the browser hydrates with (decision 0008), made once:
- * the same words on both sides, and none of i18next's per-call work on every page.
+ * Pages render with the same small look-up the browser hydrates with (decision 0008), made once per
+ * language: the same words on both sides, and none of i18next's per-call work on every page. The
+ * request's language was chosen by the root middleware (decision 0018).
  */
-const translateFr = translatorFor(resources.fr.translation as Parameters<typeof translatorFor>[0]);
+const translators = Object.fromEntries(
+  Object.entries(resources).map(([lng, { translation }]) => [lng, translatorFor(translation as Parameters<typeof translatorFor>[0])]),
+) as Record<keyof typeof resources, Translate>;
 
 /**
  * What server.ts needs from the app bundle: the same context key and platform instance the
@@ -33,12 +37,13 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce } = loadContext.get(requestInfoContext);
+  const locale = getLocale(loadContext);
 
   return new Promise<Response>((resolve, reject) => {
     // The whole page is rendered before sending: pages are small and must work without JS,
     // so nothing is streamed in later.
     const { pipe, abort } = renderToPipeableStream(
-      <TranslationProvider translate={translateFr}>
+      <TranslationProvider translate={translators[locale]} locale={locale}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </TranslationProvider>,
       {

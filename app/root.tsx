@@ -6,6 +6,7 @@ import { StatusBanner } from "./components/StatusBanner";
 import { MobileAppBanner } from "./components/MobileAppBanner";
 import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPages";
 import { refuseUnreadableForms } from "./middleware/forms";
+import { i18nMiddleware } from "./i18n/i18next.server";
 import { getPlatform } from "./.server/platform";
 import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
 import { mobilePlatformOf } from "./domain/userAgent";
@@ -16,7 +17,8 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const middleware: Route.MiddlewareFunction[] = [refuseUnreadableForms];
+// The language first: refusals and error pages are in it too.
+export const middleware: Route.MiddlewareFunction[] = [i18nMiddleware, refuseUnreadableForms];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = await getPlatform();
@@ -46,8 +48,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = root?.nonce;
+  // The language the server rendered in; the browser fetches this language's catalogue to hydrate.
+  const { i18n } = useTranslation();
   return (
-    <html lang="fr" dir="ltr">
+    <html lang={i18n.language} dir="ltr">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

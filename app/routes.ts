@@ -47,6 +47,7 @@ export default [
       route("overflow", "routes/cards/overflow.tsx"),
       route("overflow/new-card", "routes/cards/overflow-new-card.tsx"),
     ]),
+    route("cards/:cardId/reveal/key", "routes/cards/reveal-key.ts"),
     route("cards/:cardId/transactions/:authorizationId/report", "routes/cards/transaction-report.tsx"),
     route("cards/:cardId/transactions/:authorizationId/retry", "routes/cards/transaction-retry.ts"),
     route("cards/:cardId/transactions/:authorizationId/payment-methods", "routes/cards/transaction-payment-methods.tsx"),

@@ -24,6 +24,19 @@ const positiveInt = (fallback: number) =>
     .transform((v) => (v ? Number(v) : fallback))
     .pipe(z.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1"));
 
+/** The languages the portal has a catalogue for (locales/); the first one listed is the default. */
+export const CATALOGUE_LOCALES = ["fr", "en", "nl"] as const;
+export type Locale = (typeof CATALOGUE_LOCALES)[number];
+
+/** A comma-separated list of catalogue languages, e.g. "fr,en"; unset or blank: French only (spec 000 §1). */
+const localeList = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v.split(",").map((part) => part.trim().toLowerCase()).filter(Boolean) : ["fr"]))
+  .pipe(z.array(z.enum(CATALOGUE_LOCALES, { error: `each language must be one of ${CATALOGUE_LOCALES.join(", ")}` })).min(1, "needs at least one language"))
+  .transform((list) => [...new Set(list)]);
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -36,6 +49,8 @@ const envSchema = z
     SESSION_SECRET: z.string().optional(),
     TRUST_PROXY: z.enum(["0", "1"]).default("0"),
     PRODUCT_NAME: z.string().min(1).default("Portail Avantages"),
+    /** The languages pages may be shown in, chosen per request from Accept-Language; the first is the fallback. */
+    SUPPORTED_LOCALES: localeList,
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default("Portail Avantages <no-reply@portail.example>"),
     STATUS_BANNER_TEXT: z.string().default(""),

@@ -156,3 +156,8 @@ export function safeRedirectPath(value: unknown, fallback = "/cards"): string {
   if (url.origin !== BASE || url.pathname.startsWith("//") || !isSignedInPage(url.pathname)) return fallback;
   return url.pathname + url.search + url.hash;
 }
+
+/** Whether a reveal grant is for this card and kind, and still valid. */
+export function grantsReveal(grant: RevealGrant | undefined, cardId: string, kind: RevealGrant["kind"], now = new Date()): grant is RevealGrant {
+  return Boolean(grant && grant.cardId === cardId && grant.kind === kind && grant.expiresAt > now.toISOString());
+}

@@ -1,85 +1,94 @@
-import { useEffect, useRef, useState } from "react";
-import { useRouteLoaderData } from "react-router";
-import { useTranslation } from "~/i18n";
-import type { loader as rootLoader } from "~/root";
-
-/** The parts of Stripe.js used here (loaded from js.stripe.com, allowed by the CSP only with Stripe). */
-interface StripeJs {
-  elements(options: { clientSecret: string; locale: string }): { create(kind: "payment"): { mount(el: HTMLElement): void; destroy(): void } };
-  confirmSetup(options: { elements: unknown; confirmParams: { return_url: string } }): Promise<{ error?: { message?: string } }>;
-}
-declare global {
-  interface Window {
-    Stripe?: (key: string) => StripeJs;
-  }
-}
-
-let stripeScript: Promise<void> | undefined;
-function loadStripeJs(nonce: string | undefined): Promise<void> {
-  stripeScript ??= new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = "https://js.stripe.com/v3/";
-    if (nonce) script.nonce = nonce;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error("Stripe.js could not load"));
-    document.head.append(script);
-  });
-  return stripeScript;
-}
+import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Stripe, StripeError } from "@stripe/stripe-js";
+import { useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { useTranslation, type Translate } from "~/i18n";
+import { stripeFor } from "./stripe";
 
 /**
- * Stripe Elements for a SetupIntent (Stripe as the processor): the card is typed in Stripe's frames;
- * on success Stripe sends the browser to `returnUrl?setup_intent=…`. Needs JavaScript by nature: the
- * server HTML says so, and the form replaces that text once Stripe.js runs.
+ * Why a card was not saved (spec 000 §8): `shared.reasons.{code}` when the catalogue has words for
+ * Stripe's code, else Stripe's own message (in the page's language), else the generic one.
  */
-export function StripeCardSetup({ clientSecret, publishableKey, returnUrl }: { clientSecret: string; publishableKey: string; returnUrl: string }) {
-  const { t } = useTranslation();
-  const nonce = useRouteLoaderData<typeof rootLoader>("root")?.nonce;
-  const mountPoint = useRef<HTMLDivElement>(null);
-  const stripe = useRef<{ js: StripeJs; elements: unknown } | null>(null);
-  const [state, setState] = useState<"loading" | "ready" | "busy" | "unavailable">("loading");
-  const [error, setError] = useState<string | null>(null);
+export function cardSetupFailure(t: Translate, error: Pick<StripeError, "code" | "message"> | undefined): string {
+  const key = error?.code ? `shared.reasons.${error.code}` : null;
+  const reason = key ? t(key) : null;
+  if (reason && reason !== key) return reason;
+  return error?.message || t("cards.addCreditCard.failed");
+}
 
-  useEffect(() => {
-    let element: { destroy(): void } | undefined;
-    loadStripeJs(nonce)
-      .then(() => {
-        if (!window.Stripe || !mountPoint.current) throw new Error("Stripe.js missing");
-        const js = window.Stripe(publishableKey);
-        const elements = js.elements({ clientSecret, locale: "fr" });
-        const payment = elements.create("payment");
-        payment.mount(mountPoint.current);
-        element = payment;
-        stripe.current = { js, elements };
-        setState("ready");
-      })
-      .catch(() => setState("unavailable"));
-    return () => element?.destroy();
-  }, [clientSecret, publishableKey, nonce]);
+function CardForm({ clientSecret, returnTo }: { clientSecret: string; returnTo: string }) {
+  const { t } = useTranslation();
+  const stripe = useStripe();
+  const elements = useElements();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [ready, setReady] = useState(false);
+  const [error, setError] = useState<string | null>(null);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (!stripe.current) return;
-    setState("busy");
-    const result = await stripe.current.js.confirmSetup({ elements: stripe.current.elements, confirmParams: { return_url: returnUrl } });
-    // Only reached when Stripe did not redirect: the error is Stripe's own message.
-    setError(result.error?.message ?? t("cards.addCreditCard.failed"));
-    setState("ready");
+    const card = elements?.getElement(CardElement);
+    if (!stripe || !card) return;
+    setBusy(true);
+    setError(null);
+    const result = await stripe.confirmCardSetup(clientSecret, { payment_method: { card } }).catch(() => ({ error: undefined, setupIntent: undefined }));
+    if (result.setupIntent && !result.error) {
+      // The panel's loader reads the SetupIntent back from Stripe and closes with the outcome.
+      await navigate(`${returnTo}?${new URLSearchParams({ setup_intent: result.setupIntent.id })}`, { preventScrollReset: true });
+      return;
+    }
+    setError(cardSetupFailure(t, result.error));
+    setBusy(false);
   };
 
-  if (state === "unavailable") return <p className="alert alert--error">{t("cards.addCreditCard.unavailable")}</p>;
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      {state === "loading" ? <p className="hint">{t("cards.addCreditCard.needsJs")}</p> : null}
-      <div ref={mountPoint} />
-      {error ? (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <button type="submit" className="button" disabled={state !== "ready"}>
+    <form onSubmit={(event) => void submit(event)} noValidate aria-busy={busy}>
+      <div className="field">
+        <label className="field__label" htmlFor="stripe-card">
+          {t("cards.addCreditCard.cardLabel")}
+        </label>
+        <div id="stripe-card" className="stripe-card">
+          <CardElement options={{ hidePostalCode: true }} onReady={() => setReady(true)} />
+        </div>
+        {error ? (
+          <p className="field__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="button" disabled={!ready || busy}>
         {t("cards.addCreditCard.submit")}
       </button>
     </form>
+  );
+}
+
+/**
+ * Stripe Elements for a SetupIntent (Stripe as the processor, decision 0018): the card is typed in
+ * Stripe's frame (`CardElement`) and confirmed with `confirmCardSetup`; then the panel's loader is asked
+ * again with `?setup_intent=…`. Needs JavaScript by nature: the server HTML says so, and the form
+ * replaces that text once Stripe.js runs.
+ */
+export function StripeCardSetup({ clientSecret, publishableKey, returnTo }: { clientSecret: string; publishableKey: string; returnTo: string }) {
+  const { t, i18n } = useTranslation();
+  const [stripe, setStripe] = useState<Stripe | null | "unavailable">(null);
+
+  useEffect(() => {
+    let current = true;
+    stripeFor(publishableKey, i18n.language).then(
+      (loaded) => current && setStripe(loaded ?? "unavailable"),
+      () => current && setStripe("unavailable"),
+    );
+    return () => {
+      current = false;
+    };
+  }, [publishableKey, i18n.language]);
+
+  if (stripe === "unavailable") return <p className="alert alert--error">{t("cards.addCreditCard.unavailable")}</p>;
+  if (!stripe) return <p className="hint">{t("cards.addCreditCard.needsJs")}</p>;
+  return (
+    <Elements stripe={stripe} options={{ locale: i18n.language as "fr" }}>
+      <CardForm clientSecret={clientSecret} returnTo={returnTo} />
+    </Elements>
   );
 }

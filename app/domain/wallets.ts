@@ -1,3 +1,5 @@
+import { addCalendarDays, calendarDaysBetween } from "./calendar";
+
 /** Pure wallet arithmetic shared by the card and wallet pages (spec 000 §2 "Wallet details"). */
 export interface BalanceLine {
   balance: number;
@@ -43,6 +45,11 @@ export function todayInParis(now: Date = new Date()): string {
   return parisDay.format(now);
 }
 
+/** The Paris calendar day `days` after today's (D+5), as YYYY-MM-DD. */
+export function parisDayAfter(now: Date, days: number): string {
+  return addCalendarDays(todayInParis(now), days);
+}
+
 /** Spec 000 §3: the gift subtypes; every one of them spends where gifts do. */
 export const GIFT_SUBTYPES = [
   "employee_christmas",
@@ -68,7 +75,7 @@ export function spendingGuide(walletType: string, subtype: string | null): Spend
 
 /** Whole days from `today` to `day` (both YYYY-MM-DD), negative when past. */
 export function daysBetween(today: string, day: string): number {
-  return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  return calendarDaysBetween(today, day);
 }
 
 /** How far a balance has gone through its validity, 0 to 100 (the expiry progress bar). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { todayInParis } from "../../domain/wallets";
+import { parisDayAfter } from "../../domain/wallets";
 import { verifyPassword } from "../passwords";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
@@ -11,7 +11,7 @@ import { openTestDatabase } from "./test-database";
 
 const now = new Date("2026-03-10T09:30:00.000Z");
 const DAY = 86_400_000;
-const dayFromNow = (days: number) => todayInParis(new Date(now.getTime() + days * DAY));
+const dayFromNow = (days: number) => parisDayAfter(now, days);
 
 let handle: DatabaseHandle;
 let db: DB;

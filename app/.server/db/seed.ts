@@ -1,4 +1,4 @@
-import { todayInParis } from "../../domain/wallets";
+import { parisDayAfter } from "../../domain/wallets";
 import type { SandboxCardInput } from "../providers/issuer/sandbox";
 import type { ShippingStatus } from "../providers/issuer/port";
 import { newId } from "../ids";
@@ -99,7 +99,7 @@ class Clock {
 
   /** The Paris calendar day `days` from today (D+5 = `day(5)`), as YYYY-MM-DD. */
   day(days: number): string {
-    return todayInParis(new Date(this.now.getTime() + days * DAY));
+    return parisDayAfter(this.now, days);
   }
 
   /** The Paris calendar year of today. */

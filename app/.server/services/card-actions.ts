@@ -84,6 +84,23 @@ export function revealKindFor(type: string): RevealKind {
   return type === "virtual" ? "details" : "pin";
 }
 
+/**
+ * With an issuer whose elements draw the secret in the browser (Stripe Issuing): what its script needs
+ * to make a nonce for the signed-in person's own card; null with any other issuer or card.
+ */
+export async function browserRevealTarget(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  cardId: string,
+  kind: RevealKind,
+): Promise<{ publishableKey: string; issuingCard: string } | null> {
+  if (!issuer.browserReveal) return null;
+  const card = await ownedCard(db, userId, cardId);
+  if (!card || card.status === "blocked" || revealKindFor(card.type) !== kind) return null;
+  return { publishableKey: issuer.browserReveal.publishableKey, issuingCard: card.issuer_ref };
+}
+
 export async function openRevealSession(
   db: DB,
   issuer: CardIssuer,

@@ -1,5 +1,6 @@
+import { differenceInMinutes } from "date-fns";
 import { translatorFor } from "~/i18n";
-import resources from "~/locales";
+import resources from "~/i18n/catalogues";
 import type { CodeRefusal } from "~/.server/services/codes";
 
 /**
@@ -10,7 +11,7 @@ import type { CodeRefusal } from "~/.server/services/codes";
 const t = translatorFor(resources.fr.translation);
 
 function waitText(retryAt: Date, now: Date): string {
-  const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
+  const minutes = Math.max(1, differenceInMinutes(retryAt, now, { roundingMethod: "ceil" }));
   return minutes === 1 ? t("errors.guessWait.one") : t("errors.guessWait.other", { count: minutes });
 }
 

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import type { CodeStepScreen } from "~/routes/+shared/code-step";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { codeStepAction, codeStepScreen, type CodeStep } from "~/routes/+shared/code-step.server";
 import { getPlatform, publicUrl } from "~/.server/platform";

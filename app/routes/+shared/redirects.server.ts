@@ -73,6 +73,7 @@ export const SIGNED_IN_PAGES = [
   "/cards/:cardId/stop",
   "/cards/:cardId/delivery",
   "/cards/:cardId/reveal",
+  "/cards/:cardId/reveal/key",
   "/cards/:cardId/unlock-pin",
   "/cards/:cardId/new-card",
   "/cards/:cardId/priority",

@@ -7,7 +7,7 @@ import { CodeStep, codeStepFailed } from "~/components/CodeStep";
 import { cancelWaitingSignIn, completeSignIn, PENDING_LOGIN_MINUTES, sendLoginCode, signInSubject, waitingSignIn } from "~/routes/+shared/auth.server";
 import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
 import { formatTime } from "~/domain/dates";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";

@@ -8,7 +8,7 @@ import { PublicShell } from "~/components/PublicShell";
 import type { LoginForm } from "~/domain/schemas";
 import { authenticator, currentUserId, LOGIN_SECRETS, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/routes/+shared/auth.server";
 import { refuse } from "~/routes/+shared/forms.server";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession } from "~/routes/+shared/request.server";
 import { getAccount } from "~/.server/services/accounts";

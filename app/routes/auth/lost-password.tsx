@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { lostPasswordSchema, type LostPasswordForm } from "~/domain/schemas";
 import { currentUserId } from "~/routes/+shared/auth.server";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform, publicUrl } from "~/.server/platform";
 import { parseForm, refuse, resetForm } from "~/routes/+shared/forms.server";
 import { requestPasswordReset } from "~/.server/services/password-reset";

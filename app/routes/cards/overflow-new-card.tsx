@@ -37,12 +37,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const setup = await startCreditCardSetup(db, payments, account, `/cards/${card.id}/overflow/new-card`);
   if (setup === "processorFailed") throw await redirectWithFlash(request, overflow, { kind: "error", message: "cards.addCreditCard.unavailable" });
-  return { cardId: card.id, setup, sandbox: env.sandbox, returnUrl: new URL(`/cards/${card.id}/overflow/new-card`, url).toString() };
+  return { cardId: card.id, setup, sandbox: env.sandbox };
 }
 
 export default function AddCreditCardPanel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cardId, setup, sandbox, returnUrl } = loaderData;
+  const { cardId, setup, sandbox } = loaderData;
   const overflow = `/cards/${cardId}/overflow`;
   return (
     <Panel id="add-credit-card" title={t("cards.addCreditCard.title")} closeTo={overflow}>
@@ -51,7 +51,7 @@ export default function AddCreditCardPanel({ loaderData }: Route.ComponentProps)
       {setup.kind === "hosted-fields" ? (
         <iframe className="processor-frame" src={setup.url} title={t("cards.addCreditCard.frameTitle")} />
       ) : (
-        <StripeCardSetup clientSecret={setup.clientSecret} publishableKey={setup.publishableKey} returnUrl={returnUrl} />
+        <StripeCardSetup clientSecret={setup.clientSecret} publishableKey={setup.publishableKey} returnTo={`/cards/${cardId}/overflow/new-card`} />
       )}
       <p>
         <Link to={overflow} className="link-action" preventScrollReset>

@@ -11,11 +11,13 @@ import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { requireActiveCard } from "~/routes/+shared/guards.server";
-import { getInstance } from "~/middleware/i18next";
+import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession } from "~/routes/+shared/request.server";
 import { codeDestination, maskDestination, type Account } from "~/.server/services/accounts";
-import { openRevealSession, revealKindFor } from "~/.server/services/card-actions";
+import { browserRevealTarget, openRevealSession, revealKindFor } from "~/.server/services/card-actions";
+import { grantsReveal } from "~/.server/session";
+import { StripeIssuingReveal } from "~/components/StripeIssuingReveal";
 import type { CardDetail } from "~/.server/services/cards";
 import { issueCode } from "~/.server/services/codes";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
@@ -69,22 +71,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
   if (step === "code") {
     const { resendAt } = await codeStepScreen(revealCodeStep(request, context, account, card));
-    return data({ ...base, resendAt, reveal: null, failed: false }, { headers: noStore });
+    return data({ ...base, resendAt, reveal: null, inBrowser: null, failed: false }, { headers: noStore });
   }
   if (step === "show") {
     const session = await getSession(request);
     const grant = session.get("revealGrant");
+    // Stripe Issuing draws the secret in the browser: the grant is spent when the browser's nonce gets its key (reveal-key.ts).
+    const inBrowser = grantsReveal(grant, card.id, kind) ? await browserRevealTarget(db, issuer, account.id, card.id, kind) : null;
     // One grant, one reveal: a reload asks for a new code.
-    session.unset("revealGrant");
+    if (!inBrowser) session.unset("revealGrant");
     const headers = new Headers({ ...noStore, "Set-Cookie": await commitSession(session) });
-    if (!grant || grant.cardId !== card.id || grant.kind !== kind || grant.expiresAt <= new Date().toISOString()) {
+    if (!grantsReveal(grant, card.id, kind)) {
       throw internalRedirect(internalPath("/cards/:cardId/reveal", { cardId: card.id }), { headers });
     }
+    if (inBrowser) return data({ ...base, resendAt: null, reveal: null, inBrowser, failed: false }, { headers });
     const result = await openRevealSession(db, issuer, account.id, card.id, kind, crypto.randomUUID());
     const reveal = typeof result === "string" ? null : result;
-    return data({ ...base, resendAt: null, reveal, failed: reveal === null }, { headers });
+    return data({ ...base, resendAt: null, reveal, inBrowser: null, failed: reveal === null }, { headers });
   }
-  return data({ ...base, resendAt: null, reveal: null, failed: false }, { headers: noStore });
+  return data({ ...base, resendAt: null, reveal: null, inBrowser: null, failed: false }, { headers: noStore });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -125,6 +130,7 @@ function CopyButton({ frame }: { frame: React.RefObject<HTMLIFrameElement | null
 
 export default function RevealPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   const frame = useRef<HTMLIFrameElement>(null);
   const { cardId, kind, step } = loaderData;
   const title = t(kind === "pin" ? "cards.reveal.pinTitle" : "cards.reveal.detailsTitle");
@@ -155,8 +161,16 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
             {kind === "details" ? <CopyButton frame={frame} /> : null}
             <p className="hint">{t("cards.reveal.private")}</p>
           </>
-        ) : loaderData.reveal?.kind === "elements" ? (
-          <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+        ) : loaderData.inBrowser ? (
+          <>
+            <p>{t("cards.reveal.shown")}</p>
+            {hydrated ? (
+              <StripeIssuingReveal {...loaderData.inBrowser} kind={kind} keyUrl={`/cards/${cardId}/reveal/key`} />
+            ) : (
+              <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+            )}
+            <p className="hint">{t("cards.reveal.private")}</p>
+          </>
         ) : (
           <div className="alert alert--warning" role="alert">
             <p>{t("cards.reveal.failed")}</p>

@@ -91,6 +91,12 @@ export interface CardIssuer {
   pinEncryptionKey(): Promise<PinEncryptionKey>;
   /** `encryptedPin` is base64 RSA-OAEP ciphertext of the 4 digits, made with pinEncryptionKey(). */
   updatePin(issuerRef: string, encryptedPin: string): Promise<void>;
+  /**
+   * Set when the secret is drawn by the issuer's elements in the browser (Stripe Issuing Elements):
+   * the browser first asks the issuer's script for a nonce for the card, and the session is made for
+   * that nonce. Unset: the issuer serves a document (the sandbox), made with a nonce of our own.
+   */
+  readonly browserReveal?: { publishableKey: string };
   /** A single-use, short-lived way to show the card's number/CVC/expiry or its PIN. */
   createRevealSession(issuerRef: string, kind: RevealKind, nonce: string): Promise<RevealSession>;
   /**

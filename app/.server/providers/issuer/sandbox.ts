@@ -2,7 +2,7 @@ import { constants, createCipheriv, createDecipheriv, createHmac, createPrivateK
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { luhnValid } from "../../../domain/luhn";
-import { todayInParis } from "../../../domain/wallets";
+import { parisDayAfter } from "../../../domain/wallets";
 import type { DB } from "../../db";
 import { newSecretToken, hashSecret } from "../../tokens";
 import { newId } from "../../ids";
@@ -393,7 +393,7 @@ export async function advanceSandboxShipping(db: DB, issuerRef: string, step: Sh
   const card = await db.selectFrom("sandbox_issuer_cards").select("type").where("issuer_ref", "=", issuerRef).executeTakeFirst();
   if (!card) throw new IssuerError("card_not_found");
   if (card.type !== "physical") throw new IssuerError("rejected", "only physical cards are shipped");
-  const eta = step === "ship" ? todayInParis(new Date(now.getTime() + SANDBOX_SHIPPING_DAYS * 86_400_000)) : null;
+  const eta = step === "ship" ? parisDayAfter(now, SANDBOX_SHIPPING_DAYS) : null;
   await db.transaction().execute(async (trx) => {
     await trx.updateTable("sandbox_issuer_cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();
     await trx.updateTable("cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();

@@ -49,11 +49,13 @@ export function parseApiHost(value: string): Pick<StripeIssuerOptions, "host" | 
 
 export class StripeIssuer implements CardIssuer {
   readonly name = "stripe";
+  readonly browserReveal: { publishableKey: string };
   private readonly stripe: Stripe;
   private readonly apiVersion: string;
 
   constructor(private readonly options: StripeIssuerOptions) {
     this.apiVersion = options.apiVersion ?? Stripe.API_VERSION;
+    this.browserReveal = { publishableKey: options.publishableKey };
     this.stripe = new Stripe(options.secretKey, {
       host: options.host,
       port: options.port,

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { translatorFor } from "./i18n";
+import { translatorFor } from "./index";
 
 const t = translatorFor({ a: { b: "Bonjour {{name}}, {{count}} messages", c: "Sans variable" } });
 
