@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { CLAIRE, expectAccessible, latestCodeFor, LUCAS, MARIE, signIn, submitPassword } from "./helpers";
+import { CLAIRE, expectAccessible, latestCodeFor, LUCAS, MARIE, signIn, submitPassword, wrongCodeFor } from "./helpers";
 
 test("marie signs in with her password and the e-mailed code, and lands on her first card", async ({ page }) => {
   await page.goto("/login");
@@ -35,7 +35,7 @@ test("a wrong code is refused with the error summary, and the code is not kept",
   await submitPassword(page, MARIE);
   await expect(page).toHaveURL(/\/login\/code$/);
   const code = await latestCodeFor(page.request, MARIE);
-  const wrong = code === "000000" ? "111111" : "000000";
+  const wrong = wrongCodeFor(code);
   await page.getByLabel("Code à 6 chiffres").fill(wrong);
   await page.getByRole("button", { name: "Valider le code" }).click();
   await expect(page.getByRole("heading", { name: "Il y a un problème" })).toBeVisible();

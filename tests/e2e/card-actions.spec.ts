@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, latestCodeFor, MARIE, PAUL, signIn } from "./helpers";
+import { expectAccessible, latestCodeFor, MARIE, PAUL, signIn, wrongCodeFor } from "./helpers";
 
 const REVEAL_SUBJECT = "Votre code pour afficher votre carte";
 
@@ -42,7 +42,7 @@ test("marie reveals her PIN with a code sent by e-mail; the grant serves once", 
 
   // A wrong code first.
   const code = await latestCodeFor(page.request, MARIE, REVEAL_SUBJECT);
-  await panel.getByLabel("Code à 6 chiffres").fill(code === "999999" ? "111111" : "999999");
+  await panel.getByLabel("Code à 6 chiffres").fill(wrongCodeFor(code));
   await panel.getByRole("button", { name: "Valider et afficher" }).click();
   await expect(page.getByRole("link", { name: "Ce code est incorrect. Vérifiez-le et réessayez" })).toBeVisible();
   await expect(page).toHaveTitle(/^Erreur : Code PIN/);

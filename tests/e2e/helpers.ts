@@ -53,6 +53,11 @@ export async function latestCodeFor(request: APIRequestContext, recipient: strin
   throw new Error(`no code for ${recipient} in the outbox`);
 }
 
+/** A code that is certainly not `code`: every digit moved by 5 (so no test needs an `if`). */
+export function wrongCodeFor(code: string): string {
+  return code.replace(/\d/g, (d) => String((Number(d) + 5) % 10));
+}
+
 export async function submitPassword(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.getByLabel("Adresse e-mail").fill(email);
   await page.getByLabel("Mot de passe").fill(password);

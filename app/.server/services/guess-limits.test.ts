@@ -6,7 +6,7 @@ import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
 import { checkCredentials } from "./accounts";
-import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, verifyCode } from "./codes";
+import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, useCodeGenerator, verifyCode } from "./codes";
 import { delayAfter, guess, type GuessPolicy } from "./guess-limits";
 import { requestPasswordReset, resetPassword } from "./password-reset";
 
@@ -148,7 +148,14 @@ describe("codes", () => {
   const messenger: Messenger = { name: "memory", send: async (m) => void sent.push(m) };
   const codePolicy: GuessPolicy = { ...policy, freeFailures: 10, delayMs: minutes(5), maxDelayMs: minutes(15) };
   const codeOf = (m: OutgoingMessage | undefined) => /(\d{6})/.exec(m?.text ?? "")?.[1] ?? "";
-  const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
+  // Every code these tests send is this one, so the wrong guess is wrong for sure.
+  const CODE = "424242";
+  const WRONG = "000000";
+  let restoreRandomCodes = () => {};
+  beforeAll(() => {
+    restoreRandomCodes = useCodeGenerator(() => CODE);
+  });
+  afterAll(() => restoreRandomCodes());
   const issue = (userId: string, purpose: "login" | "reveal", now: Date) =>
     issueCode(handle.db, messenger, { userId, purpose, channel: "email", destination: "a@example.com", message: { subject: "Code", text: (c) => `Code : ${c}` } }, now);
 
@@ -160,8 +167,8 @@ describe("codes", () => {
     // Two codes exhausted (5 tries each), in two purposes.
     for (const purpose of ["login", "reveal"] as const) {
       await issue(userId, purpose, now);
-      const code = codeOf(sent.at(-1));
-      for (let i = 0; i < MAX_ATTEMPTS; i++) verdicts.push(await verifyCode(handle.db, { userId, purpose, code: wrongFor(code) }, now, codePolicy));
+      expect(codeOf(sent.at(-1))).toBe(CODE);
+      for (let i = 0; i < MAX_ATTEMPTS; i++) verdicts.push(await verifyCode(handle.db, { userId, purpose, code: WRONG }, now, codePolicy));
     }
     expect(verdicts.filter((v) => v === "exhausted")).toHaveLength(2);
     now = later(now, RESEND_WAIT_MS);
@@ -180,7 +187,7 @@ describe("codes", () => {
     expect(await verifyCode(handle.db, { userId, purpose: "login", code: fresh }, now, codePolicy)).toBe("ok");
     await issue(userId, "reveal", now);
     const next = codeOf(sent.at(-1));
-    for (let i = 0; i < 4; i++) expect(await verifyCode(handle.db, { userId, purpose: "reveal", code: wrongFor(next) }, now, codePolicy)).toBe("invalid");
+    for (let i = 0; i < 4; i++) expect(await verifyCode(handle.db, { userId, purpose: "reveal", code: WRONG }, now, codePolicy)).toBe("invalid");
     expect(await verifyCode(handle.db, { userId, purpose: "reveal", code: next }, now, codePolicy)).toBe("ok");
   });
 
