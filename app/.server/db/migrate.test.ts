@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { pingDatabase, type DatabaseHandle } from "./index";
-import { SCHEMA_COLUMNS } from "./schema-columns";
+import { SCHEMA_COLUMNS } from "./schema";
 import { openTestDatabase } from "./test-database";
 
 let handle: DatabaseHandle;
