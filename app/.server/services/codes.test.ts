@@ -4,6 +4,7 @@ import { openTestDatabase } from "../db/test-database";
 import { newId } from "../ids";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
 import { CODE_TTL_MS, codeSequence, issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, useCodeGenerator, verifyCode } from "./codes";
+import { buildUser } from "../db/factories";
 
 let handle: DatabaseHandle;
 const sent: OutgoingMessage[] = [];
@@ -22,7 +23,7 @@ beforeEach(async () => {
   userId = newId("usr");
   await handle.db
     .insertInto("users")
-    .values({ id: userId, email: `${userId}@example.com`, password_hash: null, first_name: null, last_name: null, phone: null, address_line1: null, address_line2: null, address_zipcode: null, address_city: null, address_country: null, terms_confirmed_at: null, status: "active", mfa_enabled: 1, mfa_preferred: "EMAIL", permissions: "[]", features: "{}", balance_overflow_authorized: null, created_at: new Date().toISOString() })
+    .values(buildUser({ id: userId, email: `${userId}@example.com`, mfa_enabled: 1, features: "{}", created_at: new Date().toISOString() }))
     .execute();
 });
 

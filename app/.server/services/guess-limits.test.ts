@@ -9,6 +9,7 @@ import { checkCredentials } from "./accounts";
 import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, useCodeGenerator, verifyCode } from "./codes";
 import { delayAfter, guess, type GuessPolicy } from "./guess-limits";
 import { requestPasswordReset, resetPassword } from "./password-reset";
+import { buildUser } from "../db/factories";
 
 /** Per-account limits on password and code guesses (decision 0014), on SQLite and on PostgreSQL. */
 let handle: DatabaseHandle;
@@ -21,7 +22,7 @@ async function addUser(email: string, passwordHash: string | null): Promise<stri
   const id = newId("usr");
   await handle.db
     .insertInto("users")
-    .values({ id, email, password_hash: passwordHash, first_name: null, last_name: null, phone: null, address_line1: null, address_line2: null, address_zipcode: null, address_city: null, address_country: null, terms_confirmed_at: null, status: "active", mfa_enabled: 1, mfa_preferred: "EMAIL", permissions: "[]", features: "{}", balance_overflow_authorized: null, created_at: new Date().toISOString() })
+    .values(buildUser({ id, email, password_hash: passwordHash, mfa_enabled: 1, features: "{}", created_at: new Date().toISOString() }))
     .execute();
   return id;
 }
