@@ -1,6 +1,6 @@
 import { newId } from "../ids";
 import type { DB } from "./index";
-import type { CardTable, CreditCardTable, GroupTable, LicenceTable, UserTable, WalletBalanceTable, WalletTable, WalletTransactionTable } from "./schema";
+import type { CardTable, CreditCardTable, GroupTable, LicenceTable, PendingChangeTable, UserTable, WalletBalanceTable, WalletTable, WalletTransactionTable } from "./schema";
 
 /**
  * Row factories: the one way to make rows of the portal's tables, used by the demo seed (seed.ts), the
@@ -140,6 +140,11 @@ export function buildCreditCard(fields: Pick<CreditCardTable, "user_id" | "brand
   return { id: newId("cc"), is_default: 0, processor_ref: newId("pm"), ...fields };
 }
 
+/** A change of e-mail or phone waiting for its code (send the code too: `sendPendingPhoneCode`). */
+export async function createPendingChange(db: DB, fields: Omit<PendingChangeTable, "id">): Promise<void> {
+  await db.insertInto("pending_changes").values({ id: newId("pch"), ...fields }).execute();
+}
+
 /** The card's wallets, in this priority order. */
 export async function linkWallets(db: DB, cardId: string, walletIds: string[]): Promise<void> {
   await db
@@ -159,6 +164,8 @@ export interface CardSpec {
   /** Blocked for good (stopped, lost, stolen…). */
   status?: "active" | "canceled";
   shippingStatus?: CardTable["shipping_status"];
+  /** Expected delivery day, YYYY-MM-DD. */
+  shippingEta?: string;
   pinCanUpdate?: boolean;
   /** Names of this account's wallets, in priority order. */
   wallets?: string[];
@@ -284,6 +291,7 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
           status: c.status ?? "active",
           pin_can_update: c.pinCanUpdate ? 1 : 0,
           shipping_status: c.shippingStatus ?? (c.type === "physical" ? "delivered" : null),
+          shipping_eta: c.shippingEta ?? null,
           // In the order given: the first card is the one /cards opens.
           created_at: at((100 - index) * 86_400_000),
         },

@@ -16,6 +16,7 @@ import {
   buildWallet,
   buildWalletBalance,
   buildWalletTransaction,
+  createPendingChange,
   linkWallets,
   type Address,
 } from "./factories";
@@ -82,13 +83,18 @@ export async function seedDemo(db: DB, messenger: Messenger, options: SeedOption
   // points at nothing (and the sandbox messenger writes through its own connection, not `trx`).
   await messenger.send(activationMessage(options.baseUrl, activationToken));
   // Paul's new number is awaiting its code: the code the portal sent is in the outbox.
+  await sendPendingPhoneCode(db, messenger, users.paul, PAUL_PENDING_PHONE, options.now);
+}
+
+/** The code of a phone change waiting for it, sent as the portal sends it (the row comes from createPendingChange). */
+export async function sendPendingPhoneCode(db: DB, messenger: Messenger, userId: string, phone: string, now: Date): Promise<void> {
   await issueCode(db, messenger, {
-    userId: users.paul,
+    userId,
     purpose: "pending_phone",
     channel: "sms",
-    destination: PAUL_PENDING_PHONE,
+    destination: phone,
     message: { subject: "Confirmez votre nouveau numéro", text: (code) => `Votre code de confirmation : ${code}. Il est valable 1 heure.` },
-  }, options.now);
+  }, now);
 }
 
 /** Instants and calendar days relative to the moment the seed runs, so the data never goes stale. */
@@ -946,10 +952,7 @@ async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups):
 
 /** Things to fix: a phone change awaiting its code, and a frozen card still being prepared. */
 async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): Promise<void> {
-  await db
-    .insertInto("pending_changes")
-    .values({ id: newId("pch"), user_id: userId, field_name: "phone", new_value: PAUL_PENDING_PHONE, created_at: clock.at(-2 * MINUTE) })
-    .execute();
+  await createPendingChange(db, { user_id: userId, field_name: "phone", new_value: PAUL_PENDING_PHONE, created_at: clock.at(-2 * MINUTE) });
 
   const card = buildCard(
     {
@@ -1009,9 +1012,12 @@ export const DEMO_PIN = "1234";
  * same references, the demo PIN for physical cards, the same frozen and delivery states. Cards the
  * issuer already knows are left alone, so running it again (after an interrupted start) is harmless.
  */
-export async function registerDemoCards(db: DB, issuer: { register(input: SandboxCardInput): Promise<void> }): Promise<void> {
+export async function registerDemoCards(db: DB, issuer: { register(input: SandboxCardInput): Promise<void> }, userId?: string): Promise<void> {
   const known = new Set((await db.selectFrom("sandbox_issuer_cards").select("issuer_ref").execute()).map((c) => c.issuer_ref));
-  const cards = await db.selectFrom("cards").selectAll().orderBy("created_at").execute();
+  let query = db.selectFrom("cards").selectAll().orderBy("created_at");
+  // One account's cards only (the test fixtures'): the app may be making other cards meanwhile.
+  if (userId) query = query.where("user_id", "=", userId);
+  const cards = await query.execute();
   for (const card of cards) {
     if (known.has(card.issuer_ref)) continue;
     await issuer.register({
@@ -1034,8 +1040,11 @@ export async function registerDemoCards(db: DB, issuer: { register(input: Sandbo
 export async function registerDemoPayments(
   db: DB,
   processor: { registerDemo(customerRef: string, cards: { ref: string; brand: string; last4: string; expMonth: number; expYear: number; createdAt: string }[], payments: { ref: string; amount: number; status: string; createdAt: string }[]): Promise<void> },
+  userId?: string,
 ): Promise<void> {
-  const owners = await db.selectFrom("users").select(["id", "processor_customer_ref"]).where("processor_customer_ref", "is not", null).execute();
+  let ownersQuery = db.selectFrom("users").select(["id", "processor_customer_ref"]).where("processor_customer_ref", "is not", null);
+  if (userId) ownersQuery = ownersQuery.where("id", "=", userId);
+  const owners = await ownersQuery.execute();
   for (const owner of owners) {
     const cards = await db.selectFrom("credit_cards").selectAll().where("user_id", "=", owner.id).orderBy("created_at").execute();
     const payments = await db
