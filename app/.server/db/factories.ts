@@ -197,6 +197,8 @@ export interface AccountSpec {
   creditCards?: { brand: string; last4: string; isDefault?: boolean }[];
   /** Licences still available: what the new-card and new-wallet screens offer. */
   freeLicences?: ("physical_card" | "virtual_card")[];
+  /** Wallet activations still available, by wallet type (e.g. "mobility"). */
+  freeWalletLicences?: string[];
   /** For the overflow feature: the most an overflow payment may be, in cents. */
   overflowLimit?: number;
 }
@@ -252,7 +254,10 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
     await trx.insertInto("groups").values(group).execute();
     await trx.insertInto("users").values(user).execute();
     await trx.insertInto("memberships").values({ user_id: user.id, group_id: group.id }).execute();
-    const licences: LicenceTable[] = (spec.freeLicences ?? []).map((type) => buildLicence(group.id, user.id, type, null));
+    const licences: LicenceTable[] = [
+      ...(spec.freeLicences ?? []).map((type) => buildLicence(group.id, user.id, type, null)),
+      ...(spec.freeWalletLicences ?? []).map((walletType) => buildLicence(group.id, user.id, "wallet_activation", null, walletType)),
+    ];
 
     for (const [index, w] of (spec.wallets ?? []).entries()) {
       const wallet = buildWallet({
