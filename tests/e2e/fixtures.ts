@@ -3,11 +3,12 @@ import { dirname, resolve } from "node:path";
 import { test as base, type Page } from "@playwright/test";
 import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
 import { createAccount, createPendingChange, type AccountSpec, type CreatedAccount } from "../../app/.server/db/factories";
-import { DEMO_PASSWORD, registerDemoCards, registerDemoPayments, sendPendingPhoneCode } from "../../app/.server/db/seed";
+import { activationMessage, createActivationToken, DEMO_PASSWORD, registerDemoCards, registerDemoPayments, sendPendingPhoneCode } from "../../app/.server/db/seed";
 import { hashPassword } from "../../app/.server/passwords";
 import { SandboxIssuer } from "../../app/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "../../app/.server/providers/messaging/sandbox";
 import { SandboxPaymentProcessor } from "../../app/.server/providers/payments/sandbox";
+import { newSecretToken } from "../../app/.server/tokens";
 import { createDatabaseSessionStorage } from "../../app/.server/session";
 import { E2E_SESSION_SECRET, e2eDatabaseFile } from "./servers";
 
@@ -72,6 +73,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // The sandbox providers keep their own records, as real ones would: tell them about the new rows.
       await registerDemoCards(handle.db, new SandboxIssuer(handle.db, resolve(root, "data/sandbox-issuer.key")), account.userId);
       await registerDemoPayments(handle.db, new SandboxPaymentProcessor(handle.db), account.userId);
+      if (spec.invited) {
+        // The invitation e-mail, in the outbox as the demo's nina's.
+        const token = newSecretToken();
+        await createActivationToken(handle.db, account.userId, token, now);
+        await new SandboxMessenger(handle.db).send(activationMessage(testInfo.project.use.baseURL ?? "", token, email));
+      }
       if (pendingPhone) {
         await createPendingChange(handle.db, { user_id: account.userId, field_name: "phone", new_value: pendingPhone, created_at: now.toISOString() });
         await sendPendingPhoneCode(handle.db, new SandboxMessenger(handle.db), account.userId, pendingPhone, now);

@@ -20,7 +20,6 @@ export async function pageWithScripts(page: Page): Promise<Page> {
 export const DEMO_PASSWORD = "Demo-Portail-2026!";
 export const MARIE = "marie.martin@example.com";
 export const CLAIRE = "claire.petit@example.com";
-export const LUCAS = "lucas.bernard@example.com";
 
 /** Zero violations of WCAG 2.0/2.1/2.2 A and AA on the page as it is now. */
 export async function expectAccessible(page: Page, state: string) {

@@ -1,6 +1,6 @@
 import { newId } from "../ids";
 import type { DB } from "./index";
-import type { CardTable, CreditCardTable, GroupTable, LicenceTable, PendingChangeTable, UserTable, WalletBalanceTable, WalletTable, WalletTransactionTable } from "./schema";
+import type { CardAuthorizationTable, CardTable, CreditCardTable, GroupTable, LicenceTable, PendingChangeTable, UserTable, WalletBalanceTable, WalletTable, WalletTransactionTable } from "./schema";
 
 /**
  * Row factories: the one way to make rows of the portal's tables, used by the demo seed (seed.ts), the
@@ -145,6 +145,41 @@ export async function createPendingChange(db: DB, fields: Omit<PendingChangeTabl
   await db.insertInto("pending_changes").values({ id: newId("pch"), ...fields }).execute();
 }
 
+export type AuthorizationKind = "approved" | "declined" | "frozen";
+
+/** How the issuer reports each kind (spec 000 §4): settled = approved, closed without settlement = declined. */
+function authorizationStatus(kind: AuthorizationKind) {
+  switch (kind) {
+    case "approved":
+      return { status_name: "closed", has_card_transactions: 1, frozen: 0 };
+    case "declined":
+      return { status_name: "closed", has_card_transactions: 0, frozen: 0 };
+    case "frozen":
+      return { status_name: "pending", has_card_transactions: 0, frozen: 1 };
+  }
+}
+
+/** A card payment (authorization) of this kind. */
+export function buildAuthorization(
+  fields: Pick<CardAuthorizationTable, "card_id" | "amount" | "merchant_name" | "merchant_city" | "transaction_at"> & {
+    kind: AuthorizationKind;
+    reason?: string;
+    overflow?: number;
+    canSwitch?: boolean;
+  },
+): CardAuthorizationTable {
+  const { kind, reason, overflow, canSwitch, ...rest } = fields;
+  return {
+    id: newId("auth"),
+    merchant_country: "FR",
+    ...rest,
+    ...authorizationStatus(kind),
+    status_reason: reason ?? null,
+    overflow_amount: overflow ?? 0,
+    can_switch_payment_methods: canSwitch ? 1 : 0,
+  };
+}
+
 /** The card's wallets, in this priority order. */
 export async function linkWallets(db: DB, cardId: string, walletIds: string[]): Promise<void> {
   await db
@@ -169,6 +204,8 @@ export interface CardSpec {
   pinCanUpdate?: boolean;
   /** Names of this account's wallets, in priority order. */
   wallets?: string[];
+  /** Payments with the card, newest first. An overflow is charged to the default saved card, and failed. */
+  payments?: { kind: AuthorizationKind; merchant: string; amount: number; reason?: string; overflow?: number; canSwitch?: boolean }[];
 }
 
 export interface WalletSpec {
@@ -190,6 +227,8 @@ export interface AccountSpec {
   mfa?: "EMAIL" | "SMS" | null;
   bypassMFA?: boolean;
   disabled?: boolean;
+  /** Invited, not activated yet: no password, no profile (give it an activation token: `createActivationToken`). */
+  invited?: boolean;
   passwordChangeRequired?: boolean;
   phone?: string;
   cards?: CardSpec[];
@@ -197,6 +236,10 @@ export interface AccountSpec {
   creditCards?: { brand: string; last4: string; isDefault?: boolean }[];
   /** Licences still available: what the new-card and new-wallet screens offer. */
   freeLicences?: ("physical_card" | "virtual_card")[];
+  /** The employer's name (default "Acme France"). */
+  funder?: string;
+  /** Further employers the account belongs to, each with the card licences it still offers. */
+  otherFunders?: { name: string; freeLicences?: ("physical_card" | "virtual_card")[] }[];
   /** Wallet activations still available, by wallet type (e.g. "mobility"). */
   freeWalletLicences?: string[];
   /** For the overflow feature: the most an overflow payment may be, in cents. */
@@ -221,14 +264,15 @@ const ADDRESS: Address = { line1: "27 boulevard Voltaire", zipcode: "75011", cit
  */
 export async function createAccount(db: DB, spec: AccountSpec, now = new Date()): Promise<CreatedAccount> {
   const at = (msAgo: number) => new Date(now.getTime() - msAgo).toISOString();
-  const profile = spec.profile ?? true;
+  const profile = spec.profile ?? !spec.invited;
   const mfa = spec.mfa === undefined ? "EMAIL" : spec.mfa;
-  const group = buildGroup({ name: "Acme France" });
+  const group = buildGroup({ name: spec.funder ?? "Acme France" });
+  const others = (spec.otherFunders ?? []).map((f) => ({ group: buildGroup({ name: f.name }), freeLicences: f.freeLicences ?? [] }));
   const user = buildUser({
     email: spec.email,
-    password_hash: spec.passwordHash,
+    password_hash: spec.invited ? null : spec.passwordHash,
     created_at: at(30 * 86_400_000),
-    status: spec.disabled ? "disabled" : "active",
+    status: spec.invited ? "invited" : spec.disabled ? "disabled" : "active",
     mfa_enabled: mfa ? 1 : 0,
     mfa_preferred: mfa ?? "EMAIL",
     permissions: JSON.stringify(spec.bypassMFA ? ["bypassMFA"] : []),
@@ -254,7 +298,12 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
     await trx.insertInto("groups").values(group).execute();
     await trx.insertInto("users").values(user).execute();
     await trx.insertInto("memberships").values({ user_id: user.id, group_id: group.id }).execute();
+    for (const other of others) {
+      await trx.insertInto("groups").values(other.group).execute();
+      await trx.insertInto("memberships").values({ user_id: user.id, group_id: other.group.id }).execute();
+    }
     const licences: LicenceTable[] = [
+      ...others.flatMap((o) => o.freeLicences.map((type) => buildLicence(o.group.id, user.id, type, null))),
       ...(spec.freeLicences ?? []).map((type) => buildLicence(group.id, user.id, type, null)),
       ...(spec.freeWalletLicences ?? []).map((walletType) => buildLicence(group.id, user.id, "wallet_activation", null, walletType)),
     ];
@@ -285,6 +334,13 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
       }
     }
 
+    let defaultCreditCard: string | null = null;
+    for (const [index, cc] of (spec.creditCards ?? []).entries()) {
+      const row = buildCreditCard({ user_id: user.id, brand: cc.brand, last4: cc.last4, exp_month: 9, exp_year: now.getFullYear() + 2, is_default: cc.isDefault ? 1 : 0, created_at: at((50 - index) * 86_400_000) });
+      if (cc.isDefault) defaultCreditCard = row.id;
+      await trx.insertInto("credit_cards").values(row).execute();
+    }
+
     for (const [index, c] of (spec.cards ?? []).entries()) {
       const card = buildCard(
         {
@@ -311,14 +367,19 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
         return id;
       });
       if (walletIds.length > 0) await linkWallets(trx, card.id, walletIds);
+      for (const [i, p] of (c.payments ?? []).entries()) {
+        const { merchant, ...payment } = p;
+        const row = buildAuthorization({ card_id: card.id, merchant_name: merchant, merchant_city: "Paris", transaction_at: at((i + 1) * 26 * 3_600_000), ...payment });
+        await trx.insertInto("card_authorizations").values(row).execute();
+        if (row.overflow_amount > 0) {
+          await trx
+            .insertInto("payment_intents")
+            .values({ id: newId("pi"), authorization_id: row.id, credit_card_id: defaultCreditCard, amount: row.overflow_amount, latest_status: "payment_failed", created_at: row.transaction_at, processor_ref: newId("spi") })
+            .execute();
+        }
+      }
     }
 
-    for (const [index, cc] of (spec.creditCards ?? []).entries()) {
-      await trx
-        .insertInto("credit_cards")
-        .values(buildCreditCard({ user_id: user.id, brand: cc.brand, last4: cc.last4, exp_month: 9, exp_year: now.getFullYear() + 2, is_default: cc.isDefault ? 1 : 0, created_at: at((50 - index) * 86_400_000) }))
-        .execute();
-    }
     if (licences.length > 0) await trx.insertInto("licences").values(licences).execute();
   });
   return created;

@@ -8,6 +8,7 @@ import { issueCode } from "../services/codes";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
 import {
+  buildAuthorization,
   buildCard,
   buildCreditCard,
   buildGroup,
@@ -19,8 +20,9 @@ import {
   createPendingChange,
   linkWallets,
   type Address,
+  type AuthorizationKind,
 } from "./factories";
-import type { CardAuthorizationTable, CardTable, NotificationTable, PartnerTable, WalletTable, WalletTransactionTable } from "./schema";
+import type { CardTable, NotificationTable, PartnerTable, WalletTable, WalletTransactionTable } from "./schema";
 
 /**
  * The demo world of shared/DEMO.md, created on an empty database in sandbox mode (and by
@@ -629,8 +631,6 @@ async function seedMarieCreditCards(db: DB, clock: Clock, userId: string): Promi
   return { defaultId: visa.id };
 }
 
-type AuthorizationKind = "approved" | "declined" | "frozen";
-
 interface AuthorizationSeed {
   kind: AuthorizationKind;
   merchant: string;
@@ -665,18 +665,6 @@ const MARIE_AUTHORIZATIONS: AuthorizationSeed[] = [
   { kind: "approved", merchant: "Saveurs d'Asie", city: "Lyon", amount: 790, hoursAgo: 506 },
 ];
 
-/** How the issuer reports each kind (spec 000 §4): settled = approved, closed without settlement = declined. */
-function authorizationStatus(kind: AuthorizationKind) {
-  switch (kind) {
-    case "approved":
-      return { status_name: "closed", has_card_transactions: 1, frozen: 0 };
-    case "declined":
-      return { status_name: "closed", has_card_transactions: 0, frozen: 0 };
-    case "frozen":
-      return { status_name: "pending", has_card_transactions: 0, frozen: 1 };
-  }
-}
-
 interface MarieAuthorizations {
   approved: string[];
   declined: string[];
@@ -688,20 +676,8 @@ async function seedMarieAuthorizations(
   cardId: string,
   defaultCreditCardId: string,
 ): Promise<MarieAuthorizations> {
-  const rows = MARIE_AUTHORIZATIONS.map(
-    (a): CardAuthorizationTable => ({
-      id: newId("auth"),
-      card_id: cardId,
-      amount: a.amount,
-      merchant_name: a.merchant,
-      merchant_city: a.city,
-      merchant_country: "FR",
-      ...authorizationStatus(a.kind),
-      status_reason: a.reason ?? null,
-      overflow_amount: a.overflow ?? 0,
-      can_switch_payment_methods: a.canSwitch ? 1 : 0,
-      transaction_at: clock.at(-(a.hoursAgo * HOUR + 13 * MINUTE)),
-    }),
+  const rows = MARIE_AUTHORIZATIONS.map(({ merchant, city, hoursAgo, ...a }) =>
+    buildAuthorization({ ...a, card_id: cardId, merchant_name: merchant, merchant_city: city, transaction_at: clock.at(-(hoursAgo * HOUR + 13 * MINUTE)) }),
   );
   await db.insertInto("card_authorizations").values(rows).execute();
 
@@ -970,8 +946,12 @@ async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): P
   await db.insertInto("licences").values(buildLicence(groups.acme, userId, "physical_card", card.created_at)).execute();
 }
 
-/** Only the token's hash is stored; the token itself travels in the e-mail sent after commit. */
 async function seedNinaInvitation(db: DB, clock: Clock, userId: string, token: string): Promise<void> {
+  await createActivationToken(db, userId, token, clock.now);
+}
+
+/** Only the token's hash is stored; the token itself travels in the e-mail (`activationMessage`), sent after commit. */
+export async function createActivationToken(db: DB, userId: string, token: string, now: Date): Promise<void> {
   await db
     .insertInto("action_tokens")
     .values({
@@ -979,18 +959,19 @@ async function seedNinaInvitation(db: DB, clock: Clock, userId: string, token: s
       user_id: userId,
       purpose: "activation",
       token_hash: hashSecret(token),
-      expires_at: clock.at(ACTIVATION_TTL_DAYS * DAY),
+      expires_at: new Date(now.getTime() + ACTIVATION_TTL_DAYS * DAY).toISOString(),
       used_at: null,
-      created_at: clock.at(0),
+      created_at: now.toISOString(),
     })
     .execute();
 }
 
-function activationMessage(baseUrl: string, token: string): OutgoingMessage {
-  const link = `${baseUrl.replace(/\/+$/, "")}/activate/${token}?email=${encodeURIComponent(DEMO_EMAILS.nina)}`;
+/** The invitation e-mail, with its activation link. */
+export function activationMessage(baseUrl: string, token: string, email: string = DEMO_EMAILS.nina): OutgoingMessage {
+  const link = `${baseUrl.replace(/\/+$/, "")}/activate/${token}?email=${encodeURIComponent(email)}`;
   return {
     channel: "email",
-    to: DEMO_EMAILS.nina,
+    to: email,
     subject: "Activez votre compte avantages",
     text: [
       "Bonjour,",
