@@ -205,7 +205,7 @@ export interface CardSpec {
   /** Names of this account's wallets, in priority order. */
   wallets?: string[];
   /** Payments with the card, newest first. An overflow is charged to the default saved card, and failed. */
-  payments?: { kind: AuthorizationKind; merchant: string; amount: number; reason?: string; overflow?: number; canSwitch?: boolean }[];
+  payments?: { kind: AuthorizationKind; merchant: string; city?: string; amount: number; reason?: string; overflow?: number; canSwitch?: boolean }[];
 }
 
 export interface WalletSpec {
@@ -368,8 +368,8 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
       });
       if (walletIds.length > 0) await linkWallets(trx, card.id, walletIds);
       for (const [i, p] of (c.payments ?? []).entries()) {
-        const { merchant, ...payment } = p;
-        const row = buildAuthorization({ card_id: card.id, merchant_name: merchant, merchant_city: "Paris", transaction_at: at((i + 1) * 26 * 3_600_000), ...payment });
+        const { merchant, city, ...payment } = p;
+        const row = buildAuthorization({ card_id: card.id, merchant_name: merchant, merchant_city: city ?? "Paris", transaction_at: at((i + 1) * 26 * 3_600_000), ...payment });
         await trx.insertInto("card_authorizations").values(row).execute();
         if (row.overflow_amount > 0) {
           await trx
