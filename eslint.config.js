@@ -4,6 +4,12 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const redirectImports = {
+  name: "react-router",
+  importNames: ["redirect", "redirectDocument", "replace"],
+  message: "Redirect with internalRedirect, internalPath and redirectWithFlash (~/routes/+shared/redirects.server, docs/decisions/0015).",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/"] },
   js.configs.recommended,
@@ -24,16 +30,24 @@ export default tseslint.config(
   {
     // Redirects within the portal are built from known pages with encoded parameters (docs/decisions/0015).
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/.server/redirects.ts", "app/.server/auth.ts"],
+    ignores: ["app/routes/+shared/redirects.server.ts", "app/routes/+shared/auth.server.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [redirectImports] }] },
+  },
+  {
+    // Pages reach the database and the providers only through services and the platform (decision 0020);
+    // types may be named (a provider's port, the database handle a service takes). The sandbox pages belong
+    // to the sandbox adapters.
+    files: ["app/routes/**/*.{ts,tsx}", "app/components/**/*.{ts,tsx}", "app/root.tsx"],
+    ignores: ["app/routes/sandbox/**"],
     rules: {
-      "no-restricted-imports": [
+      "@typescript-eslint/no-restricted-imports": [
         "error",
         {
-          paths: [
+          patterns: [
             {
-              name: "react-router",
-              importNames: ["redirect", "redirectDocument", "replace"],
-              message: "Redirect with internalRedirect, internalPath and redirectWithFlash (~/.server/redirects, docs/decisions/0015).",
+              group: ["~/.server/db", "~/.server/db/*", "~/.server/providers/**"],
+              allowTypeImports: true,
+              message: "Routes and components call services (~/.server/services) and the platform, never the database or a provider adapter (decision 0020).",
             },
           ],
         },

@@ -7,7 +7,7 @@ import { MobileAppBanner } from "./components/MobileAppBanner";
 import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPages";
 import { refuseUnreadableForms } from "./middleware/forms";
 import { getPlatform } from "./.server/platform";
-import { commitSession, getSession, nonceOf } from "./.server/request";
+import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
 
@@ -76,7 +76,7 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
-  // A refusal (`refusal` in .server/request.ts) says why in its own words.
+  // A refusal (`refusal` in routes/+shared/request.server.ts) says why in its own words.
   const refused = isRouteErrorResponse(error) && error.status < 500 ? (error.data as { message?: unknown } | null)?.message : undefined;
   if (typeof refused === "string") return <RefusedPage message={refused} />;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;

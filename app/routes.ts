@@ -2,65 +2,65 @@ import { index, layout, route, type RouteConfig } from "@react-router/dev/routes
 
 export default [
   // Public pages
-  route("login", "routes/login.tsx"),
-  route("login/code", "routes/login.code.tsx"),
-  route("logout", "routes/logout.tsx"),
-  route("lost-password", "routes/lost-password.tsx"),
-  route("activate/:token?", "routes/activate.($token).tsx"),
-  route("reset-password/:token?", "routes/reset-password.($token).tsx"),
-  route("user-confirmation", "routes/user-confirmation.tsx"),
-  route("force-change-password", "routes/force-change-password.tsx"),
-  route("locales/:lng", "routes/locales.ts"),
-  route("dev/outbox", "routes/dev.outbox.tsx"),
-  route("sandbox-issuer/reveal/:key", "routes/sandbox-issuer.reveal.$key.ts"),
-  route("sandbox-processor/fields/:key", "routes/sandbox-processor.fields.$key.ts"),
+  route("login", "routes/auth/login.tsx"),
+  route("login/code", "routes/auth/login-code.tsx"),
+  route("logout", "routes/auth/logout.tsx"),
+  route("lost-password", "routes/auth/lost-password.tsx"),
+  route("activate/:token?", "routes/auth/activate.tsx"),
+  route("reset-password/:token?", "routes/auth/reset-password.tsx"),
+  route("user-confirmation", "routes/auth/user-confirmation.tsx"),
+  route("force-change-password", "routes/auth/force-change-password.tsx"),
+  route("locales/:lng", "routes/public/locales.ts"),
+  route("dev/outbox", "routes/sandbox/outbox.tsx"),
+  route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
+  route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
 
   // Signed-in users not yet onboarded (spec 001 §2.3)
-  route("onboarding", "routes/onboarding.tsx", [
-    index("routes/onboarding._index.tsx"),
-    route("card", "routes/onboarding.card.tsx"),
-    route("wait", "routes/onboarding.wait.tsx"),
+  route("onboarding", "routes/onboarding/layout.tsx", [
+    index("routes/onboarding/profile.tsx"),
+    route("card", "routes/onboarding/card.tsx"),
+    route("wait", "routes/onboarding/wait.tsx"),
   ]),
 
   // Signed-in, onboarded users held until their second factor is set up (spec 001 §4 "MFA-required")
-  route("secure-account", "routes/secure-account.tsx", [
-    index("routes/secure-account._index.ts"),
-    route("pending/:field", "routes/secure-account.pending.$field.tsx"),
-    route("second-factor", "routes/secure-account.second-factor.tsx"),
+  route("secure-account", "routes/secure-account/layout.tsx", [
+    index("routes/secure-account/index.ts"),
+    route("pending/:field", "routes/secure-account/pending-change.tsx"),
+    route("second-factor", "routes/secure-account/second-factor.tsx"),
   ]),
 
   // Signed-in, onboarded users
-  layout("routes/_app.tsx", [
-    index("routes/_app._index.ts"),
-    route("cards", "routes/_app.cards._index.ts"),
-    route("cards/:cardId", "routes/_app.cards.$cardId.tsx", [
+  layout("routes/shell/layout.tsx", [
+    index("routes/shell/home.ts"),
+    route("cards", "routes/cards/index.ts"),
+    route("cards/:cardId", "routes/cards/card.tsx", [
       // Side panels: routes of their own, shown over the card page (spec 000 §2).
-      route("freeze", "routes/_app.cards.$cardId.freeze.tsx"),
-      route("stop", "routes/_app.cards.$cardId.stop.tsx"),
-      route("delivery", "routes/_app.cards.$cardId.delivery.tsx"),
-      route("reveal", "routes/_app.cards.$cardId.reveal.tsx"),
-      route("unlock-pin", "routes/_app.cards.$cardId.unlock-pin.tsx"),
-      route("new-card", "routes/_app.cards.$cardId.new-card.tsx"),
-      route("priority", "routes/_app.cards.$cardId.priority.tsx"),
-      route("overflow", "routes/_app.cards.$cardId.overflow.tsx"),
-      route("overflow/new-card", "routes/_app.cards.$cardId.overflow.new-card.tsx"),
+      route("freeze", "routes/cards/freeze.tsx"),
+      route("stop", "routes/cards/stop.tsx"),
+      route("delivery", "routes/cards/delivery.tsx"),
+      route("reveal", "routes/cards/reveal.tsx"),
+      route("unlock-pin", "routes/cards/unlock-pin.tsx"),
+      route("new-card", "routes/cards/new-card.tsx"),
+      route("priority", "routes/cards/priority.tsx"),
+      route("overflow", "routes/cards/overflow.tsx"),
+      route("overflow/new-card", "routes/cards/overflow-new-card.tsx"),
     ]),
-    route("cards/:cardId/transactions/:authorizationId/report", "routes/_app.cards.$cardId.transactions.$authorizationId.report.tsx"),
-    route("cards/:cardId/transactions/:authorizationId/retry", "routes/_app.cards.$cardId.transactions.$authorizationId.retry.ts"),
-    route("cards/:cardId/transactions/:authorizationId/payment-methods", "routes/_app.cards.$cardId.transactions.$authorizationId.payment-methods.tsx"),
-    route("wallets", "routes/_app.wallets._index.tsx"),
-    route("wallets/:walletId", "routes/_app.wallets.$walletId.tsx"),
-    route("transactions", "routes/_app.transactions.ts"),
-    route("plans", "routes/_app.plans.ts"),
-    route("settings", "routes/_app.settings.tsx", [
-      index("routes/_app.settings._index.ts"),
-      route("profile", "routes/_app.settings.profile.tsx"),
-      route("profile/confirm/:field", "routes/_app.settings.profile.confirm.$field.tsx"),
-      route("notifications", "routes/_app.settings.notifications.tsx"),
-      route("security", "routes/_app.settings.security.tsx"),
-      route("security/mfa/:channel", "routes/_app.settings.security.mfa.$channel.tsx"),
+    route("cards/:cardId/transactions/:authorizationId/report", "routes/cards/transaction-report.tsx"),
+    route("cards/:cardId/transactions/:authorizationId/retry", "routes/cards/transaction-retry.ts"),
+    route("cards/:cardId/transactions/:authorizationId/payment-methods", "routes/cards/transaction-payment-methods.tsx"),
+    route("wallets", "routes/wallets/index.tsx"),
+    route("wallets/:walletId", "routes/wallets/wallet.tsx"),
+    route("transactions", "routes/shell/transactions.ts"),
+    route("plans", "routes/shell/plans.ts"),
+    route("settings", "routes/settings/layout.tsx", [
+      index("routes/settings/index.ts"),
+      route("profile", "routes/settings/profile.tsx"),
+      route("profile/confirm/:field", "routes/settings/profile-confirm.tsx"),
+      route("notifications", "routes/settings/notifications.tsx"),
+      route("security", "routes/settings/security.tsx"),
+      route("security/mfa/:channel", "routes/settings/security-mfa.tsx"),
     ]),
   ]),
 
-  route("*", "routes/$.tsx"),
+  route("*", "routes/public/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -3,7 +3,7 @@ import { createCookie, createSessionStorage, type Cookie, type Session, type Ses
 import type { DB } from "./db";
 import type { Env } from "./env";
 import { nowIso } from "./ids";
-import { isSignedInPage } from "./redirects";
+import { isSignedInPage } from "~/routes/+shared/redirects.server";
 import { hashSecret } from "./tokens";
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;

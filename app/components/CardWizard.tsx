@@ -3,7 +3,7 @@ import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
 import { firstEnabledOption } from "~/domain/error-targets";
-import type { WizardActionData, WizardStep, WizardView } from "~/.server/card-wizard";
+import type { WizardActionData, WizardStep, WizardView } from "~/routes/+shared/card-wizard";
 import { ErrorSummary, type SummaryError } from "./ErrorSummary";
 import { RequiredNote, SelectField, TextField } from "./TextField";
 import { useHydrated } from "./useHydrated";

@@ -4,7 +4,7 @@ import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
 import { useTranslation, type Translate } from "~/i18n";
-import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/.server/services/transactions";
+import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/domain/transactions";
 
 /** Status names and decline reasons the catalogue says in words; others show as the issuer sent them. */
 const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];

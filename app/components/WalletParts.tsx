@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import { formatDate, formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import type { WalletDetail, WalletLicence, WalletTransactionView } from "~/.server/services/wallets";
+import type { WalletDetail, WalletLicence, WalletTransactionView } from "~/domain/wallets";
 
 /** The pieces of the wallets page (spec 000 §2 "Wallets page"): create forms, details, transactions. */
 

@@ -30,3 +30,50 @@ export function clampLimit(raw: string | null, pageSize: number): number {
 /** Spec 000 §5 "Report a problem": at least 10 characters once trimmed (and at most 1000). */
 export const REPORT_MIN_LENGTH = 10;
 export const REPORT_MAX_LENGTH = 1000;
+
+export type TransactionTab = "approved" | "declined";
+
+export interface CardTransaction {
+  id: string;
+  merchantName: string;
+  merchantCity: string;
+  merchantCountry: string;
+  /** Cents. */
+  amount: number;
+  /** ISO 8601. */
+  transactionAt: string;
+  /** Spec 000 §4: "approved", "declined" or the issuer's raw status name. */
+  status: TransactionStatus;
+  statusReason: string | null;
+  /** Cents paid by a saved credit card beyond the wallets (balance overflow). */
+  overflowAmount: number;
+  canSwitchPaymentMethods: boolean;
+  /** latest_status of the newest payment intent, if any (succeeded, payment_failed, processing). */
+  latestPaymentStatus: string | null;
+}
+
+export interface TransactionPage {
+  items: CardTransaction[];
+  /** More items exist beyond this page. */
+  hasMore: boolean;
+  /** The id of the first item of the next page (where "Voir plus" lands), or null. */
+  nextId: string | null;
+}
+
+/** Everything the transactions panel shows (serialisable: it travels in the card page's loader data). */
+export interface TransactionsPanelData {
+  cardId: string;
+  tab: TransactionTab;
+  /** How many items of the tab are listed (a whole number of pages of 7). */
+  limit: number;
+  items: CardTransaction[];
+  hasMore: boolean;
+  nextId: string | null;
+  /** How many reserved amounts are listed (a whole number of pages of 5). */
+  frozenLimit: number;
+  frozen: TransactionPage;
+}
+
+export interface ReportableTransaction extends CardTransaction {
+  cardId: string;
+}

@@ -90,3 +90,47 @@ export function walletTransactionLabel(tx: { mainComment: string; partnerName?: 
   }
   return { kind: "comment", key: tx.mainComment };
 }
+
+export interface WalletSummary {
+  id: string;
+  name: string;
+  walletType: string;
+  /** Cents available today (balance less frozen amounts), or null when unlimited. */
+  available: number | null;
+  frozen: number;
+}
+
+export interface WalletDetail {
+  id: string;
+  name: string;
+  walletType: string;
+  guide: SpendingGuide;
+  sourceName: string;
+  unlimited: boolean;
+  /** Cents the wallet can pay now (total less what pending payments hold); null when unlimited. */
+  available: number | null;
+  /** Cents the wallet holds, pending payments included; null when unlimited. */
+  total: number | null;
+  frozen: number;
+  /** Cents a day, when the wallet has a daily spending limit. */
+  dailySpendingLimit: number | null;
+  autoExtend: boolean;
+  /** Nonzero balances valid today, soonest expiry first. */
+  balances: { id: string; balance: number; deposit: number; startDate: string; endDate: string; elapsedPercent: number; daysLeft: number }[];
+  creditLimits: { id: string; initial: number; remaining: number; eligibleFrom: string; eligibleUntil: string; creditFrom: string; creditUntil: string }[];
+  /** The expiry date when exactly one balance counts today. */
+  singleExpiry: string | null;
+}
+
+export interface WalletTransactionView {
+  id: string;
+  amount: number;
+  label: ReturnType<typeof walletTransactionLabel>;
+  createdAt: string;
+}
+
+export interface WalletLicence {
+  id: string;
+  groupName: string;
+  walletType: string;
+}

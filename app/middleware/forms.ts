@@ -1,5 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
-import { errorPage } from "~/.server/error-page";
+import { errorPage } from "~/routes/+shared/error-page.server";
 
 /**
  * A multipart form that cannot be read (cut short, no closing boundary) is the sender's fault: a 400

@@ -1,5 +1,6 @@
 import type { DB } from "../db";
-import { linkedWalletSummaries, type WalletSummary } from "./wallets";
+import type { WalletSummary } from "~/domain/wallets";
+import { linkedWalletSummaries } from "./wallets";
 
 export interface CardListItem {
   id: string;

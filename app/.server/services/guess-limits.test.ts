@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { openTestDatabase } from "../db/test-database";
-import { passwordLockedMessage, verifyErrorMessage } from "../guess-messages";
+import { passwordLockedMessage, verifyErrorMessage } from "~/routes/+shared/guess-messages.server";
 import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";

@@ -10,37 +10,8 @@ import {
   REPORT_MIN_LENGTH,
   transactionStatus,
   TRANSACTIONS_PAGE_SIZE,
-  type TransactionStatus,
 } from "~/domain/transactions";
-
-export type TransactionTab = "approved" | "declined";
-
-export interface CardTransaction {
-  id: string;
-  merchantName: string;
-  merchantCity: string;
-  merchantCountry: string;
-  /** Cents. */
-  amount: number;
-  /** ISO 8601. */
-  transactionAt: string;
-  /** Spec 000 §4: "approved", "declined" or the issuer's raw status name. */
-  status: TransactionStatus;
-  statusReason: string | null;
-  /** Cents paid by a saved credit card beyond the wallets (balance overflow). */
-  overflowAmount: number;
-  canSwitchPaymentMethods: boolean;
-  /** latest_status of the newest payment intent, if any (succeeded, payment_failed, processing). */
-  latestPaymentStatus: string | null;
-}
-
-export interface TransactionPage {
-  items: CardTransaction[];
-  /** More items exist beyond this page. */
-  hasMore: boolean;
-  /** The id of the first item of the next page (where "Voir plus" lands), or null. */
-  nextId: string | null;
-}
+import type { TransactionTab, CardTransaction, TransactionPage, TransactionsPanelData, ReportableTransaction } from "~/domain/transactions";
 
 async function ownsCard(db: DB, userId: string, cardId: string): Promise<boolean> {
   const row = await db.selectFrom("cards").select("id").where("id", "=", cardId).where("user_id", "=", userId).executeTakeFirst();
@@ -123,20 +94,6 @@ export async function listFrozenAuthorizations(db: DB, userId: string, cardId: s
   return listSection(db, cardId, { frozen: true }, options.limit);
 }
 
-/** Everything the transactions panel shows (serialisable: it travels in the card page's loader data). */
-export interface TransactionsPanelData {
-  cardId: string;
-  tab: TransactionTab;
-  /** How many items of the tab are listed (a whole number of pages of 7). */
-  limit: number;
-  items: CardTransaction[];
-  hasMore: boolean;
-  nextId: string | null;
-  /** How many reserved amounts are listed (a whole number of pages of 5). */
-  frozenLimit: number;
-  frozen: TransactionPage;
-}
-
 /**
  * The transactions panel for this URL: `?tab=approved|declined` (approved otherwise), `?limit=` and
  * `?frozenLimit=` (clamped, whole pages). Null when the card is not the user's: the page redirects.
@@ -151,10 +108,6 @@ export async function loadTransactionsForCard(db: DB, userId: string, cardId: st
     listSection(db, cardId, { frozen: true }, frozenLimit),
   ]);
   return { cardId, tab, limit, items: page.items, hasMore: page.hasMore, nextId: page.nextId, frozenLimit, frozen };
-}
-
-export interface ReportableTransaction extends CardTransaction {
-  cardId: string;
 }
 
 /** A transaction the user may report: on one of their cards, approved or declined (not a pending hold). */

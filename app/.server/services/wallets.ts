@@ -1,15 +1,7 @@
 import type { DB } from "../db";
 import { newId } from "../ids";
-import { currentBalances, daysBetween, spendingGuide, todayInParis, validityElapsedPercent, walletBalance, walletTransactionLabel, type SpendingGuide } from "~/domain/wallets";
-
-export interface WalletSummary {
-  id: string;
-  name: string;
-  walletType: string;
-  /** Cents available today (balance less frozen amounts), or null when unlimited. */
-  available: number | null;
-  frozen: number;
-}
+import { currentBalances, daysBetween, spendingGuide, todayInParis, validityElapsedPercent, walletBalance, walletTransactionLabel } from "~/domain/wallets";
+import type { WalletSummary, WalletDetail, WalletTransactionView, WalletLicence } from "~/domain/wallets";
 
 /** The user's wallets with today's amounts, in a stable order (creation, then name). */
 export async function listWallets(db: DB, userId: string, now = new Date()): Promise<WalletSummary[]> {
@@ -87,28 +79,6 @@ export async function linkedWalletSummaries(db: DB, userId: string, cardId: stri
   return links.map((l) => summaries.find((s) => s.id === l.wallet_id)).filter((w): w is WalletSummary => w !== undefined);
 }
 
-export interface WalletDetail {
-  id: string;
-  name: string;
-  walletType: string;
-  guide: SpendingGuide;
-  sourceName: string;
-  unlimited: boolean;
-  /** Cents the wallet can pay now (total less what pending payments hold); null when unlimited. */
-  available: number | null;
-  /** Cents the wallet holds, pending payments included; null when unlimited. */
-  total: number | null;
-  frozen: number;
-  /** Cents a day, when the wallet has a daily spending limit. */
-  dailySpendingLimit: number | null;
-  autoExtend: boolean;
-  /** Nonzero balances valid today, soonest expiry first. */
-  balances: { id: string; balance: number; deposit: number; startDate: string; endDate: string; elapsedPercent: number; daysLeft: number }[];
-  creditLimits: { id: string; initial: number; remaining: number; eligibleFrom: string; eligibleUntil: string; creditFrom: string; creditUntil: string }[];
-  /** The expiry date when exactly one balance counts today. */
-  singleExpiry: string | null;
-}
-
 /** One wallet of this user, or null for an unknown id or someone else's wallet. */
 export async function getWalletDetail(db: DB, userId: string, walletId: string, now = new Date()): Promise<WalletDetail | null> {
   const wallet = await db.selectFrom("wallets").selectAll().where("id", "=", walletId).where("user_id", "=", userId).executeTakeFirst();
@@ -154,13 +124,6 @@ export async function getWalletDetail(db: DB, userId: string, walletId: string, 
 export const WALLET_TRANSACTIONS_PAGE_SIZE = 7;
 export const WALLET_FROZEN_PAGE_SIZE = 5;
 
-export interface WalletTransactionView {
-  id: string;
-  amount: number;
-  label: ReturnType<typeof walletTransactionLabel>;
-  createdAt: string;
-}
-
 /**
  * The wallet's processed transactions (newest first) and its frozen amounts, each as many as asked
  * ("Voir plus" asks for one page more). Amounts of frozen entries are shown as the sum they hold.
@@ -199,12 +162,6 @@ export async function listWalletTransactions(
     frozen: view(frozen.slice(0, limits.frozen), true),
     frozenNextId: frozen[limits.frozen]?.id ?? null,
   };
-}
-
-export interface WalletLicence {
-  id: string;
-  groupName: string;
-  walletType: string;
 }
 
 /** wallet_activation licences this user can still use (spec 000 §6). */

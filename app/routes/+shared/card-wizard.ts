@@ -1,0 +1,40 @@
+import type { CardCreationOptions, CardType } from "~/domain/card-creation";
+
+/** The card creation wizard's steps and what its view receives (shared by the server flow and the component). */
+export const WIZARD_STEPS = ["card", "pin", "address", "summary"] as const;
+export type WizardStep = (typeof WIZARD_STEPS)[number];
+
+export interface WizardAddress {
+  line1: string;
+  line2: string;
+  zipcode: string;
+  city: string;
+  country: string;
+}
+
+export interface WizardView {
+  step: WizardStep;
+  requestId: string;
+  groups: CardCreationOptions["groups"];
+  blocked: CardCreationOptions["blocked"];
+  /** Step 1: the funder shown and the type already chosen (when coming back). */
+  groupId: string | null;
+  type: CardType | null;
+  hasPin: boolean;
+  /** The delivery step's starting values: the request's, else the profile's. */
+  address: WizardAddress;
+  /** Set when the URL asked for something that could not be shown (a 400). */
+  notice: string | null;
+  /** The request was already submitted (Back, or a replay): where its card is, instead of a form. */
+  done: string | null;
+}
+
+/** What the form sends back after a refusal: the step to show again, its errors, what was typed. */
+export interface WizardActionData {
+  step: WizardStep;
+  errors: Record<string, string | undefined>;
+  values?: Partial<WizardAddress> & { group?: string; type?: string };
+  attempt: string;
+  /** A replayed submit: where the card already asked for is. */
+  done?: string;
+}

@@ -1,3 +1,0 @@
-import { internalRedirect } from "~/.server/redirects";
-
-export const loader = () => internalRedirect("/cards");

@@ -1,4 +1,0 @@
-import { internalRedirect } from "~/.server/redirects";
-
-/** Spec 001 §2.1: transactions live on the card page. */
-export const loader = () => internalRedirect("/cards");

@@ -1,0 +1,73 @@
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/delivery";
+import { Panel } from "~/components/Panel";
+import { formatDate } from "~/domain/dates";
+import { DELIVERY_STEPS, deliveryStepOf, isDeliveryProblem } from "~/domain/delivery";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { requireOwnCard } from "~/routes/+shared/guards.server";
+import { getPlatform } from "~/.server/platform";
+import { getShippingAddress } from "~/.server/services/cards";
+import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+
+/** Delivery tracking of a physical card not yet delivered (spec 000 §2 "Card delivery panel"). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  if (card.type !== "physical" || !card.shipping) throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
+  const { db, env } = await getPlatform();
+  const address = await getShippingAddress(db, context.get(accountContext).id, card.id);
+  return { cardId: card.id, shipping: card.shipping, address, supportUrl: env.SUPPORT_URL };
+}
+
+export default function DeliveryPanel({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { cardId, shipping, address, supportUrl } = loaderData;
+  const current = deliveryStepOf(shipping.status);
+  const currentIndex = current ? DELIVERY_STEPS.indexOf(current) : -1;
+  const problem = isDeliveryProblem(shipping.status);
+  return (
+    <Panel id="delivery" title={t("cards.delivery.panelTitle")} closeTo={`/cards/${cardId}`}>
+      <p className={problem ? "status-danger" : undefined}>
+        <strong>{t("cards.delivery.statusLabel")} : </strong>
+        {problem ? <span aria-hidden="true">⚠ </span> : null}
+        {t(`cards.delivery.${shipping.status}`, { defaultValue: shipping.status })}
+        {problem ? ` – ${t("cards.delivery.problemHint")}` : null}
+      </p>
+      {!problem ? (
+        <ol className="steps" aria-label={t("cards.delivery.stepsLabel")}>
+          {DELIVERY_STEPS.map((step, index) => (
+            <li key={step} aria-current={index === currentIndex ? "step" : undefined}>
+              <span>{t(`cards.delivery.${step}`)}</span>
+              <span className="steps__state">
+                {index < currentIndex ? t("cards.delivery.stepDone") : index === currentIndex ? t("cards.delivery.stepCurrent") : t("cards.delivery.stepTodo")}
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {shipping.eta ? <p>{t("cards.delivery.eta", { date: formatDate(shipping.eta) })}</p> : <p>{t("cards.delivery.delay")}</p>}
+      {address ? (
+        <>
+          <h3>{t("cards.delivery.addressTitle")}</h3>
+          <address className="address">
+            {address.line1}
+            <br />
+            {address.line2 ? (
+              <>
+                {address.line2}
+                <br />
+              </>
+            ) : null}
+            {address.zipcode} {address.city}
+            <br />
+            {address.country}
+          </address>
+        </>
+      ) : null}
+      <p>
+        <a href={supportUrl} className="link-action">
+          {t("cards.delivery.problemLink")}
+        </a>
+      </p>
+    </Panel>
+  );
+}

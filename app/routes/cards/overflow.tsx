@@ -1,0 +1,246 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, useFetcher } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/overflow";
+import { ErrorSummary } from "~/components/ErrorSummary";
+import { Panel } from "~/components/Panel";
+import { useHydrated } from "~/components/useHydrated";
+import { formatCents } from "~/domain/money";
+import { OVERFLOW_MAX_EUROS, OVERFLOW_MIN_EUROS } from "~/domain/overflow";
+import { overflowAmountSchema } from "~/domain/schemas";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { requireOwnCard } from "~/routes/+shared/guards.server";
+import { getPlatform } from "~/.server/platform";
+import { internalPath } from "~/routes/+shared/redirects.server";
+import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { deleteCreditCard, listCreditCards, setDefaultCreditCard, syncCreditCards } from "~/.server/services/credit-cards";
+import { overflowAmount, setOverflowAmount } from "~/.server/services/overflow";
+
+/**
+ * Balance overflow (spec 000 §2 "Balance overflow panel", §4): the amount a saved credit card may add
+ * when the wallets run short, and the saved cards (default switch, delete with confirmation).
+ * Without JS: a number field and a save button; with JS, a slider too, saved 1.5 s after the last change.
+ */
+const AUTOSAVE_MS = 1500;
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  const userId = context.get(accountContext).id;
+  const { db, payments, logger } = await getPlatform();
+  // Cards saved since the last look (one still under verification, say) join the list.
+  let listFailed = false;
+  try {
+    await syncCreditCards(db, payments, userId);
+  } catch (err) {
+    listFailed = true;
+    logger.warn("credit card list refresh failed", { error: String(err) });
+  }
+  const [amount, creditCards] = await Promise.all([overflowAmount(db, userId), listCreditCards(db, userId)]);
+  const deleteId = new URL(request.url).searchParams.get("delete");
+  const toDelete = creditCards.find((c) => c.id === deleteId) ?? null;
+  return data({ cardId: card.id, amount, creditCards, toDelete, listFailed }, { status: deleteId && !toDelete ? 400 : 200 });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const card = await requireOwnCard(request, context, params.cardId);
+  const userId = context.get(accountContext).id;
+  const { db, payments } = await getPlatform();
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const back = internalPath("/cards/:cardId/overflow", { cardId: card.id });
+  const flash = (kind: "success" | "error", message: string) => redirectWithFlash(request, back, { kind, message });
+
+  if (intent === "amount") {
+    const parsed = overflowAmountSchema.safeParse({ amount: form.get("amount") });
+    if (!parsed.success) return badRequest({ field: "amount" as const, error: parsed.error.issues[0]!.message, value: String(form.get("amount") ?? "") });
+    await setOverflowAmount(db, userId, parsed.data.amount);
+    // The slider's autosave (JS) wants an answer in place, not a new page.
+    if (form.get("autosave") === "1") return { saved: parsed.data.amount };
+    return flash("success", "cards.overflow.setOverflowSuccess");
+  }
+  const creditCardId = String(form.get("creditCard") ?? "");
+  if (intent === "default" || intent === "undefault") {
+    const result = await setDefaultCreditCard(db, userId, creditCardId, intent === "default");
+    if (result === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
+    return flash("success", intent === "default" ? "cards.overflow.defaultSet" : "cards.overflow.defaultUnset");
+  }
+  if (intent === "delete") {
+    const result = await deleteCreditCard(db, payments, userId, creditCardId);
+    if (result === "notFound") return badRequest({ field: "form" as const, error: "errors.creditCardNotFound", value: "" });
+    return result === "ok" ? flash("success", "cards.overflow.deleted") : flash("error", "cards.overflow.deleteFailed");
+  }
+  return badRequest({ field: "form" as const, error: "errors.unknownIntent", value: "" });
+}
+
+type CreditCard = Route.ComponentProps["loaderData"]["creditCards"][number];
+
+function brandName(brand: string): string {
+  return { visa: "Visa", mastercard: "Mastercard", amex: "American Express" }[brand] ?? brand;
+}
+
+/** The number field always; with JS a slider beside it, and the save button gives way to autosave. */
+function AmountForm({ amount, error, typed }: { amount: number; error?: string; typed?: string }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<typeof action>();
+  const [value, setValue] = useState(String(amount));
+  const timer = useRef<number | undefined>(undefined);
+  const saved = fetcher.data && "saved" in fetcher.data ? fetcher.data.saved : null;
+  const autosaveError = fetcher.data && "error" in fetcher.data ? fetcher.data.error : undefined;
+  const shownError = autosaveError ?? error;
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const change = (next: string) => {
+    setValue(next);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => {
+      void fetcher.submit({ intent: "amount", amount: next, autosave: "1" }, { method: "post" });
+    }, AUTOSAVE_MS);
+  };
+
+  return (
+    <Form method="post" className="overflow-amount" preventScrollReset noValidate>
+      <input type="hidden" name="intent" value="amount" />
+      <div className={`field${shownError ? " field--error" : ""}`}>
+        <label className="field__label" htmlFor="overflow-amount">
+          {t("cards.overflow.amountLabel")}
+        </label>
+        <p className="field__hint" id="overflow-amount-hint">
+          {t("cards.overflow.amountHint")} {hydrated ? t("cards.overflow.autosaveHint") : null}
+        </p>
+        {shownError ? (
+          <p className="field__error" id="overflow-amount-error">
+            <span className="visually-hidden">{t("errors.prefix")}</span>
+            {t(shownError)}
+          </p>
+        ) : null}
+        <div className="overflow-amount__controls">
+          {hydrated ? (
+            <input
+              type="range"
+              className="overflow-amount__range"
+              min={OVERFLOW_MIN_EUROS}
+              max={OVERFLOW_MAX_EUROS}
+              step={1}
+              value={Number(value) || OVERFLOW_MIN_EUROS}
+              aria-label={t("cards.overflow.rangeLabel")}
+              aria-valuetext={`${value} €`}
+              onChange={(event) => change(event.currentTarget.value)}
+            />
+          ) : null}
+          <input
+            id="overflow-amount"
+            name="amount"
+            className="input overflow-amount__number"
+            // Text, not number: no spinner that changes the amount on a wheel or arrow by mistake, and what
+            // was typed comes back as typed to be corrected (issue 13, finding 11).
+            type="text"
+            inputMode="numeric"
+            required
+            {...(hydrated ? { value, onChange: (event: React.ChangeEvent<HTMLInputElement>) => change(event.currentTarget.value) } : { defaultValue: typed ?? String(amount) })}
+            aria-invalid={shownError ? true : undefined}
+            aria-describedby={`overflow-amount-hint${shownError ? " overflow-amount-error" : ""}`}
+          />
+          <span aria-hidden="true">€</span>
+        </div>
+      </div>
+      {hydrated ? (
+        <p role="status" className="hint">
+          {fetcher.state !== "idle" ? t("cards.overflow.saving") : saved !== null ? t("cards.overflow.savedStatus", { amount: formatCents(saved * 100) }) : ""}
+        </p>
+      ) : (
+        <button type="submit" className="button">
+          {t("cards.overflow.save")}
+        </button>
+      )}
+    </Form>
+  );
+}
+
+function CreditCardRow({ cardId, creditCard }: { cardId: string; creditCard: CreditCard }) {
+  const { t } = useTranslation();
+  const label = t("cards.overflow.cardLabel", { brand: brandName(creditCard.brand), last4: creditCard.last4 });
+  return (
+    <li className="credit-card">
+      <span className="credit-card__label">
+        <strong>{label}</strong>
+        <span className="hint"> – {t("cards.overflow.expires", { month: String(creditCard.expMonth).padStart(2, "0"), year: creditCard.expYear })}</span>
+        {creditCard.isDefault ? <span className="badge">{t("cards.overflow.defaultBadge")}</span> : null}
+      </span>
+      <span className="credit-card__actions">
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="creditCard" value={creditCard.id} />
+          <button type="submit" name="intent" value={creditCard.isDefault ? "undefault" : "default"} role="switch" aria-checked={creditCard.isDefault} className="switch">
+            <span className="switch__track" aria-hidden="true" />
+            {t("cards.overflow.default")}
+            <span className="visually-hidden"> : {label}</span>
+          </button>
+        </Form>
+        <Link to={`/cards/${cardId}/overflow?delete=${creditCard.id}`} className="link-action" preventScrollReset>
+          {t("cards.overflow.delete")}
+          <span className="visually-hidden"> {label}</span>
+        </Link>
+      </span>
+    </li>
+  );
+}
+
+export default function OverflowPanel({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { cardId, amount, creditCards, toDelete, listFailed } = loaderData;
+  const base = `/cards/${cardId}`;
+  const amountError = actionData && "field" in actionData && actionData.field === "amount" ? actionData.error : undefined;
+  const formError = actionData && "field" in actionData && actionData.field === "form" ? actionData.error : undefined;
+  const deleteLabel = toDelete ? t("cards.overflow.cardLabel", { brand: brandName(toDelete.brand), last4: toDelete.last4 }) : "";
+  return (
+    <Panel id="overflow" title={t("cards.overflow.title")} closeTo={base} error={Boolean(amountError || formError)}>
+      {formError ? (
+        <div className="alert alert--error" role="alert">
+          <p>{t(formError)}</p>
+        </div>
+      ) : null}
+      {/* The refused amount posted without JS: summarised like every form's errors (issue 13, finding 11). */}
+      <ErrorSummary errors={amountError ? [{ fieldId: "overflow-amount", message: amountError }] : []} />
+      <p>{t("cards.overflow.intro")}</p>
+      <AmountForm amount={amount} error={amountError} typed={actionData && "value" in actionData ? actionData.value : undefined} />
+
+      <h3 id="credit-cards-title">{t("cards.overflow.cardsTitle")}</h3>
+      {listFailed ? (
+        <div className="alert alert--warning" role="status">
+          <p>{t("cards.overflow.listFailed")}</p>
+        </div>
+      ) : null}
+      {toDelete ? (
+        <div className="confirm-box" role="group" aria-labelledby="confirm-delete-title">
+          <p id="confirm-delete-title">
+            <strong>{t("cards.overflow.confirmDelete", { card: deleteLabel })}</strong>
+          </p>
+          {toDelete.isDefault ? <p>{t("cards.overflow.confirmDeleteDefault")}</p> : null}
+          <Form method="post" preventScrollReset className="actions">
+            <input type="hidden" name="creditCard" value={toDelete.id} />
+            <button type="submit" name="intent" value="delete" className="button button--danger">
+              {t("cards.overflow.confirmDeleteButton")}
+            </button>
+            <Link to={`${base}/overflow`} className="link-action" preventScrollReset>
+              {t("cards.overflow.cancelDelete")}
+            </Link>
+          </Form>
+        </div>
+      ) : null}
+      {creditCards.length === 0 ? (
+        <p>{t("cards.overflow.noCards")}</p>
+      ) : (
+        <ul className="credit-cards" aria-labelledby="credit-cards-title">
+          {creditCards.map((c) => (
+            <CreditCardRow key={c.id} cardId={cardId} creditCard={c} />
+          ))}
+        </ul>
+      )}
+      <p>
+        <Link to={`${base}/overflow/new-card`} className="button button--secondary" preventScrollReset>
+          {t("cards.overflow.add")}
+        </Link>
+      </p>
+    </Panel>
+  );
+}

@@ -1,0 +1,49 @@
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/card";
+import { CardWizard } from "~/components/CardWizard";
+import { DocumentTitle } from "~/components/DocumentTitle";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/+shared/card-wizard.server";
+import { getPlatform } from "~/.server/platform";
+import { profileComplete, type Account } from "~/.server/services/accounts";
+import { hasCardInTheMaking } from "~/.server/services/card-creation";
+import { listCards } from "~/.server/services/cards";
+import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+
+/** Onboarding step 1: the card wizard (spec 001 §2.3); straight to /cards when a card exists. */
+async function guard(account: Account) {
+  const { db } = await getPlatform();
+  if (!profileComplete(account)) throw internalRedirect("/onboarding");
+  if ((await listCards(db, account.id)).length > 0) throw internalRedirect("/cards");
+  if (await hasCardInTheMaking(db, account.id)) throw internalRedirect("/onboarding/wait");
+}
+
+const ROUTES: WizardRoutes = {
+  step: (step, request) => internalPath("/onboarding/card", {}, { search: { step, request } }),
+  created: () => "/onboarding/wait",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  await guard(account);
+  return cardWizardLoaderData(request, account.id, ROUTES);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const account = context.get(accountContext);
+  await guard(account);
+  return cardWizardAction(request, account.id, ROUTES);
+}
+
+export default function OnboardingCard({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const invalid = Boolean(loaderData.notice) || Object.values(actionData?.errors ?? {}).some(Boolean);
+  return (
+    <section aria-labelledby="onboarding-card-title" className="onboarding-card">
+      <DocumentTitle page={t("onboarding.card.title")} error={invalid} />
+      <h2 id="onboarding-card-title">{t("onboarding.card.title")}</h2>
+      <p>{t("onboarding.card.intro")}</p>
+      <CardWizard view={loaderData} actionData={actionData} base="/onboarding/card" />
+    </section>
+  );
+}

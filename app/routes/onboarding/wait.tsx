@@ -1,0 +1,78 @@
+import { useEffect } from "react";
+import { Link, useNavigate } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/wait";
+import { DocumentTitle } from "~/components/DocumentTitle";
+import { Panel } from "~/components/Panel";
+import { CARD_POLL_INTERVAL_MS, CARD_POLL_LIMIT, parseAttempt, waitOutcome } from "~/domain/onboarding";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { getPlatform } from "~/.server/platform";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { profileComplete } from "~/.server/services/accounts";
+import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
+import { listCards } from "~/.server/services/cards";
+import { internalRedirect } from "~/routes/+shared/redirects.server";
+
+/**
+ * Onboarding step 2 (spec 001 §2.3, §4): waits for the card the issuer is making. Each look is a
+ * page load with its count in the URL: JavaScript moves on every 4 s, and without JavaScript the
+ * page refreshes itself. The card found: "Tout est prêt"; more than 3 looks without it: back to step 0.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const { db, issuer } = await getPlatform();
+  if (!profileComplete(account)) throw internalRedirect("/onboarding");
+  await settleCardRequests(db, issuer, account.id);
+  const [cards, cardInTheMaking] = await Promise.all([listCards(db, account.id), hasCardInTheMaking(db, account.id)]);
+  const attempt = parseAttempt(new URL(request.url).searchParams.get("attempt"));
+  const outcome = waitOutcome({ hasCard: cards.length > 0, cardInTheMaking, attempt });
+  if (outcome === "failed") throw await redirectWithFlash(request, "/onboarding", { kind: "error", message: "onboarding.wait.failed" });
+  if (outcome === "nothingAsked") throw internalRedirect("/onboarding/card");
+  return { ready: outcome === "ready", attempt };
+}
+
+export default function OnboardingWait({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { ready, attempt } = loaderData;
+  const navigate = useNavigate();
+  const next = `/onboarding/wait?attempt=${attempt + 1}`;
+
+  useEffect(() => {
+    if (ready) return;
+    const timer = setTimeout(() => void navigate(next, { replace: true, preventScrollReset: true }), CARD_POLL_INTERVAL_MS);
+    return () => clearTimeout(timer);
+  }, [ready, next, navigate]);
+
+  if (ready) {
+    return (
+      <Panel id="ready" title={t("onboarding.wait.readyTitle")} closeTo="/cards">
+        <p>{t("onboarding.wait.readyText")}</p>
+        <p>
+          <Link to="/cards" className="button">
+            {t("onboarding.wait.readyButton")}
+          </Link>
+        </p>
+      </Panel>
+    );
+  }
+  return (
+    <section aria-labelledby="wait-title">
+      <DocumentTitle page={t("onboarding.wait.title")} />
+      {/* Without JavaScript the page looks again by itself (inert when scripts run). */}
+      <noscript>
+        <meta httpEquiv="refresh" content={`${CARD_POLL_INTERVAL_MS / 1000};url=${next}`} />
+      </noscript>
+      <h2 id="wait-title">{t("onboarding.wait.title")}</h2>
+      <p>{t("onboarding.wait.text")}</p>
+      <p role="status" className="wait-progress">
+        <span className="spinner" aria-hidden="true" />
+        {attempt > 0 ? t("onboarding.wait.progress", { attempt, max: CARD_POLL_LIMIT + 1 }) : null}
+      </p>
+      <p>
+        <Link to={next} replace preventScrollReset className="link-action">
+          {t("onboarding.wait.checkNow")}
+        </Link>
+      </p>
+    </section>
+  );
+}

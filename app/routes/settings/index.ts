@@ -1,0 +1,3 @@
+import { internalRedirect } from "~/routes/+shared/redirects.server";
+
+export const loader = () => internalRedirect("/settings/profile");

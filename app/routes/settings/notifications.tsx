@@ -1,0 +1,111 @@
+import { useRef, type ChangeEvent } from "react";
+import { Form } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/notifications";
+import { PageHeader } from "~/components/PageHeader";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { getPlatform } from "~/.server/platform";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import {
+  allOn,
+  getNotificationPreferences,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_TYPES,
+  preferencesFromForm,
+  saveNotificationPreferences,
+  type NotificationChannel,
+} from "~/.server/services/notification-preferences";
+
+/**
+ * Notification settings (spec 001 §2.4, §3): four types × e-mail and push, a switch per column for
+ * all of them, one save button. Without JavaScript the column switch is applied by the server.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const { db } = await getPlatform();
+  const preferences = await getNotificationPreferences(db, account.id);
+  return {
+    preferences,
+    all: { mail: allOn(preferences, "mail"), push: allOn(preferences, "push") },
+    types: NOTIFICATION_TYPES,
+    channels: NOTIFICATION_CHANNELS,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const account = context.get(accountContext);
+  const { db } = await getPlatform();
+  await saveNotificationPreferences(db, account.id, preferencesFromForm(await request.formData()));
+  return redirectWithFlash(request, "/settings/notifications", { kind: "success", message: "settings.notifications.saved" });
+}
+
+export default function NotificationSettings({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { preferences, types, channels } = loaderData;
+  const form = useRef<HTMLFormElement>(null);
+
+  // With JS the column switch ticks its boxes at once, and its "before" copy follows it, so that the
+  // server then reads the boxes one by one (without JS, it applies the switch itself).
+  const boxes = (channel: NotificationChannel) => Array.from(form.current?.querySelectorAll<HTMLInputElement>(`input[data-channel="${channel}"]`) ?? []);
+  const syncSwitch = (channel: NotificationChannel, checked: boolean) => {
+    const all = form.current?.elements.namedItem(`all.${channel}`);
+    const before = form.current?.elements.namedItem(`all.${channel}.before`);
+    if (all instanceof HTMLInputElement) all.checked = checked;
+    if (before instanceof HTMLInputElement) before.value = checked ? "on" : "";
+  };
+  const onSwitch = (channel: NotificationChannel) => (event: ChangeEvent<HTMLInputElement>) => {
+    for (const box of boxes(channel)) box.checked = event.target.checked;
+    syncSwitch(channel, event.target.checked);
+  };
+  const onBox = (channel: NotificationChannel) => () => syncSwitch(channel, boxes(channel).every((box) => box.checked));
+
+  return (
+    <div>
+      <PageHeader title={t("settings.notifications.title")} />
+      <p>{t("settings.notifications.intro")}</p>
+      <Form method="post" ref={form}>
+        <div className="table-scroll">
+          <table className="preferences">
+            <caption className="visually-hidden">{t("settings.notifications.caption")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("settings.notifications.type")}</th>
+                {channels.map((channel) => (
+                  <th scope="col" key={channel}>
+                    <label className="checkbox">
+                      <input type="checkbox" name={`all.${channel}`} defaultChecked={loaderData.all[channel]} onChange={onSwitch(channel)} />
+                      {t(`settings.notifications.all.${channel}`)}
+                    </label>
+                    <input type="hidden" name={`all.${channel}.before`} defaultValue={loaderData.all[channel] ? "on" : ""} />
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {types.map((type) => (
+                <tr key={type}>
+                  <th scope="row">{t(`settings.notifications.types.${type}`)}</th>
+                  {channels.map((channel) => (
+                    <td key={channel}>
+                      <label className="checkbox">
+                        <input type="checkbox" name={`${type}.${channel}`} data-channel={channel} defaultChecked={preferences[type][channel]} onChange={onBox(channel)} />
+                        <span className="visually-hidden">
+                          {t(`settings.notifications.cell.${channel}`, { type: t(`settings.notifications.types.${type}`) })}
+                        </span>
+                      </label>
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="actions">
+          <button type="submit" className="button">
+            {t("settings.notifications.save")}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/profile";
+import { ErrorSummary, type SummaryError } from "~/components/ErrorSummary";
+import { PageHeader } from "~/components/PageHeader";
+import { TermsField } from "~/components/TermsField";
+import { RequiredNote, TextField } from "~/components/TextField";
+import { internationalPhone } from "~/domain/countries";
+import { profileSchema } from "~/domain/schemas";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { pendingChangeMessagesFor } from "~/routes/+shared/pending-change-step.server";
+import { getPlatform } from "~/.server/platform";
+import { badRequest, redirectWithFlash } from "~/routes/+shared/request.server";
+import { cancelPendingChange, getProfileSettings, isContactField, updateProfile, type ContactField } from "~/.server/services/profile";
+import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+
+/**
+ * Profile settings (spec 001 §2.4, §5 "Profile save"): names read-only (support changes them), e-mail
+ * and phone editable, each change confirmed by a code sent to the new address or number; terms can be
+ * accepted once. A save that changes nothing is refused.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const { db, env } = await getPlatform();
+  const profile = await getProfileSettings(db, account.id);
+  if (!profile) throw internalRedirect("/login");
+  return { profile, legalUrl: env.LEGAL_URL, privacyUrl: env.PRIVACY_URL };
+}
+
+type Field = "email" | "phone" | "terms";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const account = context.get(accountContext);
+  const { db, messenger } = await getPlatform();
+  const form = await request.formData();
+
+  if (form.get("intent") === "cancel") {
+    const field = form.get("field");
+    if (isContactField(field)) await cancelPendingChange(db, account.id, field);
+    return redirectWithFlash(request, "/settings/profile", { kind: "success", message: "settings.pendingChange.cancelled" });
+  }
+
+  const values = { email: String(form.get("email") ?? ""), phone: String(form.get("phone") ?? "") };
+  const submission = parseWithZod(form, { schema: profileSchema });
+  if (submission.status !== "success") {
+    const e = submission.error ?? {};
+    return badRequest({ errors: { email: e.email?.[0], phone: e.phone?.[0] } as Partial<Record<Field, string>>, values, formError: null });
+  }
+  const { email, phone, phoneCountry, terms } = submission.value;
+  const result = await updateProfile(
+    db,
+    messenger,
+    account.id,
+    { email, phone: phone === undefined ? undefined : internationalPhone(phoneCountry, phone), acceptTerms: terms === "on" },
+    await pendingChangeMessagesFor(context),
+  );
+  if (result.kind === "unchanged") return badRequest({ errors: {} as Partial<Record<Field, string>>, values, formError: "settings.profile.unchanged" });
+  if (result.kind === "invalid") return badRequest({ errors: result.errors as Partial<Record<Field, string>>, values, formError: null });
+  // A change waiting for its code opens its confirmation at once (spec 001 §4 pending-change modal).
+  const [firstPending] = result.pendingFields;
+  if (firstPending) return redirectWithFlash(request, internalPath("/settings/profile/confirm/:field", { field: firstPending }), { kind: "success", message: "settings.profile.savedPending" });
+  return redirectWithFlash(request, "/settings/profile", { kind: "success", message: "settings.profile.saved" });
+}
+
+const IDS: Record<Field, string> = { email: "profile-email", phone: "profile-phone", terms: "profile-terms" };
+
+function PendingValue({ field, value }: { field: ContactField; value: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="pending-change" id={IDS[field]}>
+      <p className="pending-change__label">{t(field === "email" ? "settings.profile.email" : "settings.profile.phone")}</p>
+      <p className="alert alert--info">
+        {t("settings.pendingChange.inProgress")} {t(field === "email" ? "settings.pendingChange.newEmail" : "settings.pendingChange.newPhone")} : <strong>{value}</strong>
+      </p>
+      <div className="actions">
+        <Link to={`/settings/profile/confirm/${field}`} className="button">
+          {t(field === "email" ? "settings.profile.confirmEmail" : "settings.profile.confirmPhone")}
+        </Link>
+        <Form method="post">
+          <input type="hidden" name="field" value={field} />
+          <button type="submit" name="intent" value="cancel" className="button button--secondary">
+            {t(field === "email" ? "settings.profile.cancelEmail" : "settings.profile.cancelPhone")}
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+export default function ProfileSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { profile } = loaderData;
+  const errors = actionData?.errors ?? {};
+  const summary: SummaryError[] = (Object.entries(errors) as [Field, string | undefined][])
+    .filter((entry): entry is [Field, string] => Boolean(entry[1]))
+    .map(([field, message]) => ({ fieldId: IDS[field], message }));
+  if (actionData?.formError) summary.push({ fieldId: IDS.email, message: actionData.formError });
+  return (
+    <div>
+      <PageHeader title={t("settings.profile.title")} error={summary.length > 0} />
+      <ErrorSummary errors={summary} />
+      <p>{t("settings.profile.connectedAs", { email: profile.email })}</p>
+
+      <h2 id="profile-identity">{t("settings.profile.identity")}</h2>
+      <dl className="summary-list" aria-labelledby="profile-identity">
+        <div>
+          <dt>{t("settings.profile.lastName")}</dt>
+          <dd>{profile.lastName ?? t("settings.profile.notSet")}</dd>
+        </div>
+        <div>
+          <dt>{t("settings.profile.firstName")}</dt>
+          <dd>{profile.firstName ?? t("settings.profile.notSet")}</dd>
+        </div>
+      </dl>
+      <p className="hint">{t("settings.profile.namesNotice")}</p>
+
+      <h2>{t("settings.profile.contact")}</h2>
+      {profile.pending.email ? <PendingValue field="email" value={profile.pending.email} /> : null}
+      {profile.pending.phone ? <PendingValue field="phone" value={profile.pending.phone} /> : null}
+      <Form method="post" noValidate>
+        <RequiredNote />
+        {profile.pending.email ? null : (
+          <TextField required
+            id={IDS.email}
+            name="email"
+            type="email"
+            label={t("settings.profile.email")}
+            hint={t("settings.profile.emailHint")}
+            error={errors.email}
+            defaultValue={actionData?.values.email ?? profile.email}
+            autoComplete="email"
+            spellCheck={false}
+            maxLength={254}
+          />
+        )}
+        {profile.pending.phone ? null : (
+          <TextField required
+            id={IDS.phone}
+            name="phone"
+            type="tel"
+            label={t("settings.profile.phone")}
+            hint={t("settings.profile.phoneHint")}
+            error={errors.phone}
+            defaultValue={actionData?.values.phone ?? profile.phone ?? ""}
+            autoComplete="tel"
+            maxLength={25}
+          />
+        )}
+        <TermsField id={IDS.terms} locked={profile.termsConfirmed} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
+        <div className="actions">
+          <button type="submit" name="intent" value="save" className="button">
+            {t("settings.profile.save")}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,268 @@
+import { useTranslation } from "~/i18n";
+import { useEffect } from "react";
+import { Form, Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/layout";
+import { FlashAlert } from "~/components/FlashAlert";
+import { LogoMark } from "~/components/Logo";
+import { SiteFooter } from "~/components/SiteFooter";
+import { useDisclosureMenu } from "~/components/useDisclosureMenu";
+import type { loader as rootLoader } from "~/root";
+import { accountContext, requireAccount } from "~/routes/+shared/auth.server";
+import { getPlatform } from "~/.server/platform";
+import { canManageGroups, displayName, initialsOf } from "~/.server/services/accounts";
+import { listCards } from "~/.server/services/cards";
+import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
+import { listWalletNames } from "~/.server/services/wallets";
+import { pendingFields } from "~/.server/services/profile";
+
+export const middleware = [requireAccount];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const { db, env, issuer } = await getPlatform();
+  // A card asked for earlier may have been made since: record it before listing (one query when none).
+  let cardInTheMaking = await hasCardInTheMaking(db, account.id);
+  if (cardInTheMaking) {
+    await settleCardRequests(db, issuer, account.id);
+    cardInTheMaking = await hasCardInTheMaking(db, account.id);
+  }
+  const [cards, wallets, pending] = await Promise.all([listCards(db, account.id), listWalletNames(db, account.id), pendingFields(db, account.id)]);
+  return {
+    user: {
+      initials: initialsOf(account),
+      name: displayName(account),
+      groups: account.groups.map((g) => g.name),
+      canManage: canManageGroups(account),
+    },
+    cards,
+    cardInTheMaking,
+    // Spec 001 §4: a change waiting for its code is offered on every page until settled.
+    pendingFields: pending,
+    wallets,
+    plans: {
+      expenseRequests: account.features.expenseRequests.any === true,
+      allowances: account.features.allowances.any === true,
+    },
+    links: {
+      faq: env.FAQ_URL,
+      legal: env.LEGAL_URL,
+      privacy: env.PRIVACY_URL,
+      landing: env.LANDING_URL,
+      manager: env.MANAGER_URL,
+      feedback: env.ANALYTICS_KEY ? "/feedback" : null,
+    },
+  };
+}
+
+export type AppLayoutData = Awaited<ReturnType<typeof loader>>;
+
+export function useAppLayoutData(): AppLayoutData {
+  const data = useRouteLoaderData<typeof loader>("routes/shell/layout");
+  if (!data) throw new Error("useAppLayoutData outside the signed-in layout");
+  return data;
+}
+
+function SideNav({ data }: { data: AppLayoutData }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="side-nav__sections">
+      <li>
+        <h2 className="side-nav__heading">
+          {t("nav.cards")}
+        </h2>
+        {data.cards.length === 0 ? (
+          <p className="side-nav__empty">{t("nav.noCard")}</p>
+        ) : (
+          <ul className="side-nav__list">
+            {data.cards.map((card) => (
+              <li key={card.id}>
+                <NavLink to={`/cards/${card.id}`} className="side-nav__link" prefetch="none">
+                  {t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })}
+                  {card.blocked ? ` ${t("nav.blockedSuffix")}` : null}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </li>
+      <li>
+        <h2 className="side-nav__heading">{t("nav.wallets")}</h2>
+        {data.wallets.length === 0 ? (
+          <p className="side-nav__empty">{t("nav.noWallet")}</p>
+        ) : (
+          <ul className="side-nav__list">
+            {data.wallets.map((wallet) => (
+              <li key={wallet.id}>
+                <NavLink to={`/wallets/${wallet.id}`} className="side-nav__link">
+                  {wallet.name}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </li>
+      <li>
+        <h2 className="side-nav__heading">{t("nav.plans")}</h2>
+        <ul className="side-nav__list">
+          <li>
+            <NavLink to="/plans/integrations" className="side-nav__link">
+              {t("nav.integrations")}
+            </NavLink>
+          </li>
+          {data.plans.expenseRequests ? (
+            <li>
+              <NavLink to="/plans/expense-requests" className="side-nav__link">
+                {t("nav.expenseRequests")}
+              </NavLink>
+            </li>
+          ) : null}
+          {data.plans.allowances ? (
+            <li>
+              <NavLink to="/plans/allowances" className="side-nav__link">
+                {t("nav.allowances")}
+              </NavLink>
+            </li>
+          ) : null}
+        </ul>
+      </li>
+      <li>
+        <NavLink to="/store-locator" className="side-nav__link side-nav__link--top">
+          {t("nav.storeLocator")}
+        </NavLink>
+      </li>
+    </ul>
+  );
+}
+
+function UserMenu({ data }: { data: AppLayoutData }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const menu = useDisclosureMenu();
+  const external = (href: string, label: string) => (
+    <li>
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {label} <span className="visually-hidden">{t("userMenu.newTab")}</span>
+      </a>
+    </li>
+  );
+  return (
+    <details className="user-menu" key={location.key} ref={menu}>
+      <summary className="user-menu__toggle">
+        {/* The visible initials start the accessible name (label in name, WCAG 2.5.3). */}
+        <span className="user-menu__initials">{data.user.initials}</span>
+        <span className="visually-hidden"> {t("userMenu.openLabel", { name: data.user.name })}</span>
+        <span className="user-menu__groups">{data.user.groups.join(", ")}</span>
+      </summary>
+      <div className="user-menu__panel">
+        <p className="user-menu__name">{data.user.name}</p>
+        <p className="user-menu__meta">{t("userMenu.groups", { groups: data.user.groups.join(", ") })}</p>
+        <ul className="user-menu__list">
+          <li>
+            <Link to="/settings/profile">{t("userMenu.settings")}</Link>
+          </li>
+          {external(data.links.faq, t("userMenu.faq"))}
+          {external(data.links.legal, t("userMenu.legal"))}
+          {external(data.links.privacy, t("userMenu.privacy"))}
+          {data.user.canManage ? external(data.links.manager, t("userMenu.manager")) : null}
+          {external(data.links.landing, t("userMenu.landing"))}
+          {data.links.feedback ? (
+            <li>
+              <Link to={data.links.feedback}>{t("userMenu.feedback")}</Link>
+            </li>
+          ) : null}
+        </ul>
+        <Form method="post" action="/logout" className="user-menu__logout">
+          <button type="submit" className="button button--secondary">
+            {t("userMenu.logout")}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+/** The small-screen navigation: after the user menu, so that an open panel, in flow, follows what precedes it. */
+function MobileMenu({ data }: { data: AppLayoutData }) {
+  const { t } = useTranslation();
+  // Menus close when the page changes, as they would on a full page load.
+  const location = useLocation();
+  const menu = useDisclosureMenu();
+  return (
+    <details className="mobile-menu" key={location.key} ref={menu}>
+      <summary className="mobile-menu__toggle">{t("nav.openMenu")}</summary>
+      <nav className="side-nav side-nav--mobile" aria-label={t("nav.label")}>
+        <SideNav data={data} />
+      </nav>
+    </details>
+  );
+}
+
+/** Spec 000 §4: after a card is asked for, the cards are read again 10 s later (JS); without JS, on the next page. */
+function CardInTheMaking() {
+  const { t } = useTranslation();
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const timer = setTimeout(() => void revalidate(), CARD_REFETCH_MS);
+    return () => clearTimeout(timer);
+  }, [revalidate]);
+  return (
+    <p className="alert alert--info" role="status">
+      {t("cards.create.inTheMaking")}
+    </p>
+  );
+}
+
+const CARD_REFETCH_MS = 10_000;
+
+/** "A change is in progress: confirm or cancel" (spec 001 §8 fixed text), on every page but its own. */
+function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const shown = fields.filter((field) => pathname !== `/settings/profile/confirm/${field}` && pathname !== "/settings/profile");
+  if (shown.length === 0) return null;
+  return (
+    <div className="alert alert--info">
+      {shown.map((field) => (
+        <p key={field}>
+          {t(field === "email" ? "settings.pendingChange.noticeEmail" : "settings.pendingChange.noticePhone")}{" "}
+          <Link to={`/settings/profile/confirm/${field}`}>{t("settings.pendingChange.noticeLink")}</Link>
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const product = root?.productName ?? "";
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t("app.skipLink")}
+      </a>
+      <header className="site-header">
+        <Link className="logo" to="/cards" aria-label={t("app.logoLabel", { product })}>
+          <LogoMark />
+          <span className="logo__text" aria-hidden="true">
+            {product}
+          </span>
+        </Link>
+        <UserMenu data={loaderData} />
+        <MobileMenu data={loaderData} />
+      </header>
+      <div className="app-body">
+        <nav className="side-nav side-nav--desktop" aria-label={t("nav.label")}>
+          <SideNav data={loaderData} />
+        </nav>
+        <main id="main" className="app-main" tabIndex={-1}>
+          <FlashAlert />
+          {loaderData.cardInTheMaking ? <CardInTheMaking /> : null}
+          <PendingChangeNotice fields={loaderData.pendingFields} />
+          <Outlet />
+        </main>
+      </div>
+      <SiteFooter />
+    </div>
+  );
+}
