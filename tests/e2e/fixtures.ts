@@ -47,25 +47,27 @@ interface TestFixtures {
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   e2eDatabase: [
-    async ({}, use, workerInfo) => {
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none here.
+    async ({}, provide, workerInfo) => {
       const root = dirname(workerInfo.config.configFile ?? resolve("playwright.config.ts"));
       const handle = openDatabase(`file:${resolve(root, e2eDatabaseFile(workerInfo.project.name))}`);
-      await use({ handle, root });
+      await provide({ handle, root });
       await handle.close();
     },
     { scope: "worker" },
   ],
   passwordHash: [
-    async ({}, use) => {
-      await use(await hashPassword(DEMO_PASSWORD));
+    // eslint-disable-next-line no-empty-pattern -- as above.
+    async ({}, provide) => {
+      await provide(await hashPassword(DEMO_PASSWORD));
     },
     { scope: "worker" },
   ],
 
-  makeAccount: async ({ e2eDatabase, passwordHash }, use, testInfo) => {
+  makeAccount: async ({ e2eDatabase, passwordHash }, provide, testInfo) => {
     const { handle, root } = e2eDatabase;
     const slug = testInfo.titlePath.at(-1)!.toLowerCase().replace(/[^a-z]+/g, "-").replace(/^-|-$/g, "").slice(0, 24);
-    await use(async (options = {}) => {
+    await provide(async (options = {}) => {
       const { pendingPhone, ...spec } = options;
       const email = `${slug || "test"}-${randomBytes(4).toString("hex")}@example.com`;
       const now = new Date();
@@ -87,11 +89,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
   },
 
-  signInAs: async ({ e2eDatabase }, use, testInfo) => {
+  signInAs: async ({ e2eDatabase }, provide, testInfo) => {
     const storage = createDatabaseSessionStorage(e2eDatabase.handle.db, { APP_MODE: "sandbox", sessionSecrets: [E2E_SESSION_SECRET] });
     const baseURL = testInfo.project.use.baseURL;
     if (!baseURL) throw new Error("signInAs: the project has no baseURL");
-    await use(async (page, account) => {
+    await provide(async (page, account) => {
       const session = await storage.getSession();
       session.set("userId", account.userId);
       const setCookie = await storage.commitSession(session);
