@@ -57,7 +57,7 @@ async function post(form: Record<string, string>): Promise<unknown> {
   const request = new Request(`http://localhost${cardPath()}/new-card`, { method: "POST", body: new URLSearchParams(form) });
   const context = new RouterContextProvider();
   context.set(accountContext, (await getAccount(handle.db, account.userId))!);
-  return action({ request, params: { cardId: account.cards["4242"]! }, context } as Parameters<typeof action>[0]);
+  return action({ request, url: new URL(request.url), pattern: "/cards/:cardId/new-card", params: { cardId: account.cards["4242"]! }, context });
 }
 
 /**
