@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_SESSION_SECRET, e2eDatabaseFile } from "./tests/e2e/servers";
 
 // One server and one fresh demo database per project, so the two runs never see each other's changes.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -36,7 +37,7 @@ export default defineConfig({
     use: { javaScriptEnabled: s.javaScriptEnabled, baseURL: `http://localhost:${s.port}` },
   })),
   webServer: servers.map((s) => ({
-    command: `rm -f data/e2e-${s.project}.sqlite* && npx tsx server.ts`,
+    command: `rm -f ${e2eDatabaseFile(s.project)}* && npx tsx server.ts`,
     url: `http://localhost:${s.port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -48,7 +49,9 @@ export default defineConfig({
       PORT: String(s.port),
       WEB_CONCURRENCY: String(s.workers),
       HOST: "127.0.0.1",
-      DATABASE_URL: `file:data/e2e-${s.project}.sqlite`,
+      DATABASE_URL: `file:${e2eDatabaseFile(s.project)}`,
+      // Known to the fixtures (tests/e2e/fixtures.ts), which plant signed-in sessions for their own accounts.
+      SESSION_SECRET: E2E_SESSION_SECRET,
       PUBLIC_URL: `http://localhost:${s.port}`,
       LOG_LEVEL: "warn",
       // Both projects sign in many times from 127.0.0.1; the limit itself is tested in server tests.

@@ -77,3 +77,11 @@ export function getPlatform(): Promise<Platform> {
   });
   return holder.__portalPlatform;
 }
+
+/**
+ * Tests only: the platform `getPlatform()` hands out from now on (a test database, sandbox providers),
+ * so that a route module's loader or action can be called with a real `Request`. Never called by the app.
+ */
+export function installPlatform(platform: Platform): void {
+  holder.__portalPlatform = Promise.resolve(platform);
+}

@@ -76,7 +76,7 @@ export async function signedInSessionKey(db: DB, cookie: Cookie, cookieHeader: s
  * Sessions live in the database; the signed cookie holds only a random id, and the table
  * only its hash. Expiry is fixed at sign-in (7 days), not sliding.
  */
-export function createDatabaseSessionStorage(db: DB, env: Env): PortalSessionStorage {
+export function createDatabaseSessionStorage(db: DB, env: Pick<Env, "APP_MODE" | "sessionSecrets">): PortalSessionStorage {
   const cookie = sessionCookie(env);
 
   const expiryOf = (expires?: Date) =>

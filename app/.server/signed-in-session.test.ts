@@ -4,6 +4,7 @@ import { openTestDatabase } from "./db/test-database";
 import { parseEnv } from "./env";
 import { newId } from "./ids";
 import { createDatabaseSessionStorage, sessionCookie, signedInSessionKey, type PortalSessionStorage } from "./session";
+import { buildUser } from "./db/factories";
 
 /** What the rate limits see of a request's session (decision 0014): signed-in sessions only, correctly signed. */
 let handle: DatabaseHandle;
@@ -17,7 +18,7 @@ beforeAll(async () => {
   userId = newId("usr");
   await handle.db
     .insertInto("users")
-    .values({ id: userId, email: `${userId.toLowerCase()}@example.com`, password_hash: null, first_name: null, last_name: null, phone: null, address_line1: null, address_line2: null, address_zipcode: null, address_city: null, address_country: null, terms_confirmed_at: null, status: "active", mfa_enabled: 0, mfa_preferred: "EMAIL", permissions: "[]", features: "{}", balance_overflow_authorized: null, created_at: new Date().toISOString() })
+    .values(buildUser({ id: userId, email: `${userId.toLowerCase()}@example.com`, features: "{}", created_at: new Date().toISOString() }))
     .execute();
 });
 afterAll(() => handle.close());

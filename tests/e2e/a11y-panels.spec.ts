@@ -1,11 +1,13 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectAccessible, latestCodeFor, MARIE, signIn } from "./helpers";
 
 /**
  * Issue 13, findings 2, 3, 6 and 7 (finding 1, the block confirmation, is in card-actions.spec.ts,
  * which blocks the demo cards): what axe cannot see — messages that leave, messages behind a
  * modal dialog, focus falling to <body> between steps or back to the wrong place.
- * Everything these journeys change is put back, so that the other journeys find marie as seeded.
+ * The journeys that change something (freeze, default card) do it on accounts of their own (fixtures.ts);
+ * the others only read marie.
  */
 
 const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
@@ -39,8 +41,9 @@ async function accessibleNames(page: Page): Promise<string> {
     .join("\n");
 }
 
-test("finding 2: a flash message stays well beyond 5 s, and keyboard users can close it", async ({ page }) => {
-  await signIn(page, MARIE);
+test("finding 2: a flash message stays well beyond 5 s, and keyboard users can close it", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] }));
+  await page.goto("/cards");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   await openAction(page, "Geler la carte");
   await page.getByRole("dialog", { name: "Geler la carte" }).getByRole("button", { name: "Confirmer le gel de la carte" }).click();
@@ -65,14 +68,19 @@ test("finding 2: a flash message stays well beyond 5 s, and keyboard users can c
   } else {
     await expect(page.getByRole("button", { name: "Fermer le message" })).toHaveCount(0);
   }
-  // Put the card back as seeded.
+  // And it thaws again.
   await openAction(page, "Dégeler la carte");
   await page.getByRole("dialog", { name: "Dégeler la carte" }).getByRole("button", { name: "Confirmer le dégel de la carte" }).click();
   await expect(page.getByText("Carte active")).toBeVisible();
 });
 
-test("finding 3: the default switch's message is in the open panel and in the accessibility tree", async ({ page }) => {
-  await signIn(page, MARIE);
+test("finding 3: the default switch's message is in the open panel and in the accessibility tree", async ({ page, makeAccount, signInAs }) => {
+  const creditCards = [
+    { brand: "visa", last4: "4444", isDefault: true },
+    { brand: "mastercard", last4: "5454" },
+  ];
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }], creditCards, overflowLimit: 5000 }));
+  await page.goto("/cards");
   await openAction(page, "Dépassement de solde et cartes bancaires");
   const panel = page.getByRole("dialog", { name: "Dépassement de solde" });
   const visa = panel.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" });
@@ -88,7 +96,7 @@ test("finding 3: the default switch's message is in the open panel and in the ac
     expect(await accessibleNames(page)).toContain(unset);
   }
   await expectAccessible(page, "overflow, default switched off, message shown");
-  // Put the Visa back as the default.
+  // And back on.
   await page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" }).click();
   await expect(page.getByText("Cette carte est maintenant votre carte par défaut.")).toBeVisible();
   if (jsOn()) expect(await accessibleNames(page)).toContain("Cette carte est maintenant votre carte par défaut.");

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { CLAIRE, expectAccessible, latestCodeFor, LUCAS, MARIE, signIn, submitPassword } from "./helpers";
+import { expect, test } from "./fixtures";
+import { CLAIRE, expectAccessible, latestCodeFor, MARIE, signIn, submitPassword, wrongCodeFor } from "./helpers";
 
 test("marie signs in with her password and the e-mailed code, and lands on her first card", async ({ page }) => {
   await page.goto("/login");
@@ -35,7 +35,7 @@ test("a wrong code is refused with the error summary, and the code is not kept",
   await submitPassword(page, MARIE);
   await expect(page).toHaveURL(/\/login\/code$/);
   const code = await latestCodeFor(page.request, MARIE);
-  const wrong = code === "000000" ? "111111" : "000000";
+  const wrong = wrongCodeFor(code);
   await page.getByLabel("Code à 6 chiffres").fill(wrong);
   await page.getByRole("button", { name: "Valider le code" }).click();
   await expect(page.getByRole("heading", { name: "Il y a un problème" })).toBeVisible();
@@ -135,9 +135,11 @@ test("a protected page while signed out goes to sign-in, then back to that page"
   await expect(page).toHaveURL(/localhost:\d+\/cards\//);
 });
 
-test("a newcomer who is not onboarded is sent to onboarding", async ({ page }) => {
+test("a newcomer who is not onboarded is sent to onboarding", async ({ page, makeAccount }) => {
+  // Like the demo's lucas, but the test's own: other journeys onboard newcomers.
+  const newcomer = await makeAccount({ profile: false, mfa: null, freeLicences: ["physical_card"] });
   await page.goto("/login");
-  await submitPassword(page, LUCAS);
+  await submitPassword(page, newcomer.email);
   await expect(page).toHaveURL(/\/onboarding$/);
 });
 

@@ -1,9 +1,10 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, MARIE, signIn } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, test, type AccountOptions } from "./fixtures";
+import { expectAccessible } from "./helpers";
 
 /**
  * Spec 000 §2 "Wallets priority panel", "Balance overflow panel", "Add credit card panel", §4 retry.
- * Runs before card-actions.spec.ts, which blocks •••• 5556.
+ * Every journey changes its account: each has its own (fixtures.ts), shaped like the demo's marie.
  */
 const jsOff = () => test.info().project.name === "js-off";
 
@@ -14,8 +15,36 @@ async function openAction(page: Page, name: string) {
 
 const linkedWallets = (page: Page) => page.getByRole("region", { name: "Portefeuilles liés" }).getByRole("listitem");
 
-test("marie reorders •••• 4242's wallets with the buttons; •••• 5556 has too few to order", async ({ page }) => {
-  await signIn(page, MARIE);
+/** Marie's wallets, saved cards and the payments the journeys below act on. */
+const LIKE_MARIE: AccountOptions = {
+  wallets: [
+    { name: "Titres-restaurant", type: "meal", balance: 15240, dailyLimit: 2500 },
+    { name: "Mobilité", type: "mobility", balance: 42000 },
+    { name: "Cadeaux de Noël", type: "gift", balance: 20000 },
+  ],
+  cards: [
+    {
+      type: "physical",
+      lastFour: "4242",
+      wallets: ["Titres-restaurant", "Mobilité", "Cadeaux de Noël"],
+      payments: [
+        { kind: "approved", merchant: "Le Bistrot des Halles", amount: 1250, canSwitch: true },
+        { kind: "approved", merchant: "Le Comptoir Lyonnais", amount: 6850, overflow: 1850 },
+      ],
+    },
+    { type: "virtual", lastFour: "5556", wallets: ["Titres-restaurant"] },
+  ],
+  creditCards: [
+    { brand: "visa", last4: "4444", isDefault: true },
+    { brand: "mastercard", last4: "5454" },
+  ],
+  overflowLimit: 5000,
+};
+
+test("a cardholder reorders •••• 4242's wallets with the buttons; •••• 5556 has too few to order", async ({ page, makeAccount, signInAs }) => {
+  const account = await makeAccount(LIKE_MARIE);
+  await signInAs(page, account);
+  await page.goto("/cards");
   await expect(linkedWallets(page)).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
   await openAction(page, "Ordre de débit des portefeuilles");
   const panel = page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" });
@@ -40,28 +69,17 @@ test("marie reorders •••• 4242's wallets with the buttons; •••• 
   const forged = await page.goto(`${new URL(page.url()).pathname}/priority?order=wal_x,wal_y,wal_z`);
   expect(forged?.status()).toBe(400);
   await expect(page.getByText("Cet ordre n’est pas valable : voici l’ordre enregistré.")).toBeVisible();
-  // A full page load: let its scripts settle (the panel becomes a modal dialog when they run) before clicking.
-  await page.waitForLoadState("networkidle");
+  await expect(page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" }).getByRole("list", { name: "Portefeuilles dans l’ordre de débit" }).getByRole("listitem")).toHaveText([/Cadeaux de Noël/, /Titres-restaurant/, /Mobilité/]);
 
-  // Put the demo order back for the journeys that follow.
-  // Each move is a page of its own: wait for it before the next click.
-  const back = page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" });
-  const backRows = back.getByRole("list", { name: "Portefeuilles dans l’ordre de débit" }).getByRole("listitem");
-  await back.getByRole("button", { name: "Descendre Cadeaux de Noël" }).click();
-  await expect(backRows).toHaveText([/Titres-restaurant/, /Cadeaux de Noël/, /Mobilité/]);
-  await back.getByRole("button", { name: "Descendre Cadeaux de Noël" }).click();
-  await expect(backRows).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
-  await back.getByRole("button", { name: "Enregistrer l’ordre" }).click();
-  await expect(linkedWallets(page)).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/]);
-
-  await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: "Carte virtuelle •••• 5556" }).click();
+  await page.goto(`/cards/${account.cards["5556"]}`);
   await openAction(page, "Ordre de débit des portefeuilles");
   await expect(page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" }).getByText("Il faut au moins 2 portefeuilles liés à la carte pour choisir l’ordre de débit.")).toBeVisible();
   await expectAccessible(page, "priority, too few wallets");
 });
 
-test("marie sets her overflow to 120 €, makes her Mastercard the default, adds a test card and deletes it", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder sets her overflow to 120 €, makes her Mastercard the default, adds a test card and deletes it", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount(LIKE_MARIE));
+  await page.goto("/cards");
   await openAction(page, "Dépassement de solde et cartes bancaires");
   const panel = page.getByRole("dialog", { name: "Dépassement de solde" });
   await expect(panel.getByText(/Le montant minimum prélevé est de 0,5 €/)).toBeVisible();
@@ -137,8 +155,9 @@ test("marie sets her overflow to 120 €, makes her Mastercard the default, adds
   await expect(page.getByRole("switch", { name: /Carte par défaut/ })).toHaveCount(2);
 });
 
-test("marie retries the overflow payment that failed", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder retries the overflow payment that failed", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount(LIKE_MARIE));
+  await page.goto("/cards");
   const item = page.getByRole("listitem").filter({ hasText: "Le Comptoir Lyonnais" });
   await expect(item.getByText("Complément de 18,50 € payé par carte bancaire : paiement refusé")).toBeVisible();
   await item.getByRole("button", { name: /Relancer le paiement/ }).click();
@@ -149,8 +168,9 @@ test("marie retries the overflow payment that failed", async ({ page }) => {
   await expectAccessible(page, "overflow retried");
 });
 
-test("marie moves a transaction onto two wallets; a wrong total is refused", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder moves a transaction onto two wallets; a wrong total is refused", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount(LIKE_MARIE));
+  await page.goto("/cards");
   const item = page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" });
   await item.getByRole("link", { name: /Changer les moyens de paiement/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Changer les moyens de paiement");

@@ -1,5 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, latestCodeFor, MARIE, PAUL, signIn } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { expectAccessible, latestCodeFor, wrongCodeFor } from "./helpers";
+
+/** Every journey here changes its card, so each has an account of its own (fixtures.ts). */
 
 const REVEAL_SUBJECT = "Votre code pour afficher votre carte";
 
@@ -8,8 +11,9 @@ async function openAction(page: Page, name: string) {
   await page.getByRole("link", { name }).click();
 }
 
-test("marie freezes her card after confirming, then unfreezes it", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder freezes her card after confirming, then unfreezes it", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] }));
+  await page.goto("/cards");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   await expect(page.getByText("Carte active")).toBeVisible();
   await expectAccessible(page, "card page");
@@ -32,8 +36,10 @@ test("marie freezes her card after confirming, then unfreezes it", async ({ page
   await expect(page.getByText("Carte active")).toBeVisible();
 });
 
-test("marie reveals her PIN with a code sent by e-mail; the grant serves once", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder reveals her PIN with a code sent by e-mail; the grant serves once", async ({ page, makeAccount, signInAs }) => {
+  const account = await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] });
+  await signInAs(page, account);
+  await page.goto("/cards");
   await openAction(page, "Afficher le code PIN");
   const panel = page.getByRole("dialog", { name: "Code PIN" });
   await expectAccessible(page, "reveal, ask");
@@ -41,8 +47,8 @@ test("marie reveals her PIN with a code sent by e-mail; the grant serves once", 
   await expect(page).toHaveURL(/\/reveal\?step=code$/);
 
   // A wrong code first.
-  const code = await latestCodeFor(page.request, MARIE, REVEAL_SUBJECT);
-  await panel.getByLabel("Code à 6 chiffres").fill(code === "999999" ? "111111" : "999999");
+  const code = await latestCodeFor(page.request, account.email, REVEAL_SUBJECT);
+  await panel.getByLabel("Code à 6 chiffres").fill(wrongCodeFor(code));
   await panel.getByRole("button", { name: "Valider et afficher" }).click();
   await expect(page.getByRole("link", { name: "Ce code est incorrect. Vérifiez-le et réessayez" })).toBeVisible();
   await expect(page).toHaveTitle(/^Erreur : Code PIN/);
@@ -60,8 +66,10 @@ test("marie reveals her PIN with a code sent by e-mail; the grant serves once", 
   await expect(page.locator("iframe")).toHaveCount(0);
 });
 
-test("marie follows the delivery of her card •••• 1881", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder follows the delivery of her card •••• 1881", async ({ page, makeAccount, signInAs }) => {
+  const eta = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }, { type: "physical", lastFour: "1881", shippingStatus: "shipped", shippingEta: eta }] }));
+  await page.goto("/cards");
   await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: "Carte physique •••• 1881" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 1881");
   await openAction(page, "Suivre la livraison");
@@ -69,15 +77,16 @@ test("marie follows the delivery of her card •••• 1881", async ({ page }
   await expect(panel.getByText("Statut : Expédiée")).toBeVisible();
   await expect(panel.locator("[aria-current='step']")).toContainText("Expédiée");
   await expect(panel.getByText(/Livraison estimée le \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
-  await expect(panel.getByText("69003 Lyon")).toBeVisible();
+  await expect(panel.getByText("75011 Paris")).toBeVisible();
   await expect(panel.getByRole("link", { name: "Signaler un problème de livraison au support" })).toBeVisible();
   await expectAccessible(page, "delivery panel");
   await panel.getByRole("link", { name: /^Fermer/ }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 });
 
-test("a new PIN must be 4 digits typed twice the same", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a new PIN must be 4 digits typed twice the same", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242", pinCanUpdate: true }] }));
+  await page.goto("/cards");
   await page.getByRole("link", { name: "Débloquer le code PIN" }).click();
   const panel = page.getByRole("dialog", { name: "Débloquer le code PIN" });
   await panel.getByLabel("Nouveau code PIN", { exact: true }).fill("12a4");
@@ -100,8 +109,9 @@ test("a new PIN must be 4 digits typed twice the same", async ({ page }) => {
   await expect(page.getByText("Votre nouveau code PIN est enregistré : la carte est débloquée.")).toBeVisible();
 });
 
-test("paul unfreezes his card, then blocks it for good with a reason", async ({ page }) => {
-  await signIn(page, PAUL);
+test("a cardholder unfreezes his card, then blocks it for good with a reason", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "3005", frozen: true, shippingStatus: "submitted" }] }));
+  await page.goto("/cards");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 3005");
   await expect(page.getByText("Carte gelée : les paiements sont suspendus.")).toBeVisible();
   await expect(page.getByText("Livraison : En préparation")).toBeVisible();
@@ -136,8 +146,9 @@ test("paul unfreezes his card, then blocks it for good with a reason", async ({ 
   await expect(page.locator("summary", { hasText: "Actions sur la carte" })).toHaveCount(0);
 });
 
-test("marie blocks her virtual card after losing it, and goes on to her cards", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder blocks her virtual card after losing it, and goes on to her cards", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }, { type: "virtual", lastFour: "5556" }] }));
+  await page.goto("/cards");
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
   await nav.getByRole("link", { name: "Carte virtuelle •••• 5556" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte virtuelle •••• 5556");
@@ -156,11 +167,11 @@ test("marie blocks her virtual card after losing it, and goes on to her cards", 
   await expect(nav.getByRole("link", { name: "Carte virtuelle •••• 5556 (bloquée)" })).toBeVisible();
 });
 
-test("another user's card and its panels are out of reach", async ({ page }) => {
-  await signIn(page, MARIE);
-  const marieCard = new URL(page.url()).pathname;
-  await page.context().clearCookies();
-  await signIn(page, PAUL);
+test("another user's card and its panels are out of reach", async ({ page, makeAccount, signInAs }) => {
+  const marie = await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] });
+  const marieCard = `/cards/${marie.cards["4242"]}`;
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] }));
+  await page.goto("/cards");
   await page.goto(marieCard);
   await expect(page.getByText("Cette carte n’existe pas ou n’est pas la vôtre.")).toBeVisible();
   for (const panel of ["", "/freeze", "/stop", "/reveal", "/delivery", "/unlock-pin"]) {

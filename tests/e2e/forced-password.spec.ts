@@ -1,11 +1,14 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectAccessible, submitPassword } from "./helpers";
 
-/** Spec 001 §2.1 `/force-change-password`: sophie was given a temporary password and chooses her own first. */
-const SOPHIE = "sophie.leroy@example.com";
+/**
+ * Spec 001 §2.1 `/force-change-password`: an account like the demo's sophie, given a temporary password
+ * (the demo one), chooses her own first. The account is the test's own: its password changes.
+ */
 const OWN_PASSWORD = "Mon-Propre2mdp!";
 
-test("sophie must choose her own password before anything else, then is signed in", async ({ page }) => {
+test("a newcomer with a temporary password must choose her own before anything else, then is signed in", async ({ page, makeAccount }) => {
+  const SOPHIE = (await makeAccount({ profile: false, mfa: null, passwordChangeRequired: true })).email;
   // Nothing to do there without a sign-in waiting for it.
   await page.goto("/force-change-password");
   await expect(page).toHaveURL(/\/login$/);

@@ -1,12 +1,23 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
 
-/** Spec 000 §2 "Create card", §6: creating a card from the card page, in a side panel. */
+/**
+ * Spec 000 §2 "Create card", §6: creating a card from the card page, in a side panel. The card is
+ * created on an account of the test's own, shaped like the demo's marie (two funders, a virtual
+ * licence at Acme France and a physical one at CSE Acme); the refusals are checked on marie, unchanged.
+ */
 const virtualCardsIn = (page: Page) =>
   page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: /^Carte virtuelle •••• \d{4}/ });
 
-test("marie creates her virtual card from the card page and sees it in the navigation", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder creates her virtual card from the card page and sees it in the navigation", async ({ page, makeAccount, signInAs }) => {
+  const account = await makeAccount({
+    cards: [{ type: "physical", lastFour: "4242" }, { type: "virtual", lastFour: "5556" }],
+    freeLicences: ["virtual_card"],
+    otherFunders: [{ name: "CSE Acme", freeLicences: ["physical_card"] }],
+  });
+  await signInAs(page, account);
+  await page.goto("/cards");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   const before = await virtualCardsIn(page).count();
   expect(before).toBeGreaterThan(0);

@@ -1,12 +1,15 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible, LUCAS, submitPassword } from "./helpers";
+import { expect, test } from "./fixtures";
+import { expectAccessible, submitPassword } from "./helpers";
 
 /**
- * Spec 001 §2.3: lucas, a newcomer, completes his profile, creates his physical card and waits for
- * it. One journey (the steps depend on each other), with JavaScript on and off.
+ * Spec 001 §2.3: a newcomer like the demo's lucas (no profile, no card, no second factor, a physical
+ * and a virtual card licence) completes his profile, creates his physical card and waits for it. One
+ * journey (the steps depend on each other), with JavaScript on and off, on an account of its own.
  */
-test("lucas completes his profile, creates a physical card with a PIN and a Lyon address, waits, reaches his card", async ({ page }) => {
+test("a newcomer completes his profile, creates a physical card with a PIN and a Lyon address, waits, reaches his card", async ({ page, makeAccount }) => {
   test.setTimeout(90_000);
+  const lucas = await makeAccount({ profile: false, mfa: null, freeLicences: ["physical_card", "virtual_card"] });
+  const LUCAS = lucas.email;
   await page.goto("/login");
   await submitPassword(page, LUCAS);
   await expect(page).toHaveURL(/\/onboarding$/);

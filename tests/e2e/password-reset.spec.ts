@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { expectAccessible, LUCAS, submitPassword } from "./helpers";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { expectAccessible, submitPassword } from "./helpers";
 
 /** Spec 001 §2.1: lost password → e-mail in /dev/outbox → reset password → sign in with the new one. */
 const NEW_PASSWORD = "Nouveau-Mot2passe!";
@@ -19,7 +20,9 @@ async function resetLinkFor(request: APIRequestContext, email: string): Promise<
   return found!;
 }
 
-test("a lost-password → reset-password round trip through the outbox", async ({ page }) => {
+test("a lost-password → reset-password round trip through the outbox", async ({ page, makeAccount }) => {
+  // An account of its own: its password changes.
+  const LUCAS = (await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] })).email;
   await page.goto("/login");
   await page.getByRole("link", { name: "Mot de passe oublié ?" }).click();
   await expect(page).toHaveTitle("Mot de passe oublié – Portail Avantages");
@@ -61,8 +64,8 @@ test("a lost-password → reset-password round trip through the outbox", async (
   await submitPassword(page, LUCAS);
   await expect(page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first()).toBeVisible();
   await submitPassword(page, LUCAS, NEW_PASSWORD);
-  // Signed in: onboarded by onboarding.spec.ts, lucas has a second factor, so the code step comes next.
-  await expect(page).toHaveURL(/\/(cards|onboarding|login\/code)/);
+  // Signed in: the account has a second factor, so the code step comes next.
+  await expect(page).toHaveURL(/\/login\/code$/);
 
   // The link served once.
   const reused = await page.request.get(link);

@@ -1,11 +1,13 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DEMO_PASSWORD, expectAccessible, latestCodeFor, MARIE, signIn, submitPassword } from "./helpers";
 
 /**
- * Spec 001 §2.4 settings: tabs that are links; marie's profile (nothing-changed refusal, an e-mail
- * change confirmed from the link sent to the new address), notification preferences, password change.
- * Marie's e-mail and password are put back at the end, for the journeys that follow.
+ * Spec 001 §2.4 settings: tabs that are links; the profile (nothing-changed refusal, an e-mail change
+ * confirmed from the link sent to the new address), notification preferences, password change. The
+ * journeys that change something do it on accounts of their own (fixtures.ts); marie is only read.
  */
+const PHONE = "+33612345678";
 const NEW_PASSWORD = "Autre-Mot2passe!";
 
 async function confirmationLinkFor(request: APIRequestContext, email: string): Promise<string> {
@@ -23,10 +25,12 @@ async function changePassword(page: Page, current: string, next: string) {
   await page.getByRole("button", { name: "Changer le mot de passe" }).click();
 }
 
-test("marie's profile: tabs as links, a save with no change refused, an e-mail change confirmed by its link", async ({ page }) => {
+test("the profile: tabs as links, a save with no change refused, an e-mail change confirmed by its link", async ({ page, makeAccount, signInAs }) => {
   // A long journey: twelve page states checked by axe (each in a twin page when JavaScript is off).
   test.setTimeout(90_000);
-  await signIn(page, MARIE);
+  const account = await makeAccount({ phone: PHONE, cards: [{ type: "physical", lastFour: "4242" }] });
+  const MARIE = account.email;
+  await signInAs(page, account);
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/settings\/profile$/);
   const tabs = page.getByRole("navigation", { name: "Paramètres" });
@@ -50,7 +54,7 @@ test("marie's profile: tabs as links, a save with no change refused, an e-mail c
   await expect(page.getByRole("link", { name: /déjà utilisée par un autre compte/ })).toBeVisible();
   await expectAccessible(page, "profile, e-mail taken");
 
-  const newEmail = "marie.nouvelle@example.com";
+  const newEmail = `nouvelle-${MARIE}`;
   await page.getByLabel("Adresse e-mail").fill(newEmail);
   await page.getByRole("button", { name: "Enregistrer" }).click();
   await expect(page).toHaveURL(/\/settings\/profile\/confirm\/email$/);
@@ -103,8 +107,10 @@ test("marie's profile: tabs as links, a save with no change refused, an e-mail c
   await expectAccessible(page, "profile, change confirmed");
 });
 
-test("marie changes her notification preferences, then her password, and signs in again with the new one", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder changes her notification preferences, then her password, and signs in again with the new one", async ({ page, makeAccount, signInAs }) => {
+  const account = await makeAccount({ phone: PHONE, cards: [{ type: "physical", lastFour: "4242" }] });
+  const MARIE = account.email;
+  await signInAs(page, account);
   await page.goto("/settings/notifications");
   await expect(page.getByRole("link", { name: "Notifications" })).toHaveAttribute("aria-current", "page");
   // Defaults: approved payments off/off, the others on/on.
@@ -172,15 +178,10 @@ test("marie changes her notification preferences, then her password, and signs i
   await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, MARIE));
   await page.getByRole("button", { name: "Valider le code" }).click();
   await expect(page).toHaveURL(/\/cards/);
-
-  // Put back for the journeys that follow.
-  await page.goto("/settings/security");
-  await changePassword(page, NEW_PASSWORD, DEMO_PASSWORD);
-  await expect(page.getByText("Votre mot de passe est modifié.", { exact: false })).toBeVisible();
 });
 
-test("a form sent after the session ended says so and leads to sign-in", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a form sent after the session ended says so and leads to sign-in", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] }));
   await page.goto("/settings/security");
   await page.context().clearCookies();
   await changePassword(page, DEMO_PASSWORD, NEW_PASSWORD);

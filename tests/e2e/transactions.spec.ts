@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectAccessible, MARIE, signIn } from "./helpers";
 
 const jsEnabled = () => test.info().project.use.javaScriptEnabled !== false;
@@ -71,8 +72,11 @@ test("a card without transactions shows an empty state for each list", async ({ 
   await expectAccessible(page, "empty declined tab");
 });
 
-test("a problem report needs 10 characters, then is acknowledged on the card", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a problem report needs 10 characters, then is acknowledged on the card", async ({ page, makeAccount, signInAs }) => {
+  // A report is recorded: on an account of the test's own, with marie's payment at the Bistrot.
+  const payments = [{ kind: "approved" as const, merchant: "Le Bistrot des Halles", city: "Lyon", amount: 1250 }];
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242", payments }] }));
+  await page.goto("/cards");
   const cardUrl = page.url();
   await transactions(page)
     .getByRole("list", { name: "Transactions acceptées" })

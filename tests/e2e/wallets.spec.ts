@@ -1,7 +1,11 @@
-import { expect, test, type Page } from "@playwright/test";
-import { CLAIRE, expectAccessible, MARIE, PAUL, signIn } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
 
-/** Spec 000 §2 "Wallets page": marie's four wallets, paging, a foreign id; paul has none. */
+/**
+ * Spec 000 §2 "Wallets page": marie's four wallets, paging, a foreign id (the demo world, read only);
+ * an account without wallets, and one activating a wallet, are the tests' own (fixtures.ts).
+ */
 const strip = (page: Page) => page.getByRole("navigation", { name: "Mes portefeuilles" });
 const details = (page: Page) => page.getByRole("region", { name: "Détails" });
 
@@ -82,8 +86,8 @@ test("another user's wallet id, or an unknown one, goes back to marie's wallets 
   }
 });
 
-test("paul, who has no wallet, sees the empty state and a way to refresh", async ({ page }) => {
-  await signIn(page, PAUL);
+test("a cardholder who has no wallet sees the empty state and a way to refresh", async ({ page, makeAccount, signInAs }) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] }));
   await page.goto("/wallets");
   await expect(page).toHaveURL(/\/wallets$/);
   await expect(page.getByRole("heading", { name: "Aucun portefeuille pour le moment" })).toBeVisible();
@@ -91,15 +95,16 @@ test("paul, who has no wallet, sees the empty state and a way to refresh", async
   await expectAccessible(page, "wallets, empty");
 });
 
-test("marie activates the mobility wallet her licence offers, once", async ({ page }) => {
-  await signIn(page, MARIE);
+test("a cardholder activates the mobility wallet her licence offers, once", async ({ page, makeAccount, signInAs }) => {
+  const wallets = [{ name: "Titres-restaurant", type: "meal", balance: 5000 }];
+  await signInAs(page, await makeAccount({ wallets, cards: [{ type: "physical", lastFour: "4242", wallets: ["Titres-restaurant"] }], freeWalletLicences: ["mobility"] }));
   await page.goto("/wallets");
   const before = new URL(page.url()).pathname;
   const licence = await page.locator('input[name="licence"]').getAttribute("value");
   await page.getByRole("button", { name: "Activer le portefeuille Mobilité (Acme France)" }).click();
   await expect(page.getByText("Votre portefeuille est activé.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mobilité");
-  await expect(strip(page).getByRole("link")).toHaveCount(5);
+  await expect(strip(page).getByRole("link")).toHaveCount(2);
   await expect(page.getByRole("button", { name: /Activer le portefeuille/ })).toHaveCount(0);
   await expectAccessible(page, "wallet activated");
 
@@ -113,6 +118,6 @@ test("marie activates the mobility wallet her licence offers, once", async ({ pa
   await page.unrouteAll();
   await expect(page).toHaveURL(new RegExp(`${before}$`));
   await expect(page.getByText("Ce portefeuille ne peut pas être activé : l’offre n’est plus disponible.")).toBeVisible();
-  await expect(strip(page).getByRole("link")).toHaveCount(5);
+  await expect(strip(page).getByRole("link")).toHaveCount(2);
   await expectAccessible(page, "wallet activation refused");
 });

@@ -8,16 +8,22 @@ import { issueCode } from "../services/codes";
 import { contactChangeSubject } from "../services/profile";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
-import type {
-  CardAuthorizationTable,
-  CardTable,
-  LicenceTable,
-  NotificationTable,
-  PartnerTable,
-  UserTable,
-  WalletTable,
-  WalletTransactionTable,
-} from "./schema";
+import {
+  buildAuthorization,
+  buildCard,
+  buildCreditCard,
+  buildGroup,
+  buildLicence,
+  buildUser,
+  buildWallet,
+  buildWalletBalance,
+  buildWalletTransaction,
+  createPendingChange,
+  linkWallets,
+  type Address,
+  type AuthorizationKind,
+} from "./factories";
+import type { CardTable, NotificationTable, PartnerTable, WalletTable, WalletTransactionTable } from "./schema";
 
 /**
  * The demo world of shared/DEMO.md, created on an empty database in sandbox mode (and by
@@ -80,12 +86,17 @@ export async function seedDemo(db: DB, messenger: Messenger, options: SeedOption
   // points at nothing (and the sandbox messenger writes through its own connection, not `trx`).
   await messenger.send(activationMessage(options.baseUrl, activationToken));
   // Paul's new number is awaiting its code: the code the portal sent is in the outbox.
+  await sendPendingPhoneCode(db, messenger, users.paul, PAUL_PENDING_PHONE, options.now);
+}
+
+/** The code of a phone change waiting for it, sent as the portal sends it (the row comes from createPendingChange). */
+export async function sendPendingPhoneCode(db: DB, messenger: Messenger, userId: string, phone: string, now: Date): Promise<void> {
   await issueCode(db, messenger, {
-    subject: contactChangeSubject(users.paul, "phone"),
+    subject: contactChangeSubject(userId, "phone"),
     channel: "sms",
-    destination: PAUL_PENDING_PHONE,
+    destination: phone,
     message: { subject: "Confirmez votre nouveau numéro", text: (code) => `Votre code de confirmation : ${code}. Il est valable 1 heure.` },
-  }, { now: options.now });
+  }, { now });
 }
 
 /** Instants and calendar days relative to the moment the seed runs, so the data never goes stale. */
@@ -122,7 +133,7 @@ async function seedGroups(db: DB): Promise<Groups> {
   await db
     .insertInto("groups")
     .values([
-      {
+      buildGroup({
         id: groups.acme,
         name: "Acme France",
         can_issue: 1,
@@ -131,8 +142,8 @@ async function seedGroups(db: DB): Promise<Groups> {
         address_zipcode: "75002",
         address_city: "Paris",
         address_country: "FR",
-      },
-      {
+      }),
+      buildGroup({
         id: groups.cse,
         name: "CSE Acme",
         can_issue: 1,
@@ -141,7 +152,7 @@ async function seedGroups(db: DB): Promise<Groups> {
         address_zipcode: "69006",
         address_city: "Lyon",
         address_country: "FR",
-      },
+      }),
     ])
     .execute();
   return groups;
@@ -173,34 +184,6 @@ const MARIE_FEATURES = {
   expenseRequests: { any: true, "mobility-electric-vehicle-recharge": true, "fuel-expenses": true },
 };
 
-const NO_FEATURES = { integrations: {}, allowances: { any: false }, expenseRequests: { any: false } };
-
-function userRow(fields: Pick<UserTable, "id" | "email" | "created_at"> & Partial<UserTable>): UserTable {
-  return {
-    password_hash: null,
-    first_name: null,
-    last_name: null,
-    phone: null,
-    address_line1: null,
-    address_line2: null,
-    address_zipcode: null,
-    address_city: null,
-    address_country: null,
-    terms_confirmed_at: null,
-    status: "active",
-    mfa_enabled: 0,
-    mfa_preferred: "EMAIL",
-    permissions: "[]",
-    features: JSON.stringify(NO_FEATURES),
-    balance_overflow_authorized: null,
-    issuer_cardholder_ref: null,
-    processor_customer_ref: null,
-    marketing_emails: 0,
-    password_change_required: 0,
-    ...fields,
-  };
-}
-
 async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Users> {
   const users: Users = {
     marie: newId("usr"),
@@ -213,7 +196,7 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
   await db
     .insertInto("users")
     .values([
-      userRow({
+      buildUser({
         id: users.marie,
         email: DEMO_EMAILS.marie,
         password_hash: passwordHash,
@@ -233,13 +216,13 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
         created_at: clock.at(-400 * DAY),
       }),
       // A newcomer: signing in leads to onboarding (no names, phone, terms or card).
-      userRow({
+      buildUser({
         id: users.lucas,
         email: DEMO_EMAILS.lucas,
         password_hash: passwordHash,
         created_at: clock.at(-3 * DAY),
       }),
-      userRow({
+      buildUser({
         id: users.claire,
         email: DEMO_EMAILS.claire,
         password_hash: passwordHash,
@@ -255,7 +238,7 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
         created_at: clock.at(-500 * DAY),
       }),
       // No MFA and no bypassMFA: the portal requires him to set it up.
-      userRow({
+      buildUser({
         id: users.paul,
         email: DEMO_EMAILS.paul,
         password_hash: passwordHash,
@@ -270,7 +253,7 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
         created_at: clock.at(-300 * DAY),
       }),
       // Given a temporary password (the demo one) by her employer: she chooses her own at first sign-in.
-      userRow({
+      buildUser({
         id: users.sophie,
         email: DEMO_EMAILS.sophie,
         password_hash: passwordHash,
@@ -278,7 +261,7 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
         created_at: clock.at(-2 * DAY),
       }),
       // Invited, not activated: no password until the activation link is used.
-      userRow({
+      buildUser({
         id: users.nina,
         email: DEMO_EMAILS.nina,
         status: "invited",
@@ -440,98 +423,11 @@ function typeId(catalogue: Catalogue, technicalName: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Shared row builders
+// Addresses (the rows come from factories.ts)
 // ---------------------------------------------------------------------------------------------
-
-interface Address {
-  line1: string;
-  zipcode: string;
-  city: string;
-  country: string;
-}
 
 const MARIE_ADDRESS: Address = { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "FR" };
 const PAUL_ADDRESS: Address = { line1: "27 boulevard Voltaire", zipcode: "75011", city: "Paris", country: "FR" };
-
-function cardRow(
-  fields: Pick<CardTable, "user_id" | "group_id" | "type" | "last_four" | "created_at"> & Partial<CardTable>,
-  shipTo?: Address,
-): CardTable {
-  return {
-    id: newId("card"),
-    brand: "visa",
-    issuer_ref: newId("iss"),
-    status: "active",
-    frozen: 0,
-    block_reason: null,
-    pin_can_update: 0,
-    shipping_status: null,
-    shipping_eta: null,
-    shipping_line1: shipTo?.line1 ?? null,
-    shipping_line2: null,
-    shipping_zipcode: shipTo?.zipcode ?? null,
-    shipping_city: shipTo?.city ?? null,
-    shipping_country: shipTo?.country ?? null,
-    ...fields,
-  };
-}
-
-function walletRow(
-  fields: Pick<WalletTable, "user_id" | "group_id" | "name" | "wallet_type" | "source_name" | "created_at"> &
-    Partial<WalletTable>,
-): WalletTable {
-  return {
-    id: newId("wal"),
-    subtype: null,
-    unlimited: 0,
-    daily_spending_limit: null,
-    auto_extend_deposit: 0,
-    ...fields,
-  };
-}
-
-function walletTx(
-  walletId: string,
-  amount: number,
-  createdAt: string,
-  merchantName: string | null,
-  status: "processed" | "frozen" = "processed",
-): WalletTransactionTable {
-  return {
-    id: newId("wtx"),
-    wallet_id: walletId,
-    amount,
-    // "withdraw" makes the screens resolve the merchant name (spec 000 §3); a reload is a "deposit".
-    main_comment: amount < 0 ? "withdraw" : "deposit",
-    merchant_name: merchantName,
-    status,
-    created_at: createdAt,
-  };
-}
-
-function licenceRow(
-  groupId: string,
-  userId: string,
-  licenseType: "physical_card" | "virtual_card" | "wallet_activation",
-  usedAt: string | null,
-  walletType?: string,
-): LicenceTable {
-  return {
-    id: newId("lic"),
-    group_id: groupId,
-    user_id: userId,
-    license_type: licenseType,
-    metadata: JSON.stringify(walletType ? { front: { types: [{ technical_name: walletType }] } } : {}),
-    used_at: usedAt,
-  };
-}
-
-async function linkWallets(db: DB, cardId: string, walletIds: string[]): Promise<void> {
-  await db
-    .insertInto("card_wallets")
-    .values(walletIds.map((walletId, position) => ({ card_id: cardId, wallet_id: walletId, position })))
-    .execute();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Marie: the full account
@@ -569,7 +465,7 @@ async function seedMarie(db: DB, clock: Clock, userId: string, groups: Groups, c
 async function seedMarieCards(db: DB, clock: Clock, userId: string, groups: Groups): Promise<MarieCards> {
   // created_at sets the card order: 4242 comes first, so /cards opens it.
   const cards: MarieCards = {
-    main: cardRow(
+    main: buildCard(
       {
         user_id: userId,
         group_id: groups.acme,
@@ -582,14 +478,14 @@ async function seedMarieCards(db: DB, clock: Clock, userId: string, groups: Grou
       },
       MARIE_ADDRESS,
     ),
-    virtual: cardRow({
+    virtual: buildCard({
       user_id: userId,
       group_id: groups.acme,
       type: "virtual",
       last_four: "5556",
       created_at: clock.at(-60 * DAY),
     }),
-    cse: cardRow(
+    cse: buildCard(
       {
         user_id: userId,
         group_id: groups.cse,
@@ -611,28 +507,28 @@ async function seedMarieWallets(db: DB, clock: Clock, userId: string, groups: Gr
   const cse = { user_id: userId, group_id: groups.cse, source_name: "CSE Acme" };
   // created_at sets the order of the wallets page.
   const wallets: MarieWallets = {
-    meal: walletRow({
+    meal: buildWallet({
       ...acme,
       name: "Titres-restaurant",
       wallet_type: "meal",
       daily_spending_limit: 2500,
       created_at: clock.at(-200 * DAY),
     }),
-    mobility: walletRow({
+    mobility: buildWallet({
       ...acme,
       name: "Mobilité",
       wallet_type: "mobility",
       auto_extend_deposit: 1,
       created_at: clock.at(-199 * DAY),
     }),
-    gift: walletRow({
+    gift: buildWallet({
       ...cse,
       name: "Cadeaux de Noël",
       wallet_type: "gift",
       subtype: "employee_christmas",
       created_at: clock.at(-198 * DAY),
     }),
-    culture: walletRow({
+    culture: buildWallet({
       ...cse,
       name: "Culture",
       wallet_type: "culture",
@@ -646,10 +542,10 @@ async function seedMarieWallets(db: DB, clock: Clock, userId: string, groups: Gr
     .insertInto("wallet_balances")
     .values([
       // 270,00 € loaded, 117,60 € spent (the withdrawals below): 152,40 € left.
-      { id: newId("bal"), wallet_id: wallets.meal.id, balance: 15240, deposit_amount: 27000, start_date: clock.day(-25), end_date: clock.day(340) },
+      buildWalletBalance({ wallet_id: wallets.meal.id, balance: 15240, deposit_amount: 27000, start_date: clock.day(-25), end_date: clock.day(340) }),
       // 200,00 € in two balances with different expiries (the soonest shows first).
-      { id: newId("bal"), wallet_id: wallets.gift.id, balance: 12000, deposit_amount: 15000, start_date: clock.day(-45), end_date: clock.day(20) },
-      { id: newId("bal"), wallet_id: wallets.gift.id, balance: 8000, deposit_amount: 11000, start_date: clock.day(-30), end_date: clock.day(200) },
+      buildWalletBalance({ wallet_id: wallets.gift.id, balance: 12000, deposit_amount: 15000, start_date: clock.day(-45), end_date: clock.day(20) }),
+      buildWalletBalance({ wallet_id: wallets.gift.id, balance: 8000, deposit_amount: 11000, start_date: clock.day(-30), end_date: clock.day(200) }),
     ])
     .execute();
 
@@ -683,27 +579,27 @@ function marieWalletTransactions(clock: Clock, wallets: MarieWallets): WalletTra
   const gift = wallets.gift.id;
   return [
     // Titres-restaurant: one reload, nine meals (117,60 €), one pending meal.
-    walletTx(meal, 27000, ago(25), null),
-    walletTx(meal, -790, ago(21, 2), "Saveurs d'Asie"),
-    walletTx(meal, -1215, ago(19, 2), "Café de la Gare"),
-    walletTx(meal, -1550, ago(11, 2), "Pizzeria Bella Napoli"),
-    walletTx(meal, -960, ago(9, 2), "Primeur du Plateau"),
-    walletTx(meal, -1130, ago(7, 2), "Sakura Sushi"),
-    walletTx(meal, -1475, ago(4, 2), "Brasserie du Rhône"),
-    walletTx(meal, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
-    walletTx(meal, -890, ago(2, 2), "Boulangerie Pain & Co"),
-    walletTx(meal, -1250, ago(1, 2), "Le Bistrot des Halles"),
-    walletTx(meal, -1890, clock.at(-3 * HOUR), "Le Petit Café", "frozen"),
+    buildWalletTransaction(meal, 27000, ago(25), null),
+    buildWalletTransaction(meal, -790, ago(21, 2), "Saveurs d'Asie"),
+    buildWalletTransaction(meal, -1215, ago(19, 2), "Café de la Gare"),
+    buildWalletTransaction(meal, -1550, ago(11, 2), "Pizzeria Bella Napoli"),
+    buildWalletTransaction(meal, -960, ago(9, 2), "Primeur du Plateau"),
+    buildWalletTransaction(meal, -1130, ago(7, 2), "Sakura Sushi"),
+    buildWalletTransaction(meal, -1475, ago(4, 2), "Brasserie du Rhône"),
+    buildWalletTransaction(meal, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
+    buildWalletTransaction(meal, -890, ago(2, 2), "Boulangerie Pain & Co"),
+    buildWalletTransaction(meal, -1250, ago(1, 2), "Le Bistrot des Halles"),
+    buildWalletTransaction(meal, -1890, clock.at(-3 * HOUR), "Le Petit Café", "frozen"),
     // Mobilité: 180,00 € used of the 600,00 € yearly limit, 12,00 € pending.
-    walletTx(mobility, -7500, ago(40), "Vélo Station Part-Dieu"),
-    walletTx(mobility, -6000, ago(13, 2), "TCL Agence Bellecour"),
-    walletTx(mobility, -4500, ago(5, 2), "SNCF Gare Part-Dieu"),
-    walletTx(mobility, -1200, clock.at(-20 * HOUR), "SNCF Connect", "frozen"),
+    buildWalletTransaction(mobility, -7500, ago(40), "Vélo Station Part-Dieu"),
+    buildWalletTransaction(mobility, -6000, ago(13, 2), "TCL Agence Bellecour"),
+    buildWalletTransaction(mobility, -4500, ago(5, 2), "SNCF Gare Part-Dieu"),
+    buildWalletTransaction(mobility, -1200, clock.at(-20 * HOUR), "SNCF Connect", "frozen"),
     // Cadeaux de Noël: two deposits, 60,00 € spent.
-    walletTx(gift, 15000, ago(45), null),
-    walletTx(gift, 11000, ago(30), null),
-    walletTx(gift, -3500, ago(17, 2), "Boutique Cadeaux Presqu'île"),
-    walletTx(gift, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
+    buildWalletTransaction(gift, 15000, ago(45), null),
+    buildWalletTransaction(gift, 11000, ago(30), null),
+    buildWalletTransaction(gift, -3500, ago(17, 2), "Boutique Cadeaux Presqu'île"),
+    buildWalletTransaction(gift, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
   ];
 }
 
@@ -713,33 +609,27 @@ interface MarieCreditCards {
 
 async function seedMarieCreditCards(db: DB, clock: Clock, userId: string): Promise<MarieCreditCards> {
   const year = clock.year();
-  const visa = {
-    id: newId("cc"),
+  const visa = buildCreditCard({
     user_id: userId,
     brand: "visa",
     last4: "4444",
     exp_month: 9,
     exp_year: year + 2,
     is_default: 1,
-    processor_ref: newId("pm"),
     created_at: clock.at(-90 * DAY),
-  };
-  const mastercard = {
-    id: newId("cc"),
+  });
+  const mastercard = buildCreditCard({
     user_id: userId,
     brand: "mastercard",
     last4: "5454",
     exp_month: 3,
     exp_year: year + 3,
     is_default: 0,
-    processor_ref: newId("pm"),
     created_at: clock.at(-30 * DAY),
-  };
+  });
   await db.insertInto("credit_cards").values([visa, mastercard]).execute();
   return { defaultId: visa.id };
 }
-
-type AuthorizationKind = "approved" | "declined" | "frozen";
 
 interface AuthorizationSeed {
   kind: AuthorizationKind;
@@ -777,18 +667,6 @@ const MARIE_AUTHORIZATIONS: AuthorizationSeed[] = [
   { kind: "approved", merchant: "Saveurs d'Asie", city: "Lyon", amount: 790, hoursAgo: 506 },
 ];
 
-/** How the issuer reports each kind (spec 000 §4): settled = approved, closed without settlement = declined. */
-function authorizationStatus(kind: AuthorizationKind) {
-  switch (kind) {
-    case "approved":
-      return { status_name: "closed", has_card_transactions: 1, frozen: 0 };
-    case "declined":
-      return { status_name: "closed", has_card_transactions: 0, frozen: 0 };
-    case "frozen":
-      return { status_name: "pending", has_card_transactions: 0, frozen: 1 };
-  }
-}
-
 interface MarieAuthorizations {
   approved: string[];
   declined: string[];
@@ -800,21 +678,8 @@ async function seedMarieAuthorizations(
   cardId: string,
   defaultCreditCardId: string,
 ): Promise<MarieAuthorizations> {
-  const rows = MARIE_AUTHORIZATIONS.map(
-    (a): CardAuthorizationTable => ({
-      id: newId("auth"),
-      card_id: cardId,
-      amount: a.amount,
-      merchant_name: a.merchant,
-      merchant_city: a.city,
-      merchant_country: "FR",
-      ...authorizationStatus(a.kind),
-      status_reason: a.reason ?? null,
-      overflow_amount: a.overflow ?? 0,
-      can_switch_payment_methods: a.canSwitch ? 1 : 0,
-      transaction_at: clock.at(-(a.hoursAgo * HOUR + 13 * MINUTE)),
-      scopes: a.scopes ? JSON.stringify(a.scopes) : null,
-    }),
+  const rows = MARIE_AUTHORIZATIONS.map(({ merchant, city, hoursAgo, ...a }) =>
+    buildAuthorization({ ...a, card_id: cardId, merchant_name: merchant, merchant_city: city, transaction_at: clock.at(-(hoursAgo * HOUR + 13 * MINUTE)) }),
   );
   await db.insertInto("card_authorizations").values(rows).execute();
 
@@ -851,17 +716,17 @@ async function seedMarieLicences(
     .insertInto("licences")
     .values([
       // Still available (used_at null): what the create-card and create-wallet screens offer.
-      licenceRow(groups.acme, userId, "virtual_card", null),
-      licenceRow(groups.cse, userId, "physical_card", null),
-      licenceRow(groups.acme, userId, "wallet_activation", null, "mobility"),
+      buildLicence(groups.acme, userId, "virtual_card", null),
+      buildLicence(groups.cse, userId, "physical_card", null),
+      buildLicence(groups.acme, userId, "wallet_activation", null, "mobility"),
       // Already used by her cards and wallets.
-      licenceRow(groups.acme, userId, "physical_card", cards.main.created_at),
-      licenceRow(groups.acme, userId, "virtual_card", cards.virtual.created_at),
-      licenceRow(groups.cse, userId, "physical_card", cards.cse.created_at),
-      licenceRow(groups.acme, userId, "wallet_activation", wallets.meal.created_at, "meal"),
-      licenceRow(groups.acme, userId, "wallet_activation", wallets.mobility.created_at, "mobility"),
-      licenceRow(groups.cse, userId, "wallet_activation", wallets.gift.created_at, "gift"),
-      licenceRow(groups.cse, userId, "wallet_activation", wallets.culture.created_at, "culture"),
+      buildLicence(groups.acme, userId, "physical_card", cards.main.created_at),
+      buildLicence(groups.acme, userId, "virtual_card", cards.virtual.created_at),
+      buildLicence(groups.cse, userId, "physical_card", cards.cse.created_at),
+      buildLicence(groups.acme, userId, "wallet_activation", wallets.meal.created_at, "meal"),
+      buildLicence(groups.acme, userId, "wallet_activation", wallets.mobility.created_at, "mobility"),
+      buildLicence(groups.cse, userId, "wallet_activation", wallets.gift.created_at, "gift"),
+      buildLicence(groups.cse, userId, "wallet_activation", wallets.culture.created_at, "culture"),
     ])
     .execute();
 }
@@ -1011,15 +876,15 @@ async function seedLucas(db: DB, userId: string, groups: Groups): Promise<void> 
   await db
     .insertInto("licences")
     .values([
-      licenceRow(groups.acme, userId, "physical_card", null),
-      licenceRow(groups.acme, userId, "virtual_card", null),
+      buildLicence(groups.acme, userId, "physical_card", null),
+      buildLicence(groups.acme, userId, "virtual_card", null),
     ])
     .execute();
 }
 
 /** The manager: one virtual card, one wallet, every licence used. */
 async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups): Promise<void> {
-  const card = cardRow({
+  const card = buildCard({
     user_id: userId,
     group_id: groups.acme,
     type: "virtual",
@@ -1028,7 +893,7 @@ async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups):
   });
   await db.insertInto("cards").values(card).execute();
 
-  const wallet = walletRow({
+  const wallet = buildWallet({
     user_id: userId,
     group_id: groups.acme,
     source_name: "Acme France",
@@ -1043,34 +908,31 @@ async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups):
   // 90,00 € loaded, 25,20 € spent: 64,80 € left.
   await db
     .insertInto("wallet_balances")
-    .values({ id: newId("bal"), wallet_id: wallet.id, balance: 6480, deposit_amount: 9000, start_date: clock.day(-20), end_date: clock.day(345) })
+    .values(buildWalletBalance({ wallet_id: wallet.id, balance: 6480, deposit_amount: 9000, start_date: clock.day(-20), end_date: clock.day(345) }))
     .execute();
   await db
     .insertInto("wallet_transactions")
     .values([
-      walletTx(wallet.id, 9000, clock.at(-20 * DAY), null),
-      walletTx(wallet.id, -1320, clock.at(-8 * DAY - 3 * HOUR), "Brasserie Oberkampf"),
-      walletTx(wallet.id, -1200, clock.at(-6 * DAY - 5 * HOUR), "Boulangerie Saint-Maur"),
+      buildWalletTransaction(wallet.id, 9000, clock.at(-20 * DAY), null),
+      buildWalletTransaction(wallet.id, -1320, clock.at(-8 * DAY - 3 * HOUR), "Brasserie Oberkampf"),
+      buildWalletTransaction(wallet.id, -1200, clock.at(-6 * DAY - 5 * HOUR), "Boulangerie Saint-Maur"),
     ])
     .execute();
 
   await db
     .insertInto("licences")
     .values([
-      licenceRow(groups.acme, userId, "virtual_card", card.created_at),
-      licenceRow(groups.acme, userId, "wallet_activation", wallet.created_at, "meal"),
+      buildLicence(groups.acme, userId, "virtual_card", card.created_at),
+      buildLicence(groups.acme, userId, "wallet_activation", wallet.created_at, "meal"),
     ])
     .execute();
 }
 
 /** Things to fix: a phone change awaiting its code, and a frozen card still being prepared. */
 async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): Promise<void> {
-  await db
-    .insertInto("pending_changes")
-    .values({ id: newId("pch"), user_id: userId, field_name: "phone", new_value: PAUL_PENDING_PHONE, created_at: clock.at(-2 * MINUTE) })
-    .execute();
+  await createPendingChange(db, { user_id: userId, field_name: "phone", new_value: PAUL_PENDING_PHONE, created_at: clock.at(-2 * MINUTE) });
 
-  const card = cardRow(
+  const card = buildCard(
     {
       user_id: userId,
       group_id: groups.acme,
@@ -1083,11 +945,15 @@ async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): P
     PAUL_ADDRESS,
   );
   await db.insertInto("cards").values(card).execute();
-  await db.insertInto("licences").values(licenceRow(groups.acme, userId, "physical_card", card.created_at)).execute();
+  await db.insertInto("licences").values(buildLicence(groups.acme, userId, "physical_card", card.created_at)).execute();
 }
 
-/** Only the token's hash is stored; the token itself travels in the e-mail sent after commit. */
 async function seedNinaInvitation(db: DB, clock: Clock, userId: string, token: string): Promise<void> {
+  await createActivationToken(db, userId, token, clock.now);
+}
+
+/** Only the token's hash is stored; the token itself travels in the e-mail (`activationMessage`), sent after commit. */
+export async function createActivationToken(db: DB, userId: string, token: string, now: Date): Promise<void> {
   await db
     .insertInto("action_tokens")
     .values({
@@ -1095,18 +961,19 @@ async function seedNinaInvitation(db: DB, clock: Clock, userId: string, token: s
       user_id: userId,
       purpose: "activation",
       token_hash: hashSecret(token),
-      expires_at: clock.at(ACTIVATION_TTL_DAYS * DAY),
+      expires_at: new Date(now.getTime() + ACTIVATION_TTL_DAYS * DAY).toISOString(),
       used_at: null,
-      created_at: clock.at(0),
+      created_at: now.toISOString(),
     })
     .execute();
 }
 
-function activationMessage(baseUrl: string, token: string): OutgoingMessage {
-  const link = `${baseUrl.replace(/\/+$/, "")}/activate/${token}?email=${encodeURIComponent(DEMO_EMAILS.nina)}`;
+/** The invitation e-mail, with its activation link. */
+export function activationMessage(baseUrl: string, token: string, email: string = DEMO_EMAILS.nina): OutgoingMessage {
+  const link = `${baseUrl.replace(/\/+$/, "")}/activate/${token}?email=${encodeURIComponent(email)}`;
   return {
     channel: "email",
-    to: DEMO_EMAILS.nina,
+    to: email,
     subject: "Activez votre compte avantages",
     text: [
       "Bonjour,",
@@ -1128,9 +995,12 @@ export const DEMO_PIN = "1234";
  * same references, the demo PIN for physical cards, the same frozen and delivery states. Cards the
  * issuer already knows are left alone, so running it again (after an interrupted start) is harmless.
  */
-export async function registerDemoCards(db: DB, issuer: { register(input: SandboxCardInput): Promise<void> }): Promise<void> {
+export async function registerDemoCards(db: DB, issuer: { register(input: SandboxCardInput): Promise<void> }, userId?: string): Promise<void> {
   const known = new Set((await db.selectFrom("sandbox_issuer_cards").select("issuer_ref").execute()).map((c) => c.issuer_ref));
-  const cards = await db.selectFrom("cards").selectAll().orderBy("created_at").execute();
+  let query = db.selectFrom("cards").selectAll().orderBy("created_at");
+  // One account's cards only (the test fixtures'): the app may be making other cards meanwhile.
+  if (userId) query = query.where("user_id", "=", userId);
+  const cards = await query.execute();
   for (const card of cards) {
     if (known.has(card.issuer_ref)) continue;
     await issuer.register({
@@ -1153,8 +1023,11 @@ export async function registerDemoCards(db: DB, issuer: { register(input: Sandbo
 export async function registerDemoPayments(
   db: DB,
   processor: { registerDemo(customerRef: string, cards: { ref: string; brand: string; last4: string; expMonth: number; expYear: number; createdAt: string }[], payments: { ref: string; amount: number; status: string; createdAt: string }[]): Promise<void> },
+  userId?: string,
 ): Promise<void> {
-  const owners = await db.selectFrom("users").select(["id", "processor_customer_ref"]).where("processor_customer_ref", "is not", null).execute();
+  let ownersQuery = db.selectFrom("users").select(["id", "processor_customer_ref"]).where("processor_customer_ref", "is not", null);
+  if (userId) ownersQuery = ownersQuery.where("id", "=", userId);
+  const owners = await ownersQuery.execute();
   for (const owner of owners) {
     const cards = await db.selectFrom("credit_cards").selectAll().where("user_id", "=", owner.id).orderBy("created_at").execute();
     const payments = await db

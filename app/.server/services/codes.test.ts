@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "../db";
 import { openTestDatabase } from "../db/test-database";
 import { newId } from "../ids";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
-import { CODE_TTL_MS, issueCode, MAX_ATTEMPTS, randomCode, resendAvailableAt, RESEND_WAIT_MS, verifyCode, withdrawCodes, type CodeSubject } from "./codes";
+import { CODE_TTL_MS, issueCode, MAX_ATTEMPTS, randomCode, resendAvailableAt, useCodeGenerator, RESEND_WAIT_MS, verifyCode, withdrawCodes, type CodeSubject } from "./codes";
 import type { GuessPolicy } from "./guess-limits";
 
 let handle: DatabaseHandle;
@@ -13,7 +13,6 @@ let userId: string;
 let signIn: CodeSubject;
 
 /** Codes known in advance (decision 0022): each test says which digits the next codes have. */
-const fixed = (code: string) => () => code;
 const CODE = "482913";
 const OTHER = "105577";
 const lenient: GuessPolicy = { freeFailures: 1000, delayMs: 1000, maxDelayMs: 1000, forgetAfterMs: 1000 };
@@ -40,7 +39,8 @@ beforeEach(async () => {
 const message = { subject: "Code", text: (code: string) => `Votre code : ${code}` };
 
 function issue(subject: CodeSubject, code = CODE, now = new Date()) {
-  return issueCode(handle.db, messenger, { subject, channel: "email", destination: "a@example.com", message }, { now, generate: fixed(code) });
+  const restore = useCodeGenerator(() => code);
+  return issueCode(handle.db, messenger, { subject, channel: "email", destination: "a@example.com", message }, { now }).finally(restore);
 }
 const verify = (subject: CodeSubject, code: string, now = new Date()) => verifyCode(handle.db, subject, code, { now, policy: lenient });
 

@@ -43,9 +43,34 @@ export interface CodeMessage {
   text: (code: string) => string;
 }
 
-/** Makes the digits of a new code; tests pass a fixed one instead of reading messages. */
+/** Makes the digits of each new code. */
 export type CodeGenerator = () => string;
+
+/** The real one: uniformly random, from the system's secure source. */
 export const randomCode: CodeGenerator = () => String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, "0");
+
+let generateCode: CodeGenerator = randomCode;
+
+/**
+ * Tests only: the next codes come from `generator` (so a test knows the code, and a wrong one, for
+ * sure); the returned function puts the random generator back. Never called by the app.
+ */
+export function useCodeGenerator(generator: CodeGenerator): () => void {
+  generateCode = generator;
+  return () => {
+    generateCode = randomCode;
+  };
+}
+
+/** A generator giving these codes in turn (then failing loudly: a test asked for more than it planned). */
+export function codeSequence(...codes: string[]): CodeGenerator {
+  const queue = [...codes];
+  return () => {
+    const next = queue.shift();
+    if (next === undefined || !new RegExp(`^\\d{${CODE_LENGTH}}$`).test(next)) throw new Error(`codeSequence: no ${CODE_LENGTH}-digit code left (${next})`);
+    return next;
+  };
+}
 
 function digest(codeId: string, code: string): Buffer {
   return createHash("sha256").update(`${codeId}:${code}`).digest();
@@ -73,13 +98,13 @@ export async function issueCode(
   db: DB,
   messenger: Messenger,
   input: { subject: CodeSubject; channel: Channel; destination: string; message: CodeMessage },
-  options: { now?: Date; generate?: CodeGenerator } = {},
+  options: { now?: Date } = {},
 ): Promise<IssueResult> {
   const now = options.now ?? new Date();
   const { subject } = input;
   const retryAt = await resendAvailableAt(db, subject, now);
   if (retryAt) return { kind: "throttled", retryAt };
-  const code = (options.generate ?? randomCode)();
+  const code = generateCode();
   if (!/^\d{6}$/.test(code)) throw new Error("a code is 6 digits");
   const id = newId("otc");
   const expiresAt = new Date(now.getTime() + CODE_TTL_MS);

@@ -6,7 +6,7 @@ import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
 import { checkCredentials } from "./accounts";
-import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, verifyCode, type CodePurpose, type CodeSubject } from "./codes";
+import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, useCodeGenerator, verifyCode, type CodePurpose, type CodeSubject } from "./codes";
 import { delayAfter, guess, type GuessPolicy } from "./guess-limits";
 import { requestPasswordReset, resetPassword } from "./password-reset";
 
@@ -148,10 +148,14 @@ describe("codes", () => {
   const messenger: Messenger = { name: "memory", send: async (m) => void sent.push(m) };
   const codePolicy: GuessPolicy = { ...policy, freeFailures: 10, delayMs: minutes(5), maxDelayMs: minutes(15) };
   const CODE = "314159";
+  const issueWithCode = <T,>(code: string, send: () => Promise<T>) => {
+    const restore = useCodeGenerator(() => code);
+    return send().finally(restore);
+  };
   const WRONG = "271828";
   const subjectOf = (userId: string, purpose: CodePurpose): CodeSubject => ({ userId, purpose, target: purpose === "signIn" ? userId : "card_1" });
   const issue = (subject: CodeSubject, now: Date) =>
-    issueCode(handle.db, messenger, { subject, channel: "email", destination: "a@example.com", message: { subject: "Code", text: (c) => `Code : ${c}` } }, { now, generate: () => CODE });
+    issueWithCode(CODE, () => issueCode(handle.db, messenger, { subject, channel: "email", destination: "a@example.com", message: { subject: "Code", text: (c) => `Code : ${c}` } }, { now }));
   const verify = async (subject: CodeSubject, code: string, now: Date) => (await verifyCode(handle.db, subject, code, { now, policy: codePolicy })).kind;
 
   test("wrong codes are counted per account across codes and purposes: past 10, even the right code waits", async () => {

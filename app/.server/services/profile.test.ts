@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, onTestFinished } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { DEMO_EMAILS, PAUL_PENDING_PHONE } from "../db/seed";
 import { openDemoDatabase } from "../db/test-database";
 import { listOutbox, type SandboxMessenger } from "../providers/messaging/sandbox";
-import { CODE_TTL_MS, RESEND_WAIT_MS } from "./codes";
+import { CODE_TTL_MS, codeSequence, RESEND_WAIT_MS, useCodeGenerator } from "./codes";
 import {
   cancelPendingChange,
   confirmEmailByLink,
@@ -86,6 +86,8 @@ test("a new e-mail waits for the code sent to the new address; the old one still
 });
 
 test("a cancelled change is gone and its code confirms nothing", async () => {
+  // Two codes known to differ: the earlier one must not confirm the new request.
+  onTestFinished(useCodeGenerator(codeSequence("111111", "222222")));
   await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages);
   const code = await lastCodeTo("+33611111111");
   expect(await cancelPendingChange(handle.db, ids.marie, "phone")).toBe(true);
@@ -93,7 +95,8 @@ test("a cancelled change is gone and its code confirms nothing", async () => {
   // Asked again: the earlier code, though never used, does not confirm the new request.
   await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages, new Date(Date.now() + RESEND_WAIT_MS));
   const fresh = await lastCodeTo("+33611111111");
-  if (fresh !== code) expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toEqual({ kind: "invalid" });
+  expect([code, fresh]).toEqual(["111111", "222222"]);
+  expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toEqual({ kind: "invalid" });
   expect(await confirmPendingChange(handle.db, ids.marie, "phone", fresh)).toEqual({ kind: "ok" });
   expect((await getProfileSettings(handle.db, ids.marie))?.phone).toBe("+33611111111");
 });

@@ -10,6 +10,7 @@ import { SandboxMessenger } from "../messaging/sandbox";
 import { encryptPin } from "./pin";
 import { IssuerError } from "./port";
 import { advanceSandboxShipping, derivePan, isSandboxIssuer, registerSandboxCard, SandboxIssuer } from "./sandbox";
+import { buildUser } from "../../db/factories";
 
 let handle: DatabaseHandle;
 let db: DB;
@@ -55,7 +56,7 @@ async function insertPortalCard(id: string, issuerRef: string, lastFour: string)
   if (!user) {
     await db
       .insertInto("users")
-      .values({ id: "u1", email: "u1@example.com", password_hash: null, first_name: null, last_name: null, phone: null, address_line1: null, address_line2: null, address_zipcode: null, address_city: null, address_country: null, terms_confirmed_at: null, status: "active", mfa_enabled: 0, mfa_preferred: "EMAIL", permissions: "[]", features: "{}", balance_overflow_authorized: null, created_at: new Date().toISOString() })
+      .values(buildUser({ id: "u1", email: "u1@example.com", features: "{}", created_at: new Date().toISOString() }))
       .execute();
     await db.insertInto("groups").values({ id: "g1", name: "G", can_issue: 1, cards_brand: "visa", address_line1: "1 rue A", address_zipcode: "75001", address_city: "Paris", address_country: "FR" }).execute();
   }

@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { dirname, resolve } from "node:path";
+import { test as base, type Page } from "@playwright/test";
+import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
+import { createAccount, createPendingChange, type AccountSpec, type CreatedAccount } from "../../app/.server/db/factories";
+import { activationMessage, createActivationToken, DEMO_PASSWORD, registerDemoCards, registerDemoPayments, sendPendingPhoneCode } from "../../app/.server/db/seed";
+import { hashPassword } from "../../app/.server/passwords";
+import { SandboxIssuer } from "../../app/.server/providers/issuer/sandbox";
+import { SandboxMessenger } from "../../app/.server/providers/messaging/sandbox";
+import { SandboxPaymentProcessor } from "../../app/.server/providers/payments/sandbox";
+import { newSecretToken } from "../../app/.server/tokens";
+import { createDatabaseSessionStorage } from "../../app/.server/session";
+import { E2E_SESSION_SECRET, e2eDatabaseFile } from "./servers";
+
+export { expect } from "@playwright/test";
+
+/** What a journey asks of its account; the e-mail is made unique, the password is the demo one. */
+export type AccountOptions = Omit<AccountSpec, "email" | "passwordHash"> & {
+  /** A phone change waiting for its code (sent to this number, in the outbox), as paul's in the demo. */
+  pendingPhone?: string;
+};
+
+export interface TestAccount extends CreatedAccount {
+  password: string;
+}
+
+interface WorkerFixtures {
+  /** This project's e2e database (the one its server uses), opened by the test process. */
+  e2eDatabase: { handle: DatabaseHandle; root: string };
+  /** The demo password's hash, made once per worker (hashing is slow on purpose). */
+  passwordHash: string;
+}
+
+interface TestFixtures {
+  /** A fresh account of this test's own (unique e-mail), with the cards, wallets… it asks for. */
+  makeAccount: (options?: AccountOptions) => Promise<TestAccount>;
+  /**
+   * Signs this page's browser in as `account` by planting a session: the row and the signed cookie the
+   * portal makes after a full sign-in (password and second factor), without going through the forms.
+   */
+  signInAs: (page: Page, account: TestAccount) => Promise<void>;
+}
+
+/**
+ * Journeys that change data work on accounts of their own, so each file passes alone and in any
+ * order; the demo accounts (shared/DEMO.md) are only read (the smoke journeys). README "Tests".
+ */
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  e2eDatabase: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none here.
+    async ({}, provide, workerInfo) => {
+      const root = dirname(workerInfo.config.configFile ?? resolve("playwright.config.ts"));
+      const handle = openDatabase(`file:${resolve(root, e2eDatabaseFile(workerInfo.project.name))}`);
+      await provide({ handle, root });
+      await handle.close();
+    },
+    { scope: "worker" },
+  ],
+  passwordHash: [
+    // eslint-disable-next-line no-empty-pattern -- as above.
+    async ({}, provide) => {
+      await provide(await hashPassword(DEMO_PASSWORD));
+    },
+    { scope: "worker" },
+  ],
+
+  makeAccount: async ({ e2eDatabase, passwordHash }, provide, testInfo) => {
+    const { handle, root } = e2eDatabase;
+    const slug = testInfo.titlePath.at(-1)!.toLowerCase().replace(/[^a-z]+/g, "-").replace(/^-|-$/g, "").slice(0, 24);
+    await provide(async (options = {}) => {
+      const { pendingPhone, ...spec } = options;
+      const email = `${slug || "test"}-${randomBytes(4).toString("hex")}@example.com`;
+      const now = new Date();
+      const account = await createAccount(handle.db, { ...spec, email, passwordHash }, now);
+      // The sandbox providers keep their own records, as real ones would: tell them about the new rows.
+      await registerDemoCards(handle.db, new SandboxIssuer(handle.db, resolve(root, "data/sandbox-issuer.key")), account.userId);
+      await registerDemoPayments(handle.db, new SandboxPaymentProcessor(handle.db), account.userId);
+      if (spec.invited) {
+        // The invitation e-mail, in the outbox as the demo's nina's.
+        const token = newSecretToken();
+        await createActivationToken(handle.db, account.userId, token, now);
+        await new SandboxMessenger(handle.db).send(activationMessage(testInfo.project.use.baseURL ?? "", token, email));
+      }
+      if (pendingPhone) {
+        await createPendingChange(handle.db, { user_id: account.userId, field_name: "phone", new_value: pendingPhone, created_at: now.toISOString() });
+        await sendPendingPhoneCode(handle.db, new SandboxMessenger(handle.db), account.userId, pendingPhone, now);
+      }
+      return { ...account, password: DEMO_PASSWORD };
+    });
+  },
+
+  signInAs: async ({ e2eDatabase }, provide, testInfo) => {
+    const storage = createDatabaseSessionStorage(e2eDatabase.handle.db, { APP_MODE: "sandbox", sessionSecrets: [E2E_SESSION_SECRET] });
+    const baseURL = testInfo.project.use.baseURL;
+    if (!baseURL) throw new Error("signInAs: the project has no baseURL");
+    await provide(async (page, account) => {
+      const session = await storage.getSession();
+      session.set("userId", account.userId);
+      const setCookie = await storage.commitSession(session);
+      const pair = setCookie.slice(0, setCookie.indexOf(";"));
+      const eq = pair.indexOf("=");
+      await page.context().addCookies([{ name: pair.slice(0, eq), value: pair.slice(eq + 1), url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+    });
+  },
+});
