@@ -45,7 +45,7 @@ test("traits: no profile, no second factor, bypassMFA, a temporary password, dis
 
   const disabled = await createAccount(handle.db, { email: email(), passwordHash, disabled: true });
   expect(await getAccount(handle.db, disabled.userId)).toBeNull();
-  expect((await checkCredentials(handle.db, disabled.email, PASSWORD)).status).toBe("invalid");
+  expect((await checkCredentials(handle.db, disabled.email, PASSWORD)).kind).toBe("disabled");
 
   const invited = await createAccount(handle.db, { email: email(), passwordHash, invited: true });
   const row = await handle.db.selectFrom("users").select(["status", "password_hash", "first_name"]).where("id", "=", invited.userId).executeTakeFirstOrThrow();

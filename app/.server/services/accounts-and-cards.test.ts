@@ -8,7 +8,7 @@ import { availableCardLicences, getCardDetail, listCards } from "./cards";
 import { listWallets } from "./wallets";
 
 let handle: DatabaseHandle;
-const ids: Record<keyof typeof DEMO_EMAILS, string> = { marie: "", lucas: "", claire: "", paul: "", nina: "" };
+const ids: Record<keyof typeof DEMO_EMAILS, string> = { marie: "", lucas: "", claire: "", paul: "", nina: "", sophie: "" };
 
 beforeAll(async () => {
   handle = await openTestDatabase();

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { buildUser } from "../db/factories";
 import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
@@ -65,7 +66,7 @@ test("the funders and licences each user can create cards with (DEMO.md)", async
   // Spec 000 §6: the two warnings.
   expect((await cardCreationOptions(handle.db, ids.claire!)).blocked).toBe("noLicence");
   const loner = "user_without_group";
-  await handle.db.insertInto("users").values({ id: loner, email: "loner@example.com", created_at: new Date().toISOString(), status: "active", mfa_enabled: 0, mfa_preferred: "EMAIL", permissions: "[]", features: "{}" }).execute();
+  await handle.db.insertInto("users").values(buildUser({ id: loner, email: "loner@example.com", created_at: new Date().toISOString(), mfa_enabled: 0 })).execute();
   expect(await cardCreationOptions(handle.db, loner)).toEqual({ groups: [], blocked: "noGroup" });
 });
 

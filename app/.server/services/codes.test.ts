@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { buildUser } from "../db/factories";
 import type { DatabaseHandle } from "../db";
 import { openTestDatabase } from "../db/test-database";
 import { newId } from "../ids";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
-import { CODE_TTL_MS, issueCode, MAX_ATTEMPTS, randomCode, resendAvailableAt, useCodeGenerator, RESEND_WAIT_MS, verifyCode, withdrawCodes, type CodeSubject } from "./codes";
+import { CODE_TTL_MS, issueCode, MAX_ATTEMPTS, randomCode, resendAvailableAt, setCodeGenerator, RESEND_WAIT_MS, verifyCode, withdrawCodes, type CodeSubject } from "./codes";
 import type { GuessPolicy } from "./guess-limits";
 
 let handle: DatabaseHandle;
@@ -21,7 +22,7 @@ async function addUser(): Promise<string> {
   const id = newId("usr");
   await handle.db
     .insertInto("users")
-    .values({ id, email: `${id.toLowerCase()}@example.com`, password_hash: null, first_name: null, last_name: null, phone: null, address_line1: null, address_line2: null, address_zipcode: null, address_city: null, address_country: null, terms_confirmed_at: null, status: "active", mfa_enabled: 1, mfa_preferred: "EMAIL", permissions: "[]", features: "{}", balance_overflow_authorized: null, created_at: new Date().toISOString() })
+    .values(buildUser({ id, email: `${id.toLowerCase()}@example.com`, mfa_enabled: 1, created_at: new Date().toISOString() }))
     .execute();
   return id;
 }
@@ -39,7 +40,7 @@ beforeEach(async () => {
 const message = { subject: "Code", text: (code: string) => `Votre code : ${code}` };
 
 function issue(subject: CodeSubject, code = CODE, now = new Date()) {
-  const restore = useCodeGenerator(() => code);
+  const restore = setCodeGenerator(() => code);
   return issueCode(handle.db, messenger, { subject, channel: "email", destination: "a@example.com", message }, { now }).finally(restore);
 }
 const verify = (subject: CodeSubject, code: string, now = new Date()) => verifyCode(handle.db, subject, code, { now, policy: lenient });

@@ -55,7 +55,7 @@ let generateCode: CodeGenerator = randomCode;
  * Tests only: the next codes come from `generator` (so a test knows the code, and a wrong one, for
  * sure); the returned function puts the random generator back. Never called by the app.
  */
-export function useCodeGenerator(generator: CodeGenerator): () => void {
+export function setCodeGenerator(generator: CodeGenerator): () => void {
   generateCode = generator;
   return () => {
     generateCode = randomCode;

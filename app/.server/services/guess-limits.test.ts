@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildUser } from "../db/factories";
 import type { DatabaseHandle } from "../db";
 import { openTestDatabase } from "../db/test-database";
 import { codeRefusalMessage, passwordLockedMessage } from "~/routes/+shared/guess-messages.server";
@@ -6,7 +7,7 @@ import { newId } from "../ids";
 import { hashPassword } from "../passwords";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
 import { checkCredentials } from "./accounts";
-import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, useCodeGenerator, verifyCode, type CodePurpose, type CodeSubject } from "./codes";
+import { issueCode, MAX_ATTEMPTS, RESEND_WAIT_MS, setCodeGenerator, verifyCode, type CodePurpose, type CodeSubject } from "./codes";
 import { delayAfter, guess, type GuessPolicy } from "./guess-limits";
 import { requestPasswordReset, resetPassword } from "./password-reset";
 
@@ -21,7 +22,7 @@ async function addUser(email: string, passwordHash: string | null): Promise<stri
   const id = newId("usr");
   await handle.db
     .insertInto("users")
-    .values({ id, email, password_hash: passwordHash, first_name: null, last_name: null, phone: null, address_line1: null, address_line2: null, address_zipcode: null, address_city: null, address_country: null, terms_confirmed_at: null, status: "active", mfa_enabled: 1, mfa_preferred: "EMAIL", permissions: "[]", features: "{}", balance_overflow_authorized: null, created_at: new Date().toISOString() })
+    .values(buildUser({ id, email, password_hash: passwordHash, mfa_enabled: 1, created_at: new Date().toISOString() }))
     .execute();
   return id;
 }
@@ -149,7 +150,7 @@ describe("codes", () => {
   const codePolicy: GuessPolicy = { ...policy, freeFailures: 10, delayMs: minutes(5), maxDelayMs: minutes(15) };
   const CODE = "314159";
   const issueWithCode = <T,>(code: string, send: () => Promise<T>) => {
-    const restore = useCodeGenerator(() => code);
+    const restore = setCodeGenerator(() => code);
     return send().finally(restore);
   };
   const WRONG = "271828";

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "../db";
 import { DEMO_EMAILS, PAUL_PENDING_PHONE } from "../db/seed";
 import { openDemoDatabase } from "../db/test-database";
 import { listOutbox, type SandboxMessenger } from "../providers/messaging/sandbox";
-import { CODE_TTL_MS, codeSequence, RESEND_WAIT_MS, useCodeGenerator } from "./codes";
+import { CODE_TTL_MS, codeSequence, RESEND_WAIT_MS, setCodeGenerator } from "./codes";
 import {
   cancelPendingChange,
   confirmEmailByLink,
@@ -87,7 +87,7 @@ test("a new e-mail waits for the code sent to the new address; the old one still
 
 test("a cancelled change is gone and its code confirms nothing", async () => {
   // Two codes known to differ: the earlier one must not confirm the new request.
-  onTestFinished(useCodeGenerator(codeSequence("111111", "222222")));
+  onTestFinished(setCodeGenerator(codeSequence("111111", "222222")));
   await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages);
   const code = await lastCodeTo("+33611111111");
   expect(await cancelPendingChange(handle.db, ids.marie, "phone")).toBe(true);

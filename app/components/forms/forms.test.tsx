@@ -12,7 +12,7 @@ async function render(node: ReactNode): Promise<Html> {
   const context = await handler.query(new Request("http://localhost/"));
   if (context instanceof Response) throw new Error("unexpected response");
   const html = renderToStaticMarkup(
-    <TranslationProvider translate={translatorFor(fr)}>
+    <TranslationProvider translate={translatorFor(fr)} locale="fr">
       <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
     </TranslationProvider>,
   );
