@@ -193,6 +193,10 @@ function analyse(file: string): Analysis {
   add(intents, /\bintent\b["')\]]*\s*[!=]==?\s*"([^"]+)"/g);
   add(intents, /"([^"]+)"\s*[!=]==?\s*intent\b/g);
   add(intents, /\bintent:\s*"([^"]+)"/g);
+  // Intents declared once (decision 0021): `intents("save", "cancel")`, or a list `…_INTENTS = ["verify", …]`.
+  for (const m of text.matchAll(/\bintents\(([^)]*)\)|_INTENTS\s*=\s*\[([^\]]*)\]/g)) {
+    for (const lit of (m[1] ?? m[2] ?? "").matchAll(/"([^"]+)"/g)) intents.add(lit[1]!);
+  }
   for (const m of text.matchAll(/name="intent"\s+value=(?:"([^"]+)"|\{([^}]*)\})/g)) {
     if (m[1]) intents.add(m[1]);
     for (const lit of (m[2] ?? "").matchAll(/"([^"]+)"/g)) intents.add(lit[1]!);

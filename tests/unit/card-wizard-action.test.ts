@@ -57,7 +57,12 @@ async function post(form: Record<string, string>): Promise<unknown> {
   const request = new Request(`http://localhost${cardPath()}/new-card`, { method: "POST", body: new URLSearchParams(form) });
   const context = new RouterContextProvider();
   context.set(accountContext, (await getAccount(handle.db, account.userId))!);
-  return action({ request, url: new URL(request.url), pattern: "/cards/:cardId/new-card", params: { cardId: account.cards["4242"]! }, context });
+  try {
+    return await action({ request, url: new URL(request.url), pattern: "/cards/:cardId/new-card", params: { cardId: account.cards["4242"]! }, context });
+  } catch (thrown) {
+    // A request the page cannot take at all (an unknown step) is thrown, as React Router lets actions do.
+    return thrown;
+  }
 }
 
 /**
@@ -67,8 +72,14 @@ async function post(form: Record<string, string>): Promise<unknown> {
  */
 function answerOf(result: unknown): { status: number; location?: string | null; errors?: Record<string, unknown> } {
   if (result instanceof Response) return { status: result.status, location: result.headers.get("Location") };
-  const refused = result as { init?: ResponseInit | null; data?: { errors?: Record<string, unknown> } };
-  return { status: refused.init?.status ?? 200, errors: refused.data?.errors };
+  // A refusal is conform's reply (decision 0021): each field's first message.
+  // A thrown refusal carries one message for the whole form.
+  const refused = result as { init?: ResponseInit | null; data?: { message?: string; lastResult?: { error?: Record<string, string[] | null> } } };
+  if (refused.data?.message) return { status: refused.init?.status ?? 200, errors: { form: refused.data.message } };
+  const error = refused.data?.lastResult?.error;
+  // Form-level messages are conform's "" key.
+  const errors = error ? Object.fromEntries(Object.entries(error).flatMap(([field, messages]) => (messages?.[0] ? [[field || "form", messages[0]]] : []))) : undefined;
+  return { status: refused.init?.status ?? 200, errors };
 }
 
 const cardsOf = () => handle.db.selectFrom("cards").selectAll().where("user_id", "=", account.userId).orderBy("created_at").execute();
@@ -110,7 +121,7 @@ test("a physical card: choice, PIN (a bad one is a 400), address, summary, then 
 test("a virtual card is made at the first step; a forged funder, an unknown step or request is a 400", async () => {
   expect(answerOf(await post({ step: "card", request: newRequestId(), group: "grp_not_mine", type: "virtual" }))).toMatchObject({ status: 400, errors: { group: "errors.funderUnknown" } });
   expect(answerOf(await post({ step: "card", request: newRequestId(), group: account.groupId }))).toMatchObject({ status: 400, errors: { type: "errors.cardTypeRequired" } });
-  expect(answerOf(await post({ step: "teleport", request: newRequestId() }))).toMatchObject({ status: 400, errors: { form: "cards.create.unknownStep" } });
+  expect(answerOf(await post({ step: "teleport", request: newRequestId() }))).toMatchObject({ status: 400, errors: { form: "errors.unknownIntent" } });
   expect(answerOf(await post({ step: "card", request: "creq_forged", group: account.groupId, type: "virtual" }))).toMatchObject({ status: 400, errors: { form: "cards.create.unknownRequest" } });
   const before = (await cardsOf()).length;
 

@@ -26,7 +26,7 @@ test("by default: an active, onboarded account with e-mail codes, that signs in 
   const account = (await getAccount(handle.db, made.userId))!;
   expect(account).toMatchObject({ email: made.email, mfaEnabled: true, mfaPreferred: "EMAIL", permissions: [] });
   expect(await isOnboarded(handle.db, account)).toBe(true);
-  expect(await checkCredentials(handle.db, made.email, PASSWORD)).toEqual({ status: "ok", userId: made.userId });
+  expect(await checkCredentials(handle.db, made.email, PASSWORD)).toEqual({ kind: "ok", userId: made.userId });
 });
 
 test("traits: no profile, no second factor, bypassMFA, a temporary password, disabled, invited", async () => {
