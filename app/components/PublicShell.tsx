@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "~/i18n";
-import { useRouteLoaderData } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 import { FlashAlert } from "./FlashAlert";
+import { PageHeader } from "./PageHeader";
 import { LogoMark } from "./Logo";
 import { SiteFooter } from "./SiteFooter";
 
@@ -30,5 +31,29 @@ export function PublicShell({ children }: { children: ReactNode }) {
       </main>
       <SiteFooter />
     </>
+  );
+}
+
+/** The way back to the sign-in page, under a public page's content. */
+export function BackToLogin() {
+  const { t } = useTranslation();
+  return (
+    <p>
+      <Link to="/login" className="link-action">
+        {t("auth.lostPassword.back")}
+      </Link>
+    </p>
+  );
+}
+
+/** A page seen before signing in: the public frame, a narrow column and the page's heading. */
+export function PublicPage({ title, error, children }: { title: string; error?: boolean; children: ReactNode }) {
+  return (
+    <PublicShell>
+      <div className="narrow">
+        <PageHeader title={title} error={error} />
+        {children}
+      </div>
+    </PublicShell>
   );
 }

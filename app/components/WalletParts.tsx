@@ -3,6 +3,7 @@ import { useTranslation } from "~/i18n";
 import { formatDate, formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import type { WalletDetail, WalletLicence, WalletTransactionView } from "~/domain/wallets";
+import { NewTabLink } from "~/components/NewTabLink";
 
 /** The pieces of the wallets page (spec 000 §2 "Wallets page"): create forms, details, transactions. */
 
@@ -103,9 +104,7 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
       ) : null}
 
       <p>
-        <a href={guideUrl} target="_blank" rel="noopener noreferrer">
-          {t(`wallets.guide.${wallet.guide}`)} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-        </a>
+        <NewTabLink href={guideUrl}>{t(`wallets.guide.${wallet.guide}`)}</NewTabLink>
       </p>
     </section>
   );

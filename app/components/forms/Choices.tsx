@@ -1,8 +1,9 @@
 import { Fragment, type ReactNode } from "react";
 import { firstEnabledOption } from "~/domain/error-targets";
 import { useTranslation } from "~/i18n";
-import { hintIdOf, InlineError } from "./Field";
+import { descriptionOf, HintAndError, InlineError } from "./Field";
 import { errorOf, type FieldMeta } from "./meta";
+import { NewTabLink } from "~/components/NewTabLink";
 
 export interface ChoiceOption {
   value: string;
@@ -61,18 +62,12 @@ function ChoiceGroup({
   className?: string;
 }) {
   const error = errorOf(field);
-  const hintId = hint ? hintIdOf(field) : undefined;
-  const describedBy = [hintId, error ? field.errorId : undefined].filter(Boolean).join(" ") || undefined;
+  const { hintId, describedBy } = descriptionOf(field, hint, error);
   const checked = checkedValues(field);
   return (
     <fieldset id={field.id} key={field.key} className={`${className}${error ? " field--error" : ""}`} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
       <legend>{legend}</legend>
-      {hint ? (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      <InlineError id={field.errorId} error={error} />
+      <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
       {options.map((option) => {
         const id = optionIdOf(field, option.value);
         const optionHintId = option.hint ? `${id}-hint` : undefined;
@@ -160,14 +155,10 @@ export function TermsField({ field, locked, legalUrl, privacyUrl }: { field: Fie
     <Checkbox field={field} locked={locked} label={t("onboarding.profile.terms")}>
       <ul className="inline-links">
         <li>
-          <a href={legalUrl} target="_blank" rel="noopener noreferrer">
-            {t("onboarding.profile.readTerms")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-          </a>
+          <NewTabLink href={legalUrl}>{t("onboarding.profile.readTerms")}</NewTabLink>
         </li>
         <li>
-          <a href={privacyUrl} target="_blank" rel="noopener noreferrer">
-            {t("onboarding.profile.readPrivacy")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-          </a>
+          <NewTabLink href={privacyUrl}>{t("onboarding.profile.readPrivacy")}</NewTabLink>
         </li>
       </ul>
     </Checkbox>

@@ -44,6 +44,27 @@ export function InlineError({ id, error }: { id: string; error: string | undefin
   );
 }
 
+/** How a field or group is described: its hint's id, and the ids for `aria-describedby` (hint, then error). */
+export function descriptionOf(field: FieldMeta, hint: ReactNode | undefined, error: string | undefined) {
+  const hintId = hint ? hintIdOf(field) : undefined;
+  const describedBy = [hintId, error ? field.errorId : undefined].filter(Boolean).join(" ") || undefined;
+  return { hintId, describedBy };
+}
+
+/** The hint (if any) and the inline error (if any) under a label or legend, in that order. */
+export function HintAndError({ field, hint, hintId, error }: { field: FieldMeta; hint: ReactNode | undefined; hintId: string | undefined; error: string | undefined }) {
+  return (
+    <>
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      <InlineError id={field.errorId} error={error} />
+    </>
+  );
+}
+
 /*
  * Values: what a control shows is conform's value for its field — the form's `defaultValue` (given to
  * `useForm`) until the server answers, then what was submitted. A field the person emptied stays empty.
@@ -56,21 +77,14 @@ export function InlineError({ id, error }: { id: string; error: string | undefin
 function FieldShell({ field, label, hint, required, optional, formError, control }: FieldText & { control: (aria: ControlAria) => ReactNode }) {
   const { t } = useTranslation();
   const error = errorOf(field) ?? formError;
-  const hintId = hint ? hintIdOf(field) : undefined;
-  const errorId = error ? field.errorId : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  const { hintId, describedBy } = descriptionOf(field, hint, error);
   return (
     <div className={`field${error ? " field--error" : ""}`}>
       <label className="field__label" htmlFor={field.id}>
         {label}
         {optional ? ` ${t("forms.optional")}` : null}
       </label>
-      {hint ? (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      <InlineError id={field.errorId} error={error} />
+      <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
       {control({ "aria-invalid": error ? true : undefined, "aria-describedby": describedBy, "aria-required": required || field.required ? true : undefined })}
     </div>
   );

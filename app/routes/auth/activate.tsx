@@ -1,10 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/activate";
 import { Checkbox, ErrorSummary, Field, NewSecretPair, PhoneField, RequiredNote, TermsField } from "~/components/forms";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { BackToLogin, PublicPage } from "~/components/PublicShell";
 import { internationalPhone } from "~/domain/countries";
 import { activationSchema, type ActivationForm } from "~/domain/schemas";
 import { signIn } from "~/routes/+shared/auth.server";
@@ -55,9 +54,7 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
   const [form, fields] = useForm<ActivationForm>({ id: "activate", lastResult: actionData, defaultValue: { phoneCountry: "FR" } });
   const spent = !loaderData.live || Boolean(form.errors?.includes(EXPIRED));
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.activate.title")} error={!form.valid} />
+    <PublicPage title={t("auth.activate.title")} error={!form.valid}>
         {spent ? (
           <div className="alert alert--error" role="alert">
             <p>{t("auth.activate.expired")}</p>
@@ -84,12 +81,7 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
             </Form>
           </>
         )}
-        <p>
-          <Link to="/login" className="link-action">
-            {t("auth.lostPassword.back")}
-          </Link>
-        </p>
-      </div>
-    </PublicShell>
+        <BackToLogin />
+    </PublicPage>
   );
 }

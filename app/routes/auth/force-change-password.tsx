@@ -3,8 +3,7 @@ import { data, Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/force-change-password";
 import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { PublicPage } from "~/components/PublicShell";
 import { newPasswordSchema, type NewPasswordForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { signIn, waitingSignIn } from "~/routes/+shared/auth.server";
@@ -38,9 +37,7 @@ export default function ForceChangePassword({ actionData }: Route.ComponentProps
   const { t } = useTranslation();
   const [form, fields] = useForm<NewPasswordForm>({ id: "forced", lastResult: actionData });
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.forceChange.title")} error={!form.valid} />
+    <PublicPage title={t("auth.forceChange.title")} error={!form.valid}>
         <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
         <p>{t("auth.forceChange.intro")}</p>
         <Form method="post" {...getFormProps(form)} noValidate>
@@ -50,7 +47,6 @@ export default function ForceChangePassword({ actionData }: Route.ComponentProps
             {t("auth.forceChange.submit")}
           </button>
         </Form>
-      </div>
-    </PublicShell>
+    </PublicPage>
   );
 }

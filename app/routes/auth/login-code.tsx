@@ -1,8 +1,7 @@
 import { useTranslation } from "~/i18n";
 import { data, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/login-code";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { PublicPage } from "~/components/PublicShell";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
 import { cancelWaitingSignIn, completeSignIn, PENDING_LOGIN_MINUTES, sendLoginCode, signInSubject, waitingSignIn } from "~/routes/+shared/auth.server";
 import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
@@ -56,9 +55,7 @@ export default function LoginCode({ loaderData: screen, actionData }: Route.Comp
   const { t } = useTranslation();
   const via = t(screen.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.code.title")} error={codeStepFailed(actionData)} />
+    <PublicPage title={t("auth.code.title")} error={codeStepFailed(actionData)}>
         <CodeStep
           formId="login-code"
           actionData={actionData}
@@ -69,7 +66,6 @@ export default function LoginCode({ loaderData: screen, actionData }: Route.Comp
         >
           <p>{t("auth.code.intro", { destination: `${screen.destination} (${via})` })}</p>
         </CodeStep>
-      </div>
-    </PublicShell>
+    </PublicPage>
   );
 }

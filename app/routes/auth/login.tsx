@@ -3,8 +3,7 @@ import { useTranslation } from "~/i18n";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/login";
 import { ErrorSummary, Field, RequiredNote } from "~/components/forms";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { PublicPage } from "~/components/PublicShell";
 import type { LoginForm } from "~/domain/schemas";
 import { authenticator, currentUserId, LOGIN_SECRETS, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/routes/+shared/auth.server";
 import { refuse } from "~/routes/+shared/forms.server";
@@ -56,9 +55,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   // Wrong credentials are about both fields: said at each, linked once, to the e-mail.
   const credentialsError = form.errors?.[0];
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.login.title")} error={!form.valid} />
+    <PublicPage title={t("auth.login.title")} error={!form.valid}>
         <ErrorSummary form={form} fields={[fields.email, fields.password]} />
         <p>{t("auth.login.intro")}</p>
         <Form method="post" {...getFormProps(form)} noValidate>
@@ -87,7 +84,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             {t("auth.login.lostPassword")}
           </Link>
         </p>
-      </div>
-    </PublicShell>
+    </PublicPage>
   );
 }

@@ -1,8 +1,7 @@
 import { useTranslation } from "~/i18n";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/logout";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { PublicPage } from "~/components/PublicShell";
 import { currentUserId, signOut } from "~/routes/+shared/auth.server";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 
@@ -19,9 +18,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Logout() {
   const { t } = useTranslation();
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.logout.title")} />
+    <PublicPage title={t("auth.logout.title")}>
         <p>{t("auth.logout.intro")}</p>
         <Form method="post">
           <button type="submit" className="button">
@@ -31,7 +28,6 @@ export default function Logout() {
         <p>
           <Link to="/cards" className="link-action">{t("auth.logout.cancel")}</Link>
         </p>
-      </div>
-    </PublicShell>
+    </PublicPage>
   );
 }

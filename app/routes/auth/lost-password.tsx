@@ -1,10 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/lost-password";
 import { ErrorSummary, Field } from "~/components/forms";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { BackToLogin, PublicPage } from "~/components/PublicShell";
 import { lostPasswordSchema, type LostPasswordForm } from "~/domain/schemas";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { getInstance } from "~/i18n/i18next.server";
@@ -41,9 +40,7 @@ export default function LostPassword({ loaderData, actionData }: Route.Component
   // The same answer for every address: the form is done and not shown again.
   const sent = actionData?.initialValue === null;
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.lostPassword.title")} error={!form.valid} />
+    <PublicPage title={t("auth.lostPassword.title")} error={!form.valid}>
         {sent ? (
           <div className="alert alert--success" role="status">
             <p>{t("auth.lostPassword.sent")}</p>
@@ -68,12 +65,7 @@ export default function LostPassword({ loaderData, actionData }: Route.Component
             </Form>
           </>
         )}
-        <p>
-          <Link to="/login" className="link-action">
-            {t("auth.lostPassword.back")}
-          </Link>
-        </p>
-      </div>
-    </PublicShell>
+        <BackToLogin />
+    </PublicPage>
   );
 }

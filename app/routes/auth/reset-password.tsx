@@ -3,8 +3,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/reset-password";
 import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { PublicPage } from "~/components/PublicShell";
 import { newPasswordSchema, type NewPasswordForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { getPlatform } from "~/.server/platform";
@@ -46,9 +45,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const [form, fields] = useForm<NewPasswordForm>({ id: "new", lastResult: actionData });
   const spent = !loaderData.live || Boolean(form.errors?.includes(EXPIRED));
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.resetPassword.title")} error={!form.valid} />
+    <PublicPage title={t("auth.resetPassword.title")} error={!form.valid}>
         {spent ? (
           <div className="alert alert--error" role="alert">
             <p>{t("auth.resetPassword.expired")}</p>
@@ -69,7 +66,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             </Form>
           </>
         )}
-      </div>
-    </PublicShell>
+    </PublicPage>
   );
 }

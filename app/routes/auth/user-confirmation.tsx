@@ -3,8 +3,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/user-confirmation";
 import { ErrorSummary, OneTimeCodeField } from "~/components/forms";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { PublicPage } from "~/components/PublicShell";
 import { codeSchema, loginSchema } from "~/domain/schemas";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
@@ -45,9 +44,7 @@ export default function UserConfirmation({ loaderData, actionData }: Route.Compo
     defaultValue: { email: loaderData.email, code: loaderData.code },
   });
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.userConfirmation.title")} error={!form.valid} />
+    <PublicPage title={t("auth.userConfirmation.title")} error={!form.valid}>
         {confirmed ? (
           <>
             <div className="alert alert--success" role="status">
@@ -72,7 +69,6 @@ export default function UserConfirmation({ loaderData, actionData }: Route.Compo
             </Form>
           </>
         )}
-      </div>
-    </PublicShell>
+    </PublicPage>
   );
 }

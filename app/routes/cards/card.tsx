@@ -17,6 +17,7 @@ import { TransactionsPanel } from "~/components/TransactionsPanel";
 import { deliveryHint } from "~/domain/delivery";
 import { todayInParis } from "~/domain/wallets";
 import { transactionsQuery } from "~/domain/transactions";
+import { NewTabLink } from "~/components/NewTabLink";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
@@ -99,9 +100,7 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
           </Link>
         </li>
         <li>
-          <a href={faqUrl} target="_blank" rel="noopener noreferrer">
-            {t("cards.menu.faq")} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-          </a>
+          <NewTabLink href={faqUrl}>{t("cards.menu.faq")}</NewTabLink>
         </li>
       </ul>
     </details>

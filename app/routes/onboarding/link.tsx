@@ -1,8 +1,7 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/link";
-import { PageHeader } from "~/components/PageHeader";
-import { PublicShell } from "~/components/PublicShell";
+import { BackToLogin, PublicPage } from "~/components/PublicShell";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { getPlatform } from "~/.server/platform";
@@ -28,18 +27,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export default function OnboardingLink() {
   const { t } = useTranslation();
   return (
-    <PublicShell>
-      <div className="narrow">
-        <PageHeader title={t("auth.activate.title")} />
+    <PublicPage title={t("auth.activate.title")}>
         <div className="alert alert--error" role="alert">
           <p>{t("auth.activate.expired")}</p>
         </div>
-        <p>
-          <Link to="/login" className="link-action">
-            {t("auth.lostPassword.back")}
-          </Link>
-        </p>
-      </div>
-    </PublicShell>
+        <BackToLogin />
+    </PublicPage>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n";
 import { useEffect } from "react";
-import { Form, Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
+import { Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashAlert } from "~/components/FlashAlert";
 import { LogoMark } from "~/components/Logo";
@@ -16,6 +16,8 @@ import { listWalletNames } from "~/.server/services/wallets";
 import { pendingFields } from "~/.server/services/profile";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
+import { SignOutButton } from "~/components/SignOutButton";
+import { NewTabLink } from "~/components/NewTabLink";
 
 export const middleware = [requireAccount];
 
@@ -149,9 +151,7 @@ function UserMenu({ data }: { data: AppLayoutData }) {
   const menu = useDisclosureMenu();
   const external = (href: string, label: string) => (
     <li>
-      <a href={href} target="_blank" rel="noopener noreferrer">
-        {label} <span className="visually-hidden">{t("userMenu.newTab")}</span>
-      </a>
+      <NewTabLink href={href}>{label}</NewTabLink>
     </li>
   );
   return (
@@ -180,7 +180,7 @@ function UserMenu({ data }: { data: AppLayoutData }) {
             </li>
           ) : null}
         </ul>
-        <SignOutForm />
+        <SignOutButton look="menu" />
       </div>
     </details>
   );
@@ -260,7 +260,7 @@ function Shell({ data, children }: { data: AppLayoutData | undefined; children: 
             <MobileMenu data={data} />
           </>
         ) : (
-          <SignOutForm />
+          <SignOutButton look="menu" />
         )}
       </header>
       <div className="app-body">
@@ -298,16 +298,6 @@ function SectionsNav() {
   );
 }
 
-function SignOutForm() {
-  const { t } = useTranslation();
-  return (
-    <Form method="post" action="/logout" className="user-menu__logout">
-      <button type="submit" className="button button--secondary">
-        {t("userMenu.logout")}
-      </button>
-    </Form>
-  );
-}
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
