@@ -28,7 +28,7 @@ const LIKE_MARIE: AccountOptions = {
       lastFour: "4242",
       wallets: ["Titres-restaurant", "Mobilité", "Cadeaux de Noël"],
       payments: [
-        { kind: "approved", merchant: "Le Bistrot des Halles", amount: 1250, canSwitch: true },
+        { kind: "approved", merchant: "Le Bistrot des Halles", amount: 1250, canSwitch: true, scopes: ["meal", "gift"] },
         { kind: "approved", merchant: "Le Comptoir Lyonnais", amount: 6850, overflow: 1850 },
       ],
     },

@@ -208,7 +208,7 @@ export interface CardSpec {
   /** Names of this account's wallets, in priority order. */
   wallets?: string[];
   /** Payments with the card, newest first. An overflow is charged to the default saved card, and failed. */
-  payments?: { kind: AuthorizationKind; merchant: string; city?: string; amount: number; reason?: string; overflow?: number; canSwitch?: boolean }[];
+  payments?: { kind: AuthorizationKind; merchant: string; city?: string; amount: number; reason?: string; overflow?: number; canSwitch?: boolean; scopes?: string[] }[];
 }
 
 export interface WalletSpec {
