@@ -168,6 +168,8 @@ test("finding 7: a panel opened from « Actions sur la carte » gives focus back
   await page.getByRole("link", { name: "Geler la carte" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("dialog", { name: "Geler la carte" })).toBeVisible();
+  // With JS the panel is a modal dialog (Escape closes only that); wait until the page's script made it one.
+  await expect.poll(() => page.evaluate(() => document.querySelector("dialog")?.matches(":modal") ?? false)).toBe(true);
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(summary).toBeFocused();
