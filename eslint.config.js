@@ -7,7 +7,8 @@ import tseslint from "typescript-eslint";
 const redirectImports = {
   name: "react-router",
   importNames: ["redirect", "redirectDocument", "replace"],
-  message: "Redirect with internalRedirect, internalPath and redirectWithFlash (~/routes/+shared/redirects.server, docs/decisions/0015).",
+  message:
+    "Redirect with internalRedirect, internalPath and redirectWithFlash (~/routes/+shared/redirects.server, docs/decisions/0015).",
 };
 
 export default tseslint.config(
@@ -47,7 +48,8 @@ export default tseslint.config(
             {
               group: ["~/.server/db", "~/.server/db/*", "~/.server/providers/**"],
               allowTypeImports: true,
-              message: "Routes and components call services (~/.server/services) and the platform, never the database or a provider adapter (decision 0020).",
+              message:
+                "Routes and components call services (~/.server/services) and the platform, never the database or a provider adapter (decision 0020).",
             },
           ],
         },

@@ -65,14 +65,21 @@ async function main() {
     development,
     trustProxy: env.TRUST_PROXY === "1",
     // PostgreSQL: the counts live in the database, shared by every machine; SQLite: in memory (the primary's with workers).
-    rateLimits: rateLimitsOf(env, platform.database.kind === "postgres" ? { database: platform.db } : { sharedAcrossWorkers: clustered }),
+    rateLimits: rateLimitsOf(
+      env,
+      platform.database.kind === "postgres" ? { database: platform.db } : { sharedAcrossWorkers: clustered },
+    ),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
     log,
   });
 
   const server = app.listen(env.PORT, env.HOST, () => {
     if (cluster.isWorker) return;
-    log.info("portal listening", { url: `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`, mode: env.APP_MODE, database: platform.database.kind });
+    log.info("portal listening", {
+      url: `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`,
+      mode: env.APP_MODE,
+      database: platform.database.kind,
+    });
   });
 
   let stopping = false;
@@ -96,7 +103,12 @@ async function main() {
  * Keeps `count` workers serving (a crashed one is replaced) and stops them all on SIGTERM/SIGINT; keeps
  * the rate-limit counts of every worker when they live in memory (SQLite).
  */
-function runPrimary(count: number, workerEnv: Record<string, string>, log: ReturnType<typeof createLogger>, countsInMemory: boolean) {
+function runPrimary(
+  count: number,
+  workerEnv: Record<string, string>,
+  log: ReturnType<typeof createLogger>,
+  countsInMemory: boolean,
+) {
   if (countsInMemory) new ClusterMemoryStorePrimary().init();
   let stopping = false;
   const fork = () => cluster.fork(workerEnv);

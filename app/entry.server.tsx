@@ -4,7 +4,13 @@ import { renderToPipeableStream } from "react-dom/server";
 import { TranslationProvider, translatorFor, type Translate } from "./i18n";
 import { getLocale } from "./i18n/i18next.server";
 import resources from "./i18n/catalogues";
-import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
+import {
+  isRouteErrorResponse,
+  RouterContextProvider,
+  ServerRouter,
+  type EntryContext,
+  type HandleErrorFunction,
+} from "react-router";
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
 import { pathForLog } from "./.server/logger";
@@ -17,7 +23,10 @@ export const streamTimeout = 5_000;
  * request's language was chosen by the root middleware (decision 0018).
  */
 const translators = Object.fromEntries(
-  Object.entries(resources).map(([lng, { translation }]) => [lng, translatorFor(translation as Parameters<typeof translatorFor>[0])]),
+  Object.entries(resources).map(([lng, { translation }]) => [
+    lng,
+    translatorFor(translation as Parameters<typeof translatorFor>[0]),
+  ]),
 ) as Record<keyof typeof resources, Translate>;
 
 /**
@@ -52,7 +61,12 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
         },
         onShellError(error: unknown) {
           reject(error);
@@ -74,7 +88,12 @@ export default function handleRequest(
 async function logError(error: unknown, request: Request, params?: Record<string, string | undefined>) {
   const { logger } = await getPlatform();
   const scrub = (text: unknown) => (typeof text === "string" ? pathForLog(text, params) : text);
-  const err = error instanceof Error ? { name: error.name, message: scrub(error.message), stack: scrub(error.stack) } : isRouteErrorResponse(error) ? { status: error.status, data: scrub(error.data) } : error;
+  const err =
+    error instanceof Error
+      ? { name: error.name, message: scrub(error.message), stack: scrub(error.stack) }
+      : isRouteErrorResponse(error)
+        ? { status: error.status, data: scrub(error.data) }
+        : error;
   logger.error("render failed", { err, path: pathForLog(new URL(request.url).pathname, params) });
 }
 

@@ -1,4 +1,14 @@
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "react-router";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/root";
 import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavigation";
@@ -62,7 +72,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {root?.banner ? <StatusBanner text={root.banner.text} color={root.banner.color} nonce={nonce} /> : null}
         {root?.mobileApp ? (
-          <MobileAppBanner platform={root.mobileApp} product={root.productName} href={root.mobileApp === "ios" ? root.stores.appStore : root.stores.playStore} />
+          <MobileAppBanner
+            platform={root.mobileApp}
+            product={root.productName}
+            href={root.mobileApp === "ios" ? root.stores.appStore : root.stores.playStore}
+          />
         ) : null}
         {children}
         <ScrollRestoration nonce={nonce} />
@@ -81,11 +95,15 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
   // A refusal (`refusal` in routes/+shared/request.server.ts) says why in its own words.
-  const refused = isRouteErrorResponse(error) && error.status < 500 ? (error.data as { message?: unknown } | null)?.message : undefined;
+  const refused =
+    isRouteErrorResponse(error) && error.status < 500
+      ? (error.data as { message?: unknown } | null)?.message
+      : undefined;
   if (typeof refused === "string") return <RefusedPage message={refused} />;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   // Requests the portal's own pages never send: a French page that says so, not "an error occurred".
-  if (isRouteErrorResponse(error) && error.status === 400) return <ServerErrorPage title={t("badRequest.title")} text={t("badRequest.text")} />;
+  if (isRouteErrorResponse(error) && error.status === 400)
+    return <ServerErrorPage title={t("badRequest.title")} text={t("badRequest.text")} />;
   if (isRouteErrorResponse(error) && (error.status === 405 || error.status === 415)) {
     return <ServerErrorPage title={t("methodNotAllowed.title")} text={t("methodNotAllowed.text")} />;
   }

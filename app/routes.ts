@@ -50,7 +50,10 @@ export default [
     route("cards/:cardId/reveal/key", "routes/cards/reveal-key.ts"),
     route("cards/:cardId/transactions/:authorizationId/report", "routes/cards/transaction-report.tsx"),
     route("cards/:cardId/transactions/:authorizationId/retry", "routes/cards/transaction-retry.ts"),
-    route("cards/:cardId/transactions/:authorizationId/payment-methods", "routes/cards/transaction-payment-methods.tsx"),
+    route(
+      "cards/:cardId/transactions/:authorizationId/payment-methods",
+      "routes/cards/transaction-payment-methods.tsx",
+    ),
     route("wallets", "routes/wallets/index.tsx"),
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),

@@ -43,14 +43,26 @@ interface Reply {
 
 const benchAgent = new http.Agent({ keepAlive: true, maxSockets: LOAD.users });
 
-function request(urlPath: string, options: { method?: string; headers?: OutgoingHttpHeaders; body?: string } = {}): Promise<Reply> {
+function request(
+  urlPath: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: HOST, port: PORT, path: urlPath, method: options.method ?? "GET", headers: options.headers, agent: benchAgent },
+      {
+        host: HOST,
+        port: PORT,
+        path: urlPath,
+        method: options.method ?? "GET",
+        headers: options.headers,
+        agent: benchAgent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on("error", reject);
       },
     );
@@ -79,7 +91,8 @@ class CookieJar {
   }
 }
 
-const pathOf = (location: string | undefined) => (location ? new URL(location, ORIGIN).pathname + new URL(location, ORIGIN).search : "");
+const pathOf = (location: string | undefined) =>
+  location ? new URL(location, ORIGIN).pathname + new URL(location, ORIGIN).search : "";
 
 // ---------------------------------------------------------------------------------------------
 // The server
@@ -88,7 +101,9 @@ function checkBuild() {
   const serverEntry = path.join(root, "build/server/index.js");
   const assets = path.join(root, "build/client/assets");
   if (!existsSync(serverEntry) || !existsSync(assets)) {
-    throw new BenchError("No production build found (build/server/index.js, build/client/assets). Run `npm run build` first.");
+    throw new BenchError(
+      "No production build found (build/server/index.js, build/client/assets). Run `npm run build` first.",
+    );
   }
   // A build older than the sources measures yesterday's code: say so, but go on.
   const built = statSync(serverEntry).mtimeMs;
@@ -99,7 +114,8 @@ function checkBuild() {
       return Math.max(max, time);
     }, 0);
   const sources = Math.max(newest(path.join(root, "app")), newest(path.join(root, "locales")));
-  if (sources > built) console.warn("⚠ build/ is older than app/ or locales/: run `npm run build` to measure the current code.\n");
+  if (sources > built)
+    console.warn("⚠ build/ is older than app/ or locales/: run `npm run build` to measure the current code.\n");
 }
 
 function removeDatabase() {
@@ -191,7 +207,10 @@ const decode = (text: string) =>
     .replace(/&nbsp;/g, " ")
     .replace(/&amp;/g, "&");
 
-const textOf = (html: string) => decode(html.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+const textOf = (html: string) =>
+  decode(html.replace(/<[^>]*>/g, " "))
+    .replace(/\s+/g, " ")
+    .trim();
 
 function firstH1(html: string): string | null {
   const m = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
@@ -212,7 +231,10 @@ function formsOf(html: string): HtmlForm[] {
 }
 
 /** Assets the HTML makes the browser load: script src, modulepreload, stylesheets, and the imports of inline module scripts. */
-function assetsOf(html: string, pageUrl: string): { scripts: Set<string>; styles: Set<string>; inlineScriptBytes: number } {
+function assetsOf(
+  html: string,
+  pageUrl: string,
+): { scripts: Set<string>; styles: Set<string>; inlineScriptBytes: number } {
   const scripts = new Set<string>();
   const styles = new Set<string>();
   const local = (ref: string) => {
@@ -338,8 +360,10 @@ async function signInAsClaire(jar: CookieJar): Promise<{ loginHtml: string }> {
   });
   jar.store(reply.headers);
   const location = pathOf(reply.headers.location);
-  if (reply.status < 300 || reply.status >= 400) throw new BenchError(`sign-in answered ${reply.status}, not a redirect (wrong password? rate limit?)`);
-  if (location.startsWith("/login")) throw new BenchError(`sign-in redirected to ${location}: Claire should have no second factor`);
+  if (reply.status < 300 || reply.status >= 400)
+    throw new BenchError(`sign-in answered ${reply.status}, not a redirect (wrong password? rate limit?)`);
+  if (location.startsWith("/login"))
+    throw new BenchError(`sign-in redirected to ${location}: Claire should have no second factor`);
   return { loginHtml };
 }
 
@@ -354,7 +378,8 @@ async function findCardPage(jar: CookieJar): Promise<string> {
       continue;
     }
     if (reply.status !== 200) throw new BenchError(`GET ${current} answered ${reply.status}`);
-    if (!/^\/cards\/[^/]+$/.test(new URL(current, ORIGIN).pathname)) throw new BenchError(`/cards led to ${current}, not a card page`);
+    if (!/^\/cards\/[^/]+$/.test(new URL(current, ORIGIN).pathname))
+      throw new BenchError(`/cards led to ${current}, not a card page`);
     return current;
   }
   throw new BenchError("too many redirects from /cards");
@@ -414,7 +439,8 @@ function percentile(sorted: number[], p: number): number {
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => [...(row[col] ?? "")].length)));
-  const line = (row: string[]) => `| ${row.map((cell, col) => cell + " ".repeat(widths[col]! - [...cell].length)).join(" | ")} |`;
+  const line = (row: string[]) =>
+    `| ${row.map((cell, col) => cell + " ".repeat(widths[col]! - [...cell].length)).join(" | ")} |`;
   return [line(rows[0]!), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.slice(1).map(line)].join("\n");
 }
 
@@ -426,7 +452,9 @@ async function bench() {
   const cardPath = await findCardPage(jar);
   const cookie = jar.header();
 
-  const cardReply = await request(cardPath, { headers: { Cookie: cookie, "Accept-Encoding": "identity", "Accept-Language": "fr-FR" } });
+  const cardReply = await request(cardPath, {
+    headers: { Cookie: cookie, "Accept-Encoding": "identity", "Accept-Language": "fr-FR" },
+  });
   if (cardReply.status !== 200) throw new BenchError(`GET ${cardPath} answered ${cardReply.status}`);
   const cardHtml = cardReply.body.toString("utf8");
 
@@ -435,7 +463,12 @@ async function bench() {
   const cardH1 = firstH1(cardHtml);
   const loginForms = formsOf(loginHtml);
   const cardForms = formsOf(cardHtml);
-  const loginFormOk = loginForms.some((f) => f.method === "post" && /name="email"/.test(f.inner) && /type="submit"|<button(?![^>]*type="button")/.test(f.inner));
+  const loginFormOk = loginForms.some(
+    (f) =>
+      f.method === "post" &&
+      /name="email"/.test(f.inner) &&
+      /type="submit"|<button(?![^>]*type="button")/.test(f.inner),
+  );
   const cardMain = /<main\b[\s\S]*?<\/main>/i.exec(cardHtml)?.[0] ?? "";
   const cardLinks = (cardMain.match(/<a\b[^>]*\bhref="\/cards\//g) ?? []).length;
   const noJsOk = Boolean(loginH1) && Boolean(cardH1) && loginFormOk && textOf(cardMain).length > 200;
@@ -450,7 +483,9 @@ async function bench() {
   const htmlGzip = gzipSize(cardReply.body);
 
   // 5. Latency under load.
-  console.log(`Load: ${LOAD.users} users on ${cardPath} for up to ${LOAD.durationMs / 1000} s or ${LOAD.maxRequests} requests…\n`);
+  console.log(
+    `Load: ${LOAD.users} users on ${cardPath} for up to ${LOAD.durationMs / 1000} s or ${LOAD.maxRequests} requests…\n`,
+  );
   const load = await loadTest(cardPath, cookie);
   const sorted = [...load.latencies].sort((a, b) => a - b);
   const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(sorted, p)) as [number, number, number];
@@ -464,34 +499,74 @@ async function bench() {
       ["What", "Measured", "Budget", ""],
       [
         "JavaScript needed to use the page",
-        noJsOk ? `0 KB (h1 + ${cardForms.length} form(s), ${cardLinks} card link(s) in server HTML)` : "content or forms missing without JS",
+        noJsOk
+          ? `0 KB (h1 + ${cardForms.length} form(s), ${cardLinks} card link(s) in server HTML)`
+          : "content or forms missing without JS",
         "0 KB",
         mark(noJsOk),
       ],
-      ["JavaScript loaded by the card page", `${kb(jsGzip)} (${js.length} files, ${kb(sum(js, "raw"))} raw)`, `≤ ${BUDGET_KB.js} KB`, mark(jsGzip <= BUDGET_KB.js * 1024)],
-      ["CSS, whole app", `${kb(cssGzip)} (${appCss.length} file(s), ${kb(sum(appCss, "raw"))} raw)`, `≤ ${BUDGET_KB.css} KB`, mark(cssGzip <= BUDGET_KB.css * 1024)],
-      ["HTML of the card page", `${kb(htmlGzip)} (${kb(cardReply.body.length)} raw)`, `≤ ${BUDGET_KB.html} KB`, mark(htmlGzip <= BUDGET_KB.html * 1024)],
+      [
+        "JavaScript loaded by the card page",
+        `${kb(jsGzip)} (${js.length} files, ${kb(sum(js, "raw"))} raw)`,
+        `≤ ${BUDGET_KB.js} KB`,
+        mark(jsGzip <= BUDGET_KB.js * 1024),
+      ],
+      [
+        "CSS, whole app",
+        `${kb(cssGzip)} (${appCss.length} file(s), ${kb(sum(appCss, "raw"))} raw)`,
+        `≤ ${BUDGET_KB.css} KB`,
+        mark(cssGzip <= BUDGET_KB.css * 1024),
+      ],
+      [
+        "HTML of the card page",
+        `${kb(htmlGzip)} (${kb(cardReply.body.length)} raw)`,
+        `≤ ${BUDGET_KB.html} KB`,
+        mark(htmlGzip <= BUDGET_KB.html * 1024),
+      ],
       [
         `Card page, ${LOAD.users} concurrent users, p95`,
-        sorted.length ? `p50 ${ms(p50)} · p95 ${ms(p95)} · p99 ${ms(p99)} · ${rps.toFixed(0)} req/s` : "no successful request",
+        sorted.length
+          ? `p50 ${ms(p50)} · p95 ${ms(p95)} · p99 ${ms(p99)} · ${rps.toFixed(0)} req/s`
+          : "no successful request",
         `p95 ≤ ${BUDGET_P95_MS} ms`,
         mark(sorted.length > 0 && failed === 0 && p95 <= BUDGET_P95_MS),
       ],
     ]),
   );
 
-  console.log(`\nNo-JS checks: /login h1 "${loginH1 ?? "—"}", POST form with e-mail + submit: ${loginFormOk ? "yes" : "NO"} (sign-in above used it, without scripts)`);
-  console.log(`              card h1 "${cardH1 ?? "—"}", ${cardForms.length} form(s) [${cardForms.map((f) => f.method).join(", ")}], ${textOf(cardMain).length} characters of text in <main>`);
-  console.log(`\nLoad: ${sorted.length} OK + ${failed} failed in ${(load.elapsedMs / 1000).toFixed(1)} s, response encoding ${load.encoding}, ${LOAD.warmup} warm-up requests not counted`);
+  console.log(
+    `\nNo-JS checks: /login h1 "${loginH1 ?? "—"}", POST form with e-mail + submit: ${loginFormOk ? "yes" : "NO"} (sign-in above used it, without scripts)`,
+  );
+  console.log(
+    `              card h1 "${cardH1 ?? "—"}", ${cardForms.length} form(s) [${cardForms.map((f) => f.method).join(", ")}], ${textOf(cardMain).length} characters of text in <main>`,
+  );
+  console.log(
+    `\nLoad: ${sorted.length} OK + ${failed} failed in ${(load.elapsedMs / 1000).toFixed(1)} s, response encoding ${load.encoding}, ${LOAD.warmup} warm-up requests not counted`,
+  );
   for (const [why, count] of load.errors) console.log(`  ✗ ${count} × ${why}`);
   if (sorted.length) console.log(`  min ${ms(sorted[0]!)} · max ${ms(sorted[sorted.length - 1]!)}`);
 
-  console.log(`\nJavaScript of the card page, biggest first (inline bootstrap scripts in the HTML: ${kb(inlineScriptBytes)} raw, counted with the HTML):`);
-  console.log(table([["Asset", "gzip", "raw", ""], ...js.map((a) => [a.path, kb(a.gzip), kb(a.raw), a.indirect ? "static import, not in HTML" : ""])]));
+  console.log(
+    `\nJavaScript of the card page, biggest first (inline bootstrap scripts in the HTML: ${kb(inlineScriptBytes)} raw, counted with the HTML):`,
+  );
+  console.log(
+    table([
+      ["Asset", "gzip", "raw", ""],
+      ...js.map((a) => [a.path, kb(a.gzip), kb(a.raw), a.indirect ? "static import, not in HTML" : ""]),
+    ]),
+  );
   console.log("\nCSS:");
-  console.log(table([["Asset", "gzip", "raw", "linked by the card page"], ...appCss.map((a) => [a.path, kb(a.gzip), kb(a.raw), pageCss.some((p) => p.path === a.path) ? "yes" : "no"])]));
+  console.log(
+    table([
+      ["Asset", "gzip", "raw", "linked by the card page"],
+      ...appCss.map((a) => [a.path, kb(a.gzip), kb(a.raw), pageCss.some((p) => p.path === a.path) ? "yes" : "no"]),
+    ]),
+  );
   const unbuilt = pageCss.filter((p) => !appCss.some((a) => a.path === p.path));
-  if (unbuilt.length) console.log(`  also linked, not in build/client/assets: ${unbuilt.map((a) => `${a.path} ${kb(a.gzip)}`).join(", ")}`);
+  if (unbuilt.length)
+    console.log(
+      `  also linked, not in build/client/assets: ${unbuilt.map((a) => `${a.path} ${kb(a.gzip)}`).join(", ")}`,
+    );
 }
 
 async function main(): Promise<number> {
@@ -517,7 +592,9 @@ async function main(): Promise<number> {
     await bench();
     return 0;
   } catch (err) {
-    console.error(`\n✗ Benchmark failed: ${err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    console.error(
+      `\n✗ Benchmark failed: ${err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
     return 1;
   } finally {
     benchAgent.destroy();
@@ -526,7 +603,8 @@ async function main(): Promise<number> {
     process.off("SIGTERM", interrupt);
     removeDatabase();
     const warnings = server.output.filter((line) => line.trim());
-    if (warnings.length) console.log(`\nServer output (LOG_LEVEL=warn), last lines:\n${warnings.slice(-15).join("\n")}`);
+    if (warnings.length)
+      console.log(`\nServer output (LOG_LEVEL=warn), last lines:\n${warnings.slice(-15).join("\n")}`);
   }
 }
 

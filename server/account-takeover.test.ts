@@ -27,9 +27,15 @@ afterAll(async () => {
 });
 
 const userRow = (email: string) =>
-  db.prepare("select id, first_name, last_name, phone, terms_confirmed_at, mfa_enabled, mfa_preferred from users where email = ?").get(email) as Record<string, unknown>;
+  db
+    .prepare(
+      "select id, first_name, last_name, phone, terms_confirmed_at, mfa_enabled, mfa_preferred from users where email = ?",
+    )
+    .get(email) as Record<string, unknown>;
 const pendingOf = (email: string) =>
-  db.prepare("select field_name, new_value from pending_changes where user_id = (select id from users where email = ?)").all(email);
+  db
+    .prepare("select field_name, new_value from pending_changes where user_id = (select id from users where email = ?)")
+    .all(email);
 
 test("an onboarded account posting onboarding's steps is refused in French (403) and nothing changes", async () => {
   const claire = await signIn(server.base, db, CLAIRE);
@@ -39,9 +45,14 @@ test("an onboarded account posting onboarding's steps is refused in French (403)
   expect(profile.status).toBe(403);
   const page = await profile.text();
   expect(page).toContain("Votre inscription est déjà terminée");
-  expect(page).toContain("<html lang=\"fr\"");
+  expect(page).toContain('<html lang="fr"');
   // The card step too: an onboarded account creates cards from its card page, with its licences.
-  const card = await claire.post("/onboarding/card", { step: "card", request: "creq_AAAAAAAAAAAAAAAA", group: "x", type: "virtual" });
+  const card = await claire.post("/onboarding/card", {
+    step: "card",
+    request: "creq_AAAAAAAAAAAAAAAA",
+    group: "x",
+    type: "virtual",
+  });
   expect(card.status).toBe(403);
 
   expect(userRow(CLAIRE)).toEqual(before);
@@ -52,7 +63,9 @@ test("paul can neither rename himself through onboarding nor skip his pending ph
   const paul = await signIn(server.base, db, PAUL);
   const before = userRow(PAUL);
 
-  expect((await paul.post("/onboarding?index", { firstName: "Eve", lastName: "Attacker", terms: "on" })).status).toBe(403);
+  expect((await paul.post("/onboarding?index", { firstName: "Eve", lastName: "Attacker", terms: "on" })).status).toBe(
+    403,
+  );
   expect((await paul.post("/onboarding?index", ATTACKER)).status).toBe(403);
 
   // The second-factor step posted directly, past the pending step: sent to that step, told why.
@@ -71,7 +84,13 @@ test("a second factor cannot be chosen in the settings while a phone change wait
   const claire = await signIn(server.base, db, CLAIRE);
   // Names are not part of the profile form: sent anyway, they are ignored (001 §6). The intent is the
   // save button's, as the page sends it (without one the post is refused, decision 0021).
-  const saved = await claire.post("/settings/profile", { intent: "save", firstName: "Eve", lastName: "Attacker", phoneCountry: "FR", phone: "07 00 00 00 77" });
+  const saved = await claire.post("/settings/profile", {
+    intent: "save",
+    firstName: "Eve",
+    lastName: "Attacker",
+    phoneCountry: "FR",
+    phone: "07 00 00 00 77",
+  });
   expect((await claire.follow(saved)).location).toBe("/settings/profile/confirm/phone");
   expect(userRow(CLAIRE)).toMatchObject({ first_name: "Claire", last_name: "Petit" });
   const before = userRow(CLAIRE);

@@ -60,11 +60,26 @@ test("hashed assets are cached for a year, immutable", async () => {
 
 test("a form post from another site is refused", async () => {
   const body = new URLSearchParams({ intent: "x" });
-  const crossSite = await fetch(`${base}/logout`, { method: "POST", body, headers: { "Sec-Fetch-Site": "cross-site" }, redirect: "manual" });
+  const crossSite = await fetch(`${base}/logout`, {
+    method: "POST",
+    body,
+    headers: { "Sec-Fetch-Site": "cross-site" },
+    redirect: "manual",
+  });
   expect(crossSite.status).toBe(403);
-  const otherOrigin = await fetch(`${base}/logout`, { method: "POST", body, headers: { Origin: "https://evil.example" }, redirect: "manual" });
+  const otherOrigin = await fetch(`${base}/logout`, {
+    method: "POST",
+    body,
+    headers: { Origin: "https://evil.example" },
+    redirect: "manual",
+  });
   expect(otherOrigin.status).toBe(403);
-  const sameOrigin = await fetch(`${base}/logout`, { method: "POST", body, headers: { Origin: base, "Sec-Fetch-Site": "same-origin" }, redirect: "manual" });
+  const sameOrigin = await fetch(`${base}/logout`, {
+    method: "POST",
+    body,
+    headers: { Origin: base, "Sec-Fetch-Site": "same-origin" },
+    redirect: "manual",
+  });
   expect(sameOrigin.status).toBe(302);
 });
 
@@ -74,14 +89,26 @@ test("an oversized body is refused before it is read", async () => {
   const url = new URL(base);
   const status = await new Promise<number>((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: "POST", path: "/logout", headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(13 * 1024 * 1024) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: "/logout",
+        headers: {
+          Origin: base,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": String(13 * 1024 * 1024),
+        },
+      },
       (res) => {
         resolve(res.statusCode ?? 0);
         req.destroy();
       },
     );
     req.setTimeout(10_000, () => req.destroy(new Error("no answer before the body was sent")));
-    req.on("error", (err: NodeJS.ErrnoException) => (err.code === "ECONNRESET" || err.code === "EPIPE" ? undefined : reject(err)));
+    req.on("error", (err: NodeJS.ErrnoException) =>
+      err.code === "ECONNRESET" || err.code === "EPIPE" ? undefined : reject(err),
+    );
     req.write("x".repeat(1024));
   });
   expect(status).toBe(413);
@@ -89,7 +116,10 @@ test("an oversized body is refused before it is read", async () => {
 
 test("unknown paths answer 404; tampered cookies are ignored, not a 500", async () => {
   expect((await fetch(`${base}/nope`)).status).toBe(404);
-  const res = await fetch(`${base}/cards`, { headers: { Cookie: "session=forged.value; other=%E0%A4%A" }, redirect: "manual" });
+  const res = await fetch(`${base}/cards`, {
+    headers: { Cookie: "session=forged.value; other=%E0%A4%A" },
+    redirect: "manual",
+  });
   expect(res.status).toBe(302);
   expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fcards");
 });

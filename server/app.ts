@@ -48,7 +48,11 @@ export function createServerApp(options: ServerAppOptions): Express {
   const headers = securityHeaders({ development: options.development, stripe: options.stripe });
   // The sandbox issuer's reveal document sets its own, framable policy (the issuer's, not the portal's).
   // The sandbox providers' own documents set their own headers (framed by the portal).
-  app.use((req, res, next) => (req.path.startsWith("/sandbox-issuer/") || req.path.startsWith("/sandbox-processor/") ? next() : headers(req, res, next)));
+  app.use((req, res, next) =>
+    req.path.startsWith("/sandbox-issuer/") || req.path.startsWith("/sandbox-processor/")
+      ? next()
+      : headers(req, res, next),
+  );
   // Brotli at a middle quality: most of the gain for a fraction of the CPU of the default (11).
   app.use(compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
   app.use(requestLog(options.log, options.loadBuild));
@@ -80,7 +84,9 @@ export function createServerApp(options: ServerAppOptions): Express {
     app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
     // Other public files are few and known: no file-system lookup for every page request.
     const publicFiles = express.static(options.clientDir, { maxAge: "1h", index: false });
-    app.use((req, res, next) => (/^\/[\w.-]+\.(svg|ico|png|txt|webmanifest)$/.test(req.path) ? publicFiles(req, res, next) : next()));
+    app.use((req, res, next) =>
+      /^\/[\w.-]+\.(svg|ico|png|txt|webmanifest)$/.test(req.path) ? publicFiles(req, res, next) : next(),
+    );
   }
 
   // Nothing the portal renders may be kept by a browser or a proxy: pages and their `.data` carry
@@ -128,7 +134,11 @@ export function createServerApp(options: ServerAppOptions): Express {
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    void options.loadBuild().then((build) => options.log.error("unhandled error", { err, method: req.method, path: routeTreeOf(build).maskPath(req.path) }));
+    void options
+      .loadBuild()
+      .then((build) =>
+        options.log.error("unhandled error", { err, method: req.method, path: routeTreeOf(build).maskPath(req.path) }),
+      );
     if (res.headersSent) return;
     sendErrorPage(res, 500);
   });
@@ -161,7 +171,12 @@ function requestLog(log: Platform["logger"], loadBuild: () => Promise<ServerBuil
       if (req.path.startsWith("/assets/")) return;
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       void loadBuild().then((build) =>
-        log.info("request", { method: req.method, path: routeTreeOf(build).maskPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 }),
+        log.info("request", {
+          method: req.method,
+          path: routeTreeOf(build).maskPath(req.path),
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        }),
       );
     });
     next();

@@ -14,7 +14,8 @@ beforeAll(async () => {
   base = server.base;
   // /healthz answers once one worker listens; wait for both.
   const deadline = Date.now() + 30_000;
-  while (!server.output().includes('"workers":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (!server.output().includes('"workers":2') && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
 }, 60_000);
 
 afterAll(async () => {

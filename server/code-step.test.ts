@@ -27,10 +27,15 @@ afterAll(async () => {
 });
 
 const userId = (email: string) => (db.prepare("select id from users where email = ?").get(email) as { id: string }).id;
-const cardsOf = (email: string) => db.prepare("select id, type from cards where user_id = ? and status = 'active' order by last_four").all(userId(email)) as { id: string; type: string }[];
+const cardsOf = (email: string) =>
+  db
+    .prepare("select id, type from cards where user_id = ? and status = 'active' order by last_four")
+    .all(userId(email)) as { id: string; type: string }[];
 function latestCode(recipient: string, subject?: string): string {
   const row = db
-    .prepare(`select body from outbox where recipient = ? ${subject ? "and subject = ?" : ""} order by created_at desc, rowid desc limit 1`)
+    .prepare(
+      `select body from outbox where recipient = ? ${subject ? "and subject = ?" : ""} order by created_at desc, rowid desc limit 1`,
+    )
     .get(...(subject ? [recipient, subject] : [recipient])) as { body: string } | undefined;
   const code = /\b(\d{6})\b/.exec(row?.body ?? "")?.[1];
   if (!code) throw new Error(`no code for ${recipient}`);
@@ -111,8 +116,16 @@ test("an unknown intent is a 400 in French on every code step; a contact change 
   const { location, html } = await marie.follow(cancelled);
   expect(location).toBe("/settings/profile");
   expect(html).toContain("Le changement est annulé.");
-  expect(db.prepare("select count(*) as n from pending_changes where user_id = ?").get(userId(MARIE))).toEqual({ n: 0 });
-  expect(db.prepare("select count(*) as n from one_time_codes where user_id = ? and purpose = 'contactChange' and used_at is null").get(userId(MARIE))).toEqual({ n: 0 });
+  expect(db.prepare("select count(*) as n from pending_changes where user_id = ?").get(userId(MARIE))).toEqual({
+    n: 0,
+  });
+  expect(
+    db
+      .prepare(
+        "select count(*) as n from one_time_codes where user_id = ? and purpose = 'contactChange' and used_at is null",
+      )
+      .get(userId(MARIE)),
+  ).toEqual({ n: 0 });
 });
 
 test("cancelling a sign-in at its code withdraws the code: it no longer opens a session", async () => {
@@ -121,7 +134,9 @@ test("cancelling a sign-in at its code withdraws the code: it no longer opens a 
   const cancelled = await browser.post("/login/code", { intent: "cancel" });
   expect(cancelled.status).toBe(302);
   expect(cancelled.headers.get("location")).toBe("/login");
-  const outstanding = db.prepare("select count(*) as n from one_time_codes where user_id = ? and purpose = 'signIn' and used_at is null").get(userId(MARIE)) as { n: number };
+  const outstanding = db
+    .prepare("select count(*) as n from one_time_codes where user_id = ? and purpose = 'signIn' and used_at is null")
+    .get(userId(MARIE)) as { n: number };
   expect(outstanding.n).toBe(0);
   // The step itself is gone: a late submit of the code goes back to sign-in, without a session.
   const late = await browser.post("/login/code", { intent: "verify", code });
@@ -138,7 +153,10 @@ test("wrong codes are counted for the account across steps: after 10, even the r
     await marie.post(`/cards/${card.id}/reveal`, { intent: "send" });
     const code = latestCode(MARIE, REVEAL_SUBJECT);
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await marie.post(`/cards/${card.id}/reveal?step=code`, { intent: "verify", code: wrongFor(code) })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await marie.post(`/cards/${card.id}/reveal?step=code`, { intent: "verify", code: wrongFor(code) })).status,
+      );
     expect(statuses).toEqual([400, 400, 400, 400, 400]);
   }
   // A phone change, confirmed with its right code: refused while the account's codes wait.
@@ -147,7 +165,11 @@ test("wrong codes are counted for the account across steps: after 10, even the r
   const code = latestCode("+33700000042");
   const refused = await marie.post("/settings/profile/confirm/phone", { intent: "verify", code });
   expect(refused.status).toBe(400);
-  expect(await refused.text()).toMatch(/Trop de codes incorrects pour ce compte\. Par sécurité, réessayez dans \d+ minutes?/);
+  expect(await refused.text()).toMatch(
+    /Trop de codes incorrects pour ce compte\. Par sécurité, réessayez dans \d+ minutes?/,
+  );
   expect(db.prepare("select phone from users where email = ?").get(MARIE)).not.toEqual({ phone: "+33700000042" });
-  expect(db.prepare("select new_value from pending_changes where user_id = ?").all(userId(MARIE))).toEqual([{ new_value: "+33700000042" }]);
+  expect(db.prepare("select new_value from pending_changes where user_id = ?").all(userId(MARIE))).toEqual([
+    { new_value: "+33700000042" },
+  ]);
 });

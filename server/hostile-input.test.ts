@@ -76,13 +76,15 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
 };
 
 /** Pages that show a code, a token or a card secret: never cacheable, whoever asks. */
-const SECRET_PAGE = /^\/(login\/code|dev\/outbox|user-confirmation|force-change-password|activate|reset-password|sandbox-issuer|sandbox-processor|secure-account\/pending)(\/|$)|\/(reveal|confirm)(\/|$)/;
+const SECRET_PAGE =
+  /^\/(login\/code|dev\/outbox|user-confirmation|force-change-password|activate|reset-password|sandbox-issuer|sandbox-processor|secure-account\/pending)(\/|$)|\/(reveal|confirm)(\/|$)/;
 /** The sandbox outbox shows every message sent, to anyone, by design (DEMO.md): not a leak. */
 const FOREIGN_DATA_EXEMPT = /^\/dev\/outbox(\/|$|\.data)/;
 /** The paths the sign-in helper itself uses: their hostile posts run last, after the last sign-in. */
 const SIGN_IN_PATHS = new Set(["/login", "/login/code"]);
 /** Actions that sign in or out, change a password or end a card or saved card: posted one at a time, last. */
-const DESTRUCTIVE = /\b(signOut|signIn|completeSignIn|authenticator|changePassword|resetPassword|replaceTemporaryPassword|activateAccount|blockCard|deleteCreditCard)\b/;
+const DESTRUCTIVE =
+  /\b(signOut|signIn|completeSignIn|authenticator|changePassword|resetPassword|replaceTemporaryPassword|activateAccount|blockCard|deleteCreditCard)\b/;
 
 const PASSWORD = "Demo-Portail-2026!";
 const CONCURRENCY = 6;
@@ -166,10 +168,17 @@ function moduleFiles(file: string): string[] {
     for (const f of frontier) {
       for (const m of read(f).matchAll(/from\s+"(~\/(?:components|\.server)\/[\w.-]+|\.\.?\/[\w.$()-]+)"/g)) {
         const spec = m[1]!;
-        const base = spec.startsWith("~/") ? path.join(ROOT, "app", spec.slice(2)) : path.resolve(path.dirname(f), spec);
+        const base = spec.startsWith("~/")
+          ? path.join(ROOT, "app", spec.slice(2))
+          : path.resolve(path.dirname(f), spec);
         for (const candidate of [base, `${base}.ts`, `${base}.tsx`]) {
           const helper = candidate.includes(`${path.sep}.server${path.sep}`);
-          if (!seen.has(candidate) && existsSync(candidate) && /\.(ts|tsx)$/.test(candidate) && (!helper || /formData\(\)|form\.get\(/.test(read(candidate)))) {
+          if (
+            !seen.has(candidate) &&
+            existsSync(candidate) &&
+            /\.(ts|tsx)$/.test(candidate) &&
+            (!helper || /formData\(\)|form\.get\(/.test(read(candidate)))
+          ) {
             seen.add(candidate);
             next.push(candidate);
           }
@@ -213,7 +222,9 @@ function analyse(file: string): Analysis {
   if (intents.size > 0) discriminator = { field: "intent", values: [...intents] };
   else {
     // A wizard's hidden step: `const step = String(form.get("step") …); switch (step) { case "card": … }`.
-    for (const m of text.matchAll(/const (\w+) = String\(form\.get\("([\w-]+)"\)[^;]*;[\s\S]*?switch \(\1\) \{([\s\S]*?)\n {2}\}/g)) {
+    for (const m of text.matchAll(
+      /const (\w+) = String\(form\.get\("([\w-]+)"\)[^;]*;[\s\S]*?switch \(\1\) \{([\s\S]*?)\n {2}\}/g,
+    )) {
       const values = [...m[3]!.matchAll(/case "([^"]+)":/g)].map((c) => c[1]!);
       if (values.length > 0) discriminator = { field: m[2]!, values };
     }
@@ -243,7 +254,10 @@ function endpoints(): Endpoint[] {
       const key = `${pattern}|${r.index}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const params = pattern.split("/").filter((s) => s.startsWith(":") || s === "*").map((s) => (s === "*" ? "*" : s.slice(1)));
+      const params = pattern
+        .split("/")
+        .filter((s) => s.startsWith(":") || s === "*")
+        .map((s) => (s === "*" ? "*" : s.slice(1)));
       out.push({ pattern, file: r.file, index: r.index, params, analysis: analyse(path.join(ROOT, "app", r.file)) });
     }
   }
@@ -275,30 +289,49 @@ interface SendOptions {
 
 function send(method: string, target: string, options: SendOptions = {}, retried = false): Promise<Answer> {
   requestCount++;
-  const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
+  const body =
+    options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
   const url = new URL(base);
   const headers: Record<string, string> = { Accept: "text/html,*/*", ...(options.headers ?? {}) };
   if (options.cookie) headers.Cookie = options.cookie;
   if (body) headers["Content-Length"] = String(body.length);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method, path: target, headers, agent: options.agent ?? agent, timeout: options.timeoutMs ?? 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (c: Buffer) => {
-        size += c.length;
-        if (size <= 4 * MB) chunks.push(c);
-      });
-      res.on("end", () => {
-        let rawLocation: string | null = null;
-        for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i]!.toLowerCase() === "location") rawLocation = res.rawHeaders[i + 1]!;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawLocation, body: Buffer.concat(chunks).toString("utf8") });
-      });
-      res.on("error", reject);
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: target,
+        headers,
+        agent: options.agent ?? agent,
+        timeout: options.timeoutMs ?? 30_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size <= 4 * MB) chunks.push(c);
+        });
+        res.on("end", () => {
+          let rawLocation: string | null = null;
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            if (res.rawHeaders[i]!.toLowerCase() === "location") rawLocation = res.rawHeaders[i + 1]!;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawLocation,
+            body: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`timeout: ${method} ${target.slice(0, 100)}`)));
     req.on("error", (err: NodeJS.ErrnoException) => {
       // A kept-alive socket the server closed meanwhile: once more on a fresh one (Node's advice).
-      if (!retried && req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE")) resolve(send(method, target, options, true));
+      if (!retried && req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE"))
+        resolve(send(method, target, options, true));
       else reject(err);
     });
     req.end(body);
@@ -344,16 +377,25 @@ function readUser(email: string): UserData {
   const d = db();
   try {
     const u = d.prepare("select * from users where email = ?").get(email) as Record<string, string | null>;
-    const cards = d.prepare("select id, last_four, issuer_ref from cards where user_id = ? order by created_at, id").all(u.id) as { id: string; last_four: string; issuer_ref: string }[];
+    const cards = d
+      .prepare("select id, last_four, issuer_ref from cards where user_id = ? order by created_at, id")
+      .all(u.id) as { id: string; last_four: string; issuer_ref: string }[];
     const auths = d
       .prepare(
         `select a.id from card_authorizations a join cards c on c.id = a.card_id where c.user_id = ?
          order by (a.overflow_amount > 0) desc, a.can_switch_payment_methods desc, a.has_card_transactions desc, a.id`,
       )
       .all(u.id) as { id: string }[];
-    const wallets = d.prepare("select id, name from wallets where user_id = ? order by created_at, id").all(u.id) as { id: string; name: string }[];
-    const creditCards = d.prepare("select id, last4 from credit_cards where user_id = ? order by is_default desc, id").all(u.id) as { id: string; last4: string }[];
-    const licences = d.prepare("select id from licences where user_id = ? order by used_at is not null, id").all(u.id) as { id: string }[];
+    const wallets = d.prepare("select id, name from wallets where user_id = ? order by created_at, id").all(u.id) as {
+      id: string;
+      name: string;
+    }[];
+    const creditCards = d
+      .prepare("select id, last4 from credit_cards where user_id = ? order by is_default desc, id")
+      .all(u.id) as { id: string; last4: string }[];
+    const licences = d
+      .prepare("select id from licences where user_id = ? order by used_at is not null, id")
+      .all(u.id) as { id: string }[];
     const distinctive = [
       u.id!,
       u.email!,
@@ -389,7 +431,9 @@ function latestMessage(user: UserData, subject: string): { body: string; id: str
   const d = db();
   try {
     const row = d
-      .prepare("select id, body from outbox where recipient in (?, ?) and subject = ? order by created_at desc, id desc limit 1")
+      .prepare(
+        "select id, body from outbox where recipient in (?, ?) and subject = ? order by created_at desc, id desc limit 1",
+      )
       .get(user.email, user.phone ?? "", subject) as { id: string; body: string } | undefined;
     return row ?? null;
   } finally {
@@ -425,14 +469,25 @@ function remember(cookie: string | null) {
 const signingIn = new Map<UserData, Promise<unknown>>();
 
 /** Signs in with the password, and the e-mailed code when the account has a second factor. */
-function signIn(user: UserData, redirectTo?: string): Promise<{ cookie: string; location: string | null; answer: Answer }> {
-  const next = (signingIn.get(user) ?? Promise.resolve()).catch(() => undefined).then(() => signInNow(user, redirectTo));
+function signIn(
+  user: UserData,
+  redirectTo?: string,
+): Promise<{ cookie: string; location: string | null; answer: Answer }> {
+  const next = (signingIn.get(user) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => signInNow(user, redirectTo));
   signingIn.set(user, next);
   return next;
 }
 
-async function signInNow(user: UserData, redirectTo?: string): Promise<{ cookie: string; location: string | null; answer: Answer }> {
-  const fields: [string, string][] = [["email", user.email], ["password", PASSWORD]];
+async function signInNow(
+  user: UserData,
+  redirectTo?: string,
+): Promise<{ cookie: string; location: string | null; answer: Answer }> {
+  const fields: [string, string][] = [
+    ["email", user.email],
+    ["password", PASSWORD],
+  ];
   if (redirectTo !== undefined) fields.push(["redirectTo", redirectTo]);
   let answer = await send("POST", "/login", { headers: formHeaders(), body: form(fields) });
   let cookie = sessionCookieOf(answer);
@@ -441,7 +496,14 @@ async function signInNow(user: UserData, redirectTo?: string): Promise<{ cookie:
   if (answer.rawLocation === "/login/code") {
     const message = await waitFor("the sign-in code", () => latestMessage(user, locales.code));
     const code = /\b(\d{6})\b/.exec(message.body)?.[1] ?? "";
-    answer = await send("POST", "/login/code", { headers: formHeaders(), body: form([["intent", "verify"], ["code", code]]), cookie });
+    answer = await send("POST", "/login/code", {
+      headers: formHeaders(),
+      body: form([
+        ["intent", "verify"],
+        ["code", code],
+      ]),
+      cookie,
+    });
     const fresh = sessionCookieOf(answer);
     if (answer.status !== 302 || !fresh) throw new Error(`code step of ${user.email} refused: ${answer.status}`);
     cookie = fresh;
@@ -452,7 +514,13 @@ async function signInNow(user: UserData, redirectTo?: string): Promise<{ cookie:
 
 /** A sign-in stopped at its next step (the code, or the forced password change). */
 async function pendingSignIn(email: string): Promise<string> {
-  const answer = await send("POST", "/login", { headers: formHeaders(), body: form([["email", email], ["password", PASSWORD]]) });
+  const answer = await send("POST", "/login", {
+    headers: formHeaders(),
+    body: form([
+      ["email", email],
+      ["password", PASSWORD],
+    ]),
+  });
   const cookie = sessionCookieOf(answer);
   if (!cookie) throw new Error(`pending sign-in of ${email}: ${answer.status}`);
   remember(cookie);
@@ -510,11 +578,19 @@ function pendingSession(name: string, user: UserData, statePath: string): Sessio
 function snapshot(userId: string): Map<string, string[]> {
   const d = db();
   try {
-    const tables = (d.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'").all() as { name: string }[])
+    const tables = (
+      d
+        .prepare(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'",
+        )
+        .all() as { name: string }[]
+    )
       .map((t) => t.name)
       // Her own requests (the reverse reads) legitimately rewrite her session row.
       .filter((t) => t !== "sessions");
-    const columns = new Map(tables.map((t) => [t, (d.prepare(`pragma table_info("${t}")`).all() as { name: string }[]).map((c) => c.name)]));
+    const columns = new Map(
+      tables.map((t) => [t, (d.prepare(`pragma table_info("${t}")`).all() as { name: string }[]).map((c) => c.name)]),
+    );
     const rows = new Map<string, Map<string, Record<string, unknown>>>(tables.map((t) => [t, new Map()]));
     const addRows = (table: string, found: Record<string, unknown>[]) => {
       for (const r of found) rows.get(table)!.set(JSON.stringify(r), r);
@@ -522,20 +598,40 @@ function snapshot(userId: string): Map<string, string[]> {
     const select = (table: string, column: string, values: unknown[]) => {
       const list = [...new Set(values)].filter((v) => v !== null && v !== undefined);
       if (list.length === 0) return [];
-      return d.prepare(`select * from "${table}" where "${column}" in (${list.map(() => "?").join(",")})`).all(...list) as Record<string, unknown>[];
+      return d
+        .prepare(`select * from "${table}" where "${column}" in (${list.map(() => "?").join(",")})`)
+        .all(...list) as Record<string, unknown>[];
     };
     addRows("users", select("users", "id", [userId]));
     for (const t of tables) if (columns.get(t)!.includes("user_id")) addRows(t, select(t, "user_id", [userId]));
     for (let round = 0; round < 3; round++) {
       const all = [...rows.entries()].flatMap(([t, m]) => [...m.values()].map((r) => ({ t, r })));
-      const ids = all.flatMap(({ r }) => [r.id, ...Object.entries(r).filter(([k]) => k.endsWith("_ref")).map(([, v]) => v)]);
+      const ids = all.flatMap(({ r }) => [
+        r.id,
+        ...Object.entries(r)
+          .filter(([k]) => k.endsWith("_ref"))
+          .map(([, v]) => v),
+      ]);
       for (const t of tables) {
         for (const c of columns.get(t)!) {
           // Rows pointing at hers (her cards' authorizations, her wallets' balances, the issuer's record of her card).
-          if ((c.endsWith("_id") && c !== "user_id" && c !== "group_id") || c.endsWith("_ref")) addRows(t, select(t, c, ids));
+          if ((c.endsWith("_id") && c !== "user_id" && c !== "group_id") || c.endsWith("_ref"))
+            addRows(t, select(t, c, ids));
         }
         // Rows hers point at (her groups).
-        if (columns.get(t)!.includes("id")) addRows(t, select(t, "id", all.flatMap(({ r }) => Object.entries(r).filter(([k]) => k.endsWith("_id") && k !== "user_id").map(([, v]) => v))));
+        if (columns.get(t)!.includes("id"))
+          addRows(
+            t,
+            select(
+              t,
+              "id",
+              all.flatMap(({ r }) =>
+                Object.entries(r)
+                  .filter(([k]) => k.endsWith("_id") && k !== "user_id")
+                  .map(([, v]) => v),
+              ),
+            ),
+          );
       }
     }
     return new Map([...rows.entries()].map(([t, m]) => [t, [...m.keys()].sort()]));
@@ -569,7 +665,16 @@ interface Failure {
 
 const UNSUPPORTED_METHODS = ["PUT", "PATCH", "DELETE", "TRACE", "PROPFIND"];
 
-const FIELD_VARIANTS = ["plausible", "foreign ids", "missing", "empty", "1 MB", "wrongly typed", "markup", "NUL byte"] as const;
+const FIELD_VARIANTS = [
+  "plausible",
+  "foreign ids",
+  "missing",
+  "empty",
+  "1 MB",
+  "wrongly typed",
+  "markup",
+  "NUL byte",
+] as const;
 type FieldVariant = (typeof FIELD_VARIANTS)[number];
 const MARKUP = `<script>alert("x")</script>"'><img src=x onerror=alert(1)>`;
 
@@ -644,7 +749,13 @@ const idLike = (name: string) => /licen[cs]e|creditcard|wallet|card/i.test(name)
  * A form body: the discriminator first, then each field by the variant. The `confirmation` field never
  * equals the password or PIN it confirms, so no case can change a password or a PIN.
  */
-function formBody(a: Analysis, disc: string | string[] | null, variant: FieldVariant, user: UserData, other: UserData): string {
+function formBody(
+  a: Analysis,
+  disc: string | string[] | null,
+  variant: FieldVariant,
+  user: UserData,
+  other: UserData,
+): string {
   const out: [string, string][] = [];
   if (a.discriminator && disc !== null) for (const d of [disc].flat()) out.push([a.discriminator.field, d]);
   else if (!a.discriminator && disc !== null) for (const d of [disc].flat()) out.push(["intent", d]);
@@ -684,8 +795,12 @@ function formBody(a: Analysis, disc: string | string[] | null, variant: FieldVar
 
 function multipart(fields: [string, string][], truncate: boolean): { body: string; type: string } {
   const boundary = "----hostile7MA4YWxkTrZu0gW";
-  let body = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("");
-  body = truncate ? `${body}--${boundary}\r\nContent-Disposition: form-data; name="cut"\r\n\r\nhalf a val` : `${body}--${boundary}--\r\n`;
+  let body = fields
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join("");
+  body = truncate
+    ? `${body}--${boundary}\r\nContent-Disposition: form-data; name="cut"\r\n\r\nhalf a val`
+    : `${body}--${boundary}--\r\n`;
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -703,8 +818,10 @@ function visibleText(html: string): string {
     .trim();
 }
 
-const FRENCH = /(?<![\p{L}])(le|la|les|de|des|du|un|une|est|pas|ne|vous|votre|vos|cette|ce|et|à|en|sur|pour|avec|dans|au|aux|qui|que|page|erreur|réessayez|introuvable|requête|refusée)(?![\p{L}])/giu;
-const ENGLISH = /\b(not found|method not allowed|bad request|unsupported media type|internal server error|unexpected server error|you made a|forbidden|too many requests|payload too large|failed to decode)\b/i;
+const FRENCH =
+  /(?<![\p{L}])(le|la|les|de|des|du|un|une|est|pas|ne|vous|votre|vos|cette|ce|et|à|en|sur|pour|avec|dans|au|aux|qui|que|page|erreur|réessayez|introuvable|requête|refusée)(?![\p{L}])/giu;
+const ENGLISH =
+  /\b(not found|method not allowed|bad request|unsupported media type|internal server error|unexpected server error|you made a|forbidden|too many requests|payload too large|failed to decode)\b/i;
 
 function looksFrench(text: string): boolean {
   const hits = new Set([...text.matchAll(FRENCH)].map((m) => m[1]!.toLowerCase()));
@@ -735,7 +852,17 @@ function routeShapes(): RegExp[] {
   return walkRoutes(routes)
     .flatMap((r) => expandOptional(r.pattern))
     .filter((p) => p !== "/*")
-    .map((p) => new RegExp(`^${p.split("/").map((seg) => (seg.startsWith(":") ? "[^/]+" : seg === "*" ? ".*" : seg.replace(/[.$()[\]+?^{}|\\]/g, "\\$&"))).join("/")}/?$`));
+    .map(
+      (p) =>
+        new RegExp(
+          `^${p
+            .split("/")
+            .map((seg) =>
+              seg.startsWith(":") ? "[^/]+" : seg === "*" ? ".*" : seg.replace(/[.$()[\]+?^{}|\\]/g, "\\$&"),
+            )
+            .join("/")}/?$`,
+        ),
+    );
 }
 
 /** Whether an internal redirect goes to a page the portal has (a raw parameter can make it go anywhere). */
@@ -752,7 +879,10 @@ function contains(text: string, value: string): boolean {
     const before = text[i - 1] ?? "";
     const after = text[i + value.length] ?? "";
     const word = /[\w+/-]/;
-    const spacedDigits = /^\d+$/.test(value) && (/\d $/.test(text.slice(Math.max(0, i - 2), i)) || /^ \d/.test(text.slice(i + value.length, i + value.length + 2)));
+    const spacedDigits =
+      /^\d+$/.test(value) &&
+      (/\d $/.test(text.slice(Math.max(0, i - 2), i)) ||
+        /^ \d/.test(text.slice(i + value.length, i + value.length + 2)));
     if (!word.test(before) && !word.test(after) && !spacedDigits) return true;
     from = i + 1;
   }
@@ -765,7 +895,9 @@ const corpus = new Map<UserData, string>();
 /** What names `user` or their data and would not show in `viewer`'s own pages for another reason. */
 function distinctiveOf(user: UserData, viewer: UserData): string[] {
   const theirs = corpus.get(viewer) ?? "";
-  return user.distinctive.filter((v) => !viewer.distinctive.includes(v) && !contains(baseline, v) && !contains(theirs, v));
+  return user.distinctive.filter(
+    (v) => !viewer.distinctive.includes(v) && !contains(baseline, v) && !contains(theirs, v),
+  );
 }
 
 /** Whose data must not show in this user's answers: claire's, and for claire marie's. */
@@ -788,11 +920,21 @@ function checkAnswer(c: Case, a: Answer, fail: (check: string, detail: string) =
 
   if (a.status >= 500) fail("5xx answer", excerpt(a));
   // The limiter's refusal (its RateLimit header at 0), not the application's own "wait before a new code".
-  if (a.status === 429 && /remaining=0\b/.test(String(a.headers.ratelimit ?? ""))) fail("refused by a rate limit (start the server with the setting that lifts limits)", excerpt(a));
+  if (a.status === 429 && /remaining=0\b/.test(String(a.headers.ratelimit ?? "")))
+    fail("refused by a rate limit (start the server with the setting that lifts limits)", excerpt(a));
   const frenchPage = isHtml && /<html[^>]*\blang="fr"/.test(a.body) && looksFrench(visibleText(a.body));
-  if (c.expect && !c.expect.status.includes(a.status)) fail(`expected ${c.expect.status.join(" or ")} (${c.expect.why})`, excerpt(a));
-  if (c.expect && c.expect.status.includes(a.status) && c.method !== "HEAD" && !(frenchPage || (!c.expect.page && looksFrench(isHtml ? visibleText(a.body) : a.body)))) {
-    fail(c.expect.page ? "refusal without the French error page" : "refusal not in French", `${type || "no type"}: ${excerpt(a)}`);
+  if (c.expect && !c.expect.status.includes(a.status))
+    fail(`expected ${c.expect.status.join(" or ")} (${c.expect.why})`, excerpt(a));
+  if (
+    c.expect &&
+    c.expect.status.includes(a.status) &&
+    c.method !== "HEAD" &&
+    !(frenchPage || (!c.expect.page && looksFrench(isHtml ? visibleText(a.body) : a.body)))
+  ) {
+    fail(
+      c.expect.page ? "refusal without the French error page" : "refusal not in French",
+      `${type || "no type"}: ${excerpt(a)}`,
+    );
   } else if (a.status >= 400 && a.status < 500 && hasBody && !isData) {
     if (isHtml && !frenchPage) fail("4xx page not in French", excerpt(a));
     else if (type.startsWith("text/plain") && !looksFrench(a.body)) fail("4xx page not in French", excerpt(a));
@@ -809,7 +951,8 @@ function checkAnswer(c: Case, a: Answer, fail: (check: string, detail: string) =
   for (const [where, target] of targets) {
     const why = escapes(target);
     if (why) fail("redirect leaving the site", `${where} ${JSON.stringify(target).slice(0, 80)} (${why})`);
-    else if (!servedPath(new URL(target, base).pathname)) fail("redirect to a path no route serves", `${where} ${JSON.stringify(target).slice(0, 80)}`);
+    else if (!servedPath(new URL(target, base).pathname))
+      fail("redirect to a path no route serves", `${where} ${JSON.stringify(target).slice(0, 80)}`);
   }
 
   const request = decodeURIComponentSafe(c.target) + " " + String(c.body ?? "");
@@ -825,13 +968,19 @@ function checkAnswer(c: Case, a: Answer, fail: (check: string, detail: string) =
   const redirect = (a.status >= 300 && a.status < 400) || (isData && /"SingleFetchRedirect"/.test(a.body));
   const refused = (c.expect?.status.includes(a.status) ?? false) || a.status === 405;
   if (!redirect && !refused && a.status < 500) {
-    const own = c.session.signedIn ? distinctiveOf(c.session.user, otherOf(c.session.user)).filter((v) => !request.includes(v)) : [];
+    const own = c.session.signedIn
+      ? distinctiveOf(c.session.user, otherOf(c.session.user)).filter((v) => !request.includes(v))
+      : [];
     const accountData =
       (c.session.signedIn && c.endpoint.analysis.page && a.status < 300 && (isHtml || isData)) ||
       SECRET_PAGE.test(pathOnly.replace(/\.data$/, "")) ||
       own.some((v) => contains(a.body, v));
     const cacheControl = String(a.headers["cache-control"] ?? "");
-    if (accountData && !/\bno-store\b/.test(cacheControl)) fail("account data without Cache-Control: no-store", cacheControl ? `Cache-Control: ${cacheControl}` : "no Cache-Control");
+    if (accountData && !/\bno-store\b/.test(cacheControl))
+      fail(
+        "account data without Cache-Control: no-store",
+        cacheControl ? `Cache-Control: ${cacheControl}` : "no Cache-Control",
+      );
   }
 }
 
@@ -857,7 +1006,10 @@ beforeAll(async () => {
   server = await startTestServer(name, port, { RATE_LIMIT_SENSITIVE: "100000", RATE_LIMITS: "off", LOG_LEVEL: "info" });
   base = server.base;
   agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const fr = JSON.parse(readFileSync(path.join(ROOT, "locales/fr/translation.json"), "utf8")) as { auth: { code: { messageSubject: string } }; cards: { reveal: { messageSubject: string } } };
+  const fr = JSON.parse(readFileSync(path.join(ROOT, "locales/fr/translation.json"), "utf8")) as {
+    auth: { code: { messageSubject: string } };
+    cards: { reveal: { messageSubject: string } };
+  };
   locales = { code: fr.auth.code.messageSubject, reveal: fr.cards.reveal.messageSubject };
 }, 60_000);
 
@@ -868,9 +1020,13 @@ afterAll(async () => {
 
 test("every route parameter has sample values, every action module is analysed", () => {
   const missing = new Map<string, string[]>();
-  for (const e of ENDPOINTS) for (const p of e.params) if (!PARAM_SAMPLES[p]) missing.set(p, [...(missing.get(p) ?? []), e.pattern]);
+  for (const e of ENDPOINTS)
+    for (const p of e.params) if (!PARAM_SAMPLES[p]) missing.set(p, [...(missing.get(p) ?? []), e.pattern]);
   const message = [...missing.entries()]
-    .map(([p, where]) => `Route parameter "${p}" (${where.join(", ")}) has no sample values: add an entry "${p}" to PARAM_SAMPLES in server/hostile-input.test.ts (its valid values for a user, and owned: true when it names a user's data).`)
+    .map(
+      ([p, where]) =>
+        `Route parameter "${p}" (${where.join(", ")}) has no sample values: add an entry "${p}" to PARAM_SAMPLES in server/hostile-input.test.ts (its valid values for a user, and owned: true when it names a user's data).`,
+    )
     .join("\n");
   expect(message, message).toBe("");
   expect(ENDPOINTS.filter((e) => e.analysis.hasAction).length).toBeGreaterThan(0);
@@ -902,12 +1058,14 @@ test("hostile-input catalogue: every answer is clean", async () => {
   expect(caseCount).toBeGreaterThanOrEqual(300);
   mkdirSync(path.dirname(REPORT_FILE), { recursive: true });
   writeFileSync(REPORT_FILE, `${summary}\n\n${reportOf(failures, Infinity)}\n`);
-  if (failures.length > 0) throw new Error(`${summary}\n${reportOf(failures, 38)}\nEvery failure: ${path.relative(ROOT, REPORT_FILE)}`);
+  if (failures.length > 0)
+    throw new Error(`${summary}\n${reportOf(failures, 38)}\nEvery failure: ${path.relative(ROOT, REPORT_FILE)}`);
 }, 170_000);
 
 test("the other user's data is unchanged by the run", (ctx) => {
   if (!claireBefore) ctx.skip(); // the catalogue did not run (a filtered run)
-  for (const table of ["users", "cards", "wallets", "card_wallets"]) expect(claireBefore.get(table)?.length, `claire's ${table} rows`).toBeGreaterThan(0);
+  for (const table of ["users", "cards", "wallets", "card_wallets"])
+    expect(claireBefore.get(table)?.length, `claire's ${table} rows`).toBeGreaterThan(0);
   const after = snapshot(users.claire!.id);
   const lines: string[] = [];
   for (const [table, rows] of claireBefore) {
@@ -938,7 +1096,14 @@ test("no token, key or session id of the run is in the server log", async (ctx) 
 
 /** The people, their sessions, the secrets the run handles, what is public text, claire's rows before. */
 async function prepareRun() {
-  const emails = { marie: "marie.martin@example.com", claire: "claire.petit@example.com", paul: "paul.durand@example.com", lucas: "lucas.bernard@example.com", sophie: "sophie.leroy@example.com", nina: "nina.roux@example.com" };
+  const emails = {
+    marie: "marie.martin@example.com",
+    claire: "claire.petit@example.com",
+    paul: "paul.durand@example.com",
+    lucas: "lucas.bernard@example.com",
+    sophie: "sophie.leroy@example.com",
+    nina: "nina.roux@example.com",
+  };
   for (const [key, email] of Object.entries(emails)) users[key] = readUser(email);
   const marie = users.marie!;
   const claire = users.claire!;
@@ -956,7 +1121,11 @@ async function prepareRun() {
   const linkTo = (user: UserData, route: string) => {
     const d = db();
     try {
-      const row = d.prepare(`select body from outbox where recipient = ? and body like '%/${route}/%' order by created_at desc, id desc limit 1`).get(user.email) as { body: string } | undefined;
+      const row = d
+        .prepare(
+          `select body from outbox where recipient = ? and body like '%/${route}/%' order by created_at desc, id desc limit 1`,
+        )
+        .get(user.email) as { body: string } | undefined;
       const m = row ? new RegExp(`/${route}/([\\w-]+)\\?email=(\\S+)`).exec(row.body) : null;
       return m ? { token: m[1]!, email: decodeURIComponent(m[2]!) } : null;
     } finally {
@@ -972,9 +1141,20 @@ async function prepareRun() {
   const cookie = sessions.marie.cookie;
   const revealSteps: string[] = [];
   for (const cardId of marie.cardIds) {
-    const asked = await send("POST", `/cards/${cardId}/reveal`, { headers: formHeaders(), body: form([["intent", "send"]]), cookie });
+    const asked = await send("POST", `/cards/${cardId}/reveal`, {
+      headers: formHeaders(),
+      body: form([["intent", "send"]]),
+      cookie,
+    });
     const code = /\b(\d{6})\b/.exec(latestMessage(marie, locales.reveal)?.body ?? "")?.[1];
-    const verified = await send("POST", `/cards/${cardId}/reveal`, { headers: formHeaders(), body: form([["intent", "verify"], ["code", code ?? ""]]), cookie });
+    const verified = await send("POST", `/cards/${cardId}/reveal`, {
+      headers: formHeaders(),
+      body: form([
+        ["intent", "verify"],
+        ["code", code ?? ""],
+      ]),
+      cookie,
+    });
     const shown = verified.rawLocation ? await send("GET", verified.rawLocation, { cookie }) : null;
     const key = /\/sandbox-issuer\/reveal\/([\w-]+)/.exec(shown?.body ?? "")?.[1];
     revealSteps.push(`${asked.status} ${code ? "code" : "no code"} ${verified.status} ${shown?.status ?? "-"}`);
@@ -986,7 +1166,9 @@ async function prepareRun() {
   if (!secrets.keys.length) notes.push(`no reveal key (${revealSteps.join(", ")})`);
   let setupKey: string | undefined;
   for (const cardId of marie.cardIds) {
-    setupKey ??= /\/sandbox-processor\/fields\/([\w-]+)/.exec((await send("GET", `/cards/${cardId}/overflow/new-card`, { cookie })).body)?.[1];
+    setupKey ??= /\/sandbox-processor\/fields\/([\w-]+)/.exec(
+      (await send("GET", `/cards/${cardId}/overflow/new-card`, { cookie })).body,
+    )?.[1];
   }
   if (setupKey) secrets.keys.push(setupKey);
   else notes.push("no card-setup key");
@@ -994,18 +1176,30 @@ async function prepareRun() {
   for (const k of secrets.keys) seenSecrets.add(k);
 
   // Public text (the catalogue, the sign-in and 404 pages): values found there are not anyone's data.
-  baseline = (await Promise.all(["/login", "/lost-password", "/no-such-page", "/locales/fr"].map((p) => send("GET", p)))).map((a) => a.body).join("\n");
+  baseline = (
+    await Promise.all(["/login", "/lost-password", "/no-such-page", "/locales/fr"].map((p) => send("GET", p)))
+  )
+    .map((a) => a.body)
+    .join("\n");
   claireBefore = snapshot(claire.id);
   for (const u of Object.values(users)) corpus.set(u, [...snapshot(u.id).values()].flat().join("\n"));
 
   if (process.env.HOSTILE_DEBUG) {
-    console.log(`claire's values: ${distinctiveOf(claire, marie).join(", ")}\nmarie's values: ${distinctiveOf(marie, claire).join(", ")}`);
+    console.log(
+      `claire's values: ${distinctiveOf(claire, marie).join(", ")}\nmarie's values: ${distinctiveOf(marie, claire).join(", ")}`,
+    );
   }
   // The detectors see what they look for where it is: claire's details in her own card page, marie's in hers.
-  for (const [viewer, owner] of [[sessions.claire, claire], [sessions.marie, marie]] as const) {
+  for (const [viewer, owner] of [
+    [sessions.claire, claire],
+    [sessions.marie, marie],
+  ] as const) {
     const page = await send("GET", `/cards/${owner.cardIds[0]}`, { cookie: viewer.cookie });
     const seen = distinctiveOf(owner, otherOf(owner)).filter((v) => contains(page.body, v));
-    expect(seen.length, `the foreign-data check finds none of ${owner.email}'s values in their own card page (${page.status}): its values are wrong`).toBeGreaterThanOrEqual(2);
+    expect(
+      seen.length,
+      `the foreign-data check finds none of ${owner.email}'s values in their own card page (${page.status}): its values are wrong`,
+    ).toBeGreaterThanOrEqual(2);
   }
 }
 
@@ -1022,7 +1216,14 @@ interface Plan {
  * values are not tried. HEAD: same state as GET, and it does not spend a single-use key.
  */
 async function planRoutes(): Promise<{ plan: Map<Endpoint, Plan>; probes: number }> {
-  const order = [sessions.anon!, sessions.marie!, sessions.paul!, sessions.lucas!, sessions.mariePending!, sessions.sophiePending!];
+  const order = [
+    sessions.anon!,
+    sessions.marie!,
+    sessions.paul!,
+    sessions.lucas!,
+    sessions.mariePending!,
+    sessions.sophiePending!,
+  ];
   const plan = new Map<Endpoint, Plan>();
   let probes = 0;
   for (const e of ENDPOINTS) {
@@ -1034,7 +1235,9 @@ async function planRoutes(): Promise<{ plan: Map<Endpoint, Plan>; probes: number
     const section = `/${e.pattern.split("/")[1] ?? ""}`;
     let budget = 24;
     for (const s of order) {
-      const combos = combinations(e.params.map((p) => PARAM_SAMPLES[p]!.valid(s.user, secrets).map((v) => [p, v] as [string, Sample])));
+      const combos = combinations(
+        e.params.map((p) => PARAM_SAMPLES[p]!.valid(s.user, secrets).map((v) => [p, v] as [string, Sample])),
+      );
       for (const combo of combos.slice(0, 12)) {
         if (budget-- <= 0 || chosen) break;
         const own = Object.fromEntries(combo);
@@ -1043,14 +1246,18 @@ async function planRoutes(): Promise<{ plan: Map<Endpoint, Plan>; probes: number
         probes++;
         if (a.status < 300) chosen = { session: s, own };
         else if (a.status >= 400) answered ??= { session: s, own };
-        else if (section === "/" || !(a.rawLocation ?? "").startsWith(section)) break; // not this session's page: other values will not help
+        else if (section === "/" || !(a.rawLocation ?? "").startsWith(section))
+          break; // not this session's page: other values will not help
         else if (s.signedIn && s !== sessions.marie) inSection ??= { session: s, own };
       }
     }
     plan.set(e, chosen ?? answered ?? inSection ?? fallback ?? { session: sessions.marie!, own: {} });
   }
   if (process.env.HOSTILE_DEBUG) {
-    for (const [e, p] of plan) console.log(`${e.pattern}${e.index ? "?index" : ""} → ${p.session.name} ${JSON.stringify(p.own)} ${JSON.stringify(e.analysis)}`);
+    for (const [e, p] of plan)
+      console.log(
+        `${e.pattern}${e.index ? "?index" : ""} → ${p.session.name} ${JSON.stringify(p.own)} ${JSON.stringify(e.analysis)}`,
+      );
   }
   return { plan, probes };
 }
@@ -1071,7 +1278,15 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
   const add = (c: Omit<Case, "phase"> & { phase?: Phase }) => {
     const unsafe = !["GET", "HEAD", "OPTIONS"].includes(c.method);
     const pathOnly = c.target.split("?")[0]!;
-    const phase: Phase = c.phase ?? (!unsafe ? "read" : SIGN_IN_PATHS.has(pathOnly) || c.session === sessions.mariePending ? "signin" : c.endpoint.analysis.destructive ? "destructive" : "write");
+    const phase: Phase =
+      c.phase ??
+      (!unsafe
+        ? "read"
+        : SIGN_IN_PATHS.has(pathOnly) || c.session === sessions.mariePending
+          ? "signin"
+          : c.endpoint.analysis.destructive
+            ? "destructive"
+            : "write");
     cases.push({ ...c, phase });
   };
   for (const [e, planned] of plan) {
@@ -1086,11 +1301,28 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
     }
     const ownValues = Object.fromEntries(Object.entries(own).map(([k, v]) => [k, segment(valueOf(v).value)]));
     const ownQuery = Object.values(own).map((v) => valueOf(v).query ?? "");
-    const url = (values: Record<string, string> = {}, queries: string[] = [], data = false) => urlOf(e, { ...ownValues, ...values }, [...ownQuery, ...queries], data);
+    const url = (values: Record<string, string> = {}, queries: string[] = [], data = false) =>
+      urlOf(e, { ...ownValues, ...values }, [...ownQuery, ...queries], data);
     const discs: (string | null)[] = a.discriminator ? a.discriminator.values : [null];
     const named = (d: string | null) => (d ? ` ${a.discriminator!.field}=${d}` : "");
-    const postTo = (s: Session, target: string, label: string, disc: string | string[] | null, variant: FieldVariant, extra: Partial<Case> = {}) =>
-      add({ label, session: s, method: "POST", target, headers: formHeaders(), body: formBody(a, disc, variant, s.user, otherOf(s.user)), endpoint: e, ...extra });
+    const postTo = (
+      s: Session,
+      target: string,
+      label: string,
+      disc: string | string[] | null,
+      variant: FieldVariant,
+      extra: Partial<Case> = {},
+    ) =>
+      add({
+        label,
+        session: s,
+        method: "POST",
+        target,
+        headers: formHeaders(),
+        body: formBody(a, disc, variant, s.user, otherOf(s.user)),
+        endpoint: e,
+        ...extra,
+      });
 
     // Reads: own values, the other user's, hostile ones; the data request; hostile queries.
     add({ label: "GET own", session, method: "GET", target: url(), endpoint: e });
@@ -1101,48 +1333,134 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
       const samples = PARAM_SAMPLES[param]!;
       const owns = samples.valid(session.user, secrets).map(valueOf);
       for (const v of owns.slice(0, 3)) {
-        if (segment(v.value) !== ownValues[param]) add({ label: `GET other own ${param}`, session, method: "GET", target: urlOf(e, { ...ownValues, [param]: segment(v.value) }, [v.query ?? ""]), endpoint: e });
+        if (segment(v.value) !== ownValues[param])
+          add({
+            label: `GET other own ${param}`,
+            session,
+            method: "GET",
+            target: urlOf(e, { ...ownValues, [param]: segment(v.value) }, [v.query ?? ""]),
+            endpoint: e,
+          });
       }
-      const foreign = samples.owned ? samples.valid(otherOf(session.user), secrets).slice(0, 2).map((v): [string, string] => [`foreign ${param}`, segment(valueOf(v).value)]) : [];
+      const foreign = samples.owned
+        ? samples
+            .valid(otherOf(session.user), secrets)
+            .slice(0, 2)
+            .map((v): [string, string] => [`foreign ${param}`, segment(valueOf(v).value)])
+        : [];
       const hostile = hostileSegments(owns.map((o) => o.value)).map(([k, v]): [string, string] => [`${k} ${param}`, v]);
       for (const [label, value] of [...foreign, ...hostile]) {
         add({ label: `GET ${label}`, session, method: "GET", target: url({ [param]: value }), endpoint: e });
-        if (/foreign|%09|\.\.%2F/.test(label)) add({ label: `GET .data ${label}`, session, method: "GET", target: url({ [param]: value }, [], true), endpoint: e });
-        if (a.hasAction) for (const d of discs) postTo(session, url({ [param]: value }), `POST ${label}${named(d)}`, d, "plausible");
+        if (/foreign|%09|\.\.%2F/.test(label))
+          add({
+            label: `GET .data ${label}`,
+            session,
+            method: "GET",
+            target: url({ [param]: value }, [], true),
+            endpoint: e,
+          });
+        if (a.hasAction)
+          for (const d of discs) postTo(session, url({ [param]: value }), `POST ${label}${named(d)}`, d, "plausible");
       }
     }
-    for (const q of a.query) for (const [label, value] of HOSTILE_QUERY) add({ label: `GET ?${q}= ${label}`, session, method: "GET", target: url({}, [`${q}=${value}`]), endpoint: e });
+    for (const q of a.query)
+      for (const [label, value] of HOSTILE_QUERY)
+        add({ label: `GET ?${q}= ${label}`, session, method: "GET", target: url({}, [`${q}=${value}`]), endpoint: e });
 
     // Methods the portal does not use (PUT, PATCH and DELETE with the form an action would take).
     for (const method of UNSUPPORTED_METHODS) {
-      const body = ["PUT", "PATCH", "DELETE"].includes(method) ? formBody(a, discs[0] ?? null, "plausible", session.user, otherOf(session.user)) : undefined;
-      add({ label: method, session, method, target: url(), headers: body ? formHeaders() : sameOrigin(), body, endpoint: e, expect: { status: [405], why: "unsupported method", page: true } });
+      const body = ["PUT", "PATCH", "DELETE"].includes(method)
+        ? formBody(a, discs[0] ?? null, "plausible", session.user, otherOf(session.user))
+        : undefined;
+      add({
+        label: method,
+        session,
+        method,
+        target: url(),
+        headers: body ? formHeaders() : sameOrigin(),
+        body,
+        endpoint: e,
+        expect: { status: [405], why: "unsupported method", page: true },
+      });
     }
 
     if (a.hasAction) {
       // Every intent with every kind of field; unknown intents; the data request.
       for (const d of discs) {
-        for (const variant of FIELD_VARIANTS) if (variant !== "foreign ids" || a.fields.some(idLike)) postTo(session, url(), `POST ${variant} fields${named(d)}`, d, variant);
+        for (const variant of FIELD_VARIANTS)
+          if (variant !== "foreign ids" || a.fields.some(idLike))
+            postTo(session, url(), `POST ${variant} fields${named(d)}`, d, variant);
       }
-      const unknown: [string, string | string[]][] = [["unknown intent", "no-such-intent"], ["empty intent", ""], ["markup intent", MARKUP], ["two intents", [discs[0] ?? "a", "no-such-intent"]]];
-      for (const [label, value] of a.discriminator ? unknown : unknown.slice(0, 1)) postTo(session, url(), `POST ${label}`, value, "plausible");
+      const unknown: [string, string | string[]][] = [
+        ["unknown intent", "no-such-intent"],
+        ["empty intent", ""],
+        ["markup intent", MARKUP],
+        ["two intents", [discs[0] ?? "a", "no-such-intent"]],
+      ];
+      for (const [label, value] of a.discriminator ? unknown : unknown.slice(0, 1))
+        postTo(session, url(), `POST ${label}`, value, "plausible");
       postTo(session, url({}, [], true), "POST .data plausible", discs[0] ?? null, "plausible");
       // Bodies the portal's forms never send.
-      const fields = new URLSearchParams(formBody(a, discs[0] ?? null, "plausible", session.user, otherOf(session.user)));
+      const fields = new URLSearchParams(
+        formBody(a, discs[0] ?? null, "plausible", session.user, otherOf(session.user)),
+      );
       const pairs = [...fields.entries()];
       const unsupported = { status: [415], why: "unsupported content type", page: true };
       const malformed = { status: [400], why: "malformed body", page: true };
       const bodies: [string, Record<string, string>, string, Case["expect"]][] = [
         ["JSON body", { "Content-Type": "application/json" }, JSON.stringify(Object.fromEntries(pairs)), unsupported],
-        ["text/plain body", { "Content-Type": "text/plain" }, pairs.map(([k, v]) => `${k}=${v}`).join("\r\n"), unsupported],
-        ["XML body", { "Content-Type": "application/xml" }, `<?xml version="1.0"?><form>${pairs.map(([k]) => `<${k}/>`).join("")}</form>`, unsupported],
+        [
+          "text/plain body",
+          { "Content-Type": "text/plain" },
+          pairs.map(([k, v]) => `${k}=${v}`).join("\r\n"),
+          unsupported,
+        ],
+        [
+          "XML body",
+          { "Content-Type": "application/xml" },
+          `<?xml version="1.0"?><form>${pairs.map(([k]) => `<${k}/>`).join("")}</form>`,
+          unsupported,
+        ],
         ["no Content-Type", {}, fields.toString(), unsupported],
-        ["truncated multipart", { "Content-Type": multipart(pairs, true).type }, multipart(pairs, true).body, malformed],
-        ["multipart without boundary", { "Content-Type": "multipart/form-data" }, multipart(pairs, false).body, malformed],
-        ["multipart, markup fields", { "Content-Type": multipart([], false).type }, multipart(pairs.map(([k]) => [k, k === "confirmation" ? "x" : MARKUP]), false).body, undefined],
-        ["malformed url-encoding", { "Content-Type": "application/x-www-form-urlencoded" }, `%E0%A4%A=%&${fields.toString()}&%%%=`, undefined],
+        [
+          "truncated multipart",
+          { "Content-Type": multipart(pairs, true).type },
+          multipart(pairs, true).body,
+          malformed,
+        ],
+        [
+          "multipart without boundary",
+          { "Content-Type": "multipart/form-data" },
+          multipart(pairs, false).body,
+          malformed,
+        ],
+        [
+          "multipart, markup fields",
+          { "Content-Type": multipart([], false).type },
+          multipart(
+            pairs.map(([k]) => [k, k === "confirmation" ? "x" : MARKUP]),
+            false,
+          ).body,
+          undefined,
+        ],
+        [
+          "malformed url-encoding",
+          { "Content-Type": "application/x-www-form-urlencoded" },
+          `%E0%A4%A=%&${fields.toString()}&%%%=`,
+          undefined,
+        ],
       ];
-      for (const [label, headers, body, expected] of bodies) add({ label: `POST ${label}`, session, method: "POST", target: url(), headers: { ...sameOrigin(), ...headers }, body, endpoint: e, expect: expected });
+      for (const [label, headers, body, expected] of bodies)
+        add({
+          label: `POST ${label}`,
+          session,
+          method: "POST",
+          target: url(),
+          headers: { ...sameOrigin(), ...headers },
+          body,
+          endpoint: e,
+          expect: expected,
+        });
       // Posts from other sites.
       const crossSite: [string, Record<string, string>][] = [
         ["Origin: https://evil.example", { Origin: "https://evil.example" }],
@@ -1150,38 +1468,92 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
         ["Origin: null", { Origin: "null" }],
       ];
       for (const [label, headers] of crossSite) {
-        add({ label: `POST ${label}`, session, method: "POST", target: url(), headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: fields.toString(), endpoint: e, expect: { status: [403], why: "cross-site post" } });
+        add({
+          label: `POST ${label}`,
+          session,
+          method: "POST",
+          target: url(),
+          headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+          body: fields.toString(),
+          endpoint: e,
+          expect: { status: [403], why: "cross-site post" },
+        });
       }
     } else {
-      add({ label: "POST to a route without action", session, method: "POST", target: url(), headers: formHeaders(), body: form([["intent", "x"]]), endpoint: e, expect: { status: [405], why: "no action", page: true } });
-      add({ label: "POST JSON to a route without action", session, method: "POST", target: url(), headers: { ...sameOrigin(), "Content-Type": "application/json" }, body: "{}", endpoint: e, expect: { status: [405, 415], why: "no action, unsupported content type", page: true } });
-      add({ label: "POST cross-site to a route without action", session, method: "POST", target: url(), headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example" }, body: "a=b", endpoint: e, expect: { status: [403, 405], why: "cross-site post" } });
+      add({
+        label: "POST to a route without action",
+        session,
+        method: "POST",
+        target: url(),
+        headers: formHeaders(),
+        body: form([["intent", "x"]]),
+        endpoint: e,
+        expect: { status: [405], why: "no action", page: true },
+      });
+      add({
+        label: "POST JSON to a route without action",
+        session,
+        method: "POST",
+        target: url(),
+        headers: { ...sameOrigin(), "Content-Type": "application/json" },
+        body: "{}",
+        endpoint: e,
+        expect: { status: [405, 415], why: "no action, unsupported content type", page: true },
+      });
+      add({
+        label: "POST cross-site to a route without action",
+        session,
+        method: "POST",
+        target: url(),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example" },
+        body: "a=b",
+        endpoint: e,
+        expect: { status: [403, 405], why: "cross-site post" },
+      });
     }
 
     // The same route as marie (when it wanted another state) and anonymously; claire on marie's ids.
     for (const s of [sessions.marie!, sessions.anon!].filter((x) => x !== session)) {
       add({ label: "GET", session: s, method: "GET", target: urlFor(e, s, own), endpoint: e });
-      if (s.signedIn) add({ label: "GET .data", session: s, method: "GET", target: urlFor(e, s, own, true), endpoint: e });
+      if (s.signedIn)
+        add({ label: "GET .data", session: s, method: "GET", target: urlFor(e, s, own, true), endpoint: e });
       if (a.hasAction) for (const d of discs) postTo(s, urlFor(e, s, own), `POST plausible${named(d)}`, d, "plausible");
     }
     if (e.params.some((param) => PARAM_SAMPLES[param]!.owned)) {
-      const maries = (data = false) => (session === sessions.marie ? url({}, [], data) : urlFor(e, sessions.marie!, own, data));
+      const maries = (data = false) =>
+        session === sessions.marie ? url({}, [], data) : urlFor(e, sessions.marie!, own, data);
       add({ label: "GET marie's ids", session: sessions.claire!, method: "GET", target: maries(), endpoint: e });
-      add({ label: "GET .data marie's ids", session: sessions.claire!, method: "GET", target: maries(true), endpoint: e });
-      if (a.hasAction) postTo(sessions.claire!, maries(), "POST plausible on marie's ids", discs[0] ?? null, "plausible", { phase: a.destructive ? "destructive" : "write" });
+      add({
+        label: "GET .data marie's ids",
+        session: sessions.claire!,
+        method: "GET",
+        target: maries(true),
+        endpoint: e,
+      });
+      if (a.hasAction)
+        postTo(sessions.claire!, maries(), "POST plausible on marie's ids", discs[0] ?? null, "plausible", {
+          phase: a.destructive ? "destructive" : "write",
+        });
     }
   }
   return cases;
 }
 
-async function runCases(cases: Case[], probes: number, started: number): Promise<{ timings: string[]; repairs: number }> {
+async function runCases(
+  cases: Case[],
+  probes: number,
+  started: number,
+): Promise<{ timings: string[]; repairs: number }> {
   for (const s of extraSessions) await s.establish?.();
   // The general per-address limit, if the server still applies one, must leave room for the whole run.
   const policy = String((await send("GET", "/healthz")).headers["ratelimit-policy"] ?? "");
   const limit = Number(/^(\d+);/.exec(policy)?.[1] ?? Infinity);
   const planned = requestCount + cases.length + cases.filter((c) => (c.body?.length ?? 0) > 256 * 1024).length + 150;
   if (planned > limit) {
-    failures.push({ check: "refused by a rate limit (start the server with the setting that lifts limits)", line: `the run needs about ${planned} requests; the server allows ${limit} per address per window (${policy})` });
+    failures.push({
+      check: "refused by a rate limit (start the server with the setting that lifts limits)",
+      line: `the run needs about ${planned} requests; the server allows ${limit} per address per window (${policy})`,
+    });
   }
   const where = (c: Case) => `${c.method} ${shorten(c.target)} [${c.session.name}; ${c.label}]`;
   const slowest: [number, string][] = [];
@@ -1198,7 +1570,10 @@ async function runCases(cases: Case[], probes: number, started: number): Promise
         const next = await send("GET", "/healthz", { agent: own, timeoutMs: 4000 }, true).catch((err: Error) => err);
         if (next instanceof Error || Date.now() - after > 3500) {
           const how = next instanceof Error ? `failed (${next.message})` : `waited ${Date.now() - after} ms`;
-          failures.push({ check: "connection stalled after a large body the server did not read", line: `${where(c)} → ${a.status}: the next request on the connection ${how}` });
+          failures.push({
+            check: "connection stalled after a large body the server did not read",
+            line: `${where(c)} → ${a.status}: the next request on the connection ${how}`,
+          });
         }
       }
     } catch (err) {
@@ -1209,32 +1584,39 @@ async function runCases(cases: Case[], probes: number, started: number): Promise
     }
     slowest.push([Date.now() - t0, `${where(c)} ${a.status}`]);
     remember(sessionCookieOf(a));
-    for (const m of a.body.matchAll(/\/(?:sandbox-issuer\/reveal|sandbox-processor\/fields|reset-password|activate)\/([\w-]{16,})/g)) seenSecrets.add(m[1]!);
+    for (const m of a.body.matchAll(
+      /\/(?:sandbox-issuer\/reveal|sandbox-processor\/fields|reset-password|activate)\/([\w-]{16,})/g,
+    ))
+      seenSecrets.add(m[1]!);
     checkAnswer(c, a, (check, detail) => failures.push({ check, line: `${where(c)} → ${a.status}: ${detail}` }));
     return a;
   };
   const sideBySide = async (list: Case[]) => {
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < list.length) await run(list[next++]!);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < list.length) await run(list[next++]!);
+      }),
+    );
   };
   let repairs = 0;
   /** One lane per session, the lanes side by side: a case that ends a session is seen before the next one uses it. */
   const oneAtATime = async (list: Case[]) => {
     const lanes = new Map<Session, Case[]>();
     for (const c of list) lanes.set(c.session, [...(lanes.get(c.session) ?? []), c]);
-    await Promise.all([...lanes.entries()].map(async ([s, lane]) => {
-      for (const c of lane) {
-        const a = await run(c);
-        if (!a || !s.alive || !s.establish) continue;
-        const replaced = sessionCookieOf(a) !== null && sessionCookieOf(a) !== s.cookie;
-        if ((replaced || (a.rawLocation ?? "").startsWith("/login") || a.status === 401) && !(await s.alive())) {
-          await s.establish();
-          repairs++;
+    await Promise.all(
+      [...lanes.entries()].map(async ([s, lane]) => {
+        for (const c of lane) {
+          const a = await run(c);
+          if (!a || !s.alive || !s.establish) continue;
+          const replaced = sessionCookieOf(a) !== null && sessionCookieOf(a) !== s.cookie;
+          if ((replaced || (a.rawLocation ?? "").startsWith("/login") || a.status === 401) && !(await s.alive())) {
+            await s.establish();
+            repairs++;
+          }
         }
-      }
-    }));
+      }),
+    );
   };
 
   const timings: string[] = [];
@@ -1251,7 +1633,10 @@ async function runCases(cases: Case[], probes: number, started: number): Promise
   lap("writes", phase("write").length);
   for (const s of [...Object.values(sessions), ...extraSessions]) {
     if (s.alive && s.signedIn && !(await s.alive())) {
-      failures.push({ check: "a concurrent post ended a session", line: `${s.name}'s session ended during the concurrent posts; signed in again` });
+      failures.push({
+        check: "a concurrent post ended a session",
+        line: `${s.name}'s session ended during the concurrent posts; signed in again`,
+      });
       await s.establish!();
     }
   }
@@ -1260,12 +1645,29 @@ async function runCases(cases: Case[], probes: number, started: number): Promise
 
   // Signing in with hostile redirect targets (finding 7), then the sign-in pages' own hostile posts.
   const codeStep = ENDPOINTS.find((e) => e.pattern === "/login/code") ?? ENDPOINTS[0]!;
-  const targets = ["/.//evil.example", "/..//evil.example", "/%2e//evil.example", "//evil.example", "/\\evil.example", "https://evil.example/", "/cards\r\nX: y"];
+  const targets = [
+    "/.//evil.example",
+    "/..//evil.example",
+    "/%2e//evil.example",
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example/",
+    "/cards\r\nX: y",
+  ];
   for (const target of targets) {
-    const c: Case = { label: `sign-in with redirectTo=${JSON.stringify(target)}`, session: sessions.anon!, method: "POST", target: "/login/code", phase: "signin", endpoint: codeStep };
+    const c: Case = {
+      label: `sign-in with redirectTo=${JSON.stringify(target)}`,
+      session: sessions.anon!,
+      method: "POST",
+      target: "/login/code",
+      phase: "signin",
+      endpoint: codeStep,
+    };
     try {
       const { answer } = await signIn(users.marie!, target);
-      checkAnswer(c, answer, (check, detail) => failures.push({ check, line: `${where(c)} → ${answer.status}: ${detail}` }));
+      checkAnswer(c, answer, (check, detail) =>
+        failures.push({ check, line: `${where(c)} → ${answer.status}: ${detail}` }),
+      );
     } catch (err) {
       failures.push({ check: "sign-in failed", line: `${where(c)}: ${(err as Error).message}` });
     }
@@ -1276,7 +1678,12 @@ async function runCases(cases: Case[], probes: number, started: number): Promise
 
   if (process.env.HOSTILE_DEBUG) {
     slowest.sort((x, y) => y[0] - x[0]);
-    console.log(slowest.slice(0, 30).map(([ms, l]) => `${ms} ms ${l}`).join("\n"));
+    console.log(
+      slowest
+        .slice(0, 30)
+        .map(([ms, l]) => `${ms} ms ${l}`)
+        .join("\n"),
+    );
   }
   return { timings, repairs };
 }
@@ -1295,7 +1702,12 @@ function segment(value: string): string {
 /** The endpoint's URL with these valid values (and the queries they need). */
 function urlWith(e: Endpoint, own: Record<string, Sample>, data = false): string {
   const values = Object.fromEntries(Object.entries(own).map(([k, v]) => [k, segment(valueOf(v).value)]));
-  return urlOf(e, values, Object.values(own).map((v) => valueOf(v).query ?? ""), data);
+  return urlOf(
+    e,
+    values,
+    Object.values(own).map((v) => valueOf(v).query ?? ""),
+    data,
+  );
 }
 
 /** The endpoint's URL with a session's own ids (anonymous and pending sessions use marie's). */

@@ -28,7 +28,8 @@ beforeAll(async () => {
   });
   base = server.base;
   const deadline = Date.now() + 30_000;
-  while (!server.output().includes('"workers":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (!server.output().includes('"workers":2') && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
 }, 60_000);
 
 afterAll(() => stopTestServer(server));
@@ -41,7 +42,11 @@ function post(path: string, fields: Record<string, string>, options: { cookie?: 
   return fetch(`${base}${path}`, { method: "POST", body: new URLSearchParams(fields), headers, redirect: "manual" });
 }
 
-const sessionCookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("session="))?.split(";")[0];
+const sessionCookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("session="))
+    ?.split(";")[0];
 
 async function signIn(email: string, from?: string): Promise<string> {
   const res = await post("/login", { email, password: PASSWORD }, { from });
@@ -51,7 +56,8 @@ async function signIn(email: string, from?: string): Promise<string> {
   return cookie;
 }
 
-const get = (path: string, cookie?: string) => fetch(`${base}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+const get = (path: string, cookie?: string) =>
+  fetch(`${base}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
 
 const office: string[] = [];
 let cardPath = "";
@@ -60,7 +66,8 @@ test(
   `${USERS} signed-in users behind one address for ${LOAD_MS / 1000} s are never refused, while anonymous traffic from that address is, past its ceiling`,
   async () => {
     // The whole office signs in from its one address, four at a time.
-    for (let i = 0; i < USERS; i += 4) office.push(...(await Promise.all(Array.from({ length: Math.min(4, USERS - i) }, () => signIn(CLAIRE)))));
+    for (let i = 0; i < USERS; i += 4)
+      office.push(...(await Promise.all(Array.from({ length: Math.min(4, USERS - i) }, () => signIn(CLAIRE)))));
     expect(new Set(office).size).toBe(USERS);
     const cards = await get("/cards", office[0]);
     expect(cards.status).toBe(302);
@@ -91,7 +98,12 @@ test(
     await Promise.all([...office.map((cookie, n) => user(cookie, n)), visitor()]);
 
     const total = [...signedIn.values()].reduce((a, b) => a + b, 0);
-    console.log(`${total} signed-in requests in ${LOAD_MS / 1000} s:`, Object.fromEntries(signedIn), "anonymous:", Object.fromEntries(anonymous));
+    console.log(
+      `${total} signed-in requests in ${LOAD_MS / 1000} s:`,
+      Object.fromEntries(signedIn),
+      "anonymous:",
+      Object.fromEntries(anonymous),
+    );
     expect(total).toBeGreaterThan(USERS * 10);
     // Pages (200) and the card list's redirect (302), nothing else: no 429, no error.
     expect([...signedIn.keys()].filter((s) => s !== 200 && s !== 302)).toEqual([]);
@@ -111,7 +123,12 @@ test("a forged session cookie, or a signed one without a signed-in session, coun
   expect(signOut.status).toBe(302);
   const signedOut = sessionCookieOf(signOut)!;
   expect(signedOut).toBeTruthy();
-  for (const cookie of [tampered, `${name}=forged.value`, `${name}=${Buffer.from(JSON.stringify("made-up")).toString("base64")}`, signedOut]) {
+  for (const cookie of [
+    tampered,
+    `${name}=forged.value`,
+    `${name}=${Buffer.from(JSON.stringify("made-up")).toString("base64")}`,
+    signedOut,
+  ]) {
     const res = await get(cardPath, cookie);
     expect(res.status, cookie).toBe(429);
     expect(await res.text()).toContain("Trop de tentatives");
@@ -123,7 +140,8 @@ test("a forged session cookie, or a signed one without a signed-in session, coun
 test("sensitive posts of a signed-in session are counted per session, not per address", async () => {
   const reveal = `${cardPath}/reveal`;
   const statuses = [];
-  for (let i = 0; i <= SESSION_SENSITIVE_CEILING; i++) statuses.push((await post(reveal, { intent: "send" }, { cookie: office[1] })).status);
+  for (let i = 0; i <= SESSION_SENSITIVE_CEILING; i++)
+    statuses.push((await post(reveal, { intent: "send" }, { cookie: office[1] })).status);
   expect(statuses).toEqual([...Array(SESSION_SENSITIVE_CEILING).fill(302), 429]);
   // A colleague at the same address is not held back.
   expect((await post(reveal, { intent: "send" }, { cookie: office[2] })).status).toBe(302);
@@ -133,7 +151,9 @@ test("100 wrong passwords for one account from 100 addresses lock its guesses: e
   const addresses = Array.from({ length: 100 }, (_, i) => `10.11.${Math.floor(i / 50)}.${(i % 50) + 1}`);
   const statuses: number[] = [];
   for (let i = 0; i < addresses.length; i += 10) {
-    const batch = addresses.slice(i, i + 10).map((from) => post("/login", { email: MARIE, password: `${PASSWORD}-${from}` }, { from }));
+    const batch = addresses
+      .slice(i, i + 10)
+      .map((from) => post("/login", { email: MARIE, password: `${PASSWORD}-${from}` }, { from }));
     for (const res of await Promise.all(batch)) {
       statuses.push(res.status);
       await res.arrayBuffer();

@@ -23,8 +23,13 @@ beforeAll(async () => {
   db = new Database(path.resolve(import.meta.dirname, `../data/${NAME}.sqlite`), { fileMustExist: true });
   marie = await signIn(server.base, db, MARIE);
   const userId = (db.prepare("select id from users where email = ?").get(MARIE) as { id: string }).id;
-  card4242 = (db.prepare("select id from cards where user_id = ? and last_four = '4242'").get(userId) as { id: string }).id;
-  firstWallet = (db.prepare("select id from wallets where user_id = ? order by created_at, name limit 1").get(userId) as { id: string }).id;
+  card4242 = (db.prepare("select id from cards where user_id = ? and last_four = '4242'").get(userId) as { id: string })
+    .id;
+  firstWallet = (
+    db.prepare("select id from wallets where user_id = ? order by created_at, name limit 1").get(userId) as {
+      id: string;
+    }
+  ).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -56,60 +61,84 @@ function expectShell(html: string, fullNavigation: boolean) {
 }
 
 test("the card page whose transactions fail says so under the navigation, and comes back once repaired", async () => {
-  await whileBroken("alter table payment_intents rename to payment_intents_broken", "alter table payment_intents_broken rename to payment_intents", async () => {
-    const { status, html } = await page(`/cards/${card4242}`);
-    expect(status).toBe(500);
-    expect(html).toContain("Les transactions de cette carte n’ont pas pu être chargées");
-    expect(html).toContain('role="alert"');
-    expectShell(html, true);
-    expect(html).toContain(`href="/cards/${card4242}"`);
-  });
+  await whileBroken(
+    "alter table payment_intents rename to payment_intents_broken",
+    "alter table payment_intents_broken rename to payment_intents",
+    async () => {
+      const { status, html } = await page(`/cards/${card4242}`);
+      expect(status).toBe(500);
+      expect(html).toContain("Les transactions de cette carte n’ont pas pu être chargées");
+      expect(html).toContain('role="alert"');
+      expectShell(html, true);
+      expect(html).toContain(`href="/cards/${card4242}"`);
+    },
+  );
   const { status, html } = await page(`/cards/${card4242}`);
   expect(status).toBe(200);
   expect(html).not.toContain("n’ont pas pu être chargées");
 });
 
 test("the card page whose linked wallets fail says so", async () => {
-  await whileBroken("alter table card_wallets rename to card_wallets_broken", "alter table card_wallets_broken rename to card_wallets", async () => {
-    const { status, html } = await page(`/cards/${card4242}`);
-    expect(status).toBe(500);
-    expect(html).toContain("Les portefeuilles liés à cette carte n’ont pas pu être chargés");
-    expectShell(html, true);
-  });
+  await whileBroken(
+    "alter table card_wallets rename to card_wallets_broken",
+    "alter table card_wallets_broken rename to card_wallets",
+    async () => {
+      const { status, html } = await page(`/cards/${card4242}`);
+      expect(status).toBe(500);
+      expect(html).toContain("Les portefeuilles liés à cette carte n’ont pas pu être chargés");
+      expectShell(html, true);
+    },
+  );
 });
 
 test("a wallet that fails to load says so; the wallets list that fails says so", async () => {
-  await whileBroken("alter table wallet_transactions rename column created_at to created_at_broken", "alter table wallet_transactions rename column created_at_broken to created_at", async () => {
-    const { status, html } = await page(`/wallets/${firstWallet}`);
-    expect(status).toBe(500);
-    expect(html).toContain("Ce portefeuille n’a pas pu être chargé");
-    expect(html).toContain("<h1");
-    expect(html).toContain("Portefeuilles</h1>");
-    expectShell(html, true);
-  });
-  await whileBroken("alter table wallet_balances rename to wallet_balances_broken", "alter table wallet_balances_broken rename to wallet_balances", async () => {
-    const { status, html } = await page("/wallets");
-    expect(status).toBe(500);
-    expect(html).toContain("Vos portefeuilles n’ont pas pu être chargés");
-    expectShell(html, true);
-  });
+  await whileBroken(
+    "alter table wallet_transactions rename column created_at to created_at_broken",
+    "alter table wallet_transactions rename column created_at_broken to created_at",
+    async () => {
+      const { status, html } = await page(`/wallets/${firstWallet}`);
+      expect(status).toBe(500);
+      expect(html).toContain("Ce portefeuille n’a pas pu être chargé");
+      expect(html).toContain("<h1");
+      expect(html).toContain("Portefeuilles</h1>");
+      expectShell(html, true);
+    },
+  );
+  await whileBroken(
+    "alter table wallet_balances rename to wallet_balances_broken",
+    "alter table wallet_balances_broken rename to wallet_balances",
+    async () => {
+      const { status, html } = await page("/wallets");
+      expect(status).toBe(500);
+      expect(html).toContain("Vos portefeuilles n’ont pas pu être chargés");
+      expectShell(html, true);
+    },
+  );
 });
 
 test("the signed-in layout that fails keeps its sections and says what failed", async () => {
-  await whileBroken("alter table pending_changes rename to pending_changes_broken", "alter table pending_changes_broken rename to pending_changes", async () => {
-    const { status, html } = await page(`/cards/${card4242}`);
-    expect(status).toBe(500);
-    expect(html).toContain("Une erreur est survenue");
-    expect(html).toContain("Le service a rencontré un problème");
-    expectShell(html, false);
-    // The sections, not the cards: the layout's data did not load.
-    expect(html).not.toContain("Carte physique •••• 4242");
-    expect(html).toContain("Se déconnecter");
-  });
-  await whileBroken("alter table wallets rename column name to name_broken", "alter table wallets rename column name_broken to name", async () => {
-    const { status, html } = await page("/settings/profile");
-    expect(status).toBe(500);
-    expect(html).toContain("Vos portefeuilles n’ont pas pu être chargés");
-    expectShell(html, false);
-  });
+  await whileBroken(
+    "alter table pending_changes rename to pending_changes_broken",
+    "alter table pending_changes_broken rename to pending_changes",
+    async () => {
+      const { status, html } = await page(`/cards/${card4242}`);
+      expect(status).toBe(500);
+      expect(html).toContain("Une erreur est survenue");
+      expect(html).toContain("Le service a rencontré un problème");
+      expectShell(html, false);
+      // The sections, not the cards: the layout's data did not load.
+      expect(html).not.toContain("Carte physique •••• 4242");
+      expect(html).toContain("Se déconnecter");
+    },
+  );
+  await whileBroken(
+    "alter table wallets rename column name to name_broken",
+    "alter table wallets rename column name_broken to name",
+    async () => {
+      const { status, html } = await page("/settings/profile");
+      expect(status).toBe(500);
+      expect(html).toContain("Vos portefeuilles n’ont pas pu être chargés");
+      expectShell(html, false);
+    },
+  );
 });

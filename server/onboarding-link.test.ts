@@ -24,11 +24,16 @@ afterAll(async () => {
   await stopTestServer(server);
 });
 
-const get = (path: string, cookie?: string) => fetch(`${server.base}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+const get = (path: string, cookie?: string) =>
+  fetch(`${server.base}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
 
 /** Nina's invitation token, from the sandbox outbox. */
 function ninaToken(): string {
-  const row = db.prepare("select body from outbox where recipient = ? and body like '%/activate/%' order by created_at desc limit 1").get(NINA) as { body: string };
+  const row = db
+    .prepare(
+      "select body from outbox where recipient = ? and body like '%/activate/%' order by created_at desc limit 1",
+    )
+    .get(NINA) as { body: string };
   return /\/activate\/([\w-]+)\?/.exec(row.body)![1]!;
 }
 

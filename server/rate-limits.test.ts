@@ -54,7 +54,13 @@ test.each([
 });
 
 describe("who is counted", () => {
-  const options = { ...DEFAULT_RATE_LIMITS, anonymousPerWindow: 2, sessionPerWindow: 3, sensitivePerWindow: 2, sessionSensitivePerWindow: 1 };
+  const options = {
+    ...DEFAULT_RATE_LIMITS,
+    anonymousPerWindow: 2,
+    sessionPerWindow: 3,
+    sensitivePerWindow: 2,
+    sessionSensitivePerWindow: 1,
+  };
   let server: Server;
   let base: string;
   beforeAll(async () => {
@@ -70,7 +76,12 @@ describe("who is counted", () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   const hit = async (path: string, init: { session?: string; method?: string } = {}) =>
-    (await fetch(`${base}${path}`, { method: init.method ?? "GET", headers: init.session ? { "x-test-session": init.session } : {} })).status;
+    (
+      await fetch(`${base}${path}`, {
+        method: init.method ?? "GET",
+        headers: init.session ? { "x-test-session": init.session } : {},
+      })
+    ).status;
   const times = async (n: number, f: () => Promise<number>) => {
     const statuses = [];
     for (let i = 0; i < n; i++) statuses.push(await f());
@@ -90,7 +101,9 @@ describe("who is counted", () => {
     expect(await hit("/login", { method: "POST", session: "c" })).toBe(200);
     expect(await hit("/login.data", { method: "PUT", session: "d" })).toBe(200);
     expect(await hit("/LOGIN/code", { method: "POST", session: "e" })).toBe(429);
-    expect(await times(2, () => hit("/cards/card_1/reveal.data", { method: "POST", session: "f" }))).toEqual([200, 429]);
+    expect(await times(2, () => hit("/cards/card_1/reveal.data", { method: "POST", session: "f" }))).toEqual([
+      200, 429,
+    ]);
     expect(await times(2, () => hit("/settings/security", { method: "DELETE", session: "g" }))).toEqual([200, 429]);
     // Reading a sensitive page is not a guess.
     expect(await times(2, () => hit("/cards/card_1/reveal", { session: "h" }))).toEqual([200, 200]);

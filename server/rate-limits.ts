@@ -17,7 +17,8 @@ export const SENSITIVE_PATH =
   /^\/(login|lost-password|reset-password|activate|user-confirmation|force-change-password|onboarding|secure-account|settings\/profile|settings\/security|sandbox-processor)(\/|$)|\/(code|reveal|pin|otp|unlock-pin)(\/|$)/i;
 
 /** The sensitive paths of flows without a signed-in session: always counted per address, cookie or not. */
-export const ANONYMOUS_FLOW_PATH = /^\/(login|lost-password|reset-password|activate|user-confirmation|force-change-password)(\/|$)/i;
+export const ANONYMOUS_FLOW_PATH =
+  /^\/(login|lost-password|reset-password|activate|user-confirmation|force-change-password)(\/|$)/i;
 
 /**
  * The path as the router will match it: percent-decoded, repeated slashes collapsed and the `.data`
@@ -62,7 +63,10 @@ export const DEFAULT_RATE_LIMITS: RateLimitOptions = {
 };
 
 /** The limits the environment sets. */
-export function rateLimitsOf(env: Env, where: Pick<RateLimitOptions, "sharedAcrossWorkers" | "database">): RateLimitOptions {
+export function rateLimitsOf(
+  env: Env,
+  where: Pick<RateLimitOptions, "sharedAcrossWorkers" | "database">,
+): RateLimitOptions {
   return {
     enabled: env.RATE_LIMITS === "on",
     windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,

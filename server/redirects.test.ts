@@ -67,12 +67,20 @@ test("the retry route leads to the card list whatever the ids: no open redirect,
   const answers: string[] = [];
   for (const id of ids) {
     for (const method of ["GET", "POST"]) {
-      const answer = await claire.raw(method, `/cards/${inPath(id)}/transactions/${inPath(id)}/retry`, method === "POST" ? "" : undefined);
-      answers.push(`${method} ${JSON.stringify(id.slice(0, 20))} → ${answer.status} ${(answer.headers.location ?? "").slice(0, 40)}`);
+      const answer = await claire.raw(
+        method,
+        `/cards/${inPath(id)}/transactions/${inPath(id)}/retry`,
+        method === "POST" ? "" : undefined,
+      );
+      answers.push(
+        `${method} ${JSON.stringify(id.slice(0, 20))} → ${answer.status} ${(answer.headers.location ?? "").slice(0, 40)}`,
+      );
     }
   }
   // Unknown cards, all of them: the list, with "Cette carte n’existe pas ou n’est pas la vôtre."
-  expect(answers).toEqual(ids.flatMap((id) => ["GET", "POST"].map((method) => `${method} ${JSON.stringify(id.slice(0, 20))} → 302 /cards`)));
+  expect(answers).toEqual(
+    ids.flatMap((id) => ["GET", "POST"].map((method) => `${method} ${JSON.stringify(id.slice(0, 20))} → 302 /cards`)),
+  );
 });
 
 test("every route with parameters, signed in or not, GET and POST: no 5xx and no Location leaving the site", async () => {
@@ -86,12 +94,17 @@ test("every route with parameters, signed in or not, GET and POST: no 5xx and no
       const url = "/" + pattern.replace(/:[\w-]+\??/g, inPath(id));
       for (const browser of [anonymous, claire]) {
         answers.push([`GET ${url.slice(0, 80)}`, await browser.raw("GET", url)]);
-        answers.push([`POST ${url.slice(0, 80)}`, await browser.raw("POST", url, "intent=verify&code=123456&channel=SMS")]);
+        answers.push([
+          `POST ${url.slice(0, 80)}`,
+          await browser.raw("POST", url, "intent=verify&code=123456&channel=SMS"),
+        ]);
       }
     }
   }
   console.log(`${answers.length} hostile-id requests on ${paths.length} routes with parameters`);
-  const wrong = answers.filter(([, a]) => a.status >= 500 || !sameSite(a.headers.location)).map(([what, a]) => `${what} → ${a.status} ${JSON.stringify(a.headers.location ?? "")}`);
+  const wrong = answers
+    .filter(([, a]) => a.status >= 500 || !sameSite(a.headers.location))
+    .map(([what, a]) => `${what} → ${a.status} ${JSON.stringify(a.headers.location ?? "")}`);
   expect(wrong).toEqual([]);
 });
 
@@ -99,19 +112,41 @@ const PASSWORD = "Demo-Portail-2026!";
 
 test("finding 7: a sign-in posted with redirectTo /.//evil.example, /..//, /%2e// leads to the cards, never to //evil.example", async () => {
   const locations: Record<string, string | null> = {};
-  for (const redirectTo of ["/.//evil.example", "/..//evil.example", "/%2e//evil.example", "/%2E%2E//evil.example", "/cards/..//evil.example", "/.%2F%2Fevil.example"]) {
+  for (const redirectTo of [
+    "/.//evil.example",
+    "/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/cards/..//evil.example",
+    "/.%2F%2Fevil.example",
+  ]) {
     const res = await new TestBrowser(base).post("/login", { email: CLAIRE, password: PASSWORD, redirectTo });
     locations[redirectTo] = `${res.status} ${res.headers.get("location")}`;
   }
-  expect(Object.values(locations).every((l) => l === "302 /cards"), JSON.stringify(locations)).toBe(true);
+  expect(
+    Object.values(locations).every((l) => l === "302 /cards"),
+    JSON.stringify(locations),
+  ).toBe(true);
   // A page of the portal is still where a sign-in leads back to, once normalised.
-  const back = await new TestBrowser(base).post("/login", { email: CLAIRE, password: PASSWORD, redirectTo: "/settings/./security" });
+  const back = await new TestBrowser(base).post("/login", {
+    email: CLAIRE,
+    password: PASSWORD,
+    redirectTo: "/settings/./security",
+  });
   expect(back.headers.get("location")).toBe("/settings/security");
 });
 
 test("finding 10: a duplicated redirectTo does not refuse the sign-in; the first one is used, checked like any other", async () => {
   const post = (first: string, second: string) =>
-    new TestBrowser(base).post("/login", new URLSearchParams([["email", CLAIRE], ["password", PASSWORD], ["redirectTo", first], ["redirectTo", second]]));
+    new TestBrowser(base).post(
+      "/login",
+      new URLSearchParams([
+        ["email", CLAIRE],
+        ["password", PASSWORD],
+        ["redirectTo", first],
+        ["redirectTo", second],
+      ]),
+    );
   const kept = await post("/settings/profile", "//evil.example");
   expect([kept.status, kept.headers.get("location")]).toEqual([302, "/settings/profile"]);
   const checked = await post("//evil.example", "/settings/profile");
@@ -120,10 +155,17 @@ test("finding 10: a duplicated redirectTo does not refuse the sign-in; the first
 
 test("finding 10: a bad or foreign licence on wallet activation is said in French on the wallet page the form was on; nothing is created", async () => {
   const marie = await signIn(base, db, MARIE);
-  const walletsOf = () => (db.prepare("select id from wallets where user_id = (select id from users where email = ?) order by id").all(MARIE) as { id: string }[]).map((w) => w.id);
+  const walletsOf = () =>
+    (
+      db
+        .prepare("select id from wallets where user_id = (select id from users where email = ?) order by id")
+        .all(MARIE) as { id: string }[]
+    ).map((w) => w.id);
   const before = walletsOf();
   expect(before.length).toBeGreaterThanOrEqual(2);
-  const foreign = db.prepare("select id from licences where user_id != (select id from users where email = ?) limit 1").get(MARIE) as { id: string };
+  const foreign = db
+    .prepare("select id from licences where user_id != (select id from users where email = ?) limit 1")
+    .get(MARIE) as { id: string };
   for (const licence of ["lic_made_up", foreign.id, ""]) {
     for (const from of before.slice(0, 2)) {
       const { location, html } = await marie.follow(await marie.post("/wallets?index", { licence, from }));

@@ -36,18 +36,38 @@ beforeAll(async () => {
 
 afterAll(() => stopTestServer(server));
 
-const get = (path: string, cookie?: string) => fetch(`${base}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+const get = (path: string, cookie?: string) =>
+  fetch(`${base}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
 
 test("finding 3: pages, their .data requests, redirects and error pages are never stored", async () => {
   const cardPage = (await get("/cards", claire)).headers.get("location") ?? "";
   expect(cardPage).toMatch(/^\/cards\/[^/]+$/);
-  const paths = [cardPage, `${cardPage}.data`, `${cardPage}/reveal`, `${cardPage}/reveal.data`, "/settings/profile", "/settings/profile.data", "/wallets", "/cards"];
+  const paths = [
+    cardPage,
+    `${cardPage}.data`,
+    `${cardPage}/reveal`,
+    `${cardPage}/reveal.data`,
+    "/settings/profile",
+    "/settings/profile.data",
+    "/wallets",
+    "/cards",
+  ];
   for (const path of paths) {
     const res = await get(path, claire);
     expect(res.status, path).toBeLessThan(500);
     expect(res.headers.get("cache-control"), path).toBe("no-store");
   }
-  for (const path of ["/login", "/login.data", "/login/code", "/dev/outbox", "/user-confirmation?email=a%40b.c&code=123456", "/reset-password/x", "/activate/x", "/nope", "/lost-password"]) {
+  for (const path of [
+    "/login",
+    "/login.data",
+    "/login/code",
+    "/dev/outbox",
+    "/user-confirmation?email=a%40b.c&code=123456",
+    "/reset-password/x",
+    "/activate/x",
+    "/nope",
+    "/lost-password",
+  ]) {
     const res = await get(path);
     expect(res.headers.get("cache-control"), path).toBe("no-store");
   }
@@ -57,7 +77,12 @@ test("finding 3: pages, their .data requests, redirects and error pages are neve
 });
 
 test("finding 4: a reset link's token is not in the request log, on the page or its data", async () => {
-  const sent = await fetch(`${base}/lost-password`, { method: "POST", body: new URLSearchParams({ email: CLAIRE }), headers: { Origin: base }, redirect: "manual" });
+  const sent = await fetch(`${base}/lost-password`, {
+    method: "POST",
+    body: new URLSearchParams({ email: CLAIRE }),
+    headers: { Origin: base },
+    redirect: "manual",
+  });
   expect(sent.status).toBeLessThan(400);
   let token: string | undefined;
   for (let i = 0; i < 50 && !token; i++) {
@@ -68,8 +93,16 @@ test("finding 4: a reset link's token is not in the request log, on the page or 
   expect(token).toBeTruthy();
   expect((await get(`/reset-password/${token}?email=${encodeURIComponent(CLAIRE)}`)).status).toBe(200);
   expect((await get(`/reset-password/${token}.data?email=${encodeURIComponent(CLAIRE)}`)).status).toBe(200);
-  await fetch(`${base}/reset-password/${token}`, { method: "PUT", body: "x=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
-  await fetch(`${base}/activate/${token}`, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+  await fetch(`${base}/reset-password/${token}`, {
+    method: "PUT",
+    body: "x=1",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  await fetch(`${base}/activate/${token}`, {
+    method: "POST",
+    body: "{}",
+    headers: { "Content-Type": "application/json" },
+  });
   await new Promise((r) => setTimeout(r, 200));
   const log = server.output();
   expect(log).toContain('"path":"/reset-password/:token"');
@@ -88,7 +121,12 @@ test("finding 6: other body types are refused with 415, an unreadable form with 
   ];
   for (const path of ["/login", "/login.data", "/logout", "/cards/x/freeze", "/settings/profile", "/nope"]) {
     for (const [type, body] of bodies) {
-      const res = await fetch(`${base}${path}`, { method: "POST", body: new TextEncoder().encode(body), headers: { Origin: base, Cookie: claire, ...(type ? { "Content-Type": type } : {}) }, redirect: "manual" });
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        body: new TextEncoder().encode(body),
+        headers: { Origin: base, Cookie: claire, ...(type ? { "Content-Type": type } : {}) },
+        redirect: "manual",
+      });
       expect(res.status, `${type} on ${path}`).toBe(415);
       expect(res.headers.get("content-type")).toMatch(/^text\/html/);
       const html = await res.text();
@@ -98,11 +136,20 @@ test("finding 6: other body types are refused with 415, an unreadable form with 
   }
   const truncated = `--XX\r\nContent-Disposition: form-data; name="email"\r\n\r\n${CLAIRE}`;
   for (const path of ["/login", "/login.data", "/settings/profile", "/lost-password"]) {
-    const res = await fetch(`${base}${path}`, { method: "POST", body: truncated, headers: { Origin: base, Cookie: claire, "Content-Type": "multipart/form-data; boundary=XX" }, redirect: "manual" });
+    const res = await fetch(`${base}${path}`, {
+      method: "POST",
+      body: truncated,
+      headers: { Origin: base, Cookie: claire, "Content-Type": "multipart/form-data; boundary=XX" },
+      redirect: "manual",
+    });
     expect(res.status, path).toBe(400);
     if (!path.endsWith(".data")) expect(await res.text()).toContain("Requête invalide");
   }
-  const noBoundary = await fetch(`${base}/login`, { method: "POST", body: "x", headers: { Origin: base, "Content-Type": "multipart/form-data" } });
+  const noBoundary = await fetch(`${base}/login`, {
+    method: "POST",
+    body: "x",
+    headers: { Origin: base, "Content-Type": "multipart/form-data" },
+  });
   expect(noBoundary.status).toBe(400);
   // The session still works: the refused logout did not end it.
   expect((await get("/settings/profile", claire)).status).toBe(200);
@@ -113,8 +160,16 @@ test("findings 6 and 8: PUT, PATCH, DELETE, TRACE and other methods are 405 in F
   const cardPage = (await get("/cards", claire)).headers.get("location")!;
   for (const method of ["PUT", "PATCH", "DELETE", "TRACE", "OPTIONS", "PROPFIND", "CONNECT"]) {
     for (const path of ["/logout", `${cardPage}/freeze`, "/cards/x/transactions/y/retry", "/login", "/login.data"]) {
-      const init: RequestInit = { method: method === "CONNECT" ? "GET" : method, headers: { Origin: base, Cookie: claire }, redirect: "manual" };
-      if (!["TRACE", "OPTIONS", "PROPFIND", "CONNECT"].includes(method)) Object.assign(init, { body: "intent=freeze", headers: { ...init.headers, "Content-Type": "application/x-www-form-urlencoded" } });
+      const init: RequestInit = {
+        method: method === "CONNECT" ? "GET" : method,
+        headers: { Origin: base, Cookie: claire },
+        redirect: "manual",
+      };
+      if (!["TRACE", "OPTIONS", "PROPFIND", "CONNECT"].includes(method))
+        Object.assign(init, {
+          body: "intent=freeze",
+          headers: { ...init.headers, "Content-Type": "application/x-www-form-urlencoded" },
+        });
       if (method === "CONNECT") continue; // fetch cannot send it; covered below with a raw request
       if (method === "TRACE") {
         const raw = await rawRequest(`TRACE ${path} HTTP/1.1`);
@@ -139,7 +194,9 @@ test("findings 6 and 8: PUT, PATCH, DELETE, TRACE and other methods are 405 in F
 async function rawRequest(requestLine: string): Promise<{ status: number; body: string }> {
   const net = await import("node:net");
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.write(`${requestLine}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+    const socket = net.connect(port, "127.0.0.1", () =>
+      socket.write(`${requestLine}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`),
+    );
     let data = "";
     socket.on("data", (d) => (data += d.toString()));
     socket.on("end", () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), body: data }));
@@ -148,8 +205,21 @@ async function rawRequest(requestLine: string): Promise<{ status: number; body: 
 }
 
 test("finding 6: a post to a page without an action, and a malformed escape in a path, are 4xx in French", async () => {
-  for (const path of ["/cards", "/settings?index", "/?index", "/transactions", "/locales/fr", "/sandbox-issuer/reveal/abc", "/cards.data"]) {
-    const res = await fetch(`${base}${path}`, { method: "POST", body: new URLSearchParams({ a: "1" }), headers: { Origin: base, Cookie: claire }, redirect: "manual" });
+  for (const path of [
+    "/cards",
+    "/settings?index",
+    "/?index",
+    "/transactions",
+    "/locales/fr",
+    "/sandbox-issuer/reveal/abc",
+    "/cards.data",
+  ]) {
+    const res = await fetch(`${base}${path}`, {
+      method: "POST",
+      body: new URLSearchParams({ a: "1" }),
+      headers: { Origin: base, Cookie: claire },
+      redirect: "manual",
+    });
     expect(res.status, path).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, HEAD");
     expect(await res.text()).toContain("Action non prise en charge");
@@ -161,7 +231,11 @@ test("finding 6: a post to a page without an action, and a malformed escape in a
   }
   // The unread body of a refused post does not hold the connection: the next request on it is answered.
   const big = "a=" + "x".repeat(1024 * 1024);
-  const refused = await fetch(`${base}/cards`, { method: "POST", body: big, headers: { Origin: base, Cookie: claire, "Content-Type": "application/x-www-form-urlencoded" } });
+  const refused = await fetch(`${base}/cards`, {
+    method: "POST",
+    body: big,
+    headers: { Origin: base, Cookie: claire, "Content-Type": "application/x-www-form-urlencoded" },
+  });
   expect(refused.status).toBe(405);
   expect(refused.headers.get("connection")).toBe("close");
   const started = Date.now();

@@ -64,7 +64,8 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
       // React Router's target: the index route only with a bare `?index`, else the deepest route
       // that has a path of its own (pathless layouts and index routes contribute none).
       const last = matches[matches.length - 1]!;
-      if (last.route.index && new URLSearchParams(search).getAll("index").some((v) => v === "")) return hasAction(last.route.id!);
+      if (last.route.index && new URLSearchParams(search).getAll("index").some((v) => v === ""))
+        return hasAction(last.route.id!);
       const contributing = matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0));
       return hasAction(contributing[contributing.length - 1]!.route.id!);
     },

@@ -10,7 +10,11 @@ export function assignNonce(_req: Request, res: Response, next: NextFunction) {
 }
 
 /** Stripe.js and its frames, allowed only when Stripe is the processor (Elements, Issuing Elements). */
-const STRIPE = { script: ["https://js.stripe.com"], frame: ["https://js.stripe.com", "https://hooks.stripe.com"], connect: ["https://api.stripe.com"] };
+const STRIPE = {
+  script: ["https://js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com"],
+};
 
 export function securityHeaders({ development, stripe = false }: { development: boolean; stripe?: boolean }) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
@@ -86,7 +90,8 @@ export function acceptOnlyForms(req: Request, res: Response, next: NextFunction)
   if (req.method !== "POST") return next();
   const type = (req.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (!FORM_TYPES.includes(type)) return sendErrorPage(res, 415);
-  if (type === "multipart/form-data" && !/;\s*boundary=("?)[^";]+\1/i.test(req.get("Content-Type")!)) return sendErrorPage(res, 400);
+  if (type === "multipart/form-data" && !/;\s*boundary=("?)[^";]+\1/i.test(req.get("Content-Type")!))
+    return sendErrorPage(res, 400);
   next();
 }
 

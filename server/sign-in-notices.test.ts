@@ -31,7 +31,9 @@ const signIn = (password: string) => new TestBrowser(server.base).post("/login",
 test("the right password of a disabled account: 400, the account-under-review notice, no session", async () => {
   const res = await signIn(PASSWORD);
   expect(res.status).toBe(400);
-  expect(res.headers.getSetCookie().some((c) => c.startsWith("session=") && !/Max-Age=0|Expires=Thu, 01 Jan 1970/.test(c))).toBe(false);
+  expect(
+    res.headers.getSetCookie().some((c) => c.startsWith("session=") && !/Max-Age=0|Expires=Thu, 01 Jan 1970/.test(c)),
+  ).toBe(false);
   const html = (await res.text()).replaceAll("&#x27;", "'");
   expect(html).toContain(UNDER_REVIEW);
   expect(html).not.toContain(WRONG);

@@ -33,7 +33,11 @@ export class TestBrowser {
   raw(method: string, rawPath: string, body?: string): Promise<RawAnswer> {
     const url = new URL(this.base);
     const headers: http.OutgoingHttpHeaders = { Origin: this.base, ...(this.cookie ? { Cookie: this.cookie } : {}) };
-    if (body !== undefined) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) });
+    if (body !== undefined)
+      Object.assign(headers, {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": Buffer.byteLength(body),
+      });
     return new Promise((resolve, reject) => {
       const req = http.request({ host: url.hostname, port: url.port, method, path: rawPath, headers }, (res) => {
         let text = "";
@@ -65,18 +69,31 @@ export class TestBrowser {
 
 /** The test server's SQLite file, read-only, to check what a request did or did not change. */
 export function openServerDatabase(name: string): Database.Database {
-  return new Database(path.resolve(import.meta.dirname, `../data/${name}.sqlite`), { readonly: true, fileMustExist: true });
+  return new Database(path.resolve(import.meta.dirname, `../data/${name}.sqlite`), {
+    readonly: true,
+    fileMustExist: true,
+  });
 }
 
 /** Signs in through the real forms: the password, then the code from the outbox when MFA is on. */
-export async function signIn(base: string, db: Database.Database, email: string, password = "Demo-Portail-2026!"): Promise<TestBrowser> {
+export async function signIn(
+  base: string,
+  db: Database.Database,
+  email: string,
+  password = "Demo-Portail-2026!",
+): Promise<TestBrowser> {
   const browser = new TestBrowser(base);
   const res = await browser.post("/login", { email, password });
   if (res.status !== 302) throw new Error(`sign-in of ${email}: ${res.status}`);
   if (res.headers.get("location") === "/login/code") {
-    const user = db.prepare("select mfa_preferred, phone from users where email = ?").get(email) as { mfa_preferred: string; phone: string };
+    const user = db.prepare("select mfa_preferred, phone from users where email = ?").get(email) as {
+      mfa_preferred: string;
+      phone: string;
+    };
     const to = user.mfa_preferred === "SMS" ? user.phone : email;
-    const message = db.prepare("select body from outbox where recipient = ? order by created_at desc limit 1").get(to) as { body: string } | undefined;
+    const message = db
+      .prepare("select body from outbox where recipient = ? order by created_at desc limit 1")
+      .get(to) as { body: string } | undefined;
     const code = /\b(\d{6})\b/.exec(message?.body ?? "")?.[1];
     if (!code) throw new Error(`no sign-in code for ${email}`);
     const verified = await browser.post("/login/code", { intent: "verify", code });

@@ -15,13 +15,27 @@ export interface TestServer {
  * The real server (server.ts on the production build) on a loopback port with a fresh SQLite file,
  * for the server tests; resolves once it answers /healthz. Needs `npm run build` first.
  */
-export async function startTestServer(name: string, port: number, env: Record<string, string> = {}): Promise<TestServer> {
-  if (!existsSync(path.join(root, "build/server/index.js"))) throw new Error("Run `npm run build` before the server tests");
+export async function startTestServer(
+  name: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  if (!existsSync(path.join(root, "build/server/index.js")))
+    throw new Error("Run `npm run build` before the server tests");
   const dbFile = path.join(root, `data/${name}.sqlite`);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
   const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", APP_MODE: "sandbox", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: `file:${dbFile}`, LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      APP_MODE: "sandbox",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: `file:${dbFile}`,
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -31,7 +45,8 @@ export async function startTestServer(name: string, port: number, env: Record<st
   const deadline = Date.now() + 50_000;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${base}/healthz`, { headers: { Connection: "close" } })).ok) return { base, process: child, output: () => output };
+      if ((await fetch(`${base}/healthz`, { headers: { Connection: "close" } })).ok)
+        return { base, process: child, output: () => output };
     } catch {
       // not listening yet
     }

@@ -13,8 +13,14 @@ test("no environment at all: sandbox on SQLite, with a random session secret", (
 
 test("production mode refuses to start without a long session secret and SMTP", () => {
   expect(() => parseEnv({ APP_MODE: "production" })).toThrow(ConfigError);
-  expect(() => parseEnv({ APP_MODE: "production", SESSION_SECRET: "short", SMTP_URL: "smtp://localhost:25" })).toThrow(/SESSION_SECRET/);
-  const env = parseEnv({ APP_MODE: "production", SESSION_SECRET: "a".repeat(32) + ",old-secret", SMTP_URL: "smtp://localhost:25" });
+  expect(() => parseEnv({ APP_MODE: "production", SESSION_SECRET: "short", SMTP_URL: "smtp://localhost:25" })).toThrow(
+    /SESSION_SECRET/,
+  );
+  const env = parseEnv({
+    APP_MODE: "production",
+    SESSION_SECRET: "a".repeat(32) + ",old-secret",
+    SMTP_URL: "smtp://localhost:25",
+  });
   expect(env.sandbox).toBe(false);
   expect(env.sessionSecrets).toEqual(["a".repeat(32), "old-secret"]);
 });
@@ -29,9 +35,17 @@ test("sandbox mode refuses a public address unless told so: it would publish the
   for (const host of ["0.0.0.0", "::", "192.168.1.10", "portail.example"]) {
     expect(() => parseEnv({ HOST: host })).toThrow(/HOST: sandbox mode .*ALLOW_PUBLIC_SANDBOX/);
   }
-  for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"]) expect(parseEnv({ HOST: host }).HOST).toBe(host);
+  for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])
+    expect(parseEnv({ HOST: host }).HOST).toBe(host);
   expect(parseEnv({ HOST: "0.0.0.0", ALLOW_PUBLIC_SANDBOX: "1" }).sandbox).toBe(true);
-  expect(parseEnv({ HOST: "0.0.0.0", APP_MODE: "production", SESSION_SECRET: "a".repeat(32), SMTP_URL: "smtp://localhost:25" }).sandbox).toBe(false);
+  expect(
+    parseEnv({
+      HOST: "0.0.0.0",
+      APP_MODE: "production",
+      SESSION_SECRET: "a".repeat(32),
+      SMTP_URL: "smtp://localhost:25",
+    }).sandbox,
+  ).toBe(false);
 });
 
 test("the container image's own settings do not start a sandbox on the network", () => {
@@ -51,17 +65,46 @@ test("the container image's own settings do not start a sandbox on the network",
 
 test("guess limits: defaults, blank means default, and a cap below the first wait is refused", () => {
   const env = parseEnv({ GUESS_LIMIT_PASSWORD: "", GUESS_DELAY_SECONDS: " 30 " });
-  expect([env.GUESS_LIMIT_PASSWORD, env.GUESS_LIMIT_CODE, env.GUESS_DELAY_SECONDS, env.GUESS_DELAY_MAX_SECONDS, env.GUESS_FORGET_SECONDS]).toEqual([5, 10, 30, 900, 86400]);
+  expect([
+    env.GUESS_LIMIT_PASSWORD,
+    env.GUESS_LIMIT_CODE,
+    env.GUESS_DELAY_SECONDS,
+    env.GUESS_DELAY_MAX_SECONDS,
+    env.GUESS_FORGET_SECONDS,
+  ]).toEqual([5, 10, 30, 900, 86400]);
   expect(() => parseEnv({ GUESS_LIMIT_CODE: "0" })).toThrow(/GUESS_LIMIT_CODE/);
   expect(() => parseEnv({ GUESS_DELAY_SECONDS: "1.5" })).toThrow(/GUESS_DELAY_SECONDS/);
-  expect(() => parseEnv({ GUESS_DELAY_SECONDS: "600", GUESS_DELAY_MAX_SECONDS: "60" })).toThrow(/GUESS_DELAY_MAX_SECONDS/);
+  expect(() => parseEnv({ GUESS_DELAY_SECONDS: "600", GUESS_DELAY_MAX_SECONDS: "60" })).toThrow(
+    /GUESS_DELAY_MAX_SECONDS/,
+  );
 });
 
 test("request limits: defaults an office can live with, every one configurable, off for load measurements", () => {
   const env = parseEnv({});
-  expect([env.RATE_LIMITS, env.RATE_LIMIT_WINDOW_SECONDS, env.RATE_LIMIT_ANONYMOUS, env.RATE_LIMIT_SESSION, env.RATE_LIMIT_SENSITIVE, env.RATE_LIMIT_SESSION_SENSITIVE]).toEqual(["on", 300, 3000, 3000, 200, 60]);
-  const set = parseEnv({ RATE_LIMITS: "off", RATE_LIMIT_WINDOW_SECONDS: "60", RATE_LIMIT_ANONYMOUS: "10", RATE_LIMIT_SESSION: "20", RATE_LIMIT_SENSITIVE: "1000", RATE_LIMIT_SESSION_SENSITIVE: "5" });
-  expect([set.RATE_LIMITS, set.RATE_LIMIT_WINDOW_SECONDS, set.RATE_LIMIT_ANONYMOUS, set.RATE_LIMIT_SESSION, set.RATE_LIMIT_SENSITIVE, set.RATE_LIMIT_SESSION_SENSITIVE]).toEqual(["off", 60, 10, 20, 1000, 5]);
+  expect([
+    env.RATE_LIMITS,
+    env.RATE_LIMIT_WINDOW_SECONDS,
+    env.RATE_LIMIT_ANONYMOUS,
+    env.RATE_LIMIT_SESSION,
+    env.RATE_LIMIT_SENSITIVE,
+    env.RATE_LIMIT_SESSION_SENSITIVE,
+  ]).toEqual(["on", 300, 3000, 3000, 200, 60]);
+  const set = parseEnv({
+    RATE_LIMITS: "off",
+    RATE_LIMIT_WINDOW_SECONDS: "60",
+    RATE_LIMIT_ANONYMOUS: "10",
+    RATE_LIMIT_SESSION: "20",
+    RATE_LIMIT_SENSITIVE: "1000",
+    RATE_LIMIT_SESSION_SENSITIVE: "5",
+  });
+  expect([
+    set.RATE_LIMITS,
+    set.RATE_LIMIT_WINDOW_SECONDS,
+    set.RATE_LIMIT_ANONYMOUS,
+    set.RATE_LIMIT_SESSION,
+    set.RATE_LIMIT_SENSITIVE,
+    set.RATE_LIMIT_SESSION_SENSITIVE,
+  ]).toEqual(["off", 60, 10, 20, 1000, 5]);
   expect(() => parseEnv({ RATE_LIMITS: "false" })).toThrow(/RATE_LIMITS/);
   expect(() => parseEnv({ RATE_LIMIT_SESSION: "-1" })).toThrow(/RATE_LIMIT_SESSION/);
   expect(() => parseEnv({ RATE_LIMIT_WINDOW_SECONDS: "five" })).toThrow(/RATE_LIMIT_WINDOW_SECONDS/);

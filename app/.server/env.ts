@@ -33,8 +33,19 @@ const localeList = z
   .string()
   .trim()
   .optional()
-  .transform((v) => (v ? v.split(",").map((part) => part.trim().toLowerCase()).filter(Boolean) : ["fr"]))
-  .pipe(z.array(z.enum(CATALOGUE_LOCALES, { error: `each language must be one of ${CATALOGUE_LOCALES.join(", ")}` })).min(1, "needs at least one language"))
+  .transform((v) =>
+    v
+      ? v
+          .split(",")
+          .map((part) => part.trim().toLowerCase())
+          .filter(Boolean)
+      : ["fr"],
+  )
+  .pipe(
+    z
+      .array(z.enum(CATALOGUE_LOCALES, { error: `each language must be one of ${CATALOGUE_LOCALES.join(", ")}` }))
+      .min(1, "needs at least one language"),
+  )
   .transform((list) => [...new Set(list)]);
 
 const envSchema = z
@@ -117,7 +128,11 @@ const envSchema = z
       });
     }
     if (env.GUESS_DELAY_MAX_SECONDS < env.GUESS_DELAY_SECONDS) {
-      ctx.addIssue({ code: "custom", path: ["GUESS_DELAY_MAX_SECONDS"], message: "GUESS_DELAY_MAX_SECONDS must be at least GUESS_DELAY_SECONDS" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["GUESS_DELAY_MAX_SECONDS"],
+        message: "GUESS_DELAY_MAX_SECONDS must be at least GUESS_DELAY_SECONDS",
+      });
     }
     if (env.APP_MODE === "production") {
       if (!env.SESSION_SECRET || env.SESSION_SECRET.split(",")[0]!.length < 32) {
@@ -135,7 +150,10 @@ const envSchema = z
 
 /** Addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
   return h === "localhost" || h === "::1" || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
 }
 
@@ -152,7 +170,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const env = result.data;
   // Sandbox mode may run without a secret: a random one per process keeps cookies unforgeable.
   const sessionSecrets = env.SESSION_SECRET
-    ? env.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean)
+    ? env.SESSION_SECRET.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
     : [crypto.randomUUID() + crypto.randomUUID()];
   return { ...env, sessionSecrets, sandbox: env.APP_MODE === "sandbox" };
 }

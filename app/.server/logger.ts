@@ -21,13 +21,19 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(minLevel: Level | "silent" = "info", write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
-  const log = (level: Level) => (msg: string, fields: Record<string, unknown> = {}) => {
-    if (ORDER[level] < ORDER[minLevel]) return;
-    const safe = redact(fields) as Record<string, unknown>;
-    if (fields.err instanceof Error) safe.err = { name: fields.err.name, message: fields.err.message, stack: fields.err.stack };
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...safe }));
-  };
+export function createLogger(
+  minLevel: Level | "silent" = "info",
+  write: (line: string) => void = (l) => process.stdout.write(l + "\n"),
+): Logger {
+  const log =
+    (level: Level) =>
+    (msg: string, fields: Record<string, unknown> = {}) => {
+      if (ORDER[level] < ORDER[minLevel]) return;
+      const safe = redact(fields) as Record<string, unknown>;
+      if (fields.err instanceof Error)
+        safe.err = { name: fields.err.name, message: fields.err.message, stack: fields.err.stack };
+      write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...safe }));
+    };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }
 
@@ -43,7 +49,8 @@ export function pathForLog(pathname: string, params: Record<string, string | und
   let path = pathname;
   for (const [name, value] of Object.entries(params)) {
     if (!value || !SECRET_PARAM.test(name)) continue;
-    for (const form of new Set([encodeURIComponent(value), value, encodeURI(value)])) path = path.split(form).join(`:${name}`);
+    for (const form of new Set([encodeURIComponent(value), value, encodeURI(value)]))
+      path = path.split(form).join(`:${name}`);
   }
   return path;
 }

@@ -59,8 +59,15 @@ export async function createPlatform(env: Env): Promise<Platform> {
 
 /** The per-account guess limits the environment sets (decision 0014). */
 export function guessLimitsOf(env: Env): GuessLimits {
-  const shared = { delayMs: env.GUESS_DELAY_SECONDS * 1000, maxDelayMs: env.GUESS_DELAY_MAX_SECONDS * 1000, forgetAfterMs: env.GUESS_FORGET_SECONDS * 1000 };
-  return { password: { freeFailures: env.GUESS_LIMIT_PASSWORD, ...shared }, code: { freeFailures: env.GUESS_LIMIT_CODE, ...shared } };
+  const shared = {
+    delayMs: env.GUESS_DELAY_SECONDS * 1000,
+    maxDelayMs: env.GUESS_DELAY_MAX_SECONDS * 1000,
+    forgetAfterMs: env.GUESS_FORGET_SECONDS * 1000,
+  };
+  return {
+    password: { freeFailures: env.GUESS_LIMIT_PASSWORD, ...shared },
+    code: { freeFailures: env.GUESS_LIMIT_CODE, ...shared },
+  };
 }
 
 export function publicUrl(env: Env): string {

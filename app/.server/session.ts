@@ -58,7 +58,11 @@ export function sessionCookie(env: Pick<Env, "APP_MODE" | "sessionSecrets">): Co
  * correctly signed and the session is signed in and not expired; null otherwise (no cookie, a forged
  * or stale one, or a session still waiting for a code or a new password — those are anonymous).
  */
-export async function signedInSessionKey(db: DB, cookie: Cookie, cookieHeader: string | undefined | null): Promise<string | null> {
+export async function signedInSessionKey(
+  db: DB,
+  cookie: Cookie,
+  cookieHeader: string | undefined | null,
+): Promise<string | null> {
   if (!cookieHeader || !cookieHeader.includes(cookie.name)) return null;
   let id: unknown;
   try {
@@ -68,7 +72,11 @@ export async function signedInSessionKey(db: DB, cookie: Cookie, cookieHeader: s
   }
   if (typeof id !== "string" || id.length === 0 || id.length > 100) return null;
   const idHash = hashSecret(id);
-  const row = await db.selectFrom("sessions").select(["user_id", "expires_at"]).where("id_hash", "=", idHash).executeTakeFirst();
+  const row = await db
+    .selectFrom("sessions")
+    .select(["user_id", "expires_at"])
+    .where("id_hash", "=", idHash)
+    .executeTakeFirst();
   return row?.user_id && row.expires_at > nowIso() ? idHash : null;
 }
 
@@ -76,11 +84,13 @@ export async function signedInSessionKey(db: DB, cookie: Cookie, cookieHeader: s
  * Sessions live in the database; the signed cookie holds only a random id, and the table
  * only its hash. Expiry is fixed at sign-in (7 days), not sliding.
  */
-export function createDatabaseSessionStorage(db: DB, env: Pick<Env, "APP_MODE" | "sessionSecrets">): PortalSessionStorage {
+export function createDatabaseSessionStorage(
+  db: DB,
+  env: Pick<Env, "APP_MODE" | "sessionSecrets">,
+): PortalSessionStorage {
   const cookie = sessionCookie(env);
 
-  const expiryOf = (expires?: Date) =>
-    (expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000)).toISOString();
+  const expiryOf = (expires?: Date) => (expires ?? new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000)).toISOString();
   const userOf = (data: Partial<SessionData>) => (typeof data.userId === "string" ? data.userId : null);
 
   return createSessionStorage<SessionData, SessionFlashData>({
@@ -158,6 +168,11 @@ export function safeRedirectPath(value: unknown, fallback = "/cards"): string {
 }
 
 /** Whether a reveal grant is for this card and kind, and still valid. */
-export function grantsReveal(grant: RevealGrant | undefined, cardId: string, kind: RevealGrant["kind"], now = new Date()): grant is RevealGrant {
+export function grantsReveal(
+  grant: RevealGrant | undefined,
+  cardId: string,
+  kind: RevealGrant["kind"],
+  now = new Date(),
+): grant is RevealGrant {
   return Boolean(grant && grant.cardId === cardId && grant.kind === kind && grant.expiresAt > now.toISOString());
 }

@@ -18,13 +18,23 @@ beforeAll(async () => {
   userId = newId("usr");
   await handle.db
     .insertInto("users")
-    .values(buildUser({ id: userId, email: `${userId.toLowerCase()}@example.com`, features: "{}", created_at: new Date().toISOString() }))
+    .values(
+      buildUser({
+        id: userId,
+        email: `${userId.toLowerCase()}@example.com`,
+        features: "{}",
+        created_at: new Date().toISOString(),
+      }),
+    )
     .execute();
 });
 afterAll(() => handle.close());
 
 /** The Cookie header a browser would send back after this session was committed. */
-async function cookieFor(fill: (session: Awaited<ReturnType<PortalSessionStorage["getSession"]>>) => void, store = storage) {
+async function cookieFor(
+  fill: (session: Awaited<ReturnType<PortalSessionStorage["getSession"]>>) => void,
+  store = storage,
+) {
   const session = await store.getSession();
   fill(session);
   return (await store.commitSession(session)).split(";")[0]!;
@@ -33,7 +43,11 @@ async function cookieFor(fill: (session: Awaited<ReturnType<PortalSessionStorage
 test("a signed-in session is known by the hash of its id, whatever else the header holds", async () => {
   const cookie = await cookieFor((s) => s.set("userId", userId));
   const key = await signedInSessionKey(handle.db, sessionCookie(env), `theme=dark; ${cookie}; other=%E0%A4%A`);
-  const row = await handle.db.selectFrom("sessions").select("id_hash").where("user_id", "=", userId).executeTakeFirstOrThrow();
+  const row = await handle.db
+    .selectFrom("sessions")
+    .select("id_hash")
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
   expect(key).toBe(row.id_hash);
   expect(key).not.toContain(cookie.split("=")[1]);
 });
@@ -41,18 +55,35 @@ test("a signed-in session is known by the hash of its id, whatever else the head
 test("anonymous, waiting, forged, foreign-signed and expired sessions are not signed in", async () => {
   const cookie = sessionCookie(env);
   const flashOnly = await cookieFor((s) => s.flash("flash", { kind: "success", message: "auth.signedOut" }));
-  const waiting = await cookieFor((s) => s.set("pendingLogin", { userId, redirectTo: "/cards", expiresAt: new Date(Date.now() + 60_000).toISOString() }));
+  const waiting = await cookieFor((s) =>
+    s.set("pendingLogin", { userId, redirectTo: "/cards", expiresAt: new Date(Date.now() + 60_000).toISOString() }),
+  );
   const signedIn = await cookieFor((s) => s.set("userId", userId));
   const [name, value] = signedIn.split("=") as [string, string];
   const tampered = `${name}=${value.slice(0, -3)}${value.endsWith("AAA") ? "BBB" : "AAA"}`;
   const otherSecret = createDatabaseSessionStorage(handle.db, parseEnv({ SESSION_SECRET: "o".repeat(40) }));
   const foreign = await cookieFor((s) => s.set("userId", userId), otherSecret);
   const unsignedId = `${name}=${Buffer.from(JSON.stringify("made-up-id")).toString("base64")}`;
-  for (const header of [undefined, "", "theme=dark", flashOnly, waiting, tampered, foreign, unsignedId, `${name}=`, `${name}=%%%`]) {
+  for (const header of [
+    undefined,
+    "",
+    "theme=dark",
+    flashOnly,
+    waiting,
+    tampered,
+    foreign,
+    unsignedId,
+    `${name}=`,
+    `${name}=%%%`,
+  ]) {
     expect(await signedInSessionKey(handle.db, cookie, header), String(header)).toBeNull();
   }
   const expired = await cookieFor((s) => s.set("userId", userId));
-  await handle.db.updateTable("sessions").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("id_hash", "=", (await signedInSessionKey(handle.db, cookie, expired))!).execute();
+  await handle.db
+    .updateTable("sessions")
+    .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+    .where("id_hash", "=", (await signedInSessionKey(handle.db, cookie, expired))!)
+    .execute();
   expect(await signedInSessionKey(handle.db, cookie, expired)).toBeNull();
 });
 

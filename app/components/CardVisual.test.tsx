@@ -3,11 +3,14 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
 import { CARD_BRANDS, CardVisual } from "./CardVisual";
 
-const fr = JSON.parse(readFileSync(new URL("../../locales/fr/translation.json", import.meta.url), "utf8")) as { cards: { brands: Record<string, string> } };
+const fr = JSON.parse(readFileSync(new URL("../../locales/fr/translation.json", import.meta.url), "utf8")) as {
+  cards: { brands: Record<string, string> };
+};
 const css = readFileSync(new URL("../styles/app.css", import.meta.url), "utf8");
 
 test("every brand of spec 000 §3 has a French name", () => {
-  for (const brand of ["activ", "american-express", "amex", "bancontact", "card", "mastercard", "visa"]) expect(CARD_BRANDS).toContain(brand);
+  for (const brand of ["activ", "american-express", "amex", "bancontact", "card", "mastercard", "visa"])
+    expect(CARD_BRANDS).toContain(brand);
   // And the two meal-voucher kinds.
   expect(CARD_BRANDS.filter((b) => b.startsWith("meal-voucher"))).toHaveLength(2);
   for (const brand of CARD_BRANDS) expect(fr.cards.brands[brand], brand).toMatch(/\S/);

@@ -4,7 +4,18 @@ import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
 import type { WizardActionData, WizardStep, WizardView } from "~/routes/+shared/card-wizard";
-import { choiceTarget, ErrorSummary, Field, InlineError, NewSecretPair, Radios, RequiredNote, Select, type FieldMeta, type SummaryField } from "./forms";
+import {
+  choiceTarget,
+  ErrorSummary,
+  Field,
+  InlineError,
+  NewSecretPair,
+  Radios,
+  RequiredNote,
+  Select,
+  type FieldMeta,
+  type SummaryField,
+} from "./forms";
 import { useHydrated } from "./useHydrated";
 
 /**
@@ -21,11 +32,15 @@ interface CardWizardProps {
   cancelTo?: string;
 }
 
-const stepLink = (base: string, step: WizardStep, requestId: string) => `${base}?step=${step}&request=${encodeURIComponent(requestId)}`;
+const stepLink = (base: string, step: WizardStep, requestId: string) =>
+  `${base}?step=${step}&request=${encodeURIComponent(requestId)}`;
 
 /** True when the wizard's answer has errors to show (the page's title then starts with "Erreur : "). */
 export function wizardInvalid(view: WizardView, actionData: WizardActionData | undefined): boolean {
-  return Boolean(view.notice) || Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e && e.length > 0));
+  return (
+    Boolean(view.notice) ||
+    Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e && e.length > 0))
+  );
 }
 
 export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps) {
@@ -70,7 +85,11 @@ export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps
   const heading = (
     <h3 className="card-wizard__step" id="card-wizard-step">
       {numbered
-        ? t("cards.create.stepOf", { current: physicalSteps.indexOf(step) + 1, total: physicalSteps.length, title: t(`cards.create.steps.${step}`) })
+        ? t("cards.create.stepOf", {
+            current: physicalSteps.indexOf(step) + 1,
+            total: physicalSteps.length,
+            title: t(`cards.create.steps.${step}`),
+          })
         : t(`cards.create.steps.${step}`)}
     </h3>
   );
@@ -102,7 +121,17 @@ interface StepAnswer {
  * What every step shows above its form: the form's own errors (the request, the issuer) as an alert,
  * with the issuer's words when it gave some, then the summary of the fields' errors, then the heading.
  */
-function StepTop({ form, fields, serverMessage, heading }: { form: { errors?: string[] }; fields: readonly SummaryField[]; serverMessage: string | null; heading: ReactNode }) {
+function StepTop({
+  form,
+  fields,
+  serverMessage,
+  heading,
+}: {
+  form: { errors?: string[] };
+  fields: readonly SummaryField[];
+  serverMessage: string | null;
+  heading: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <>
@@ -147,10 +176,17 @@ function Actions({ submit, back, backLabel }: { submit: string; back?: string; b
 }
 
 /** The value the server sent back for a field after a refusal, if any. */
-const sentBack = (field: FieldMeta) => (typeof field.initialValue === "string" && field.initialValue !== "" ? field.initialValue : undefined);
+const sentBack = (field: FieldMeta) =>
+  typeof field.initialValue === "string" && field.initialValue !== "" ? field.initialValue : undefined;
 
 /** Step 1: the funder (a select only when several groups can issue) and the type, each with its licences left. */
-function ChoiceStep({ view, cancelTo, lastResult, serverMessage, heading }: { view: WizardView; cancelTo?: string } & StepAnswer) {
+function ChoiceStep({
+  view,
+  cancelTo,
+  lastResult,
+  serverMessage,
+  heading,
+}: { view: WizardView; cancelTo?: string } & StepAnswer) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const submit = useSubmit();
@@ -175,7 +211,12 @@ function ChoiceStep({ view, cancelTo, lastResult, serverMessage, heading }: { vi
   return (
     <>
       {/* The type's link goes to the first type still available, never to a disabled radio (issue 13, finding 8). */}
-      <StepTop form={form} fields={[fields.group, { field: fields.type, target: choiceTarget(fields.type, types) }]} serverMessage={serverMessage} heading={heading} />
+      <StepTop
+        form={form}
+        fields={[fields.group, { field: fields.type, target: choiceTarget(fields.type, types) }]}
+        serverMessage={serverMessage}
+        heading={heading}
+      />
       {view.groups.length > 1 ? (
         // Choosing the funder shows its licences: a GET form, so it works without JS (JS sends it on change).
         <Form method="get" className="card-wizard__funder" preventScrollReset replace>
@@ -184,7 +225,9 @@ function ChoiceStep({ view, cancelTo, lastResult, serverMessage, heading }: { vi
             field={fields.group}
             label={t("cards.create.funderQuestion")}
             options={view.groups.map((g) => ({ value: g.id, label: g.name }))}
-            onChange={(event) => void submit(event.currentTarget.form, { method: "get", replace: true, preventScrollReset: true })}
+            onChange={(event) =>
+              void submit(event.currentTarget.form, { method: "get", replace: true, preventScrollReset: true })
+            }
           />
           {hydrated ? null : (
             <button type="submit" className="button button--secondary">
@@ -204,7 +247,13 @@ function ChoiceStep({ view, cancelTo, lastResult, serverMessage, heading }: { vi
       <Form method="post" {...getFormProps(form)} preventScrollReset>
         <Hidden step="card" requestId={view.requestId} />
         <input type="hidden" name="group" value={group.id} />
-        <Radios required field={fields.type} legend={t("cards.create.typeQuestion")} hint={t("cards.create.typeHint", { funder: group.name })} options={types} />
+        <Radios
+          required
+          field={fields.type}
+          legend={t("cards.create.typeQuestion")}
+          hint={t("cards.create.typeHint", { funder: group.name })}
+          options={types}
+        />
         <p className="hint">{t("cards.create.virtualAtOnce")}</p>
         <Actions submit={t("cards.create.continue")} back={cancelTo} backLabel={t("cards.create.cancel")} />
       </Form>
@@ -241,11 +290,21 @@ function PinStep({ view, back, lastResult, serverMessage, heading }: { view: Wiz
 type AddressForm = { line1: string; line2: string; zipcode: string; city: string; country: string };
 
 /** Step 3 (physical): where the card is sent; starts from the profile's address. */
-function AddressStep({ view, back, lastResult, serverMessage, heading }: { view: WizardView; back: string } & StepAnswer) {
+function AddressStep({
+  view,
+  back,
+  lastResult,
+  serverMessage,
+  heading,
+}: { view: WizardView; back: string } & StepAnswer) {
   const { t } = useTranslation();
   // Uncontrolled: what the person typed stays while they correct it.
   const [form, fields] = useForm<AddressForm>({ id: "address", lastResult, defaultValue: view.address });
-  const line = (name: "line1" | "line2" | "zipcode" | "city", autoComplete: string, extra: { hint?: string; optional?: boolean } = {}) => (
+  const line = (
+    name: "line1" | "line2" | "zipcode" | "city",
+    autoComplete: string,
+    extra: { hint?: string; optional?: boolean } = {},
+  ) => (
     <Field
       field={fields[name]}
       label={t(`cards.create.address.${name}`)}
@@ -258,7 +317,12 @@ function AddressStep({ view, back, lastResult, serverMessage, heading }: { view:
   );
   return (
     <>
-      <StepTop form={form} fields={[fields.line1, fields.line2, fields.zipcode, fields.city, fields.country]} serverMessage={serverMessage} heading={heading} />
+      <StepTop
+        form={form}
+        fields={[fields.line1, fields.line2, fields.zipcode, fields.city, fields.country]}
+        serverMessage={serverMessage}
+        heading={heading}
+      />
       <Form method="post" {...getFormProps(form)} preventScrollReset>
         <Hidden step="address" requestId={view.requestId} />
         <p>{t("cards.create.addressIntro")}</p>
@@ -281,7 +345,13 @@ function AddressStep({ view, back, lastResult, serverMessage, heading }: { view:
 }
 
 /** Step 4 (physical): everything at a glance before the card is made. */
-function SummaryStep({ view, base, lastResult, serverMessage, heading }: { view: WizardView; base: string } & StepAnswer) {
+function SummaryStep({
+  view,
+  base,
+  lastResult,
+  serverMessage,
+  heading,
+}: { view: WizardView; base: string } & StepAnswer) {
   const { t } = useTranslation();
   const [form] = useForm({ id: "card-summary", lastResult });
   const group = view.groups.find((g) => g.id === view.groupId);
@@ -304,34 +374,34 @@ function SummaryStep({ view, base, lastResult, serverMessage, heading }: { view:
   );
   return (
     <>
-    <StepTop form={form} fields={[]} serverMessage={serverMessage} heading={heading} />
-    <Form method="post" {...getFormProps(form)} preventScrollReset>
-      <Hidden step="summary" requestId={view.requestId} />
-      <dl className="summary-list">
-        {row(t("cards.create.funderLabel"), group?.name ?? "", { step: "card", label: t("cards.create.editFunder") })}
-        {row(t("cards.create.typeLabel"), t("cards.create.type.physical"))}
-        {row(t("cards.create.pin"), t("cards.create.pinChosen"), { step: "pin", label: t("cards.create.editPin") })}
-        {row(
-          t("cards.create.steps.address"),
-          <span className="address">
-            {a.line1}
-            <br />
-            {a.line2 ? (
-              <>
-                {a.line2}
-                <br />
-              </>
-            ) : null}
-            {a.zipcode} {a.city}
-            <br />
-            {DELIVERY_COUNTRIES[a.country] ?? a.country}
-          </span>,
-          { step: "address", label: t("cards.create.editAddress") },
-        )}
-      </dl>
-      <p className="hint">{t("cards.create.deliveryTime")}</p>
-      <Actions submit={t("cards.create.submit")} back={stepLink(base, "address", view.requestId)} />
-    </Form>
+      <StepTop form={form} fields={[]} serverMessage={serverMessage} heading={heading} />
+      <Form method="post" {...getFormProps(form)} preventScrollReset>
+        <Hidden step="summary" requestId={view.requestId} />
+        <dl className="summary-list">
+          {row(t("cards.create.funderLabel"), group?.name ?? "", { step: "card", label: t("cards.create.editFunder") })}
+          {row(t("cards.create.typeLabel"), t("cards.create.type.physical"))}
+          {row(t("cards.create.pin"), t("cards.create.pinChosen"), { step: "pin", label: t("cards.create.editPin") })}
+          {row(
+            t("cards.create.steps.address"),
+            <span className="address">
+              {a.line1}
+              <br />
+              {a.line2 ? (
+                <>
+                  {a.line2}
+                  <br />
+                </>
+              ) : null}
+              {a.zipcode} {a.city}
+              <br />
+              {DELIVERY_COUNTRIES[a.country] ?? a.country}
+            </span>,
+            { step: "address", label: t("cards.create.editAddress") },
+          )}
+        </dl>
+        <p className="hint">{t("cards.create.deliveryTime")}</p>
+        <Actions submit={t("cards.create.submit")} back={stepLink(base, "address", view.requestId)} />
+      </Form>
     </>
   );
 }

@@ -59,11 +59,19 @@ export function CodeStep({
       <Form method="post" className="resend" preventScrollReset={preventScrollReset}>
         {screen.resendAt ? (
           <p className="hint" id={waitId}>
-            {t("auth.code.resendWait", { time: formatTime(screen.resendAt) })} <ResendCountdown until={screen.resendAt} />
+            {t("auth.code.resendWait", { time: formatTime(screen.resendAt) })}{" "}
+            <ResendCountdown until={screen.resendAt} />
           </p>
         ) : null}
         {/* The resend's refusal (too soon) is the form's `resend` error: the summary links here. */}
-        <button type="submit" name="intent" value={CODE_STEP_INTENT.resend} id={fields.resend.id} className="button button--secondary" aria-describedby={screen.resendAt ? waitId : undefined}>
+        <button
+          type="submit"
+          name="intent"
+          value={CODE_STEP_INTENT.resend}
+          id={fields.resend.id}
+          className="button button--secondary"
+          aria-describedby={screen.resendAt ? waitId : undefined}
+        >
           {t("auth.code.resend")}
         </button>
       </Form>

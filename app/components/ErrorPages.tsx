@@ -10,7 +10,9 @@ function ErrorPage({ title, text, back }: { title: string; text: string; back: s
       <h1>{title}</h1>
       <p>{text}</p>
       <p>
-        <a href="/" className="link-action">{back}</a>
+        <a href="/" className="link-action">
+          {back}
+        </a>
       </p>
     </PublicShell>
   );

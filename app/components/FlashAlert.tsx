@@ -58,7 +58,11 @@ export function FlashAlert() {
   const region = !shown ? (
     <div className="flash-region" role="status" aria-live="polite" />
   ) : (
-    <div className="flash-region" role={flash.kind === "error" ? "alert" : "status"} aria-live={flash.kind === "error" ? "assertive" : "polite"}>
+    <div
+      className="flash-region"
+      role={flash.kind === "error" ? "alert" : "status"}
+      aria-live={flash.kind === "error" ? "assertive" : "polite"}
+    >
       <div
         ref={box}
         className={`alert alert--${flash.kind}${hydrated ? " alert--closable" : ""}`}

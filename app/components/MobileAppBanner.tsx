@@ -1,6 +1,14 @@
 import { useTranslation } from "~/i18n";
 
-export function MobileAppBanner({ platform, product, href }: { platform: "ios" | "android"; product: string; href: string }) {
+export function MobileAppBanner({
+  platform,
+  product,
+  href,
+}: {
+  platform: "ios" | "android";
+  product: string;
+  href: string;
+}) {
   const { t } = useTranslation();
   return (
     <section className="app-banner" aria-label={t("mobileBanner.label")}>

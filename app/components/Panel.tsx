@@ -11,7 +11,19 @@ import { setPanelMessageSlot } from "./panelMessages";
  * menu it was opened from when that menu has closed meanwhile. While it is open, the flash message
  * is rendered inside it (see panelMessages.ts), where the person is.
  */
-export function Panel({ id, title, closeTo, error = false, children }: { id: string; title: string; closeTo: string; error?: boolean; children: ReactNode }) {
+export function Panel({
+  id,
+  title,
+  closeTo,
+  error = false,
+  children,
+}: {
+  id: string;
+  title: string;
+  closeTo: string;
+  error?: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
@@ -21,7 +33,8 @@ export function Panel({ id, title, closeTo, error = false, children }: { id: str
   const opener = useRef<HTMLElement | null>(null);
   useLayoutEffect(() => {
     const active = document.activeElement;
-    if (active instanceof HTMLElement && active !== document.body && !ref.current?.contains(active)) opener.current = active;
+    if (active instanceof HTMLElement && active !== document.body && !ref.current?.contains(active))
+      opener.current = active;
   }, []);
 
   // Modal once, for the panel's whole life: its steps (a new closeTo) must not close and reopen it,

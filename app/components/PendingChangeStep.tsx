@@ -11,7 +11,13 @@ export interface PendingChangeStepData extends CodeStepScreen {
  * Confirm a new e-mail or phone (spec 001 §4 pending-change modal): the new value read-only, then the
  * code step (a new code after 60 s, and a way to cancel the change).
  */
-export function PendingChangeStep({ screen, actionData }: { screen: PendingChangeStepData; actionData: CodeStepActionData | undefined }) {
+export function PendingChangeStep({
+  screen,
+  actionData,
+}: {
+  screen: PendingChangeStepData;
+  actionData: CodeStepActionData | undefined;
+}) {
   const { t } = useTranslation();
   return (
     <CodeStep
@@ -28,7 +34,9 @@ export function PendingChangeStep({ screen, actionData }: { screen: PendingChang
           <dd>{screen.newValue}</dd>
         </div>
       </dl>
-      <p>{t(screen.field === "email" ? "settings.pendingChange.codeSentEmail" : "settings.pendingChange.codeSentPhone")}</p>
+      <p>
+        {t(screen.field === "email" ? "settings.pendingChange.codeSentEmail" : "settings.pendingChange.codeSentPhone")}
+      </p>
     </CodeStep>
   );
 }

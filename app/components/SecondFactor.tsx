@@ -6,7 +6,15 @@ import { useTranslation } from "~/i18n";
  * The two ways to receive codes (spec 001 §2.4 security card): e-mail (recommended) and SMS, each
  * with where codes would go or "non renseigné", and a link to its confirmation step.
  */
-export function MfaOptions({ mfa, chooseHref, profileHref }: { mfa: MfaStatus; chooseHref: (channel: MfaChannel) => string; profileHref: string | null }) {
+export function MfaOptions({
+  mfa,
+  chooseHref,
+  profileHref,
+}: {
+  mfa: MfaStatus;
+  chooseHref: (channel: MfaChannel) => string;
+  profileHref: string | null;
+}) {
   const { t } = useTranslation();
   return (
     <ul className="choice-list">
@@ -40,7 +48,17 @@ export function MfaOptions({ mfa, chooseHref, profileHref }: { mfa: MfaStatus; c
 }
 
 /** The confirmation step: where codes will go, how to change it, confirm or go back. */
-export function MfaConfirmation({ channel, destination, backHref, profileHref }: { channel: MfaChannel; destination: string; backHref: string; profileHref: string | null }) {
+export function MfaConfirmation({
+  channel,
+  destination,
+  backHref,
+  profileHref,
+}: {
+  channel: MfaChannel;
+  destination: string;
+  backHref: string;
+  profileHref: string | null;
+}) {
   const { t } = useTranslation();
   return (
     <>

@@ -21,7 +21,9 @@ export function SiteFooter() {
           </a>
         </li>
       </ul>
-      <p className="site-footer__copy">{t("footer.copyright", { year: new Date().getFullYear(), product: root.productName })}</p>
+      <p className="site-footer__copy">
+        {t("footer.copyright", { year: new Date().getFullYear(), product: root.productName })}
+      </p>
     </footer>
   );
 }

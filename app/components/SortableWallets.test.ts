@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { dragAnimationMs } from "./SortableWallets";
 
 const withReducedMotion = (reduce: boolean) => ({
-  matchMedia: (query: string) => ({ matches: reduce && query === "(prefers-reduced-motion: reduce)" }) as MediaQueryList,
+  matchMedia: (query: string) =>
+    ({ matches: reduce && query === "(prefers-reduced-motion: reduce)" }) as MediaQueryList,
 });
 
 describe("the drag animation of the debit order (issue 13 finding 11)", () => {

@@ -44,7 +44,10 @@ export function SortableWallets({ cardId, wallets }: { cardId: string; wallets: 
           const ids = order.split(",");
           const [moved] = ids.splice(oldIndex, 1);
           ids.splice(newIndex, 0, moved!);
-          void navigate(`/cards/${cardId}/priority?order=${ids.join(",")}`, { replace: true, preventScrollReset: true });
+          void navigate(`/cards/${cardId}/priority?order=${ids.join(",")}`, {
+            replace: true,
+            preventScrollReset: true,
+          });
         },
       });
     });
@@ -60,7 +63,9 @@ export function SortableWallets({ cardId, wallets }: { cardId: string; wallets: 
     if (!move) return;
     const [direction, walletId] = move.split(":");
     const same = document.getElementById(`move-${direction}-${walletId}`) as HTMLButtonElement | null;
-    const other = document.getElementById(`move-${direction === "up" ? "down" : "up"}-${walletId}`) as HTMLButtonElement | null;
+    const other = document.getElementById(
+      `move-${direction === "up" ? "down" : "up"}-${walletId}`,
+    ) as HTMLButtonElement | null;
     (same && !same.disabled ? same : other)?.focus();
   }, [search]);
 
@@ -79,7 +84,14 @@ export function SortableWallets({ cardId, wallets }: { cardId: string; wallets: 
             <span className="sortable__position">{t("cards.priority.position", { position: index + 1 })}</span>
             <span className="sortable__name">{wallet.name}</span>
             <span className="sortable__buttons">
-              <button type="submit" name="move" value={`up:${wallet.id}`} id={`move-up-${wallet.id}`} className="button button--secondary button--small" disabled={index === 0}>
+              <button
+                type="submit"
+                name="move"
+                value={`up:${wallet.id}`}
+                id={`move-up-${wallet.id}`}
+                className="button button--secondary button--small"
+                disabled={index === 0}
+              >
                 {t("cards.priority.up")}
                 <span className="visually-hidden"> {wallet.name}</span>
               </button>

@@ -31,10 +31,14 @@ function CardForm({ clientSecret, returnTo }: { clientSecret: string; returnTo: 
     if (!stripe || !card) return;
     setBusy(true);
     setError(null);
-    const result = await stripe.confirmCardSetup(clientSecret, { payment_method: { card } }).catch(() => ({ error: undefined, setupIntent: undefined }));
+    const result = await stripe
+      .confirmCardSetup(clientSecret, { payment_method: { card } })
+      .catch(() => ({ error: undefined, setupIntent: undefined }));
     if (result.setupIntent && !result.error) {
       // The panel's loader reads the SetupIntent back from Stripe and closes with the outcome.
-      await navigate(`${returnTo}?${new URLSearchParams({ setup_intent: result.setupIntent.id })}`, { preventScrollReset: true });
+      await navigate(`${returnTo}?${new URLSearchParams({ setup_intent: result.setupIntent.id })}`, {
+        preventScrollReset: true,
+      });
       return;
     }
     setError(cardSetupFailure(t, result.error));
@@ -69,7 +73,15 @@ function CardForm({ clientSecret, returnTo }: { clientSecret: string; returnTo: 
  * again with `?setup_intent=…`. Needs JavaScript by nature: the server HTML says so, and the form
  * replaces that text once Stripe.js runs.
  */
-export function StripeCardSetup({ clientSecret, publishableKey, returnTo }: { clientSecret: string; publishableKey: string; returnTo: string }) {
+export function StripeCardSetup({
+  clientSecret,
+  publishableKey,
+  returnTo,
+}: {
+  clientSecret: string;
+  publishableKey: string;
+  returnTo: string;
+}) {
   const { t, i18n } = useTranslation();
   const [stripe, setStripe] = useState<Stripe | null | "unavailable">(null);
 

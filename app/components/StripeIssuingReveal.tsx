@@ -26,7 +26,12 @@ class RevealStepError extends Error {
  * card (`keyUrl`, which also spends the one-time grant), and the elements are mounted with both. The
  * number, expiry, CVC or PIN are drawn by Stripe in its own frames: they never reach the portal.
  */
-async function openReveal(publishableKey: string, locale: string, issuingCard: string, keyUrl: string): Promise<Reveal> {
+async function openReveal(
+  publishableKey: string,
+  locale: string,
+  issuingCard: string,
+  keyUrl: string,
+): Promise<Reveal> {
   const stripe = await stripeFor(publishableKey, locale).catch(() => null);
   if (!stripe) throw new RevealStepError("loadFailed");
   const made = await stripe.createEphemeralKeyNonce({ issuingCard }).catch(() => null);
@@ -38,7 +43,9 @@ async function openReveal(publishableKey: string, locale: string, issuingCard: s
     headers: { Accept: "application/json" },
     body: new URLSearchParams({ nonce }),
   }).catch(() => null);
-  const answer = response?.ok ? ((await response.json().catch(() => null)) as { ephemeralKeySecret?: unknown } | null) : null;
+  const answer = response?.ok
+    ? ((await response.json().catch(() => null)) as { ephemeralKeySecret?: unknown } | null)
+    : null;
   if (typeof answer?.ephemeralKeySecret !== "string") throw new RevealStepError("keyFailed");
   return { stripe, nonce, ephemeralKeySecret: answer.ephemeralKeySecret };
 }
@@ -63,7 +70,17 @@ function Failed({ failure }: { failure: Failure }) {
   );
 }
 
-export function StripeIssuingReveal({ publishableKey, issuingCard, kind, keyUrl }: { publishableKey: string; issuingCard: string; kind: "details" | "pin"; keyUrl: string }) {
+export function StripeIssuingReveal({
+  publishableKey,
+  issuingCard,
+  kind,
+  keyUrl,
+}: {
+  publishableKey: string;
+  issuingCard: string;
+  kind: "details" | "pin";
+  keyUrl: string;
+}) {
   const { t, i18n } = useTranslation();
   const [reveal, setReveal] = useState<Reveal | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);

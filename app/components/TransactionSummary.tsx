@@ -3,7 +3,15 @@ import { formatCents } from "~/domain/money";
 import { useTranslation } from "~/i18n";
 
 /** Which transaction a page is about: merchant, date and amount, as a description list. */
-export function TransactionSummary({ merchant, transactionAt, amount }: { merchant: string; transactionAt: string; amount: number }) {
+export function TransactionSummary({
+  merchant,
+  transactionAt,
+  amount,
+}: {
+  merchant: string;
+  transactionAt: string;
+  amount: number;
+}) {
   const { t } = useTranslation();
   return (
     <dl className="summary-list">

@@ -36,9 +36,13 @@ function useRevealNewItems(items: CardTransaction[], announce: (count: number) =
 }
 
 function statusInWords(t: Translate, item: CardTransaction): string {
-  const status = KNOWN_STATUSES.includes(item.status) ? t(`cards.transactions.status.${item.status}`) : t("cards.transactions.status.other", { status: item.status });
+  const status = KNOWN_STATUSES.includes(item.status)
+    ? t(`cards.transactions.status.${item.status}`)
+    : t("cards.transactions.status.other", { status: item.status });
   if (!item.statusReason) return status;
-  const reason = KNOWN_REASONS.includes(item.statusReason) ? t(`cards.transactions.reasons.${item.statusReason}`) : item.statusReason;
+  const reason = KNOWN_REASONS.includes(item.statusReason)
+    ? t(`cards.transactions.reasons.${item.statusReason}`)
+    : item.statusReason;
   return t("cards.transactions.statusWithReason", { status, reason });
 }
 
@@ -54,21 +58,31 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
         <span className="tx__meta">
           {item.merchantCity} · <time dateTime={item.transactionAt}>{date}</time>
         </span>
-        <span className={`tx__status tx__status--${KNOWN_STATUSES.includes(item.status) ? item.status : "other"}`}>{statusInWords(t, item)}</span>
+        <span className={`tx__status tx__status--${KNOWN_STATUSES.includes(item.status) ? item.status : "other"}`}>
+          {statusInWords(t, item)}
+        </span>
       </div>
       <span className="tx__amount">{formatCents(item.amount)}</span>
       {item.overflowAmount > 0 ? (
         <div className={`tx__overflow${item.latestPaymentStatus === "payment_failed" ? " tx__overflow--failed" : ""}`}>
           <span>
-            {t(item.latestPaymentStatus === "payment_failed" ? "cards.transactions.overflowFailed" : "cards.transactions.overflowPaid", {
-              amount: formatCents(item.overflowAmount),
-            })}
+            {t(
+              item.latestPaymentStatus === "payment_failed"
+                ? "cards.transactions.overflowFailed"
+                : "cards.transactions.overflowPaid",
+              {
+                amount: formatCents(item.overflowAmount),
+              },
+            )}
           </span>
           {item.latestPaymentStatus === "payment_failed" ? (
             <Form method="post" action={`/cards/${cardId}/transactions/${item.id}/retry`} preventScrollReset>
               <button type="submit" className="button button--secondary button--small">
                 {t("cards.transactions.retry")}
-                <span className="visually-hidden"> {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}</span>
+                <span className="visually-hidden">
+                  {" "}
+                  {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
+                </span>
               </button>
             </Form>
           ) : null}
@@ -76,13 +90,18 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
       ) : null}
       {item.canSwitchPaymentMethods && item.status === "approved" ? (
         <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/payment-methods`}>
-          {t("cards.switch.link")} <span className="visually-hidden">{t("cards.transactions.reportContext", { merchant: item.merchantName, date })}</span>
+          {t("cards.switch.link")}{" "}
+          <span className="visually-hidden">
+            {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
+          </span>
         </Link>
       ) : null}
       {canReport ? (
         <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/report`}>
           {t("cards.transactions.report")}{" "}
-          <span className="visually-hidden">{t("cards.transactions.reportContext", { merchant: item.merchantName, date })}</span>
+          <span className="visually-hidden">
+            {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
+          </span>
         </Link>
       ) : null}
     </li>
@@ -94,15 +113,22 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
  * (`?tab=`, aria-current on the current one; not the ARIA tab pattern), 7 per page with "Voir plus"
  * (`?limit=`), and the reserved amounts (frozen authorizations), 5 per page (`?frozenLimit=`).
  */
-export function TransactionsPanel({ cardId, tab, limit, items, hasMore, nextId, frozenLimit, frozen }: TransactionsPanelData) {
+export function TransactionsPanel({
+  cardId,
+  tab,
+  limit,
+  items,
+  hasMore,
+  nextId,
+  frozenLimit,
+  frozen,
+}: TransactionsPanelData) {
   const { t } = useTranslation();
-  const announcement = useRevealNewItems(
-    items,
-    (count) => (count === 1 ? t("cards.transactions.moreShownOne") : t("cards.transactions.moreShown", { count })),
+  const announcement = useRevealNewItems(items, (count) =>
+    count === 1 ? t("cards.transactions.moreShownOne") : t("cards.transactions.moreShown", { count }),
   );
-  const frozenAnnouncement = useRevealNewItems(
-    frozen.items,
-    (count) => (count === 1 ? t("cards.transactions.moreFrozenShownOne") : t("cards.transactions.moreFrozenShown", { count })),
+  const frozenAnnouncement = useRevealNewItems(frozen.items, (count) =>
+    count === 1 ? t("cards.transactions.moreFrozenShownOne") : t("cards.transactions.moreFrozenShown", { count }),
   );
   /** This card's page with the panel's state changed; the defaults stay out of the URL. */
   const href = (next: { tab?: TransactionTab; limit?: number; frozenLimit?: number }, hash: string) => {
@@ -143,7 +169,11 @@ export function TransactionsPanel({ cardId, tab, limit, items, hasMore, nextId, 
         )}
         {hasMore && nextId ? (
           <p>
-            <Link className="link-action" to={href({ limit: limit + TRANSACTIONS_PAGE_SIZE }, `tx-${nextId}`)} preventScrollReset>
+            <Link
+              className="link-action"
+              to={href({ limit: limit + TRANSACTIONS_PAGE_SIZE }, `tx-${nextId}`)}
+              preventScrollReset
+            >
               {t("cards.transactions.more")}
             </Link>
           </p>
@@ -167,7 +197,11 @@ export function TransactionsPanel({ cardId, tab, limit, items, hasMore, nextId, 
         )}
         {frozen.hasMore && frozen.nextId ? (
           <p>
-            <Link className="link-action" to={href({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `tx-${frozen.nextId}`)} preventScrollReset>
+            <Link
+              className="link-action"
+              to={href({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `tx-${frozen.nextId}`)}
+              preventScrollReset
+            >
               {t("cards.transactions.moreFrozen")}
             </Link>
           </p>

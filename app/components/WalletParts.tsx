@@ -23,7 +23,10 @@ export function CreateWalletForms({ licences, from }: { licences: WalletLicence[
           <input type="hidden" name="licence" value={licence.id} />
           {from ? <input type="hidden" name="from" value={from} /> : null}
           <button type="submit" className="button button--secondary">
-            {t("wallets.create.button", { type: t(`wallets.types.${licence.walletType}`, { defaultValue: licence.walletType }), group: licence.groupName })}
+            {t("wallets.create.button", {
+              type: t(`wallets.types.${licence.walletType}`, { defaultValue: licence.walletType }),
+              group: licence.groupName,
+            })}
           </button>
         </Form>
       ))}
@@ -31,7 +34,8 @@ export function CreateWalletForms({ licences, from }: { licences: WalletLicence[
   );
 }
 
-const amountOrUnlimited = (t: (key: string) => string, cents: number | null) => (cents === null ? t("wallets.unlimited") : formatCents(cents));
+const amountOrUnlimited = (t: (key: string) => string, cents: number | null) =>
+  cents === null ? t("wallets.unlimited") : formatCents(cents);
 
 export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guideUrl: string }) {
   const { t } = useTranslation();
@@ -40,7 +44,8 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
       <h2 id="wallet-details-title">{t("wallets.details.title")}</h2>
       {wallet.autoExtend ? (
         <p>
-          <span className="badge">{t("wallets.details.autoExtend")}</span> <span className="hint">{t("wallets.details.autoExtendHint")}</span>
+          <span className="badge">{t("wallets.details.autoExtend")}</span>{" "}
+          <span className="hint">{t("wallets.details.autoExtendHint")}</span>
         </p>
       ) : null}
       <dl className="balances">
@@ -79,10 +84,17 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
             {wallet.balances.map((b) => (
               <li key={b.id}>
                 <p className="wallet-balances__line">
-                  <strong>{formatCents(b.balance)}</strong> {t("wallets.details.expiresIn", { date: formatDate(b.endDate), days: b.daysLeft })}
+                  <strong>{formatCents(b.balance)}</strong>{" "}
+                  {t("wallets.details.expiresIn", { date: formatDate(b.endDate), days: b.daysLeft })}
                 </p>
-                <progress max={100} value={b.elapsedPercent} aria-label={t("wallets.details.elapsed", { percent: b.elapsedPercent, date: formatDate(b.endDate) })} />
-                <p className="hint">{t("wallets.details.elapsed", { percent: b.elapsedPercent, date: formatDate(b.endDate) })}</p>
+                <progress
+                  max={100}
+                  value={b.elapsedPercent}
+                  aria-label={t("wallets.details.elapsed", { percent: b.elapsedPercent, date: formatDate(b.endDate) })}
+                />
+                <p className="hint">
+                  {t("wallets.details.elapsed", { percent: b.elapsedPercent, date: formatDate(b.endDate) })}
+                </p>
               </li>
             ))}
           </ul>
@@ -95,8 +107,18 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
           <ul className="wallet-limits" aria-labelledby="wallet-limits-title">
             {wallet.creditLimits.map((c) => (
               <li key={c.id}>
-                <p>{t("wallets.details.creditLimit", { initial: formatCents(c.initial), remaining: formatCents(c.remaining) })}</p>
-                <p className="hint">{t("wallets.details.creditPeriod", { from: formatDate(c.creditFrom), until: formatDate(c.creditUntil) })}</p>
+                <p>
+                  {t("wallets.details.creditLimit", {
+                    initial: formatCents(c.initial),
+                    remaining: formatCents(c.remaining),
+                  })}
+                </p>
+                <p className="hint">
+                  {t("wallets.details.creditPeriod", {
+                    from: formatDate(c.creditFrom),
+                    until: formatDate(c.creditUntil),
+                  })}
+                </p>
               </li>
             ))}
           </ul>
@@ -112,7 +134,10 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
 
 function TransactionItem({ tx }: { tx: WalletTransactionView }) {
   const { t } = useTranslation();
-  const label = tx.label.kind === "merchant" ? tx.label.name : t(`wallets.transactions.kinds.${tx.label.key}`, { defaultValue: tx.label.key });
+  const label =
+    tx.label.kind === "merchant"
+      ? tx.label.name
+      : t(`wallets.transactions.kinds.${tx.label.key}`, { defaultValue: tx.label.key });
   return (
     <li className="tx" id={`wtx-${tx.id}`} tabIndex={-1}>
       <div className="tx__main">
@@ -158,7 +183,11 @@ export function WalletTransactions({ data }: { data: WalletTransactionsData }) {
           </ol>
           {data.frozenNextId ? (
             <p>
-              <Link to={`${query(data.limit, data.frozenLimit + data.frozenPageSize)}#wtx-${data.frozenNextId}`} className="link-action" preventScrollReset>
+              <Link
+                to={`${query(data.limit, data.frozenLimit + data.frozenPageSize)}#wtx-${data.frozenNextId}`}
+                className="link-action"
+                preventScrollReset
+              >
                 {t("wallets.transactions.moreFrozen")}
               </Link>
             </p>
@@ -175,7 +204,11 @@ export function WalletTransactions({ data }: { data: WalletTransactionsData }) {
           </ol>
           {data.processedNextId ? (
             <p>
-              <Link to={`${query(data.limit + data.pageSize, data.frozenLimit)}#wtx-${data.processedNextId}`} className="link-action" preventScrollReset>
+              <Link
+                to={`${query(data.limit + data.pageSize, data.frozenLimit)}#wtx-${data.processedNextId}`}
+                className="link-action"
+                preventScrollReset
+              >
                 {t("wallets.transactions.more")}
               </Link>
             </p>

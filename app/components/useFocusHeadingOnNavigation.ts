@@ -5,13 +5,18 @@ import { useLocation, useNavigation } from "react-router";
 function describe(element: Element | null): string | null {
   if (!(element instanceof HTMLElement) || element === document.body) return null;
   if (element.id) return `#${CSS.escape(element.id)}`;
-  if (element instanceof HTMLAnchorElement && element.getAttribute("href")) return `a[href="${CSS.escape(element.getAttribute("href")!)}"]`;
-  if (element instanceof HTMLButtonElement && element.name) return `button[name="${CSS.escape(element.name)}"][value="${CSS.escape(element.value)}"]`;
+  if (element instanceof HTMLAnchorElement && element.getAttribute("href"))
+    return `a[href="${CSS.escape(element.getAttribute("href")!)}"]`;
+  if (element instanceof HTMLButtonElement && element.name)
+    return `button[name="${CSS.escape(element.name)}"][value="${CSS.escape(element.value)}"]`;
   return null;
 }
 
 const focusable = (element: Element | null): element is HTMLElement =>
-  element instanceof HTMLElement && element.isConnected && !element.closest("[inert]") && element.getClientRects().length > 0;
+  element instanceof HTMLElement &&
+  element.isConnected &&
+  !element.closest("[inert]") &&
+  element.getClientRects().length > 0;
 
 function focusHere(element: HTMLElement) {
   if (element.tabIndex < 0 && !element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
@@ -26,13 +31,17 @@ function rescueFocus(container: HTMLElement, openers: Map<string, string>, here:
   if (focusable(back)) return back.focus();
   const dialog = container.matches("dialog") ? container : null;
   // The result of what was just done: a message shown in the panel, or on the page.
-  const message = Array.from(container.querySelectorAll<HTMLElement>('[role="status"] .alert, .alert[role="status"], [role="alert"]')).find(
-    (element) => focusable(element) && element.textContent?.trim(),
-  );
+  const message = Array.from(
+    container.querySelectorAll<HTMLElement>('[role="status"] .alert, .alert[role="status"], [role="alert"]'),
+  ).find((element) => focusable(element) && element.textContent?.trim());
   if (message) return focusHere(message);
   if (dialog) {
     // A new step of a panel: its first field, else its title.
-    const field = Array.from(dialog.querySelectorAll<HTMLElement>("input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])")).find(focusable);
+    const field = Array.from(
+      dialog.querySelectorAll<HTMLElement>(
+        "input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])",
+      ),
+    ).find(focusable);
     if (field) return field.focus();
     const title = dialog.querySelector<HTMLElement>("h2");
     if (title) return focusHere(title);
@@ -81,7 +90,8 @@ export function useFocusHeadingOnNavigation() {
     }
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
-    const container = document.querySelector<HTMLElement>("dialog:modal") ?? document.querySelector<HTMLElement>("main");
+    const container =
+      document.querySelector<HTMLElement>("dialog:modal") ?? document.querySelector<HTMLElement>("main");
     if (container) rescueFocus(container, openers.current, here);
   }, [location.key, navigation.state]); // eslint-disable-line react-hooks/exhaustive-deps
 }

@@ -4,5 +4,9 @@ const subscribe = () => () => {};
 
 /** False in the server HTML and during hydration, true once JavaScript runs: for JS-only controls. */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(subscribe, () => true, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
 }

@@ -23,7 +23,11 @@ export function isDeliveryDanger(status: string): boolean {
 }
 
 /** The card tooltip: the estimated date only while shipped with a future date; else the status, except delivered. */
-export function deliveryHint(status: string, eta: string | null, today: string): { kind: "eta"; date: string } | { kind: "status"; status: string } | null {
+export function deliveryHint(
+  status: string,
+  eta: string | null,
+  today: string,
+): { kind: "eta"; date: string } | { kind: "status"; status: string } | null {
   if (status === "delivered") return null;
   if (status === "shipped" && eta && eta > today) return { kind: "eta", date: eta };
   return { kind: "status", status };

@@ -3,7 +3,12 @@ import { firstEnabledOption } from "./error-targets";
 
 const licences = (physical: number, virtual: number) => ({ physical, virtual });
 const target = (left: Record<"physical" | "virtual", number>) =>
-  firstEnabledOption(["physical", "virtual"] as const, (type) => left[type] > 0, (type) => `card-type-${type}`, "card-type");
+  firstEnabledOption(
+    ["physical", "virtual"] as const,
+    (type) => left[type] > 0,
+    (type) => `card-type-${type}`,
+    "card-type",
+  );
 
 test("a summary link goes to the first type still available, never to a disabled one", () => {
   expect(target(licences(1, 1))).toBe("card-type-physical");

@@ -8,7 +8,12 @@ test("the card found on any look ends the wait, even on the last one", () => {
 });
 
 test("three looks without a card keep waiting; the fourth gives up (more than 3 polls)", () => {
-  expect([0, 1, 2, 3].map((attempt) => waitOutcome({ hasCard: false, cardInTheMaking: true, attempt }))).toEqual(["waiting", "waiting", "waiting", "waiting"]);
+  expect([0, 1, 2, 3].map((attempt) => waitOutcome({ hasCard: false, cardInTheMaking: true, attempt }))).toEqual([
+    "waiting",
+    "waiting",
+    "waiting",
+    "waiting",
+  ]);
   expect(waitOutcome({ hasCard: false, cardInTheMaking: true, attempt: 4 })).toBe("failed");
   expect(waitOutcome({ hasCard: false, cardInTheMaking: false, attempt: 4 })).toBe("failed");
 });

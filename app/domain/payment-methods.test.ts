@@ -25,14 +25,26 @@ test("a split that adds up to the amount, within each wallet, is accepted; blank
       { walletId: "culture", amount: 250 },
     ],
   });
-  expect(validateSplit(1250, wallets, { meal: "", culture: "12,50" })).toEqual({ ok: true, parts: [{ walletId: "culture", amount: 1250 }] });
+  expect(validateSplit(1250, wallets, { meal: "", culture: "12,50" })).toEqual({
+    ok: true,
+    parts: [{ walletId: "culture", amount: 1250 }],
+  });
 });
 
 test("a wrong total, a negative part, too much from one wallet or nothing at all is refused", () => {
-  expect(validateSplit(1250, wallets, { meal: "10", culture: "2" })).toEqual({ ok: false, errors: { form: "total" }, total: 1200 });
-  expect(validateSplit(1250, wallets, { meal: "15", culture: "-2,50" })).toMatchObject({ ok: false, errors: { meal: "tooMuch", culture: "negative" } });
+  expect(validateSplit(1250, wallets, { meal: "10", culture: "2" })).toEqual({
+    ok: false,
+    errors: { form: "total" },
+    total: 1200,
+  });
+  expect(validateSplit(1250, wallets, { meal: "15", culture: "-2,50" })).toMatchObject({
+    ok: false,
+    errors: { meal: "tooMuch", culture: "negative" },
+  });
   expect(validateSplit(1250, wallets, { meal: "dix" })).toMatchObject({ ok: false, errors: { meal: "amountFormat" } });
   expect(validateSplit(1250, wallets, {})).toEqual({ ok: false, errors: { form: "empty" }, total: 0 });
   // A wallet that is not offered cannot be used, whatever is posted for it.
-  expect(validateSplit(1250, wallets, { meal: "10", culture: "2,50", someoneElses: "12,50" })).toMatchObject({ ok: true });
+  expect(validateSplit(1250, wallets, { meal: "10", culture: "2,50", someoneElses: "12,50" })).toMatchObject({
+    ok: true,
+  });
 });

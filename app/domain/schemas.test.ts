@@ -12,7 +12,13 @@ function firstErrors(result: { success: boolean; error?: { issues: { path: Prope
 const errorsOf = (input: Record<string, unknown>) => firstErrors(deliveryAddressSchema.safeParse(input));
 
 test("a complete address passes, the country leaves upper-case and an empty line2 as null", () => {
-  expect(deliveryAddressSchema.parse(address)).toEqual({ line1: "12 rue de la République", line2: null, zipcode: "69002", city: "Lyon", country: "FR" });
+  expect(deliveryAddressSchema.parse(address)).toEqual({
+    line1: "12 rue de la République",
+    line2: null,
+    zipcode: "69002",
+    city: "Lyon",
+    country: "FR",
+  });
 });
 
 test("line1 needs a street number (spec 000 §5: errors.addStreetNumber)", () => {
@@ -35,7 +41,11 @@ test("line1 and line2 hold at most 50 characters (errors.maxLength50)", () => {
 });
 
 test("zipcode, city and country are required; the country must be one we offer", () => {
-  expect(errorsOf({ line1: "1 rue A" })).toEqual({ zipcode: "errors.zipcodeRequired", city: "errors.cityRequired", country: "errors.countryRequired" });
+  expect(errorsOf({ line1: "1 rue A" })).toEqual({
+    zipcode: "errors.zipcodeRequired",
+    city: "errors.cityRequired",
+    country: "errors.countryRequired",
+  });
   expect(errorsOf({ ...address, zipcode: "  " })).toEqual({ zipcode: "errors.zipcodeRequired" });
   expect(errorsOf({ ...address, zipcode: "<script>" })).toEqual({ zipcode: "errors.zipcodeInvalid" });
   expect(errorsOf({ ...address, country: "France" })).toEqual({ country: "errors.countryInvalid" });
@@ -46,7 +56,10 @@ test("zipcode, city and country are required; the country must be one we offer",
 test("step 1 needs a funder and a type, physical or virtual", () => {
   expect(cardChoiceSchema.safeParse({ group: "grp_1", type: "virtual" }).success).toBe(true);
   const missing = cardChoiceSchema.safeParse({});
-  expect(missing.success ? [] : missing.error.issues.map((i) => i.message)).toEqual(["errors.funderRequired", "errors.cardTypeRequired"]);
+  expect(missing.success ? [] : missing.error.issues.map((i) => i.message)).toEqual([
+    "errors.funderRequired",
+    "errors.cardTypeRequired",
+  ]);
   expect(cardChoiceSchema.safeParse({ group: "grp_1", type: "plastic" }).success).toBe(false);
 });
 

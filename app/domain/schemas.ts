@@ -53,14 +53,19 @@ export type ProblemReportForm = z.input<typeof problemReportSchema>;
 
 /** Spec 000 §2 "Create card", step 1: who funds the card, and which kind. */
 export const cardChoiceSchema = z.object({
-  group: z.string({ error: "errors.funderRequired" }).trim().min(1, "errors.funderRequired").max(64, "errors.funderRequired"),
+  group: z
+    .string({ error: "errors.funderRequired" })
+    .trim()
+    .min(1, "errors.funderRequired")
+    .max(64, "errors.funderRequired"),
   type: z.enum(["physical", "virtual"], { error: "errors.cardTypeRequired" }),
 });
 
 const onlyDigits = (v: string) => /^\d+$/.test(v.replace(/\s/g, ""));
 
 /** A required address line of at most 50 characters (spec 000 §5, errors.maxLength50). */
-const addressText = (required: string) => z.string({ error: required }).trim().min(1, required).max(50, "errors.maxLength50");
+const addressText = (required: string) =>
+  z.string({ error: required }).trim().min(1, required).max(50, "errors.maxLength50");
 
 /**
  * Spec 000 §5 "Delivery address": line1 and line2 at most 50 characters; line1 and city neither blank
@@ -148,12 +153,16 @@ const newPassword = z
     const broken = PASSWORD_RULES.find((rule) => !rule.test(value));
     if (broken) ctx.addIssue({ code: "custom", message: `errors.passwordRule.${broken.key}` });
   });
-const passwordConfirmation = z.string({ error: "errors.passwordConfirmationRequired" }).min(1, "errors.passwordConfirmationRequired");
+const passwordConfirmation = z
+  .string({ error: "errors.passwordConfirmationRequired" })
+  .min(1, "errors.passwordConfirmationRequired");
 const sameTwice = (v: { password: string; confirmation: string }) => v.password === v.confirmation;
 const mismatch = { path: ["confirmation"], message: "errors.passwordMismatch" };
 
 /** A new password typed twice: the first rule it breaks, or a mismatch. */
-export const newPasswordSchema = z.object({ password: newPassword, confirmation: passwordConfirmation }).refine(sameTwice, mismatch);
+export const newPasswordSchema = z
+  .object({ password: newPassword, confirmation: passwordConfirmation })
+  .refine(sameTwice, mismatch);
 
 /** Spec 001 §2.3 "verify/activation": the onboarding profile, a password, and the marketing opt-in. */
 export const activationSchema = onboardingProfileSchema
@@ -185,7 +194,10 @@ export type ProfileForm = z.input<typeof profileSchema>;
 /** Spec 001 §3 "Password form": the current password, then the new one by the rules, typed twice. */
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string({ error: "errors.currentPasswordRequired" }).min(1, "errors.currentPasswordRequired").max(200, "errors.passwordTooLong"),
+    currentPassword: z
+      .string({ error: "errors.currentPasswordRequired" })
+      .min(1, "errors.currentPasswordRequired")
+      .max(200, "errors.passwordTooLong"),
     password: newPassword,
     confirmation: passwordConfirmation,
   })

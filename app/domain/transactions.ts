@@ -5,7 +5,10 @@ export type TransactionStatus = "approved" | "declined" | (string & {});
  * declined; otherwise its raw status name shows. When the card-transactions field is absent (null),
  * closed means declined and anything else approved.
  */
-export function transactionStatus(input: { hasCardTransactions: boolean | null; statusName: string }): TransactionStatus {
+export function transactionStatus(input: {
+  hasCardTransactions: boolean | null;
+  statusName: string;
+}): TransactionStatus {
   if (input.hasCardTransactions === null) return input.statusName === "closed" ? "declined" : "approved";
   if (input.hasCardTransactions) return "approved";
   return input.statusName === "closed" ? "declined" : input.statusName;
@@ -28,7 +31,11 @@ export function clampLimit(raw: string | null, pageSize: number): number {
 }
 
 /** What a card page's URL asks of its transactions panel: `?tab=approved|declined` (approved otherwise), `?limit=` and `?frozenLimit=` (clamped, whole pages). */
-export function transactionsQuery(params: URLSearchParams): { tab: TransactionTab; limit: number; frozenLimit: number } {
+export function transactionsQuery(params: URLSearchParams): {
+  tab: TransactionTab;
+  limit: number;
+  frozenLimit: number;
+} {
   return {
     tab: params.get("tab") === "declined" ? "declined" : "approved",
     limit: clampLimit(params.get("limit"), TRANSACTIONS_PAGE_SIZE),

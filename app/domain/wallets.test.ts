@@ -1,5 +1,13 @@
 import { expect, test } from "vitest";
-import { currentBalances, daysBetween, GIFT_SUBTYPES, spendingGuide, validityElapsedPercent, walletBalance, walletTransactionLabel } from "./wallets";
+import {
+  currentBalances,
+  daysBetween,
+  GIFT_SUBTYPES,
+  spendingGuide,
+  validityElapsedPercent,
+  walletBalance,
+  walletTransactionLabel,
+} from "./wallets";
 
 const today = "2026-11-22";
 
@@ -17,7 +25,9 @@ test("only nonzero balances valid today count, soonest expiry first", () => {
 
 test("an unlimited wallet has no amount; a credit limit open today gives what remains", () => {
   expect(walletBalance({ unlimited: true, balances: [], creditLimits: [], today })).toBeNull();
-  const limits = [{ remainingAmount: 42000, creditStartedAt: "2026-01-01T00:00:00Z", creditEndedAt: "2026-12-31T23:59:59Z" }];
+  const limits = [
+    { remainingAmount: 42000, creditStartedAt: "2026-01-01T00:00:00Z", creditEndedAt: "2026-12-31T23:59:59Z" },
+  ];
   expect(walletBalance({ unlimited: false, balances: [], creditLimits: limits, today })).toBe(42000);
   expect(walletBalance({ unlimited: false, balances: [], creditLimits: limits, today: "2027-01-01" })).toBe(0);
 });
@@ -39,9 +49,27 @@ test("expiry progress: the share of the validity already gone, bounded to 0–10
 });
 
 test("a withdraw names the partner, then the merchant, then the payable; other entries say what they are", () => {
-  expect(walletTransactionLabel({ mainComment: "withdraw", partnerName: "Uggy", merchantName: "Café", payableMerchantName: "X" })).toEqual({ kind: "merchant", name: "Uggy" });
-  expect(walletTransactionLabel({ mainComment: "withdraw", merchantName: "Café", payableMerchantName: "X" })).toEqual({ kind: "merchant", name: "Café" });
-  expect(walletTransactionLabel({ mainComment: "withdraw", merchantName: null, payableMerchantName: "Le payable" })).toEqual({ kind: "merchant", name: "Le payable" });
-  expect(walletTransactionLabel({ mainComment: "withdraw", merchantName: null })).toEqual({ kind: "comment", key: "withdraw" });
-  expect(walletTransactionLabel({ mainComment: "deposit", merchantName: "ignored" })).toEqual({ kind: "comment", key: "deposit" });
+  expect(
+    walletTransactionLabel({
+      mainComment: "withdraw",
+      partnerName: "Uggy",
+      merchantName: "Café",
+      payableMerchantName: "X",
+    }),
+  ).toEqual({ kind: "merchant", name: "Uggy" });
+  expect(walletTransactionLabel({ mainComment: "withdraw", merchantName: "Café", payableMerchantName: "X" })).toEqual({
+    kind: "merchant",
+    name: "Café",
+  });
+  expect(
+    walletTransactionLabel({ mainComment: "withdraw", merchantName: null, payableMerchantName: "Le payable" }),
+  ).toEqual({ kind: "merchant", name: "Le payable" });
+  expect(walletTransactionLabel({ mainComment: "withdraw", merchantName: null })).toEqual({
+    kind: "comment",
+    key: "withdraw",
+  });
+  expect(walletTransactionLabel({ mainComment: "deposit", merchantName: "ignored" })).toEqual({
+    kind: "comment",
+    key: "deposit",
+  });
 });

@@ -39,7 +39,12 @@ export function walletBalance(input: {
 }
 
 // Building a DateTimeFormat costs far more than using one: keep it.
-const parisDay = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit", day: "2-digit" });
+const parisDay = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/Paris",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
 
 export function todayInParis(now: Date = new Date()): string {
   return parisDay.format(now);
@@ -68,7 +73,8 @@ export type SpendingGuide = "meal" | "gift" | "mobility" | "culture" | "sport" |
 
 /** Which "where to spend" page a wallet links to (spec 000 §2): by type, every gift subtype → gift. */
 export function spendingGuide(walletType: string, subtype: string | null): SpendingGuide {
-  if (walletType === "gift" || (subtype !== null && (GIFT_SUBTYPES as readonly string[]).includes(subtype))) return "gift";
+  if (walletType === "gift" || (subtype !== null && (GIFT_SUBTYPES as readonly string[]).includes(subtype)))
+    return "gift";
   const known: SpendingGuide[] = ["meal", "mobility", "culture", "sport", "holidays"];
   return known.find((k) => k === walletType) ?? "general";
 }
@@ -89,7 +95,12 @@ export function validityElapsedPercent(startDate: string, endDate: string, today
  * Spec 000 §3 "Wallet transaction": a "withdraw" shows the merchant (the partner's name, then the
  * merchant's, then the payable's); anything else shows what it is (a reload, a refund…).
  */
-export function walletTransactionLabel(tx: { mainComment: string; partnerName?: string | null; merchantName: string | null; payableMerchantName?: string | null }): { kind: "merchant"; name: string } | { kind: "comment"; key: string } {
+export function walletTransactionLabel(tx: {
+  mainComment: string;
+  partnerName?: string | null;
+  merchantName: string | null;
+  payableMerchantName?: string | null;
+}): { kind: "merchant"; name: string } | { kind: "comment"; key: string } {
   if (tx.mainComment === "withdraw") {
     const name = tx.partnerName || tx.merchantName || tx.payableMerchantName;
     if (name) return { kind: "merchant", name };
@@ -128,8 +139,24 @@ export interface WalletDetail {
   dailySpendingLimit: number | null;
   autoExtend: boolean;
   /** Nonzero balances valid today, soonest expiry first. */
-  balances: { id: string; balance: number; deposit: number; startDate: string; endDate: string; elapsedPercent: number; daysLeft: number }[];
-  creditLimits: { id: string; initial: number; remaining: number; eligibleFrom: string; eligibleUntil: string; creditFrom: string; creditUntil: string }[];
+  balances: {
+    id: string;
+    balance: number;
+    deposit: number;
+    startDate: string;
+    endDate: string;
+    elapsedPercent: number;
+    daysLeft: number;
+  }[];
+  creditLimits: {
+    id: string;
+    initial: number;
+    remaining: number;
+    eligibleFrom: string;
+    eligibleUntil: string;
+    creditFrom: string;
+    creditUntil: string;
+  }[];
   /** The expiry date when exactly one balance counts today. */
   singleExpiry: string | null;
 }

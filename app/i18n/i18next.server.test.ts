@@ -12,10 +12,22 @@ async function languageOf(supportedLocales: string | undefined, acceptLanguage: 
   if (acceptLanguage) headers.set("Accept-Language", acceptLanguage);
   const context = new RouterContextProvider();
   let seen: { locale: string; title: string; instance: unknown } | undefined;
-  await middleware({ request: new Request("http://portal.test/login", { headers }), context, params: {}, unstable_pattern: "/login" } as never, async () => {
-    seen = { locale: getLocale(context), title: getInstance(context).t("badRequest.title"), instance: getInstance(context) };
-    return new Response("ok");
-  });
+  await middleware(
+    {
+      request: new Request("http://portal.test/login", { headers }),
+      context,
+      params: {},
+      unstable_pattern: "/login",
+    } as never,
+    async () => {
+      seen = {
+        locale: getLocale(context),
+        title: getInstance(context).t("badRequest.title"),
+        instance: getInstance(context),
+      };
+      return new Response("ok");
+    },
+  );
   return seen!;
 }
 

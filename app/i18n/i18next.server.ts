@@ -14,7 +14,15 @@ import resources from "./catalogues";
  * language through the route context (`getInstance`, `getLocale`).
  */
 function instanceFor(lng: Locale): i18n {
-  const instance = createInstance({ resources, lng, fallbackLng: lng, supportedLngs: [lng], defaultNS: "translation", interpolation: { escapeValue: false }, initAsync: false });
+  const instance = createInstance({
+    resources,
+    lng,
+    fallbackLng: lng,
+    supportedLngs: [lng],
+    defaultNS: "translation",
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
   void instance.init();
   return instance;
 }
@@ -40,7 +48,11 @@ export function createI18nMiddleware(supported: readonly Locale[]): MiddlewareFu
       return next();
     };
   }
-  const detector = new LanguageDetector({ supportedLanguages: [...supported], fallbackLanguage: fallback, order: ["header"] });
+  const detector = new LanguageDetector({
+    supportedLanguages: [...supported],
+    fallbackLanguage: fallback,
+    order: ["header"],
+  });
   return async ({ request, context }, next) => {
     const locale = (await detector.detect(request)) as Locale;
     context.set(languageContext, { locale, i18n: instances[locale] });

@@ -15,9 +15,16 @@ type Catalogue = { [key: string]: string | Catalogue };
 /** Looks `a.b.c` up and fills `{{name}}` placeholders; an unknown key shows its default, else itself. */
 export function translatorFor(catalogue: Catalogue): Translate {
   return (key, options) => {
-    const found = key.split(".").reduce<string | Catalogue | undefined>((node, part) => (typeof node === "object" ? node[part] : undefined), catalogue);
+    const found = key
+      .split(".")
+      .reduce<string | Catalogue | undefined>(
+        (node, part) => (typeof node === "object" ? node[part] : undefined),
+        catalogue,
+      );
     const text = typeof found === "string" ? found : (options?.defaultValue ?? key);
-    return options ? text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in options ? String(options[name]) : whole)) : text;
+    return options
+      ? text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in options ? String(options[name]) : whole))
+      : text;
   };
 }
 
@@ -28,7 +35,15 @@ interface Translation {
 
 const TranslateContext = createContext<Translation>({ t: (key) => key, i18n: { language: "fr" } });
 
-export function TranslationProvider({ translate, locale, children }: { translate: Translate; locale: string; children: ReactNode }) {
+export function TranslationProvider({
+  translate,
+  locale,
+  children,
+}: {
+  translate: Translate;
+  locale: string;
+  children: ReactNode;
+}) {
   const value = useMemo(() => ({ t: translate, i18n: { language: locale } }), [translate, locale]);
   return <TranslateContext.Provider value={value}>{children}</TranslateContext.Provider>;
 }

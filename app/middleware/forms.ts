@@ -14,7 +14,11 @@ export const refuseUnreadableForms: MiddlewareFunction<Response> = async ({ requ
       await request.clone().formData();
     } catch {
       // A page shows it in its error boundary (status 400); a resource route answers this page as is.
-      throw new Response(errorPage(400), { status: 400, statusText: "Bad Request", headers: { "Content-Type": "text/html; charset=utf-8" } });
+      throw new Response(errorPage(400), {
+        status: 400,
+        statusText: "Bad Request",
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+      });
     }
   }
   return next();

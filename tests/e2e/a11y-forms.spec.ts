@@ -26,7 +26,9 @@ test("finding 12: the sign-in code page says until when the code can be typed", 
   const hint = page.locator(`#${(await describedBy(field))[0]}`);
   // The pending sign-in lasts 15 minutes: the page must not promise an hour.
   await expect(hint).not.toContainText("1 heure");
-  await expect(hint).toContainText(/^Saisissez-le avant \d{2}:\d{2}:\d{2} : une connexion en attente expire 15 minutes après le mot de passe\./);
+  await expect(hint).toContainText(
+    /^Saisissez-le avant \d{2}:\d{2}:\d{2} : une connexion en attente expire 15 minutes après le mot de passe\./,
+  );
   await expectAccessible(page, "sign-in code, its time said");
   await expect(field).toHaveAttribute("aria-required", "true");
   await field.fill(await latestCodeFor(page.request, MARIE));
@@ -56,12 +58,20 @@ test("finding 8: with no type chosen, the summary link leads to the first type s
   await expect(virtual).toBeEnabled();
   // The summary and the inline error stay to be read.
   await expect(link).toBeVisible();
-  await expect(panel.locator("#card-type-error")).toHaveText("Erreur : Choisissez le type de carte : physique ou virtuelle");
+  await expect(panel.locator("#card-type-error")).toHaveText(
+    "Erreur : Choisissez le type de carte : physique ou virtuelle",
+  );
 });
 
-test("finding 9: a wrong total is an error of the amounts' group, which its summary link leads to", async ({ page }) => {
+test("finding 9: a wrong total is an error of the amounts' group, which its summary link leads to", async ({
+  page,
+}) => {
   await signIn(page, MARIE);
-  await page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" }).getByRole("link", { name: /Changer les moyens de paiement/ }).click();
+  await page
+    .getByRole("listitem")
+    .filter({ hasText: "Le Bistrot des Halles" })
+    .getByRole("link", { name: /Changer les moyens de paiement/ })
+    .click();
   const group = page.getByRole("group", { name: "Répartissez 12,50 € entre vos portefeuilles" });
   await expect(group).not.toHaveAttribute("aria-invalid", /.*/);
   await page.getByLabel("Montant pris sur Titres-restaurant (€)").fill("1");
@@ -94,7 +104,8 @@ test("finding 10: required fields are announced, with the sentence that says so"
   await page.goto("/settings/security");
   const form = page.locator("form").filter({ has: page.getByLabel("Mot de passe actuel") });
   await expect(form.getByText("Tous les champs sont obligatoires sauf mention contraire.")).toBeVisible();
-  for (const input of await form.locator("input:not([type=hidden])").all()) await expect(input).toHaveAttribute("aria-required", "true");
+  for (const input of await form.locator("input:not([type=hidden])").all())
+    await expect(input).toHaveAttribute("aria-required", "true");
   await expectAccessible(page, "security, required fields");
 
   await page.goto(`${card}/unlock-pin`);
@@ -122,10 +133,13 @@ test("finding 11: the block panel's refused reason keeps its hint and marks the 
   await expect(group).toHaveAttribute("aria-invalid", "true");
   await expectAccessible(page, "block, no reason");
   // Finding 10: a choice is required (the form has noValidate: the server still decides).
-  for (const radio of await group.getByRole("radio").all()) expect(await radio.evaluate((r: HTMLInputElement) => r.required)).toBe(true);
+  for (const radio of await group.getByRole("radio").all())
+    expect(await radio.evaluate((r: HTMLInputElement) => r.required)).toBe(true);
 });
 
-test("finding 11: the overflow amount is a numeric text field; refused without JS, it is summarised", async ({ page }) => {
+test("finding 11: the overflow amount is a numeric text field; refused without JS, it is summarised", async ({
+  page,
+}) => {
   await signIn(page, MARIE);
   await page.goto(`${await cardPath(page)}/overflow`);
   const panel = page.getByRole("dialog");

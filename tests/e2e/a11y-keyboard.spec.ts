@@ -17,7 +17,13 @@ async function focusState(page: Page) {
     if (!el || el === document.body) return { describe: "body", visible: false, inViewport: false, uncovered: false };
     const r = el.getBoundingClientRect();
     const describe = `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 50)}"`;
-    const inViewport = r.width > 0 && r.height > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+    const inViewport =
+      r.width > 0 &&
+      r.height > 0 &&
+      r.top >= -1 &&
+      r.left >= -1 &&
+      r.bottom <= innerHeight + 1 &&
+      r.right <= innerWidth + 1;
     // A link wrapping over two lines has a box per line: the centre of each is checked, one must be it.
     let hit: Element | null = null;
     let uncovered = false;
@@ -28,7 +34,13 @@ async function focusState(page: Page) {
       uncovered = hit !== null && (hit === el || el.contains(hit));
       if (uncovered) break;
     }
-    return { describe, visible: true, inViewport, uncovered, hitBy: hit ? `${hit.tagName.toLowerCase()}.${hit.className}` : "nothing" };
+    return {
+      describe,
+      visible: true,
+      inViewport,
+      uncovered,
+      hitBy: hit ? `${hit.tagName.toLowerCase()}.${hit.className}` : "nothing",
+    };
   });
 }
 
@@ -122,7 +134,9 @@ test.describe("at 320 px", () => {
               const range = document.createRange();
               range.setStart(node, match.index);
               range.setEnd(node, match.index + match[0].length);
-              const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+              const lines = new Set(
+                [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+              );
               if (lines.size > 1) found.push(match[0]);
             }
           }
@@ -167,7 +181,9 @@ test.describe("at 320 px", () => {
   test("the revealed card details fit their frame, also with larger text spacing", async ({ page }) => {
     await signIn(page, MARIE);
     // The virtual card: its details (number, expiry, CVC) can be shown.
-    const href = await page.locator(".side-nav--mobile a", { hasText: "Carte virtuelle •••• 5556" }).getAttribute("href");
+    const href = await page
+      .locator(".side-nav--mobile a", { hasText: "Carte virtuelle •••• 5556" })
+      .getAttribute("href");
     await page.goto(href!);
     await page.locator("summary", { hasText: "Actions sur la carte" }).click();
     await page.getByRole("link", { name: "Afficher le numéro, la date et le cryptogramme" }).click();
@@ -185,7 +201,9 @@ test.describe("at 320 px", () => {
       const outer = await frameElement.boundingBox();
       const inner = await cvc.boundingBox();
       expect(outer && inner, state).toBeTruthy();
-      expect(inner!.y + inner!.height, `${state}: the CVC is inside the frame`).toBeLessThanOrEqual(outer!.y + outer!.height);
+      expect(inner!.y + inner!.height, `${state}: the CVC is inside the frame`).toBeLessThanOrEqual(
+        outer!.y + outer!.height,
+      );
     };
     await fits("320 px");
     if (jsOn()) {
@@ -194,7 +212,8 @@ test.describe("at 320 px", () => {
       expect(frame).toBeTruthy();
       await frame!.evaluate(() => {
         const style = document.createElement("style");
-        style.textContent = "* { line-height: 1.5 !important; letter-spacing: .12em !important; word-spacing: .16em !important; } p, dd, dt { margin-bottom: 2em !important; }";
+        style.textContent =
+          "* { line-height: 1.5 !important; letter-spacing: .12em !important; word-spacing: .16em !important; } p, dd, dt { margin-bottom: 2em !important; }";
         document.head.append(style);
       });
       await fits("320 px with text spacing");
@@ -252,5 +271,8 @@ test("reduced motion also stills pseudo-elements", async ({ page }) => {
     return value;
   });
   if (target !== page) await target.context().close();
-  expect(duration.split(",").every((d) => parseFloat(d) === 0), `::after transition ${duration}`).toBe(true);
+  expect(
+    duration.split(",").every((d) => parseFloat(d) === 0),
+    `::after transition ${duration}`,
+  ).toBe(true);
 });

@@ -33,7 +33,9 @@ async function focused(page: Page) {
 /** The names in Chromium's own accessibility tree (inert content is left out of it). */
 async function accessibleNames(page: Page): Promise<string> {
   const cdp = await page.context().newCDPSession(page);
-  const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as { nodes: { ignored: boolean; name?: { value?: unknown } }[] };
+  const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as {
+    nodes: { ignored: boolean; name?: { value?: unknown } }[];
+  };
   await cdp.detach();
   return nodes
     .filter((node) => !node.ignored)
@@ -41,13 +43,22 @@ async function accessibleNames(page: Page): Promise<string> {
     .join("\n");
 }
 
-test("finding 2: a flash message stays well beyond 5 s, and keyboard users can close it", async ({ page, makeAccount, signInAs }) => {
+test("finding 2: a flash message stays well beyond 5 s, and keyboard users can close it", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] }));
   await page.goto("/cards");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   await openAction(page, "Geler la carte");
-  await page.getByRole("dialog", { name: "Geler la carte" }).getByRole("button", { name: "Confirmer le gel de la carte" }).click();
-  const message = page.getByText("Votre carte est gelée : les paiements sont suspendus jusqu’à ce que vous la dégeliez.");
+  await page
+    .getByRole("dialog", { name: "Geler la carte" })
+    .getByRole("button", { name: "Confirmer le gel de la carte" })
+    .click();
+  const message = page.getByText(
+    "Votre carte est gelée : les paiements sont suspendus jusqu’à ce que vous la dégeliez.",
+  );
   await expect(message).toBeVisible();
   // The old auto-hide was 5 s: still there after 6 s, untouched.
   await page.mouse.move(0, 0);
@@ -59,7 +70,8 @@ test("finding 2: a flash message stays well beyond 5 s, and keyboard users can c
     await expectAccessible(page, "flash message with its close button");
     // Reached with the keyboard from the page's heading (Shift+Tab: the message comes first in <main>).
     await page.getByRole("heading", { level: 1 }).focus();
-    for (let i = 0; i < 5 && (await focused(page)).text !== "Fermer le message"; i++) await page.keyboard.press("Shift+Tab");
+    for (let i = 0; i < 5 && (await focused(page)).text !== "Fermer le message"; i++)
+      await page.keyboard.press("Shift+Tab");
     expect((await focused(page)).text).toBe("Fermer le message");
     await page.keyboard.press("Enter");
     await expect(message).toHaveCount(0);
@@ -70,16 +82,26 @@ test("finding 2: a flash message stays well beyond 5 s, and keyboard users can c
   }
   // And it thaws again.
   await openAction(page, "Dégeler la carte");
-  await page.getByRole("dialog", { name: "Dégeler la carte" }).getByRole("button", { name: "Confirmer le dégel de la carte" }).click();
+  await page
+    .getByRole("dialog", { name: "Dégeler la carte" })
+    .getByRole("button", { name: "Confirmer le dégel de la carte" })
+    .click();
   await expect(page.getByText("Carte active")).toBeVisible();
 });
 
-test("finding 3: the default switch's message is in the open panel and in the accessibility tree", async ({ page, makeAccount, signInAs }) => {
+test("finding 3: the default switch's message is in the open panel and in the accessibility tree", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   const creditCards = [
     { brand: "visa", last4: "4444", isDefault: true },
     { brand: "mastercard", last4: "5454" },
   ];
-  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }], creditCards, overflowLimit: 5000 }));
+  await signInAs(
+    page,
+    await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }], creditCards, overflowLimit: 5000 }),
+  );
   await page.goto("/cards");
   await openAction(page, "Dépassement de solde et cartes bancaires");
   const panel = page.getByRole("dialog", { name: "Dépassement de solde" });
@@ -87,7 +109,10 @@ test("finding 3: the default switch's message is in the open panel and in the ac
   await expect(visa).toHaveAttribute("aria-checked", "true");
   await visa.click();
   const unset = "Cette carte n’est plus votre carte par défaut.";
-  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" })).toHaveAttribute(
+    "aria-checked",
+    "false",
+  );
   await expect(page.getByText(unset)).toBeVisible();
   if (jsOn()) {
     await expect(panel).toBeVisible();
@@ -100,7 +125,10 @@ test("finding 3: the default switch's message is in the open panel and in the ac
   await page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" }).click();
   await expect(page.getByText("Cette carte est maintenant votre carte par défaut.")).toBeVisible();
   if (jsOn()) expect(await accessibleNames(page)).toContain("Cette carte est maintenant votre carte par défaut.");
-  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" })).toHaveAttribute(
+    "aria-checked",
+    "true",
+  );
 });
 
 test("finding 6: focus never falls to <body> between the reveal panel's steps", async ({ page }) => {
@@ -177,7 +205,10 @@ test("finding 7: a panel opened from « Actions sur la carte » gives focus back
   await expect(page.locator("details.card-actions")).not.toHaveAttribute("open");
   // The same with the panel's own close link.
   await openAction(page, "Afficher le code PIN");
-  await page.getByRole("dialog", { name: "Code PIN" }).getByRole("link", { name: /^Fermer : Code PIN$/ }).click();
+  await page
+    .getByRole("dialog", { name: "Code PIN" })
+    .getByRole("link", { name: /^Fermer : Code PIN$/ })
+    .click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(summary).toBeFocused();
 });

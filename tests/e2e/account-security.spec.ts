@@ -9,10 +9,17 @@ import { expectAccessible, latestCodeFor, submitPassword, wrongCodeFor } from ".
  */
 const CHANGE_SUBJECT = "Confirmez votre nouveau numéro";
 
-test("a cardholder confirms his pending phone change with the code from the outbox, sets up MFA by SMS and reaches his card", async ({ page, makeAccount }) => {
+test("a cardholder confirms his pending phone change with the code from the outbox, sets up MFA by SMS and reaches his card", async ({
+  page,
+  makeAccount,
+}) => {
   // A number of its own (ending in 00 01, as the masked display below expects).
   const NEW_PHONE = `+337${String(randomInt(0, 10_000)).padStart(4, "0")}0001`;
-  const paul = await makeAccount({ mfa: null, pendingPhone: NEW_PHONE, cards: [{ type: "physical", lastFour: "3005" }] });
+  const paul = await makeAccount({
+    mfa: null,
+    pendingPhone: NEW_PHONE,
+    cards: [{ type: "physical", lastFour: "3005" }],
+  });
   await page.goto("/login");
   await submitPassword(page, paul.email);
 
@@ -54,7 +61,9 @@ test("a cardholder confirms his pending phone change with the code from the outb
 
   await page.getByRole("link", { name: "Activer par SMS" }).click();
   await expect(page).toHaveURL(/\/secure-account\/second-factor\?channel=SMS$/);
-  await expect(page.getByText(`Vos codes de connexion et de sécurité seront envoyés par SMS au ${NEW_PHONE}.`)).toBeVisible();
+  await expect(
+    page.getByText(`Vos codes de connexion et de sécurité seront envoyés par SMS au ${NEW_PHONE}.`),
+  ).toBeVisible();
   await expectAccessible(page, "secure account, confirm SMS");
   await page.getByRole("button", { name: "Confirmer" }).click();
 

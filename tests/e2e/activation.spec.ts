@@ -8,7 +8,10 @@ import { expectAccessible } from "./helpers";
 test("an invited employee activates her account from the invitation link, once", async ({ page, makeAccount }) => {
   const NINA = (await makeAccount({ invited: true, mfa: null })).email;
   const html = (await (await page.request.get("/dev/outbox")).text()).replace(/&amp;/g, "&");
-  const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(NINA) && m.includes("Activez votre compte avantages"));
+  const message = html
+    .split('class="outbox__message"')
+    .slice(1)
+    .find((m) => m.includes(NINA) && m.includes("Activez votre compte avantages"));
   const found = message && /https?:\/\/[^\s<"]+\/activate\/[^\s<"]+/.exec(message);
   expect(found, "the invitation is in the outbox").toBeTruthy();
   const link = new URL(found![0]);

@@ -110,7 +110,10 @@ test("a wrong password is refused with the same words as an unknown e-mail", asy
   await page.getByLabel("Adresse e-mail").fill("");
   await page.getByLabel("Mot de passe").fill("");
   await page.getByRole("button", { name: "Se connecter" }).click();
-  await expect(page.getByRole("link", { name: "Saisissez votre adresse e-mail" })).toHaveAttribute("href", "#login-email");
+  await expect(page.getByRole("link", { name: "Saisissez votre adresse e-mail" })).toHaveAttribute(
+    "href",
+    "#login-email",
+  );
   await expect(page.getByRole("link", { name: "Saisissez votre mot de passe" })).toBeVisible();
   await expectAccessible(page, "sign-in, empty fields");
 });

@@ -28,7 +28,13 @@ const LIKE_MARIE: AccountOptions = {
       lastFour: "4242",
       wallets: ["Titres-restaurant", "Mobilité", "Cadeaux de Noël"],
       payments: [
-        { kind: "approved", merchant: "Le Bistrot des Halles", amount: 1250, canSwitch: true, scopes: ["meal", "gift"] },
+        {
+          kind: "approved",
+          merchant: "Le Bistrot des Halles",
+          amount: 1250,
+          canSwitch: true,
+          scopes: ["meal", "gift"],
+        },
         { kind: "approved", merchant: "Le Comptoir Lyonnais", amount: 6850, overflow: 1850 },
       ],
     },
@@ -41,7 +47,11 @@ const LIKE_MARIE: AccountOptions = {
   overflowLimit: 5000,
 };
 
-test("a cardholder reorders •••• 4242's wallets with the buttons; •••• 5556 has too few to order", async ({ page, makeAccount, signInAs }) => {
+test("a cardholder reorders •••• 4242's wallets with the buttons; •••• 5556 has too few to order", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   const account = await makeAccount(LIKE_MARIE);
   await signInAs(page, account);
   await page.goto("/cards");
@@ -69,15 +79,28 @@ test("a cardholder reorders •••• 4242's wallets with the buttons; ••
   const forged = await page.goto(`${new URL(page.url()).pathname}/priority?order=wal_x,wal_y,wal_z`);
   expect(forged?.status()).toBe(400);
   await expect(page.getByText("Cet ordre n’est pas valable : voici l’ordre enregistré.")).toBeVisible();
-  await expect(page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" }).getByRole("list", { name: "Portefeuilles dans l’ordre de débit" }).getByRole("listitem")).toHaveText([/Cadeaux de Noël/, /Titres-restaurant/, /Mobilité/]);
+  await expect(
+    page
+      .getByRole("dialog", { name: "Ordre de débit des portefeuilles" })
+      .getByRole("list", { name: "Portefeuilles dans l’ordre de débit" })
+      .getByRole("listitem"),
+  ).toHaveText([/Cadeaux de Noël/, /Titres-restaurant/, /Mobilité/]);
 
   await page.goto(`/cards/${account.cards["5556"]}`);
   await openAction(page, "Ordre de débit des portefeuilles");
-  await expect(page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" }).getByText("Il faut au moins 2 portefeuilles liés à la carte pour choisir l’ordre de débit.")).toBeVisible();
+  await expect(
+    page
+      .getByRole("dialog", { name: "Ordre de débit des portefeuilles" })
+      .getByText("Il faut au moins 2 portefeuilles liés à la carte pour choisir l’ordre de débit."),
+  ).toBeVisible();
   await expectAccessible(page, "priority, too few wallets");
 });
 
-test("a cardholder sets her overflow to 120 €, makes her Mastercard the default, adds a test card and deletes it", async ({ page, makeAccount, signInAs }) => {
+test("a cardholder sets her overflow to 120 €, makes her Mastercard the default, adds a test card and deletes it", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   await signInAs(page, await makeAccount(LIKE_MARIE));
   await page.goto("/cards");
   await openAction(page, "Dépassement de solde et cartes bancaires");
@@ -116,8 +139,14 @@ test("a cardholder sets her overflow to 120 €, makes her Mastercard the defaul
   await expect(mastercardSwitch).toHaveAttribute("aria-checked", "false");
   await mastercardSwitch.click();
   await expect(page.getByText("Cette carte est maintenant votre carte par défaut.")).toBeVisible();
-  await expect(page.getByRole("switch", { name: "Carte par défaut : Mastercard •••• 5454" })).toHaveAttribute("aria-checked", "true");
-  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByRole("switch", { name: "Carte par défaut : Mastercard •••• 5454" })).toHaveAttribute(
+    "aria-checked",
+    "true",
+  );
+  await expect(page.getByRole("switch", { name: "Carte par défaut : Visa •••• 4444" })).toHaveAttribute(
+    "aria-checked",
+    "false",
+  );
   await expectAccessible(page, "overflow, mastercard default");
 
   // A new card, typed into the sandbox processor's own form (an iframe that posts to the processor).
@@ -143,7 +172,10 @@ test("a cardholder sets her overflow to 120 €, makes her Mastercard the defaul
   // dialog when they run) before clicking in it.
   await page.waitForLoadState("networkidle");
   const overflow = page.getByRole("dialog", { name: "Dépassement de solde" });
-  await expect(overflow.getByRole("switch", { name: "Carte par défaut : Visa •••• 4242" })).toHaveAttribute("aria-checked", "false");
+  await expect(overflow.getByRole("switch", { name: "Carte par défaut : Visa •••• 4242" })).toHaveAttribute(
+    "aria-checked",
+    "false",
+  );
 
   // Delete it, after confirming.
   await overflow.getByRole("link", { name: "Supprimer Visa •••• 4242" }).click();
@@ -168,7 +200,11 @@ test("a cardholder retries the overflow payment that failed", async ({ page, mak
   await expectAccessible(page, "overflow retried");
 });
 
-test("a cardholder moves a transaction onto two wallets; a wrong total is refused", async ({ page, makeAccount, signInAs }) => {
+test("a cardholder moves a transaction onto two wallets; a wrong total is refused", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   await signInAs(page, await makeAccount(LIKE_MARIE));
   await page.goto("/cards");
   const item = page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" });
@@ -183,12 +219,19 @@ test("a cardholder moves a transaction onto two wallets; a wrong total is refuse
   await page.getByLabel("Montant pris sur Titres-restaurant (€)").fill("10");
   await page.getByRole("button", { name: "Valider la répartition" }).click();
   await expect(page).toHaveTitle(/^Erreur : Changer les moyens de paiement/);
-  await expect(page.getByRole("link", { name: "Le total choisi doit être égal au montant de la transaction" })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Le total choisi doit être égal au montant de la transaction" }),
+  ).toBeVisible();
   await expect(page.getByText("Total choisi : 10,00 € sur 12,50 €.")).toBeVisible();
   await expectAccessible(page, "switch payment methods, wrong total");
 
   await page.getByLabel("Montant pris sur Cadeaux de Noël (€)").fill("2,50");
   await page.getByRole("button", { name: "Valider la répartition" }).click();
   await expect(page.getByText("Les moyens de paiement de la transaction ont été changés.")).toBeVisible();
-  await expect(page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" }).getByRole("link", { name: /Changer les moyens de paiement/ })).toHaveCount(0);
+  await expect(
+    page
+      .getByRole("listitem")
+      .filter({ hasText: "Le Bistrot des Halles" })
+      .getByRole("link", { name: /Changer les moyens de paiement/ }),
+  ).toHaveCount(0);
 });

@@ -26,17 +26,26 @@ test("a cardholder freezes her card after confirming, then unfreezes it", async 
   await expectAccessible(page, "freeze confirmation");
   await panel.getByRole("button", { name: "Confirmer le gel de la carte" }).click();
 
-  await expect(page.getByText("Votre carte est gelée : les paiements sont suspendus jusqu’à ce que vous la dégeliez.")).toBeVisible();
+  await expect(
+    page.getByText("Votre carte est gelée : les paiements sont suspendus jusqu’à ce que vous la dégeliez."),
+  ).toBeVisible();
   await expect(page.getByText("Carte gelée : les paiements sont suspendus.")).toBeVisible();
   await expectAccessible(page, "frozen card");
 
   await openAction(page, "Dégeler la carte");
-  await page.getByRole("dialog", { name: "Dégeler la carte" }).getByRole("button", { name: "Confirmer le dégel de la carte" }).click();
+  await page
+    .getByRole("dialog", { name: "Dégeler la carte" })
+    .getByRole("button", { name: "Confirmer le dégel de la carte" })
+    .click();
   await expect(page.getByText("Votre carte est dégelée : vous pouvez de nouveau payer avec.")).toBeVisible();
   await expect(page.getByText("Carte active")).toBeVisible();
 });
 
-test("a cardholder reveals her PIN with a code sent by e-mail; the grant serves once", async ({ page, makeAccount, signInAs }) => {
+test("a cardholder reveals her PIN with a code sent by e-mail; the grant serves once", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   const account = await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] });
   await signInAs(page, account);
   await page.goto("/cards");
@@ -68,9 +77,21 @@ test("a cardholder reveals her PIN with a code sent by e-mail; the grant serves 
 
 test("a cardholder follows the delivery of her card •••• 1881", async ({ page, makeAccount, signInAs }) => {
   const eta = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
-  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }, { type: "physical", lastFour: "1881", shippingStatus: "shipped", shippingEta: eta }] }));
+  await signInAs(
+    page,
+    await makeAccount({
+      cards: [
+        { type: "physical", lastFour: "4242" },
+        { type: "physical", lastFour: "1881", shippingStatus: "shipped", shippingEta: eta },
+      ],
+    }),
+  );
   await page.goto("/cards");
-  await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: "Carte physique •••• 1881" }).click();
+  await page
+    .getByRole("navigation", { name: "Navigation principale" })
+    .filter({ visible: true })
+    .getByRole("link", { name: "Carte physique •••• 1881" })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 1881");
   await openAction(page, "Suivre la livraison");
   const panel = page.getByRole("dialog", { name: "Suivi de livraison" });
@@ -109,8 +130,15 @@ test("a new PIN must be 4 digits typed twice the same", async ({ page, makeAccou
   await expect(page.getByText("Votre nouveau code PIN est enregistré : la carte est débloquée.")).toBeVisible();
 });
 
-test("a cardholder unfreezes his card, then blocks it for good with a reason", async ({ page, makeAccount, signInAs }) => {
-  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "3005", frozen: true, shippingStatus: "submitted" }] }));
+test("a cardholder unfreezes his card, then blocks it for good with a reason", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  await signInAs(
+    page,
+    await makeAccount({ cards: [{ type: "physical", lastFour: "3005", frozen: true, shippingStatus: "submitted" }] }),
+  );
   await page.goto("/cards");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 3005");
   await expect(page.getByText("Carte gelée : les paiements sont suspendus.")).toBeVisible();
@@ -122,7 +150,9 @@ test("a cardholder unfreezes his card, then blocks it for good with a reason", a
   await openAction(page, "Bloquer la carte (perte ou vol)");
   const panel = page.getByRole("dialog", { name: "Bloquer la carte" });
   await panel.getByRole("button", { name: "Bloquer définitivement la carte" }).click();
-  await expect(page.getByRole("link", { name: "Choisissez pourquoi vous bloquez la carte : perdue ou volée" })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Choisissez pourquoi vous bloquez la carte : perdue ou volée" }),
+  ).toBeVisible();
   await expect(page).toHaveTitle(/^Erreur : Bloquer la carte/);
   await expectAccessible(page, "block, no reason");
 
@@ -135,7 +165,13 @@ test("a cardholder unfreezes his card, then blocks it for good with a reason", a
   // refresh, no timer (the old one moved on after 2 s) — and, with JS, focus is on it, in the panel.
   await expect(page.locator('meta[http-equiv="refresh" i]')).toHaveCount(0);
   if (test.info().project.use.javaScriptEnabled !== false) {
-    await expect.poll(() => page.evaluate(() => (document.activeElement === document.body ? "" : (document.activeElement?.textContent ?? "")))).toContain("est bloquée définitivement");
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          document.activeElement === document.body ? "" : (document.activeElement?.textContent ?? ""),
+        ),
+      )
+      .toContain("est bloquée définitivement");
   }
   await page.waitForTimeout(3_500);
   await expect(page).toHaveURL(/\/stop\?done=1$/);
@@ -146,8 +182,20 @@ test("a cardholder unfreezes his card, then blocks it for good with a reason", a
   await expect(page.locator("summary", { hasText: "Actions sur la carte" })).toHaveCount(0);
 });
 
-test("a cardholder blocks her virtual card after losing it, and goes on to her cards", async ({ page, makeAccount, signInAs }) => {
-  await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }, { type: "virtual", lastFour: "5556" }] }));
+test("a cardholder blocks her virtual card after losing it, and goes on to her cards", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  await signInAs(
+    page,
+    await makeAccount({
+      cards: [
+        { type: "physical", lastFour: "4242" },
+        { type: "virtual", lastFour: "5556" },
+      ],
+    }),
+  );
   await page.goto("/cards");
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
   await nav.getByRole("link", { name: "Carte virtuelle •••• 5556" }).click();
@@ -181,7 +229,11 @@ test("another user's card and its panels are out of reach", async ({ page, makeA
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 3005");
     expect(new URL(page.url()).pathname).not.toContain(marieCard);
   }
-  const response = await page.request.post(`${marieCard}/freeze`, { form: { intent: "freeze" }, headers: { Origin: new URL(page.url()).origin }, maxRedirects: 0 });
+  const response = await page.request.post(`${marieCard}/freeze`, {
+    form: { intent: "freeze" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
   expect(response.status()).toBe(302);
   expect(response.headers()["location"]).toBe("/cards");
 });

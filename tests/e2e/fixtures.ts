@@ -2,8 +2,20 @@ import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { test as base, type Page } from "@playwright/test";
 import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
-import { createAccount, createPendingChange, type AccountSpec, type CreatedAccount } from "../../app/.server/db/factories";
-import { activationMessage, createActivationToken, DEMO_PASSWORD, registerDemoCards, registerDemoPayments, sendPendingPhoneCode } from "../../app/.server/db/seed";
+import {
+  createAccount,
+  createPendingChange,
+  type AccountSpec,
+  type CreatedAccount,
+} from "../../app/.server/db/factories";
+import {
+  activationMessage,
+  createActivationToken,
+  DEMO_PASSWORD,
+  registerDemoCards,
+  registerDemoPayments,
+  sendPendingPhoneCode,
+} from "../../app/.server/db/seed";
 import { hashPassword } from "../../app/.server/passwords";
 import { SandboxIssuer } from "../../app/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "../../app/.server/providers/messaging/sandbox";
@@ -66,14 +78,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   makeAccount: async ({ e2eDatabase, passwordHash }, provide, testInfo) => {
     const { handle, root } = e2eDatabase;
-    const slug = testInfo.titlePath.at(-1)!.toLowerCase().replace(/[^a-z]+/g, "-").replace(/^-|-$/g, "").slice(0, 24);
+    const slug = testInfo.titlePath
+      .at(-1)!
+      .toLowerCase()
+      .replace(/[^a-z]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 24);
     await provide(async (options = {}) => {
       const { pendingPhone, ...spec } = options;
       const email = `${slug || "test"}-${randomBytes(4).toString("hex")}@example.com`;
       const now = new Date();
       const account = await createAccount(handle.db, { ...spec, email, passwordHash }, now);
       // The sandbox providers keep their own records, as real ones would: tell them about the new rows.
-      await registerDemoCards(handle.db, new SandboxIssuer(handle.db, resolve(root, "data/sandbox-issuer.key")), account.userId);
+      await registerDemoCards(
+        handle.db,
+        new SandboxIssuer(handle.db, resolve(root, "data/sandbox-issuer.key")),
+        account.userId,
+      );
       await registerDemoPayments(handle.db, new SandboxPaymentProcessor(handle.db), account.userId);
       if (spec.invited) {
         // The invitation e-mail, in the outbox as the demo's nina's.
@@ -82,7 +103,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await new SandboxMessenger(handle.db).send(activationMessage(testInfo.project.use.baseURL ?? "", token, email));
       }
       if (pendingPhone) {
-        await createPendingChange(handle.db, { user_id: account.userId, field_name: "phone", new_value: pendingPhone, created_at: now.toISOString() });
+        await createPendingChange(handle.db, {
+          user_id: account.userId,
+          field_name: "phone",
+          new_value: pendingPhone,
+          created_at: now.toISOString(),
+        });
         await sendPendingPhoneCode(handle.db, new SandboxMessenger(handle.db), account.userId, pendingPhone, now);
       }
       return { ...account, password: DEMO_PASSWORD };
@@ -90,7 +116,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   signInAs: async ({ e2eDatabase }, provide, testInfo) => {
-    const storage = createDatabaseSessionStorage(e2eDatabase.handle.db, { APP_MODE: "sandbox", sessionSecrets: [E2E_SESSION_SECRET] });
+    const storage = createDatabaseSessionStorage(e2eDatabase.handle.db, {
+      APP_MODE: "sandbox",
+      sessionSecrets: [E2E_SESSION_SECRET],
+    });
     const baseURL = testInfo.project.use.baseURL;
     if (!baseURL) throw new Error("signInAs: the project has no baseURL");
     await provide(async (page, account) => {
@@ -99,7 +128,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const setCookie = await storage.commitSession(session);
       const pair = setCookie.slice(0, setCookie.indexOf(";"));
       const eq = pair.indexOf("=");
-      await page.context().addCookies([{ name: pair.slice(0, eq), value: pair.slice(eq + 1), url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+      await page
+        .context()
+        .addCookies([
+          { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: baseURL, httpOnly: true, sameSite: "Lax" },
+        ]);
     });
   },
 });

@@ -7,7 +7,10 @@ import { expectAccessible, submitPassword } from "./helpers";
  */
 const OWN_PASSWORD = "Mon-Propre2mdp!";
 
-test("a newcomer with a temporary password must choose her own before anything else, then is signed in", async ({ page, makeAccount }) => {
+test("a newcomer with a temporary password must choose her own before anything else, then is signed in", async ({
+  page,
+  makeAccount,
+}) => {
   const SOPHIE = (await makeAccount({ profile: false, mfa: null, passwordChangeRequired: true })).email;
   // Nothing to do there without a sign-in waiting for it.
   await page.goto("/force-change-password");
@@ -25,7 +28,9 @@ test("a newcomer with a temporary password must choose her own before anything e
   await page.getByLabel("Nouveau mot de passe", { exact: true }).fill(OWN_PASSWORD);
   await page.getByLabel("Confirmez le nouveau mot de passe").fill("Mon-Propre2mdp?");
   await page.getByRole("button", { name: "Enregistrer mon mot de passe" }).click();
-  await expect(page.getByRole("link", { name: "Les deux nouveaux mots de passe ne sont pas identiques" })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Les deux nouveaux mots de passe ne sont pas identiques" }),
+  ).toBeVisible();
   await expectAccessible(page, "force change password, mismatch");
 
   await page.getByLabel("Nouveau mot de passe", { exact: true }).fill(OWN_PASSWORD);
@@ -40,7 +45,9 @@ test("a newcomer with a temporary password must choose her own before anything e
   await page.context().clearCookies();
   await page.goto("/login");
   await submitPassword(page, SOPHIE);
-  await expect(page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first()).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first(),
+  ).toBeVisible();
   await submitPassword(page, SOPHIE, OWN_PASSWORD);
   await expect(page).toHaveURL(/\/onboarding$/);
 });

@@ -9,7 +9,12 @@ export async function pageWithScripts(page: Page): Promise<Page> {
   if (test.info().project.use.javaScriptEnabled !== false) return page;
   const browser = page.context().browser();
   if (!browser) throw new Error("no browser");
-  const twin = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true, viewport: page.viewportSize(), locale: "fr-FR" });
+  const twin = await browser.newContext({
+    javaScriptEnabled: true,
+    bypassCSP: true,
+    viewport: page.viewportSize(),
+    locale: "fr-FR",
+  });
   const twinPage = await twin.newPage();
   const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
   await twinPage.route("**/__axe__", (route) => route.fulfill({ status: 200, contentType: "text/html", body: html }));
@@ -24,14 +29,22 @@ export const CLAIRE = "claire.petit@example.com";
 /** Zero violations of WCAG 2.0/2.1/2.2 A and AA on the page as it is now. */
 export async function expectAccessible(page: Page, state: string) {
   const target = await pageWithScripts(page);
-  const results = await new AxeBuilder({ page: target }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const results = await new AxeBuilder({ page: target })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+    .analyze();
   if (target !== page) await target.context().close();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
+  );
   expect(summary, `axe violations on ${state}`).toEqual([]);
 }
 
 /** The newest code sent to this address or number (an SMS goes to the number), read from the sandbox outbox like a person would. */
-export async function latestCodeFor(request: APIRequestContext, recipient: string, subject = "Votre code de connexion"): Promise<string> {
+export async function latestCodeFor(
+  request: APIRequestContext,
+  recipient: string,
+  subject = "Votre code de connexion",
+): Promise<string> {
   const html = await (await request.get("/dev/outbox")).text();
   const messages = html.split('class="outbox__message"').slice(1);
   for (const message of messages) {

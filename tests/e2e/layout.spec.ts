@@ -46,7 +46,9 @@ test("marie's layout: status banner, navigation of her cards, wallets and benefi
   await expectAccessible(page, "card page, shipped card");
 });
 
-test("claire, a manager without refunds or allowances, sees the manager entry and no such benefits", async ({ page }) => {
+test("claire, a manager without refunds or allowances, sees the manager entry and no such benefits", async ({
+  page,
+}) => {
   await signIn(page, CLAIRE);
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
   await expect(nav.getByRole("link", { name: "Services et partenaires" })).toBeVisible();
@@ -79,12 +81,18 @@ test.describe("on a 320 px wide phone", () => {
 });
 
 test.describe("on an iPhone", () => {
-  test.use({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1" });
+  test.use({
+    userAgent:
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+  });
 
   test("the mobile-app banner points to the App Store", async ({ page }) => {
     await page.goto("/login");
     const banner = page.getByRole("region", { name: "Application mobile" });
     await expect(banner).toContainText("L’application Portail Avantages est disponible sur l’App Store.");
-    await expect(banner.getByRole("link", { name: "Installer l’application" })).toHaveAttribute("href", /apps\.apple\.com/);
+    await expect(banner.getByRole("link", { name: "Installer l’application" })).toHaveAttribute(
+      "href",
+      /apps\.apple\.com/,
+    );
   });
 });

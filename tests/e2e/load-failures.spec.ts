@@ -18,15 +18,26 @@ function breakWhile(sql: [breakIt: string, repair: string]) {
 }
 
 async function openFromNavigation(page: Page, name: string) {
-  await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name }).click();
+  await page
+    .getByRole("navigation", { name: "Navigation principale" })
+    .filter({ visible: true })
+    .getByRole("link", { name })
+    .click();
 }
 
-test("a wallet whose transactions cannot be read: the navigation stays, the page says so, and retrying works once repaired", async ({ page }) => {
+test("a wallet whose transactions cannot be read: the navigation stays, the page says so, and retrying works once repaired", async ({
+  page,
+}) => {
   await signIn(page, MARIE);
-  const repair = breakWhile(["alter table wallet_transactions rename column created_at to created_at_broken", "alter table wallet_transactions rename column created_at_broken to created_at"]);
+  const repair = breakWhile([
+    "alter table wallet_transactions rename column created_at to created_at_broken",
+    "alter table wallet_transactions rename column created_at_broken to created_at",
+  ]);
   try {
     await openFromNavigation(page, "Titres-restaurant");
-    await expect(page.getByRole("alert")).toHaveText("Ce portefeuille n’a pas pu être chargé. Réessayez dans quelques instants.");
+    await expect(page.getByRole("alert")).toHaveText(
+      "Ce portefeuille n’a pas pu être chargé. Réessayez dans quelques instants.",
+    );
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Portefeuilles");
     await expect(page).toHaveTitle("Erreur : Portefeuilles – Portail Avantages");
     // The whole navigation is still there: another page is one click away.
@@ -43,11 +54,16 @@ test("a wallet whose transactions cannot be read: the navigation stays, the page
 
 test("a card whose transactions cannot be read says so under the navigation", async ({ page }) => {
   await signIn(page, MARIE);
-  const repair = breakWhile(["alter table payment_intents rename to payment_intents_broken", "alter table payment_intents_broken rename to payment_intents"]);
+  const repair = breakWhile([
+    "alter table payment_intents rename to payment_intents_broken",
+    "alter table payment_intents_broken rename to payment_intents",
+  ]);
   try {
     await openFromNavigation(page, "Titres-restaurant");
     await openFromNavigation(page, "Carte physique •••• 4242");
-    await expect(page.getByRole("alert")).toHaveText("Les transactions de cette carte n’ont pas pu être chargées. Réessayez dans quelques instants.");
+    await expect(page.getByRole("alert")).toHaveText(
+      "Les transactions de cette carte n’ont pas pu être chargées. Réessayez dans quelques instants.",
+    );
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cartes");
     await openFromNavigation(page, "Titres-restaurant");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Titres-restaurant");

@@ -8,11 +8,21 @@ import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
  * licence at Acme France and a physical one at CSE Acme); the refusals are checked on marie, unchanged.
  */
 const virtualCardsIn = (page: Page) =>
-  page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: /^Carte virtuelle •••• \d{4}/ });
+  page
+    .getByRole("navigation", { name: "Navigation principale" })
+    .filter({ visible: true })
+    .getByRole("link", { name: /^Carte virtuelle •••• \d{4}/ });
 
-test("a cardholder creates her virtual card from the card page and sees it in the navigation", async ({ page, makeAccount, signInAs }) => {
+test("a cardholder creates her virtual card from the card page and sees it in the navigation", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   const account = await makeAccount({
-    cards: [{ type: "physical", lastFour: "4242" }, { type: "virtual", lastFour: "5556" }],
+    cards: [
+      { type: "physical", lastFour: "4242" },
+      { type: "virtual", lastFour: "5556" },
+    ],
     freeLicences: ["virtual_card"],
     otherFunders: [{ name: "CSE Acme", freeLicences: ["physical_card"] }],
   });
@@ -38,12 +48,14 @@ test("a cardholder creates her virtual card from the card page and sees it in th
 
   // Another funder shows its own licences (a GET form: a button without JS, on change with JS).
   await funder.selectOption({ label: "CSE Acme" });
-  if (test.info().project.name === "js-off") await panel.getByRole("button", { name: "Afficher les cartes de ce financeur" }).click();
+  if (test.info().project.name === "js-off")
+    await panel.getByRole("button", { name: "Afficher les cartes de ce financeur" }).click();
   await expect(panel.getByRole("radio", { name: "Carte virtuelle" })).toBeDisabled();
   await expect(panel.getByRole("radio", { name: "Carte physique" })).toBeEnabled();
   await expect(panel.getByText("Licences disponibles : 1")).toBeVisible();
   await funder.selectOption({ label: "Acme France" });
-  if (test.info().project.name === "js-off") await panel.getByRole("button", { name: "Afficher les cartes de ce financeur" }).click();
+  if (test.info().project.name === "js-off")
+    await panel.getByRole("button", { name: "Afficher les cartes de ce financeur" }).click();
   await expect(panel.getByRole("radio", { name: "Carte virtuelle" })).toBeEnabled();
 
   // No type chosen: said on the fieldset.
@@ -67,7 +79,9 @@ test("a cardholder creates her virtual card from the card page and sees it in th
   await expectAccessible(page, "new virtual card");
 
   // The same submit again (a double click, or Back then resubmit): refused, nothing new.
-  const replay = await page.request.post(wizardPath, { form: { step: "card", request: requestId, group, type: "virtual" } });
+  const replay = await page.request.post(wizardPath, {
+    form: { step: "card", request: requestId, group, type: "virtual" },
+  });
   expect(replay.status()).toBe(400);
   expect(await replay.text()).toContain("Cette carte a déjà été demandée : aucune autre carte n’a été créée.");
   await page.reload();
@@ -85,7 +99,9 @@ test("a replayed or forged card request is refused with a message and creates no
   // A step the request has not reached, or a request that does not exist: 400 and the first step.
   const unknown = await page.goto(`${cardPath}/new-card?step=summary&request=creq_AAAAAAAAAAAAAAAA`);
   expect(unknown?.status()).toBe(400);
-  await expect(page.getByText("Cette demande de carte est introuvable. Recommencez depuis la première étape.")).toBeVisible();
+  await expect(
+    page.getByText("Cette demande de carte est introuvable. Recommencez depuis la première étape."),
+  ).toBeVisible();
   await expect(page.getByRole("heading", { name: "Choisir la carte" })).toBeVisible();
   const tampered = await page.goto(`${cardPath}/new-card?step=9`);
   expect(tampered?.status()).toBe(400);
@@ -109,7 +125,11 @@ test("claire, with no licence left, sees why she cannot create a card", async ({
   await page.locator("summary", { hasText: "Actions sur la carte" }).click();
   await page.getByRole("link", { name: "Créer une carte" }).click();
   const panel = page.getByRole("dialog", { name: "Créer une carte" });
-  await expect(panel.getByText("Vous ne pouvez pas créer plus de cartes : toutes les cartes offertes par vos financeurs ont déjà été créées.")).toBeVisible();
+  await expect(
+    panel.getByText(
+      "Vous ne pouvez pas créer plus de cartes : toutes les cartes offertes par vos financeurs ont déjà été créées.",
+    ),
+  ).toBeVisible();
   await expect(panel.getByRole("button", { name: "Continuer" })).toHaveCount(0);
   await expectAccessible(page, "new card, no licence");
 });

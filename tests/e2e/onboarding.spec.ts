@@ -6,7 +6,10 @@ import { expectAccessible, submitPassword } from "./helpers";
  * and a virtual card licence) completes his profile, creates his physical card and waits for it. One
  * journey (the steps depend on each other), with JavaScript on and off, on an account of its own.
  */
-test("a newcomer completes his profile, creates a physical card with a PIN and a Lyon address, waits, reaches his card", async ({ page, makeAccount }) => {
+test("a newcomer completes his profile, creates a physical card with a PIN and a Lyon address, waits, reaches his card", async ({
+  page,
+  makeAccount,
+}) => {
   test.setTimeout(90_000);
   const lucas = await makeAccount({ profile: false, mfa: null, freeLicences: ["physical_card", "virtual_card"] });
   const LUCAS = lucas.email;
@@ -26,7 +29,9 @@ test("a newcomer completes his profile, creates a physical card with a PIN and a
   await expect(page).toHaveTitle("Erreur : Vos informations – Portail Avantages");
   await expect(page.getByRole("link", { name: "Saisissez au moins 2 lettres" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Saisissez votre nom" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Le numéro de téléphone doit comporter au moins 10 caractères" })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Le numéro de téléphone doit comporter au moins 10 caractères" }),
+  ).toBeVisible();
   await expect(page.getByRole("link", { name: /Acceptez les conditions générales/ })).toBeVisible();
   await expect(page.getByLabel("Prénom")).toHaveAttribute("aria-invalid", "true");
   await expectAccessible(page, "onboarding, profile refused");
@@ -72,7 +77,9 @@ test("a newcomer completes his profile, creates a physical card with a PIN and a
   // Back and forward keep the answers: the type stays chosen, the PIN is kept when left empty.
   await expect(page.getByRole("heading", { name: "Étape 3 sur 4 : Adresse de livraison" })).toBeVisible();
   await page.getByRole("link", { name: "Étape précédente" }).click();
-  await expect(page.getByText("Un code PIN est déjà choisi. Laissez les deux champs vides pour le garder.")).toBeVisible();
+  await expect(
+    page.getByText("Un code PIN est déjà choisi. Laissez les deux champs vides pour le garder."),
+  ).toBeVisible();
   await page.getByRole("link", { name: "Étape précédente" }).click();
   await expect(page.getByRole("radio", { name: "Carte physique" })).toBeChecked();
   await page.getByRole("button", { name: "Continuer" }).click();
@@ -119,7 +126,9 @@ test("a newcomer completes his profile, creates a physical card with a PIN and a
   await page.goto("/cards");
   await expect(page).toHaveURL(/\/secure-account\/second-factor$/);
   await page.getByRole("link", { name: "Activer par e-mail" }).click();
-  await expect(page.getByText(`Vos codes de connexion et de sécurité seront envoyés à l’adresse ${LUCAS}.`)).toBeVisible();
+  await expect(
+    page.getByText(`Vos codes de connexion et de sécurité seront envoyés à l’adresse ${LUCAS}.`),
+  ).toBeVisible();
   await expectAccessible(page, "secure account, confirm e-mail");
   await page.getByRole("button", { name: "Confirmer" }).click();
 
@@ -137,7 +146,11 @@ test("a newcomer completes his profile, creates a physical card with a PIN and a
   const origin = new URL(page.url()).origin;
   const forged = "firstName=Eve&lastName=Attacker&phoneCountry=FR&phone=07+00+00+00+66&terms=on";
   await page.route("**/onboarding?index", (route) =>
-    route.continue({ method: "POST", postData: forged, headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" } }),
+    route.continue({
+      method: "POST",
+      postData: forged,
+      headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" },
+    }),
   );
   const refused = await page.goto("/onboarding?index");
   expect(refused?.status()).toBe(403);

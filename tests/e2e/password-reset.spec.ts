@@ -11,7 +11,10 @@ async function resetLinkFor(request: APIRequestContext, email: string): Promise<
   await expect
     .poll(async () => {
       const html = await (await request.get("/dev/outbox")).text();
-      const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(email) && m.includes("Choisir un nouveau mot de passe"));
+      const message = html
+        .split('class="outbox__message"')
+        .slice(1)
+        .find((m) => m.includes(email) && m.includes("Choisir un nouveau mot de passe"));
       const link = message && /https?:\/\/[^\s<"]+\/reset-password\/[^\s<"]+/.exec(message.replace(/&amp;/g, "&"));
       found = link ? new URL(link[0]).pathname + new URL(link[0]).search : null;
       return found;
@@ -43,7 +46,9 @@ test("a lost-password → reset-password round trip through the outbox", async (
   const link = await resetLinkFor(page.request, LUCAS);
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Nouveau mot de passe");
-  await expect(page.getByText(/Au moins 8 caractères, dont une majuscule, une minuscule, un chiffre et un caractère spécial/)).toBeVisible();
+  await expect(
+    page.getByText(/Au moins 8 caractères, dont une majuscule, une minuscule, un chiffre et un caractère spécial/),
+  ).toBeVisible();
   await expectAccessible(page, "reset password");
 
   await page.getByLabel("Nouveau mot de passe", { exact: true }).fill("nouveau-mot2passe");
@@ -62,7 +67,9 @@ test("a lost-password → reset-password round trip through the outbox", async (
 
   // The old password no longer works; the new one does.
   await submitPassword(page, LUCAS);
-  await expect(page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first()).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first(),
+  ).toBeVisible();
   await submitPassword(page, LUCAS, NEW_PASSWORD);
   // Signed in: the account has a second factor, so the code step comes next.
   await expect(page).toHaveURL(/\/login\/code$/);

@@ -14,7 +14,9 @@ function watchOffsite(page: Page): string[] {
   return offsite;
 }
 
-test("hostile ids in the retry route lead to the card list with a message: not to another site, /etc/passwd or an error", async ({ page }) => {
+test("hostile ids in the retry route lead to the card list with a message: not to another site, /etc/passwd or an error", async ({
+  page,
+}) => {
   const offsite = watchOffsite(page);
   await signIn(page, CLAIRE);
   const origin = new URL(page.url()).origin;
@@ -29,9 +31,17 @@ test("hostile ids in the retry route lead to the card list with a message: not t
   expect(offsite).toEqual([]);
 });
 
-test("after sign-in, a redirectTo with dot segments or encoded dots stays on the portal, from the link or posted directly", async ({ page }) => {
+test("after sign-in, a redirectTo with dot segments or encoded dots stays on the portal, from the link or posted directly", async ({
+  page,
+}) => {
   const offsite = watchOffsite(page);
-  for (const redirectTo of ["/.//evil.example", "/..//evil.example", "/%2e//evil.example", "/%2E%2E//evil.example/x", "/cards/..//evil.example"]) {
+  for (const redirectTo of [
+    "/.//evil.example",
+    "/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example/x",
+    "/cards/..//evil.example",
+  ]) {
     // The link a phishing mail would carry.
     await page.context().clearCookies();
     await page.goto(`/login?redirectTo=${encodeURIComponent(redirectTo)}`);
@@ -44,7 +54,11 @@ test("after sign-in, a redirectTo with dot segments or encoded dots stays on the
     const origin = new URL(page.url()).origin;
     const postData = new URLSearchParams({ email: CLAIRE, password: DEMO_PASSWORD, redirectTo }).toString();
     await page.route("**/login?forged", (route) =>
-      route.continue({ method: "POST", postData, headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" } }),
+      route.continue({
+        method: "POST",
+        postData,
+        headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" },
+      }),
     );
     await page.goto("/login?forged");
     await page.unrouteAll();

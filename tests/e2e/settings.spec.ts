@@ -12,7 +12,10 @@ const NEW_PASSWORD = "Autre-Mot2passe!";
 
 async function confirmationLinkFor(request: APIRequestContext, email: string): Promise<string> {
   const html = (await (await request.get("/dev/outbox")).text()).replace(/&amp;/g, "&");
-  const message = html.split('class="outbox__message"').slice(1).find((m) => m.includes(`>${email}<`) && m.includes("Confirmez votre nouvelle adresse e-mail"));
+  const message = html
+    .split('class="outbox__message"')
+    .slice(1)
+    .find((m) => m.includes(`>${email}<`) && m.includes("Confirmez votre nouvelle adresse e-mail"));
   const link = message && /https?:\/\/[^\s<"]+\/user-confirmation\?[^\s<"]+/.exec(message);
   if (!link) throw new Error(`no confirmation link for ${email}`);
   return new URL(link[0]).pathname + new URL(link[0]).search;
@@ -25,7 +28,11 @@ async function changePassword(page: Page, current: string, next: string) {
   await page.getByRole("button", { name: "Changer le mot de passe" }).click();
 }
 
-test("the profile: tabs as links, a save with no change refused, an e-mail change confirmed by its link", async ({ page, makeAccount, signInAs }) => {
+test("the profile: tabs as links, a save with no change refused, an e-mail change confirmed by its link", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   // A long journey: twelve page states checked by axe (each in a twin page when JavaScript is off).
   test.setTimeout(90_000);
   const account = await makeAccount({ phone: PHONE, cards: [{ type: "physical", lastFour: "4242" }] });
@@ -47,7 +54,9 @@ test("the profile: tabs as links, a save with no change refused, an e-mail chang
   // Bad input: a phone under 10 characters, an address already used by someone else.
   await page.getByLabel("Téléphone mobile").fill("06 12");
   await page.getByRole("button", { name: "Enregistrer" }).click();
-  await expect(page.getByRole("link", { name: "Le numéro de téléphone doit comporter au moins 10 caractères" })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Le numéro de téléphone doit comporter au moins 10 caractères" }),
+  ).toBeVisible();
   await page.getByLabel("Téléphone mobile").fill("+33 6 12 34 56 78");
   await page.getByLabel("Adresse e-mail").fill("claire.petit@example.com");
   await page.getByRole("button", { name: "Enregistrer" }).click();
@@ -58,7 +67,9 @@ test("the profile: tabs as links, a save with no change refused, an e-mail chang
   await page.getByLabel("Adresse e-mail").fill(newEmail);
   await page.getByRole("button", { name: "Enregistrer" }).click();
   await expect(page).toHaveURL(/\/settings\/profile\/confirm\/email$/);
-  await expect(page.getByText("Le changement doit encore être confirmé avec le code envoyé.", { exact: false })).toBeVisible();
+  await expect(
+    page.getByText("Le changement doit encore être confirmé avec le code envoyé.", { exact: false }),
+  ).toBeVisible();
   await expect(page.getByText(newEmail)).toBeVisible();
   await expectAccessible(page, "confirm new e-mail");
 
@@ -70,14 +81,22 @@ test("the profile: tabs as links, a save with no change refused, an e-mail chang
   await expectAccessible(page, "profile, e-mail change pending");
   // Every other page offers the pending step until it is settled.
   await page.goto("/cards");
-  await expect(page.getByText("Un changement d’adresse e-mail est en cours : confirmez-le ou annulez-le.")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Confirmer ou annuler" })).toHaveAttribute("href", "/settings/profile/confirm/email");
+  await expect(
+    page.getByText("Un changement d’adresse e-mail est en cours : confirmez-le ou annulez-le."),
+  ).toBeVisible();
+  await expect(page.getByRole("link", { name: "Confirmer ou annuler" })).toHaveAttribute(
+    "href",
+    "/settings/profile/confirm/email",
+  );
   await expectAccessible(page, "card page, pending change notice");
   // No second factor can be chosen meanwhile: the step says so and leads to the pending one.
   await page.goto("/settings/security/mfa/SMS");
   await expect(page.getByText(/Un changement d’adresse e-mail attend sa confirmation/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Confirmer" })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "Confirmer la nouvelle adresse" })).toHaveAttribute("href", "/settings/profile/confirm/email");
+  await expect(page.getByRole("link", { name: "Confirmer la nouvelle adresse" })).toHaveAttribute(
+    "href",
+    "/settings/profile/confirm/email",
+  );
   await expectAccessible(page, "second factor, change pending");
 
   // The link in the e-mail to the new address: opening it changes nothing, the button does.
@@ -99,7 +118,9 @@ test("the profile: tabs as links, a save with no change refused, an e-mail chang
   await page.getByLabel("Adresse e-mail").fill(MARIE);
   await page.getByRole("button", { name: "Enregistrer" }).click();
   await expect(page).toHaveURL(/\/settings\/profile\/confirm\/email$/);
-  await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, MARIE, "Confirmez votre nouvelle adresse e-mail"));
+  await page
+    .getByLabel("Code à 6 chiffres")
+    .fill(await latestCodeFor(page.request, MARIE, "Confirmez votre nouvelle adresse e-mail"));
   await page.getByRole("button", { name: "Confirmer le changement" }).click();
   await expect(page).toHaveURL(/\/settings\/profile$/);
   await expect(page.getByText("Le changement est confirmé.")).toBeVisible();
@@ -107,7 +128,11 @@ test("the profile: tabs as links, a save with no change refused, an e-mail chang
   await expectAccessible(page, "profile, change confirmed");
 });
 
-test("a cardholder changes her notification preferences, then her password, and signs in again with the new one", async ({ page, makeAccount, signInAs }) => {
+test("a cardholder changes her notification preferences, then her password, and signs in again with the new one", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   const account = await makeAccount({ phone: PHONE, cards: [{ type: "physical", lastFour: "4242" }] });
   const MARIE = account.email;
   await signInAs(page, account);
@@ -147,8 +172,13 @@ test("a cardholder changes her notification preferences, then her password, and 
   // The preferred channel: SMS after a confirmation step that names the number, then e-mail again.
   await page.getByRole("link", { name: "Activer par SMS" }).click();
   await expect(page).toHaveURL(/\/settings\/security\/mfa\/SMS$/);
-  await expect(page.getByText("Vos codes de connexion et de sécurité seront envoyés par SMS au +33612345678.")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Modifiez-le dans votre profil" })).toHaveAttribute("href", "/settings/profile");
+  await expect(
+    page.getByText("Vos codes de connexion et de sécurité seront envoyés par SMS au +33612345678."),
+  ).toBeVisible();
+  await expect(page.getByRole("link", { name: "Modifiez-le dans votre profil" })).toHaveAttribute(
+    "href",
+    "/settings/profile",
+  );
   await expectAccessible(page, "security, confirm SMS");
   await page.getByRole("button", { name: "Confirmer" }).click();
   await expect(page.getByText("Vos paramètres de sécurité sont mis à jour.")).toBeVisible();
@@ -172,7 +202,9 @@ test("a cardholder changes her notification preferences, then her password, and 
   await page.context().clearCookies();
   await page.goto("/login");
   await submitPassword(page, MARIE);
-  await expect(page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first()).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" }).first(),
+  ).toBeVisible();
   await submitPassword(page, MARIE, NEW_PASSWORD);
   await expect(page).toHaveURL(/\/login\/code$/);
   await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, MARIE));
@@ -211,11 +243,23 @@ test("bad input answers 400 in French, changes nothing and reveals nothing", asy
     expect(await unknown.text(), intent).toContain("Cette action n’est pas reconnue. Rechargez la page et réessayez");
   }
 
-  const wrongCurrent = await post("/settings/security", { currentPassword: "pas-le-bon", password: NEW_PASSWORD, confirmation: NEW_PASSWORD });
+  const wrongCurrent = await post("/settings/security", {
+    currentPassword: "pas-le-bon",
+    password: NEW_PASSWORD,
+    confirmation: NEW_PASSWORD,
+  });
   expect(wrongCurrent.status()).toBe(400);
-  const weak = await post("/settings/security", { currentPassword: DEMO_PASSWORD, password: "faible", confirmation: "faible" });
+  const weak = await post("/settings/security", {
+    currentPassword: DEMO_PASSWORD,
+    password: "faible",
+    confirmation: "faible",
+  });
   expect(weak.status()).toBe(400);
-  const mismatch = await post("/settings/security", { currentPassword: DEMO_PASSWORD, password: NEW_PASSWORD, confirmation: `${NEW_PASSWORD}x` });
+  const mismatch = await post("/settings/security", {
+    currentPassword: DEMO_PASSWORD,
+    password: NEW_PASSWORD,
+    confirmation: `${NEW_PASSWORD}x`,
+  });
   expect(mismatch.status()).toBe(400);
   expect(await mismatch.text()).toContain("Les deux nouveaux mots de passe ne sont pas identiques");
 

@@ -27,22 +27,62 @@ function answer(method: string, path: string, form: Record<string, string>): Sta
     api.keysMade += 1;
     return {
       status: 200,
-      body: { id: `ephkey_${api.keysMade}`, object: "ephemeral_key", secret: `ek_test_standin_${api.keysMade}`, created: now, expires: now + 300, livemode: false },
+      body: {
+        id: `ephkey_${api.keysMade}`,
+        object: "ephemeral_key",
+        secret: `ek_test_standin_${api.keysMade}`,
+        created: now,
+        expires: now + 300,
+        livemode: false,
+      },
     };
   }
-  if (method === "POST" && path === "/v1/customers") return { status: 200, body: { id: api.customer, object: "customer" } };
+  if (method === "POST" && path === "/v1/customers")
+    return { status: 200, body: { id: api.customer, object: "customer" } };
   if (method === "POST" && path === "/v1/setup_intents") {
     api.customer = form.customer ?? api.customer;
-    return { status: 200, body: { id: "seti_standin", object: "setup_intent", client_secret: "seti_standin_secret_abc", status: "requires_payment_method", customer: api.customer } };
+    return {
+      status: 200,
+      body: {
+        id: "seti_standin",
+        object: "setup_intent",
+        client_secret: "seti_standin_secret_abc",
+        status: "requires_payment_method",
+        customer: api.customer,
+      },
+    };
   }
   if (method === "GET" && path === "/v1/setup_intents/seti_standin") {
-    return { status: 200, body: { id: "seti_standin", object: "setup_intent", status: "succeeded", customer: api.customer, payment_method: "pm_standin" } };
+    return {
+      status: 200,
+      body: {
+        id: "seti_standin",
+        object: "setup_intent",
+        status: "succeeded",
+        customer: api.customer,
+        payment_method: "pm_standin",
+      },
+    };
   }
   if (method === "GET" && path === "/v1/payment_methods") {
-    const card = { id: "pm_standin", object: "payment_method", customer: api.customer, card: { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2039 } };
+    const card = {
+      id: "pm_standin",
+      object: "payment_method",
+      customer: api.customer,
+      card: { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2039 },
+    };
     return { status: 200, body: { object: "list", data: [card], has_more: false, url: "/v1/payment_methods" } };
   }
-  return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", message: `stand-in: nothing at ${method} ${path}` } } };
+  return {
+    status: 404,
+    body: {
+      error: {
+        type: "invalid_request_error",
+        code: "resource_missing",
+        message: `stand-in: nothing at ${method} ${path}`,
+      },
+    },
+  };
 }
 
 let stripeApi: Awaited<ReturnType<typeof startStripeStandIn>> | undefined;
@@ -79,7 +119,8 @@ test.beforeEach(() => {
   api.failKeys = false;
 });
 
-const ephemeralKeyRequests = (): RecordedRequest[] => stripeApi!.requests.filter((r) => r.method === "POST" && r.path === "/v1/ephemeral_keys");
+const ephemeralKeyRequests = (): RecordedRequest[] =>
+  stripeApi!.requests.filter((r) => r.method === "POST" && r.path === "/v1/ephemeral_keys");
 
 /** The card page of Marie's card ending in these digits. */
 async function openCard(page: Page, lastFour: string): Promise<string> {
@@ -107,7 +148,9 @@ async function signedInWith(page: Page, behaviour: StripeJsBehaviour = {}) {
   await signIn(page, MARIE);
 }
 
-test("card details: the elements are mounted with the card, the nonce Stripe.js made and the key the server made for it", async ({ page }) => {
+test("card details: the elements are mounted with the card, the nonce Stripe.js made and the key the server made for it", async ({
+  page,
+}) => {
   await signedInWith(page);
   const cardPath = await openCard(page, "5556");
   const before = ephemeralKeyRequests().length;
@@ -134,14 +177,20 @@ test("card details: the elements are mounted with the card, the nonce Stripe.js 
   await expectAccessible(page, "Stripe reveal, details shown");
 
   // The grant was spent by the key: a reload asks for a new code, and the key cannot be asked again.
-  const again = await page.request.post(`${cardPath}/reveal/key`, { form: { nonce: "ephkn_again" }, headers: { Origin: BASE } });
+  const again = await page.request.post(`${cardPath}/reveal/key`, {
+    form: { nonce: "ephkn_again" },
+    headers: { Origin: BASE },
+  });
   expect(again.status()).toBe(403);
   expect(ephemeralKeyRequests().slice(before)).toHaveLength(1);
   await page.reload();
   await expect(page).toHaveURL(/\/reveal$/);
 });
 
-test("no key for another person's card: the panel's key route finds the card among the signed-in person's own", async ({ page, browser }) => {
+test("no key for another person's card: the panel's key route finds the card among the signed-in person's own", async ({
+  page,
+  browser,
+}) => {
   await signedInWith(page);
   const marieCard = await openCard(page, "5556");
   const other = await browser.newContext({ baseURL: BASE, locale: "fr-FR" });
@@ -149,7 +198,11 @@ test("no key for another person's card: the panel's key route finds the card amo
   await serveStripeJsStandIn(claire);
   await signIn(claire, CLAIRE);
   const before = ephemeralKeyRequests().length;
-  const answer = await claire.request.post(`${marieCard}/reveal/key`, { form: { nonce: "ephkn_claire" }, headers: { Origin: BASE }, maxRedirects: 0 });
+  const answer = await claire.request.post(`${marieCard}/reveal/key`, {
+    form: { nonce: "ephkn_claire" },
+    headers: { Origin: BASE },
+    maxRedirects: 0,
+  });
   expect([answer.status(), answer.headers()["location"]]).toEqual([302, "/cards"]);
   expect(ephemeralKeyRequests().length).toBe(before);
   await other.close();
@@ -164,7 +217,14 @@ test("PIN: the PIN element is mounted for the physical card, with its own nonce 
   const record = await stripeJsRecord(page);
   const key = ephemeralKeyRequests().slice(before)[0]!;
   expect(record.mounted).toEqual([
-    { type: "issuingCardPinDisplay", options: { issuingCard: key.form.issuing_card, nonce: key.form.nonce, ephemeralKeySecret: `ek_test_standin_${api.keysMade}` } },
+    {
+      type: "issuingCardPinDisplay",
+      options: {
+        issuingCard: key.form.issuing_card,
+        nonce: key.form.nonce,
+        ephemeralKeySecret: `ek_test_standin_${api.keysMade}`,
+      },
+    },
   ]);
   expect(record.nonces).toEqual([{ issuingCard: key.form.issuing_card, nonce: key.form.nonce }]);
 });
@@ -201,20 +261,36 @@ async function openCardSetup(page: Page) {
   return panel;
 }
 
-test("card setup: confirmCardSetup with the SetupIntent's client secret, then the panel closes with the outcome", async ({ page }) => {
+test("card setup: confirmCardSetup with the SetupIntent's client secret, then the panel closes with the outcome", async ({
+  page,
+}) => {
   await signedInWith(page);
   const panel = await openCardSetup(page);
   await expectAccessible(page, "Stripe card setup");
   await panel.getByRole("button", { name: "Enregistrer la carte" }).click();
   await expect(page.getByText("Votre carte a été ajoutée.")).toBeVisible();
-  expect((await stripeJsRecord(page)).confirmCardSetup).toEqual([{ clientSecret: "seti_standin_secret_abc", withCardElement: true }]);
+  expect((await stripeJsRecord(page)).confirmCardSetup).toEqual([
+    { clientSecret: "seti_standin_secret_abc", withCardElement: true },
+  ]);
   await expect(page).toHaveURL(/\/overflow$/);
 });
 
 for (const [failure, confirmError, message] of [
-  ["a reason the catalogue knows", { type: "card_error", code: "card_declined", message: "Your card was declined." }, "Votre banque a refusé cette carte. Essayez une autre carte."],
-  ["a reason it does not know", { type: "card_error", code: "card_velocity_exceeded", message: "Message du prestataire." }, "Message du prestataire."],
-  ["no reason at all", { type: "api_error" }, "La carte n’a pas pu être ajoutée. Vérifiez ses informations ou essayez une autre carte."],
+  [
+    "a reason the catalogue knows",
+    { type: "card_error", code: "card_declined", message: "Your card was declined." },
+    "Votre banque a refusé cette carte. Essayez une autre carte.",
+  ],
+  [
+    "a reason it does not know",
+    { type: "card_error", code: "card_velocity_exceeded", message: "Message du prestataire." },
+    "Message du prestataire.",
+  ],
+  [
+    "no reason at all",
+    { type: "api_error" },
+    "La carte n’a pas pu être ajoutée. Vérifiez ses informations ou essayez une autre carte.",
+  ],
 ] as const) {
   test(`card setup failure, ${failure}: the message of spec 000 §8`, async ({ page }) => {
     await signedInWith(page, { confirmError });
@@ -232,8 +308,12 @@ test("without JavaScript, both panels say that Stripe's forms need it", async ({
   await signIn(page, MARIE);
   const cardPath = await openCard(page, "5556");
   const panel = await revealWithCode(page, cardPath, "Informations de la carte");
-  await expect(panel.getByText("L’affichage sécurisé de l’émetteur a besoin de JavaScript pour ce type de carte.")).toBeVisible();
+  await expect(
+    panel.getByText("L’affichage sécurisé de l’émetteur a besoin de JavaScript pour ce type de carte."),
+  ).toBeVisible();
   await page.goto(`${await openCard(page, "4242")}/overflow/new-card`);
-  await expect(page.getByText("Le formulaire sécurisé de notre prestataire de paiement a besoin de JavaScript.", { exact: false })).toBeVisible();
+  await expect(
+    page.getByText("Le formulaire sécurisé de notre prestataire de paiement a besoin de JavaScript.", { exact: false }),
+  ).toBeVisible();
   await context.close();
 });

@@ -7,7 +7,9 @@ const jsEnabled = () => test.info().project.use.javaScriptEnabled !== false;
 const transactions = (page: Page) => page.getByRole("region", { name: "Transactions", exact: true });
 const reserved = (page: Page) => page.getByRole("region", { name: "Montants réservés" });
 
-test("marie pages through her approved transactions, then sees the declined ones and the reserved amounts", async ({ page }) => {
+test("marie pages through her approved transactions, then sees the declined ones and the reserved amounts", async ({
+  page,
+}) => {
   await signIn(page, MARIE);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   const panel = transactions(page);
@@ -21,7 +23,9 @@ test("marie pages through her approved transactions, then sees the declined ones
   await expect(approved.first()).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
   await expect(approved.first()).toContainText("12,50 €");
   await expect(approved.first()).toContainText("Acceptée");
-  await expect(approved.first().getByRole("link", { name: /^Signaler un problème \(transaction Le Bistrot des Halles du / })).toBeVisible();
+  await expect(
+    approved.first().getByRole("link", { name: /^Signaler un problème \(transaction Le Bistrot des Halles du / }),
+  ).toBeVisible();
   await expectAccessible(page, "approved transactions, first page");
 
   await panel.getByRole("link", { name: "Voir plus de transactions" }).click();
@@ -62,7 +66,11 @@ test("marie pages through her approved transactions, then sees the declined ones
 
 test("a card without transactions shows an empty state for each list", async ({ page }) => {
   await signIn(page, MARIE);
-  await page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true }).getByRole("link", { name: "Carte virtuelle •••• 5556" }).click();
+  await page
+    .getByRole("navigation", { name: "Navigation principale" })
+    .filter({ visible: true })
+    .getByRole("link", { name: "Carte virtuelle •••• 5556" })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte virtuelle •••• 5556");
   await expect(transactions(page).getByText("Aucune transaction acceptée.")).toBeVisible();
   await expect(reserved(page).getByText("Aucun montant réservé.")).toBeVisible();
@@ -72,7 +80,11 @@ test("a card without transactions shows an empty state for each list", async ({ 
   await expectAccessible(page, "empty declined tab");
 });
 
-test("a problem report needs 10 characters, then is acknowledged on the card", async ({ page, makeAccount, signInAs }) => {
+test("a problem report needs 10 characters, then is acknowledged on the card", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   // A report is recorded: on an account of the test's own, with marie's payment at the Bistrot.
   const payments = [{ kind: "approved" as const, merchant: "Le Bistrot des Halles", city: "Lyon", amount: 1250 }];
   await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242", payments }] }));
@@ -87,7 +99,10 @@ test("a problem report needs 10 characters, then is acknowledged on the card", a
   await expect(page).toHaveTitle("Signaler un problème – Portail Avantages");
   await expect(page.getByText("Le Bistrot des Halles, Lyon")).toBeVisible();
   await expect(page.getByText("12,50 €")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Retour à la carte" })).toHaveAttribute("href", new URL(cardUrl).pathname);
+  await expect(page.getByRole("link", { name: "Retour à la carte" })).toHaveAttribute(
+    "href",
+    new URL(cardUrl).pathname,
+  );
   await expectAccessible(page, "report form");
 
   const field = page.getByLabel("Décrivez le problème");
@@ -101,14 +116,18 @@ test("a problem report needs 10 characters, then is acknowledged on the card", a
   await expect(page).toHaveTitle(/^Erreur : Signaler un problème/);
   await expect(field).toHaveValue("  Court   ");
   await expect(field).toHaveAttribute("aria-invalid", "true");
-  await expect(field).toHaveAccessibleDescription("Au moins 10 caractères. Erreur : La description doit comporter au moins 10 caractères");
+  await expect(field).toHaveAccessibleDescription(
+    "Au moins 10 caractères. Erreur : La description doit comporter au moins 10 caractères",
+  );
   if (jsEnabled()) await expect(page.locator(".error-summary")).toBeFocused();
   await expectAccessible(page, "report form, too short");
 
   await field.fill("Le montant a été débité deux fois.");
   await page.getByRole("button", { name: "Envoyer le signalement" }).click();
   await expect(page).toHaveURL(cardUrl);
-  await expect(page.getByText("Votre signalement a bien été envoyé. Notre équipe vous répondra par e-mail.")).toBeVisible();
+  await expect(
+    page.getByText("Votre signalement a bien été envoyé. Notre équipe vous répondra par e-mail."),
+  ).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
   await expectAccessible(page, "card page after a report");
 });
@@ -117,8 +136,16 @@ test("a reserved amount, an unknown transaction or another card's id cannot be r
   await signIn(page, MARIE);
   const cardPath = new URL(page.url()).pathname;
   const holdId = (await reserved(page).getByRole("listitem").first().getAttribute("id"))!.replace(/^tx-/, "");
-  const approvedId = (await transactions(page).getByRole("list", { name: "Transactions acceptées" }).getByRole("listitem").first().getAttribute("id"))!.replace(/^tx-/, "");
-  for (const path of [`${cardPath}/transactions/${holdId}/report`, `${cardPath}/transactions/auth_unknown/report`, `/cards/card_other/transactions/${approvedId}/report`]) {
+  const approvedId = (await transactions(page)
+    .getByRole("list", { name: "Transactions acceptées" })
+    .getByRole("listitem")
+    .first()
+    .getAttribute("id"))!.replace(/^tx-/, "");
+  for (const path of [
+    `${cardPath}/transactions/${holdId}/report`,
+    `${cardPath}/transactions/auth_unknown/report`,
+    `/cards/card_other/transactions/${approvedId}/report`,
+  ]) {
     const response = await page.request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(302);
     expect(response.headers()["location"], path).toBe("/cards");

@@ -14,7 +14,12 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await page.goto("/wallets");
   await expect(page).toHaveURL(/\/wallets\/wal_[\w-]+$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Titres-restaurant");
-  await expect(strip(page).getByRole("link")).toHaveText([/Titres-restaurant/, /Mobilité/, /Cadeaux de Noël/, /Culture.*Illimité/]);
+  await expect(strip(page).getByRole("link")).toHaveText([
+    /Titres-restaurant/,
+    /Mobilité/,
+    /Cadeaux de Noël/,
+    /Culture.*Illimité/,
+  ]);
   await expect(strip(page).getByRole("link", { name: /Titres-restaurant/ })).toHaveAttribute("aria-current", "page");
   await expect(details(page).getByText("Limite de dépense")).toBeVisible();
   await expect(details(page).getByText("Plafond journalier")).toBeVisible();
@@ -26,7 +31,9 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(details(page).getByRole("link", { name: /Où utiliser mes titres-restaurant/ })).toBeVisible();
   await expectAccessible(page, "wallet, meal");
 
-  await strip(page).getByRole("link", { name: /Cadeaux de Noël/ }).click();
+  await strip(page)
+    .getByRole("link", { name: /Cadeaux de Noël/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cadeaux de Noël");
   const balances = page.getByRole("list", { name: "Soldes et dates d’expiration" }).getByRole("listitem");
   await expect(balances).toHaveCount(2);
@@ -37,7 +44,9 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(details(page).getByRole("link", { name: /Où utiliser mes chèques cadeaux/ })).toBeVisible();
   await expectAccessible(page, "wallet, gift");
 
-  await strip(page).getByRole("link", { name: /Mobilité/ }).click();
+  await strip(page)
+    .getByRole("link", { name: /Mobilité/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mobilité");
   await expect(details(page).getByText("Plafond de 600,00 €, il reste 420,00 €")).toBeVisible();
   await expect(details(page).getByText(/^Disponible du 01\/01\/\d{4} au 31\/12\/\d{4}$/)).toBeVisible();
@@ -45,7 +54,9 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(details(page).getByText("12,00 €")).toBeVisible();
   await expectAccessible(page, "wallet, mobility");
 
-  await strip(page).getByRole("link", { name: /Culture/ }).click();
+  await strip(page)
+    .getByRole("link", { name: /Culture/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Culture");
   await expect(details(page).getByText("Illimité").first()).toBeVisible();
   await expect(details(page).getByText(/n’a pas de plafond/)).toBeVisible();
@@ -67,7 +78,10 @@ test("marie pages through Titres-restaurant's transactions", async ({ page }) =>
   await expectAccessible(page, "wallet transactions, all");
 });
 
-test("another user's wallet id, or an unknown one, goes back to marie's wallets with a message", async ({ page, browser }) => {
+test("another user's wallet id, or an unknown one, goes back to marie's wallets with a message", async ({
+  page,
+  browser,
+}) => {
   // Claire's wallet id, read from her own session.
   const claire = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: "fr-FR" });
   const clairePage = await claire.newPage();
@@ -86,7 +100,11 @@ test("another user's wallet id, or an unknown one, goes back to marie's wallets 
   }
 });
 
-test("a cardholder who has no wallet sees the empty state and a way to refresh", async ({ page, makeAccount, signInAs }) => {
+test("a cardholder who has no wallet sees the empty state and a way to refresh", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] }));
   await page.goto("/wallets");
   await expect(page).toHaveURL(/\/wallets$/);
@@ -97,7 +115,14 @@ test("a cardholder who has no wallet sees the empty state and a way to refresh",
 
 test("a cardholder activates the mobility wallet her licence offers, once", async ({ page, makeAccount, signInAs }) => {
   const wallets = [{ name: "Titres-restaurant", type: "meal", balance: 5000 }];
-  await signInAs(page, await makeAccount({ wallets, cards: [{ type: "physical", lastFour: "4242", wallets: ["Titres-restaurant"] }], freeWalletLicences: ["mobility"] }));
+  await signInAs(
+    page,
+    await makeAccount({
+      wallets,
+      cards: [{ type: "physical", lastFour: "4242", wallets: ["Titres-restaurant"] }],
+      freeWalletLicences: ["mobility"],
+    }),
+  );
   await page.goto("/wallets");
   const before = new URL(page.url()).pathname;
   const licence = await page.locator('input[name="licence"]').getAttribute("value");
@@ -112,12 +137,18 @@ test("a cardholder activates the mobility wallet her licence offers, once", asyn
   const origin = new URL(page.url()).origin;
   const postData = new URLSearchParams({ licence: licence ?? "", from: before.split("/").pop()! }).toString();
   await page.route("**/wallets?index", (route) =>
-    route.continue({ method: "POST", postData, headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" } }),
+    route.continue({
+      method: "POST",
+      postData,
+      headers: { ...route.request().headers(), origin, "content-type": "application/x-www-form-urlencoded" },
+    }),
   );
   await page.goto("/wallets?index");
   await page.unrouteAll();
   await expect(page).toHaveURL(new RegExp(`${before}$`));
-  await expect(page.getByText("Ce portefeuille ne peut pas être activé : l’offre n’est plus disponible.")).toBeVisible();
+  await expect(
+    page.getByText("Ce portefeuille ne peut pas être activé : l’offre n’est plus disponible."),
+  ).toBeVisible();
   await expect(strip(page).getByRole("link")).toHaveCount(2);
   await expectAccessible(page, "wallet activation refused");
 });

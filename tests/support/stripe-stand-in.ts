@@ -27,7 +27,13 @@ export async function startStripeStandIn(
     req.on("end", () => {
       const [path = "", query = ""] = (req.url ?? "").split("?");
       const form = Object.fromEntries(new URLSearchParams(raw));
-      requests.push({ method: req.method ?? "", path, query: Object.fromEntries(new URLSearchParams(query)), headers: req.headers, form });
+      requests.push({
+        method: req.method ?? "",
+        path,
+        query: Object.fromEntries(new URLSearchParams(query)),
+        headers: req.headers,
+        form,
+      });
       const { status, body } = answer(req.method ?? "", path, form);
       res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${requests.length}` });
       res.end(JSON.stringify(body));

@@ -2,10 +2,13 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 
 type Tree = { [key: string]: string | Tree };
-const load = (lng: string) => JSON.parse(readFileSync(new URL(`../../locales/${lng}/translation.json`, import.meta.url), "utf8")) as Tree;
+const load = (lng: string) =>
+  JSON.parse(readFileSync(new URL(`../../locales/${lng}/translation.json`, import.meta.url), "utf8")) as Tree;
 
 function keysOf(tree: Tree, prefix = ""): string[] {
-  return Object.entries(tree).flatMap(([k, v]) => (typeof v === "string" ? [`${prefix}${k}`] : keysOf(v, `${prefix}${k}.`)));
+  return Object.entries(tree).flatMap(([k, v]) =>
+    typeof v === "string" ? [`${prefix}${k}`] : keysOf(v, `${prefix}${k}.`),
+  );
 }
 
 function valueAt(tree: Tree, key: string): unknown {
@@ -16,8 +19,14 @@ const fr = keysOf(load("fr")).sort();
 
 test.each(["en", "nl"])("the %s catalogue has exactly the French keys", (lng) => {
   const other = keysOf(load(lng)).sort();
-  expect(other.filter((k) => !fr.includes(k)), `keys only in ${lng}`).toEqual([]);
-  expect(fr.filter((k) => !other.includes(k)), `keys missing from ${lng}`).toEqual([]);
+  expect(
+    other.filter((k) => !fr.includes(k)),
+    `keys only in ${lng}`,
+  ).toEqual([]);
+  expect(
+    fr.filter((k) => !other.includes(k)),
+    `keys missing from ${lng}`,
+  ).toEqual([]);
 });
 
 test.each(["fr", "en", "nl"])("no empty message in %s", (lng) => {
@@ -33,7 +42,9 @@ test.each(["en", "nl"])("the %s catalogue keeps every {{placeholder}} of the Fre
   const tree = load(lng);
   const french = load("fr");
   const placeholders = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
-  const broken = fr.filter((key) => placeholders(valueAt(tree, key)).join() !== placeholders(valueAt(french, key)).join());
+  const broken = fr.filter(
+    (key) => placeholders(valueAt(tree, key)).join() !== placeholders(valueAt(french, key)).join(),
+  );
   expect(broken).toEqual([]);
 });
 

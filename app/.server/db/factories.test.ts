@@ -22,7 +22,11 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 
 test("by default: an active, onboarded account with e-mail codes, that signs in with its password", async () => {
-  const made = await createAccount(handle.db, { email: email(), passwordHash, cards: [{ type: "virtual", lastFour: "1111" }] });
+  const made = await createAccount(handle.db, {
+    email: email(),
+    passwordHash,
+    cards: [{ type: "virtual", lastFour: "1111" }],
+  });
   const account = (await getAccount(handle.db, made.userId))!;
   expect(account).toMatchObject({ email: made.email, mfaEnabled: true, mfaPreferred: "EMAIL", permissions: [] });
   expect(await isOnboarded(handle.db, account)).toBe(true);
@@ -30,14 +34,23 @@ test("by default: an active, onboarded account with e-mail codes, that signs in 
 });
 
 test("traits: no profile, no second factor, bypassMFA, a temporary password, disabled, invited", async () => {
-  const newcomer = (await getAccount(handle.db, (await createAccount(handle.db, { email: email(), passwordHash, profile: false, mfa: null })).userId))!;
+  const newcomer = (await getAccount(
+    handle.db,
+    (await createAccount(handle.db, { email: email(), passwordHash, profile: false, mfa: null })).userId,
+  ))!;
   expect(await isOnboarded(handle.db, newcomer)).toBe(false);
   expect(mustSetUpMfa(newcomer)).toBe(true);
 
-  const exempt = (await getAccount(handle.db, (await createAccount(handle.db, { email: email(), passwordHash, mfa: null, bypassMFA: true })).userId))!;
+  const exempt = (await getAccount(
+    handle.db,
+    (await createAccount(handle.db, { email: email(), passwordHash, mfa: null, bypassMFA: true })).userId,
+  ))!;
   expect(mustSetUpMfa(exempt)).toBe(false);
 
-  const sms = (await getAccount(handle.db, (await createAccount(handle.db, { email: email(), passwordHash, mfa: "SMS" })).userId))!;
+  const sms = (await getAccount(
+    handle.db,
+    (await createAccount(handle.db, { email: email(), passwordHash, mfa: "SMS" })).userId,
+  ))!;
   expect([sms.mfaEnabled, sms.mfaPreferred]).toEqual([true, "SMS"]);
 
   const temporary = await createAccount(handle.db, { email: email(), passwordHash, passwordChangeRequired: true });
@@ -48,7 +61,11 @@ test("traits: no profile, no second factor, bypassMFA, a temporary password, dis
   expect((await checkCredentials(handle.db, disabled.email, PASSWORD)).kind).toBe("disabled");
 
   const invited = await createAccount(handle.db, { email: email(), passwordHash, invited: true });
-  const row = await handle.db.selectFrom("users").select(["status", "password_hash", "first_name"]).where("id", "=", invited.userId).executeTakeFirstOrThrow();
+  const row = await handle.db
+    .selectFrom("users")
+    .select(["status", "password_hash", "first_name"])
+    .where("id", "=", invited.userId)
+    .executeTakeFirstOrThrow();
   expect(row).toEqual({ status: "invited", password_hash: null, first_name: null });
 });
 
@@ -73,8 +90,16 @@ test("cards in the order given, wallets with their balances and payments, linked
     ["Repas", 5000],
     ["Culture", 3000],
   ]);
-  expect((await linkedWalletSummaries(handle.db, made.userId, made.cards["4242"]!)).map((w) => w.name)).toEqual(["Culture", "Repas"]);
-  const movements = await handle.db.selectFrom("wallet_transactions").select(["amount", "merchant_name"]).where("wallet_id", "=", made.wallets["Repas"]!).orderBy("created_at").execute();
+  expect((await linkedWalletSummaries(handle.db, made.userId, made.cards["4242"]!)).map((w) => w.name)).toEqual([
+    "Culture",
+    "Repas",
+  ]);
+  const movements = await handle.db
+    .selectFrom("wallet_transactions")
+    .select(["amount", "merchant_name"])
+    .where("wallet_id", "=", made.wallets["Repas"]!)
+    .orderBy("created_at")
+    .execute();
   expect(movements).toEqual([
     { amount: 6200, merchant_name: null },
     { amount: -1200, merchant_name: "Cantine" },
@@ -82,5 +107,11 @@ test("cards in the order given, wallets with their balances and payments, linked
 });
 
 test("a wallet named by a card must exist", async () => {
-  await expect(createAccount(handle.db, { email: email(), passwordHash, cards: [{ type: "virtual", lastFour: "0000", wallets: ["Nulle part"] }] })).rejects.toThrow(/unknown wallet Nulle part/);
+  await expect(
+    createAccount(handle.db, {
+      email: email(),
+      passwordHash,
+      cards: [{ type: "virtual", lastFour: "0000", wallets: ["Nulle part"] }],
+    }),
+  ).rejects.toThrow(/unknown wallet Nulle part/);
 });

@@ -1,6 +1,17 @@
 import { newId } from "../ids";
 import type { DB } from "./index";
-import type { CardAuthorizationTable, CardTable, CreditCardTable, GroupTable, LicenceTable, PendingChangeTable, UserTable, WalletBalanceTable, WalletTable, WalletTransactionTable } from "./schema";
+import type {
+  CardAuthorizationTable,
+  CardTable,
+  CreditCardTable,
+  GroupTable,
+  LicenceTable,
+  PendingChangeTable,
+  UserTable,
+  WalletBalanceTable,
+  WalletTable,
+  WalletTransactionTable,
+} from "./schema";
 
 /**
  * Row factories: the one way to make rows of the portal's tables, used by the demo seed (seed.ts), the
@@ -82,7 +93,8 @@ export function buildCard(
 }
 
 export function buildWallet(
-  fields: Pick<WalletTable, "user_id" | "group_id" | "name" | "wallet_type" | "source_name" | "created_at"> & Partial<WalletTable>,
+  fields: Pick<WalletTable, "user_id" | "group_id" | "name" | "wallet_type" | "source_name" | "created_at"> &
+    Partial<WalletTable>,
 ): WalletTable {
   return {
     id: newId("wal"),
@@ -136,13 +148,19 @@ export function buildLicence(
 }
 
 /** A saved credit card (for overflow payments); its `processor_ref` is what the processor knows it by. */
-export function buildCreditCard(fields: Pick<CreditCardTable, "user_id" | "brand" | "last4" | "exp_month" | "exp_year" | "created_at"> & Partial<CreditCardTable>): CreditCardTable {
+export function buildCreditCard(
+  fields: Pick<CreditCardTable, "user_id" | "brand" | "last4" | "exp_month" | "exp_year" | "created_at"> &
+    Partial<CreditCardTable>,
+): CreditCardTable {
   return { id: newId("cc"), is_default: 0, processor_ref: newId("pm"), ...fields };
 }
 
 /** A change of e-mail or phone waiting for its code (send the code too: `sendPendingPhoneCode`). */
 export async function createPendingChange(db: DB, fields: Omit<PendingChangeTable, "id">): Promise<void> {
-  await db.insertInto("pending_changes").values({ id: newId("pch"), ...fields }).execute();
+  await db
+    .insertInto("pending_changes")
+    .values({ id: newId("pch"), ...fields })
+    .execute();
 }
 
 export type AuthorizationKind = "approved" | "declined" | "frozen";
@@ -208,7 +226,16 @@ export interface CardSpec {
   /** Names of this account's wallets, in priority order. */
   wallets?: string[];
   /** Payments with the card, newest first. An overflow is charged to the default saved card, and failed. */
-  payments?: { kind: AuthorizationKind; merchant: string; city?: string; amount: number; reason?: string; overflow?: number; canSwitch?: boolean; scopes?: string[] }[];
+  payments?: {
+    kind: AuthorizationKind;
+    merchant: string;
+    city?: string;
+    amount: number;
+    reason?: string;
+    overflow?: number;
+    canSwitch?: boolean;
+    scopes?: string[];
+  }[];
 }
 
 export interface WalletSpec {
@@ -270,7 +297,10 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
   const profile = spec.profile ?? !spec.invited;
   const mfa = spec.mfa === undefined ? "EMAIL" : spec.mfa;
   const group = buildGroup({ name: spec.funder ?? "Acme France" });
-  const others = (spec.otherFunders ?? []).map((f) => ({ group: buildGroup({ name: f.name }), freeLicences: f.freeLicences ?? [] }));
+  const others = (spec.otherFunders ?? []).map((f) => ({
+    group: buildGroup({ name: f.name }),
+    freeLicences: f.freeLicences ?? [],
+  }));
   const user = buildUser({
     email: spec.email,
     password_hash: spec.invited ? null : spec.passwordHash,
@@ -308,7 +338,9 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
     const licences: LicenceTable[] = [
       ...others.flatMap((o) => o.freeLicences.map((type) => buildLicence(o.group.id, user.id, type, null))),
       ...(spec.freeLicences ?? []).map((type) => buildLicence(group.id, user.id, type, null)),
-      ...(spec.freeWalletLicences ?? []).map((walletType) => buildLicence(group.id, user.id, "wallet_activation", null, walletType)),
+      ...(spec.freeWalletLicences ?? []).map((walletType) =>
+        buildLicence(group.id, user.id, "wallet_activation", null, walletType),
+      ),
     ];
 
     for (const [index, w] of (spec.wallets ?? []).entries()) {
@@ -328,18 +360,40 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
       if (w.balance !== undefined) {
         await trx
           .insertInto("wallet_balances")
-          .values(buildWalletBalance({ wallet_id: wallet.id, balance: w.balance, deposit_amount: w.balance + spent, start_date: at(10 * 86_400_000).slice(0, 10), end_date: at(-300 * 86_400_000).slice(0, 10) }))
+          .values(
+            buildWalletBalance({
+              wallet_id: wallet.id,
+              balance: w.balance,
+              deposit_amount: w.balance + spent,
+              start_date: at(10 * 86_400_000).slice(0, 10),
+              end_date: at(-300 * 86_400_000).slice(0, 10),
+            }),
+          )
           .execute();
-        await trx.insertInto("wallet_transactions").values(buildWalletTransaction(wallet.id, w.balance + spent, at(10 * 86_400_000), null)).execute();
+        await trx
+          .insertInto("wallet_transactions")
+          .values(buildWalletTransaction(wallet.id, w.balance + spent, at(10 * 86_400_000), null))
+          .execute();
       }
       for (const [i, p] of (w.payments ?? []).entries()) {
-        await trx.insertInto("wallet_transactions").values(buildWalletTransaction(wallet.id, -p.amount, at((9 - i) * 86_400_000), p.merchant)).execute();
+        await trx
+          .insertInto("wallet_transactions")
+          .values(buildWalletTransaction(wallet.id, -p.amount, at((9 - i) * 86_400_000), p.merchant))
+          .execute();
       }
     }
 
     let defaultCreditCard: string | null = null;
     for (const [index, cc] of (spec.creditCards ?? []).entries()) {
-      const row = buildCreditCard({ user_id: user.id, brand: cc.brand, last4: cc.last4, exp_month: 9, exp_year: now.getFullYear() + 2, is_default: cc.isDefault ? 1 : 0, created_at: at((50 - index) * 86_400_000) });
+      const row = buildCreditCard({
+        user_id: user.id,
+        brand: cc.brand,
+        last4: cc.last4,
+        exp_month: 9,
+        exp_year: now.getFullYear() + 2,
+        is_default: cc.isDefault ? 1 : 0,
+        created_at: at((50 - index) * 86_400_000),
+      });
       if (cc.isDefault) defaultCreditCard = row.id;
       await trx.insertInto("credit_cards").values(row).execute();
     }
@@ -363,7 +417,9 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
       );
       created.cards[c.lastFour] = card.id;
       await trx.insertInto("cards").values(card).execute();
-      licences.push(buildLicence(group.id, user.id, c.type === "physical" ? "physical_card" : "virtual_card", card.created_at));
+      licences.push(
+        buildLicence(group.id, user.id, c.type === "physical" ? "physical_card" : "virtual_card", card.created_at),
+      );
       const walletIds = (c.wallets ?? []).map((name) => {
         const id = created.wallets[name];
         if (!id) throw new Error(`createAccount: card ${c.lastFour} names an unknown wallet ${name}`);
@@ -372,12 +428,26 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
       if (walletIds.length > 0) await linkWallets(trx, card.id, walletIds);
       for (const [i, p] of (c.payments ?? []).entries()) {
         const { merchant, city, ...payment } = p;
-        const row = buildAuthorization({ card_id: card.id, merchant_name: merchant, merchant_city: city ?? "Paris", transaction_at: at((i + 1) * 26 * 3_600_000), ...payment });
+        const row = buildAuthorization({
+          card_id: card.id,
+          merchant_name: merchant,
+          merchant_city: city ?? "Paris",
+          transaction_at: at((i + 1) * 26 * 3_600_000),
+          ...payment,
+        });
         await trx.insertInto("card_authorizations").values(row).execute();
         if (row.overflow_amount > 0) {
           await trx
             .insertInto("payment_intents")
-            .values({ id: newId("pi"), authorization_id: row.id, credit_card_id: defaultCreditCard, amount: row.overflow_amount, latest_status: "payment_failed", created_at: row.transaction_at, processor_ref: newId("spi") })
+            .values({
+              id: newId("pi"),
+              authorization_id: row.id,
+              credit_card_id: defaultCreditCard,
+              amount: row.overflow_amount,
+              latest_status: "payment_failed",
+              created_at: row.transaction_at,
+              processor_ref: newId("spi"),
+            })
             .execute();
         }
       }

@@ -27,7 +27,10 @@ test("counts per key within the window, then starts again at 1", async () => {
   expect((await store.increment("a", new Date(start.getTime() + 1000))).totalHits).toBe(2);
   expect((await store.increment("b", start)).totalHits).toBe(1);
   const justBefore = new Date(start.getTime() + WINDOW_MS - 1);
-  expect(await store.increment("a", justBefore)).toEqual({ totalHits: 3, resetTime: new Date(start.getTime() + WINDOW_MS) });
+  expect(await store.increment("a", justBefore)).toEqual({
+    totalHits: 3,
+    resetTime: new Date(start.getTime() + WINDOW_MS),
+  });
   const after = new Date(start.getTime() + WINDOW_MS);
   expect(await store.increment("a", after)).toEqual({ totalHits: 1, resetTime: new Date(after.getTime() + WINDOW_MS) });
   store.shutdown();
@@ -65,7 +68,9 @@ test("expired counts are swept away", async () => {
   await store.increment("old", start);
   await store.increment("new", new Date());
   await store.sweep(new Date(start.getTime() + WINDOW_MS));
-  const keys = (await handle.db.selectFrom("rate_limit_hits").select("key").where("key", "like", "sweep:%").execute()).map((r) => r.key);
+  const keys = (
+    await handle.db.selectFrom("rate_limit_hits").select("key").where("key", "like", "sweep:%").execute()
+  ).map((r) => r.key);
   expect(keys).toEqual(["sweep:new"]);
   store.shutdown();
 });
@@ -73,7 +78,16 @@ test("expired counts are swept away", async () => {
 test("express-rate-limit on two servers sharing the database refuses the request past the limit, whichever server gets it", async () => {
   const servers = [0, 1].map(() => {
     const app = express();
-    app.use(rateLimit({ windowMs: WINDOW_MS, limit: 5, store: storeFor("express"), keyGenerator: () => "one-office", standardHeaders: "draft-7", legacyHeaders: false }));
+    app.use(
+      rateLimit({
+        windowMs: WINDOW_MS,
+        limit: 5,
+        store: storeFor("express"),
+        keyGenerator: () => "one-office",
+        standardHeaders: "draft-7",
+        legacyHeaders: false,
+      }),
+    );
     app.get("/", (_req, res) => void res.send("ok"));
     return app.listen(0, "127.0.0.1");
   });

@@ -65,7 +65,10 @@ export class DatabaseRateLimitStore implements Store {
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db.deleteFrom("rate_limit_hits").where("key", "=", this.prefix + key).execute();
+    await this.db
+      .deleteFrom("rate_limit_hits")
+      .where("key", "=", this.prefix + key)
+      .execute();
   }
 
   async resetAll(): Promise<void> {

@@ -72,8 +72,18 @@ test("every account exists, lower-case, with the shared demo password", async ()
 
 describe("marie", () => {
   test("profile: MFA by e-mail, every feature, overflow up to 50 €, both groups", async () => {
-    const marie = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.marie).executeTakeFirstOrThrow();
-    expect(marie).toMatchObject({ first_name: "Marie", last_name: "Martin", mfa_enabled: 1, mfa_preferred: "EMAIL", balance_overflow_authorized: 5000 });
+    const marie = await db
+      .selectFrom("users")
+      .selectAll()
+      .where("email", "=", DEMO_EMAILS.marie)
+      .executeTakeFirstOrThrow();
+    expect(marie).toMatchObject({
+      first_name: "Marie",
+      last_name: "Martin",
+      mfa_enabled: 1,
+      mfa_preferred: "EMAIL",
+      balance_overflow_authorized: 5000,
+    });
     expect(marie.terms_confirmed_at).not.toBeNull();
     const features = JSON.parse(marie.features);
     expect(features.integrations["decathlon-integrations"]).toBe(true);
@@ -88,7 +98,14 @@ describe("marie", () => {
     const cards = await db
       .selectFrom("cards")
       .innerJoin("groups", "groups.id", "cards.group_id")
-      .select(["cards.last_four", "cards.type", "cards.shipping_status", "cards.shipping_eta", "cards.pin_can_update", "groups.name"])
+      .select([
+        "cards.last_four",
+        "cards.type",
+        "cards.shipping_status",
+        "cards.shipping_eta",
+        "cards.pin_can_update",
+        "groups.name",
+      ])
       .where("cards.user_id", "=", id)
       .orderBy("cards.created_at")
       .execute();
@@ -116,7 +133,11 @@ describe("marie", () => {
 
     const overflowed = approved.filter((r) => r.overflow_amount > 0);
     expect(overflowed).toHaveLength(1);
-    const intents = await db.selectFrom("payment_intents").selectAll().where("authorization_id", "=", overflowed[0]!.id).execute();
+    const intents = await db
+      .selectFrom("payment_intents")
+      .selectAll()
+      .where("authorization_id", "=", overflowed[0]!.id)
+      .execute();
     expect(intents.map((i) => i.latest_status)).toEqual(["payment_failed"]);
     expect(approved.filter((r) => r.can_switch_payment_methods === 1)).toHaveLength(1);
 
@@ -150,7 +171,11 @@ describe("marie", () => {
     const id = await userId(DEMO_EMAILS.marie);
     const meal = await walletByName(id, "Titres-restaurant");
     expect(meal).toMatchObject({ wallet_type: "meal", daily_spending_limit: 2500, source_name: "Acme France" });
-    const mealBalances = await db.selectFrom("wallet_balances").select("balance").where("wallet_id", "=", meal.id).execute();
+    const mealBalances = await db
+      .selectFrom("wallet_balances")
+      .select("balance")
+      .where("wallet_id", "=", meal.id)
+      .execute();
     expect(mealBalances.map((b) => b.balance)).toEqual([15240]);
     const mealTx = await db.selectFrom("wallet_transactions").selectAll().where("wallet_id", "=", meal.id).execute();
     expect(mealTx.filter((t) => t.status === "processed").length).toBeGreaterThanOrEqual(9);
@@ -171,7 +196,11 @@ describe("marie", () => {
 
     const mobility = await walletByName(id, "Mobilité");
     expect(mobility.auto_extend_deposit).toBe(1);
-    const limit = await db.selectFrom("credit_limits").selectAll().where("wallet_id", "=", mobility.id).executeTakeFirstOrThrow();
+    const limit = await db
+      .selectFrom("credit_limits")
+      .selectAll()
+      .where("wallet_id", "=", mobility.id)
+      .executeTakeFirstOrThrow();
     expect(limit).toMatchObject({ initial_amount: 60000, remaining_amount: 42000 });
     expect(limit.credit_ended_at.slice(0, 4)).toBe("2026");
     const frozen = await db
@@ -219,7 +248,11 @@ describe("marie", () => {
     expect(rows).toHaveLength(20);
     expect(rows.filter((r) => r.read_at === null)).toHaveLength(16);
     const types = new Set(rows.map((r) => r.type));
-    for (const type of ["card_created_to_user_notification", "wallet_expire_in_notification", "wallet_reload_notification"]) {
+    for (const type of [
+      "card_created_to_user_notification",
+      "wallet_expire_in_notification",
+      "wallet_reload_notification",
+    ]) {
       expect(types).toContain(type);
     }
   });
@@ -238,17 +271,29 @@ describe("marie", () => {
 });
 
 test("lucas is a newcomer with two card licences", async () => {
-  const lucas = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.lucas).executeTakeFirstOrThrow();
+  const lucas = await db
+    .selectFrom("users")
+    .selectAll()
+    .where("email", "=", DEMO_EMAILS.lucas)
+    .executeTakeFirstOrThrow();
   expect([lucas.first_name, lucas.last_name, lucas.phone, lucas.mfa_enabled]).toEqual([null, null, null, 0]);
   expect(await db.selectFrom("cards").select("id").where("user_id", "=", lucas.id).execute()).toHaveLength(0);
   expect(await availableLicences(lucas.id)).toEqual(["physical_card@Acme France", "virtual_card@Acme France"]);
 });
 
 test("claire manages groups, has one virtual card with one wallet, and nothing else", async () => {
-  const claire = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.claire).executeTakeFirstOrThrow();
+  const claire = await db
+    .selectFrom("users")
+    .selectAll()
+    .where("email", "=", DEMO_EMAILS.claire)
+    .executeTakeFirstOrThrow();
   expect(JSON.parse(claire.permissions)).toEqual(["manageGroups", "bypassMFA"]);
   expect(claire.mfa_enabled).toBe(0);
-  expect(JSON.parse(claire.features)).toEqual({ integrations: {}, allowances: { any: false }, expenseRequests: { any: false } });
+  expect(JSON.parse(claire.features)).toEqual({
+    integrations: {},
+    allowances: { any: false },
+    expenseRequests: { any: false },
+  });
   const card = await cardByLastFour("7777");
   expect(card).toMatchObject({ user_id: claire.id, type: "virtual" });
   const links = await db.selectFrom("card_wallets").select("wallet_id").where("card_id", "=", card.id).execute();
@@ -261,27 +306,47 @@ test("claire manages groups, has one virtual card with one wallet, and nothing e
 
 test("paul has a pending phone change and a frozen card still being prepared", async () => {
   const id = await userId(DEMO_EMAILS.paul);
-  const changes = await db.selectFrom("pending_changes").select(["field_name", "new_value"]).where("user_id", "=", id).execute();
+  const changes = await db
+    .selectFrom("pending_changes")
+    .select(["field_name", "new_value"])
+    .where("user_id", "=", id)
+    .execute();
   expect(changes).toEqual([{ field_name: "phone", new_value: "+33700000001" }]);
   const card = await cardByLastFour("3005");
   expect(card).toMatchObject({ user_id: id, type: "physical", frozen: 1, shipping_status: "submitted" });
   expect(await db.selectFrom("wallets").select("id").where("user_id", "=", id).execute()).toHaveLength(0);
   // No second factor and no bypass; the code for his new number is in the outbox.
-  const paul = await db.selectFrom("users").select(["mfa_enabled", "permissions"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const paul = await db
+    .selectFrom("users")
+    .select(["mfa_enabled", "permissions"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
   expect([paul.mfa_enabled, JSON.parse(paul.permissions)]).toEqual([0, []]);
-  const sms = await db.selectFrom("outbox").selectAll().where("recipient", "=", "+33700000001").executeTakeFirstOrThrow();
+  const sms = await db
+    .selectFrom("outbox")
+    .selectAll()
+    .where("recipient", "=", "+33700000001")
+    .executeTakeFirstOrThrow();
   expect([sms.channel, /\b\d{6}\b/.test(sms.body)]).toEqual(["sms", true]);
 });
 
 test("sophie must replace her temporary password at first sign-in", async () => {
-  const sophie = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.sophie).executeTakeFirstOrThrow();
+  const sophie = await db
+    .selectFrom("users")
+    .selectAll()
+    .where("email", "=", DEMO_EMAILS.sophie)
+    .executeTakeFirstOrThrow();
   expect([sophie.status, sophie.password_change_required, sophie.first_name]).toEqual(["active", 1, null]);
 });
 
 test("nina is invited and her activation e-mail is in the outbox", async () => {
   const nina = await db.selectFrom("users").selectAll().where("email", "=", DEMO_EMAILS.nina).executeTakeFirstOrThrow();
   expect([nina.status, nina.password_hash]).toEqual(["invited", null]);
-  const mail = await db.selectFrom("outbox").selectAll().where("recipient", "=", DEMO_EMAILS.nina).executeTakeFirstOrThrow();
+  const mail = await db
+    .selectFrom("outbox")
+    .selectAll()
+    .where("recipient", "=", DEMO_EMAILS.nina)
+    .executeTakeFirstOrThrow();
   const match = /http:\/\/localhost:3000\/activate\/([\w-]+)\?email=nina\.roux%40example\.com/.exec(mail.body);
   expect(match).not.toBeNull();
   const token = await db
@@ -302,9 +367,15 @@ test("catalogue: 20+ partners with 2 disabled, expense types with meal disabled 
   expect(disabled.every((p) => p.disabled_reason)).toBe(true);
 
   const types = await db.selectFrom("expense_types").selectAll().orderBy("position").execute();
-  expect(types.map((t) => t.technical_name).sort()).toEqual(
-    ["culture", "fuel_expenses", "gift", "holidays", "meal", "mobility", "sport"],
-  );
+  expect(types.map((t) => t.technical_name).sort()).toEqual([
+    "culture",
+    "fuel_expenses",
+    "gift",
+    "holidays",
+    "meal",
+    "mobility",
+    "sport",
+  ]);
   expect(types.at(-1)).toMatchObject({ technical_name: "meal", front_disabled: 1 });
   expect(types.every((t) => t.name_fr && t.name_en && t.name_nl)).toBe(true);
 });

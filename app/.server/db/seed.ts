@@ -90,13 +90,27 @@ export async function seedDemo(db: DB, messenger: Messenger, options: SeedOption
 }
 
 /** The code of a phone change waiting for it, sent as the portal sends it (the row comes from createPendingChange). */
-export async function sendPendingPhoneCode(db: DB, messenger: Messenger, userId: string, phone: string, now: Date): Promise<void> {
-  await issueCode(db, messenger, {
-    subject: contactChangeSubject(userId, "phone"),
-    channel: "sms",
-    destination: phone,
-    message: { subject: "Confirmez votre nouveau numéro", text: (code) => `Votre code de confirmation : ${code}. Il est valable 1 heure.` },
-  }, { now });
+export async function sendPendingPhoneCode(
+  db: DB,
+  messenger: Messenger,
+  userId: string,
+  phone: string,
+  now: Date,
+): Promise<void> {
+  await issueCode(
+    db,
+    messenger,
+    {
+      subject: contactChangeSubject(userId, "phone"),
+      channel: "sms",
+      destination: phone,
+      message: {
+        subject: "Confirmez votre nouveau numéro",
+        text: (code) => `Votre code de confirmation : ${code}. Il est valable 1 heure.`,
+      },
+    },
+    { now },
+  );
 }
 
 /** Instants and calendar days relative to the moment the seed runs, so the data never goes stale. */
@@ -542,10 +556,28 @@ async function seedMarieWallets(db: DB, clock: Clock, userId: string, groups: Gr
     .insertInto("wallet_balances")
     .values([
       // 270,00 € loaded, 117,60 € spent (the withdrawals below): 152,40 € left.
-      buildWalletBalance({ wallet_id: wallets.meal.id, balance: 15240, deposit_amount: 27000, start_date: clock.day(-25), end_date: clock.day(340) }),
+      buildWalletBalance({
+        wallet_id: wallets.meal.id,
+        balance: 15240,
+        deposit_amount: 27000,
+        start_date: clock.day(-25),
+        end_date: clock.day(340),
+      }),
       // 200,00 € in two balances with different expiries (the soonest shows first).
-      buildWalletBalance({ wallet_id: wallets.gift.id, balance: 12000, deposit_amount: 15000, start_date: clock.day(-45), end_date: clock.day(20) }),
-      buildWalletBalance({ wallet_id: wallets.gift.id, balance: 8000, deposit_amount: 11000, start_date: clock.day(-30), end_date: clock.day(200) }),
+      buildWalletBalance({
+        wallet_id: wallets.gift.id,
+        balance: 12000,
+        deposit_amount: 15000,
+        start_date: clock.day(-45),
+        end_date: clock.day(20),
+      }),
+      buildWalletBalance({
+        wallet_id: wallets.gift.id,
+        balance: 8000,
+        deposit_amount: 11000,
+        start_date: clock.day(-30),
+        end_date: clock.day(200),
+      }),
     ])
     .execute();
 
@@ -649,19 +681,48 @@ interface AuthorizationSeed {
 const MARIE_AUTHORIZATIONS: AuthorizationSeed[] = [
   { kind: "frozen", merchant: "Le Petit Café", city: "Lyon", amount: 1890, hoursAgo: 3 },
   { kind: "frozen", merchant: "SNCF Connect", city: "Paris", amount: 1200, hoursAgo: 20 },
-  { kind: "approved", merchant: "Le Bistrot des Halles", city: "Lyon", amount: 1250, hoursAgo: 26, canSwitch: true, scopes: ["meal", "gift"] },
+  {
+    kind: "approved",
+    merchant: "Le Bistrot des Halles",
+    city: "Lyon",
+    amount: 1250,
+    hoursAgo: 26,
+    canSwitch: true,
+    scopes: ["meal", "gift"],
+  },
   { kind: "approved", merchant: "Boulangerie Pain & Co", city: "Lyon", amount: 890, hoursAgo: 50 },
-  { kind: "declined", merchant: "Le Bouchon des Canuts", city: "Lyon", amount: 3200, hoursAgo: 52, reason: "daily_limit_exceeded" },
+  {
+    kind: "declined",
+    merchant: "Le Bouchon des Canuts",
+    city: "Lyon",
+    amount: 3200,
+    hoursAgo: 52,
+    reason: "daily_limit_exceeded",
+  },
   // 25,00 € from Titres-restaurant, 25,00 € from Cadeaux de Noël, 18,50 € overflow whose payment failed.
   { kind: "approved", merchant: "Le Comptoir Lyonnais", city: "Lyon", amount: 6850, hoursAgo: 74, overflow: 1850 },
   { kind: "approved", merchant: "Brasserie du Rhône", city: "Lyon", amount: 1475, hoursAgo: 98 },
   { kind: "approved", merchant: "SNCF Gare Part-Dieu", city: "Lyon", amount: 4500, hoursAgo: 122 },
   { kind: "approved", merchant: "Sakura Sushi", city: "Lyon", amount: 1130, hoursAgo: 170 },
-  { kind: "declined", merchant: "Station-service du Rhône", city: "Vaulx-en-Velin", amount: 5500, hoursAgo: 194, reason: "merchant_not_allowed" },
+  {
+    kind: "declined",
+    merchant: "Station-service du Rhône",
+    city: "Vaulx-en-Velin",
+    amount: 5500,
+    hoursAgo: 194,
+    reason: "merchant_not_allowed",
+  },
   { kind: "approved", merchant: "Primeur du Plateau", city: "Lyon", amount: 960, hoursAgo: 218 },
   { kind: "approved", merchant: "Pizzeria Bella Napoli", city: "Villeurbanne", amount: 1550, hoursAgo: 266 },
   { kind: "approved", merchant: "TCL Agence Bellecour", city: "Lyon", amount: 6000, hoursAgo: 314 },
-  { kind: "declined", merchant: "Électro Shop Confluence", city: "Lyon", amount: 18990, hoursAgo: 362, reason: "insufficient_funds" },
+  {
+    kind: "declined",
+    merchant: "Électro Shop Confluence",
+    city: "Lyon",
+    amount: 18990,
+    hoursAgo: 362,
+    reason: "insufficient_funds",
+  },
   { kind: "approved", merchant: "Boutique Cadeaux Presqu'île", city: "Lyon", amount: 3500, hoursAgo: 410 },
   { kind: "approved", merchant: "Café de la Gare", city: "Lyon", amount: 1215, hoursAgo: 458 },
   { kind: "approved", merchant: "Saveurs d'Asie", city: "Lyon", amount: 790, hoursAgo: 506 },
@@ -679,7 +740,13 @@ async function seedMarieAuthorizations(
   defaultCreditCardId: string,
 ): Promise<MarieAuthorizations> {
   const rows = MARIE_AUTHORIZATIONS.map(({ merchant, city, hoursAgo, ...a }) =>
-    buildAuthorization({ ...a, card_id: cardId, merchant_name: merchant, merchant_city: city, transaction_at: clock.at(-(hoursAgo * HOUR + 13 * MINUTE)) }),
+    buildAuthorization({
+      ...a,
+      card_id: cardId,
+      merchant_name: merchant,
+      merchant_city: city,
+      transaction_at: clock.at(-(hoursAgo * HOUR + 13 * MINUTE)),
+    }),
   );
   await db.insertInto("card_authorizations").values(rows).execute();
 
@@ -908,7 +975,15 @@ async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups):
   // 90,00 € loaded, 25,20 € spent: 64,80 € left.
   await db
     .insertInto("wallet_balances")
-    .values(buildWalletBalance({ wallet_id: wallet.id, balance: 6480, deposit_amount: 9000, start_date: clock.day(-20), end_date: clock.day(345) }))
+    .values(
+      buildWalletBalance({
+        wallet_id: wallet.id,
+        balance: 6480,
+        deposit_amount: 9000,
+        start_date: clock.day(-20),
+        end_date: clock.day(345),
+      }),
+    )
     .execute();
   await db
     .insertInto("wallet_transactions")
@@ -930,7 +1005,12 @@ async function seedClaire(db: DB, clock: Clock, userId: string, groups: Groups):
 
 /** Things to fix: a phone change awaiting its code, and a frozen card still being prepared. */
 async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): Promise<void> {
-  await createPendingChange(db, { user_id: userId, field_name: "phone", new_value: PAUL_PENDING_PHONE, created_at: clock.at(-2 * MINUTE) });
+  await createPendingChange(db, {
+    user_id: userId,
+    field_name: "phone",
+    new_value: PAUL_PENDING_PHONE,
+    created_at: clock.at(-2 * MINUTE),
+  });
 
   const card = buildCard(
     {
@@ -945,7 +1025,10 @@ async function seedPaul(db: DB, clock: Clock, userId: string, groups: Groups): P
     PAUL_ADDRESS,
   );
   await db.insertInto("cards").values(card).execute();
-  await db.insertInto("licences").values(buildLicence(groups.acme, userId, "physical_card", card.created_at)).execute();
+  await db
+    .insertInto("licences")
+    .values(buildLicence(groups.acme, userId, "physical_card", card.created_at))
+    .execute();
 }
 
 async function seedNinaInvitation(db: DB, clock: Clock, userId: string, token: string): Promise<void> {
@@ -995,8 +1078,14 @@ export const DEMO_PIN = "1234";
  * same references, the demo PIN for physical cards, the same frozen and delivery states. Cards the
  * issuer already knows are left alone, so running it again (after an interrupted start) is harmless.
  */
-export async function registerDemoCards(db: DB, issuer: { register(input: SandboxCardInput): Promise<void> }, userId?: string): Promise<void> {
-  const known = new Set((await db.selectFrom("sandbox_issuer_cards").select("issuer_ref").execute()).map((c) => c.issuer_ref));
+export async function registerDemoCards(
+  db: DB,
+  issuer: { register(input: SandboxCardInput): Promise<void> },
+  userId?: string,
+): Promise<void> {
+  const known = new Set(
+    (await db.selectFrom("sandbox_issuer_cards").select("issuer_ref").execute()).map((c) => c.issuer_ref),
+  );
   let query = db.selectFrom("cards").selectAll().orderBy("created_at");
   // One account's cards only (the test fixtures'): the app may be making other cards meanwhile.
   if (userId) query = query.where("user_id", "=", userId);
@@ -1010,7 +1099,9 @@ export async function registerDemoCards(db: DB, issuer: { register(input: Sandbo
       type: card.type === "virtual" ? "virtual" : "physical",
       pin: card.type === "physical" ? DEMO_PIN : undefined,
       frozen: card.frozen === 1,
-      shipping: card.shipping_status ? { status: card.shipping_status as ShippingStatus, eta: card.shipping_eta } : null,
+      shipping: card.shipping_status
+        ? { status: card.shipping_status as ShippingStatus, eta: card.shipping_eta }
+        : null,
       createdAt: card.created_at,
     });
   }
@@ -1022,26 +1113,57 @@ export async function registerDemoCards(db: DB, issuer: { register(input: Sandbo
  */
 export async function registerDemoPayments(
   db: DB,
-  processor: { registerDemo(customerRef: string, cards: { ref: string; brand: string; last4: string; expMonth: number; expYear: number; createdAt: string }[], payments: { ref: string; amount: number; status: string; createdAt: string }[]): Promise<void> },
+  processor: {
+    registerDemo(
+      customerRef: string,
+      cards: { ref: string; brand: string; last4: string; expMonth: number; expYear: number; createdAt: string }[],
+      payments: { ref: string; amount: number; status: string; createdAt: string }[],
+    ): Promise<void>;
+  },
   userId?: string,
 ): Promise<void> {
-  let ownersQuery = db.selectFrom("users").select(["id", "processor_customer_ref"]).where("processor_customer_ref", "is not", null);
+  let ownersQuery = db
+    .selectFrom("users")
+    .select(["id", "processor_customer_ref"])
+    .where("processor_customer_ref", "is not", null);
   if (userId) ownersQuery = ownersQuery.where("id", "=", userId);
   const owners = await ownersQuery.execute();
   for (const owner of owners) {
-    const cards = await db.selectFrom("credit_cards").selectAll().where("user_id", "=", owner.id).orderBy("created_at").execute();
+    const cards = await db
+      .selectFrom("credit_cards")
+      .selectAll()
+      .where("user_id", "=", owner.id)
+      .orderBy("created_at")
+      .execute();
     const payments = await db
       .selectFrom("payment_intents")
       .innerJoin("card_authorizations", "card_authorizations.id", "payment_intents.authorization_id")
       .innerJoin("cards", "cards.id", "card_authorizations.card_id")
-      .select(["payment_intents.processor_ref", "payment_intents.amount", "payment_intents.latest_status", "payment_intents.created_at"])
+      .select([
+        "payment_intents.processor_ref",
+        "payment_intents.amount",
+        "payment_intents.latest_status",
+        "payment_intents.created_at",
+      ])
       .where("cards.user_id", "=", owner.id)
       .where("payment_intents.processor_ref", "is not", null)
       .execute();
     await processor.registerDemo(
       owner.processor_customer_ref!,
-      cards.map((c) => ({ ref: c.processor_ref, brand: c.brand, last4: c.last4, expMonth: c.exp_month, expYear: c.exp_year, createdAt: c.created_at })),
-      payments.map((p) => ({ ref: p.processor_ref!, amount: p.amount, status: p.latest_status, createdAt: p.created_at })),
+      cards.map((c) => ({
+        ref: c.processor_ref,
+        brand: c.brand,
+        last4: c.last4,
+        expMonth: c.exp_month,
+        expYear: c.exp_year,
+        createdAt: c.created_at,
+      })),
+      payments.map((p) => ({
+        ref: p.processor_ref!,
+        amount: p.amount,
+        status: p.latest_status,
+        createdAt: p.created_at,
+      })),
     );
   }
 }

@@ -37,7 +37,11 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
 }
 
 /** A fresh database holding the demo world, its sandbox messenger, and the demo users' ids by first name. */
-export async function openDemoDatabase(): Promise<{ handle: DatabaseHandle; messenger: SandboxMessenger; ids: Record<keyof typeof DEMO_EMAILS, string> }> {
+export async function openDemoDatabase(): Promise<{
+  handle: DatabaseHandle;
+  messenger: SandboxMessenger;
+  ids: Record<keyof typeof DEMO_EMAILS, string>;
+}> {
   const handle = await openTestDatabase();
   const messenger = new SandboxMessenger(handle.db);
   await seedDemo(handle.db, messenger, { now: new Date(), baseUrl: "http://localhost" });

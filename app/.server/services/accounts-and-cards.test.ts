@@ -3,18 +3,36 @@ import type { DatabaseHandle } from "../db";
 import { DEMO_EMAILS, DEMO_PASSWORD, seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { authenticateWithPassword, checkCredentials, codeDestination, completeOnboardingProfile, getAccount, initialsOf, isOnboarded, maskDestination } from "./accounts";
+import {
+  authenticateWithPassword,
+  checkCredentials,
+  codeDestination,
+  completeOnboardingProfile,
+  getAccount,
+  initialsOf,
+  isOnboarded,
+  maskDestination,
+} from "./accounts";
 import { availableCardLicences, getCardDetail, listCards } from "./cards";
 import { listWallets } from "./wallets";
 
 let handle: DatabaseHandle;
-const ids: Record<keyof typeof DEMO_EMAILS, string> = { marie: "", lucas: "", claire: "", paul: "", nina: "", sophie: "" };
+const ids: Record<keyof typeof DEMO_EMAILS, string> = {
+  marie: "",
+  lucas: "",
+  claire: "",
+  paul: "",
+  nina: "",
+  sophie: "",
+};
 
 beforeAll(async () => {
   handle = await openTestDatabase();
   await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost:3000" });
   for (const [who, email] of Object.entries(DEMO_EMAILS)) {
-    ids[who as keyof typeof ids] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+    ids[who as keyof typeof ids] = (
+      await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()
+    ).id;
   }
 }, 30_000);
 afterAll(() => handle.close());
@@ -113,6 +131,17 @@ test("onboarding's profile step is for newcomers only: an onboarded account's na
     expect(await getAccount(handle.db, ids[who]), who).toEqual(before);
   }
   // lucas, a newcomer, completes his.
-  expect(await completeOnboardingProfile(handle.db, ids.lucas, { firstName: "Lucas", lastName: "Bernard", phone: "+33611223344" })).toEqual({ kind: "saved" });
-  expect(await getAccount(handle.db, ids.lucas)).toMatchObject({ firstName: "Lucas", lastName: "Bernard", phone: "+33611223344", termsConfirmed: true });
+  expect(
+    await completeOnboardingProfile(handle.db, ids.lucas, {
+      firstName: "Lucas",
+      lastName: "Bernard",
+      phone: "+33611223344",
+    }),
+  ).toEqual({ kind: "saved" });
+  expect(await getAccount(handle.db, ids.lucas)).toMatchObject({
+    firstName: "Lucas",
+    lastName: "Bernard",
+    phone: "+33611223344",
+    termsConfirmed: true,
+  });
 });

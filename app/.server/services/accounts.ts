@@ -36,7 +36,8 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export type CredentialsCheck = { kind: "ok"; userId: string } | { kind: "invalid" } | { kind: "disabled" } | { kind: "locked"; retryAt: Date };
+export type CredentialsCheck =
+  { kind: "ok"; userId: string } | { kind: "invalid" } | { kind: "disabled" } | { kind: "locked"; retryAt: Date };
 
 /**
  * The sign-in's password step. An unknown e-mail costs the same hashing work as a wrong password, and
@@ -45,7 +46,12 @@ export type CredentialsCheck = { kind: "ok"; userId: string } | { kind: "invalid
  * guesses wait, whatever address they come from; even the right password is refused meanwhile. A
  * disabled account (under review) is said so only to whoever gives its right password.
  */
-export async function checkCredentials(db: DB, email: string, password: string, options: { policy?: GuessPolicy; now?: Date } = {}): Promise<CredentialsCheck> {
+export async function checkCredentials(
+  db: DB,
+  email: string,
+  password: string,
+  options: { policy?: GuessPolicy; now?: Date } = {},
+): Promise<CredentialsCheck> {
   const found: { userId?: string; disabled?: boolean } = {};
   const outcome = await guess(
     db,
@@ -97,7 +103,12 @@ export async function getAccount(db: DB, userId: string): Promise<Account | null
     mfaEnabled: row.mfa_enabled === 1,
     mfaPreferred: row.mfa_preferred === "SMS" ? "SMS" : "EMAIL",
     permissions: parseJson<Permission[]>(row.permissions, []),
-    features: { integrations: {}, allowances: {}, expenseRequests: {}, ...parseJson<Partial<Features>>(row.features, {}) },
+    features: {
+      integrations: {},
+      allowances: {},
+      expenseRequests: {},
+      ...parseJson<Partial<Features>>(row.features, {}),
+    },
     groups,
   };
 }
@@ -144,7 +155,9 @@ export function maskDestination(channel: "email" | "sms", destination: string): 
   return `${head}•••${tail}@${domain}`;
 }
 
-export function profileComplete(account: Pick<Account, "firstName" | "lastName" | "phone" | "termsConfirmed">): boolean {
+export function profileComplete(
+  account: Pick<Account, "firstName" | "lastName" | "phone" | "termsConfirmed">,
+): boolean {
   return Boolean(account.firstName && account.lastName && account.phone && account.termsConfirmed);
 }
 

@@ -10,7 +10,13 @@ import { activateAccount, invitationEmail, invitationIsLive } from "./activation
 /** Nina's invitation (DEMO.md): the link from the outbox activates her account once. */
 let handle: DatabaseHandle;
 const NINA = "nina.roux@example.com";
-const details = { firstName: "Nina", lastName: "Roux", phone: "+33622334455", password: "Premier-Mot2passe", marketingEmails: true };
+const details = {
+  firstName: "Nina",
+  lastName: "Roux",
+  phone: "+33622334455",
+  password: "Premier-Mot2passe",
+  marketingEmails: true,
+};
 
 beforeAll(async () => {
   handle = await openTestDatabase();
@@ -25,11 +31,20 @@ async function invitation() {
 }
 
 test("the form: names, phone, terms and a password by the rules; marketing optional", () => {
-  const ok = { firstName: "Nina", lastName: "Roux", phone: "06 22 33 44 55", terms: "on", password: "Premier-Mot2passe", confirmation: "Premier-Mot2passe" };
+  const ok = {
+    firstName: "Nina",
+    lastName: "Roux",
+    phone: "06 22 33 44 55",
+    terms: "on",
+    password: "Premier-Mot2passe",
+    confirmation: "Premier-Mot2passe",
+  };
   expect(activationSchema.safeParse(ok).success).toBe(true);
   expect(activationSchema.safeParse({ ...ok, marketing: "on" }).success).toBe(true);
   const broken = activationSchema.safeParse({ ...ok, terms: undefined, password: "court", confirmation: "autre" });
-  expect(broken.success ? [] : broken.error.issues.map((i) => `${String(i.path[0])}:${i.message}`)).toEqual(expect.arrayContaining(["terms:errors.termsRequired", "password:errors.passwordRule.length"]));
+  expect(broken.success ? [] : broken.error.issues.map((i) => `${String(i.path[0])}:${i.message}`)).toEqual(
+    expect.arrayContaining(["terms:errors.termsRequired", "password:errors.passwordRule.length"]),
+  );
 });
 
 test("a wrong address, an altered token or an expired link is refused, nothing changes", async () => {
@@ -37,8 +52,14 @@ test("a wrong address, an altered token or an expired link is refused, nothing c
   expect(await invitationIsLive(handle.db, token, email)).toBe(true);
   expect(await invitationIsLive(handle.db, token, "marie.martin@example.com")).toBe(false);
   expect(await activateAccount(handle.db, `${token}x`, email, details)).toEqual({ kind: "invalid" });
-  expect(await activateAccount(handle.db, token, email, details, new Date(Date.now() + 8 * 86_400_000))).toEqual({ kind: "invalid" });
-  const nina = await handle.db.selectFrom("users").select(["status", "password_hash"]).where("email", "=", NINA).executeTakeFirstOrThrow();
+  expect(await activateAccount(handle.db, token, email, details, new Date(Date.now() + 8 * 86_400_000))).toEqual({
+    kind: "invalid",
+  });
+  const nina = await handle.db
+    .selectFrom("users")
+    .select(["status", "password_hash"])
+    .where("email", "=", NINA)
+    .executeTakeFirstOrThrow();
   expect(nina).toEqual({ status: "invited", password_hash: null });
 });
 
@@ -58,9 +79,15 @@ test("the link activates nina once; she can then sign in with her password", asy
   const account = (await getAccount(handle.db, userId))!;
   expect(account).toMatchObject({ firstName: "Nina", lastName: "Roux", phone: "+33622334455", termsConfirmed: true });
   expect(await authenticateWithPassword(handle.db, NINA, "Premier-Mot2passe")).toBe(userId);
-  const row = await handle.db.selectFrom("users").select("marketing_emails").where("id", "=", userId).executeTakeFirstOrThrow();
+  const row = await handle.db
+    .selectFrom("users")
+    .select("marketing_emails")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
   expect(row.marketing_emails).toBe(1);
-  expect(await activateAccount(handle.db, token, email, { ...details, password: "Autre-Mot3passe" })).toEqual({ kind: "invalid" });
+  expect(await activateAccount(handle.db, token, email, { ...details, password: "Autre-Mot3passe" })).toEqual({
+    kind: "invalid",
+  });
   expect(await invitationIsLive(handle.db, token, email)).toBe(false);
   expect(await invitationEmail(handle.db, token)).toBeNull();
   expect(await authenticateWithPassword(handle.db, NINA, "Premier-Mot2passe")).toBe(userId);

@@ -57,12 +57,23 @@ export interface Activation {
 export type ActivationResult = { kind: "activated"; userId: string } | { kind: "invalid" };
 
 /** The activated user, or "invalid" when the link is unknown, spent, expired or for another address. */
-export async function activateAccount(db: DB, token: string, email: string, activation: Activation, now = new Date()): Promise<ActivationResult> {
+export async function activateAccount(
+  db: DB,
+  token: string,
+  email: string,
+  activation: Activation,
+  now = new Date(),
+): Promise<ActivationResult> {
   const invitation = await liveInvitation(db, token, email, now);
   if (!invitation) return { kind: "invalid" };
   const passwordHash = await hashPassword(activation.password);
   return db.transaction().execute(async (trx) => {
-    const spent = await trx.updateTable("action_tokens").set({ used_at: now.toISOString() }).where("id", "=", invitation.id).where("used_at", "is", null).executeTakeFirst();
+    const spent = await trx
+      .updateTable("action_tokens")
+      .set({ used_at: now.toISOString() })
+      .where("id", "=", invitation.id)
+      .where("used_at", "is", null)
+      .executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) return { kind: "invalid" } as const;
     await trx
       .updateTable("users")

@@ -26,7 +26,10 @@ const issuer: CardIssuer = {
     return { keyId: "k1", publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString() };
   },
   async updatePin(ref, encryptedPin) {
-    const pin = privateDecrypt({ key: keys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString();
+    const pin = privateDecrypt(
+      { key: keys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+      Buffer.from(encryptedPin, "base64"),
+    ).toString();
     record(`pin ${ref} ${pin}`);
   },
   async createRevealSession(ref, kind) {
@@ -52,12 +55,18 @@ let handle: DatabaseHandle;
 let marie: string;
 let paul: string;
 const card = async (userId: string, lastFour: string) =>
-  handle.db.selectFrom("cards").selectAll().where("user_id", "=", userId).where("last_four", "=", lastFour).executeTakeFirstOrThrow();
+  handle.db
+    .selectFrom("cards")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where("last_four", "=", lastFour)
+    .executeTakeFirstOrThrow();
 
 beforeAll(async () => {
   handle = await openTestDatabase();
   await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
-  const id = (email: string) => handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  const id = (email: string) =>
+    handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
   marie = (await id("marie.martin@example.com")).id;
   paul = (await id("paul.durand@example.com")).id;
 }, 30_000);
@@ -99,8 +108,12 @@ test("a virtual card reveals its details, a physical one its PIN, never the othe
   const physical = await card(marie, "4242");
   const virtual = await card(marie, "5556");
   expect(await openRevealSession(handle.db, issuer, marie, physical.id, "details", "n")).toBe("not_found");
-  expect(await openRevealSession(handle.db, issuer, marie, physical.id, "pin", "n")).toMatchObject({ kind: "document" });
-  expect(await openRevealSession(handle.db, issuer, marie, virtual.id, "details", "n")).toMatchObject({ kind: "document" });
+  expect(await openRevealSession(handle.db, issuer, marie, physical.id, "pin", "n")).toMatchObject({
+    kind: "document",
+  });
+  expect(await openRevealSession(handle.db, issuer, marie, virtual.id, "details", "n")).toMatchObject({
+    kind: "document",
+  });
 });
 
 test("blocking is permanent: no freeze, PIN or reveal afterwards", async () => {

@@ -1,12 +1,24 @@
 import type { DB } from "../db";
 import { encryptPin } from "../providers/issuer/pin";
-import { IssuerError, type CancelReason, type CardIssuer, type RevealKind, type RevealSession } from "../providers/issuer/port";
+import {
+  IssuerError,
+  type CancelReason,
+  type CardIssuer,
+  type RevealKind,
+  type RevealSession,
+} from "../providers/issuer/port";
 
 /**
  * What an employee can do to a card (spec 000 §4): freeze and unfreeze (reversible), block (permanent),
  * choose a new PIN, reveal details or PIN. The portal's state changes only after the issuer confirms.
  */
-export type CardActionResult = { kind: "ok" } | { kind: "notFound" } | { kind: "blocked" } | { kind: "already" } | { kind: "notAllowed" } | { kind: "issuerFailed" };
+export type CardActionResult =
+  | { kind: "ok" }
+  | { kind: "notFound" }
+  | { kind: "blocked" }
+  | { kind: "already" }
+  | { kind: "notAllowed" }
+  | { kind: "issuerFailed" };
 
 const OK = { kind: "ok" } as const;
 const NOT_FOUND = { kind: "notFound" } as const;
@@ -41,29 +53,55 @@ async function callIssuer(call: () => Promise<void>): Promise<typeof OK | typeof
   }
 }
 
-export async function setCardFrozen(db: DB, issuer: CardIssuer, userId: string, cardId: string, frozen: boolean): Promise<CardActionResult> {
+export async function setCardFrozen(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  cardId: string,
+  frozen: boolean,
+): Promise<CardActionResult> {
   const card = await ownedCard(db, userId, cardId);
   if (!card) return NOT_FOUND;
   if (card.status === "blocked") return BLOCKED;
   if ((card.frozen === 1) === frozen) return { kind: "already" };
   const result = await callIssuer(() => (frozen ? issuer.freeze(card.issuer_ref) : issuer.unfreeze(card.issuer_ref)));
   if (result.kind !== "ok") return result;
-  await db.updateTable("cards").set({ frozen: frozen ? 1 : 0 }).where("id", "=", card.id).execute();
+  await db
+    .updateTable("cards")
+    .set({ frozen: frozen ? 1 : 0 })
+    .where("id", "=", card.id)
+    .execute();
   return OK;
 }
 
-export async function blockCard(db: DB, issuer: CardIssuer, userId: string, cardId: string, reason: CancelReason): Promise<CardActionResult> {
+export async function blockCard(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  cardId: string,
+  reason: CancelReason,
+): Promise<CardActionResult> {
   const card = await ownedCard(db, userId, cardId);
   if (!card) return NOT_FOUND;
   if (card.status === "blocked") return BLOCKED;
   const result = await callIssuer(() => issuer.cancel(card.issuer_ref, reason));
   if (result.kind !== "ok") return result;
-  await db.updateTable("cards").set({ status: "blocked", block_reason: reason, frozen: 0 }).where("id", "=", card.id).execute();
+  await db
+    .updateTable("cards")
+    .set({ status: "blocked", block_reason: reason, frozen: 0 })
+    .where("id", "=", card.id)
+    .execute();
   return OK;
 }
 
 /** Spec 000 §4: a PIN locked after 3 wrong entries is unlocked by choosing a new one. */
-export async function chooseNewPin(db: DB, issuer: CardIssuer, userId: string, cardId: string, pin: string): Promise<CardActionResult> {
+export async function chooseNewPin(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  cardId: string,
+  pin: string,
+): Promise<CardActionResult> {
   const card = await ownedCard(db, userId, cardId);
   if (!card) return NOT_FOUND;
   if (card.status === "blocked") return BLOCKED;

@@ -21,9 +21,19 @@ export async function cardCreationOptions(db: DB, userId: string): Promise<CardC
     .where("used_at", "is", null)
     .where("license_type", "in", ["physical_card", "virtual_card"])
     .execute();
-  const count = (groupId: string, type: CardType) => licences.filter((l) => l.group_id === groupId && l.license_type === `${type}_card`).length;
-  const issuing = groups.map((g) => ({ id: g.id, name: g.name, licences: { physical: count(g.id, "physical"), virtual: count(g.id, "virtual") } }));
-  const blocked = issuing.length === 0 ? "noGroup" : issuing.every((g) => g.licences.physical + g.licences.virtual === 0) ? "noLicence" : null;
+  const count = (groupId: string, type: CardType) =>
+    licences.filter((l) => l.group_id === groupId && l.license_type === `${type}_card`).length;
+  const issuing = groups.map((g) => ({
+    id: g.id,
+    name: g.name,
+    licences: { physical: count(g.id, "physical"), virtual: count(g.id, "virtual") },
+  }));
+  const blocked =
+    issuing.length === 0
+      ? "noGroup"
+      : issuing.every((g) => g.licences.physical + g.licences.virtual === 0)
+        ? "noLicence"
+        : null;
   return { groups: issuing, blocked };
 }
 
@@ -39,7 +49,12 @@ export interface CardRequestView {
 
 /** Only this user's requests: another user's id reads as unknown. */
 export async function getCardRequest(db: DB, userId: string, requestId: string): Promise<CardRequestView | null> {
-  const row = await db.selectFrom("card_requests").selectAll().where("id", "=", requestId).where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("card_requests")
+    .selectAll()
+    .where("id", "=", requestId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!row) return null;
   return {
     id: row.id,
@@ -63,7 +78,13 @@ export async function profileAddress(db: DB, userId: string): Promise<ShippingAd
     .where("id", "=", userId)
     .executeTakeFirst();
   if (!row?.address_line1 || !row.address_zipcode || !row.address_city || !row.address_country) return null;
-  return { line1: row.address_line1, line2: row.address_line2, zipcode: row.address_zipcode, city: row.address_city, country: row.address_country };
+  return {
+    line1: row.address_line1,
+    line2: row.address_line2,
+    zipcode: row.address_zipcode,
+    city: row.address_city,
+    country: row.address_country,
+  };
 }
 
 /** Request ids come back from the browser in forms and URLs: only well-formed ones are looked up. */
@@ -84,8 +105,18 @@ export const ABANDONED_DRAFT_MS = 24 * 60 * 60 * 1000;
  * Step 1: records the funder and the type on the request (created here on first use). The group must
  * be one of the user's issuing groups with a licence of that type left.
  */
-export async function saveCardChoice(db: DB, userId: string, requestId: string, choice: { groupId: string; type: CardType }, now = new Date()): Promise<ChoiceResult> {
-  const existing = await db.selectFrom("card_requests").select(["user_id", "status"]).where("id", "=", requestId).executeTakeFirst();
+export async function saveCardChoice(
+  db: DB,
+  userId: string,
+  requestId: string,
+  choice: { groupId: string; type: CardType },
+  now = new Date(),
+): Promise<ChoiceResult> {
+  const existing = await db
+    .selectFrom("card_requests")
+    .select(["user_id", "status"])
+    .where("id", "=", requestId)
+    .executeTakeFirst();
   if (existing && existing.user_id !== userId) return { kind: "forged" };
   // A replay is recognised before anything else: its licence is already spent.
   if (existing && existing.status !== "draft") return { kind: "submitted" };
@@ -113,11 +144,24 @@ export async function saveCardChoice(db: DB, userId: string, requestId: string, 
   try {
     await db
       .insertInto("card_requests")
-      .values({ id: requestId, user_id: userId, group_id: group.id, type: choice.type, status: "draft", attempt: 0, created_at: now.toISOString(), updated_at: now.toISOString() })
+      .values({
+        id: requestId,
+        user_id: userId,
+        group_id: group.id,
+        type: choice.type,
+        status: "draft",
+        attempt: 0,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
       .execute();
   } catch {
     // The same request id inserted twice at once (a double submit): the other insert won.
-    const winner = await db.selectFrom("card_requests").select(["user_id", "status"]).where("id", "=", requestId).executeTakeFirst();
+    const winner = await db
+      .selectFrom("card_requests")
+      .select(["user_id", "status"])
+      .where("id", "=", requestId)
+      .executeTakeFirst();
     if (!winner || winner.user_id !== userId) return { kind: "forged" };
     if (winner.status !== "draft") return { kind: "submitted" };
   }
@@ -127,11 +171,23 @@ export async function saveCardChoice(db: DB, userId: string, requestId: string, 
 export type StepResult = { kind: "ok" | "notFound" | "submitted" | "wrongType" | "issuerFailed" };
 
 async function draftOf(db: DB, userId: string, requestId: string) {
-  return db.selectFrom("card_requests").select(["id", "status", "type"]).where("id", "=", requestId).where("user_id", "=", userId).executeTakeFirst();
+  return db
+    .selectFrom("card_requests")
+    .select(["id", "status", "type"])
+    .where("id", "=", requestId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
 }
 
 /** Step 2 (physical): the PIN leaves this function only encrypted with the issuer's public key. */
-export async function saveCardPin(db: DB, issuer: CardIssuer, userId: string, requestId: string, pin: string, now = new Date()): Promise<StepResult> {
+export async function saveCardPin(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  requestId: string,
+  pin: string,
+  now = new Date(),
+): Promise<StepResult> {
   const draft = await draftOf(db, userId, requestId);
   if (!draft) return { kind: "notFound" };
   if (draft.status !== "draft") return { kind: "submitted" };
@@ -155,7 +211,13 @@ export async function saveCardPin(db: DB, issuer: CardIssuer, userId: string, re
 }
 
 /** Step 3 (physical): the delivery address, already validated against spec 000 §5. */
-export async function saveShippingAddress(db: DB, userId: string, requestId: string, address: ShippingAddress, now = new Date()): Promise<StepResult> {
+export async function saveShippingAddress(
+  db: DB,
+  userId: string,
+  requestId: string,
+  address: ShippingAddress,
+  now = new Date(),
+): Promise<StepResult> {
   const draft = await draftOf(db, userId, requestId);
   if (!draft) return { kind: "notFound" };
   if (draft.status !== "draft") return { kind: "submitted" };
@@ -197,21 +259,44 @@ async function takeLicence(trx: DB, userId: string, groupId: string, type: CardT
       .orderBy("id")
       .executeTakeFirst();
     if (!free) break;
-    const taken = await trx.updateTable("licences").set({ used_at: now }).where("id", "=", free.id).where("used_at", "is", null).executeTakeFirst();
+    const taken = await trx
+      .updateTable("licences")
+      .set({ used_at: now })
+      .where("id", "=", free.id)
+      .where("used_at", "is", null)
+      .executeTakeFirst();
     if (Number(taken.numUpdatedRows) === 1) return free.id;
   }
   throw new NoLicenceLeft();
 }
 
 /** Final step: takes the licence, asks the issuer, and records the card once it is made. */
-export async function submitCardRequest(db: DB, issuer: CardIssuer, userId: string, requestId: string, now = new Date()): Promise<SubmitResult> {
-  const request = await db.selectFrom("card_requests").selectAll().where("id", "=", requestId).where("user_id", "=", userId).executeTakeFirst();
+export async function submitCardRequest(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  requestId: string,
+  now = new Date(),
+): Promise<SubmitResult> {
+  const request = await db
+    .selectFrom("card_requests")
+    .selectAll()
+    .where("id", "=", requestId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!request) return { kind: "notFound" };
   if (request.status !== "draft") return { kind: "replayed", cardId: request.card_id };
   const type: CardType = request.type === "virtual" ? "virtual" : "physical";
-  const address = request.line1 && request.zipcode && request.city && request.country
-    ? { line1: request.line1, line2: request.line2, zipcode: request.zipcode, city: request.city, country: request.country }
-    : null;
+  const address =
+    request.line1 && request.zipcode && request.city && request.country
+      ? {
+          line1: request.line1,
+          line2: request.line2,
+          zipcode: request.zipcode,
+          city: request.city,
+          country: request.country,
+        }
+      : null;
   if (type === "physical" && !request.pin_ciphertext) return { kind: "incomplete", missing: "pin" };
   if (type === "physical" && !address) return { kind: "incomplete", missing: "address" };
 
@@ -237,7 +322,11 @@ export async function submitCardRequest(db: DB, issuer: CardIssuer, userId: stri
   }
   if (!licenceId) {
     // Another submit of this same request got there first.
-    const winner = await db.selectFrom("card_requests").select("card_id").where("id", "=", requestId).executeTakeFirst();
+    const winner = await db
+      .selectFrom("card_requests")
+      .select("card_id")
+      .where("id", "=", requestId)
+      .executeTakeFirst();
     return { kind: "replayed", cardId: winner?.card_id ?? null };
   }
 
@@ -245,10 +334,23 @@ export async function submitCardRequest(db: DB, issuer: CardIssuer, userId: stri
     db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow(),
     db.selectFrom("groups").selectAll().where("id", "=", request.group_id).executeTakeFirstOrThrow(),
   ]);
-  const groupAddress = { line1: group.address_line1, line2: null, zipcode: group.address_zipcode, city: group.address_city, country: group.address_country };
-  const userAddress = user.address_line1 && user.address_zipcode && user.address_city && user.address_country
-    ? { line1: user.address_line1, line2: user.address_line2, zipcode: user.address_zipcode, city: user.address_city, country: user.address_country }
-    : null;
+  const groupAddress = {
+    line1: group.address_line1,
+    line2: null,
+    zipcode: group.address_zipcode,
+    city: group.address_city,
+    country: group.address_country,
+  };
+  const userAddress =
+    user.address_line1 && user.address_zipcode && user.address_city && user.address_country
+      ? {
+          line1: user.address_line1,
+          line2: user.address_line2,
+          zipcode: user.address_zipcode,
+          city: user.address_city,
+          country: user.address_country,
+        }
+      : null;
   let issued;
   try {
     issued = await issuer.issueCard({
@@ -288,18 +390,32 @@ export async function submitCardRequest(db: DB, issuer: CardIssuer, userId: stri
     if (err.code === "invalid_address") return { kind: "addressRefused", field: err.field ?? null };
     if (err.code === "invalid_pin") return { kind: "pinRefused" };
     // The issuer's own words come along (spec 000 §8: failures "shown with server messages").
-    return { kind: "issuerFailed", code: err.code, message: err.message && err.message !== err.code ? err.message : null };
+    return {
+      kind: "issuerFailed",
+      code: err.code,
+      message: err.message && err.message !== err.code ? err.message : null,
+    };
   }
 
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("card_requests").set({ issuer_ref: issued.issuerRef, updated_at: new Date().toISOString() }).where("id", "=", requestId).execute();
+    await trx
+      .updateTable("card_requests")
+      .set({ issuer_ref: issued.issuerRef, updated_at: new Date().toISOString() })
+      .where("id", "=", requestId)
+      .execute();
     // Spec 000 §7: a physical card ships to the user's address, which the delivery step updates.
     await trx
       .updateTable("users")
       .set({
         issuer_cardholder_ref: issued.cardholderRef,
         ...(address
-          ? { address_line1: address.line1, address_line2: address.line2, address_zipcode: address.zipcode, address_city: address.city, address_country: address.country }
+          ? {
+              address_line1: address.line1,
+              address_line2: address.line2,
+              address_zipcode: address.zipcode,
+              address_city: address.city,
+              address_country: address.country,
+            }
           : {}),
       })
       .where("id", "=", userId)
@@ -373,11 +489,21 @@ async function settleCardRequest(db: DB, issuer: CardIssuer, requestId: string):
       .orderBy("name")
       .execute();
     if (wallets.length > 0) {
-      await trx.insertInto("card_wallets").values(wallets.map((w, position) => ({ card_id: cardId, wallet_id: w.id, position }))).execute();
+      await trx
+        .insertInto("card_wallets")
+        .values(wallets.map((w, position) => ({ card_id: cardId, wallet_id: w.id, position })))
+        .execute();
     }
     await trx
       .insertInto("notifications")
-      .values({ id: newId("ntf"), user_id: request.user_id, type: "card_created_to_user_notification", data_id: cardId, created_at: stamp, read_at: null })
+      .values({
+        id: newId("ntf"),
+        user_id: request.user_id,
+        type: "card_created_to_user_notification",
+        data_id: cardId,
+        created_at: stamp,
+        read_at: null,
+      })
       .execute();
     return true;
   });
@@ -400,6 +526,11 @@ export async function settleCardRequests(db: DB, issuer: CardIssuer, userId: str
 
 /** True while a submitted card is still being made by the issuer. */
 export async function hasCardInTheMaking(db: DB, userId: string): Promise<boolean> {
-  const row = await db.selectFrom("card_requests").select("id").where("user_id", "=", userId).where("status", "=", "submitted").executeTakeFirst();
+  const row = await db
+    .selectFrom("card_requests")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("status", "=", "submitted")
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -35,7 +35,12 @@ export async function listCards(db: DB, userId: string): Promise<CardListItem[]>
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  const items = rows.map((r) => ({ id: r.id, type: asType(r.type), lastFour: r.last_four, blocked: r.status === "blocked" }));
+  const items = rows.map((r) => ({
+    id: r.id,
+    type: asType(r.type),
+    lastFour: r.last_four,
+    blocked: r.status === "blocked",
+  }));
   return [...items.filter((c) => !c.blocked), ...items.filter((c) => c.blocked)];
 }
 
@@ -99,7 +104,13 @@ export async function getShippingAddress(db: DB, userId: string, cardId: string)
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row?.shipping_line1 || !row.shipping_zipcode || !row.shipping_city || !row.shipping_country) return null;
-  return { line1: row.shipping_line1, line2: row.shipping_line2, zipcode: row.shipping_zipcode, city: row.shipping_city, country: row.shipping_country };
+  return {
+    line1: row.shipping_line1,
+    line2: row.shipping_line2,
+    zipcode: row.shipping_zipcode,
+    city: row.shipping_city,
+    country: row.shipping_country,
+  };
 }
 
 /** Card licences the user can still use, by type (spec 000 §2: the add-card area shows when any remain). */

@@ -4,7 +4,18 @@ import type { DatabaseHandle } from "../db";
 import { openTestDatabase } from "../db/test-database";
 import { newId } from "../ids";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
-import { CODE_TTL_MS, issueCode, MAX_ATTEMPTS, randomCode, resendAvailableAt, setCodeGenerator, RESEND_WAIT_MS, verifyCode, withdrawCodes, type CodeSubject } from "./codes";
+import {
+  CODE_TTL_MS,
+  issueCode,
+  MAX_ATTEMPTS,
+  randomCode,
+  resendAvailableAt,
+  setCodeGenerator,
+  RESEND_WAIT_MS,
+  verifyCode,
+  withdrawCodes,
+  type CodeSubject,
+} from "./codes";
 import type { GuessPolicy } from "./guess-limits";
 
 let handle: DatabaseHandle;
@@ -22,7 +33,9 @@ async function addUser(): Promise<string> {
   const id = newId("usr");
   await handle.db
     .insertInto("users")
-    .values(buildUser({ id, email: `${id.toLowerCase()}@example.com`, mfa_enabled: 1, created_at: new Date().toISOString() }))
+    .values(
+      buildUser({ id, email: `${id.toLowerCase()}@example.com`, mfa_enabled: 1, created_at: new Date().toISOString() }),
+    )
     .execute();
   return id;
 }
@@ -41,18 +54,39 @@ const message = { subject: "Code", text: (code: string) => `Votre code : ${code}
 
 function issue(subject: CodeSubject, code = CODE, now = new Date()) {
   const restore = setCodeGenerator(() => code);
-  return issueCode(handle.db, messenger, { subject, channel: "email", destination: "a@example.com", message }, { now }).finally(restore);
+  return issueCode(
+    handle.db,
+    messenger,
+    { subject, channel: "email", destination: "a@example.com", message },
+    { now },
+  ).finally(restore);
 }
-const verify = (subject: CodeSubject, code: string, now = new Date()) => verifyCode(handle.db, subject, code, { now, policy: lenient });
+const verify = (subject: CodeSubject, code: string, now = new Date()) =>
+  verifyCode(handle.db, subject, code, { now, policy: lenient });
 
 test("a code is 6 digits, sent once, stored hashed, and works once", async () => {
-  const result = await issueCode(handle.db, messenger, { subject: signIn, channel: "email", destination: "a@example.com", message });
+  const result = await issueCode(handle.db, messenger, {
+    subject: signIn,
+    channel: "email",
+    destination: "a@example.com",
+    message,
+  });
   expect(result.kind).toBe("sent");
   expect(sent).toHaveLength(1);
   const code = /(\d{6})/.exec(sent[0]!.text)?.[1] ?? "";
   expect(code).toMatch(/^\d{6}$/);
-  const row = await handle.db.selectFrom("one_time_codes").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-  expect(row).toMatchObject({ purpose: "signIn", target: userId, destination: "a@example.com", attempts: 0, used_at: null });
+  const row = await handle.db
+    .selectFrom("one_time_codes")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  expect(row).toMatchObject({
+    purpose: "signIn",
+    target: userId,
+    destination: "a@example.com",
+    attempts: 0,
+    used_at: null,
+  });
   expect(row.code_hash).not.toContain(code);
   expect(await verify(signIn, code)).toEqual({ kind: "ok" });
   expect(await verify(signIn, code)).toEqual({ kind: "missing" });

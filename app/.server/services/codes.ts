@@ -67,7 +67,8 @@ export function codeSequence(...codes: string[]): CodeGenerator {
   const queue = [...codes];
   return () => {
     const next = queue.shift();
-    if (next === undefined || !new RegExp(`^\\d{${CODE_LENGTH}}$`).test(next)) throw new Error(`codeSequence: no ${CODE_LENGTH}-digit code left (${next})`);
+    if (next === undefined || !new RegExp(`^\\d{${CODE_LENGTH}}$`).test(next))
+      throw new Error(`codeSequence: no ${CODE_LENGTH}-digit code left (${next})`);
     return next;
   };
 }
@@ -127,7 +128,12 @@ export async function issueCode(
       })
       .execute();
   });
-  await messenger.send({ channel: input.channel, to: input.destination, subject: input.message.subject, text: input.message.text(code) });
+  await messenger.send({
+    channel: input.channel,
+    to: input.destination,
+    subject: input.message.subject,
+    text: input.message.text(code),
+  });
   return { kind: "sent", expiresAt };
 }
 
@@ -143,7 +149,10 @@ export async function verifyCode(
   options: { now?: Date; policy?: GuessPolicy } = {},
 ): Promise<VerifyResult> {
   const now = options.now ?? new Date();
-  const row = await outstanding(db, subject).select(["id", "code_hash", "attempts", "expires_at"]).orderBy("created_at", "desc").executeTakeFirst();
+  const row = await outstanding(db, subject)
+    .select(["id", "code_hash", "attempts", "expires_at"])
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
   if (!row) return { kind: "missing" };
   if (row.expires_at <= now.toISOString()) return { kind: "expired" };
   if (row.attempts >= MAX_ATTEMPTS) return { kind: "exhausted" };
@@ -154,7 +163,8 @@ export async function verifyCode(
     subject.userId,
     async () => {
       const typed = normaliseCode(code);
-      const matches = /^\d{6}$/.test(typed) && timingSafeEqual(digest(row.id, typed), Buffer.from(row.code_hash, "base64url"));
+      const matches =
+        /^\d{6}$/.test(typed) && timingSafeEqual(digest(row.id, typed), Buffer.from(row.code_hash, "base64url"));
       if (!matches) {
         const attempts = row.attempts + 1;
         await db.updateTable("one_time_codes").set({ attempts }).where("id", "=", row.id).execute();
@@ -162,7 +172,12 @@ export async function verifyCode(
         return false;
       }
       // Single use: the update only succeeds for the first of two concurrent submits.
-      const used = await db.updateTable("one_time_codes").set({ used_at: now.toISOString() }).where("id", "=", row.id).where("used_at", "is", null).executeTakeFirst();
+      const used = await db
+        .updateTable("one_time_codes")
+        .set({ used_at: now.toISOString() })
+        .where("id", "=", row.id)
+        .where("used_at", "is", null)
+        .executeTakeFirst();
       verdict = { kind: Number(used.numUpdatedRows) === 1 ? "ok" : "invalid" };
       return verdict.kind === "ok";
     },

@@ -18,31 +18,74 @@ export interface CreditCardView {
 }
 
 export async function listCreditCards(db: DB, userId: string): Promise<CreditCardView[]> {
-  const rows = await db.selectFrom("credit_cards").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute();
-  return rows.map((r) => ({ id: r.id, brand: r.brand, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year, isDefault: r.is_default === 1 }));
+  const rows = await db
+    .selectFrom("credit_cards")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    brand: r.brand,
+    last4: r.last4,
+    expMonth: r.exp_month,
+    expYear: r.exp_year,
+    isDefault: r.is_default === 1,
+  }));
 }
 
 export type CreditCardResult = { kind: "ok" | "notFound" | "processorFailed" };
 
 /** Spec 000 §4: turning one on unsets every other default; turning it off leaves none. */
-export async function setDefaultCreditCard(db: DB, userId: string, creditCardId: string, makeDefault: boolean): Promise<CreditCardResult> {
+export async function setDefaultCreditCard(
+  db: DB,
+  userId: string,
+  creditCardId: string,
+  makeDefault: boolean,
+): Promise<CreditCardResult> {
   return db.transaction().execute(async (trx) => {
-    const card = await trx.selectFrom("credit_cards").select("id").where("id", "=", creditCardId).where("user_id", "=", userId).executeTakeFirst();
+    const card = await trx
+      .selectFrom("credit_cards")
+      .select("id")
+      .where("id", "=", creditCardId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
     if (!card) return { kind: "notFound" };
     if (makeDefault) {
-      await trx.updateTable("credit_cards").set({ is_default: 0 }).where("user_id", "=", userId).where("id", "!=", card.id).execute();
+      await trx
+        .updateTable("credit_cards")
+        .set({ is_default: 0 })
+        .where("user_id", "=", userId)
+        .where("id", "!=", card.id)
+        .execute();
     }
-    await trx.updateTable("credit_cards").set({ is_default: makeDefault ? 1 : 0 }).where("id", "=", card.id).execute();
+    await trx
+      .updateTable("credit_cards")
+      .set({ is_default: makeDefault ? 1 : 0 })
+      .where("id", "=", card.id)
+      .execute();
     return { kind: "ok" };
   });
 }
 
 /** Spec 000 §4: a default card is unset first, then removed from the processor, then from the list. */
-export async function deleteCreditCard(db: DB, payments: PaymentProcessor, userId: string, creditCardId: string): Promise<CreditCardResult> {
-  const card = await db.selectFrom("credit_cards").select(["id", "processor_ref", "is_default"]).where("id", "=", creditCardId).where("user_id", "=", userId).executeTakeFirst();
+export async function deleteCreditCard(
+  db: DB,
+  payments: PaymentProcessor,
+  userId: string,
+  creditCardId: string,
+): Promise<CreditCardResult> {
+  const card = await db
+    .selectFrom("credit_cards")
+    .select(["id", "processor_ref", "is_default"])
+    .where("id", "=", creditCardId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!card) return { kind: "notFound" };
   const customerRef = await customerRefOf(db, userId);
-  if (card.is_default === 1) await db.updateTable("credit_cards").set({ is_default: 0 }).where("id", "=", card.id).execute();
+  if (card.is_default === 1)
+    await db.updateTable("credit_cards").set({ is_default: 0 }).where("id", "=", card.id).execute();
   try {
     if (customerRef) await payments.detachCard(customerRef, card.processor_ref);
   } catch (err) {
@@ -60,13 +103,28 @@ async function customerRefOf(db: DB, userId: string): Promise<string | null> {
 }
 
 /** Opens the processor's card fields for this user (creating the processor's customer on first use). */
-export async function startCreditCardSetup(db: DB, payments: PaymentProcessor, account: Account, returnUrl: string): Promise<CardSetup | "processorFailed"> {
+export async function startCreditCardSetup(
+  db: DB,
+  payments: PaymentProcessor,
+  account: Account,
+  returnUrl: string,
+): Promise<CardSetup | "processorFailed"> {
   try {
     const { customerRef, setup } = await payments.startCardSetup(
-      { ref: await customerRefOf(db, account.id), userId: account.id, email: account.email, name: [account.firstName, account.lastName].filter(Boolean).join(" ") || account.email },
+      {
+        ref: await customerRefOf(db, account.id),
+        userId: account.id,
+        email: account.email,
+        name: [account.firstName, account.lastName].filter(Boolean).join(" ") || account.email,
+      },
       returnUrl,
     );
-    await db.updateTable("users").set({ processor_customer_ref: customerRef }).where("id", "=", account.id).where("processor_customer_ref", "is", null).execute();
+    await db
+      .updateTable("users")
+      .set({ processor_customer_ref: customerRef })
+      .where("id", "=", account.id)
+      .where("processor_customer_ref", "is", null)
+      .execute();
     return setup;
   } catch (err) {
     if (err instanceof PaymentError) return "processorFailed";
@@ -79,11 +137,25 @@ export async function syncCreditCards(db: DB, payments: PaymentProcessor, userId
   const customerRef = await customerRefOf(db, userId);
   if (!customerRef) return;
   const saved = await payments.listCards(customerRef);
-  const known = new Set((await db.selectFrom("credit_cards").select("processor_ref").where("user_id", "=", userId).execute()).map((r) => r.processor_ref));
+  const known = new Set(
+    (await db.selectFrom("credit_cards").select("processor_ref").where("user_id", "=", userId).execute()).map(
+      (r) => r.processor_ref,
+    ),
+  );
   for (const card of saved.filter((c) => !known.has(c.ref))) {
     await db
       .insertInto("credit_cards")
-      .values({ id: newId("cc"), user_id: userId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear, is_default: 0, processor_ref: card.ref, created_at: new Date().toISOString() })
+      .values({
+        id: newId("cc"),
+        user_id: userId,
+        brand: card.brand,
+        last4: card.last4,
+        exp_month: card.expMonth,
+        exp_year: card.expYear,
+        is_default: 0,
+        processor_ref: card.ref,
+        created_at: new Date().toISOString(),
+      })
       // Another refresh added it a moment ago (unique processor_ref).
       .onConflict((oc) => oc.column("processor_ref").doNothing())
       .execute();
@@ -111,7 +183,12 @@ export async function completeCreditCardSetup(
     for (const delay of delays) {
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       await syncCreditCards(db, payments, userId);
-      const listed = await db.selectFrom("credit_cards").select("id").where("user_id", "=", userId).where("processor_ref", "=", result.cardRef).executeTakeFirst();
+      const listed = await db
+        .selectFrom("credit_cards")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("processor_ref", "=", result.cardRef)
+        .executeTakeFirst();
       if (listed) return "added";
     }
     return "verifying";

@@ -76,7 +76,13 @@ export async function guess(
  * when one runs. One transaction: SQLite's begin immediately takes the write lock, PostgreSQL's
  * upsert locks the row until commit, so two guesses never both see the same count.
  */
-async function countGuess(db: DB, purpose: GuessPurpose, subjectHash: string, policy: GuessPolicy, now: Date): Promise<Date | null> {
+async function countGuess(
+  db: DB,
+  purpose: GuessPurpose,
+  subjectHash: string,
+  policy: GuessPolicy,
+  now: Date,
+): Promise<Date | null> {
   const nowIso = now.toISOString();
   const forgetBefore = new Date(now.getTime() - policy.forgetAfterMs).toISOString();
   return db.transaction().execute(async (trx) => {
@@ -90,7 +96,9 @@ async function countGuess(db: DB, purpose: GuessPurpose, subjectHash: string, po
             failures: sql<number>`case when guess_limits.last_guess_at <= ${forgetBefore} then 1 else guess_limits.failures + 1 end`,
             last_guess_at: nowIso,
           })
-          .where((eb) => eb.or([eb("guess_limits.locked_until", "is", null), eb("guess_limits.locked_until", "<=", nowIso)])),
+          .where((eb) =>
+            eb.or([eb("guess_limits.locked_until", "is", null), eb("guess_limits.locked_until", "<=", nowIso)]),
+          ),
       )
       .returning("failures")
       .executeTakeFirst();
@@ -118,5 +126,9 @@ async function countGuess(db: DB, purpose: GuessPurpose, subjectHash: string, po
 
 /** Clears the count and any wait for this subject (a password reset by e-mailed link proves the mailbox). */
 export async function clearGuesses(db: DB, purpose: GuessPurpose, subject: string): Promise<void> {
-  await db.deleteFrom("guess_limits").where("purpose", "=", purpose).where("subject_hash", "=", hashSecret(subject)).execute();
+  await db
+    .deleteFrom("guess_limits")
+    .where("purpose", "=", purpose)
+    .where("subject_hash", "=", hashSecret(subject))
+    .execute();
 }

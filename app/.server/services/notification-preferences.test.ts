@@ -2,7 +2,12 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import type { DEMO_EMAILS } from "../db/seed";
 import { openDemoDatabase } from "../db/test-database";
-import { defaultNotificationPreferences, getNotificationPreferences, preferencesFromTicked, saveNotificationPreferences } from "./notification-preferences";
+import {
+  defaultNotificationPreferences,
+  getNotificationPreferences,
+  preferencesFromTicked,
+  saveNotificationPreferences,
+} from "./notification-preferences";
 
 let handle: DatabaseHandle;
 let ids: Record<keyof typeof DEMO_EMAILS, string>;
@@ -29,17 +34,29 @@ test("defaults of spec 001 §3: approved payments off/off, the other three on/on
 });
 
 test("the boxes are read one by one when the column switch was left as it was", () => {
-  const prefs = preferencesFromTicked(form({ "cardAuthorizationApproved.mail": "on", "wallets.push": "on", "all.mail": "", "all.mail.before": "", "all.push.before": "" }));
+  const prefs = preferencesFromTicked(
+    form({
+      "cardAuthorizationApproved.mail": "on",
+      "wallets.push": "on",
+      "all.mail": "",
+      "all.mail.before": "",
+      "all.push.before": "",
+    }),
+  );
   expect(prefs.cardAuthorizationApproved).toEqual({ mail: true, push: false });
   expect(prefs.cardAuthorizationDeclined).toEqual({ mail: false, push: false });
   expect(prefs.wallets).toEqual({ mail: false, push: true });
 });
 
 test("a column switch the person changed (without JS) sets the whole column", () => {
-  const allPushOn = preferencesFromTicked(form({ "all.push": "on", "all.push.before": "", "expenseRequests.mail": "on" }));
+  const allPushOn = preferencesFromTicked(
+    form({ "all.push": "on", "all.push.before": "", "expenseRequests.mail": "on" }),
+  );
   expect(Object.values(allPushOn).map((p) => p.push)).toEqual([true, true, true, true]);
   expect(allPushOn.expenseRequests.mail).toBe(true);
-  const allMailOff = preferencesFromTicked(form({ "all.mail.before": "on", "wallets.mail": "on", "wallets.push": "on" }));
+  const allMailOff = preferencesFromTicked(
+    form({ "all.mail.before": "on", "wallets.mail": "on", "wallets.push": "on" }),
+  );
   expect(Object.values(allMailOff).map((p) => p.mail)).toEqual([false, false, false, false]);
   expect(allMailOff.wallets.push).toBe(true);
 });
@@ -52,6 +69,8 @@ test("saved choices are the user's own and are read back", async () => {
   expect(await getNotificationPreferences(handle.db, ids.marie)).toEqual(choice);
   // Saving again replaces, never duplicates.
   await saveNotificationPreferences(handle.db, ids.marie, choice);
-  expect(await handle.db.selectFrom("notification_preferences").select("type").where("user_id", "=", ids.marie).execute()).toHaveLength(4);
+  expect(
+    await handle.db.selectFrom("notification_preferences").select("type").where("user_id", "=", ids.marie).execute(),
+  ).toHaveLength(4);
   expect(await getNotificationPreferences(handle.db, ids.claire)).toEqual(defaultNotificationPreferences());
 });

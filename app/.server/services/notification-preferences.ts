@@ -4,7 +4,12 @@ import type { DB } from "../db";
  * Notification preferences (spec 001 §2.4, §3): four types, each by e-mail and push. Defaults:
  * approved payments off/off, the others on/on. Only saved choices are stored.
  */
-export const NOTIFICATION_TYPES = ["cardAuthorizationApproved", "cardAuthorizationDeclined", "expenseRequests", "wallets"] as const;
+export const NOTIFICATION_TYPES = [
+  "cardAuthorizationApproved",
+  "cardAuthorizationDeclined",
+  "expenseRequests",
+  "wallets",
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_CHANNELS = ["mail", "push"] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -24,13 +29,22 @@ const isType = (value: string): value is NotificationType => (NOTIFICATION_TYPES
 
 export async function getNotificationPreferences(db: DB, userId: string): Promise<NotificationPreferences> {
   const preferences = defaultNotificationPreferences();
-  const rows = await db.selectFrom("notification_preferences").select(["type", "mail", "push"]).where("user_id", "=", userId).execute();
+  const rows = await db
+    .selectFrom("notification_preferences")
+    .select(["type", "mail", "push"])
+    .where("user_id", "=", userId)
+    .execute();
   for (const row of rows) if (isType(row.type)) preferences[row.type] = { mail: row.mail === 1, push: row.push === 1 };
   return preferences;
 }
 
 /** Saves all four types at once (the page has one save button). */
-export async function saveNotificationPreferences(db: DB, userId: string, preferences: NotificationPreferences, now = new Date()): Promise<void> {
+export async function saveNotificationPreferences(
+  db: DB,
+  userId: string,
+  preferences: NotificationPreferences,
+  now = new Date(),
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("notification_preferences").where("user_id", "=", userId).execute();
     await trx
@@ -56,7 +70,8 @@ export async function saveNotificationPreferences(db: DB, userId: string, prefer
  */
 export function preferencesFromTicked(ticked: ReadonlySet<string>): NotificationPreferences {
   const preferences = defaultNotificationPreferences();
-  for (const type of NOTIFICATION_TYPES) for (const channel of NOTIFICATION_CHANNELS) preferences[type][channel] = ticked.has(`${type}.${channel}`);
+  for (const type of NOTIFICATION_TYPES)
+    for (const channel of NOTIFICATION_CHANNELS) preferences[type][channel] = ticked.has(`${type}.${channel}`);
   for (const channel of NOTIFICATION_CHANNELS) {
     const all = ticked.has(`all.${channel}`);
     const before = ticked.has(`all.${channel}.before`);

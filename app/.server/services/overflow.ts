@@ -9,7 +9,11 @@ import { PaymentError, type PaymentProcessor } from "../providers/payments/port"
 
 /** The authorised amount in whole euros; the default when never set. */
 export async function overflowAmount(db: DB, userId: string): Promise<number> {
-  const row = await db.selectFrom("users").select("balance_overflow_authorized").where("id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .select("balance_overflow_authorized")
+    .where("id", "=", userId)
+    .executeTakeFirst();
   const cents = row?.balance_overflow_authorized;
   return cents === null || cents === undefined ? OVERFLOW_DEFAULT_EUROS : Math.round(cents / 100);
 }
@@ -18,16 +22,28 @@ export async function setOverflowAmount(db: DB, userId: string, euros: number): 
   if (!Number.isInteger(euros) || euros < OVERFLOW_MIN_EUROS || euros > OVERFLOW_MAX_EUROS) {
     throw new RangeError(`overflow amount must be ${OVERFLOW_MIN_EUROS}–${OVERFLOW_MAX_EUROS} €; validate it first`);
   }
-  await db.updateTable("users").set({ balance_overflow_authorized: euros * 100 }).where("id", "=", userId).execute();
+  await db
+    .updateTable("users")
+    .set({ balance_overflow_authorized: euros * 100 })
+    .where("id", "=", userId)
+    .execute();
 }
 
-export type RetryResult = { kind: "succeeded" | "failed" | "notFound" | "nothingToRetry" | "noDefaultCard" | "processorFailed" };
+export type RetryResult = {
+  kind: "succeeded" | "failed" | "notFound" | "nothingToRetry" | "noDefaultCard" | "processorFailed";
+};
 
 /**
  * Spec 000 §4: takes the authorization's last payment intent and retries it on the default saved card.
  * Only the signed-in user's own authorizations are found.
  */
-export async function retryOverflowPayment(db: DB, payments: PaymentProcessor, userId: string, cardId: string, authorizationId: string): Promise<RetryResult> {
+export async function retryOverflowPayment(
+  db: DB,
+  payments: PaymentProcessor,
+  userId: string,
+  cardId: string,
+  authorizationId: string,
+): Promise<RetryResult> {
   const intent = await db
     .selectFrom("payment_intents")
     .innerJoin("card_authorizations", "card_authorizations.id", "payment_intents.authorization_id")
@@ -43,7 +59,12 @@ export async function retryOverflowPayment(db: DB, payments: PaymentProcessor, u
   if (intent.latest_status !== "payment_failed" || !intent.processor_ref) return { kind: "nothingToRetry" };
   const [user, card] = await Promise.all([
     db.selectFrom("users").select("processor_customer_ref").where("id", "=", userId).executeTakeFirst(),
-    db.selectFrom("credit_cards").select(["id", "processor_ref"]).where("user_id", "=", userId).where("is_default", "=", 1).executeTakeFirst(),
+    db
+      .selectFrom("credit_cards")
+      .select(["id", "processor_ref"])
+      .where("user_id", "=", userId)
+      .where("is_default", "=", 1)
+      .executeTakeFirst(),
   ]);
   if (!card || !user?.processor_customer_ref) return { kind: "noDefaultCard" };
   let status;
@@ -53,6 +74,10 @@ export async function retryOverflowPayment(db: DB, payments: PaymentProcessor, u
     if (err instanceof PaymentError) return { kind: "processorFailed" };
     throw err;
   }
-  await db.updateTable("payment_intents").set({ latest_status: status, credit_card_id: card.id }).where("id", "=", intent.id).execute();
+  await db
+    .updateTable("payment_intents")
+    .set({ latest_status: status, credit_card_id: card.id })
+    .where("id", "=", intent.id)
+    .execute();
   return { kind: status === "payment_failed" ? "failed" : "succeeded" };
 }

@@ -56,8 +56,19 @@ test("a link resets once; the old password and every session end; a second use i
   // Another address in the URL does not open claire's link.
   expect(await resetLinkIsLive(handle.db, link.token, "marie.martin@example.com")).toBe(false);
 
-  const claire = (await handle.db.selectFrom("users").select("id").where("email", "=", CLAIRE).executeTakeFirstOrThrow()).id;
-  await handle.db.insertInto("sessions").values({ id_hash: "open-session", user_id: claire, data: "{}", expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: now.toISOString() }).execute();
+  const claire = (
+    await handle.db.selectFrom("users").select("id").where("email", "=", CLAIRE).executeTakeFirstOrThrow()
+  ).id;
+  await handle.db
+    .insertInto("sessions")
+    .values({
+      id_hash: "open-session",
+      user_id: claire,
+      data: "{}",
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      created_at: now.toISOString(),
+    })
+    .execute();
   expect(await resetPassword(handle.db, link.token, link.email, "Nouveau-Mot2passe")).toEqual({ kind: "ok" });
   expect(await authenticateWithPassword(handle.db, CLAIRE, "Nouveau-Mot2passe")).toBe(claire);
   expect(await authenticateWithPassword(handle.db, CLAIRE, "Demo-Portail-2026!")).toBeNull();
@@ -72,12 +83,36 @@ test("a link expires after an hour; a new one is sent at most once a minute", as
   const start = new Date(Date.now() + 10 * RESET_RESEND_MS);
   const before = await resetMails();
   await requestPasswordReset(handle.db, messenger, CLAIRE, "http://localhost", mail, start);
-  await requestPasswordReset(handle.db, messenger, CLAIRE, "http://localhost", mail, new Date(start.getTime() + 30_000));
+  await requestPasswordReset(
+    handle.db,
+    messenger,
+    CLAIRE,
+    "http://localhost",
+    mail,
+    new Date(start.getTime() + 30_000),
+  );
   expect(await resetMails()).toBe(before + 1);
   const link = (await lastLink(CLAIRE))!;
-  expect(await resetLinkIsLive(handle.db, link.token, link.email, new Date(start.getTime() + RESET_TTL_MS - 1000))).toBe(true);
-  expect(await resetPassword(handle.db, link.token, link.email, "Expire-Trop1tard", new Date(start.getTime() + RESET_TTL_MS + 1000))).toEqual({ kind: "invalid" });
-  await requestPasswordReset(handle.db, messenger, CLAIRE, "http://localhost", mail, new Date(start.getTime() + RESET_RESEND_MS + 1000));
+  expect(
+    await resetLinkIsLive(handle.db, link.token, link.email, new Date(start.getTime() + RESET_TTL_MS - 1000)),
+  ).toBe(true);
+  expect(
+    await resetPassword(
+      handle.db,
+      link.token,
+      link.email,
+      "Expire-Trop1tard",
+      new Date(start.getTime() + RESET_TTL_MS + 1000),
+    ),
+  ).toEqual({ kind: "invalid" });
+  await requestPasswordReset(
+    handle.db,
+    messenger,
+    CLAIRE,
+    "http://localhost",
+    mail,
+    new Date(start.getTime() + RESET_RESEND_MS + 1000),
+  );
   expect(await resetMails()).toBe(before + 2);
 });
 

@@ -18,7 +18,14 @@ export interface ResetMail {
   text: (link: string) => string;
 }
 
-export async function requestPasswordReset(db: DB, messenger: Messenger, email: string, baseUrl: string, mail: ResetMail, now = new Date()): Promise<void> {
+export async function requestPasswordReset(
+  db: DB,
+  messenger: Messenger,
+  email: string,
+  baseUrl: string,
+  mail: ResetMail,
+  now = new Date(),
+): Promise<void> {
   const address = normaliseEmail(email);
   const user = await db.selectFrom("users").select(["id", "status"]).where("email", "=", address).executeTakeFirst();
   if (!user || user.status !== "active") return;
@@ -34,7 +41,15 @@ export async function requestPasswordReset(db: DB, messenger: Messenger, email: 
   const token = newSecretToken();
   await db
     .insertInto("action_tokens")
-    .values({ id: newId("tok"), user_id: user.id, purpose: "reset_password", token_hash: hashSecret(token), expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null, created_at: now.toISOString() })
+    .values({
+      id: newId("tok"),
+      user_id: user.id,
+      purpose: "reset_password",
+      token_hash: hashSecret(token),
+      expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
+      used_at: null,
+      created_at: now.toISOString(),
+    })
     .execute();
   const link = `${baseUrl.replace(/\/+$/, "")}/reset-password/${token}?email=${encodeURIComponent(address)}`;
   await messenger.send({ channel: "email", to: address, subject: mail.subject, text: mail.text(link) });
@@ -64,12 +79,23 @@ export async function resetLinkIsLive(db: DB, token: string, email: string, now 
  * the account ends, so whoever knew the old password is signed out, and a wait on its password guesses
  * ends too.
  */
-export async function resetPassword(db: DB, token: string, email: string, password: string, now = new Date()): Promise<{ kind: "ok" } | { kind: "invalid" }> {
+export async function resetPassword(
+  db: DB,
+  token: string,
+  email: string,
+  password: string,
+  now = new Date(),
+): Promise<{ kind: "ok" } | { kind: "invalid" }> {
   const live = await liveToken(db, token, email, now);
   if (!live) return { kind: "invalid" };
   const hash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
-    const spent = await trx.updateTable("action_tokens").set({ used_at: now.toISOString() }).where("id", "=", live.id).where("used_at", "is", null).executeTakeFirst();
+    const spent = await trx
+      .updateTable("action_tokens")
+      .set({ used_at: now.toISOString() })
+      .where("id", "=", live.id)
+      .where("used_at", "is", null)
+      .executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) return { kind: "invalid" } as const;
     await trx.updateTable("users").set({ password_hash: hash }).where("id", "=", live.user_id).execute();
     await trx.deleteFrom("sessions").where("user_id", "=", live.user_id).execute();

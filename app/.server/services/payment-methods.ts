@@ -17,7 +17,12 @@ export interface SwitchableTransaction {
   wallets: (SelectableWallet & { name: string })[];
 }
 
-export async function getSwitchableTransaction(db: DB, userId: string, cardId: string, authorizationId: string): Promise<SwitchableTransaction | null> {
+export async function getSwitchableTransaction(
+  db: DB,
+  userId: string,
+  cardId: string,
+  authorizationId: string,
+): Promise<SwitchableTransaction | null> {
   const row = await db
     .selectFrom("card_authorizations")
     .innerJoin("cards", "cards.id", "card_authorizations.card_id")
@@ -40,9 +45,20 @@ export async function getSwitchableTransaction(db: DB, userId: string, cardId: s
   const wallets = (await linkedWalletSummaries(db, userId, cardId))
     // Spec 000 §5: wallets the supplier does not authorise are not offered.
     .filter((w) => accepted === null || accepted.includes(w.walletType))
-    .map((w) => ({ id: w.id, name: w.name, selectable: w.available === null ? row.amount : Math.max(0, Math.min(w.available, row.amount)) }))
+    .map((w) => ({
+      id: w.id,
+      name: w.name,
+      selectable: w.available === null ? row.amount : Math.max(0, Math.min(w.available, row.amount)),
+    }))
     .filter((w) => w.selectable > 0);
-  return { id: row.id, cardId: row.card_id, merchantName: row.merchant_name, transactionAt: row.transaction_at, amount: row.amount, wallets };
+  return {
+    id: row.id,
+    cardId: row.card_id,
+    merchantName: row.merchant_name,
+    transactionAt: row.transaction_at,
+    amount: row.amount,
+    wallets,
+  };
 }
 
 /** The supplier's accepted wallet types; null when it accepts every wallet. An unreadable list accepts none. */
@@ -56,9 +72,16 @@ function acceptedWalletTypes(scopes: string | null): string[] | null {
   }
 }
 
-export type SwitchResult = { kind: "ok" } | { kind: "notFound" } | { kind: "invalid"; errors: Record<string, SplitError>; total: number | null };
+export type SwitchResult =
+  { kind: "ok" } | { kind: "notFound" } | { kind: "invalid"; errors: Record<string, SplitError>; total: number | null };
 
-export async function switchPaymentMethods(db: DB, userId: string, cardId: string, authorizationId: string, typed: Record<string, string>): Promise<SwitchResult> {
+export async function switchPaymentMethods(
+  db: DB,
+  userId: string,
+  cardId: string,
+  authorizationId: string,
+  typed: Record<string, string>,
+): Promise<SwitchResult> {
   const transaction = await getSwitchableTransaction(db, userId, cardId, authorizationId);
   if (!transaction) return { kind: "notFound" };
   const split = validateSplit(transaction.amount, transaction.wallets, typed);
@@ -75,7 +98,15 @@ export async function switchPaymentMethods(db: DB, userId: string, cardId: strin
     const now = new Date().toISOString();
     await trx
       .insertInto("payment_method_switches")
-      .values(split.parts.map((p) => ({ id: newId("pms"), authorization_id: transaction.id, wallet_id: p.walletId, amount: p.amount, created_at: now })))
+      .values(
+        split.parts.map((p) => ({
+          id: newId("pms"),
+          authorization_id: transaction.id,
+          wallet_id: p.walletId,
+          amount: p.amount,
+          created_at: now,
+        })),
+      )
       .execute();
     return true;
   });

@@ -5,7 +5,13 @@ import { openTestDatabase } from "../db/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { SANDBOX_TEST_CARDS, SandboxPaymentProcessor, SETUP_MAX_ATTEMPTS } from "../providers/payments/sandbox";
 import { getAccount, type Account } from "./accounts";
-import { completeCreditCardSetup, deleteCreditCard, listCreditCards, setDefaultCreditCard, startCreditCardSetup } from "./credit-cards";
+import {
+  completeCreditCardSetup,
+  deleteCreditCard,
+  listCreditCards,
+  setDefaultCreditCard,
+  startCreditCardSetup,
+} from "./credit-cards";
 import { overflowAmount, retryOverflowPayment, setOverflowAmount } from "./overflow";
 import { getSwitchableTransaction, switchPaymentMethods } from "./payment-methods";
 import { isPermutation, linkedWalletIds, moveWallet, setWalletPriority } from "./wallet-priority";
@@ -23,16 +29,19 @@ beforeAll(async () => {
   await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
   processor = new SandboxPaymentProcessor(handle.db);
   await registerDemoPayments(handle.db, processor);
-  const idOf = async (email: string) => (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+  const idOf = async (email: string) =>
+    (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
   marie = (await getAccount(handle.db, await idOf("marie.martin@example.com")))!;
   paul = (await getAccount(handle.db, await idOf("paul.durand@example.com")))!;
-  const card = (lastFour: string) => handle.db.selectFrom("cards").select("id").where("last_four", "=", lastFour).executeTakeFirstOrThrow();
+  const card = (lastFour: string) =>
+    handle.db.selectFrom("cards").select("id").where("last_four", "=", lastFour).executeTakeFirstOrThrow();
   marieCard = (await card("4242")).id;
   marieVirtual = (await card("5556")).id;
 }, 30_000);
 afterAll(() => handle.close());
 
-const defaults = async (userId: string) => (await listCreditCards(handle.db, userId)).filter((c) => c.isDefault).map((c) => c.last4);
+const defaults = async (userId: string) =>
+  (await listCreditCards(handle.db, userId)).filter((c) => c.isDefault).map((c) => c.last4);
 
 /** Types a card into the sandbox processor's own fields, as the person would in the iframe. */
 async function addCard(account: Account, number: string, expiry = "12/39", cvc = "123") {
@@ -112,11 +121,17 @@ describe("adding and deleting a saved card", () => {
       },
     });
     const declined = await addCard(marie, SANDBOX_TEST_CARDS.declined);
-    expect(declined.outcome).toEqual({ kind: "refused", errors: { form: "Votre carte a été refusée. Essayez une autre carte." } });
+    expect(declined.outcome).toEqual({
+      kind: "refused",
+      errors: { form: "Votre carte a été refusée. Essayez une autre carte." },
+    });
     expect(await completeCreditCardSetup(handle.db, processor, marie.id, declined.setupRef, [0])).toBe("verifying");
     // Too many refusals end the setup.
-    for (let i = 1; i < SETUP_MAX_ATTEMPTS; i++) await processor.submitFields(declined.key, { number: SANDBOX_TEST_CARDS.declined, expiry: "12/39", cvc: "123" });
-    expect(await processor.submitFields(declined.key, { number: SANDBOX_TEST_CARDS.visa, expiry: "12/39", cvc: "123" })).toEqual({ kind: "expired" });
+    for (let i = 1; i < SETUP_MAX_ATTEMPTS; i++)
+      await processor.submitFields(declined.key, { number: SANDBOX_TEST_CARDS.declined, expiry: "12/39", cvc: "123" });
+    expect(
+      await processor.submitFields(declined.key, { number: SANDBOX_TEST_CARDS.visa, expiry: "12/39", cvc: "123" }),
+    ).toEqual({ kind: "expired" });
     expect(await completeCreditCardSetup(handle.db, processor, marie.id, declined.setupRef, [0])).toBe("failed");
   });
 
@@ -126,7 +141,11 @@ describe("adding and deleting a saved card", () => {
     expect(await completeCreditCardSetup(handle.db, processor, marie.id, setupRef, [0, 10, 20])).toBe("verifying");
     expect(Date.now() - started).toBeGreaterThanOrEqual(30);
     expect((await listCreditCards(handle.db, marie.id)).some((c) => c.last4 === "0077")).toBe(false);
-    await handle.db.updateTable("sandbox_processor_cards").set({ visible_at: new Date(Date.now() - 1000).toISOString() }).where("last4", "=", "0077").execute();
+    await handle.db
+      .updateTable("sandbox_processor_cards")
+      .set({ visible_at: new Date(Date.now() - 1000).toISOString() })
+      .where("last4", "=", "0077")
+      .execute();
     expect(await completeCreditCardSetup(handle.db, processor, marie.id, setupRef, [0])).toBe("added");
   });
 
@@ -151,24 +170,36 @@ describe("retrying a failed overflow payment", () => {
     const { authorizationId } = await failedAuthorization();
     const cards = await listCreditCards(handle.db, marie.id);
     for (const c of cards) await setDefaultCreditCard(handle.db, marie.id, c.id, false);
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "noDefaultCard" });
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({
+      kind: "noDefaultCard",
+    });
 
     const { setupRef } = await addCard(marie, SANDBOX_TEST_CARDS.chargeDeclined);
     await completeCreditCardSetup(handle.db, processor, marie.id, setupRef, [0]);
     const declining = (await listCreditCards(handle.db, marie.id)).find((c) => c.last4 === "0341")!;
     await setDefaultCreditCard(handle.db, marie.id, declining.id, true);
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "failed" });
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({
+      kind: "failed",
+    });
     expect((await failedAuthorization()).latest_status).toBe("payment_failed");
 
     // Not someone else's, not through another card.
-    expect(await retryOverflowPayment(handle.db, processor, paul.id, marieCard, authorizationId)).toEqual({ kind: "notFound" });
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieVirtual, authorizationId)).toEqual({ kind: "notFound" });
+    expect(await retryOverflowPayment(handle.db, processor, paul.id, marieCard, authorizationId)).toEqual({
+      kind: "notFound",
+    });
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieVirtual, authorizationId)).toEqual({
+      kind: "notFound",
+    });
 
     const visa = (await listCreditCards(handle.db, marie.id)).find((c) => c.last4 === "4444")!;
     await setDefaultCreditCard(handle.db, marie.id, visa.id, true);
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "succeeded" });
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({
+      kind: "succeeded",
+    });
     expect((await failedAuthorization()).latest_status).toBe("succeeded");
-    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({ kind: "nothingToRetry" });
+    expect(await retryOverflowPayment(handle.db, processor, marie.id, marieCard, authorizationId)).toEqual({
+      kind: "nothingToRetry",
+    });
   });
 });
 
@@ -196,18 +227,35 @@ describe("debit priority", () => {
     expect(await setWalletPriority(handle.db, marie.id, marieCard, reversed)).toEqual({ kind: "ok" });
     expect(await linkedWalletIds(handle.db, marie.id, marieCard)).toEqual(reversed);
 
-    const foreignWallet = (await handle.db.selectFrom("wallets").select("id").where("user_id", "!=", marie.id).executeTakeFirstOrThrow()).id;
-    expect(await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[1]!, foreignWallet])).toEqual({ kind: "notPermutation" });
-    expect(await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[0]!, reversed[1]!])).toEqual({ kind: "notPermutation" });
+    const foreignWallet = (
+      await handle.db.selectFrom("wallets").select("id").where("user_id", "!=", marie.id).executeTakeFirstOrThrow()
+    ).id;
+    expect(
+      await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[1]!, foreignWallet]),
+    ).toEqual({ kind: "notPermutation" });
+    expect(await setWalletPriority(handle.db, marie.id, marieCard, [reversed[0]!, reversed[0]!, reversed[1]!])).toEqual(
+      { kind: "notPermutation" },
+    );
     expect(await setWalletPriority(handle.db, paul.id, marieCard, before)).toEqual({ kind: "notFound" });
-    expect(await setWalletPriority(handle.db, marie.id, marieVirtual, await linkedWalletIds(handle.db, marie.id, marieVirtual) ?? [])).toEqual({ kind: "tooFew" });
+    expect(
+      await setWalletPriority(
+        handle.db,
+        marie.id,
+        marieVirtual,
+        (await linkedWalletIds(handle.db, marie.id, marieVirtual)) ?? [],
+      ),
+    ).toEqual({ kind: "tooFew" });
     expect(await linkedWalletIds(handle.db, marie.id, marieCard)).toEqual(reversed);
   });
 });
 
 describe("switching a transaction's payment methods", () => {
   test("marie moves Le Bistrot des Halles onto her wallets once; bad splits and other users change nothing", async () => {
-    const auth = await handle.db.selectFrom("card_authorizations").select("id").where("merchant_name", "=", "Le Bistrot des Halles").executeTakeFirstOrThrow();
+    const auth = await handle.db
+      .selectFrom("card_authorizations")
+      .select("id")
+      .where("merchant_name", "=", "Le Bistrot des Halles")
+      .executeTakeFirstOrThrow();
     const transaction = (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!;
     expect(transaction.amount).toBe(1250);
     // Spec 000 §5: the restaurant accepts meal and gift wallets; her mobility wallet is not offered.
@@ -215,7 +263,9 @@ describe("switching a transaction's payment methods", () => {
     expect(transaction.wallets.every((w) => w.selectable > 0 && w.selectable <= 1250)).toBe(true);
     const offeredWith = async (scopes: string | null) => {
       await handle.db.updateTable("card_authorizations").set({ scopes }).where("id", "=", auth.id).execute();
-      return (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!.wallets.map((w) => w.name).sort();
+      return (await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id))!.wallets
+        .map((w) => w.name)
+        .sort();
     };
     expect(await offeredWith(null)).toEqual(["Cadeaux de Noël", "Mobilité", "Titres-restaurant"]);
     expect(await offeredWith('["mobility"]')).toEqual(["Mobilité"]);
@@ -224,18 +274,35 @@ describe("switching a transaction's payment methods", () => {
     const [first, second] = transaction.wallets;
 
     expect(await getSwitchableTransaction(handle.db, paul.id, marieCard, auth.id)).toBeNull();
-    expect(await switchPaymentMethods(handle.db, paul.id, marieCard, auth.id, { [first!.id]: "12,50" })).toEqual({ kind: "notFound" });
-    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10" })).toEqual({ kind: "invalid", errors: { form: "total" }, total: 1000 });
-    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "15", [second!.id]: "-2,50" })).toMatchObject({ kind: "invalid" });
+    expect(await switchPaymentMethods(handle.db, paul.id, marieCard, auth.id, { [first!.id]: "12,50" })).toEqual({
+      kind: "notFound",
+    });
+    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10" })).toEqual({
+      kind: "invalid",
+      errors: { form: "total" },
+      total: 1000,
+    });
+    expect(
+      await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "15", [second!.id]: "-2,50" }),
+    ).toMatchObject({ kind: "invalid" });
 
-    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" })).toEqual({ kind: "ok" });
-    const parts = await handle.db.selectFrom("payment_method_switches").select(["wallet_id", "amount"]).where("authorization_id", "=", auth.id).orderBy("amount", "desc").execute();
+    expect(
+      await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" }),
+    ).toEqual({ kind: "ok" });
+    const parts = await handle.db
+      .selectFrom("payment_method_switches")
+      .select(["wallet_id", "amount"])
+      .where("authorization_id", "=", auth.id)
+      .orderBy("amount", "desc")
+      .execute();
     expect(parts).toEqual([
       { wallet_id: first!.id, amount: 1000 },
       { wallet_id: second!.id, amount: 250 },
     ]);
     // Once only.
-    expect(await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" })).toEqual({ kind: "notFound" });
+    expect(
+      await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" }),
+    ).toEqual({ kind: "notFound" });
     expect(await getSwitchableTransaction(handle.db, marie.id, marieCard, auth.id)).toBeNull();
   });
 });

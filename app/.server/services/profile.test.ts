@@ -18,7 +18,10 @@ import {
 let handle: DatabaseHandle;
 let messenger: SandboxMessenger;
 const messages: PendingChangeMessages = {
-  email: (newEmail) => ({ subject: "Confirmez votre adresse", text: (code) => `Code ${code} lien /user-confirmation?email=${encodeURIComponent(newEmail)}&code=${code}` }),
+  email: (newEmail) => ({
+    subject: "Confirmez votre adresse",
+    text: (code) => `Code ${code} lien /user-confirmation?email=${encodeURIComponent(newEmail)}&code=${code}`,
+  }),
   phone: () => ({ subject: "Confirmez votre numéro", text: (code) => `Code ${code}` }),
 };
 let ids: Record<keyof typeof DEMO_EMAILS, string>;
@@ -53,19 +56,39 @@ test("paul's seeded phone change is confirmed by the code sent to the new number
 test("a save that changes nothing is refused and writes nothing", async () => {
   const marie = (await getProfileSettings(handle.db, ids.marie))!;
   const outboxBefore = (await listOutbox(handle.db)).length;
-  expect(await updateProfile(handle.db, messenger, ids.marie, { email: ` ${marie.email.toUpperCase()} `, phone: marie.phone!, acceptTerms: true }, messages)).toEqual({ kind: "unchanged" });
+  expect(
+    await updateProfile(
+      handle.db,
+      messenger,
+      ids.marie,
+      { email: ` ${marie.email.toUpperCase()} `, phone: marie.phone!, acceptTerms: true },
+      messages,
+    ),
+  ).toEqual({ kind: "unchanged" });
   expect((await listOutbox(handle.db)).length).toBe(outboxBefore);
   expect((await getProfileSettings(handle.db, ids.marie))?.pending).toEqual({});
 });
 
 test("an e-mail used by someone else is refused, and nothing is pending", async () => {
-  const result = await updateProfile(handle.db, messenger, ids.marie, { email: DEMO_EMAILS.claire, acceptTerms: false }, messages);
+  const result = await updateProfile(
+    handle.db,
+    messenger,
+    ids.marie,
+    { email: DEMO_EMAILS.claire, acceptTerms: false },
+    messages,
+  );
   expect(result).toEqual({ kind: "emailTaken" });
   expect((await getProfileSettings(handle.db, ids.marie))?.pending).toEqual({});
 });
 
 test("a new e-mail waits for the code sent to the new address; the old one still signs in until then", async () => {
-  const result = await updateProfile(handle.db, messenger, ids.claire, { email: "Claire.Nouvelle@example.com", acceptTerms: false }, messages);
+  const result = await updateProfile(
+    handle.db,
+    messenger,
+    ids.claire,
+    { email: "Claire.Nouvelle@example.com", acceptTerms: false },
+    messages,
+  );
   expect(result).toEqual({ kind: "saved", pendingFields: ["email"] });
   const profile = (await getProfileSettings(handle.db, ids.claire))!;
   expect(profile.email).toBe(DEMO_EMAILS.claire);
@@ -74,7 +97,9 @@ test("a new e-mail waits for the code sent to the new address; the old one still
   expect((await listOutbox(handle.db))[0]?.recipient).toBe("claire.nouvelle@example.com");
 
   // While pending, the e-mail in the form is left alone (a second change is not made).
-  expect(await updateProfile(handle.db, messenger, ids.claire, { email: "autre@example.com", acceptTerms: false }, messages)).toEqual({ kind: "unchanged" });
+  expect(
+    await updateProfile(handle.db, messenger, ids.claire, { email: "autre@example.com", acceptTerms: false }, messages),
+  ).toEqual({ kind: "unchanged" });
 
   const code = await lastCodeTo("claire.nouvelle@example.com");
   // The link's address must be the pending one; another address or code reads the same.
@@ -93,7 +118,14 @@ test("a cancelled change is gone and its code confirms nothing", async () => {
   expect(await cancelPendingChange(handle.db, ids.marie, "phone")).toBe(true);
   expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toEqual({ kind: "none" });
   // Asked again: the earlier code, though never used, does not confirm the new request.
-  await updateProfile(handle.db, messenger, ids.marie, { phone: "+33611111111", acceptTerms: false }, messages, new Date(Date.now() + RESEND_WAIT_MS));
+  await updateProfile(
+    handle.db,
+    messenger,
+    ids.marie,
+    { phone: "+33611111111", acceptTerms: false },
+    messages,
+    new Date(Date.now() + RESEND_WAIT_MS),
+  );
   const fresh = await lastCodeTo("+33611111111");
   expect([code, fresh]).toEqual(["111111", "222222"]);
   expect(await confirmPendingChange(handle.db, ids.marie, "phone", code)).toEqual({ kind: "invalid" });
@@ -103,18 +135,42 @@ test("a cancelled change is gone and its code confirms nothing", async () => {
 
 test("codes expire after an hour; a new one comes only 60 s after the last; attempts are limited", async () => {
   const start = new Date();
-  await updateProfile(handle.db, messenger, ids.marie, { email: "marie.perso@example.com", acceptTerms: false }, messages, start);
+  await updateProfile(
+    handle.db,
+    messenger,
+    ids.marie,
+    { email: "marie.perso@example.com", acceptTerms: false },
+    messages,
+    start,
+  );
   const code = await lastCodeTo("marie.perso@example.com");
 
-  const tooSoon = await resendPendingChangeCode(handle.db, messenger, ids.marie, "email", messages, new Date(start.getTime() + 30_000));
+  const tooSoon = await resendPendingChangeCode(
+    handle.db,
+    messenger,
+    ids.marie,
+    "email",
+    messages,
+    new Date(start.getTime() + 30_000),
+  );
   expect(tooSoon).toMatchObject({ kind: "throttled" });
-  expect(await confirmPendingChange(handle.db, ids.marie, "email", code, new Date(start.getTime() + CODE_TTL_MS + 1000))).toEqual({ kind: "expired" });
+  expect(
+    await confirmPendingChange(handle.db, ids.marie, "email", code, new Date(start.getTime() + CODE_TTL_MS + 1000)),
+  ).toEqual({ kind: "expired" });
 
-  const resent = await resendPendingChangeCode(handle.db, messenger, ids.marie, "email", messages, new Date(start.getTime() + RESEND_WAIT_MS));
+  const resent = await resendPendingChangeCode(
+    handle.db,
+    messenger,
+    ids.marie,
+    "email",
+    messages,
+    new Date(start.getTime() + RESEND_WAIT_MS),
+  );
   expect(resent).toMatchObject({ kind: "sent" });
   const fresh = await lastCodeTo("marie.perso@example.com");
   const verdicts = [];
-  for (let i = 0; i < 5; i++) verdicts.push((await confirmPendingChange(handle.db, ids.marie, "email", wrong(fresh))).kind);
+  for (let i = 0; i < 5; i++)
+    verdicts.push((await confirmPendingChange(handle.db, ids.marie, "email", wrong(fresh))).kind);
   expect(verdicts.slice(0, 4)).toEqual(["invalid", "invalid", "invalid", "invalid"]);
   expect(verdicts[4]).toBe("exhausted");
   // Even the right code is refused once the attempts are spent.
@@ -136,7 +192,10 @@ test("an address taken by someone else while pending is refused at confirmation 
 test("terms are accepted once, and one user's change never touches another's", async () => {
   const lucas = (await getProfileSettings(handle.db, ids.lucas))!;
   expect(lucas.termsConfirmed).toBe(false);
-  expect(await updateProfile(handle.db, messenger, ids.lucas, { acceptTerms: true }, messages)).toEqual({ kind: "saved", pendingFields: [] });
+  expect(await updateProfile(handle.db, messenger, ids.lucas, { acceptTerms: true }, messages)).toEqual({
+    kind: "saved",
+    pendingFields: [],
+  });
   expect((await getProfileSettings(handle.db, ids.lucas))?.termsConfirmed).toBe(true);
   // Paul cannot cancel or confirm marie's change by naming the same field: everything is scoped by user.
   await updateProfile(handle.db, messenger, ids.marie, { phone: "+33622222222", acceptTerms: false }, messages);

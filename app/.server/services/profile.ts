@@ -2,7 +2,16 @@ import type { DB } from "../db";
 import { newId } from "../ids";
 import type { Messenger } from "../providers/messaging";
 import { normaliseEmail } from "./accounts";
-import { issueCode, resendAvailableAt, verifyCode, withdrawCodes, type CodeMessage, type CodeRefusal, type CodeSubject, type IssueResult } from "./codes";
+import {
+  issueCode,
+  resendAvailableAt,
+  verifyCode,
+  withdrawCodes,
+  type CodeMessage,
+  type CodeRefusal,
+  type CodeSubject,
+  type IssueResult,
+} from "./codes";
 
 /**
  * The profile settings (spec 001 §2.4, §3, §5 "Profile save"): names are read-only; e-mail and phone
@@ -31,7 +40,11 @@ export interface ProfileSettings {
 }
 
 export async function pendingChanges(db: DB, userId: string): Promise<Partial<Record<ContactField, string>>> {
-  const rows = await db.selectFrom("pending_changes").select(["field_name", "new_value"]).where("user_id", "=", userId).execute();
+  const rows = await db
+    .selectFrom("pending_changes")
+    .select(["field_name", "new_value"])
+    .where("user_id", "=", userId)
+    .execute();
   const pending: Partial<Record<ContactField, string>> = {};
   for (const row of rows) if (isContactField(row.field_name)) pending[row.field_name] = row.new_value;
   return pending;
@@ -44,7 +57,12 @@ export async function pendingFields(db: DB, userId: string): Promise<ContactFiel
 }
 
 /** When a new code for this pending change can be sent, or null when it can be now. */
-export function pendingChangeResendAt(db: DB, userId: string, field: ContactField, now = new Date()): Promise<Date | null> {
+export function pendingChangeResendAt(
+  db: DB,
+  userId: string,
+  field: ContactField,
+  now = new Date(),
+): Promise<Date | null> {
   return resendAvailableAt(db, contactChangeSubject(userId, field), now);
 }
 
@@ -87,12 +105,21 @@ export type ProfileUpdateResult =
  * address or number; nothing is written when nothing changed, or when the new e-mail belongs to
  * someone else.
  */
-export async function updateProfile(db: DB, messenger: Messenger, userId: string, update: ProfileUpdate, messages: PendingChangeMessages, now = new Date()): Promise<ProfileUpdateResult> {
+export async function updateProfile(
+  db: DB,
+  messenger: Messenger,
+  userId: string,
+  update: ProfileUpdate,
+  messages: PendingChangeMessages,
+  now = new Date(),
+): Promise<ProfileUpdateResult> {
   const current = await getProfileSettings(db, userId);
   if (!current) return { kind: "unchanged" };
   const changes: Partial<Record<ContactField, string>> = {};
-  if (update.email !== undefined && !current.pending.email && normaliseEmail(update.email) !== current.email) changes.email = normaliseEmail(update.email);
-  if (update.phone !== undefined && !current.pending.phone && update.phone !== current.phone) changes.phone = update.phone;
+  if (update.email !== undefined && !current.pending.email && normaliseEmail(update.email) !== current.email)
+    changes.email = normaliseEmail(update.email);
+  if (update.phone !== undefined && !current.pending.phone && update.phone !== current.phone)
+    changes.phone = update.phone;
   const acceptTerms = update.acceptTerms && !current.termsConfirmed;
   if (!changes.email && !changes.phone && !acceptTerms) return { kind: "unchanged" };
 
@@ -100,39 +127,91 @@ export async function updateProfile(db: DB, messenger: Messenger, userId: string
 
   const pendingFields = CONTACT_FIELDS.filter((field) => changes[field] !== undefined);
   await db.transaction().execute(async (trx) => {
-    if (acceptTerms) await trx.updateTable("users").set({ terms_confirmed_at: now.toISOString() }).where("id", "=", userId).where("terms_confirmed_at", "is", null).execute();
+    if (acceptTerms)
+      await trx
+        .updateTable("users")
+        .set({ terms_confirmed_at: now.toISOString() })
+        .where("id", "=", userId)
+        .where("terms_confirmed_at", "is", null)
+        .execute();
     for (const field of pendingFields) {
       await trx.deleteFrom("pending_changes").where("user_id", "=", userId).where("field_name", "=", field).execute();
       await trx
         .insertInto("pending_changes")
-        .values({ id: newId("pch"), user_id: userId, field_name: field, new_value: changes[field]!, created_at: now.toISOString() })
+        .values({
+          id: newId("pch"),
+          user_id: userId,
+          field_name: field,
+          new_value: changes[field]!,
+          created_at: now.toISOString(),
+        })
         .execute();
     }
   });
   // Codes go out once the changes are recorded, each to the new destination.
-  for (const field of pendingFields) await sendPendingChangeCode(db, messenger, userId, field, changes[field]!, messages[field](changes[field]!), now);
+  for (const field of pendingFields)
+    await sendPendingChangeCode(db, messenger, userId, field, changes[field]!, messages[field](changes[field]!), now);
   return { kind: "saved", pendingFields };
 }
 
 async function emailTaken(db: DB, userId: string, email: string): Promise<boolean> {
-  const owner = await db.selectFrom("users").select("id").where("email", "=", email).where("id", "!=", userId).executeTakeFirst();
+  const owner = await db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", email)
+    .where("id", "!=", userId)
+    .executeTakeFirst();
   return owner !== undefined;
 }
 
-function sendPendingChangeCode(db: DB, messenger: Messenger, userId: string, field: ContactField, destination: string, message: CodeMessage, now: Date): Promise<IssueResult> {
-  return issueCode(db, messenger, { subject: contactChangeSubject(userId, field), channel: field === "email" ? "email" : "sms", destination, message }, { now });
+function sendPendingChangeCode(
+  db: DB,
+  messenger: Messenger,
+  userId: string,
+  field: ContactField,
+  destination: string,
+  message: CodeMessage,
+  now: Date,
+): Promise<IssueResult> {
+  return issueCode(
+    db,
+    messenger,
+    {
+      subject: contactChangeSubject(userId, field),
+      channel: field === "email" ? "email" : "sms",
+      destination,
+      message,
+    },
+    { now },
+  );
 }
 
 /** A new code for this pending change (60 s apart), or `none` when nothing is pending. */
-export async function resendPendingChangeCode(db: DB, messenger: Messenger, userId: string, field: ContactField, messages: PendingChangeMessages, now = new Date()): Promise<IssueResult | { kind: "none" }> {
+export async function resendPendingChangeCode(
+  db: DB,
+  messenger: Messenger,
+  userId: string,
+  field: ContactField,
+  messages: PendingChangeMessages,
+  now = new Date(),
+): Promise<IssueResult | { kind: "none" }> {
   const pending = (await pendingChanges(db, userId))[field];
   if (!pending) return { kind: "none" };
   return sendPendingChangeCode(db, messenger, userId, field, pending, messages[field](pending), now);
 }
 
-export async function cancelPendingChange(db: DB, userId: string, field: ContactField, now = new Date()): Promise<boolean> {
+export async function cancelPendingChange(
+  db: DB,
+  userId: string,
+  field: ContactField,
+  now = new Date(),
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const removed = await trx.deleteFrom("pending_changes").where("user_id", "=", userId).where("field_name", "=", field).executeTakeFirst();
+    const removed = await trx
+      .deleteFrom("pending_changes")
+      .where("user_id", "=", userId)
+      .where("field_name", "=", field)
+      .executeTakeFirst();
     // The code sent for it must not confirm anything any more.
     await withdrawCodes(trx, contactChangeSubject(userId, field), now);
     return Number(removed.numDeletedRows) > 0;
@@ -146,7 +225,12 @@ export type ConfirmResult = ApplyResult | CodeRefusal;
  * What a verified code does (decision 0022): the new value becomes the account's. An e-mail taken by
  * someone else meanwhile is refused and the change dropped.
  */
-export async function applyPendingChange(db: DB, userId: string, field: ContactField, now = new Date()): Promise<ApplyResult> {
+export async function applyPendingChange(
+  db: DB,
+  userId: string,
+  field: ContactField,
+  now = new Date(),
+): Promise<ApplyResult> {
   const pending = (await pendingChanges(db, userId))[field];
   if (!pending) return { kind: "none" };
   if (field === "email" && (await emailTaken(db, userId, pending))) {
@@ -154,14 +238,24 @@ export async function applyPendingChange(db: DB, userId: string, field: ContactF
     return { kind: "taken" };
   }
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set(field === "email" ? { email: pending } : { phone: pending }).where("id", "=", userId).execute();
+    await trx
+      .updateTable("users")
+      .set(field === "email" ? { email: pending } : { phone: pending })
+      .where("id", "=", userId)
+      .execute();
     await trx.deleteFrom("pending_changes").where("user_id", "=", userId).where("field_name", "=", field).execute();
   });
   return { kind: "ok" };
 }
 
 /** Checks the code of a pending change (only while one waits) and, when right, applies it. */
-export async function confirmPendingChange(db: DB, userId: string, field: ContactField, code: string, now = new Date()): Promise<ConfirmResult> {
+export async function confirmPendingChange(
+  db: DB,
+  userId: string,
+  field: ContactField,
+  code: string,
+  now = new Date(),
+): Promise<ConfirmResult> {
   if (!(await pendingChanges(db, userId))[field]) return { kind: "none" };
   const verified = await verifyCode(db, contactChangeSubject(userId, field), code, { now });
   if (verified.kind !== "ok") return verified;
@@ -172,7 +266,12 @@ export async function confirmPendingChange(db: DB, userId: string, field: Contac
  * `/user-confirmation?email=&code=` (spec 001 §2.1): the link in the e-mail sent to a new address.
  * Whether the address is unknown, not pending or the code wrong, the answer is the same "invalid".
  */
-export async function confirmEmailByLink(db: DB, email: string, code: string, now = new Date()): Promise<"ok" | "invalid"> {
+export async function confirmEmailByLink(
+  db: DB,
+  email: string,
+  code: string,
+  now = new Date(),
+): Promise<"ok" | "invalid"> {
   const row = await db
     .selectFrom("pending_changes")
     .select("user_id")

@@ -6,7 +6,14 @@ import { listOutbox } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import { authenticateWithPassword, getAccount, type Account } from "./accounts";
 import { confirmPendingChange } from "./profile";
-import { changePassword, enableMfa, mfaStatus, mustSetUpMfa, passwordChangeRequired, replaceTemporaryPassword } from "./security";
+import {
+  changePassword,
+  enableMfa,
+  mfaStatus,
+  mustSetUpMfa,
+  passwordChangeRequired,
+  replaceTemporaryPassword,
+} from "./security";
 
 /** Second factor and passwords on a real database seeded with the demo world. */
 let handle: DatabaseHandle;
@@ -22,10 +29,19 @@ async function openSession(userId: string, id: string) {
   const now = new Date();
   await handle.db
     .insertInto("sessions")
-    .values({ id_hash: hashSecret(id), user_id: userId, data: "{}", expires_at: new Date(now.getTime() + 86_400_000).toISOString(), created_at: now.toISOString() })
+    .values({
+      id_hash: hashSecret(id),
+      user_id: userId,
+      data: "{}",
+      expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+      created_at: now.toISOString(),
+    })
     .execute();
 }
-const sessionsOf = async (userId: string) => (await handle.db.selectFrom("sessions").select("id_hash").where("user_id", "=", userId).execute()).map((s) => s.id_hash);
+const sessionsOf = async (userId: string) =>
+  (await handle.db.selectFrom("sessions").select("id_hash").where("user_id", "=", userId).execute()).map(
+    (s) => s.id_hash,
+  );
 
 test("the bypassMFA rule: paul is held, claire (bypassMFA) and marie (MFA on) are not", async () => {
   expect(mustSetUpMfa(await account("paul"))).toBe(true);
@@ -42,7 +58,10 @@ test("each channel shows where codes would go; SMS cannot be chosen without a ph
 
 test("no second factor while an e-mail or phone change waits for its code: paul settles his first", async () => {
   for (const channel of ["SMS", "EMAIL"] as const) {
-    expect(await enableMfa(handle.db, await account("paul"), channel), channel).toEqual({ kind: "pendingChange", field: "phone" });
+    expect(await enableMfa(handle.db, await account("paul"), channel), channel).toEqual({
+      kind: "pendingChange",
+      field: "phone",
+    });
   }
   expect((await account("paul")).mfaEnabled).toBe(false);
   const sms = (await listOutbox(handle.db)).find((m) => m.recipient === PAUL_PENDING_PHONE);
@@ -62,11 +81,15 @@ test("a password change needs the right current password, and ends every other s
   await openSession(ids.marie, "marie-here");
   await openSession(ids.marie, "marie-phone");
   await openSession(ids.claire, "claire-elsewhere");
-  expect(await changePassword(handle.db, ids.marie, "pas-le-bon", "Nouveau-Mot2passe", "marie-here")).toEqual({ kind: "wrongCurrent" });
+  expect(await changePassword(handle.db, ids.marie, "pas-le-bon", "Nouveau-Mot2passe", "marie-here")).toEqual({
+    kind: "wrongCurrent",
+  });
   expect(await sessionsOf(ids.marie)).toHaveLength(2);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, DEMO_PASSWORD)).toBe(ids.marie);
 
-  expect(await changePassword(handle.db, ids.marie, DEMO_PASSWORD, "Nouveau-Mot2passe", "marie-here")).toEqual({ kind: "ok" });
+  expect(await changePassword(handle.db, ids.marie, DEMO_PASSWORD, "Nouveau-Mot2passe", "marie-here")).toEqual({
+    kind: "ok",
+  });
   expect(await sessionsOf(ids.marie)).toEqual([hashSecret("marie-here")]);
   expect(await sessionsOf(ids.claire)).toEqual([hashSecret("claire-elsewhere")]);
   expect(await authenticateWithPassword(handle.db, DEMO_EMAILS.marie, DEMO_PASSWORD)).toBeNull();

@@ -22,7 +22,8 @@ export function mustSetUpMfa(account: Pick<Account, "mfaEnabled" | "permissions"
   return !account.mfaEnabled && !account.permissions.includes("bypassMFA");
 }
 
-export type EnableMfaResult = { kind: "ok" } | { kind: "noDestination" } | { kind: "pendingChange"; field: ContactField };
+export type EnableMfaResult =
+  { kind: "ok" } | { kind: "noDestination" } | { kind: "pendingChange"; field: ContactField };
 
 /**
  * Turns the second factor on with this channel as the preferred one; SMS needs a phone number. While
@@ -41,25 +42,48 @@ export async function enableMfa(db: DB, account: Account, channel: MfaChannel): 
  * Sets a new password after checking the current one. Every other session of the account ends (a
  * stolen session does not outlive a password change); the one making the change stays.
  */
-export async function changePassword(db: DB, userId: string, currentPassword: string, newPassword: string, keepSessionId: string): Promise<{ kind: "ok" } | { kind: "wrongCurrent" }> {
+export async function changePassword(
+  db: DB,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+  keepSessionId: string,
+): Promise<{ kind: "ok" } | { kind: "wrongCurrent" }> {
   const row = await db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
-  if (!row?.password_hash || !(await verifyPassword(currentPassword, row.password_hash))) return { kind: "wrongCurrent" };
+  if (!row?.password_hash || !(await verifyPassword(currentPassword, row.password_hash)))
+    return { kind: "wrongCurrent" };
   const hash = await hashPassword(newPassword);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ password_hash: hash, password_change_required: 0 }).where("id", "=", userId).execute();
-    await trx.deleteFrom("sessions").where("user_id", "=", userId).where("id_hash", "!=", hashSecret(keepSessionId)).execute();
+    await trx
+      .updateTable("users")
+      .set({ password_hash: hash, password_change_required: 0 })
+      .where("id", "=", userId)
+      .execute();
+    await trx
+      .deleteFrom("sessions")
+      .where("user_id", "=", userId)
+      .where("id_hash", "!=", hashSecret(keepSessionId))
+      .execute();
   });
   return { kind: "ok" };
 }
 
 /** Whether this account signed in with a temporary password and must choose its own first. */
 export async function passwordChangeRequired(db: DB, userId: string): Promise<boolean> {
-  const row = await db.selectFrom("users").select("password_change_required").where("id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .select("password_change_required")
+    .where("id", "=", userId)
+    .executeTakeFirst();
   return row?.password_change_required === 1;
 }
 
 /** `/force-change-password`: the new password replaces the temporary one; all sessions end. */
-export async function replaceTemporaryPassword(db: DB, userId: string, newPassword: string): Promise<{ kind: "ok" } | { kind: "notRequired" }> {
+export async function replaceTemporaryPassword(
+  db: DB,
+  userId: string,
+  newPassword: string,
+): Promise<{ kind: "ok" } | { kind: "notRequired" }> {
   const hash = await hashPassword(newPassword);
   return db.transaction().execute(async (trx) => {
     const done = await trx

@@ -5,7 +5,13 @@ import { openTestDatabase } from "../db/test-database";
 import { newId } from "../ids";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { transactionsQuery } from "~/domain/transactions";
-import { getReportableTransaction, listCardTransactions, listFrozenAuthorizations, loadTransactionsForCard, reportProblem } from "./transactions";
+import {
+  getReportableTransaction,
+  listCardTransactions,
+  listFrozenAuthorizations,
+  loadTransactionsForCard,
+  reportProblem,
+} from "./transactions";
 
 let handle: DatabaseHandle;
 let marie: string;
@@ -17,11 +23,17 @@ let claireCard: string;
 beforeAll(async () => {
   handle = await openTestDatabase();
   await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
-  const user = (email: string) => handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  const user = (email: string) =>
+    handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
   marie = (await user("marie.martin@example.com")).id;
   claire = (await user("claire.petit@example.com")).id;
   const card = (userId: string, lastFour: string) =>
-    handle.db.selectFrom("cards").select("id").where("user_id", "=", userId).where("last_four", "=", lastFour).executeTakeFirstOrThrow();
+    handle.db
+      .selectFrom("cards")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("last_four", "=", lastFour)
+      .executeTakeFirstOrThrow();
   card4242 = (await card(marie, "4242")).id;
   card5556 = (await card(marie, "5556")).id;
   claireCard = (await card(claire, "7777")).id;
@@ -54,9 +66,19 @@ test("marie's 4242: 12 approved, 3 declined, 2 frozen, newest first, with the §
     const dates = list.items.map((i) => i.transactionAt);
     expect(dates).toEqual([...dates].sort().reverse());
   }
-  expect(approved.items[0]).toMatchObject({ merchantName: "Le Bistrot des Halles", merchantCity: "Lyon", merchantCountry: "FR", amount: 1250, canSwitchPaymentMethods: true });
+  expect(approved.items[0]).toMatchObject({
+    merchantName: "Le Bistrot des Halles",
+    merchantCity: "Lyon",
+    merchantCountry: "FR",
+    amount: 1250,
+    canSwitchPaymentMethods: true,
+  });
   const overflowed = approved.items.find((i) => i.overflowAmount > 0);
-  expect(overflowed).toMatchObject({ merchantName: "Le Comptoir Lyonnais", overflowAmount: 1850, latestPaymentStatus: "payment_failed" });
+  expect(overflowed).toMatchObject({
+    merchantName: "Le Comptoir Lyonnais",
+    overflowAmount: 1850,
+    latestPaymentStatus: "payment_failed",
+  });
   expect(approved.items.filter((i) => i.latestPaymentStatus !== null)).toHaveLength(1);
 });
 
@@ -65,7 +87,14 @@ test("the newest payment intent gives the latest payment status", async () => {
   const target = approved.items.find((i) => i.overflowAmount > 0)!;
   await handle.db
     .insertInto("payment_intents")
-    .values({ id: newId("pi"), authorization_id: target.id, credit_card_id: null, amount: 1850, latest_status: "succeeded", created_at: new Date().toISOString() })
+    .values({
+      id: newId("pi"),
+      authorization_id: target.id,
+      credit_card_id: null,
+      amount: 1850,
+      latest_status: "succeeded",
+      created_at: new Date().toISOString(),
+    })
     .execute();
   const again = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 7 }))!;
   expect(again.items.find((i) => i.id === target.id)?.latestPaymentStatus).toBe("succeeded");
@@ -94,8 +123,16 @@ test("pages: 7 and more, then the rest and no more", async () => {
   expect([oneFrozen.items.length, oneFrozen.hasMore, oneFrozen.nextId]).toEqual([1, true, frozen.items[1]?.id]);
 
   // An empty card: empty lists, no more.
-  expect(await listCardTransactions(handle.db, marie, card5556, { tab: "approved", limit: 7 })).toEqual({ items: [], hasMore: false, nextId: null });
-  expect(await listFrozenAuthorizations(handle.db, marie, card5556, { limit: 5 })).toEqual({ items: [], hasMore: false, nextId: null });
+  expect(await listCardTransactions(handle.db, marie, card5556, { tab: "approved", limit: 7 })).toEqual({
+    items: [],
+    hasMore: false,
+    nextId: null,
+  });
+  expect(await listFrozenAuthorizations(handle.db, marie, card5556, { limit: 5 })).toEqual({
+    items: [],
+    hasMore: false,
+    nextId: null,
+  });
 });
 
 test("the URL decides the tab and the limits, safely", async () => {
@@ -107,15 +144,27 @@ test("the URL decides the tab and the limits, safely", async () => {
   const more = (await loadTransactionsForCard(handle.db, marie, card4242, url("?limit=14")))!;
   expect([more.limit, more.items.length, more.hasMore, more.items[7]?.id]).toEqual([14, 12, false, first.nextId]);
 
-  const declined = (await loadTransactionsForCard(handle.db, marie, card4242, url("?tab=declined&limit=abc&frozenLimit=3")))!;
+  const declined = (await loadTransactionsForCard(
+    handle.db,
+    marie,
+    card4242,
+    url("?tab=declined&limit=abc&frozenLimit=3"),
+  ))!;
   expect(declined).toMatchObject({ tab: "declined", limit: 7, frozenLimit: 5, hasMore: false });
   expect(declined.items).toHaveLength(3);
 
   for (const junk of ["0", "-14", "1e3", "14.5", "%00", "99999999999999999999"]) {
-    expect((await loadTransactionsForCard(handle.db, marie, card4242, url(`?limit=${junk}&frozenLimit=${junk}`)))!).toMatchObject({ limit: 7, frozenLimit: 5 });
+    expect(
+      (await loadTransactionsForCard(handle.db, marie, card4242, url(`?limit=${junk}&frozenLimit=${junk}`)))!,
+    ).toMatchObject({ limit: 7, frozenLimit: 5 });
   }
-  expect(await loadTransactionsForCard(handle.db, marie, card4242, url("?tab=<script>&limit=15"))).toMatchObject({ tab: "approved", limit: 21 });
-  expect(await loadTransactionsForCard(handle.db, marie, card4242, url("?limit=100000&frozenLimit=100000"))).toMatchObject({ limit: 497, frozenLimit: 500 });
+  expect(await loadTransactionsForCard(handle.db, marie, card4242, url("?tab=<script>&limit=15"))).toMatchObject({
+    tab: "approved",
+    limit: 21,
+  });
+  expect(
+    await loadTransactionsForCard(handle.db, marie, card4242, url("?limit=100000&frozenLimit=100000")),
+  ).toMatchObject({ limit: 497, frozenLimit: 500 });
 });
 
 test("another user's card, or an unknown one, gives nothing", async () => {
@@ -141,14 +190,23 @@ test("a problem report needs 10 characters and the user's own approved or declin
   expect(await reportProblem(handle.db, marie, "auth_unknown", valid)).toEqual({ kind: "notFound" });
   expect(await handle.db.selectFrom("problem_reports").selectAll().execute()).toHaveLength(0);
 
-  expect(await getReportableTransaction(handle.db, marie, approved.id)).toMatchObject({ id: approved.id, cardId: card4242, status: "approved" });
+  expect(await getReportableTransaction(handle.db, marie, approved.id)).toMatchObject({
+    id: approved.id,
+    cardId: card4242,
+    status: "approved",
+  });
   expect(await getReportableTransaction(handle.db, marie, frozen.id)).toBeNull();
   expect(await getReportableTransaction(handle.db, claire, approved.id)).toBeNull();
 
   expect(await reportProblem(handle.db, marie, approved.id, "  1234567890  ")).toEqual({ kind: "ok" });
   expect(await reportProblem(handle.db, marie, declined.id, `  ${valid}\n`)).toEqual({ kind: "ok" });
   expect(await reportProblem(handle.db, marie, declined.id, "x".repeat(1000))).toEqual({ kind: "ok" });
-  const rows = await handle.db.selectFrom("problem_reports").selectAll().where("user_id", "=", marie).orderBy("message").execute();
+  const rows = await handle.db
+    .selectFrom("problem_reports")
+    .selectAll()
+    .where("user_id", "=", marie)
+    .orderBy("message")
+    .execute();
   expect(rows.map((r) => [r.card_id, r.authorization_id, r.message])).toEqual([
     [card4242, approved.id, "1234567890"],
     [card4242, declined.id, valid],

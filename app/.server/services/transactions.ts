@@ -3,15 +3,27 @@ import type { DB } from "../db";
 import type { CardAuthorizationTable } from "../db/schema";
 import { newId } from "../ids";
 import { MAX_LISTED, REPORT_MAX_LENGTH, REPORT_MIN_LENGTH, transactionStatus } from "~/domain/transactions";
-import type { TransactionTab, CardTransaction, TransactionPage, TransactionsPanelData, ReportableTransaction } from "~/domain/transactions";
+import type {
+  TransactionTab,
+  CardTransaction,
+  TransactionPage,
+  TransactionsPanelData,
+  ReportableTransaction,
+} from "~/domain/transactions";
 
 async function ownsCard(db: DB, userId: string, cardId: string): Promise<boolean> {
-  const row = await db.selectFrom("cards").select("id").where("id", "=", cardId).where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("cards")
+    .select("id")
+    .where("id", "=", cardId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** A limit handed to the list functions: a whole number between 1 and MAX_LISTED. */
-const safeLimit = (limit: number) => (Number.isFinite(limit) ? Math.min(Math.max(1, Math.floor(limit)), MAX_LISTED) : 1);
+const safeLimit = (limit: number) =>
+  Number.isFinite(limit) ? Math.min(Math.max(1, Math.floor(limit)), MAX_LISTED) : 1;
 
 type Section = { frozen: true } | { frozen: false; tab: TransactionTab };
 
@@ -28,7 +40,11 @@ async function listSection(db: DB, cardId: string, section: Section, requested: 
   // (as the issuer's declined list also returned reversed authorizations), so nothing goes unlisted.
   if (!section.frozen) query = query.where("has_card_transactions", "=", section.tab === "approved" ? 1 : 0);
   // One more than asked: tells whether there is a next page, and where it starts.
-  const rows = await query.orderBy("transaction_at", "desc").orderBy("id", "desc").limit(limit + 1).execute();
+  const rows = await query
+    .orderBy("transaction_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
   const latest = new Map<string, string>();
   if (page.length > 0) {
@@ -44,7 +60,8 @@ async function listSection(db: DB, cardId: string, section: Section, requested: 
       .orderBy("id", "desc")
       .execute();
     // Newest first: the first intent seen for an authorization is its latest.
-    for (const intent of intents) if (!latest.has(intent.authorization_id)) latest.set(intent.authorization_id, intent.latest_status);
+    for (const intent of intents)
+      if (!latest.has(intent.authorization_id)) latest.set(intent.authorization_id, intent.latest_status);
   }
   return {
     items: page.map((r) => toTransaction(r, latest.get(r.id) ?? null)),
@@ -81,7 +98,12 @@ export async function listCardTransactions(
 }
 
 /** Pending authorizations holding an amount (the "frozen" section), newest first; null for a card that is not theirs. */
-export async function listFrozenAuthorizations(db: DB, userId: string, cardId: string, options: { limit: number }): Promise<TransactionPage | null> {
+export async function listFrozenAuthorizations(
+  db: DB,
+  userId: string,
+  cardId: string,
+  options: { limit: number },
+): Promise<TransactionPage | null> {
   if (!(await ownsCard(db, userId, cardId))) return null;
   return listSection(db, cardId, { frozen: true }, options.limit);
 }
@@ -108,7 +130,11 @@ export async function loadTransactionsForCard(
 }
 
 /** A transaction the user may report: on one of their cards, approved or declined (not a pending hold). */
-export async function getReportableTransaction(db: DB, userId: string, authorizationId: string): Promise<ReportableTransaction | null> {
+export async function getReportableTransaction(
+  db: DB,
+  userId: string,
+  authorizationId: string,
+): Promise<ReportableTransaction | null> {
   const row = await db
     .selectFrom("card_authorizations")
     .innerJoin("cards", "cards.id", "card_authorizations.card_id")
@@ -128,7 +154,12 @@ export type ReportResult = { kind: "ok" } | { kind: "notFound" } | { kind: "tooS
  * Spec 000 §5: a problem report on one of the user's approved or declined transactions, 10 to 1000
  * characters once trimmed. Stored for the support team.
  */
-export async function reportProblem(db: DB, userId: string, authorizationId: string, message: string): Promise<ReportResult> {
+export async function reportProblem(
+  db: DB,
+  userId: string,
+  authorizationId: string,
+  message: string,
+): Promise<ReportResult> {
   const text = message.trim();
   if (text.length < REPORT_MIN_LENGTH) return { kind: "tooShort" };
   if (text.length > REPORT_MAX_LENGTH) return { kind: "tooLong" };

@@ -25,22 +25,42 @@ export function moveWallet(order: readonly string[], walletId: string, direction
 }
 
 export async function linkedWalletIds(db: DB, userId: string, cardId: string): Promise<string[] | null> {
-  const card = await db.selectFrom("cards").select("id").where("id", "=", cardId).where("user_id", "=", userId).executeTakeFirst();
+  const card = await db
+    .selectFrom("cards")
+    .select("id")
+    .where("id", "=", cardId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!card) return null;
-  const rows = await db.selectFrom("card_wallets").select("wallet_id").where("card_id", "=", card.id).orderBy("position").execute();
+  const rows = await db
+    .selectFrom("card_wallets")
+    .select("wallet_id")
+    .where("card_id", "=", card.id)
+    .orderBy("position")
+    .execute();
   return rows.map((r) => r.wallet_id);
 }
 
 export type PriorityResult = { kind: "ok" | "notFound" | "tooFew" | "notPermutation" };
 
-export async function setWalletPriority(db: DB, userId: string, cardId: string, orderedWalletIds: string[]): Promise<PriorityResult> {
+export async function setWalletPriority(
+  db: DB,
+  userId: string,
+  cardId: string,
+  orderedWalletIds: string[],
+): Promise<PriorityResult> {
   const current = await linkedWalletIds(db, userId, cardId);
   if (!current) return { kind: "notFound" };
   if (current.length < MIN_WALLETS_FOR_PRIORITY) return { kind: "tooFew" };
   if (!isPermutation(current, orderedWalletIds)) return { kind: "notPermutation" };
   await db.transaction().execute(async (trx) => {
     for (const [position, walletId] of orderedWalletIds.entries()) {
-      await trx.updateTable("card_wallets").set({ position }).where("card_id", "=", cardId).where("wallet_id", "=", walletId).execute();
+      await trx
+        .updateTable("card_wallets")
+        .set({ position })
+        .where("card_id", "=", cardId)
+        .where("wallet_id", "=", walletId)
+        .execute();
     }
   });
   return { kind: "ok" };

@@ -3,7 +3,14 @@ import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
 import { openTestDatabase } from "../db/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { availableWalletLicences, createWalletFromLicence, getWalletDetail, listWalletNames, listWallets, listWalletTransactions } from "./wallets";
+import {
+  availableWalletLicences,
+  createWalletFromLicence,
+  getWalletDetail,
+  listWalletNames,
+  listWallets,
+  listWalletTransactions,
+} from "./wallets";
 
 /** The wallets page's data on a real database (DEMO.md's wallets). */
 let handle: DatabaseHandle;
@@ -13,8 +20,14 @@ const wallets: Record<string, string> = {};
 beforeAll(async () => {
   handle = await openTestDatabase();
   await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl: "http://localhost" });
-  for (const [name, email] of Object.entries({ marie: "marie.martin@example.com", paul: "paul.durand@example.com", claire: "claire.petit@example.com" })) {
-    users[name] = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+  for (const [name, email] of Object.entries({
+    marie: "marie.martin@example.com",
+    paul: "paul.durand@example.com",
+    claire: "claire.petit@example.com",
+  })) {
+    users[name] = (
+      await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()
+    ).id;
   }
   for (const w of await listWallets(handle.db, users.marie!)) wallets[w.name] = w.id;
 }, 30_000);
@@ -48,12 +61,22 @@ test("the spending limit is what the wallet can still pay today: its balance, ca
   expect(before.spendable).toBe(2500);
   await handle.db
     .insertInto("wallet_transactions")
-    .values({ id: "wtx_spent_today", wallet_id: id, amount: -1800, main_comment: "withdraw", merchant_name: "Cantine", status: "processed", created_at: day.toISOString() })
+    .values({
+      id: "wtx_spent_today",
+      wallet_id: id,
+      amount: -1800,
+      main_comment: "withdraw",
+      merchant_name: "Cantine",
+      status: "processed",
+      created_at: day.toISOString(),
+    })
     .execute();
   try {
     expect((await getWalletDetail(handle.db, users.marie!, id, day))!.spendable).toBe(700);
     // The next day, the limit starts again.
-    expect((await getWalletDetail(handle.db, users.marie!, id, new Date(day.getTime() + 26 * 3600 * 1000)))!.spendable).toBe(2500);
+    expect(
+      (await getWalletDetail(handle.db, users.marie!, id, new Date(day.getTime() + 26 * 3600 * 1000)))!.spendable,
+    ).toBe(2500);
   } finally {
     await handle.db.deleteFrom("wallet_transactions").where("id", "=", "wtx_spent_today").execute();
   }
@@ -90,12 +113,17 @@ test("Culture: unlimited, no amount", async () => {
 
 test("nobody reads another user's wallet or its transactions", async () => {
   expect(await getWalletDetail(handle.db, users.paul!, wallets.Culture!)).toBeNull();
-  expect(await listWalletTransactions(handle.db, users.paul!, wallets["Titres-restaurant"]!, { processed: 7, frozen: 5 })).toBeNull();
+  expect(
+    await listWalletTransactions(handle.db, users.paul!, wallets["Titres-restaurant"]!, { processed: 7, frozen: 5 }),
+  ).toBeNull();
   expect(await getWalletDetail(handle.db, users.marie!, "wal_unknown")).toBeNull();
 });
 
 test("transactions page by 7, newest first; frozen amounts negated; a withdraw names its merchant", async () => {
-  const first = (await listWalletTransactions(handle.db, users.marie!, wallets["Titres-restaurant"]!, { processed: 7, frozen: 5 }))!;
+  const first = (await listWalletTransactions(handle.db, users.marie!, wallets["Titres-restaurant"]!, {
+    processed: 7,
+    frozen: 5,
+  }))!;
   expect(first.processed).toHaveLength(7);
   expect(first.processedNextId).not.toBeNull();
   const dates = first.processed.map((t) => t.createdAt);
@@ -103,7 +131,10 @@ test("transactions page by 7, newest first; frozen amounts negated; a withdraw n
   expect(first.processed.find((t) => t.label.kind === "merchant")).toBeDefined();
   expect(first.frozen.length).toBeGreaterThan(0);
   expect(first.frozen.every((t) => t.amount > 0)).toBe(true);
-  const all = (await listWalletTransactions(handle.db, users.marie!, wallets["Titres-restaurant"]!, { processed: 14, frozen: 5 }))!;
+  const all = (await listWalletTransactions(handle.db, users.marie!, wallets["Titres-restaurant"]!, {
+    processed: 14,
+    frozen: 5,
+  }))!;
   expect(all.processed.length).toBeGreaterThanOrEqual(10);
   expect(all.processed.slice(0, 7)).toEqual(first.processed);
   expect(all.processed[7]!.id).toBe(first.processedNextId);
@@ -115,7 +146,10 @@ test("a wallet licence activates one wallet, once, even when used twice at once"
   const [licence] = await availableWalletLicences(handle.db, users.marie!);
   expect(licence).toMatchObject({ groupName: "Acme France", walletType: "mobility" });
   expect(await createWalletFromLicence(handle.db, users.paul!, licence!.id)).toEqual({ kind: "refused" });
-  const results = await Promise.all([createWalletFromLicence(handle.db, users.marie!, licence!.id), createWalletFromLicence(handle.db, users.marie!, licence!.id)]);
+  const results = await Promise.all([
+    createWalletFromLicence(handle.db, users.marie!, licence!.id),
+    createWalletFromLicence(handle.db, users.marie!, licence!.id),
+  ]);
   expect(results.map((r) => r.kind).sort()).toEqual(["created", "refused"]);
   expect(await listWallets(handle.db, users.marie!)).toHaveLength(5);
   expect(await availableWalletLicences(handle.db, users.marie!)).toEqual([]);

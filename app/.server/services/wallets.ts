@@ -1,6 +1,14 @@
 import type { DB } from "../db";
 import { newId } from "../ids";
-import { currentBalances, daysBetween, spendingGuide, todayInParis, validityElapsedPercent, walletBalance, walletTransactionLabel } from "~/domain/wallets";
+import {
+  currentBalances,
+  daysBetween,
+  spendingGuide,
+  todayInParis,
+  validityElapsedPercent,
+  walletBalance,
+  walletTransactionLabel,
+} from "~/domain/wallets";
 import type { WalletSummary, WalletDetail, WalletTransactionView, WalletLicence } from "~/domain/wallets";
 
 /** The user's wallets with today's amounts, in a stable order (creation, then name). */
@@ -17,11 +25,22 @@ export async function listWallets(db: DB, userId: string, now = new Date()): Pro
 
 /** The user's wallets by name only, in the same order: what the navigation of every page needs. */
 export async function listWalletNames(db: DB, userId: string): Promise<{ id: string; name: string }[]> {
-  return db.selectFrom("wallets").select(["id", "name"]).where("user_id", "=", userId).orderBy("created_at").orderBy("name").execute();
+  return db
+    .selectFrom("wallets")
+    .select(["id", "name"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("name")
+    .execute();
 }
 
 /** Same as listWallets, for the given wallet ids only (still scoped to the user). */
-export async function walletSummaries(db: DB, userId: string, walletIds: string[], now = new Date()): Promise<WalletSummary[]> {
+export async function walletSummaries(
+  db: DB,
+  userId: string,
+  walletIds: string[],
+  now = new Date(),
+): Promise<WalletSummary[]> {
   if (walletIds.length === 0) return [];
   const wallets = await db
     .selectFrom("wallets")
@@ -60,7 +79,11 @@ async function summarise(
         .map((b) => ({ balance: b.balance, startDate: b.start_date, endDate: b.end_date })),
       creditLimits: limits
         .filter((c) => c.wallet_id === w.id)
-        .map((c) => ({ remainingAmount: c.remaining_amount, creditStartedAt: c.credit_started_at, creditEndedAt: c.credit_ended_at })),
+        .map((c) => ({
+          remainingAmount: c.remaining_amount,
+          creditStartedAt: c.credit_started_at,
+          creditEndedAt: c.credit_ended_at,
+        })),
     });
     return {
       id: w.id,
@@ -74,25 +97,61 @@ async function summarise(
 
 /** The wallets linked to this card of this user, in the card's debit order, with what they hold. */
 export async function linkedWalletSummaries(db: DB, userId: string, cardId: string): Promise<WalletSummary[]> {
-  const links = await db.selectFrom("card_wallets").select("wallet_id").where("card_id", "=", cardId).orderBy("position").execute();
-  const summaries = await walletSummaries(db, userId, links.map((l) => l.wallet_id));
-  return links.map((l) => summaries.find((s) => s.id === l.wallet_id)).filter((w): w is WalletSummary => w !== undefined);
+  const links = await db
+    .selectFrom("card_wallets")
+    .select("wallet_id")
+    .where("card_id", "=", cardId)
+    .orderBy("position")
+    .execute();
+  const summaries = await walletSummaries(
+    db,
+    userId,
+    links.map((l) => l.wallet_id),
+  );
+  return links
+    .map((l) => summaries.find((s) => s.id === l.wallet_id))
+    .filter((w): w is WalletSummary => w !== undefined);
 }
 
 /** One wallet of this user, or null for an unknown id or someone else's wallet. */
-export async function getWalletDetail(db: DB, userId: string, walletId: string, now = new Date()): Promise<WalletDetail | null> {
-  const wallet = await db.selectFrom("wallets").selectAll().where("id", "=", walletId).where("user_id", "=", userId).executeTakeFirst();
+export async function getWalletDetail(
+  db: DB,
+  userId: string,
+  walletId: string,
+  now = new Date(),
+): Promise<WalletDetail | null> {
+  const wallet = await db
+    .selectFrom("wallets")
+    .selectAll()
+    .where("id", "=", walletId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!wallet) return null;
   const [summary] = await walletSummaries(db, userId, [wallet.id], now);
   const today = todayInParis(now);
   const [balanceRows, limitRows] = await Promise.all([
     db.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", wallet.id).execute(),
-    db.selectFrom("credit_limits").selectAll().where("wallet_id", "=", wallet.id).orderBy("credit_started_at").execute(),
+    db
+      .selectFrom("credit_limits")
+      .selectAll()
+      .where("wallet_id", "=", wallet.id)
+      .orderBy("credit_started_at")
+      .execute(),
   ]);
   const balances = currentBalances(
-    balanceRows.map((b) => ({ id: b.id, balance: b.balance, deposit: b.deposit_amount, startDate: b.start_date, endDate: b.end_date })),
+    balanceRows.map((b) => ({
+      id: b.id,
+      balance: b.balance,
+      deposit: b.deposit_amount,
+      startDate: b.start_date,
+      endDate: b.end_date,
+    })),
     today,
-  ).map((b) => ({ ...b, elapsedPercent: validityElapsedPercent(b.startDate, b.endDate, today), daysLeft: daysBetween(today, b.endDate) }));
+  ).map((b) => ({
+    ...b,
+    elapsedPercent: validityElapsedPercent(b.startDate, b.endDate, today),
+    daysLeft: daysBetween(today, b.endDate),
+  }));
   const frozen = summary?.frozen ?? 0;
   const available = summary?.available ?? null;
   const daily = wallet.daily_spending_limit;
@@ -136,7 +195,9 @@ async function spentToday(db: DB, walletId: string, now: Date): Promise<number> 
     .where("main_comment", "=", "withdraw")
     .where("created_at", ">=", since)
     .execute();
-  return rows.filter((r) => todayInParis(new Date(r.created_at)) === today).reduce((sum, r) => sum + Math.abs(r.amount), 0);
+  return rows
+    .filter((r) => todayInParis(new Date(r.created_at)) === today)
+    .reduce((sum, r) => sum + Math.abs(r.amount), 0);
 }
 
 export const WALLET_TRANSACTIONS_PAGE_SIZE = 7;
@@ -151,8 +212,18 @@ export async function listWalletTransactions(
   userId: string,
   walletId: string,
   limits: { processed: number; frozen: number },
-): Promise<{ processed: WalletTransactionView[]; processedNextId: string | null; frozen: WalletTransactionView[]; frozenNextId: string | null } | null> {
-  const wallet = await db.selectFrom("wallets").select("id").where("id", "=", walletId).where("user_id", "=", userId).executeTakeFirst();
+): Promise<{
+  processed: WalletTransactionView[];
+  processedNextId: string | null;
+  frozen: WalletTransactionView[];
+  frozenNextId: string | null;
+} | null> {
+  const wallet = await db
+    .selectFrom("wallets")
+    .select("id")
+    .where("id", "=", walletId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!wallet) return null;
   const page = (status: "processed" | "frozen", limit: number) =>
     db
@@ -206,12 +277,24 @@ function licenceWalletType(metadata: string): string {
 }
 
 /** Wallet names by type, for a wallet made from a licence. */
-const WALLET_NAMES: Record<string, string> = { meal: "Titres-restaurant", gift: "Cadeaux", mobility: "Mobilité", culture: "Culture", sport: "Sport", holidays: "Vacances" };
+const WALLET_NAMES: Record<string, string> = {
+  meal: "Titres-restaurant",
+  gift: "Cadeaux",
+  mobility: "Mobilité",
+  culture: "Culture",
+  sport: "Sport",
+  holidays: "Vacances",
+};
 
 export type CreateWalletResult = { kind: "created"; walletId: string } | { kind: "refused" };
 
 /** Activates a wallet from one of the user's licences; the licence serves once (refused: used, another's or unknown). */
-export async function createWalletFromLicence(db: DB, userId: string, licenceId: string, now = new Date()): Promise<CreateWalletResult> {
+export async function createWalletFromLicence(
+  db: DB,
+  userId: string,
+  licenceId: string,
+  now = new Date(),
+): Promise<CreateWalletResult> {
   return db.transaction().execute(async (trx) => {
     const licence = await trx
       .selectFrom("licences")
@@ -222,7 +305,12 @@ export async function createWalletFromLicence(db: DB, userId: string, licenceId:
       .where("licences.license_type", "=", "wallet_activation")
       .executeTakeFirst();
     if (!licence) return { kind: "refused" } as const;
-    const taken = await trx.updateTable("licences").set({ used_at: now.toISOString() }).where("id", "=", licence.id).where("used_at", "is", null).executeTakeFirst();
+    const taken = await trx
+      .updateTable("licences")
+      .set({ used_at: now.toISOString() })
+      .where("id", "=", licence.id)
+      .where("used_at", "is", null)
+      .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) return { kind: "refused" } as const;
     const walletType = licenceWalletType(licence.metadata);
     const id = newId("wal");

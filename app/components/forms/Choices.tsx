@@ -65,7 +65,13 @@ function ChoiceGroup({
   const { hintId, describedBy } = descriptionOf(field, hint, error);
   const checked = checkedValues(field);
   return (
-    <fieldset id={field.id} key={field.key} className={`${className}${error ? " field--error" : ""}`} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
+    <fieldset
+      id={field.id}
+      key={field.key}
+      className={`${className}${error ? " field--error" : ""}`}
+      aria-describedby={describedBy}
+      aria-invalid={error ? true : undefined}
+    >
       <legend>{legend}</legend>
       <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
       {options.map((option) => {
@@ -90,7 +96,10 @@ function ChoiceGroup({
         return (
           <div className="radio-option" key={option.value}>
             {control}
-            <p className={`radio-option__hint${option.hintUnavailable ? " radio-option__hint--unavailable" : ""}`} id={optionHintId}>
+            <p
+              className={`radio-option__hint${option.hintUnavailable ? " radio-option__hint--unavailable" : ""}`}
+              id={optionHintId}
+            >
               {option.hint}
             </p>
           </div>
@@ -122,7 +131,17 @@ export function Checkboxes(props: ChoicesProps) {
  * One checkbox on its own (e.g. "send me news"): its error before it, as GOV.UK does for a single
  * checkbox. Checked when the form's value for it is "on". `locked`: shown ticked and not changeable.
  */
-export function Checkbox({ field, label, locked = false, children }: { field: FieldMeta; label: ReactNode; locked?: boolean; children?: ReactNode }) {
+export function Checkbox({
+  field,
+  label,
+  locked = false,
+  children,
+}: {
+  field: FieldMeta;
+  label: ReactNode;
+  locked?: boolean;
+  children?: ReactNode;
+}) {
   const error = errorOf(field);
   return (
     <div className={`field field--checkbox${error ? " field--error" : ""}`}>
@@ -149,7 +168,17 @@ export function Checkbox({ field, label, locked = false, children }: { field: Fi
  * "I accept the terms and the privacy policy" with both texts one click away (onboarding, activation,
  * profile). Once accepted on the profile it is shown ticked and locked: acceptance cannot be taken back here.
  */
-export function TermsField({ field, locked, legalUrl, privacyUrl }: { field: FieldMeta; locked?: boolean; legalUrl: string; privacyUrl: string }) {
+export function TermsField({
+  field,
+  locked,
+  legalUrl,
+  privacyUrl,
+}: {
+  field: FieldMeta;
+  locked?: boolean;
+  legalUrl: string;
+  privacyUrl: string;
+}) {
   const { t } = useTranslation();
   return (
     <Checkbox field={field} locked={locked} label={t("onboarding.profile.terms")}>

@@ -20,7 +20,11 @@ export type SummaryField = FieldMeta | { field: FieldMeta; target: string };
  * The summary's lines from conform's metadata: the form's own errors first (linked to `formTarget`, by
  * default the first field), then each field's first error, in the order of the page.
  */
-export function summaryErrors(form: { errors?: string[] } | undefined, fields: readonly SummaryField[], formTarget?: string): SummaryError[] {
+export function summaryErrors(
+  form: { errors?: string[] } | undefined,
+  fields: readonly SummaryField[],
+  formTarget?: string,
+): SummaryError[] {
   const entries = fields.map((f) => ("target" in f ? f : { field: f, target: f.id }));
   const formFieldId = formTarget ?? entries[0]?.target;
   const formErrors = formFieldId ? (form?.errors ?? []).map((message) => ({ fieldId: formFieldId, message })) : [];
@@ -38,8 +42,13 @@ const CONTROLS = "input:not([type=hidden]):not(:disabled), select:not(:disabled)
  * the first enabled control of its group, the legend scrolled into view — as GOV.UK's summary does.
  */
 function focusTarget(target: HTMLElement): { focus: HTMLElement; reveal: HTMLElement } | null {
-  const group = target instanceof HTMLFieldSetElement ? target : target.matches(":disabled") ? target.closest("fieldset") : null;
-  if (!group) return { focus: target, reveal: target.closest(".field") instanceof HTMLElement ? (target.closest(".field") as HTMLElement) : target };
+  const group =
+    target instanceof HTMLFieldSetElement ? target : target.matches(":disabled") ? target.closest("fieldset") : null;
+  if (!group)
+    return {
+      focus: target,
+      reveal: target.closest(".field") instanceof HTMLElement ? (target.closest(".field") as HTMLElement) : target,
+    };
   const first = group.querySelector<HTMLElement>(CONTROLS);
   if (!first) return null;
   return { focus: first, reveal: group.querySelector("legend") ?? group };

@@ -52,7 +52,17 @@ export function descriptionOf(field: FieldMeta, hint: ReactNode | undefined, err
 }
 
 /** The hint (if any) and the inline error (if any) under a label or legend, in that order. */
-export function HintAndError({ field, hint, hintId, error }: { field: FieldMeta; hint: ReactNode | undefined; hintId: string | undefined; error: string | undefined }) {
+export function HintAndError({
+  field,
+  hint,
+  hintId,
+  error,
+}: {
+  field: FieldMeta;
+  hint: ReactNode | undefined;
+  hintId: string | undefined;
+  error: string | undefined;
+}) {
   return (
     <>
       {hint ? (
@@ -74,7 +84,15 @@ export function HintAndError({ field, hint, hintId, error }: { field: FieldMeta;
  * Label, hint, inline error (after both), then the control — described by hint and error, marked
  * invalid when in error (ACCESSIBILITY.md "Forms and errors"). Ids come from conform's metadata.
  */
-function FieldShell({ field, label, hint, required, optional, formError, control }: FieldText & { control: (aria: ControlAria) => ReactNode }) {
+function FieldShell({
+  field,
+  label,
+  hint,
+  required,
+  optional,
+  formError,
+  control,
+}: FieldText & { control: (aria: ControlAria) => ReactNode }) {
   const { t } = useTranslation();
   const error = errorOf(field) ?? formError;
   const { hintId, describedBy } = descriptionOf(field, hint, error);
@@ -85,7 +103,11 @@ function FieldShell({ field, label, hint, required, optional, formError, control
         {optional ? ` ${t("forms.optional")}` : null}
       </label>
       <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
-      {control({ "aria-invalid": error ? true : undefined, "aria-describedby": describedBy, "aria-required": required || field.required ? true : undefined })}
+      {control({
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy,
+        "aria-required": required || field.required ? true : undefined,
+      })}
     </div>
   );
 }
@@ -132,7 +154,8 @@ export function Field(props: FieldProps) {
   );
 }
 
-export type TextAreaProps = FieldText & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "defaultValue" | "required">;
+export type TextAreaProps = FieldText &
+  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "defaultValue" | "required">;
 
 export function TextArea(props: TextAreaProps) {
   const [shell, { className, ...textarea }] = splitShell(props);
@@ -140,12 +163,23 @@ export function TextArea(props: TextAreaProps) {
   return (
     <FieldShell
       {...shell}
-      control={(aria) => <textarea key={field.key} className={classes("input textarea", className)} id={field.id} name={field.name} defaultValue={textOf(field)} {...aria} {...textarea} />}
+      control={(aria) => (
+        <textarea
+          key={field.key}
+          className={classes("input textarea", className)}
+          id={field.id}
+          name={field.name}
+          defaultValue={textOf(field)}
+          {...aria}
+          {...textarea}
+        />
+      )}
     />
   );
 }
 
-export interface SelectProps extends FieldText, Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "defaultValue" | "required"> {
+export interface SelectProps
+  extends FieldText, Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "defaultValue" | "required"> {
   options: readonly { value: string; label: string }[];
 }
 
@@ -156,7 +190,15 @@ export function Select(props: SelectProps) {
     <FieldShell
       {...shell}
       control={(aria) => (
-        <select key={field.key} className={classes("input", className)} id={field.id} name={field.name} defaultValue={textOf(field)} {...aria} {...select}>
+        <select
+          key={field.key}
+          className={classes("input", className)}
+          id={field.id}
+          name={field.name}
+          defaultValue={textOf(field)}
+          {...aria}
+          {...select}
+        >
           {options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

@@ -25,10 +25,19 @@ export function NewSecretPair({
 }) {
   const { t } = useTranslation();
   const control =
-    kind === "password" ? ({ autoComplete: "new-password" } as const) : ({ inputMode: "numeric", maxLength: 4, autoComplete: "off", className: "input--code" } as const);
+    kind === "password"
+      ? ({ autoComplete: "new-password" } as const)
+      : ({ inputMode: "numeric", maxLength: 4, autoComplete: "off", className: "input--code" } as const);
   return (
     <>
-      <Field required field={secret} type="password" label={label} hint={hint ?? (kind === "password" ? t("auth.password.rules") : undefined)} {...control} />
+      <Field
+        required
+        field={secret}
+        type="password"
+        label={label}
+        hint={hint ?? (kind === "password" ? t("auth.password.rules") : undefined)}
+        {...control}
+      />
       <Field required field={confirmation} type="password" label={confirmationLabel} {...control} />
     </>
   );

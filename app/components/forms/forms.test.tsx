@@ -13,7 +13,11 @@ async function render(node: ReactNode): Promise<Html> {
   if (context instanceof Response) throw new Error("unexpected response");
   const html = renderToStaticMarkup(
     <TranslationProvider translate={translatorFor(fr)} locale="fr">
-      <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+      <StaticRouterProvider
+        router={createStaticRouter(handler.dataRoutes, context)}
+        context={context}
+        hydrate={false}
+      />
     </TranslationProvider>,
   );
   return new Html(html);
@@ -44,13 +48,27 @@ class Html {
   }
 }
 
-const meta = (id: string, name: string, extra: Partial<FieldMeta> = {}): FieldMeta => ({ id: `${id}-${name}`, name, errorId: `${id}-${name}-error`, ...extra });
+const meta = (id: string, name: string, extra: Partial<FieldMeta> = {}): FieldMeta => ({
+  id: `${id}-${name}`,
+  name,
+  errorId: `${id}-${name}-error`,
+  ...extra,
+});
 
 test("a field's ids, description and error come from conform's metadata", async () => {
   const field = meta("login", "email", { errors: ["errors.emailRequired"], initialValue: "a@b" });
-  const doc = await render(<Field required field={field} label="Adresse e-mail" hint="Celle de votre compte" type="email" />);
+  const doc = await render(
+    <Field required field={field} label="Adresse e-mail" hint="Celle de votre compte" type="email" />,
+  );
   const input = doc.byId("login-email")!;
-  expect(input).toMatchObject({ name: "email", type: "email", value: "a@b", "aria-invalid": "true", "aria-required": "true", "aria-describedby": "login-email-hint login-email-error" });
+  expect(input).toMatchObject({
+    name: "email",
+    type: "email",
+    value: "a@b",
+    "aria-invalid": "true",
+    "aria-required": "true",
+    "aria-describedby": "login-email-hint login-email-error",
+  });
   expect(input.required).toBeUndefined();
   expect(doc.all("label")[0]).toMatchObject({ for: "login-email" });
   expect(doc.textOf("login-email-error")).toBe("Erreur : Saisissez votre adresse e-mail");
@@ -68,12 +86,28 @@ test("a valid field is neither invalid nor described by an error", async () => {
 test("a new password pair and a one-time code carry their autofill hints; secrets are never echoed", async () => {
   const doc = await render(
     <>
-      <NewSecretPair kind="password" secret={meta("f", "password")} confirmation={meta("f", "confirmation")} label="Nouveau" confirmationLabel="Confirmez" />
-      <NewSecretPair kind="pin" secret={meta("f", "pin")} confirmation={meta("f", "pinConfirmation")} label="Code PIN" confirmationLabel="Confirmez le code" />
+      <NewSecretPair
+        kind="password"
+        secret={meta("f", "password")}
+        confirmation={meta("f", "confirmation")}
+        label="Nouveau"
+        confirmationLabel="Confirmez"
+      />
+      <NewSecretPair
+        kind="pin"
+        secret={meta("f", "pin")}
+        confirmation={meta("f", "pinConfirmation")}
+        label="Code PIN"
+        confirmationLabel="Confirmez le code"
+      />
       <OneTimeCodeField field={meta("f", "code")} />
     </>,
   );
-  expect(doc.byId("f-password")).toMatchObject({ type: "password", autocomplete: "new-password", "aria-describedby": "f-password-hint" });
+  expect(doc.byId("f-password")).toMatchObject({
+    type: "password",
+    autocomplete: "new-password",
+    "aria-describedby": "f-password-hint",
+  });
   expect(doc.byId("f-confirmation")).toMatchObject({ type: "password", autocomplete: "new-password" });
   expect(doc.byId("f-pin")).toMatchObject({ type: "password", inputmode: "numeric", maxlength: "4" });
   expect(doc.byId("f-code")).toMatchObject({ type: "text", autocomplete: "one-time-code", inputmode: "numeric" });
@@ -86,7 +120,10 @@ test("radios: a fieldset described by its hint and error, marked invalid; the su
     { value: "stolen", label: "Volée" },
   ];
   const doc = await render(<Radios required field={field} legend="Pourquoi ?" hint="Choisissez" options={options} />);
-  expect(doc.byId("stop-reason")).toMatchObject({ "aria-invalid": "true", "aria-describedby": "stop-reason-hint stop-reason-error" });
+  expect(doc.byId("stop-reason")).toMatchObject({
+    "aria-invalid": "true",
+    "aria-describedby": "stop-reason-hint stop-reason-error",
+  });
   expect(doc.html).toContain("<fieldset");
   expect(doc.html).toContain("<legend>Pourquoi ?</legend>");
   const radios = doc.all("input", ["type", "radio"]);

@@ -2,8 +2,26 @@
  * The form components (decision 0021): each takes conform's field metadata (`fields.x` from `useForm`),
  * so ids, `aria-describedby`, `aria-invalid` and the error summary's links come from conform.
  */
-export { RequiredNote, Field, TextArea, Select, InlineError, type FieldProps, type SelectProps, type TextAreaProps } from "./Field";
-export { Radios, Checkboxes, Checkbox, TermsField, choiceTarget, optionIdOf, type ChoiceOption, type ChoicesProps } from "./Choices";
+export {
+  RequiredNote,
+  Field,
+  TextArea,
+  Select,
+  InlineError,
+  type FieldProps,
+  type SelectProps,
+  type TextAreaProps,
+} from "./Field";
+export {
+  Radios,
+  Checkboxes,
+  Checkbox,
+  TermsField,
+  choiceTarget,
+  optionIdOf,
+  type ChoiceOption,
+  type ChoicesProps,
+} from "./Choices";
 export { NewSecretPair, PhoneField, OneTimeCodeField } from "./Secrets";
 export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } from "./ErrorSummary";
 export { useReplyKey, type FieldMeta } from "./meta";

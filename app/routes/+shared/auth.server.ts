@@ -68,7 +68,12 @@ export async function currentUserId(request: Request): Promise<string | null> {
 }
 
 /** Starts a fresh session (a new id, so a planted id is useless) holding this user. */
-export async function signIn(request: Request, userId: string, redirectTo: string, flash?: FlashMessage): Promise<Response> {
+export async function signIn(
+  request: Request,
+  userId: string,
+  redirectTo: string,
+  flash?: FlashMessage,
+): Promise<Response> {
   const storage = await sessionStorage();
   const old = await getSession(request);
   await storage.destroySession(old);
@@ -82,7 +87,10 @@ export async function signIn(request: Request, userId: string, redirectTo: strin
  * A sign-in waiting in the session for its next step (the code, or the forced password change), or a
  * redirect to /login: none there, or stale (then said so).
  */
-export async function waitingSignIn(session: PortalSession, step: "pendingLogin" | "pendingPasswordChange"): Promise<PendingLogin> {
+export async function waitingSignIn(
+  session: PortalSession,
+  step: "pendingLogin" | "pendingPasswordChange",
+): Promise<PendingLogin> {
   const pending = session.get(step);
   if (pending && pending.expiresAt > new Date().toISOString()) return pending;
   if (!pending) throw redirect("/login");
@@ -101,7 +109,11 @@ export async function completeSignIn(request: Request, userId: string, redirectT
   const session = await getSession(request);
   session.unset("userId");
   session.unset("pendingLogin");
-  session.set("pendingPasswordChange", { userId, redirectTo, expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString() });
+  session.set("pendingPasswordChange", {
+    userId,
+    redirectTo,
+    expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString(),
+  });
   return redirect("/force-change-password", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
@@ -121,7 +133,10 @@ export function signInSubject(userId: string): CodeSubject {
 }
 
 /** Sends the second-factor code for a pending sign-in (by the user's preferred channel). */
-export async function sendLoginCode(session: PortalSession, t: (key: string, vars?: Record<string, unknown>) => string): Promise<IssueResult | null> {
+export async function sendLoginCode(
+  session: PortalSession,
+  t: (key: string, vars?: Record<string, unknown>) => string,
+): Promise<IssueResult | null> {
   const pending = session.get("pendingLogin");
   if (!pending) return null;
   const { db, messenger } = await getPlatform();

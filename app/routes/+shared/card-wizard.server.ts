@@ -21,10 +21,15 @@ import {
   type CardRequestView,
 } from "~/.server/services/card-creation";
 import type { ShippingAddress } from "~/.server/providers/issuer/port";
-import { WIZARD_STEPS, type WizardActionData, type WizardAddress, type WizardStep, type WizardView } from "./card-wizard";
+import {
+  WIZARD_STEPS,
+  type WizardActionData,
+  type WizardAddress,
+  type WizardStep,
+  type WizardView,
+} from "./card-wizard";
 
 export { WIZARD_STEPS, type WizardActionData, type WizardAddress, type WizardStep, type WizardView };
-
 
 /**
  * The card creation wizard (spec 000 §2 "Create card", §4, §5), shared by the card page's panel and
@@ -58,7 +63,11 @@ export interface WizardRoutes {
   created: (cardId: string | null) => InternalTarget;
 }
 
-export async function loadCardWizard(request: Request, userId: string, routes: WizardRoutes): Promise<{ view: WizardView; status: 200 | 400 }> {
+export async function loadCardWizard(
+  request: Request,
+  userId: string,
+  routes: WizardRoutes,
+): Promise<{ view: WizardView; status: 200 | 400 }> {
   const { db } = await getPlatform();
   const url = new URL(request.url);
   const options = await cardCreationOptions(db, userId);
@@ -111,7 +120,6 @@ export async function cardWizardLoaderData(request: Request, userId: string, rou
   return data(view, { status });
 }
 
-
 /** A FormData of these values: the submission a refusal answers as if that step's form had been sent. */
 function formOf(values: Record<string, string>): FormData {
   const form = new FormData();
@@ -128,13 +136,21 @@ function refused(step: WizardStep, lastResult: SubmissionResult<string[]>, done?
   return data<WizardActionData>({ step, lastResult, done }, { status: 400 });
 }
 
-const STEP_SCHEMAS = { card: cardChoiceSchema, pin: newPinSchema, address: deliveryAddressSchema, summary: z.object({}) } as const;
+const STEP_SCHEMAS = {
+  card: cardChoiceSchema,
+  pin: newPinSchema,
+  address: deliveryAddressSchema,
+  summary: z.object({}),
+} as const;
 const SECRETS = { hideFields: ["pin", "confirmation"] };
 
 /** What the issuer said, in the person's language when the catalogue has it (spec 000 §8: "shown with server messages"). */
 function issuerReasons(code: string, message: string | null): { formErrors: string[]; serverMessage: string | null } {
   const known = ["unavailable", "rejected", "card_canceled", "card_not_found"].includes(code);
-  return { formErrors: ["cards.create.failed", ...(known ? [`cards.create.reasons.${code}`] : [])], serverMessage: message };
+  return {
+    formErrors: ["cards.create.failed", ...(known ? [`cards.create.reasons.${code}`] : [])],
+    serverMessage: message,
+  };
 }
 
 /** One action for every step: the hidden `step` field says which form was sent (WIZARD_STEPS, declared once). */
@@ -145,22 +161,36 @@ export async function cardWizardAction(request: Request, userId: string, routes:
   if (!(WIZARD_STEPS as readonly string[]).includes(step)) throw unknownIntent();
   const submission = parseForm(form, STEP_SCHEMAS[step as WizardStep]);
   const requestId = form.get("request");
-  if (!isRequestId(requestId)) return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
+  if (!isRequestId(requestId))
+    return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
 
   const success = async (cardId: string | null, replayed: boolean) =>
     replayed
       ? // A second submit of the same request (double click, Back then resubmit): nothing new is made.
-        refused("card", reply(submission, { formErrors: ["cards.create.alreadyCreated"], ...SECRETS }), routes.created(cardId))
-      : redirectWithFlash(request, routes.created(cardId), { kind: "success", message: cardId ? "cards.create.created" : "cards.create.createdPending" });
+        refused(
+          "card",
+          reply(submission, { formErrors: ["cards.create.alreadyCreated"], ...SECRETS }),
+          routes.created(cardId),
+        )
+      : redirectWithFlash(request, routes.created(cardId), {
+          kind: "success",
+          message: cardId ? "cards.create.created" : "cards.create.createdPending",
+        });
 
   switch (step) {
     case "card": {
       const choice = parseForm(form, cardChoiceSchema);
       if (choice.status !== "success") return refused("card", reply(choice));
-      const saved = await saveCardChoice(db, userId, requestId, { groupId: choice.value.group, type: choice.value.type });
-      if (saved.kind === "noGroup") return refused("card", reply(choice, { fieldErrors: { group: ["errors.funderUnknown"] } }));
-      if (saved.kind === "noLicence") return refused("card", reply(choice, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
-      if (saved.kind === "forged") return refused("card", reply(choice, { formErrors: ["cards.create.unknownRequest"] }));
+      const saved = await saveCardChoice(db, userId, requestId, {
+        groupId: choice.value.group,
+        type: choice.value.type,
+      });
+      if (saved.kind === "noGroup")
+        return refused("card", reply(choice, { fieldErrors: { group: ["errors.funderUnknown"] } }));
+      if (saved.kind === "noLicence")
+        return refused("card", reply(choice, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
+      if (saved.kind === "forged")
+        return refused("card", reply(choice, { formErrors: ["cards.create.unknownRequest"] }));
       if (saved.kind === "submitted") {
         const existing = await getCardRequest(db, userId, requestId);
         return success(existing?.cardId ?? null, true);
@@ -170,23 +200,28 @@ export async function cardWizardAction(request: Request, userId: string, routes:
     }
     case "pin": {
       const current = await getCardRequest(db, userId, requestId);
-      if (!current) return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
+      if (!current)
+        return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
       if (current.status !== "draft") return success(current.cardId, true);
       // Coming back to this step: empty fields keep the PIN already chosen.
-      if (current.hasPin && !form.get("pin") && !form.get("confirmation")) return internalRedirect(routes.step("address", requestId));
+      if (current.hasPin && !form.get("pin") && !form.get("confirmation"))
+        return internalRedirect(routes.step("address", requestId));
       const pin = parseForm(form, newPinSchema);
       // PINs are never sent back to the browser, even a wrong one: only the messages are.
       if (pin.status !== "success") return refused("pin", reply(pin, SECRETS));
       const saved = await saveCardPin(db, issuer, userId, requestId, pin.value.pin);
-      if (saved.kind === "issuerFailed") return refused("pin", reply(pin, { formErrors: ["cards.create.failed"], ...SECRETS }));
-      if (saved.kind !== "ok") return refused("card", reply(pin, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
+      if (saved.kind === "issuerFailed")
+        return refused("pin", reply(pin, { formErrors: ["cards.create.failed"], ...SECRETS }));
+      if (saved.kind !== "ok")
+        return refused("card", reply(pin, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
       return internalRedirect(routes.step("address", requestId));
     }
     case "address": {
       const address = parseForm(form, deliveryAddressSchema);
       if (address.status !== "success") return refused("address", reply(address));
       const saved = await saveShippingAddress(db, userId, requestId, address.value);
-      if (saved.kind === "submitted") return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
+      if (saved.kind === "submitted")
+        return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
       if (saved.kind !== "ok") return refused("card", reply(address, { formErrors: ["cards.create.unknownRequest"] }));
       return internalRedirect(routes.step("summary", requestId));
     }
@@ -205,22 +240,35 @@ export async function cardWizardAction(request: Request, userId: string, routes:
       case "notFound":
         return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"] }));
       case "incomplete":
-        return refused(result.missing, reply(submission, { formErrors: [result.missing === "pin" ? "cards.create.pinMissing" : "cards.create.addressMissing"] }));
+        return refused(
+          result.missing,
+          reply(submission, {
+            formErrors: [result.missing === "pin" ? "cards.create.pinMissing" : "cards.create.addressMissing"],
+          }),
+        );
       case "noLicence":
         return refused("card", reply(submission, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
       case "pinRefused":
-        return refused("pin", reply(parseForm(formOf({}), newPinSchema), { fieldErrors: { pin: ["errors.pinRefused"] }, ...SECRETS }));
+        return refused(
+          "pin",
+          reply(parseForm(formOf({}), newPinSchema), { fieldErrors: { pin: ["errors.pinRefused"] }, ...SECRETS }),
+        );
       case "addressRefused": {
         // The address form again, with what the request holds and the issuer's refusal at its field.
         const current = await getCardRequest(db, userId, requestId as string);
         const held = parseForm(formOf({ ...toWizardAddress(current?.address ?? null) }), deliveryAddressSchema);
-        const refusal = result.field ? { fieldErrors: { [result.field]: [`errors.addressRefused.${result.field}`] } } : { formErrors: ["errors.addressRefused.form"] };
+        const refusal = result.field
+          ? { fieldErrors: { [result.field]: [`errors.addressRefused.${result.field}`] } }
+          : { formErrors: ["errors.addressRefused.form"] };
         return refused("address", reply(held, refusal));
       }
       case "issuerFailed": {
         const { formErrors, serverMessage } = issuerReasons(result.code, result.message);
         const shown = step === "card" ? "card" : "summary";
-        return data<WizardActionData>({ step: shown, lastResult: reply(submission, { formErrors, ...SECRETS }), serverMessage }, { status: 400 });
+        return data<WizardActionData>(
+          { step: shown, lastResult: reply(submission, { formErrors, ...SECRETS }), serverMessage },
+          { status: 400 },
+        );
       }
     }
   }

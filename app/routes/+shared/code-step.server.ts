@@ -57,14 +57,18 @@ export async function codeStepAction(request: Request, step: CodeStep, form: For
       if (submission.status !== "success") return refuse(submission, { hideFields: CODE_SECRETS });
       const { db } = await getPlatform();
       const result = await verifyCode(db, step.subject, submission.value.code);
-      if (result.kind !== "ok") return refuse(submission, { fieldErrors: { code: [codeRefusalMessage(result)] }, hideFields: CODE_SECRETS });
+      if (result.kind !== "ok")
+        return refuse(submission, { fieldErrors: { code: [codeRefusalMessage(result)] }, hideFields: CODE_SECRETS });
       return step.verified();
     }
     case CODE_STEP_INTENT.resend: {
       const result = await step.send();
       if (result.kind === "throttled") {
         const submission = parseForm(form, z.object({}));
-        return data(reply(submission, { fieldErrors: { resend: ["errors.tooManyRequests"] }, hideFields: CODE_SECRETS }), { status: 429 });
+        return data(
+          reply(submission, { fieldErrors: { resend: ["errors.tooManyRequests"] }, hideFields: CODE_SECRETS }),
+          { status: 429 },
+        );
       }
       return redirectWithFlash(request, step.here, { kind: "success", message: RESENT[step.channel] });
     }

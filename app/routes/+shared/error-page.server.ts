@@ -4,17 +4,27 @@
  * when nothing else does, so it needs no script, style sheet or database.
  */
 const PAGES: Record<number, { title: string; text: string }> = {
-  400: { title: "Requête invalide", text: "Le formulaire envoyé est incomplet ou illisible. Revenez à la page précédente et envoyez-le de nouveau." },
+  400: {
+    title: "Requête invalide",
+    text: "Le formulaire envoyé est incomplet ou illisible. Revenez à la page précédente et envoyez-le de nouveau.",
+  },
   403: { title: "Requête refusée", text: "Cette demande ne vient pas de ce site : elle a été refusée par sécurité." },
-  405: { title: "Action non prise en charge", text: "Cette adresse ne permet pas cette action. Utilisez les liens et les boutons du portail." },
+  405: {
+    title: "Action non prise en charge",
+    text: "Cette adresse ne permet pas cette action. Utilisez les liens et les boutons du portail.",
+  },
   411: { title: "Requête refusée", text: "La longueur de la demande doit être indiquée." },
   413: { title: "Requête trop volumineuse", text: "La demande dépasse la taille acceptée par le portail." },
   415: { title: "Format non pris en charge", text: "Le portail n’accepte que les formulaires de ses propres pages." },
   429: { title: "Trop de tentatives", text: "Par sécurité, patientez quelques minutes avant de réessayer." },
-  500: { title: "Une erreur est survenue", text: "Le service a rencontré un problème. Réessayez dans quelques instants." },
+  500: {
+    title: "Une erreur est survenue",
+    text: "Le service a rencontré un problème. Réessayez dans quelques instants.",
+  },
 };
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const escape = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 export function errorPageHtml(title: string, text: string): string {
   return (

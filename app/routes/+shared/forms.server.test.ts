@@ -33,9 +33,12 @@ describe("the form contract", () => {
     expect(toForm.data.error).toEqual({ "": ["errors.credentials"] });
     expect(toForm.data.initialValue).toEqual({ email: "a@b.fr" });
 
-    const toField = refuse(parseForm(formWith({ email: "a@b.fr", password: "wrong" }), schema), { fieldErrors: { password: ["errors.wrongPassword"] }, hideFields: ["password"] });
+    const toField = refuse(parseForm(formWith({ email: "a@b.fr", password: "wrong" }), schema), {
+      fieldErrors: { password: ["errors.wrongPassword"] },
+      hideFields: ["password"],
+    });
     expect(toField.data.error).toEqual({ password: ["errors.wrongPassword"] });
-    expect(JSON.stringify(toField.data)).not.toContain("wrong\"");
+    expect(JSON.stringify(toField.data)).not.toContain('wrong"');
   });
 
   test("a reply without refusal keeps the parse's own errors", () => {

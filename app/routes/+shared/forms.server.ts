@@ -13,7 +13,9 @@ export function parseForm<Schema extends z.ZodType>(form: FormData, schema: Sche
 }
 
 /** Any parsed submission (conform's `Submission`, whatever its schema). */
-type Replyable = { reply(options?: { resetForm?: boolean } | (Refusal & { hideFields?: string[] })): SubmissionResult<string[]> };
+type Replyable = {
+  reply(options?: { resetForm?: boolean } | (Refusal & { hideFields?: string[] })): SubmissionResult<string[]>;
+};
 
 export interface Refusal {
   /** Errors about the whole form (e.g. wrong credentials, an expired link). */
@@ -36,7 +38,10 @@ export function refuse(submission: Replyable, refusal: Refusal = {}) {
  * The reply alone, for the rare action whose answer carries more than the form (e.g. the code step's
  * screen): still answered with 400 by the route.
  */
-export function reply(submission: Replyable, { formErrors, fieldErrors, hideFields }: Refusal = {}): SubmissionResult<string[]> {
+export function reply(
+  submission: Replyable,
+  { formErrors, fieldErrors, hideFields }: Refusal = {},
+): SubmissionResult<string[]> {
   return submission.reply({ ...(formErrors || fieldErrors ? { formErrors, fieldErrors } : {}), hideFields });
 }
 

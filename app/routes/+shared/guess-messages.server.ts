@@ -32,5 +32,7 @@ const CODE_REFUSAL_KEYS: Record<CodeRefusal["kind"], string> = {
 /** Why a code was refused: a catalogue key, or the words saying how long the account's codes wait. */
 export function codeRefusalMessage(refusal: CodeRefusal, now = new Date()): string {
   if (refusal.kind !== "locked") return CODE_REFUSAL_KEYS[refusal.kind];
-  return refusal.retryAt > now ? t("errors.codeGuessesLockedFor", { wait: waitText(refusal.retryAt, now) }) : CODE_REFUSAL_KEYS.locked;
+  return refusal.retryAt > now
+    ? t("errors.codeGuessesLockedFor", { wait: waitText(refusal.retryAt, now) })
+    : CODE_REFUSAL_KEYS.locked;
 }

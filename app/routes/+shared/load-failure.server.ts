@@ -11,7 +11,10 @@ import { getPlatform } from "~/.server/platform";
 export function failedTo(message: string) {
   return async (error: unknown): Promise<never> => {
     const { logger } = await getPlatform();
-    logger.error("loader failed", { failed: message, error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) });
+    logger.error("loader failed", {
+      failed: message,
+      error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+    });
     throw data({ failed: message }, { status: 500 });
   };
 }

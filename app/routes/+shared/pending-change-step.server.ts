@@ -24,16 +24,24 @@ import {
  */
 
 /** The code messages, in the person's language; the e-mail carries a confirmation link too. */
-export async function pendingChangeMessagesFor(context: Readonly<RouterContextProvider>): Promise<PendingChangeMessages> {
+export async function pendingChangeMessagesFor(
+  context: Readonly<RouterContextProvider>,
+): Promise<PendingChangeMessages> {
   const baseUrl = publicUrl((await getPlatform()).env);
   const t = getInstance(context).t;
   return {
     email: (newEmail) => ({
       subject: t("settings.pendingChange.emailSubject"),
       text: (code) =>
-        t("settings.pendingChange.emailText", { code, link: `${baseUrl}/user-confirmation?email=${encodeURIComponent(newEmail)}&code=${code}` }),
+        t("settings.pendingChange.emailText", {
+          code,
+          link: `${baseUrl}/user-confirmation?email=${encodeURIComponent(newEmail)}&code=${code}`,
+        }),
     }),
-    phone: () => ({ subject: t("settings.pendingChange.smsSubject"), text: (code) => t("settings.pendingChange.smsText", { code }) }),
+    phone: () => ({
+      subject: t("settings.pendingChange.smsSubject"),
+      text: (code) => t("settings.pendingChange.smsText", { code }),
+    }),
   };
 }
 
@@ -69,19 +77,31 @@ export interface PendingChangeScreen extends CodeStepScreen {
 }
 
 /** The code step of the change waiting for this field, or null when none waits. */
-async function pendingChangeStep(request: Request, context: Readonly<RouterContextProvider>, field: string | undefined, pages: PendingChangePages) {
+async function pendingChangeStep(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  field: string | undefined,
+  pages: PendingChangePages,
+) {
   if (!isContactField(field)) return null;
   const account = context.get(accountContext);
   const { db, messenger } = await getPlatform();
   const newValue = (await pendingChanges(db, account.id))[field];
   if (!newValue) return null;
-  const leave = (kind: "success" | "error" | "info", message: string) => redirectWithFlash(request, pages.done, { kind, message });
+  const leave = (kind: "success" | "error" | "info", message: string) =>
+    redirectWithFlash(request, pages.done, { kind, message });
   const step: CodeStep = {
     subject: contactChangeSubject(account.id, field),
     channel: field === "email" ? "email" : "sms",
     here: pages.here(field),
     send: async () => {
-      const result = await resendPendingChangeCode(db, messenger, account.id, field, await pendingChangeMessagesFor(context));
+      const result = await resendPendingChangeCode(
+        db,
+        messenger,
+        account.id,
+        field,
+        await pendingChangeMessagesFor(context),
+      );
       if (result.kind === "none") throw await leave("info", "settings.pendingChange.nothingPending");
       return result;
     },
@@ -103,13 +123,18 @@ async function pendingChangeStep(request: Request, context: Readonly<RouterConte
 export async function pendingChangeLoader({ request, params, context }: StepArgs, pages: PendingChangePages) {
   const found = await pendingChangeStep(request, context, params.field, pages);
   if (!found) throw internalRedirect(pages.nonePending);
-  const screen: PendingChangeScreen = { ...(await codeStepScreen(found.step)), field: found.field, newValue: found.newValue };
+  const screen: PendingChangeScreen = {
+    ...(await codeStepScreen(found.step)),
+    field: found.field,
+    newValue: found.newValue,
+  };
   return data(screen, { headers: { "Cache-Control": "no-store" } });
 }
 
 /** Handles the step's buttons; with nothing (any more) waiting, back to `done`, which says so. */
 export async function pendingChangeAction({ request, params, context }: StepArgs, pages: PendingChangePages) {
   const found = await pendingChangeStep(request, context, params.field, pages);
-  if (!found) return redirectWithFlash(request, pages.done, { kind: "info", message: "settings.pendingChange.nothingPending" });
+  if (!found)
+    return redirectWithFlash(request, pages.done, { kind: "info", message: "settings.pendingChange.nothingPending" });
   return codeStepAction(request, found.step, await request.formData());
 }

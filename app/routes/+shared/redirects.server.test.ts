@@ -6,9 +6,25 @@ import { internalPath, internalRedirect, isSignedInPage, SIGNED_IN_PAGES } from 
 const SITE = "https://portal.example";
 
 test("each parameter is exactly one encoded segment: nothing in it moves the path, leaves the site or breaks the header", () => {
-  const hostile = ["../\t/evil.example", "../../../etc/passwd", "\r\nX", "\0", "€ carte 日本", "a/b", "a\\b", "//evil.example", "?q=1", "#frag", "%", "..."];
+  const hostile = [
+    "../\t/evil.example",
+    "../../../etc/passwd",
+    "\r\nX",
+    "\0",
+    "€ carte 日本",
+    "a/b",
+    "a\\b",
+    "//evil.example",
+    "?q=1",
+    "#frag",
+    "%",
+    "...",
+  ];
   for (const id of hostile) {
-    const path = internalPath("/cards/:cardId/transactions/:authorizationId/retry", { cardId: id, authorizationId: id });
+    const path = internalPath("/cards/:cardId/transactions/:authorizationId/retry", {
+      cardId: id,
+      authorizationId: id,
+    });
     const segments = path.split("/");
     expect(segments, JSON.stringify(id)).toHaveLength(6);
     expect(decodeURIComponent(segments[2]!)).toBe(id);
@@ -34,7 +50,9 @@ test("empty, `.` and `..` cannot be a segment: they name no page (404)", () => {
 
 test("query and fragment are encoded too; optional parameters may be left out", () => {
   expect(internalPath("/login", {}, { search: { email: "a+b@example.com" } })).toBe("/login?email=a%2Bb%40example.com");
-  expect(internalPath("/cards/:cardId/stop", { cardId: "card_1" }, { search: { done: "1" } })).toBe("/cards/card_1/stop?done=1");
+  expect(internalPath("/cards/:cardId/stop", { cardId: "card_1" }, { search: { done: "1" } })).toBe(
+    "/cards/card_1/stop?done=1",
+  );
   expect(internalPath("/cards/:cardId", { cardId: "card_1" }, { hash: "tx-a b\n" })).toBe("/cards/card_1#tx-a%20b%0A");
   expect(internalPath("/activate/:token?", {})).toBe("/activate");
   expect(internalPath("/activate/:token?", { token: "t/k" })).toBe("/activate/t%2Fk");
@@ -44,7 +62,10 @@ test("query and fragment are encoded too; optional parameters may be left out", 
 /** The full path of an entry and of everything below it ("/cards/:cardId/freeze"). */
 function pathsOf(entry: RouteConfigEntry, parent = ""): string[] {
   const path = entry.path ? `${parent}/${entry.path}` : parent;
-  return [...(entry.path || entry.index ? [path || "/"] : []), ...(entry.children ?? []).flatMap((child) => pathsOf(child, path))];
+  return [
+    ...(entry.path || entry.index ? [path || "/"] : []),
+    ...(entry.children ?? []).flatMap((child) => pathsOf(child, path)),
+  ];
 }
 
 test("the signed-in pages a sign-in may lead back to are exactly those of the three signed-in layouts of routes.ts", () => {

@@ -2,7 +2,12 @@ import { data, type RouterContextProvider } from "react-router";
 import { requestInfoContext } from "~/context";
 import { getPlatform, type Platform } from "~/.server/platform";
 import { internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
-import { createDatabaseSessionStorage, type FlashMessage, type PortalSession, type PortalSessionStorage } from "~/.server/session";
+import {
+  createDatabaseSessionStorage,
+  type FlashMessage,
+  type PortalSession,
+  type PortalSessionStorage,
+} from "~/.server/session";
 
 const storages = new WeakMap<Platform, PortalSessionStorage>();
 

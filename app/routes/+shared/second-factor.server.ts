@@ -17,7 +17,11 @@ export async function chooseSecondFactor(
   request: Request,
   context: Readonly<RouterContextProvider>,
   channel: MfaChannel | null,
-  pages: { from: InternalTarget; pendingChange: (field: ContactField) => InternalTarget; done: () => Promise<{ to: InternalTarget; message: string }> },
+  pages: {
+    from: InternalTarget;
+    pendingChange: (field: ContactField) => InternalTarget;
+    done: () => Promise<{ to: InternalTarget; message: string }>;
+  },
 ): Promise<Response> {
   const { db, logger } = await getPlatform();
   let result: Awaited<ReturnType<typeof enableMfa>>;
@@ -30,7 +34,10 @@ export async function chooseSecondFactor(
   switch (result.kind) {
     // A change still waiting for its code is settled first, as the page itself would have said.
     case "pendingChange":
-      return redirectWithFlash(request, pages.pendingChange(result.field), { kind: "error", message: PENDING_CHANGE_FIRST[result.field] });
+      return redirectWithFlash(request, pages.pendingChange(result.field), {
+        kind: "error",
+        message: PENDING_CHANGE_FIRST[result.field],
+      });
     case "noDestination":
       return redirectWithFlash(request, pages.from, { kind: "error", message: "errors.mfaNoDestination" });
     case "ok": {

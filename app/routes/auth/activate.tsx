@@ -17,14 +17,20 @@ import { activateAccount, invitationIsLive } from "~/.server/services/activation
  * continues with onboarding (a first card).
  */
 function linkOf(request: Request, params: Route.LoaderArgs["params"]) {
-  return { token: (params.token ?? "").slice(0, 100), email: (new URL(request.url).searchParams.get("email") ?? "").slice(0, 254) };
+  return {
+    token: (params.token ?? "").slice(0, 100),
+    email: (new URL(request.url).searchParams.get("email") ?? "").slice(0, 254),
+  };
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { token, email } = linkOf(request, params);
   const { db, env } = await getPlatform();
   const live = Boolean(token && email) && (await invitationIsLive(db, token, email));
-  return data({ live, email, legalUrl: env.LEGAL_URL, privacyUrl: env.PRIVACY_URL }, { status: live ? 200 : 410, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return data(
+    { live, email, legalUrl: env.LEGAL_URL, privacyUrl: env.PRIVACY_URL },
+    { status: live ? 200 : 410, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
 }
 
 /** Passwords never come back in the reply. */
@@ -51,37 +57,74 @@ const EXPIRED = "auth.activate.expired";
 
 export default function Activate({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<ActivationForm>({ id: "activate", lastResult: actionData, defaultValue: { phoneCountry: "FR" } });
+  const [form, fields] = useForm<ActivationForm>({
+    id: "activate",
+    lastResult: actionData,
+    defaultValue: { phoneCountry: "FR" },
+  });
   const spent = !loaderData.live || Boolean(form.errors?.includes(EXPIRED));
   return (
     <PublicPage title={t("auth.activate.title")} error={!form.valid}>
-        {spent ? (
-          <div className="alert alert--error" role="alert">
-            <p>{t("auth.activate.expired")}</p>
-          </div>
-        ) : (
-          <>
-            <ErrorSummary form={form} fields={[fields.lastName, fields.firstName, fields.phone, fields.password, fields.confirmation, fields.terms]} />
-            <p>{t("auth.activate.intro")}</p>
-            <p>
-              <strong>{t("auth.login.email")} : </strong>
-              {loaderData.email}
-            </p>
-            <Form method="post" {...getFormProps(form)} noValidate>
-              <RequiredNote />
-              <Field required field={fields.lastName} label={t("onboarding.profile.lastName")} autoComplete="family-name" maxLength={50} />
-              <Field required field={fields.firstName} label={t("onboarding.profile.firstName")} autoComplete="given-name" maxLength={50} />
-              <PhoneField country={fields.phoneCountry} phone={fields.phone} label={t("onboarding.profile.phone")} hint={t("onboarding.profile.phoneHint")} />
-              <NewSecretPair kind="password" secret={fields.password} confirmation={fields.confirmation} label={t("auth.activate.password")} confirmationLabel={t("auth.activate.confirmation")} />
-              <TermsField field={fields.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
-              <Checkbox field={fields.marketing} label={t("auth.activate.marketing")} />
-              <button type="submit" className="button">
-                {t("auth.activate.submit")}
-              </button>
-            </Form>
-          </>
-        )}
-        <BackToLogin />
+      {spent ? (
+        <div className="alert alert--error" role="alert">
+          <p>{t("auth.activate.expired")}</p>
+        </div>
+      ) : (
+        <>
+          <ErrorSummary
+            form={form}
+            fields={[
+              fields.lastName,
+              fields.firstName,
+              fields.phone,
+              fields.password,
+              fields.confirmation,
+              fields.terms,
+            ]}
+          />
+          <p>{t("auth.activate.intro")}</p>
+          <p>
+            <strong>{t("auth.login.email")} : </strong>
+            {loaderData.email}
+          </p>
+          <Form method="post" {...getFormProps(form)} noValidate>
+            <RequiredNote />
+            <Field
+              required
+              field={fields.lastName}
+              label={t("onboarding.profile.lastName")}
+              autoComplete="family-name"
+              maxLength={50}
+            />
+            <Field
+              required
+              field={fields.firstName}
+              label={t("onboarding.profile.firstName")}
+              autoComplete="given-name"
+              maxLength={50}
+            />
+            <PhoneField
+              country={fields.phoneCountry}
+              phone={fields.phone}
+              label={t("onboarding.profile.phone")}
+              hint={t("onboarding.profile.phoneHint")}
+            />
+            <NewSecretPair
+              kind="password"
+              secret={fields.password}
+              confirmation={fields.confirmation}
+              label={t("auth.activate.password")}
+              confirmationLabel={t("auth.activate.confirmation")}
+            />
+            <TermsField field={fields.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
+            <Checkbox field={fields.marketing} label={t("auth.activate.marketing")} />
+            <button type="submit" className="button">
+              {t("auth.activate.submit")}
+            </button>
+          </Form>
+        </>
+      )}
+      <BackToLogin />
     </PublicPage>
   );
 }

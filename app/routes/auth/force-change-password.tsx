@@ -29,7 +29,8 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseForm(await request.formData(), newPasswordSchema);
   if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const { db } = await getPlatform();
-  if ((await replaceTemporaryPassword(db, pending.userId, submission.value.password)).kind !== "ok") throw internalRedirect("/login");
+  if ((await replaceTemporaryPassword(db, pending.userId, submission.value.password)).kind !== "ok")
+    throw internalRedirect("/login");
   return signIn(request, pending.userId, pending.redirectTo, { kind: "success", message: "auth.forceChange.done" });
 }
 
@@ -38,15 +39,21 @@ export default function ForceChangePassword({ actionData }: Route.ComponentProps
   const [form, fields] = useForm<NewPasswordForm>({ id: "forced", lastResult: actionData });
   return (
     <PublicPage title={t("auth.forceChange.title")} error={!form.valid}>
-        <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
-        <p>{t("auth.forceChange.intro")}</p>
-        <Form method="post" {...getFormProps(form)} noValidate>
-          <RequiredNote />
-          <NewSecretPair kind="password" secret={fields.password} confirmation={fields.confirmation} label={t("auth.resetPassword.password")} confirmationLabel={t("auth.resetPassword.confirmation")} />
-          <button type="submit" className="button">
-            {t("auth.forceChange.submit")}
-          </button>
-        </Form>
+      <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
+      <p>{t("auth.forceChange.intro")}</p>
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <RequiredNote />
+        <NewSecretPair
+          kind="password"
+          secret={fields.password}
+          confirmation={fields.confirmation}
+          label={t("auth.resetPassword.password")}
+          confirmationLabel={t("auth.resetPassword.confirmation")}
+        />
+        <button type="submit" className="button">
+          {t("auth.forceChange.submit")}
+        </button>
+      </Form>
     </PublicPage>
   );
 }

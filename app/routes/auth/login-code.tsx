@@ -3,7 +3,14 @@ import { data, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/login-code";
 import { PublicPage } from "~/components/PublicShell";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
-import { cancelWaitingSignIn, completeSignIn, PENDING_LOGIN_MINUTES, sendLoginCode, signInSubject, waitingSignIn } from "~/routes/+shared/auth.server";
+import {
+  cancelWaitingSignIn,
+  completeSignIn,
+  PENDING_LOGIN_MINUTES,
+  sendLoginCode,
+  signInSubject,
+  waitingSignIn,
+} from "~/routes/+shared/auth.server";
 import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
 import { formatTime } from "~/domain/dates";
 import { getInstance } from "~/i18n/i18next.server";
@@ -42,7 +49,13 @@ async function signInStep(request: Request, context: Readonly<RouterContextProvi
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { step, pending, channel, destination } = await signInStep(request, context);
-  const screen = { ...(await codeStepScreen(step)), channel, destination, expiresAt: pending.expiresAt, minutes: PENDING_LOGIN_MINUTES };
+  const screen = {
+    ...(await codeStepScreen(step)),
+    channel,
+    destination,
+    expiresAt: pending.expiresAt,
+    minutes: PENDING_LOGIN_MINUTES,
+  };
   return data(screen, { headers: { "Cache-Control": "no-store" } });
 }
 
@@ -56,16 +69,16 @@ export default function LoginCode({ loaderData: screen, actionData }: Route.Comp
   const via = t(screen.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
   return (
     <PublicPage title={t("auth.code.title")} error={codeStepFailed(actionData)}>
-        <CodeStep
-          formId="login-code"
-          actionData={actionData}
-          screen={screen}
-          submitLabel={t("auth.code.submit")}
-          hint={t("auth.code.signInHint", { time: formatTime(screen.expiresAt), minutes: screen.minutes })}
-          cancelLabel={t("auth.code.cancel")}
-        >
-          <p>{t("auth.code.intro", { destination: `${screen.destination} (${via})` })}</p>
-        </CodeStep>
+      <CodeStep
+        formId="login-code"
+        actionData={actionData}
+        screen={screen}
+        submitLabel={t("auth.code.submit")}
+        hint={t("auth.code.signInHint", { time: formatTime(screen.expiresAt), minutes: screen.minutes })}
+        cancelLabel={t("auth.code.cancel")}
+      >
+        <p>{t("auth.code.intro", { destination: `${screen.destination} (${via})` })}</p>
+      </CodeStep>
     </PublicPage>
   );
 }

@@ -5,7 +5,15 @@ import type { Route } from "./+types/login";
 import { ErrorSummary, Field, RequiredNote } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
 import type { LoginForm } from "~/domain/schemas";
-import { authenticator, currentUserId, LOGIN_SECRETS, LoginRejected, PENDING_LOGIN_TTL_MS, sendLoginCode, completeSignIn } from "~/routes/+shared/auth.server";
+import {
+  authenticator,
+  currentUserId,
+  LOGIN_SECRETS,
+  LoginRejected,
+  PENDING_LOGIN_TTL_MS,
+  sendLoginCode,
+  completeSignIn,
+} from "~/routes/+shared/auth.server";
 import { refuse } from "~/routes/+shared/forms.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
@@ -39,7 +47,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Second factor: the sign-in waits in the session until the code is checked.
   const session = await getSession(request);
   session.unset("userId");
-  session.set("pendingLogin", { userId, redirectTo, expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString() });
+  session.set("pendingLogin", {
+    userId,
+    redirectTo,
+    expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString(),
+  });
   const t = getInstance(context).t;
   await sendLoginCode(session, (key, vars) => t(key, vars));
   return internalRedirect("/login/code", { headers: { "Set-Cookie": await commitSession(session) } });
@@ -56,34 +68,42 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const credentialsError = form.errors?.[0];
   return (
     <PublicPage title={t("auth.login.title")} error={!form.valid}>
-        <ErrorSummary form={form} fields={[fields.email, fields.password]} />
-        <p>{t("auth.login.intro")}</p>
-        <Form method="post" {...getFormProps(form)} noValidate>
-          <RequiredNote />
-          <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-          <Field
-            required
-            field={fields.email}
-            label={t("auth.login.email")}
-            hint={t("auth.login.emailHint")}
-            formError={credentialsError}
-            type="email"
-            autoComplete="username"
-            spellCheck={false}
-            autoCapitalize="none"
-          />
-          <Field required field={fields.password} label={t("auth.login.password")} formError={credentialsError} type="password"
-            autoComplete="current-password"
-          />
-          <button type="submit" className="button">
-            {t("auth.login.submit")}
-          </button>
-        </Form>
-        <p>
-          <Link to={`/lost-password${fields.email.initialValue ? `?email=${encodeURIComponent(String(fields.email.initialValue))}` : ""}`} className="link-action">
-            {t("auth.login.lostPassword")}
-          </Link>
-        </p>
+      <ErrorSummary form={form} fields={[fields.email, fields.password]} />
+      <p>{t("auth.login.intro")}</p>
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <RequiredNote />
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <Field
+          required
+          field={fields.email}
+          label={t("auth.login.email")}
+          hint={t("auth.login.emailHint")}
+          formError={credentialsError}
+          type="email"
+          autoComplete="username"
+          spellCheck={false}
+          autoCapitalize="none"
+        />
+        <Field
+          required
+          field={fields.password}
+          label={t("auth.login.password")}
+          formError={credentialsError}
+          type="password"
+          autoComplete="current-password"
+        />
+        <button type="submit" className="button">
+          {t("auth.login.submit")}
+        </button>
+      </Form>
+      <p>
+        <Link
+          to={`/lost-password${fields.email.initialValue ? `?email=${encodeURIComponent(String(fields.email.initialValue))}` : ""}`}
+          className="link-action"
+        >
+          {t("auth.login.lostPassword")}
+        </Link>
+      </p>
     </PublicPage>
   );
 }

@@ -19,15 +19,17 @@ export default function Logout() {
   const { t } = useTranslation();
   return (
     <PublicPage title={t("auth.logout.title")}>
-        <p>{t("auth.logout.intro")}</p>
-        <Form method="post">
-          <button type="submit" className="button">
-            {t("auth.logout.submit")}
-          </button>
-        </Form>
-        <p>
-          <Link to="/cards" className="link-action">{t("auth.logout.cancel")}</Link>
-        </p>
+      <p>{t("auth.logout.intro")}</p>
+      <Form method="post">
+        <button type="submit" className="button">
+          {t("auth.logout.submit")}
+        </button>
+      </Form>
+      <p>
+        <Link to="/cards" className="link-action">
+          {t("auth.logout.cancel")}
+        </Link>
+      </p>
     </PublicPage>
   );
 }

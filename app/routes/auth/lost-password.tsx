@@ -30,42 +30,48 @@ export async function action({ request, context }: Route.ActionArgs) {
   void requestPasswordReset(db, messenger, submission.value.email, publicUrl(env), {
     subject: t("auth.lostPassword.mailSubject"),
     text: (link) => t("auth.lostPassword.mailText", { link }),
-  }).catch((err: unknown) => logger.error("password reset e-mail failed", { error: err instanceof Error ? err.message : String(err) }));
+  }).catch((err: unknown) =>
+    logger.error("password reset e-mail failed", { error: err instanceof Error ? err.message : String(err) }),
+  );
   return resetForm(submission);
 }
 
 export default function LostPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<LostPasswordForm>({ id: "lost", lastResult: actionData, defaultValue: { email: loaderData.email } });
+  const [form, fields] = useForm<LostPasswordForm>({
+    id: "lost",
+    lastResult: actionData,
+    defaultValue: { email: loaderData.email },
+  });
   // The same answer for every address: the form is done and not shown again.
   const sent = actionData?.initialValue === null;
   return (
     <PublicPage title={t("auth.lostPassword.title")} error={!form.valid}>
-        {sent ? (
-          <div className="alert alert--success" role="status">
-            <p>{t("auth.lostPassword.sent")}</p>
-          </div>
-        ) : (
-          <>
-            <ErrorSummary form={form} fields={[fields.email]} />
-            <p>{t("auth.lostPassword.intro")}</p>
-            <Form method="post" {...getFormProps(form)} noValidate>
-              <Field
-                required
-                field={fields.email}
-                label={t("auth.login.email")}
-                type="email"
-                autoComplete="username"
-                spellCheck={false}
-                autoCapitalize="none"
-              />
-              <button type="submit" className="button">
-                {t("auth.lostPassword.submit")}
-              </button>
-            </Form>
-          </>
-        )}
-        <BackToLogin />
+      {sent ? (
+        <div className="alert alert--success" role="status">
+          <p>{t("auth.lostPassword.sent")}</p>
+        </div>
+      ) : (
+        <>
+          <ErrorSummary form={form} fields={[fields.email]} />
+          <p>{t("auth.lostPassword.intro")}</p>
+          <Form method="post" {...getFormProps(form)} noValidate>
+            <Field
+              required
+              field={fields.email}
+              label={t("auth.login.email")}
+              type="email"
+              autoComplete="username"
+              spellCheck={false}
+              autoCapitalize="none"
+            />
+            <button type="submit" className="button">
+              {t("auth.lostPassword.submit")}
+            </button>
+          </Form>
+        </>
+      )}
+      <BackToLogin />
     </PublicPage>
   );
 }

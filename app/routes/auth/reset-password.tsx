@@ -16,14 +16,20 @@ import { resetLinkIsLive, resetPassword } from "~/.server/services/password-rese
  * says so (and offers a new one) instead of showing the form.
  */
 function linkOf(request: Request, params: Route.LoaderArgs["params"]) {
-  return { token: (params.token ?? "").slice(0, 100), email: (new URL(request.url).searchParams.get("email") ?? "").slice(0, 254) };
+  return {
+    token: (params.token ?? "").slice(0, 100),
+    email: (new URL(request.url).searchParams.get("email") ?? "").slice(0, 254),
+  };
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { token, email } = linkOf(request, params);
   const { db } = await getPlatform();
   const live = Boolean(token && email) && (await resetLinkIsLive(db, token, email));
-  return data({ live, email }, { status: live ? 200 : 410, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return data(
+    { live, email },
+    { status: live ? 200 : 410, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
 }
 
 /** Passwords never come back in the reply. */
@@ -37,7 +43,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { db } = await getPlatform();
   const result = await resetPassword(db, token, email, submission.value.password);
   if (result.kind !== "ok") return refuse(submission, { formErrors: [EXPIRED], hideFields: SECRETS });
-  return redirectWithFlash(request, internalPath("/login", {}, { search: { email } }), { kind: "success", message: "auth.resetPassword.done" });
+  return redirectWithFlash(request, internalPath("/login", {}, { search: { email } }), {
+    kind: "success",
+    message: "auth.resetPassword.done",
+  });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -46,26 +55,34 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const spent = !loaderData.live || Boolean(form.errors?.includes(EXPIRED));
   return (
     <PublicPage title={t("auth.resetPassword.title")} error={!form.valid}>
-        {spent ? (
-          <div className="alert alert--error" role="alert">
-            <p>{t("auth.resetPassword.expired")}</p>
-            <p>
-              <Link to={`/lost-password${loaderData.email ? `?email=${encodeURIComponent(loaderData.email)}` : ""}`}>{t("auth.resetPassword.newLink")}</Link>
-            </p>
-          </div>
-        ) : (
-          <>
-            <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
-            <p>{t("auth.resetPassword.intro", { email: loaderData.email })}</p>
-            <Form method="post" {...getFormProps(form)} noValidate>
-              <RequiredNote />
-              <NewSecretPair kind="password" secret={fields.password} confirmation={fields.confirmation} label={t("auth.resetPassword.password")} confirmationLabel={t("auth.resetPassword.confirmation")} />
-              <button type="submit" className="button">
-                {t("auth.resetPassword.submit")}
-              </button>
-            </Form>
-          </>
-        )}
+      {spent ? (
+        <div className="alert alert--error" role="alert">
+          <p>{t("auth.resetPassword.expired")}</p>
+          <p>
+            <Link to={`/lost-password${loaderData.email ? `?email=${encodeURIComponent(loaderData.email)}` : ""}`}>
+              {t("auth.resetPassword.newLink")}
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <>
+          <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
+          <p>{t("auth.resetPassword.intro", { email: loaderData.email })}</p>
+          <Form method="post" {...getFormProps(form)} noValidate>
+            <RequiredNote />
+            <NewSecretPair
+              kind="password"
+              secret={fields.password}
+              confirmation={fields.confirmation}
+              label={t("auth.resetPassword.password")}
+              confirmationLabel={t("auth.resetPassword.confirmation")}
+            />
+            <button type="submit" className="button">
+              {t("auth.resetPassword.submit")}
+            </button>
+          </Form>
+        </>
+      )}
     </PublicPage>
   );
 }

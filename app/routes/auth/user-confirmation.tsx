@@ -27,7 +27,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const submission = parseForm(await request.formData(), confirmationSchema);
-  if (submission.status !== "success") return refuse(submission, { fieldErrors: { code: submission.error?.code ?? [INVALID] }, hideFields: ["code"] });
+  if (submission.status !== "success")
+    return refuse(submission, { fieldErrors: { code: submission.error?.code ?? [INVALID] }, hideFields: ["code"] });
   const { db } = await getPlatform();
   const result = await confirmEmailByLink(db, submission.value.email, submission.value.code);
   if (result !== "ok") return refuse(submission, { fieldErrors: { code: [INVALID] }, hideFields: ["code"] });
@@ -45,30 +46,33 @@ export default function UserConfirmation({ loaderData, actionData }: Route.Compo
   });
   return (
     <PublicPage title={t("auth.userConfirmation.title")} error={!form.valid}>
-        {confirmed ? (
-          <>
-            <div className="alert alert--success" role="status">
-              <p>{t("auth.userConfirmation.done", { email: loaderData.email })}</p>
-            </div>
-            <p>
-              <Link to={confirmed.signedIn ? "/settings/profile" : `/login?email=${encodeURIComponent(loaderData.email)}`} className="button">
-                {t(confirmed.signedIn ? "auth.userConfirmation.toProfile" : "auth.userConfirmation.toLogin")}
-              </Link>
-            </p>
-          </>
-        ) : (
-          <>
-            <ErrorSummary form={form} fields={[fields.code]} />
-            <p>{t("auth.userConfirmation.intro", { email: loaderData.email || "—" })}</p>
-            <Form method="post" {...getFormProps(form)} noValidate>
-              <input type="hidden" name={fields.email.name} value={loaderData.email} />
-              <OneTimeCodeField field={fields.code} />
-              <button type="submit" className="button">
-                {t("auth.userConfirmation.submit")}
-              </button>
-            </Form>
-          </>
-        )}
+      {confirmed ? (
+        <>
+          <div className="alert alert--success" role="status">
+            <p>{t("auth.userConfirmation.done", { email: loaderData.email })}</p>
+          </div>
+          <p>
+            <Link
+              to={confirmed.signedIn ? "/settings/profile" : `/login?email=${encodeURIComponent(loaderData.email)}`}
+              className="button"
+            >
+              {t(confirmed.signedIn ? "auth.userConfirmation.toProfile" : "auth.userConfirmation.toLogin")}
+            </Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <ErrorSummary form={form} fields={[fields.code]} />
+          <p>{t("auth.userConfirmation.intro", { email: loaderData.email || "—" })}</p>
+          <Form method="post" {...getFormProps(form)} noValidate>
+            <input type="hidden" name={fields.email.name} value={loaderData.email} />
+            <OneTimeCodeField field={fields.code} />
+            <button type="submit" className="button">
+              {t("auth.userConfirmation.submit")}
+            </button>
+          </Form>
+        </>
+      )}
     </PublicPage>
   );
 }

@@ -33,10 +33,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     availableCardLicences(db, account.id),
   ]);
   // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).
-  if (!card || !transactions) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
+  if (!card || !transactions)
+    throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
-  const hint = card.type === "physical" && card.shipping ? deliveryHint(card.shipping.status, card.shipping.eta, todayInParis()) : null;
+  const hint =
+    card.type === "physical" && card.shipping
+      ? deliveryHint(card.shipping.status, card.shipping.eta, todayInParis())
+      : null;
   return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL, transactions, licences };
 }
 

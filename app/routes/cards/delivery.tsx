@@ -12,7 +12,8 @@ import { internalPath, internalRedirect } from "~/routes/+shared/redirects.serve
 /** Delivery tracking of a physical card not yet delivered (spec 000 §2 "Card delivery panel"). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
-  if (card.type !== "physical" || !card.shipping) throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
+  if (card.type !== "physical" || !card.shipping)
+    throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
   const { db, env } = await getPlatform();
   const address = await getShippingAddress(db, context.get(accountContext).id, card.id);
   return { cardId: card.id, shipping: card.shipping, address, supportUrl: env.SUPPORT_URL };
@@ -39,13 +40,21 @@ export default function DeliveryPanel({ loaderData }: Route.ComponentProps) {
             <li key={step} aria-current={index === currentIndex ? "step" : undefined}>
               <span>{t(`cards.delivery.${step}`)}</span>
               <span className="steps__state">
-                {index < currentIndex ? t("cards.delivery.stepDone") : index === currentIndex ? t("cards.delivery.stepCurrent") : t("cards.delivery.stepTodo")}
+                {index < currentIndex
+                  ? t("cards.delivery.stepDone")
+                  : index === currentIndex
+                    ? t("cards.delivery.stepCurrent")
+                    : t("cards.delivery.stepTodo")}
               </span>
             </li>
           ))}
         </ol>
       ) : null}
-      {shipping.eta ? <p>{t("cards.delivery.eta", { date: formatDate(shipping.eta) })}</p> : <p>{t("cards.delivery.delay")}</p>}
+      {shipping.eta ? (
+        <p>{t("cards.delivery.eta", { date: formatDate(shipping.eta) })}</p>
+      ) : (
+        <p>{t("cards.delivery.delay")}</p>
+      )}
       {address ? (
         <>
           <h3>{t("cards.delivery.addressTitle")}</h3>

@@ -36,8 +36,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const result = await setCardFrozen(db, issuer, context.get(accountContext).id, card.id, freeze);
   // "already": someone (another tab) did it first; the card is in the state the user asked for.
   const ok = result.kind === "ok" || result.kind === "already";
-  const message = freeze ? (ok ? "cards.actions.freezeSuccess" : "cards.actions.freezeFail") : ok ? "cards.actions.unfreezeSuccess" : "cards.actions.unfreezeFail";
-  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: ok ? "success" : "error", message });
+  const message = freeze
+    ? ok
+      ? "cards.actions.freezeSuccess"
+      : "cards.actions.freezeFail"
+    : ok
+      ? "cards.actions.unfreezeSuccess"
+      : "cards.actions.unfreezeFail";
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), {
+    kind: ok ? "success" : "error",
+    message,
+  });
 }
 
 export default function FreezePanel({ loaderData }: Route.ComponentProps) {

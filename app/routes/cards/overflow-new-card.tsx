@@ -36,7 +36,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw await redirectWithFlash(request, overflow, { kind, message });
   }
   const setup = await startCreditCardSetup(db, payments, account, `/cards/${card.id}/overflow/new-card`);
-  if (setup === "processorFailed") throw await redirectWithFlash(request, overflow, { kind: "error", message: "cards.addCreditCard.unavailable" });
+  if (setup === "processorFailed")
+    throw await redirectWithFlash(request, overflow, { kind: "error", message: "cards.addCreditCard.unavailable" });
   return { cardId: card.id, setup, sandbox: env.sandbox };
 }
 
@@ -51,7 +52,11 @@ export default function AddCreditCardPanel({ loaderData }: Route.ComponentProps)
       {setup.kind === "hosted-fields" ? (
         <iframe className="processor-frame" src={setup.url} title={t("cards.addCreditCard.frameTitle")} />
       ) : (
-        <StripeCardSetup clientSecret={setup.clientSecret} publishableKey={setup.publishableKey} returnTo={`/cards/${cardId}/overflow/new-card`} />
+        <StripeCardSetup
+          clientSecret={setup.clientSecret}
+          publishableKey={setup.publishableKey}
+          returnTo={`/cards/${cardId}/overflow/new-card`}
+        />
       )}
       <p>
         <Link to={overflow} className="link-action" preventScrollReset>

@@ -18,7 +18,12 @@ import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
-import { deleteCreditCard, listCreditCards, setDefaultCreditCard, syncCreditCards } from "~/.server/services/credit-cards";
+import {
+  deleteCreditCard,
+  listCreditCards,
+  setDefaultCreditCard,
+  syncCreditCards,
+} from "~/.server/services/credit-cards";
 import { overflowAmount, setOverflowAmount } from "~/.server/services/overflow";
 
 /**
@@ -50,7 +55,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [amount, creditCards] = await Promise.all([overflowAmount(db, userId), listCreditCards(db, userId)]);
   const deleteId = new URL(request.url).searchParams.get("delete");
   const toDelete = creditCards.find((c) => c.id === deleteId) ?? null;
-  return data({ cardId: card.id, amount, creditCards, toDelete, listFailed }, { status: deleteId && !toDelete ? 400 : 200 });
+  return data(
+    { cardId: card.id, amount, creditCards, toDelete, listFailed },
+    { status: deleteId && !toDelete ? 400 : 200 },
+  );
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -74,15 +82,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case INTENT.default:
     case INTENT.undefault: {
       const submission = parseForm(form, creditCardSchema);
-      const result = submission.status === "success" ? await setDefaultCreditCard(db, userId, submission.value.creditCard, intent === INTENT.default) : null;
+      const result =
+        submission.status === "success"
+          ? await setDefaultCreditCard(db, userId, submission.value.creditCard, intent === INTENT.default)
+          : null;
       if (result?.kind !== "ok") return refuse(submission, { formErrors: ["errors.creditCardNotFound"] });
       return flash("success", intent === INTENT.default ? "cards.overflow.defaultSet" : "cards.overflow.defaultUnset");
     }
     case INTENT.delete: {
       const submission = parseForm(form, creditCardSchema);
-      const result = submission.status === "success" ? await deleteCreditCard(db, payments, userId, submission.value.creditCard) : null;
-      if (!result || result.kind === "notFound") return refuse(submission, { formErrors: ["errors.creditCardNotFound"] });
-      return result.kind === "ok" ? flash("success", "cards.overflow.deleted") : flash("error", "cards.overflow.deleteFailed");
+      const result =
+        submission.status === "success"
+          ? await deleteCreditCard(db, payments, userId, submission.value.creditCard)
+          : null;
+      if (!result || result.kind === "notFound")
+        return refuse(submission, { formErrors: ["errors.creditCardNotFound"] });
+      return result.kind === "ok"
+        ? flash("success", "cards.overflow.deleted")
+        : flash("error", "cards.overflow.deleteFailed");
     }
   }
 }
@@ -94,7 +111,15 @@ function brandName(brand: string): string {
 }
 
 /** The number field always; with JS a slider beside it, and the save button gives way to autosave. */
-function AmountForm({ amount, field, formProps }: { amount: number; field: FieldMeta; formProps: ReturnType<typeof getFormProps> }) {
+function AmountForm({
+  amount,
+  field,
+  formProps,
+}: {
+  amount: number;
+  field: FieldMeta;
+  formProps: ReturnType<typeof getFormProps>;
+}) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const fetcher = useFetcher<typeof action>();
@@ -155,7 +180,9 @@ function AmountForm({ amount, field, formProps }: { amount: number; field: Field
             type="text"
             inputMode="numeric"
             required
-            {...(hydrated ? { value, onChange: (event: React.ChangeEvent<HTMLInputElement>) => change(event.currentTarget.value) } : { defaultValue: typed ?? String(amount) })}
+            {...(hydrated
+              ? { value, onChange: (event: React.ChangeEvent<HTMLInputElement>) => change(event.currentTarget.value) }
+              : { defaultValue: typed ?? String(amount) })}
             aria-invalid={shownError ? true : undefined}
             aria-describedby={shownError ? `${hintId} ${field.errorId}` : hintId}
           />
@@ -164,7 +191,11 @@ function AmountForm({ amount, field, formProps }: { amount: number; field: Field
       </div>
       {hydrated ? (
         <p role="status" className="hint">
-          {fetcher.state !== "idle" ? t("cards.overflow.saving") : saved !== null ? t("cards.overflow.savedStatus", { amount: formatCents(saved * 100) }) : ""}
+          {fetcher.state !== "idle"
+            ? t("cards.overflow.saving")
+            : saved !== null
+              ? t("cards.overflow.savedStatus", { amount: formatCents(saved * 100) })
+              : ""}
         </p>
       ) : (
         <button type="submit" className="button">
@@ -182,13 +213,27 @@ function CreditCardRow({ cardId, creditCard }: { cardId: string; creditCard: Cre
     <li className="credit-card">
       <span className="credit-card__label">
         <strong>{label}</strong>
-        <span className="hint"> – {t("cards.overflow.expires", { month: String(creditCard.expMonth).padStart(2, "0"), year: creditCard.expYear })}</span>
+        <span className="hint">
+          {" "}
+          –{" "}
+          {t("cards.overflow.expires", {
+            month: String(creditCard.expMonth).padStart(2, "0"),
+            year: creditCard.expYear,
+          })}
+        </span>
         {creditCard.isDefault ? <span className="badge">{t("cards.overflow.defaultBadge")}</span> : null}
       </span>
       <span className="credit-card__actions">
         <Form method="post" preventScrollReset>
           <input type="hidden" name="creditCard" value={creditCard.id} />
-          <button type="submit" name="intent" value={creditCard.isDefault ? INTENT.undefault : INTENT.default} role="switch" aria-checked={creditCard.isDefault} className="switch">
+          <button
+            type="submit"
+            name="intent"
+            value={creditCard.isDefault ? INTENT.undefault : INTENT.default}
+            role="switch"
+            aria-checked={creditCard.isDefault}
+            className="switch"
+          >
             <span className="switch__track" aria-hidden="true" />
             {t("cards.overflow.default")}
             <span className="visually-hidden"> : {label}</span>
@@ -208,10 +253,15 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
   const { cardId, amount, creditCards, toDelete, listFailed } = loaderData;
   const base = `/cards/${cardId}`;
   // Validated on the server (decision 0008); conform shows its answer, with or without JS.
-  const [form, fields] = useForm<{ amount: string }>({ id: "overflow", lastResult: actionData && "saved" in actionData ? undefined : actionData });
+  const [form, fields] = useForm<{ amount: string }>({
+    id: "overflow",
+    lastResult: actionData && "saved" in actionData ? undefined : actionData,
+  });
   const amountError = fields.amount.errors?.[0];
   const formError = form.errors?.[0];
-  const deleteLabel = toDelete ? t("cards.overflow.cardLabel", { brand: brandName(toDelete.brand), last4: toDelete.last4 }) : "";
+  const deleteLabel = toDelete
+    ? t("cards.overflow.cardLabel", { brand: brandName(toDelete.brand), last4: toDelete.last4 })
+    : "";
   return (
     <Panel id="overflow" title={t("cards.overflow.title")} closeTo={base} error={Boolean(amountError || formError)}>
       {formError ? (

@@ -11,7 +11,12 @@ import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
-import { isPermutation, MIN_WALLETS_FOR_PRIORITY, moveWallet, setWalletPriority } from "~/.server/services/wallet-priority";
+import {
+  isPermutation,
+  MIN_WALLETS_FOR_PRIORITY,
+  moveWallet,
+  setWalletPriority,
+} from "~/.server/services/wallet-priority";
 
 /**
  * Debit priority (spec 000 §2 "Wallets priority panel"): the card's wallets in paying order. "Monter" /
@@ -58,9 +63,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (submission.status !== "success") return refuse(submission, { formErrors: ["errors.priorityNotPermutation"] });
   const { db } = await getPlatform();
   const result = await setWalletPriority(db, context.get(accountContext).id, card.id, submission.value.wallet);
-  if (result.kind === "notPermutation" || result.kind === "tooFew") return refuse(submission, { formErrors: ["errors.priorityNotPermutation"] });
-  if (result.kind !== "ok") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.priority.failed" });
-  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "success", message: "cards.priority.saved" });
+  if (result.kind === "notPermutation" || result.kind === "tooFew")
+    return refuse(submission, { formErrors: ["errors.priorityNotPermutation"] });
+  if (result.kind !== "ok")
+    return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), {
+      kind: "error",
+      message: "cards.priority.failed",
+    });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), {
+    kind: "success",
+    message: "cards.priority.saved",
+  });
 }
 
 export default function PriorityPanel({ loaderData, actionData }: Route.ComponentProps) {

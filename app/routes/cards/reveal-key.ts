@@ -23,10 +23,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const grant = session.get("revealGrant");
   session.unset("revealGrant");
   const headers = { "Cache-Control": "no-store", "Set-Cookie": await commitSession(session) };
-  if (!grantsReveal(grant, card.id, kind)) return Response.json({ error: "cards.reveal.elements.keyFailed" }, { status: 403, headers });
-  if (typeof nonce !== "string" || !/^[\w-]{1,200}$/.test(nonce)) return Response.json({ error: "cards.reveal.elements.nonceFailed" }, { status: 400, headers });
+  if (!grantsReveal(grant, card.id, kind))
+    return Response.json({ error: "cards.reveal.elements.keyFailed" }, { status: 403, headers });
+  if (typeof nonce !== "string" || !/^[\w-]{1,200}$/.test(nonce))
+    return Response.json({ error: "cards.reveal.elements.nonceFailed" }, { status: 400, headers });
   const revealSession = await openRevealSession(db, issuer, account.id, card.id, kind, nonce);
-  if (typeof revealSession === "string" || revealSession.kind !== "elements") return Response.json({ error: "cards.reveal.elements.keyFailed" }, { status: 502, headers });
+  if (typeof revealSession === "string" || revealSession.kind !== "elements")
+    return Response.json({ error: "cards.reveal.elements.keyFailed" }, { status: 502, headers });
   return Response.json({ ephemeralKeySecret: revealSession.ephemeralKeySecret }, { headers });
 }
 

@@ -33,12 +33,18 @@ const stepOf = (url: URL): Step => {
   const step = url.searchParams.get("step");
   return step === "code" || step === "show" ? step : "ask";
 };
-const stepPath = (cardId: string, step: "code" | "show") => internalPath("/cards/:cardId/reveal", { cardId }, { search: { step } });
+const stepPath = (cardId: string, step: "code" | "show") =>
+  internalPath("/cards/:cardId/reveal", { cardId }, { search: { step } });
 /** The panel's buttons: the ask step's, then the code step's. */
 const INTENT = intents("send", ...CODE_STEP_INTENTS);
 
 /** The reveal's code: for this card, sent where the account's codes go; once right, one reveal is granted. */
-function revealCodeStep(request: Request, context: Readonly<RouterContextProvider>, account: Account, card: CardDetail): CodeStepFlow {
+function revealCodeStep(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  account: Account,
+  card: CardDetail,
+): CodeStepFlow {
   const { channel, destination } = codeDestination(account);
   const subject = { userId: account.id, purpose: "reveal", target: card.id } as const;
   return {
@@ -48,12 +54,19 @@ function revealCodeStep(request: Request, context: Readonly<RouterContextProvide
     send: async () => {
       const { db, messenger } = await getPlatform();
       const t = getInstance(context).t;
-      const message = { subject: t("cards.reveal.messageSubject"), text: (code: string) => t("cards.reveal.messageText", { code }) };
+      const message = {
+        subject: t("cards.reveal.messageSubject"),
+        text: (code: string) => t("cards.reveal.messageText", { code }),
+      };
       return issueCode(db, messenger, { subject, channel, destination, message });
     },
     verified: async () => {
       const session = await getSession(request);
-      session.set("revealGrant", { cardId: card.id, kind: revealKindFor(card.type), expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString() });
+      session.set("revealGrant", {
+        cardId: card.id,
+        kind: revealKindFor(card.type),
+        expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString(),
+      });
       return internalRedirect(stepPath(card.id, "show"), { headers: { "Set-Cookie": await commitSession(session) } });
     },
   };
@@ -77,7 +90,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const session = await getSession(request);
     const grant = session.get("revealGrant");
     // Stripe Issuing draws the secret in the browser: the grant is spent when the browser's nonce gets its key (reveal-key.ts).
-    const inBrowser = grantsReveal(grant, card.id, kind) ? await browserRevealTarget(db, issuer, account.id, card.id, kind) : null;
+    const inBrowser = grantsReveal(grant, card.id, kind)
+      ? await browserRevealTarget(db, issuer, account.id, card.id, kind)
+      : null;
     // One grant, one reveal: a reload asks for a new code.
     if (!inBrowser) session.unset("revealGrant");
     const headers = new Headers({ ...noStore, "Set-Cookie": await commitSession(session) });
@@ -149,7 +164,13 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
         </>
       ) : null}
       {step === "code" ? (
-        <CodeStep formId="reveal-code" actionData={actionData} screen={loaderData} submitLabel={t("cards.reveal.verify")} preventScrollReset>
+        <CodeStep
+          formId="reveal-code"
+          actionData={actionData}
+          screen={loaderData}
+          submitLabel={t("cards.reveal.verify")}
+          preventScrollReset
+        >
           <p>{t("auth.code.intro", { destination: `${loaderData.destination} (${via})` })}</p>
         </CodeStep>
       ) : null}
@@ -157,7 +178,13 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
         loaderData.reveal?.kind === "document" ? (
           <>
             <p>{t("cards.reveal.shown")}</p>
-            <iframe ref={frame} className="reveal-frame" src={loaderData.reveal.url} title={title} referrerPolicy="no-referrer" />
+            <iframe
+              ref={frame}
+              className="reveal-frame"
+              src={loaderData.reveal.url}
+              title={title}
+              referrerPolicy="no-referrer"
+            />
             {kind === "details" ? <CopyButton frame={frame} /> : null}
             <p className="hint">{t("cards.reveal.private")}</p>
           </>

@@ -13,7 +13,8 @@ import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { blockCard } from "~/.server/services/card-actions";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 
-const stopPage = (cardId: string, done: boolean) => internalPath("/cards/:cardId/stop", { cardId }, done ? { search: { done: "1" } } : {});
+const stopPage = (cardId: string, done: boolean) =>
+  internalPath("/cards/:cardId/stop", { cardId }, done ? { search: { done: "1" } } : {});
 
 /**
  * Block a card for good: the reason first, then a confirmation that stays until the person moves on
@@ -34,7 +35,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, issuer } = await getPlatform();
   const result = await blockCard(db, issuer, context.get(accountContext).id, card.id, submission.value.reason);
   if (result.kind === "ok" || result.kind === "blocked") return internalRedirect(stopPage(card.id, true));
-  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: "error", message: "cards.actions.blockFail" });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), {
+    kind: "error",
+    message: "cards.actions.blockFail",
+  });
 }
 
 /*
@@ -64,7 +68,9 @@ function Done({ cardName }: { cardName: string }) {
 export default function StopPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cardId, done } = loaderData;
-  const label = t(loaderData.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: loaderData.lastFour });
+  const label = t(loaderData.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", {
+    lastFour: loaderData.lastFour,
+  });
   // Inside a sentence: "Bloquer la carte virtuelle •••• 7777…"
   const cardName = label.charAt(0).toLowerCase() + label.slice(1);
   const [form, fields] = useForm<StopCardForm>({
@@ -83,7 +89,13 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
           <ErrorSummary form={form} fields={[{ field: fields.reason, target: choiceTarget(fields.reason, reasons) }]} />
           <p>{t("cards.stop.intro", { card: cardName })}</p>
           <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
-            <Radios required field={fields.reason} legend={t("cards.stop.legend")} hint={t("cards.stop.hint")} options={reasons} />
+            <Radios
+              required
+              field={fields.reason}
+              legend={t("cards.stop.legend")}
+              hint={t("cards.stop.hint")}
+              options={reasons}
+            />
             <div className="actions">
               <button type="submit" className="button button--danger">
                 {t("cards.stop.submit")}

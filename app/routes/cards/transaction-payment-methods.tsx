@@ -19,11 +19,16 @@ import { getSwitchableTransaction, switchPaymentMethods } from "~/.server/servic
  * Switch a transaction's payment methods (spec 000 §5 "Payment-method selection"): one amount per
  * wallet of the card, adding up to the transaction. A page of its own, validated on the server.
  */
-async function requireSwitchable(request: Request, context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {
+async function requireSwitchable(
+  request: Request,
+  context: Route.LoaderArgs["context"],
+  params: Route.LoaderArgs["params"],
+) {
   const { db } = await getPlatform();
   const userId = context.get(accountContext).id;
   const transaction = await getSwitchableTransaction(db, userId, params.cardId, params.authorizationId);
-  if (!transaction) throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.switch.notAllowed" });
+  if (!transaction)
+    throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.switch.notAllowed" });
   return { db, userId, transaction };
 }
 
@@ -47,20 +52,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, userId, transaction } = await requireSwitchable(request, context, params);
   // One optional amount per wallet offered; the split itself is checked by the service (spec 000 §5).
-  const schema = z.object(Object.fromEntries(transaction.wallets.map((w) => [amountField(w.id), z.string().max(20).optional()])));
+  const schema = z.object(
+    Object.fromEntries(transaction.wallets.map((w) => [amountField(w.id), z.string().max(20).optional()])),
+  );
   const submission = parseForm(await request.formData(), schema);
   if (submission.status !== "success") return refuse(submission, { formErrors: ["errors.switchAmountFormat"] });
-  const typed = Object.fromEntries(transaction.wallets.map((w) => [w.id, String(submission.value[amountField(w.id)] ?? "")]));
+  const typed = Object.fromEntries(
+    transaction.wallets.map((w) => [w.id, String(submission.value[amountField(w.id)] ?? "")]),
+  );
   const result = await switchPaymentMethods(db, userId, transaction.cardId, transaction.id, typed);
   if (result.kind === "invalid") {
     const { form: formError, ...byWallet } = result.errors;
     return refuse(submission, {
       formErrors: formError ? [SPLIT_MESSAGES[formError]] : undefined,
-      fieldErrors: Object.fromEntries(Object.entries(byWallet).map(([walletId, error]) => [amountField(walletId), [SPLIT_MESSAGES[error]]])),
+      fieldErrors: Object.fromEntries(
+        Object.entries(byWallet).map(([walletId, error]) => [amountField(walletId), [SPLIT_MESSAGES[error]]]),
+      ),
     });
   }
-  if (result.kind === "notFound") return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "error", message: "cards.switch.notAllowed" });
-  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "success", message: "cards.switch.done" });
+  if (result.kind === "notFound")
+    return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), {
+      kind: "error",
+      message: "cards.switch.notAllowed",
+    });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), {
+    kind: "success",
+    message: "cards.switch.done",
+  });
 }
 
 export default function SwitchPaymentMethods({ loaderData, actionData }: Route.ComponentProps) {
@@ -74,15 +92,25 @@ export default function SwitchPaymentMethods({ loaderData, actionData }: Route.C
   // conform's value: what the server sent back, or (with JS) what is typed now.
   const parsed = amounts.map(({ field }) => parseEuros(typeof field.value === "string" ? field.value : ""));
   const fieldInError = amounts.some(({ field }) => field.errors);
-  const total = actionData && !fieldInError && parsed.every((c) => c !== null) ? parsed.reduce<number>((sum, c) => sum + (c ?? 0), 0) : null;
+  const total =
+    actionData && !fieldInError && parsed.every((c) => c !== null)
+      ? parsed.reduce<number>((sum, c) => sum + (c ?? 0), 0)
+      : null;
   const invalid = Boolean(formError) || fieldInError;
-  const totalChosen = total !== null ? t("cards.switch.totalChosen", { total: formatCents(total), amount: formatCents(transaction.amount) }) : null;
+  const totalChosen =
+    total !== null
+      ? t("cards.switch.totalChosen", { total: formatCents(total), amount: formatCents(transaction.amount) })
+      : null;
   return (
     <div className="narrow">
       <PageHeader title={t("cards.switch.title")} error={invalid} />
       {/* The total's error is about the amounts together: its link goes to their fieldset (issue 13, finding 9). */}
       <ErrorSummary form={form} fields={amounts.map(({ field }) => field)} formTarget="switch-amounts" />
-      <TransactionSummary merchant={transaction.merchantName} transactionAt={transaction.transactionAt} amount={transaction.amount} />
+      <TransactionSummary
+        merchant={transaction.merchantName}
+        transactionAt={transaction.transactionAt}
+        amount={transaction.amount}
+      />
       {transaction.wallets.length === 0 ? (
         <p className="alert alert--warning">{t("cards.switch.noWallet")}</p>
       ) : (

@@ -18,7 +18,11 @@ import { getReportableTransaction, reportProblem } from "~/.server/services/tran
  * own, so it works without JavaScript. Unknown, foreign or pending (frozen) transactions, or a card id
  * that is not the transaction's, go back to /cards with a message, never hinting whether the id exists.
  */
-async function requireReportable(request: Request, context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {
+async function requireReportable(
+  request: Request,
+  context: Route.LoaderArgs["context"],
+  params: Route.LoaderArgs["params"],
+) {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
   const transaction = await getReportableTransaction(db, account.id, params.authorizationId);
@@ -26,7 +30,8 @@ async function requireReportable(request: Request, context: Route.LoaderArgs["co
   return { transaction, userId: account.id, db };
 }
 
-const notFound = (request: Request) => redirectWithFlash(request, "/cards", { kind: "error", message: "cards.report.notFound" });
+const notFound = (request: Request) =>
+  redirectWithFlash(request, "/cards", { kind: "error", message: "cards.report.notFound" });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { transaction } = await requireReportable(request, context, params);
@@ -48,9 +53,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const result = await reportProblem(db, userId, transaction.id, submission.value.message);
   if (result.kind === "notFound") throw await notFound(request);
   if (result.kind !== "ok") {
-    return refuse(submission, { fieldErrors: { message: [result.kind === "tooLong" ? "errors.reportTooLong" : "errors.reportTooShort"] } });
+    return refuse(submission, {
+      fieldErrors: { message: [result.kind === "tooLong" ? "errors.reportTooLong" : "errors.reportTooShort"] },
+    });
   }
-  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), { kind: "success", message: "cards.report.sent" });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), {
+    kind: "success",
+    message: "cards.report.sent",
+  });
 }
 
 export default function ReportProblem({ loaderData, actionData }: Route.ComponentProps) {
@@ -63,9 +73,19 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
     <div className="narrow">
       <PageHeader title={t("cards.report.title")} error={Boolean(error)} />
       <ErrorSummary form={form} fields={[fields.message]} />
-      <TransactionSummary merchant={`${transaction.merchantName}, ${transaction.merchantCity}`} transactionAt={transaction.transactionAt} amount={transaction.amount} />
+      <TransactionSummary
+        merchant={`${transaction.merchantName}, ${transaction.merchantCity}`}
+        transactionAt={transaction.transactionAt}
+        amount={transaction.amount}
+      />
       <Form method="post" {...getFormProps(form)} noValidate>
-        <TextArea required field={fields.message} label={t("cards.report.message")} hint={t("cards.report.hint")} rows={6} />
+        <TextArea
+          required
+          field={fields.message}
+          label={t("cards.report.message")}
+          hint={t("cards.report.hint")}
+          rows={6}
+        />
         <div className="actions">
           <button type="submit" className="button">
             {t("cards.report.submit")}

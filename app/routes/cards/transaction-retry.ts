@@ -18,7 +18,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
   const { db, payments } = await getPlatform();
-  const result = await retryOverflowPayment(db, payments, context.get(accountContext).id, card.id, params.authorizationId);
+  const result = await retryOverflowPayment(
+    db,
+    payments,
+    context.get(accountContext).id,
+    card.id,
+    params.authorizationId,
+  );
   const back = internalPath("/cards/:cardId", { cardId: card.id }, { hash: `tx-${params.authorizationId}` });
   const outcomes = {
     succeeded: ["success", "cards.transactions.retrySucceeded"],

@@ -31,7 +31,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, issuer } = await getPlatform();
   const result = await chooseNewPin(db, issuer, context.get(accountContext).id, card.id, submission.value.pin);
   const ok = result.kind === "ok";
-  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), { kind: ok ? "success" : "error", message: ok ? "cards.pin.unlock.success" : "cards.pin.unlock.failed" });
+  return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: card.id }), {
+    kind: ok ? "success" : "error",
+    message: ok ? "cards.pin.unlock.success" : "cards.pin.unlock.failed",
+  });
 }
 
 export default function UnlockPinPanel({ loaderData, actionData }: Route.ComponentProps) {

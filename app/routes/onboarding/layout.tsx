@@ -45,12 +45,21 @@ export default function OnboardingLayout() {
           {steps.map((step, index) => {
             const state = step === current ? "current" : index < steps.indexOf(current) ? "done" : "todo";
             return (
-              <li key={step} className={`step-bar__step step-bar__step--${state}`} aria-current={state === "current" ? "step" : undefined}>
+              <li
+                key={step}
+                className={`step-bar__step step-bar__step--${state}`}
+                aria-current={state === "current" ? "step" : undefined}
+              >
                 <span className="step-bar__number" aria-hidden="true">
                   {index + 1}
                 </span>
                 {t(`onboarding.steps.${step}`)}
-                {state === "todo" ? null : <span className="visually-hidden"> {t(state === "done" ? "onboarding.stepDone" : "onboarding.stepCurrent")}</span>}
+                {state === "todo" ? null : (
+                  <span className="visually-hidden">
+                    {" "}
+                    {t(state === "done" ? "onboarding.stepDone" : "onboarding.stepCurrent")}
+                  </span>
+                )}
               </li>
             );
           })}

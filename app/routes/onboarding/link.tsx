@@ -19,7 +19,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const token = params.token.slice(0, 100);
   const { db } = await getPlatform();
   const email = await invitationEmail(db, token);
-  if (email) throw internalRedirect(internalPath("/activate/:token?", { token }, { search: { email } }), { headers: HEADERS });
+  if (email)
+    throw internalRedirect(internalPath("/activate/:token?", { token }, { search: { email } }), { headers: HEADERS });
   if (await currentUserId(request)) throw internalRedirect("/onboarding", { headers: HEADERS });
   return data(null, { status: 410, headers: HEADERS });
 }
@@ -28,10 +29,10 @@ export default function OnboardingLink() {
   const { t } = useTranslation();
   return (
     <PublicPage title={t("auth.activate.title")}>
-        <div className="alert alert--error" role="alert">
-          <p>{t("auth.activate.expired")}</p>
-        </div>
-        <BackToLogin />
+      <div className="alert alert--error" role="alert">
+        <p>{t("auth.activate.expired")}</p>
+      </div>
+      <BackToLogin />
     </PublicPage>
   );
 }

@@ -37,7 +37,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db } = await getPlatform();
   const form = await request.formData();
   const keepPhone = Boolean(account.phone && (await pendingChanges(db, account.id)).phone);
-  const schema = keepPhone ? onboardingProfileSchema.omit({ phone: true, phoneCountry: true }) : onboardingProfileSchema;
+  const schema = keepPhone
+    ? onboardingProfileSchema.omit({ phone: true, phoneCountry: true })
+    : onboardingProfileSchema;
   const submission = parseForm(form, schema);
   if (submission.status !== "success") return refuse(submission);
   const value = submission.value as { firstName: string; lastName: string; phone?: string; phoneCountry?: string };
@@ -72,12 +74,29 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
       <p>{t("onboarding.profile.intro")}</p>
       <Form method="post" {...getFormProps(form)} noValidate>
         <RequiredNote />
-        <Field required field={fields.firstName} label={t("onboarding.profile.firstName")} autoComplete="given-name" maxLength={50} />
-        <Field required field={fields.lastName} label={t("onboarding.profile.lastName")} autoComplete="family-name" maxLength={50} />
+        <Field
+          required
+          field={fields.firstName}
+          label={t("onboarding.profile.firstName")}
+          autoComplete="given-name"
+          maxLength={50}
+        />
+        <Field
+          required
+          field={fields.lastName}
+          label={t("onboarding.profile.lastName")}
+          autoComplete="family-name"
+          maxLength={50}
+        />
         {loaderData.pendingPhone ? (
           <p className="hint">{t("onboarding.profile.phonePending", { phone: loaderData.pendingPhone })}</p>
         ) : (
-          <PhoneField country={fields.phoneCountry} phone={fields.phone} label={t("onboarding.profile.phone")} hint={t("onboarding.profile.phoneHint")} />
+          <PhoneField
+            country={fields.phoneCountry}
+            phone={fields.phone}
+            label={t("onboarding.profile.phone")}
+            hint={t("onboarding.profile.phoneHint")}
+          />
         )}
         <TermsField field={fields.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
         <div className="actions">

@@ -30,7 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [cards, cardInTheMaking] = await Promise.all([listCards(db, account.id), hasCardInTheMaking(db, account.id)]);
   const attempt = parseAttempt(new URL(request.url).searchParams.get("attempt"));
   const outcome = waitOutcome({ hasCard: cards.length > 0, cardInTheMaking, attempt });
-  if (outcome === "failed") throw await redirectWithFlash(request, "/onboarding", { kind: "error", message: "onboarding.wait.failed" });
+  if (outcome === "failed")
+    throw await redirectWithFlash(request, "/onboarding", { kind: "error", message: "onboarding.wait.failed" });
   if (outcome === "nothingAsked") throw internalRedirect("/onboarding/card");
   return { ready: outcome === "ready", attempt };
 }
@@ -43,7 +44,10 @@ export default function OnboardingWait({ loaderData }: Route.ComponentProps) {
 
   useEffect(() => {
     if (ready) return;
-    const timer = setTimeout(() => void navigate(next, { replace: true, preventScrollReset: true }), CARD_POLL_INTERVAL_MS);
+    const timer = setTimeout(
+      () => void navigate(next, { replace: true, preventScrollReset: true }),
+      CARD_POLL_INTERVAL_MS,
+    );
     return () => clearTimeout(timer);
   }, [ready, next, navigate]);
 

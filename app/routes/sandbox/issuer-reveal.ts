@@ -13,7 +13,8 @@ import { isSandboxIssuer } from "~/.server/providers/issuer/sandbox";
 const REVEAL_HEADERS: Record<string, string> = {
   "Content-Type": "text/html; charset=utf-8",
   "Cache-Control": "no-store",
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
+  "Content-Security-Policy":
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
   "X-Frame-Options": "SAMEORIGIN",
   "Referrer-Policy": "no-referrer",
   "X-Content-Type-Options": "nosniff",
@@ -33,12 +34,14 @@ const groups = (pan: string) => pan.replace(/(\d{4})(?=\d)/g, "$1 ");
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const { env, issuer } = await getPlatform();
-  if (!env.sandbox || !isSandboxIssuer(issuer)) return new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!env.sandbox || !isSandboxIssuer(issuer))
+    return new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
   // A HEAD (link checker, prefetch) must not spend the single use.
   if (request.method === "HEAD") return new Response(null, { status: 200, headers: REVEAL_HEADERS });
   const key = params.key;
   const secret = key && key.length <= 100 ? await issuer.consumeReveal(key) : null;
-  if (!secret) return page("Lien expiré", "<p>Ce lien a déjà servi ou a expiré.</p><p>Fermez le panneau et recommencez.</p>", 410);
+  if (!secret)
+    return page("Lien expiré", "<p>Ce lien a déjà servi ou a expiré.</p><p>Fermez le panneau et recommencez.</p>", 410);
   if (secret.kind === "pin") {
     return page("Code PIN", `<dl><div><dt>Code PIN</dt><dd id="pin">${secret.pin}</dd></div></dl>`);
   }

@@ -13,7 +13,8 @@ import { isSandboxProcessor, type FieldName } from "~/.server/providers/payments
 const HEADERS: Record<string, string> = {
   "Content-Type": "text/html; charset=utf-8",
   "Cache-Control": "no-store",
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
+  "Content-Security-Policy":
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
   "X-Frame-Options": "SAMEORIGIN",
   // Not no-referrer: with it the form's POST would carry `Origin: null`, which the portal refuses (CSRF).
   "Referrer-Policy": "same-origin",
@@ -29,7 +30,8 @@ input:focus{outline:3px solid #ffbf47;outline-offset:1px}.hint{color:#4a4a55;mar
 button,.button{display:inline-block;margin-top:1.25rem;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:6px;background:#1d3f8f;color:#fff;text-decoration:none;cursor:pointer}
 button:focus,.button:focus{outline:3px solid #ffbf47;outline-offset:2px}`;
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 function page(title: string, body: string, status = 200): Response {
   const html = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
@@ -37,9 +39,27 @@ function page(title: string, body: string, status = 200): Response {
 }
 
 const FIELDS: { name: FieldName; label: string; hint: string; autocomplete: string; inputmode: string }[] = [
-  { name: "number", label: "Numéro de carte", hint: "16 chiffres, sans espaces ou avec.", autocomplete: "cc-number", inputmode: "numeric" },
-  { name: "expiry", label: "Date d’expiration", hint: "MM/AA, par exemple 09/28.", autocomplete: "cc-exp", inputmode: "numeric" },
-  { name: "cvc", label: "Cryptogramme (CVC)", hint: "3 chiffres au dos de la carte.", autocomplete: "cc-csc", inputmode: "numeric" },
+  {
+    name: "number",
+    label: "Numéro de carte",
+    hint: "16 chiffres, sans espaces ou avec.",
+    autocomplete: "cc-number",
+    inputmode: "numeric",
+  },
+  {
+    name: "expiry",
+    label: "Date d’expiration",
+    hint: "MM/AA, par exemple 09/28.",
+    autocomplete: "cc-exp",
+    inputmode: "numeric",
+  },
+  {
+    name: "cvc",
+    label: "Cryptogramme (CVC)",
+    hint: "3 chiffres au dos de la carte.",
+    autocomplete: "cc-csc",
+    inputmode: "numeric",
+  },
 ];
 
 function form(errors: Partial<Record<FieldName | "form", string>> = {}, status = 200): Response {
@@ -84,7 +104,11 @@ export async function action({ params, request }: Route.ActionArgs) {
   if (!key || key.length > 100) return expired();
   const body = await request.formData();
   const value = (name: string) => String(body.get(name) ?? "").slice(0, 40);
-  const outcome = await processor.submitFields(key, { number: value("number"), expiry: value("expiry"), cvc: value("cvc") });
+  const outcome = await processor.submitFields(key, {
+    number: value("number"),
+    expiry: value("expiry"),
+    cvc: value("cvc"),
+  });
   if (outcome.kind === "expired") return expired();
   if (outcome.kind === "refused") return form(outcome.errors, 400);
   return page(

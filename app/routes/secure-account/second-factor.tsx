@@ -34,7 +34,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     done: async () => {
       const { db } = await getPlatform();
       const [card] = await listCards(db, context.get(accountContext).id);
-      return { to: card ? internalPath("/cards/:cardId", { cardId: card.id }) : "/cards", message: "secureAccount.done" };
+      return {
+        to: card ? internalPath("/cards/:cardId", { cardId: card.id }) : "/cards",
+        message: "secureAccount.done",
+      };
     },
   });
 }
@@ -42,13 +45,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function SecureAccountSecondFactor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { mfa, channel } = loaderData;
-  const title = t(channel ? (channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms") : "secureAccount.chooseTitle");
+  const title = t(
+    channel ? (channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms") : "secureAccount.chooseTitle",
+  );
   return (
     <section aria-labelledby="secure-account-step">
       <DocumentTitle page={title} />
       <h2 id="secure-account-step">{title}</h2>
       {channel ? (
-        <MfaConfirmation channel={channel} destination={mfa.destinations[channel]!} backHref="/secure-account/second-factor" profileHref={null} />
+        <MfaConfirmation
+          channel={channel}
+          destination={mfa.destinations[channel]!}
+          backHref="/secure-account/second-factor"
+          profileHref={null}
+        />
       ) : (
         <>
           <p>{t("secureAccount.chooseIntro")}</p>

@@ -39,7 +39,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ticked = new Set<string>();
   for (const [name, value] of await request.formData()) if (value === "on") ticked.add(name);
   await saveNotificationPreferences(db, account.id, preferencesFromTicked(ticked));
-  return redirectWithFlash(request, "/settings/notifications", { kind: "success", message: "settings.notifications.saved" });
+  return redirectWithFlash(request, "/settings/notifications", {
+    kind: "success",
+    message: "settings.notifications.saved",
+  });
 }
 
 export default function NotificationSettings({ loaderData }: Route.ComponentProps) {
@@ -49,7 +52,8 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
 
   // With JS the column switch ticks its boxes at once, and its "before" copy follows it, so that the
   // server then reads the boxes one by one (without JS, it applies the switch itself).
-  const boxes = (channel: NotificationChannel) => Array.from(form.current?.querySelectorAll<HTMLInputElement>(`input[data-channel="${channel}"]`) ?? []);
+  const boxes = (channel: NotificationChannel) =>
+    Array.from(form.current?.querySelectorAll<HTMLInputElement>(`input[data-channel="${channel}"]`) ?? []);
   const syncSwitch = (channel: NotificationChannel, checked: boolean) => {
     const all = form.current?.elements.namedItem(`all.${channel}`);
     const before = form.current?.elements.namedItem(`all.${channel}.before`);
@@ -60,7 +64,11 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
     for (const box of boxes(channel)) box.checked = event.target.checked;
     syncSwitch(channel, event.target.checked);
   };
-  const onBox = (channel: NotificationChannel) => () => syncSwitch(channel, boxes(channel).every((box) => box.checked));
+  const onBox = (channel: NotificationChannel) => () =>
+    syncSwitch(
+      channel,
+      boxes(channel).every((box) => box.checked),
+    );
 
   return (
     <div>
@@ -76,10 +84,19 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
                 {channels.map((channel) => (
                   <th scope="col" key={channel}>
                     <label className="checkbox">
-                      <input type="checkbox" name={`all.${channel}`} defaultChecked={loaderData.all[channel]} onChange={onSwitch(channel)} />
+                      <input
+                        type="checkbox"
+                        name={`all.${channel}`}
+                        defaultChecked={loaderData.all[channel]}
+                        onChange={onSwitch(channel)}
+                      />
                       {t(`settings.notifications.all.${channel}`)}
                     </label>
-                    <input type="hidden" name={`all.${channel}.before`} defaultValue={loaderData.all[channel] ? "on" : ""} />
+                    <input
+                      type="hidden"
+                      name={`all.${channel}.before`}
+                      defaultValue={loaderData.all[channel] ? "on" : ""}
+                    />
                   </th>
                 ))}
               </tr>
@@ -91,9 +108,17 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
                   {channels.map((channel) => (
                     <td key={channel}>
                       <label className="checkbox">
-                        <input type="checkbox" name={`${type}.${channel}`} data-channel={channel} defaultChecked={preferences[type][channel]} onChange={onBox(channel)} />
+                        <input
+                          type="checkbox"
+                          name={`${type}.${channel}`}
+                          data-channel={channel}
+                          defaultChecked={preferences[type][channel]}
+                          onChange={onBox(channel)}
+                        />
                         <span className="visually-hidden">
-                          {t(`settings.notifications.cell.${channel}`, { type: t(`settings.notifications.types.${type}`) })}
+                          {t(`settings.notifications.cell.${channel}`, {
+                            type: t(`settings.notifications.types.${type}`),
+                          })}
                         </span>
                       </label>
                     </td>

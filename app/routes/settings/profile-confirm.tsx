@@ -4,7 +4,11 @@ import type { Route } from "./+types/profile-confirm";
 import { codeStepFailed } from "~/components/CodeStep";
 import { PageHeader } from "~/components/PageHeader";
 import { PendingChangeStep } from "~/components/PendingChangeStep";
-import { pendingChangeAction, pendingChangeLoader, SETTINGS_PENDING_CHANGE } from "~/routes/+shared/pending-change-step.server";
+import {
+  pendingChangeAction,
+  pendingChangeLoader,
+  SETTINGS_PENDING_CHANGE,
+} from "~/routes/+shared/pending-change-step.server";
 
 /** Confirm a new e-mail or phone with its code, ask for another, or cancel (spec 001 §4). */
 export const loader = (args: Route.LoaderArgs) => pendingChangeLoader(args, SETTINGS_PENDING_CHANGE);
@@ -14,7 +18,12 @@ export default function ConfirmPendingChange({ loaderData, actionData }: Route.C
   const { t } = useTranslation();
   return (
     <div className="narrow">
-      <PageHeader title={t(loaderData.field === "email" ? "settings.pendingChange.titleEmail" : "settings.pendingChange.titlePhone")} error={codeStepFailed(actionData)} />
+      <PageHeader
+        title={t(
+          loaderData.field === "email" ? "settings.pendingChange.titleEmail" : "settings.pendingChange.titlePhone",
+        )}
+        error={codeStepFailed(actionData)}
+      />
       <PendingChangeStep screen={loaderData} actionData={actionData} />
       <p>
         <Link to="/settings/profile" className="link-action">

@@ -13,7 +13,13 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { pendingChangeMessagesFor } from "~/routes/+shared/pending-change-step.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
-import { cancelPendingChange, getProfileSettings, isContactField, updateProfile, type ContactField } from "~/.server/services/profile";
+import {
+  cancelPendingChange,
+  getProfileSettings,
+  isContactField,
+  updateProfile,
+  type ContactField,
+} from "~/.server/services/profile";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 
 /**
@@ -41,7 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     case INTENT.cancel: {
       const field = form.get("field");
       if (isContactField(field)) await cancelPendingChange(db, account.id, field);
-      return redirectWithFlash(request, "/settings/profile", { kind: "success", message: "settings.pendingChange.cancelled" });
+      return redirectWithFlash(request, "/settings/profile", {
+        kind: "success",
+        message: "settings.pendingChange.cancelled",
+      });
     }
     case INTENT.save: {
       const submission = parseForm(form, profileSchema);
@@ -51,7 +60,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         db,
         messenger,
         account.id,
-        { email, phone: phone === undefined ? undefined : internationalPhone(phoneCountry, phone), acceptTerms: terms === "on" },
+        {
+          email,
+          phone: phone === undefined ? undefined : internationalPhone(phoneCountry, phone),
+          acceptTerms: terms === "on",
+        },
         await pendingChangeMessagesFor(context),
       );
       switch (result.kind) {
@@ -62,8 +75,16 @@ export async function action({ request, context }: Route.ActionArgs) {
         case "saved": {
           // A change waiting for its code opens its confirmation at once (spec 001 §4 pending-change modal).
           const [firstPending] = result.pendingFields;
-          if (firstPending) return redirectWithFlash(request, internalPath("/settings/profile/confirm/:field", { field: firstPending }), { kind: "success", message: "settings.profile.savedPending" });
-          return redirectWithFlash(request, "/settings/profile", { kind: "success", message: "settings.profile.saved" });
+          if (firstPending)
+            return redirectWithFlash(
+              request,
+              internalPath("/settings/profile/confirm/:field", { field: firstPending }),
+              { kind: "success", message: "settings.profile.savedPending" },
+            );
+          return redirectWithFlash(request, "/settings/profile", {
+            kind: "success",
+            message: "settings.profile.saved",
+          });
         }
       }
     }
@@ -74,9 +95,13 @@ function PendingValue({ field, value }: { field: ContactField; value: string }) 
   const { t } = useTranslation();
   return (
     <div className="pending-change" id={`profile-${field}`}>
-      <p className="pending-change__label">{t(field === "email" ? "settings.profile.email" : "settings.profile.phone")}</p>
+      <p className="pending-change__label">
+        {t(field === "email" ? "settings.profile.email" : "settings.profile.phone")}
+      </p>
       <p className="alert alert--info">
-        {t("settings.pendingChange.inProgress")} {t(field === "email" ? "settings.pendingChange.newEmail" : "settings.pendingChange.newPhone")} : <strong>{value}</strong>
+        {t("settings.pendingChange.inProgress")}{" "}
+        {t(field === "email" ? "settings.pendingChange.newEmail" : "settings.pendingChange.newPhone")} :{" "}
+        <strong>{value}</strong>
       </p>
       <div className="actions">
         <Link to={`/settings/profile/confirm/${field}`} className="button">
@@ -99,7 +124,11 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
   const [form, fields] = useForm<ProfileForm>({
     id: "profile",
     lastResult: actionData,
-    defaultValue: { email: profile.email, phone: profile.phone ?? "", terms: profile.termsConfirmed ? "on" : undefined },
+    defaultValue: {
+      email: profile.email,
+      phone: profile.phone ?? "",
+      terms: profile.termsConfirmed ? "on" : undefined,
+    },
   });
   return (
     <div>
@@ -127,12 +156,34 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
       <Form method="post" {...getFormProps(form)} noValidate>
         <RequiredNote />
         {profile.pending.email ? null : (
-          <Field required field={fields.email} type="email" label={t("settings.profile.email")} hint={t("settings.profile.emailHint")} autoComplete="email" spellCheck={false} maxLength={254} />
+          <Field
+            required
+            field={fields.email}
+            type="email"
+            label={t("settings.profile.email")}
+            hint={t("settings.profile.emailHint")}
+            autoComplete="email"
+            spellCheck={false}
+            maxLength={254}
+          />
         )}
         {profile.pending.phone ? null : (
-          <Field required field={fields.phone} type="tel" label={t("settings.profile.phone")} hint={t("settings.profile.phoneHint")} autoComplete="tel" maxLength={25} />
+          <Field
+            required
+            field={fields.phone}
+            type="tel"
+            label={t("settings.profile.phone")}
+            hint={t("settings.profile.phoneHint")}
+            autoComplete="tel"
+            maxLength={25}
+          />
         )}
-        <TermsField field={fields.terms} locked={profile.termsConfirmed} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
+        <TermsField
+          field={fields.terms}
+          locked={profile.termsConfirmed}
+          legalUrl={loaderData.legalUrl}
+          privacyUrl={loaderData.privacyUrl}
+        />
         <div className="actions">
           <button type="submit" name="intent" value={INTENT.save} className="button">
             {t("settings.profile.save")}

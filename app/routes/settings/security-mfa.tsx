@@ -65,7 +65,12 @@ export default function ConfirmMfaChannel({ loaderData }: Route.ComponentProps) 
           </div>
         </>
       ) : (
-        <MfaConfirmation channel={channel} destination={destination} backHref="/settings/security" profileHref="/settings/profile" />
+        <MfaConfirmation
+          channel={channel}
+          destination={destination}
+          backHref="/settings/security"
+          profileHref="/settings/profile"
+        />
       )}
     </div>
   );

@@ -29,9 +29,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const { db } = await getPlatform();
   const session = await getSession(request);
-  const result = await changePassword(db, account.id, submission.value.currentPassword, submission.value.password, session.id);
-  if (result.kind === "wrongCurrent") return refuse(submission, { fieldErrors: { currentPassword: ["errors.currentPasswordWrong"] }, hideFields: SECRETS });
-  return redirectWithFlash(request, "/settings/security", { kind: "success", message: "settings.security.passwordUpdated" });
+  const result = await changePassword(
+    db,
+    account.id,
+    submission.value.currentPassword,
+    submission.value.password,
+    session.id,
+  );
+  if (result.kind === "wrongCurrent")
+    return refuse(submission, {
+      fieldErrors: { currentPassword: ["errors.currentPasswordWrong"] },
+      hideFields: SECRETS,
+    });
+  return redirectWithFlash(request, "/settings/security", {
+    kind: "success",
+    message: "settings.security.passwordUpdated",
+  });
 }
 
 export default function SecuritySettings({ loaderData, actionData }: Route.ComponentProps) {
@@ -44,15 +57,35 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
       <ErrorSummary form={form} fields={[fields.currentPassword, fields.password, fields.confirmation]} />
       <section className="settings-card" aria-labelledby="security-mfa">
         <h2 id="security-mfa">{t("settings.security.mfaTitle")}</h2>
-        <p>{mfa.enabled ? t("settings.security.mfaOn", { channel: t(`mfa.channel.${mfa.preferred}`) }) : t("settings.security.mfaOff")}</p>
-        <MfaOptions mfa={mfa} chooseHref={(channel) => `/settings/security/mfa/${channel}`} profileHref="/settings/profile" />
+        <p>
+          {mfa.enabled
+            ? t("settings.security.mfaOn", { channel: t(`mfa.channel.${mfa.preferred}`) })
+            : t("settings.security.mfaOff")}
+        </p>
+        <MfaOptions
+          mfa={mfa}
+          chooseHref={(channel) => `/settings/security/mfa/${channel}`}
+          profileHref="/settings/profile"
+        />
       </section>
       <section className="settings-card" aria-labelledby="security-password">
         <h2 id="security-password">{t("settings.security.passwordTitle")}</h2>
         <Form method="post" {...getFormProps(form)} noValidate>
           <RequiredNote />
-          <Field required field={fields.currentPassword} type="password" label={t("settings.security.currentPassword")} autoComplete="current-password" />
-          <NewSecretPair kind="password" secret={fields.password} confirmation={fields.confirmation} label={t("settings.security.newPassword")} confirmationLabel={t("settings.security.confirmation")} />
+          <Field
+            required
+            field={fields.currentPassword}
+            type="password"
+            label={t("settings.security.currentPassword")}
+            autoComplete="current-password"
+          />
+          <NewSecretPair
+            kind="password"
+            secret={fields.password}
+            confirmation={fields.confirmation}
+            label={t("settings.security.newPassword")}
+            confirmationLabel={t("settings.security.confirmation")}
+          />
           <div className="actions">
             <button type="submit" className="button">
               {t("settings.security.changePassword")}

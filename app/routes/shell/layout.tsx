@@ -78,9 +78,7 @@ function SideNav({ data }: { data: AppLayoutData }) {
   return (
     <ul className="side-nav__sections">
       <li>
-        <h2 className="side-nav__heading">
-          {t("nav.cards")}
-        </h2>
+        <h2 className="side-nav__heading">{t("nav.cards")}</h2>
         {data.cards.length === 0 ? (
           <p className="side-nav__empty">{t("nav.noCard")}</p>
         ) : (
@@ -223,7 +221,9 @@ const CARD_REFETCH_MS = 10_000;
 function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const shown = fields.filter((field) => pathname !== `/settings/profile/confirm/${field}` && pathname !== "/settings/profile");
+  const shown = fields.filter(
+    (field) => pathname !== `/settings/profile/confirm/${field}` && pathname !== "/settings/profile",
+  );
   if (shown.length === 0) return null;
   return (
     <div className="alert alert--info">
@@ -297,7 +297,6 @@ function SectionsNav() {
     </ul>
   );
 }
-
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (

@@ -22,13 +22,19 @@ import { LoadFailure } from "~/components/LoadFailure";
 export async function loader({ context }: Route.LoaderArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
-  const [wallets, licences] = await Promise.all([listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")), availableWalletLicences(db, userId)]);
+  const [wallets, licences] = await Promise.all([
+    listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")),
+    availableWalletLicences(db, userId),
+  ]);
   if (wallets[0]) throw internalRedirect(internalPath("/wallets/:walletId", { walletId: wallets[0].id }));
   return { licences };
 }
 
 /** The create-wallet form (components/WalletParts.tsx): the licence, and the wallet page it was sent from. */
-const walletActivationSchema = z.object({ licence: z.string().max(100).default(""), from: z.string().max(100).optional() });
+const walletActivationSchema = z.object({
+  licence: z.string().max(100).default(""),
+  from: z.string().max(100).optional(),
+});
 
 export async function action({ request, context }: Route.ActionArgs) {
   const userId = context.get(accountContext).id;
@@ -37,13 +43,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return refuse(submission, { formErrors: ["wallets.create.refused"] });
   const { licence, from: fromId } = submission.value;
   const created = await createWalletFromLicence(db, userId, licence);
-  if (created.kind === "created") return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: created.walletId }), { kind: "success", message: "wallets.create.done" });
+  if (created.kind === "created")
+    return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: created.walletId }), {
+      kind: "success",
+      message: "wallets.create.done",
+    });
   // Refused (a licence used meanwhile, another's, or made up): said where the form was. The empty
   // state shows it itself; a wallet page is not this route, so the message goes back to it as a flash.
   const wallets = await listWallets(db, userId);
   const from = wallets.find((w) => w.id === fromId) ?? wallets[0];
   if (!from) return refuse(submission, { formErrors: ["wallets.create.refused"] });
-  return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: from.id }), { kind: "error", message: "wallets.create.refused" });
+  return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: from.id }), {
+    kind: "error",
+    message: "wallets.create.refused",
+  });
 }
 
 /** The wallets that failed to load: said in the page's place, under the shell's navigation (spec 000 §8). */

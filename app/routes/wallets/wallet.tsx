@@ -39,18 +39,31 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [wallets, wallet, transactions, licences] = await Promise.all([
     listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     getWalletDetail(db, userId, params.walletId).catch(failedTo("wallets.errors.fetchWalletFailed")),
-    listWalletTransactions(db, userId, params.walletId, { processed: limit, frozen: frozenLimit }).catch(failedTo("wallets.errors.fetchWalletFailed")),
+    listWalletTransactions(db, userId, params.walletId, { processed: limit, frozen: frozenLimit }).catch(
+      failedTo("wallets.errors.fetchWalletFailed"),
+    ),
     availableWalletLicences(db, userId),
   ]);
   if (!wallet || !transactions) {
     // Straight to where the user lands: a flash survives one redirect, not two.
-    throw await redirectWithFlash(request, wallets[0] ? internalPath("/wallets/:walletId", { walletId: wallets[0].id }) : "/wallets", { kind: "error", message: "wallets.notFound" });
+    throw await redirectWithFlash(
+      request,
+      wallets[0] ? internalPath("/wallets/:walletId", { walletId: wallets[0].id }) : "/wallets",
+      { kind: "error", message: "wallets.notFound" },
+    );
   }
   return {
     strip: wallets.map((w) => ({ id: w.id, name: w.name, available: w.available })),
     wallet,
     guideUrl: `${env.FAQ_URL}#ou-utiliser-${wallet.guide}`,
-    transactions: { walletId: wallet.id, ...transactions, limit, frozenLimit, pageSize: WALLET_TRANSACTIONS_PAGE_SIZE, frozenPageSize: WALLET_FROZEN_PAGE_SIZE },
+    transactions: {
+      walletId: wallet.id,
+      ...transactions,
+      limit,
+      frozenLimit,
+      pageSize: WALLET_TRANSACTIONS_PAGE_SIZE,
+      frozenPageSize: WALLET_FROZEN_PAGE_SIZE,
+    },
     licences,
   };
 }
@@ -73,7 +86,9 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
             <li key={w.id}>
               <NavLink to={`/wallets/${w.id}`} className="wallet-strip__link" preventScrollReset>
                 <span className="wallet-strip__name">{w.name}</span>
-                <span className="wallet-strip__amount">{w.available === null ? t("wallets.unlimited") : formatCents(w.available)}</span>
+                <span className="wallet-strip__amount">
+                  {w.available === null ? t("wallets.unlimited") : formatCents(w.available)}
+                </span>
               </NavLink>
             </li>
           ))}

@@ -225,9 +225,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("payment_intents")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("authorization_id", "text", (c) =>
-      c.notNull().references("card_authorizations.id").onDelete("cascade"),
-    )
+    .addColumn("authorization_id", "text", (c) => c.notNull().references("card_authorizations.id").onDelete("cascade"))
     .addColumn("credit_card_id", "text", (c) => c.references("credit_cards.id").onDelete("set null"))
     .addColumn("amount", "integer", (c) => c.notNull())
     .addColumn("latest_status", "text", (c) => c.notNull())
@@ -253,7 +251,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("read_at", "text")
     .execute();
-  await db.schema.createIndex("notifications_user_idx").on("notifications").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("notifications_user_idx")
+    .on("notifications")
+    .columns(["user_id", "created_at"])
+    .execute();
 
   await db.schema
     .createTable("expense_types")
@@ -319,10 +321,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
-    "allowances", "expense_requests", "partners", "expense_types", "notifications", "licences",
-    "payment_intents", "credit_cards", "card_authorizations", "card_wallets", "cards",
-    "wallet_transactions", "credit_limits", "wallet_balances", "wallets", "pending_changes",
-    "outbox", "action_tokens", "one_time_codes", "sessions", "memberships", "users", "groups",
+    "allowances",
+    "expense_requests",
+    "partners",
+    "expense_types",
+    "notifications",
+    "licences",
+    "payment_intents",
+    "credit_cards",
+    "card_authorizations",
+    "card_wallets",
+    "cards",
+    "wallet_transactions",
+    "credit_limits",
+    "wallet_balances",
+    "wallets",
+    "pending_changes",
+    "outbox",
+    "action_tokens",
+    "one_time_codes",
+    "sessions",
+    "memberships",
+    "users",
+    "groups",
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

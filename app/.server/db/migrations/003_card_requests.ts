@@ -37,7 +37,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema.alterTable("sandbox_issuer_cards").addColumn("visible_at", "text").execute();
   await db.schema.alterTable("sandbox_issuer_cards").addColumn("request_key", "text").execute();
-  await db.schema.createIndex("sandbox_issuer_cards_request_idx").on("sandbox_issuer_cards").column("request_key").unique().execute();
+  await db.schema
+    .createIndex("sandbox_issuer_cards_request_idx")
+    .on("sandbox_issuer_cards")
+    .column("request_key")
+    .unique()
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -9,7 +9,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("users").addColumn("processor_customer_ref", "text").execute();
   await db.schema.alterTable("payment_intents").addColumn("processor_ref", "text").execute();
   // One portal row per processor card, even when two list refreshes race.
-  await db.schema.createIndex("credit_cards_processor_ref_idx").on("credit_cards").column("processor_ref").unique().execute();
+  await db.schema
+    .createIndex("credit_cards_processor_ref_idx")
+    .on("credit_cards")
+    .column("processor_ref")
+    .unique()
+    .execute();
 
   // Spec 000 §5 "Payment-method selection": the wallets (and amounts) a transaction was moved onto.
   await db.schema
@@ -36,7 +41,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("detached_at", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("sandbox_processor_cards_customer_idx").on("sandbox_processor_cards").column("customer_ref").execute();
+  await db.schema
+    .createIndex("sandbox_processor_cards_customer_idx")
+    .on("sandbox_processor_cards")
+    .column("customer_ref")
+    .execute();
 
   await db.schema
     .createTable("sandbox_processor_setups")
@@ -64,7 +73,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ["sandbox_processor_payments", "sandbox_processor_setups", "sandbox_processor_cards", "payment_method_switches"]) {
+  for (const table of [
+    "sandbox_processor_payments",
+    "sandbox_processor_setups",
+    "sandbox_processor_cards",
+    "payment_method_switches",
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
   await db.schema.dropIndex("credit_cards_processor_ref_idx").ifExists().execute();

@@ -11,10 +11,14 @@ import { parseApiHost, StripeIssuer } from "./stripe";
 export function createCardIssuer(env: Env, db: DB): CardIssuer {
   if (env.STRIPE_SECRET_KEY) {
     if (!env.STRIPE_PUBLISHABLE_KEY) {
-      throw new ConfigError("Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: needed with STRIPE_SECRET_KEY (Issuing Elements show card details in the browser)");
+      throw new ConfigError(
+        "Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: needed with STRIPE_SECRET_KEY (Issuing Elements show card details in the browser)",
+      );
     }
     if (Boolean(env.STRIPE_ISSUING_PIN_PUBLIC_KEY) !== Boolean(env.STRIPE_ISSUING_PIN_KEY_ID)) {
-      throw new ConfigError("Invalid configuration:\n  STRIPE_ISSUING_PIN_PUBLIC_KEY, STRIPE_ISSUING_PIN_KEY_ID: set both (or neither: PIN changes are then unavailable)");
+      throw new ConfigError(
+        "Invalid configuration:\n  STRIPE_ISSUING_PIN_PUBLIC_KEY, STRIPE_ISSUING_PIN_KEY_ID: set both (or neither: PIN changes are then unavailable)",
+      );
     }
     return new StripeIssuer({
       secretKey: env.STRIPE_SECRET_KEY,
@@ -26,9 +30,13 @@ export function createCardIssuer(env: Env, db: DB): CardIssuer {
     });
   }
   if (!env.sandbox) {
-    throw new ConfigError("Invalid configuration:\n  STRIPE_SECRET_KEY: production mode needs a real card issuer (Stripe Issuing); the sandbox issuer is for demos only");
+    throw new ConfigError(
+      "Invalid configuration:\n  STRIPE_SECRET_KEY: production mode needs a real card issuer (Stripe Issuing); the sandbox issuer is for demos only",
+    );
   }
-  return new SandboxIssuer(db, env.SANDBOX_ISSUER_KEY_FILE, { physicalCardDelayMs: env.SANDBOX_CARD_DELAY_SECONDS * 1000 });
+  return new SandboxIssuer(db, env.SANDBOX_ISSUER_KEY_FILE, {
+    physicalCardDelayMs: env.SANDBOX_CARD_DELAY_SECONDS * 1000,
+  });
 }
 
 export type { CardIssuer } from "./port";

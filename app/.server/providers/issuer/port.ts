@@ -34,7 +34,14 @@ export interface PinEncryptionKey {
 /** How the browser shows the secret: a document the issuer serves, or the issuer's JS elements. */
 export type RevealSession =
   | { kind: "document"; url: string; expiresAt: string }
-  | { kind: "elements"; ephemeralKeySecret: string; nonce: string; cardRef: string; publishableKey: string; expiresAt: string };
+  | {
+      kind: "elements";
+      ephemeralKeySecret: string;
+      nonce: string;
+      cardRef: string;
+      publishableKey: string;
+      expiresAt: string;
+    };
 
 export type AddressField = "line1" | "line2" | "zipcode" | "city" | "country";
 

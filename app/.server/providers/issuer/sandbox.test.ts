@@ -25,8 +25,21 @@ beforeAll(async () => {
   await seedDemo(db, new SandboxMessenger(db), { now: new Date(), baseUrl: "http://localhost" });
   issuer = new SandboxIssuer(db, keyFile);
   await registerDemoCards(db, issuer);
-  await issuer.register({ issuerRef: "iss_v", lastFour: "5556", brand: "visa", type: "virtual", createdAt: "2026-03-10T09:30:00.000Z" });
-  await issuer.register({ issuerRef: "iss_p", lastFour: "4242", brand: "visa", type: "physical", pin: "1234", shipping: { status: "submitted", eta: null } });
+  await issuer.register({
+    issuerRef: "iss_v",
+    lastFour: "5556",
+    brand: "visa",
+    type: "virtual",
+    createdAt: "2026-03-10T09:30:00.000Z",
+  });
+  await issuer.register({
+    issuerRef: "iss_p",
+    lastFour: "4242",
+    brand: "visa",
+    type: "physical",
+    pin: "1234",
+    shipping: { status: "submitted", eta: null },
+  });
   await issuer.register({ issuerRef: "iss_c", lastFour: "7777", brand: "visa", type: "physical", pin: "4321" });
 }, 30_000);
 afterAll(() => handle.close());
@@ -58,11 +71,43 @@ async function insertPortalCard(id: string, issuerRef: string, lastFour: string)
       .insertInto("users")
       .values(buildUser({ id: "u1", email: "u1@example.com", features: "{}", created_at: new Date().toISOString() }))
       .execute();
-    await db.insertInto("groups").values({ id: "g1", name: "G", can_issue: 1, cards_brand: "visa", address_line1: "1 rue A", address_zipcode: "75001", address_city: "Paris", address_country: "FR" }).execute();
+    await db
+      .insertInto("groups")
+      .values({
+        id: "g1",
+        name: "G",
+        can_issue: 1,
+        cards_brand: "visa",
+        address_line1: "1 rue A",
+        address_zipcode: "75001",
+        address_city: "Paris",
+        address_country: "FR",
+      })
+      .execute();
   }
   await db
     .insertInto("cards")
-    .values({ id, user_id: "u1", group_id: "g1", type: "physical", brand: "visa", last_four: lastFour, issuer_ref: issuerRef, status: "active", frozen: 0, block_reason: null, pin_can_update: 1, shipping_status: "submitted", shipping_eta: null, shipping_line1: null, shipping_line2: null, shipping_zipcode: null, shipping_city: null, shipping_country: null, created_at: new Date().toISOString() })
+    .values({
+      id,
+      user_id: "u1",
+      group_id: "g1",
+      type: "physical",
+      brand: "visa",
+      last_four: lastFour,
+      issuer_ref: issuerRef,
+      status: "active",
+      frozen: 0,
+      block_reason: null,
+      pin_can_update: 1,
+      shipping_status: "submitted",
+      shipping_eta: null,
+      shipping_line1: null,
+      shipping_line2: null,
+      shipping_zipcode: null,
+      shipping_city: null,
+      shipping_country: null,
+      created_at: new Date().toISOString(),
+    })
     .execute();
 }
 
@@ -76,7 +121,13 @@ describe("demo cards", () => {
     for (const card of cards) {
       const own = known.find((k) => k.issuer_ref === card.issuer_ref);
       expect(own, `card ${card.last_four}`).toBeDefined();
-      expect({ lastFour: own!.last_four, type: own!.type, frozen: own!.frozen, shipping: own!.shipping_status, eta: own!.shipping_eta }).toEqual({
+      expect({
+        lastFour: own!.last_four,
+        type: own!.type,
+        frozen: own!.frozen,
+        shipping: own!.shipping_status,
+        eta: own!.shipping_eta,
+      }).toEqual({
         lastFour: card.last_four,
         type: card.type,
         frozen: card.frozen,
@@ -84,7 +135,10 @@ describe("demo cards", () => {
         eta: card.shipping_eta,
       });
       if (card.type === "physical") {
-        expect(await issuer.consumeReveal(await revealKey(card.issuer_ref, "pin"))).toEqual({ kind: "pin", pin: DEMO_PIN });
+        expect(await issuer.consumeReveal(await revealKey(card.issuer_ref, "pin"))).toEqual({
+          kind: "pin",
+          pin: DEMO_PIN,
+        });
       } else {
         expect((await issuer.consumeReveal(await revealKey(card.issuer_ref, "details")))?.kind).toBe("details");
       }
@@ -93,7 +147,11 @@ describe("demo cards", () => {
   });
 
   test("paul's 3005 is frozen at the issuer too", async () => {
-    const paul = await db.selectFrom("cards").select("issuer_ref").where("last_four", "=", "3005").executeTakeFirstOrThrow();
+    const paul = await db
+      .selectFrom("cards")
+      .select("issuer_ref")
+      .where("last_four", "=", "3005")
+      .executeTakeFirstOrThrow();
     expect((await issuerRow(paul.issuer_ref)).frozen).toBe(1);
   });
 
@@ -147,7 +205,10 @@ test("a reveal link serves once, and not after 5 minutes; only its hash is store
   expect(await issuer.consumeReveal(late, new Date(Date.now() + 5 * 60 * 1000 + 1000))).toBeNull();
   // Refused once expired, and the refusal does not spend it for the (impossible) earlier time either.
   const justInTime = await revealKey("iss_p", "pin");
-  expect(await issuer.consumeReveal(justInTime, new Date(Date.now() + 4 * 60 * 1000))).toEqual({ kind: "pin", pin: "1234" });
+  expect(await issuer.consumeReveal(justInTime, new Date(Date.now() + 4 * 60 * 1000))).toEqual({
+    kind: "pin",
+    pin: "1234",
+  });
   expect(await issuer.consumeReveal("not-a-key")).toBeNull();
 });
 
@@ -181,7 +242,10 @@ test("the PIN key pair lives in a file next to the vault key, so another worker 
   const stored = createPrivateKey(readFileSync(`${keyFile}.pin.pem`, "utf8"));
   expect(createPublicKey(stored).export({ type: "spki", format: "pem" }).toString()).toBe(key.publicKeyPem);
   // A PIN encrypted with the published key opens with the key read from the file alone.
-  const opened = privateDecrypt({ key: stored, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptPin("4321", key), "base64"));
+  const opened = privateDecrypt(
+    { key: stored, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+    Buffer.from(encryptPin("4321", key), "base64"),
+  );
   expect(opened.toString("utf8")).toBe("4321");
 });
 
@@ -229,7 +293,12 @@ describe("shipping", () => {
   test("each step moves the issuer's record and is mirrored onto the portal's card", async () => {
     await insertPortalCard("c1", "iss_p", "4242");
     const now = new Date("2026-11-22T10:00:00Z");
-    const portal = () => db.selectFrom("cards").select(["shipping_status", "shipping_eta"]).where("id", "=", "c1").executeTakeFirstOrThrow();
+    const portal = () =>
+      db
+        .selectFrom("cards")
+        .select(["shipping_status", "shipping_eta"])
+        .where("id", "=", "c1")
+        .executeTakeFirstOrThrow();
     const own = async () => {
       const r = await issuerRow("iss_p");
       return { shipping_status: r.shipping_status, shipping_eta: r.shipping_eta };
@@ -261,24 +330,45 @@ describe("shipping", () => {
 
 test("registerSandboxCard: a card registered with a key file reads back with the same key", async () => {
   const otherFile = path.join(dir, "other.key");
-  await registerSandboxCard(db, { issuerRef: "iss_r", lastFour: "1881", brand: "visa", type: "physical", pin: "2468", shipping: { status: "pending", eta: null } }, otherFile);
+  await registerSandboxCard(
+    db,
+    {
+      issuerRef: "iss_r",
+      lastFour: "1881",
+      brand: "visa",
+      type: "physical",
+      pin: "2468",
+      shipping: { status: "pending", eta: null },
+    },
+    otherFile,
+  );
   const other = new SandboxIssuer(db, otherFile);
   expect(await other.consumeReveal(await revealKey("iss_r", "pin", other))).toEqual({ kind: "pin", pin: "2468" });
   // Another vault key cannot read that PIN: the reveal fails closed, without an error page.
   expect(await issuer.consumeReveal(await revealKey("iss_r", "pin"))).toBeNull();
   // A second issuer on the first file (a restart) reads what the first stored.
   const restarted = new SandboxIssuer(db, keyFile);
-  expect(await restarted.consumeReveal(await revealKey("iss_p", "pin", restarted))).toEqual({ kind: "pin", pin: DEMO_PIN });
+  expect(await restarted.consumeReveal(await revealKey("iss_p", "pin", restarted))).toEqual({
+    kind: "pin",
+    pin: DEMO_PIN,
+  });
 
-  await expect(registerSandboxCard(db, { issuerRef: "iss_bad", lastFour: "1881", brand: "visa", type: "physical", pin: "12" }, otherFile)).rejects.toMatchObject({ code: "invalid_pin" });
-  await expect(registerSandboxCard(db, { issuerRef: "iss_bad", lastFour: "18", brand: "visa", type: "virtual" }, otherFile)).rejects.toMatchObject({ code: "rejected" });
+  await expect(
+    registerSandboxCard(
+      db,
+      { issuerRef: "iss_bad", lastFour: "1881", brand: "visa", type: "physical", pin: "12" },
+      otherFile,
+    ),
+  ).rejects.toMatchObject({ code: "invalid_pin" });
+  await expect(
+    registerSandboxCard(db, { issuerRef: "iss_bad", lastFour: "18", brand: "visa", type: "virtual" }, otherFile),
+  ).rejects.toMatchObject({ code: "rejected" });
 });
 
 test("isSandboxIssuer tells the sandbox from other issuers", () => {
   expect(isSandboxIssuer(issuer)).toBe(true);
   expect(isSandboxIssuer({ ...issuer, name: "stripe" } as never)).toBe(false);
 });
-
 
 describe("making cards", () => {
   const cardholder = {
@@ -305,27 +395,70 @@ describe("making cards", () => {
     const input = { requestKey: "req-v-2", cardholder, type: "virtual" as const, brand: "visa" };
     const [a, b] = await Promise.all([issuer.issueCard(input), issuer.issueCard(input)]);
     expect(a.issuerRef).toBe(b.issuerRef);
-    const rows = await db.selectFrom("sandbox_issuer_cards").select("issuer_ref").where("request_key", "=", "req-v-2").execute();
+    const rows = await db
+      .selectFrom("sandbox_issuer_cards")
+      .select("issuer_ref")
+      .where("request_key", "=", "req-v-2")
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
   test("a physical card needs a readable PIN and an address the issuer ships to", async () => {
     const pin = encryptPin("8642", await issuer.pinEncryptionKey());
     const base = { cardholder, type: "physical" as const, brand: "visa" };
-    await expect(issuer.issueCard({ ...base, requestKey: "req-p-0", encryptedPin: pin })).rejects.toMatchObject({ code: "invalid_address" });
-    await expect(issuer.issueCard({ ...base, requestKey: "req-p-1", shippingAddress: address })).rejects.toMatchObject({ code: "invalid_pin" });
-    await expect(issuer.issueCard({ ...base, requestKey: "req-p-2", shippingAddress: address, encryptedPin: "bm90IGEgUElO" })).rejects.toMatchObject({ code: "invalid_pin" });
-    await expect(issuer.issueCard({ ...base, requestKey: "req-p-3", encryptedPin: pin, shippingAddress: { ...address, country: "US" } })).rejects.toMatchObject({ code: "invalid_address", field: "country" });
-    await expect(issuer.issueCard({ ...base, requestKey: "req-p-4", encryptedPin: pin, shippingAddress: { ...address, zipcode: "690" } })).rejects.toMatchObject({ code: "invalid_address", field: "zipcode" });
-    await expect(issuer.issueCard({ ...base, requestKey: "req-p-5", encryptedPin: pin, shippingAddress: { ...address, country: "BE", zipcode: "1000" } })).resolves.toBeTruthy();
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-0", encryptedPin: pin })).rejects.toMatchObject({
+      code: "invalid_address",
+    });
+    await expect(issuer.issueCard({ ...base, requestKey: "req-p-1", shippingAddress: address })).rejects.toMatchObject({
+      code: "invalid_pin",
+    });
+    await expect(
+      issuer.issueCard({ ...base, requestKey: "req-p-2", shippingAddress: address, encryptedPin: "bm90IGEgUElO" }),
+    ).rejects.toMatchObject({ code: "invalid_pin" });
+    await expect(
+      issuer.issueCard({
+        ...base,
+        requestKey: "req-p-3",
+        encryptedPin: pin,
+        shippingAddress: { ...address, country: "US" },
+      }),
+    ).rejects.toMatchObject({ code: "invalid_address", field: "country" });
+    await expect(
+      issuer.issueCard({
+        ...base,
+        requestKey: "req-p-4",
+        encryptedPin: pin,
+        shippingAddress: { ...address, zipcode: "690" },
+      }),
+    ).rejects.toMatchObject({ code: "invalid_address", field: "zipcode" });
+    await expect(
+      issuer.issueCard({
+        ...base,
+        requestKey: "req-p-5",
+        encryptedPin: pin,
+        shippingAddress: { ...address, country: "BE", zipcode: "1000" },
+      }),
+    ).resolves.toBeTruthy();
   });
 
   test("a physical card takes the configured delay to appear, then ships as pending with the chosen PIN", async () => {
     const slow = new SandboxIssuer(db, keyFile, { physicalCardDelayMs: 3000 });
     const now = new Date("2026-11-23T10:00:00Z");
-    const made = await slow.issueCard({ requestKey: "req-p-slow", cardholder, type: "physical", brand: "visa", encryptedPin: encryptPin("8642", await slow.pinEncryptionKey()), shippingAddress: address }, now);
+    const made = await slow.issueCard(
+      {
+        requestKey: "req-p-slow",
+        cardholder,
+        type: "physical",
+        brand: "visa",
+        encryptedPin: encryptPin("8642", await slow.pinEncryptionKey()),
+        shippingAddress: address,
+      },
+      now,
+    );
     expect(await slow.issuedCard(made.issuerRef, new Date(now.getTime() + 2999))).toBeNull();
-    expect(await slow.issuedCard(made.issuerRef, new Date(now.getTime() + 3000))).toMatchObject({ shipping: { status: "pending", eta: null } });
+    expect(await slow.issuedCard(made.issuerRef, new Date(now.getTime() + 3000))).toMatchObject({
+      shipping: { status: "pending", eta: null },
+    });
     expect(await issuer.consumeReveal(await revealKey(made.issuerRef, "pin"))).toEqual({ kind: "pin", pin: "8642" });
     await expect(slow.issuedCard("sic_unknown")).rejects.toBeInstanceOf(IssuerError);
   });

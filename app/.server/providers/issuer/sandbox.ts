@@ -1,4 +1,15 @@
-import { constants, createCipheriv, createDecipheriv, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from "node:crypto";
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  privateDecrypt,
+  randomBytes,
+  type KeyObject,
+} from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { luhnValid } from "../../../domain/luhn";
@@ -61,7 +72,8 @@ function vaultKeyFor(keyFile: string): Buffer {
   let key = vaultKeys.get(keyFile);
   if (!key) {
     key = Buffer.from(readOrCreateKeyFile(keyFile, () => randomBytes(32).toString("base64")).trim(), "base64");
-    if (key.length !== 32) throw new Error(`${keyFile} must hold a base64 32-byte key (the sandbox issuer's vault key)`);
+    if (key.length !== 32)
+      throw new Error(`${keyFile} must hold a base64 32-byte key (the sandbox issuer's vault key)`);
     vaultKeys.set(keyFile, key);
   }
   return key;
@@ -75,7 +87,9 @@ function pinKeysFor(keyFile: string) {
   let pair = pinKeyPairs.get(keyFile);
   if (!pair) {
     const pem = readOrCreateKeyFile(`${keyFile}.pin.pem`, () =>
-      generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      generateKeyPairSync("rsa", { modulusLength: 2048 })
+        .privateKey.export({ type: "pkcs8", format: "pem" })
+        .toString(),
     );
     const privateKey = createPrivateKey(pem);
     pair = { privateKey, publicKey: createPublicKey(privateKey) };
@@ -148,7 +162,8 @@ const STEP_STATUS: Record<ShippingStep, ShippingStatus> = {
 /** Days between shipping and the estimated delivery date set by the "ship" step. */
 export const SANDBOX_SHIPPING_DAYS = 5;
 
-export type RevealedSecret = { kind: "details"; pan: string; expiry: string; cvc: string } | { kind: "pin"; pin: string };
+export type RevealedSecret =
+  { kind: "details"; pan: string; expiry: string; cvc: string } | { kind: "pin"; pin: string };
 
 /** "MM/YY": the month the card was made, three years later. */
 export function expiryFrom(createdAt: string): string {
@@ -158,8 +173,36 @@ export function expiryFrom(createdAt: string): string {
 
 /** Where the sandbox issuer ships physical cards: the European Economic Area, like an EU card programme. */
 export const SANDBOX_SHIPPING_COUNTRIES = new Set([
-  "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IS", "IT",
-  "LI", "LT", "LU", "LV", "MT", "NL", "NO", "PL", "PT", "RO", "SE", "SI", "SK",
+  "AT",
+  "BE",
+  "BG",
+  "CY",
+  "CZ",
+  "DE",
+  "DK",
+  "EE",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "HR",
+  "HU",
+  "IE",
+  "IS",
+  "IT",
+  "LI",
+  "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "NO",
+  "PL",
+  "PT",
+  "RO",
+  "SE",
+  "SI",
+  "SK",
 ]);
 
 /**
@@ -217,7 +260,11 @@ export class SandboxIssuer implements CardIssuer {
   }
 
   private async usableCard(issuerRef: string) {
-    const card = await this.db.selectFrom("sandbox_issuer_cards").selectAll().where("issuer_ref", "=", issuerRef).executeTakeFirst();
+    const card = await this.db
+      .selectFrom("sandbox_issuer_cards")
+      .selectAll()
+      .where("issuer_ref", "=", issuerRef)
+      .executeTakeFirst();
     if (!card) throw new IssuerError("card_not_found");
     if (card.status === "canceled") throw new IssuerError("card_canceled");
     return card;
@@ -235,17 +282,28 @@ export class SandboxIssuer implements CardIssuer {
 
   async cancel(issuerRef: string, reason: CancelReason): Promise<void> {
     await this.usableCard(issuerRef);
-    await this.db.updateTable("sandbox_issuer_cards").set({ status: "canceled", cancel_reason: reason, frozen: 0 }).where("issuer_ref", "=", issuerRef).execute();
+    await this.db
+      .updateTable("sandbox_issuer_cards")
+      .set({ status: "canceled", cancel_reason: reason, frozen: 0 })
+      .where("issuer_ref", "=", issuerRef)
+      .execute();
   }
 
   async pinEncryptionKey(): Promise<PinEncryptionKey> {
-    return { keyId: SANDBOX_PIN_KEY_ID, publicKeyPem: pinKeysFor(this.keyFile).publicKey.export({ type: "spki", format: "pem" }).toString() };
+    return {
+      keyId: SANDBOX_PIN_KEY_ID,
+      publicKeyPem: pinKeysFor(this.keyFile).publicKey.export({ type: "spki", format: "pem" }).toString(),
+    };
   }
 
   async updatePin(issuerRef: string, encryptedPin: string): Promise<void> {
     await this.usableCard(issuerRef);
     const pin = this.decryptPin(encryptedPin);
-    await this.db.updateTable("sandbox_issuer_cards").set({ pin_ciphertext: encryptPinAtRest(this.vaultKey, pin) }).where("issuer_ref", "=", issuerRef).execute();
+    await this.db
+      .updateTable("sandbox_issuer_cards")
+      .set({ pin_ciphertext: encryptPinAtRest(this.vaultKey, pin) })
+      .where("issuer_ref", "=", issuerRef)
+      .execute();
   }
 
   async createRevealSession(issuerRef: string, kind: RevealKind, _nonce: string): Promise<RevealSession> {
@@ -253,7 +311,10 @@ export class SandboxIssuer implements CardIssuer {
     if (kind === "pin" && !card.pin_ciphertext) throw new IssuerError("rejected", "this card has no PIN");
     const key = newSecretToken();
     const expiresAt = new Date(Date.now() + REVEAL_TTL_MS).toISOString();
-    await this.db.insertInto("sandbox_issuer_reveals").values({ key_hash: hashSecret(key), issuer_ref: issuerRef, kind, expires_at: expiresAt, used_at: null }).execute();
+    await this.db
+      .insertInto("sandbox_issuer_reveals")
+      .values({ key_hash: hashSecret(key), issuer_ref: issuerRef, kind, expires_at: expiresAt, used_at: null })
+      .execute();
     return { kind: "document", url: `/sandbox-issuer/reveal/${key}`, expiresAt };
   }
 
@@ -273,8 +334,16 @@ export class SandboxIssuer implements CardIssuer {
       .where("expires_at", ">", now.toISOString())
       .executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) return null;
-    const reveal = await this.db.selectFrom("sandbox_issuer_reveals").selectAll().where("key_hash", "=", keyHash).executeTakeFirstOrThrow();
-    const card = await this.db.selectFrom("sandbox_issuer_cards").selectAll().where("issuer_ref", "=", reveal.issuer_ref).executeTakeFirst();
+    const reveal = await this.db
+      .selectFrom("sandbox_issuer_reveals")
+      .selectAll()
+      .where("key_hash", "=", keyHash)
+      .executeTakeFirstOrThrow();
+    const card = await this.db
+      .selectFrom("sandbox_issuer_cards")
+      .selectAll()
+      .where("issuer_ref", "=", reveal.issuer_ref)
+      .executeTakeFirst();
     if (!card || card.status === "canceled") return null;
     if (reveal.kind === "pin") {
       if (!card.pin_ciphertext) return null;
@@ -294,7 +363,9 @@ export class SandboxIssuer implements CardIssuer {
   }
 
   async issueCard(input: NewCardInput, now = new Date()): Promise<IssueCardResult> {
-    const cardholderRef = input.cardholder.ref ?? `sich_${createHmac("sha256", this.vaultKey).update(`cardholder:${input.cardholder.userId}`).digest("base64url").slice(0, 16)}`;
+    const cardholderRef =
+      input.cardholder.ref ??
+      `sich_${createHmac("sha256", this.vaultKey).update(`cardholder:${input.cardholder.userId}`).digest("base64url").slice(0, 16)}`;
     const known = await this.cardForRequest(input.requestKey);
     if (known) return { cardholderRef, issuerRef: known };
 
@@ -336,7 +407,11 @@ export class SandboxIssuer implements CardIssuer {
   }
 
   async issuedCard(issuerRef: string, now = new Date()): Promise<IssuedCard | null> {
-    const card = await this.db.selectFrom("sandbox_issuer_cards").selectAll().where("issuer_ref", "=", issuerRef).executeTakeFirst();
+    const card = await this.db
+      .selectFrom("sandbox_issuer_cards")
+      .selectAll()
+      .where("issuer_ref", "=", issuerRef)
+      .executeTakeFirst();
     if (!card) throw new IssuerError("card_not_found");
     if (card.visible_at && card.visible_at > now.toISOString()) return null;
     const [month, year] = expiryFrom(card.created_at).split("/").map(Number);
@@ -346,19 +421,28 @@ export class SandboxIssuer implements CardIssuer {
       brand: card.brand,
       expMonth: month!,
       expYear: 2000 + year!,
-      shipping: card.shipping_status ? { status: card.shipping_status as ShippingStatus, eta: card.shipping_eta } : null,
+      shipping: card.shipping_status
+        ? { status: card.shipping_status as ShippingStatus, eta: card.shipping_eta }
+        : null,
     };
   }
 
   private async cardForRequest(requestKey: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom("sandbox_issuer_cards").select("issuer_ref").where("request_key", "=", requestKey).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("sandbox_issuer_cards")
+      .select("issuer_ref")
+      .where("request_key", "=", requestKey)
+      .executeTakeFirst();
     return row?.issuer_ref;
   }
 
   private decryptPin(encryptedPin: string): string {
     let pin: string;
     try {
-      pin = privateDecrypt({ key: pinKeysFor(this.keyFile).privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(encryptedPin, "base64")).toString("utf8");
+      pin = privateDecrypt(
+        { key: pinKeysFor(this.keyFile).privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+        Buffer.from(encryptedPin, "base64"),
+      ).toString("utf8");
     } catch {
       throw new IssuerError("invalid_pin", "the PIN could not be decrypted");
     }
@@ -378,7 +462,11 @@ export function isSandboxIssuer(issuer: CardIssuer): issuer is SandboxIssuer {
 }
 
 /** Demos and tests: registers a card with the sandbox issuer (same vault key file as the server by default). */
-export async function registerSandboxCard(db: DB, input: SandboxCardInput, keyFile = DEFAULT_SANDBOX_KEY_FILE): Promise<void> {
+export async function registerSandboxCard(
+  db: DB,
+  input: SandboxCardInput,
+  keyFile = DEFAULT_SANDBOX_KEY_FILE,
+): Promise<void> {
   await new SandboxIssuer(db, keyFile).register(input);
 }
 
@@ -387,15 +475,32 @@ export async function registerSandboxCard(db: DB, input: SandboxCardInput, keyFi
  * and mirrors it onto the portal's card with the same reference (a real issuer would send a webhook).
  * "ship" sets the estimated date to today + 5 days (Paris calendar, YYYY-MM-DD); the other steps clear it.
  */
-export async function advanceSandboxShipping(db: DB, issuerRef: string, step: ShippingStep, now = new Date()): Promise<void> {
+export async function advanceSandboxShipping(
+  db: DB,
+  issuerRef: string,
+  step: ShippingStep,
+  now = new Date(),
+): Promise<void> {
   const status = STEP_STATUS[step];
   if (!status) throw new IssuerError("rejected", `unknown shipping step ${String(step)}`);
-  const card = await db.selectFrom("sandbox_issuer_cards").select("type").where("issuer_ref", "=", issuerRef).executeTakeFirst();
+  const card = await db
+    .selectFrom("sandbox_issuer_cards")
+    .select("type")
+    .where("issuer_ref", "=", issuerRef)
+    .executeTakeFirst();
   if (!card) throw new IssuerError("card_not_found");
   if (card.type !== "physical") throw new IssuerError("rejected", "only physical cards are shipped");
   const eta = step === "ship" ? parisDayAfter(now, SANDBOX_SHIPPING_DAYS) : null;
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("sandbox_issuer_cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();
-    await trx.updateTable("cards").set({ shipping_status: status, shipping_eta: eta }).where("issuer_ref", "=", issuerRef).execute();
+    await trx
+      .updateTable("sandbox_issuer_cards")
+      .set({ shipping_status: status, shipping_eta: eta })
+      .where("issuer_ref", "=", issuerRef)
+      .execute();
+    await trx
+      .updateTable("cards")
+      .set({ shipping_status: status, shipping_eta: eta })
+      .where("issuer_ref", "=", issuerRef)
+      .execute();
   });
 }

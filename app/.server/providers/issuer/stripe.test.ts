@@ -28,27 +28,78 @@ const CARD = { object: "issuing.card", last4: "4242", brand: "Visa", exp_month: 
 
 function answer(method: string, path: string, form: Record<string, string> = {}): { status: number; body: unknown } {
   if (method === "POST" && path === "/v1/issuing/cardholders") {
-    if (form["billing[address][country]"] === "ZZ") return { status: 400, body: { error: { type: "invalid_request_error", message: "Invalid country", param: "billing[address][country]" } } };
+    if (form["billing[address][country]"] === "ZZ")
+      return {
+        status: 400,
+        body: {
+          error: { type: "invalid_request_error", message: "Invalid country", param: "billing[address][country]" },
+        },
+      };
     return { status: 200, body: { id: "ich_new", object: "issuing.cardholder" } };
   }
   if (method === "POST" && path === "/v1/issuing/cards") {
-    if (form["shipping[address][postal_code]"] === "00000") return { status: 400, body: { error: { type: "invalid_request_error", message: "Invalid postal code", param: "shipping[address][postal_code]" } } };
+    if (form["shipping[address][postal_code]"] === "00000")
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: "invalid_request_error",
+            message: "Invalid postal code",
+            param: "shipping[address][postal_code]",
+          },
+        },
+      };
     return { status: 200, body: { id: "ic_new", ...CARD, type: form.type } };
   }
   if (method === "GET" && path === "/v1/issuing/cards/ic_shipped") {
-    return { status: 200, body: { id: "ic_shipped", ...CARD, type: "physical", shipping: { status: "shipped", eta: 1_900_000_000, service: "standard" } } };
+    return {
+      status: 200,
+      body: {
+        id: "ic_shipped",
+        ...CARD,
+        type: "physical",
+        shipping: { status: "shipped", eta: 1_900_000_000, service: "standard" },
+      },
+    };
   }
-  if (method === "GET" && path === "/v1/issuing/cards/ic_submitted") return { status: 200, body: { id: "ic_submitted", ...CARD, type: "physical", shipping: { status: "submitted", eta: null } } };
-  if (method === "GET" && path === "/v1/issuing/cards/ic_odd") return { status: 200, body: { id: "ic_odd", ...CARD, type: "physical", shipping: { status: "lost_at_sea", eta: null } } };
-  if (method === "GET" && path === "/v1/issuing/cards/ic_virtual") return { status: 200, body: { id: "ic_virtual", ...CARD, type: "virtual", shipping: null } };
-  if (path === "/v1/issuing/cards/ic_missing") return stripeError(404, "invalid_request_error", "resource_missing", "No such issuing card: 'ic_missing'");
-  if (path === "/v1/issuing/cards/ic_canceled") return stripeError(400, "invalid_request_error", undefined, "This card has been canceled and can no longer be updated.");
-  if (path === "/v1/issuing/cards/ic_down") return stripeError(500, "api_error", undefined, "An unknown error occurred");
+  if (method === "GET" && path === "/v1/issuing/cards/ic_submitted")
+    return {
+      status: 200,
+      body: { id: "ic_submitted", ...CARD, type: "physical", shipping: { status: "submitted", eta: null } },
+    };
+  if (method === "GET" && path === "/v1/issuing/cards/ic_odd")
+    return {
+      status: 200,
+      body: { id: "ic_odd", ...CARD, type: "physical", shipping: { status: "lost_at_sea", eta: null } },
+    };
+  if (method === "GET" && path === "/v1/issuing/cards/ic_virtual")
+    return { status: 200, body: { id: "ic_virtual", ...CARD, type: "virtual", shipping: null } };
+  if (path === "/v1/issuing/cards/ic_missing")
+    return stripeError(404, "invalid_request_error", "resource_missing", "No such issuing card: 'ic_missing'");
+  if (path === "/v1/issuing/cards/ic_canceled")
+    return stripeError(
+      400,
+      "invalid_request_error",
+      undefined,
+      "This card has been canceled and can no longer be updated.",
+    );
+  if (path === "/v1/issuing/cards/ic_down")
+    return stripeError(500, "api_error", undefined, "An unknown error occurred");
   if (method === "POST" && path.startsWith("/v1/issuing/cards/")) {
     return { status: 200, body: { id: path.split("/").pop(), object: "issuing.card", status: "active" } };
   }
   if (method === "POST" && path === "/v1/ephemeral_keys") {
-    return { status: 200, body: { id: "ephkey_1", object: "ephemeral_key", created: EXPIRES - 900, expires: EXPIRES, livemode: false, secret: "ek_test_secret" } };
+    return {
+      status: 200,
+      body: {
+        id: "ephkey_1",
+        object: "ephemeral_key",
+        created: EXPIRES - 900,
+        expires: EXPIRES,
+        livemode: false,
+        secret: "ek_test_secret",
+      },
+    };
   }
   return stripeError(404, "invalid_request_error", undefined, `Unrecognized request URL (${method}: ${path})`);
 }
@@ -122,12 +173,17 @@ test("updatePin: the PIN travels only encrypted, as pin[encrypted_number], and o
   expect([request.method, request.path]).toEqual(["POST", "/v1/issuing/cards/ic_123"]);
   expect(request.form).toEqual({ "pin[encrypted_number]": encrypted });
   expect(JSON.stringify(request)).not.toContain("2580");
-  const opened = privateDecrypt({ key: pinKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(request.form["pin[encrypted_number]"]!, "base64"));
+  const opened = privateDecrypt(
+    { key: pinKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+    Buffer.from(request.form["pin[encrypted_number]"]!, "base64"),
+  );
   expect(opened.toString()).toBe("2580");
 });
 
 test("without a configured PIN key, choosing a PIN is unavailable (and nothing is sent)", async () => {
-  await expect(issuer({ pinPublicKeyPem: undefined, pinKeyId: undefined }).pinEncryptionKey()).rejects.toMatchObject({ code: "unavailable" });
+  await expect(issuer({ pinPublicKeyPem: undefined, pinKeyId: undefined }).pinEncryptionKey()).rejects.toMatchObject({
+    code: "unavailable",
+  });
   await expect(issuer().updatePin("ic_123", "")).rejects.toMatchObject({ code: "invalid_pin" });
   expect(requests).toHaveLength(0);
 });
@@ -197,7 +253,9 @@ test("configuration: Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise
   expect(() => createCardIssuer(parseEnv(production), db)).toThrow(/STRIPE_SECRET_KEY/);
   expect(createCardIssuer(parseEnv({ ...production, ...stripeEnv }), db).name).toBe("stripe");
   expect(() => createCardIssuer(parseEnv({ STRIPE_SECRET_KEY: "sk_test_123" }), db)).toThrow(/STRIPE_PUBLISHABLE_KEY/);
-  expect(() => createCardIssuer(parseEnv({ ...stripeEnv, STRIPE_ISSUING_PIN_KEY_ID: "" }), db)).toThrow(/STRIPE_ISSUING_PIN_KEY_ID/);
+  expect(() => createCardIssuer(parseEnv({ ...stripeEnv, STRIPE_ISSUING_PIN_KEY_ID: "" }), db)).toThrow(
+    /STRIPE_ISSUING_PIN_KEY_ID/,
+  );
 });
 
 test("the PEM from one environment line encrypts PINs Stripe's key opens", async () => {
@@ -211,7 +269,10 @@ test("the PEM from one environment line encrypts PINs Stripe's key opens", async
   const configured = createCardIssuer(env, {} as never);
   await configured.updatePin("ic_env", encryptPin("1357", await configured.pinEncryptionKey()));
   const request = requests.find((r) => r.path === "/v1/issuing/cards/ic_env")!;
-  const opened = privateDecrypt({ key: pinKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, Buffer.from(request.form["pin[encrypted_number]"]!, "base64"));
+  const opened = privateDecrypt(
+    { key: pinKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+    Buffer.from(request.form["pin[encrypted_number]"]!, "base64"),
+  );
   expect(opened.toString()).toBe("1357");
 });
 
@@ -231,11 +292,24 @@ describe("making cards", () => {
     phone: "+33611223344",
     billingAddress: { line1: "12 rue de la République", line2: null, zipcode: "69002", city: "Lyon", country: "FR" },
   };
-  const shippingAddress = { line1: "12 rue de la République", line2: "Bâtiment B", zipcode: "69002", city: "Lyon", country: "FR" };
+  const shippingAddress = {
+    line1: "12 rue de la République",
+    line2: "Bâtiment B",
+    zipcode: "69002",
+    city: "Lyon",
+    country: "FR",
+  };
 
   test("a physical card: a cardholder first, then the card with its encrypted PIN and shipping, each idempotent", async () => {
     const encryptedPin = encryptPin("2580", { keyId: "k", publicKeyPem: pinPublicKeyPem });
-    const made = await issuer().issueCard({ requestKey: "creq_1:0", cardholder, type: "physical", brand: "visa", encryptedPin, shippingAddress });
+    const made = await issuer().issueCard({
+      requestKey: "creq_1:0",
+      cardholder,
+      type: "physical",
+      brand: "visa",
+      encryptedPin,
+      shippingAddress,
+    });
     expect(made).toEqual({ cardholderRef: "ich_new", issuerRef: "ic_new" });
     expect(requests.map((r) => [r.method, r.path])).toEqual([
       ["POST", "/v1/issuing/cardholders"],
@@ -276,24 +350,62 @@ describe("making cards", () => {
   });
 
   test("a virtual card for a known cardholder: no cardholder call, no PIN, no shipping", async () => {
-    await issuer().issueCard({ requestKey: "creq_2:0", cardholder: { ...cardholder, ref: "ich_known" }, type: "virtual", brand: "visa" });
+    await issuer().issueCard({
+      requestKey: "creq_2:0",
+      cardholder: { ...cardholder, ref: "ich_known" },
+      type: "virtual",
+      brand: "visa",
+    });
     const request = only();
     expect(request.path).toBe("/v1/issuing/cards");
-    expect(request.form).toEqual({ cardholder: "ich_known", currency: "eur", type: "virtual", status: "active", "metadata[request_key]": "creq_2:0" });
+    expect(request.form).toEqual({
+      cardholder: "ich_known",
+      currency: "eur",
+      type: "virtual",
+      status: "active",
+      "metadata[request_key]": "creq_2:0",
+    });
   });
 
   test("an address Stripe refuses names its field; a physical card without address or PIN is refused before any call", async () => {
     const pin = encryptPin("2580", { keyId: "k", publicKeyPem: pinPublicKeyPem });
-    await expect(issuer().issueCard({ requestKey: "r3", cardholder: { ...cardholder, ref: "ich_known" }, type: "physical", brand: "visa", encryptedPin: pin, shippingAddress: { ...shippingAddress, zipcode: "00000" } })).rejects.toMatchObject({ code: "invalid_address", field: "zipcode" });
-    await expect(issuer().issueCard({ requestKey: "r4", cardholder: { ...cardholder, billingAddress: { ...cardholder.billingAddress, country: "ZZ" } }, type: "virtual", brand: "visa" })).rejects.toMatchObject({ code: "invalid_address", field: "country" });
+    await expect(
+      issuer().issueCard({
+        requestKey: "r3",
+        cardholder: { ...cardholder, ref: "ich_known" },
+        type: "physical",
+        brand: "visa",
+        encryptedPin: pin,
+        shippingAddress: { ...shippingAddress, zipcode: "00000" },
+      }),
+    ).rejects.toMatchObject({ code: "invalid_address", field: "zipcode" });
+    await expect(
+      issuer().issueCard({
+        requestKey: "r4",
+        cardholder: { ...cardholder, billingAddress: { ...cardholder.billingAddress, country: "ZZ" } },
+        type: "virtual",
+        brand: "visa",
+      }),
+    ).rejects.toMatchObject({ code: "invalid_address", field: "country" });
     requests.length = 0;
-    await expect(issuer().issueCard({ requestKey: "r5", cardholder, type: "physical", brand: "visa", encryptedPin: pin })).rejects.toMatchObject({ code: "invalid_address" });
-    await expect(issuer().issueCard({ requestKey: "r6", cardholder, type: "physical", brand: "visa", shippingAddress })).rejects.toMatchObject({ code: "invalid_pin" });
+    await expect(
+      issuer().issueCard({ requestKey: "r5", cardholder, type: "physical", brand: "visa", encryptedPin: pin }),
+    ).rejects.toMatchObject({ code: "invalid_address" });
+    await expect(
+      issuer().issueCard({ requestKey: "r6", cardholder, type: "physical", brand: "visa", shippingAddress }),
+    ).rejects.toMatchObject({ code: "invalid_pin" });
     expect(requests).toHaveLength(0);
   });
 
   test("issuedCard reads the card back: brand in lower case, Paris delivery date", async () => {
-    expect(await issuer().issuedCard("ic_shipped")).toEqual({ issuerRef: "ic_shipped", lastFour: "4242", brand: "visa", expMonth: 11, expYear: 2029, shipping: { status: "shipped", eta: "2030-03-17" } });
+    expect(await issuer().issuedCard("ic_shipped")).toEqual({
+      issuerRef: "ic_shipped",
+      lastFour: "4242",
+      brand: "visa",
+      expMonth: 11,
+      expYear: 2029,
+      shipping: { status: "shipped", eta: "2030-03-17" },
+    });
     expect(requests.map((r) => [r.method, r.path])).toEqual([["GET", "/v1/issuing/cards/ic_shipped"]]);
     expect(await issuer().issuedCard("ic_submitted")).toMatchObject({ shipping: { status: "submitted", eta: null } });
     // A status Stripe adds later still reads as a card on its way.

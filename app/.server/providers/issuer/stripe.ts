@@ -75,12 +75,15 @@ export class StripeIssuer implements CardIssuer {
   }
 
   async cancel(issuerRef: string, reason: CancelReason): Promise<void> {
-    await this.call(() => this.stripe.issuing.cards.update(issuerRef, { status: "canceled", cancellation_reason: reason }));
+    await this.call(() =>
+      this.stripe.issuing.cards.update(issuerRef, { status: "canceled", cancellation_reason: reason }),
+    );
   }
 
   async pinEncryptionKey(): Promise<PinEncryptionKey> {
     const { pinPublicKeyPem, pinKeyId } = this.options;
-    if (!pinPublicKeyPem || !pinKeyId) throw new IssuerError("unavailable", "no Stripe PIN encryption key is configured");
+    if (!pinPublicKeyPem || !pinKeyId)
+      throw new IssuerError("unavailable", "no Stripe PIN encryption key is configured");
     return { keyId: pinKeyId, publicKeyPem: pinPublicKeyPem };
   }
 
@@ -96,7 +99,9 @@ export class StripeIssuer implements CardIssuer {
    */
   async createRevealSession(issuerRef: string, _kind: RevealKind, nonce: string): Promise<RevealSession> {
     if (!nonce) throw new IssuerError("rejected", "an ephemeral key nonce is required");
-    const key = await this.call(() => this.stripe.ephemeralKeys.create({ issuing_card: issuerRef, nonce }, { apiVersion: this.apiVersion }));
+    const key = await this.call(() =>
+      this.stripe.ephemeralKeys.create({ issuing_card: issuerRef, nonce }, { apiVersion: this.apiVersion }),
+    );
     if (!key.secret) throw new IssuerError("unavailable", "Stripe returned an ephemeral key without a secret");
     return {
       kind: "elements",
@@ -113,8 +118,10 @@ export class StripeIssuer implements CardIssuer {
    * a replay gets the same objects back instead of new ones. The brand comes from the Stripe card programme.
    */
   async issueCard(input: NewCardInput): Promise<IssueCardResult> {
-    if (input.type === "physical" && !input.shippingAddress) throw new IssuerError("invalid_address", "a physical card needs a shipping address");
-    if (input.type === "physical" && !input.encryptedPin) throw new IssuerError("invalid_pin", "a physical card needs a PIN");
+    if (input.type === "physical" && !input.shippingAddress)
+      throw new IssuerError("invalid_address", "a physical card needs a shipping address");
+    if (input.type === "physical" && !input.encryptedPin)
+      throw new IssuerError("invalid_pin", "a physical card needs a PIN");
     const { cardholder } = input;
     const name = `${cardholder.firstName} ${cardholder.lastName}`.trim();
     const cardholderRef =
@@ -143,7 +150,9 @@ export class StripeIssuer implements CardIssuer {
           type: input.type,
           status: "active",
           ...(input.encryptedPin ? { pin: { encrypted_number: input.encryptedPin } } : {}),
-          ...(input.type === "physical" && input.shippingAddress ? { shipping: { name, address: stripeAddress(input.shippingAddress), service: "standard" as const } } : {}),
+          ...(input.type === "physical" && input.shippingAddress
+            ? { shipping: { name, address: stripeAddress(input.shippingAddress), service: "standard" as const } }
+            : {}),
           metadata: { request_key: input.requestKey },
         },
         { idempotencyKey: input.requestKey },
@@ -161,7 +170,12 @@ export class StripeIssuer implements CardIssuer {
       brand: card.brand.toLowerCase(),
       expMonth: card.exp_month,
       expYear: card.exp_year,
-      shipping: card.shipping ? { status: shippingStatus(card.shipping.status), eta: card.shipping.eta ? todayInParis(new Date(card.shipping.eta * 1000)) : null } : null,
+      shipping: card.shipping
+        ? {
+            status: shippingStatus(card.shipping.status),
+            eta: card.shipping.eta ? todayInParis(new Date(card.shipping.eta * 1000)) : null,
+          }
+        : null,
     };
   }
 
@@ -176,26 +190,52 @@ export class StripeIssuer implements CardIssuer {
 }
 
 function stripeAddress(address: ShippingAddress) {
-  return { line1: address.line1, ...(address.line2 ? { line2: address.line2 } : {}), city: address.city, postal_code: address.zipcode, country: address.country };
+  return {
+    line1: address.line1,
+    ...(address.line2 ? { line2: address.line2 } : {}),
+    city: address.city,
+    postal_code: address.zipcode,
+    country: address.country,
+  };
 }
 
 /** Stripe's shipping statuses share our names; one Stripe adds later reads as "pending". */
-const SHIPPING_STATUSES: ShippingStatus[] = ["submitted", "pending", "shipped", "delivered", "returned", "canceled", "failure"];
+const SHIPPING_STATUSES: ShippingStatus[] = [
+  "submitted",
+  "pending",
+  "shipped",
+  "delivered",
+  "returned",
+  "canceled",
+  "failure",
+];
 function shippingStatus(status: string | null): ShippingStatus {
   return SHIPPING_STATUSES.find((s) => s === status) ?? "pending";
 }
 
 /** Stripe's address parameters (billing[address][postal_code], shipping[address][line1]…) → our fields. */
-const ADDRESS_PARAMS: Record<string, AddressField> = { line1: "line1", line2: "line2", city: "city", postal_code: "zipcode", country: "country" };
+const ADDRESS_PARAMS: Record<string, AddressField> = {
+  line1: "line1",
+  line2: "line2",
+  city: "city",
+  postal_code: "zipcode",
+  country: "country",
+};
 
 export function toIssuerError(err: unknown): IssuerError {
   if (err instanceof IssuerError) return err;
-  if (!(err instanceof Stripe.errors.StripeError)) return new IssuerError("unavailable", "the card issuer could not be reached");
+  if (!(err instanceof Stripe.errors.StripeError))
+    return new IssuerError("unavailable", "the card issuer could not be reached");
   const detail = `Stripe ${err.type}${err.code ? ` ${err.code}` : ""}${err.statusCode ? ` (HTTP ${err.statusCode})` : ""}`;
   const addressParam = /^(?:billing|shipping)\[address\]\[(\w+)\]$/.exec(err.param ?? "");
-  if (err instanceof Stripe.errors.StripeInvalidRequestError && addressParam) return new IssuerError("invalid_address", detail, ADDRESS_PARAMS[addressParam[1]!]);
+  if (err instanceof Stripe.errors.StripeInvalidRequestError && addressParam)
+    return new IssuerError("invalid_address", detail, ADDRESS_PARAMS[addressParam[1]!]);
   if (err.statusCode === 404 || err.code === "resource_missing") return new IssuerError("card_not_found", detail);
-  if (err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeRateLimitError || err instanceof Stripe.errors.StripeAPIError) {
+  if (
+    err instanceof Stripe.errors.StripeConnectionError ||
+    err instanceof Stripe.errors.StripeRateLimitError ||
+    err instanceof Stripe.errors.StripeAPIError
+  ) {
     return new IssuerError("unavailable", detail);
   }
   if (err.statusCode !== undefined && err.statusCode >= 500) return new IssuerError("unavailable", detail);

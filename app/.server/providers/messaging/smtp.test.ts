@@ -33,7 +33,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 test("an e-mail goes through SMTP with sender, recipient, subject and text", async () => {
   const messenger = new SmtpMessenger({ url: `smtp://127.0.0.1:${port}`, from: "Portail <no-reply@portail.example>" });
-  await messenger.send({ channel: "email", to: "marie.martin@example.com", subject: "Votre code de connexion", text: "Votre code est 123456." });
+  await messenger.send({
+    channel: "email",
+    to: "marie.martin@example.com",
+    subject: "Votre code de connexion",
+    text: "Votre code est 123456.",
+  });
   messenger.close();
   expect(received).toHaveLength(1);
   const mail = received[0]!;
@@ -47,7 +52,11 @@ test("a text message goes to the SMS fallback, never to SMTP; without one it fai
   const before = received.length;
   const sms: OutgoingMessage[] = [];
   const fallback: Messenger = { name: "memory", send: async (m) => void sms.push(m) };
-  const withFallback = new SmtpMessenger({ url: `smtp://127.0.0.1:${port}`, from: "p@portail.example", smsFallback: fallback });
+  const withFallback = new SmtpMessenger({
+    url: `smtp://127.0.0.1:${port}`,
+    from: "p@portail.example",
+    smsFallback: fallback,
+  });
   await withFallback.send({ channel: "sms", to: "+33612345678", subject: "Code", text: "Code 654321" });
   expect(sms).toHaveLength(1);
   expect(received.length).toBe(before);

@@ -12,7 +12,9 @@ import { StripePaymentProcessor } from "./stripe";
 export function createPaymentProcessor(env: Env, db: DB): PaymentProcessor {
   if (env.STRIPE_SECRET_KEY) {
     if (!env.STRIPE_PUBLISHABLE_KEY) {
-      throw new ConfigError("Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: needed with STRIPE_SECRET_KEY (Stripe Elements collect new cards in the browser)");
+      throw new ConfigError(
+        "Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: needed with STRIPE_SECRET_KEY (Stripe Elements collect new cards in the browser)",
+      );
     }
     return new StripePaymentProcessor({
       secretKey: env.STRIPE_SECRET_KEY,
@@ -21,7 +23,9 @@ export function createPaymentProcessor(env: Env, db: DB): PaymentProcessor {
     });
   }
   if (!env.sandbox) {
-    throw new ConfigError("Invalid configuration:\n  STRIPE_SECRET_KEY: production mode needs a real payment processor (Stripe); the sandbox processor is for demos only");
+    throw new ConfigError(
+      "Invalid configuration:\n  STRIPE_SECRET_KEY: production mode needs a real payment processor (Stripe); the sandbox processor is for demos only",
+    );
   }
   return new SandboxPaymentProcessor(db);
 }

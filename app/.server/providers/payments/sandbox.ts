@@ -3,7 +3,15 @@ import { luhnValid } from "~/domain/luhn";
 import type { DB } from "../../db";
 import { newId } from "../../ids";
 import { hashSecret, newSecretToken } from "../../tokens";
-import { PaymentError, type CardSetup, type Customer, type PaymentProcessor, type PaymentStatus, type SavedCard, type SetupStatus } from "./port";
+import {
+  PaymentError,
+  type CardSetup,
+  type Customer,
+  type PaymentProcessor,
+  type PaymentStatus,
+  type SavedCard,
+  type SetupStatus,
+} from "./port";
 
 /**
  * The sandbox payment processor: works offline and stands for the outside company. It keeps its own
@@ -57,8 +65,14 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
 
   constructor(private readonly db: DB) {}
 
-  async startCardSetup(customer: Customer, returnUrl: string, now = new Date()): Promise<{ customerRef: string; setup: CardSetup }> {
-    const customerRef = customer.ref ?? `scus_${createHash("sha256").update(`customer:${customer.userId}`).digest("base64url").slice(0, 16)}`;
+  async startCardSetup(
+    customer: Customer,
+    returnUrl: string,
+    now = new Date(),
+  ): Promise<{ customerRef: string; setup: CardSetup }> {
+    const customerRef =
+      customer.ref ??
+      `scus_${createHash("sha256").update(`customer:${customer.userId}`).digest("base64url").slice(0, 16)}`;
     const ref = newId("seti");
     const key = newSecretToken();
     const separator = returnUrl.includes("?") ? "&" : "?";
@@ -80,9 +94,17 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
   }
 
   async setupResult(customerRef: string, setupRef: string): Promise<{ status: SetupStatus; cardRef: string | null }> {
-    const row = await this.db.selectFrom("sandbox_processor_setups").select(["status", "card_ref"]).where("ref", "=", setupRef).where("customer_ref", "=", customerRef).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("sandbox_processor_setups")
+      .select(["status", "card_ref"])
+      .where("ref", "=", setupRef)
+      .where("customer_ref", "=", customerRef)
+      .executeTakeFirst();
     if (!row) throw new PaymentError("not_found", "no such setup for this customer");
-    return { status: row.status === "succeeded" ? "succeeded" : row.status === "failed" ? "failed" : "pending", cardRef: row.card_ref };
+    return {
+      status: row.status === "succeeded" ? "succeeded" : row.status === "failed" ? "failed" : "pending",
+      cardRef: row.card_ref,
+    };
   }
 
   async listCards(customerRef: string, now = new Date()): Promise<SavedCard[]> {
@@ -95,7 +117,13 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .orderBy("created_at")
       .orderBy("ref")
       .execute();
-    return rows.map((r) => ({ ref: r.ref, brand: r.brand, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year }));
+    return rows.map((r) => ({
+      ref: r.ref,
+      brand: r.brand,
+      last4: r.last4,
+      expMonth: r.exp_month,
+      expYear: r.exp_year,
+    }));
   }
 
   async detachCard(customerRef: string, cardRef: string, now = new Date()): Promise<void> {
@@ -109,8 +137,18 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     if (Number(result.numUpdatedRows) !== 1) throw new PaymentError("not_found", "no such card for this customer");
   }
 
-  async retryPayment(customerRef: string, paymentRef: string, cardRef: string, now = new Date()): Promise<PaymentStatus> {
-    const payment = await this.db.selectFrom("sandbox_processor_payments").selectAll().where("ref", "=", paymentRef).where("customer_ref", "=", customerRef).executeTakeFirst();
+  async retryPayment(
+    customerRef: string,
+    paymentRef: string,
+    cardRef: string,
+    now = new Date(),
+  ): Promise<PaymentStatus> {
+    const payment = await this.db
+      .selectFrom("sandbox_processor_payments")
+      .selectAll()
+      .where("ref", "=", paymentRef)
+      .where("customer_ref", "=", customerRef)
+      .executeTakeFirst();
     if (!payment) throw new PaymentError("not_found", "no such payment for this customer");
     if (payment.status === "succeeded") return "succeeded";
     const card = await this.db
@@ -122,7 +160,11 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .executeTakeFirst();
     if (!card) throw new PaymentError("not_found", "no such card for this customer");
     const status: PaymentStatus = card.outcome === "succeed" ? "succeeded" : "payment_failed";
-    await this.db.updateTable("sandbox_processor_payments").set({ status, card_ref: cardRef, updated_at: now.toISOString() }).where("ref", "=", paymentRef).execute();
+    await this.db
+      .updateTable("sandbox_processor_payments")
+      .set({ status, card_ref: cardRef, updated_at: now.toISOString() })
+      .where("ref", "=", paymentRef)
+      .execute();
     return status;
   }
 
@@ -146,14 +188,19 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
    * The processor's own card form was posted: checks the card like a processor would (number, expiry,
    * CVC, then the test number's behaviour) and saves it for the customer.
    */
-  async submitFields(key: string, fields: { number: string; expiry: string; cvc: string }, now = new Date()): Promise<FieldsOutcome> {
+  async submitFields(
+    key: string,
+    fields: { number: string; expiry: string; cvc: string },
+    now = new Date(),
+  ): Promise<FieldsOutcome> {
     const setup = await this.openSetup(key, now);
     if (!setup) return { kind: "expired" };
     const number = fields.number.replace(/[\s-]/g, "");
     const errors: Partial<Record<FieldName | "form", string>> = {};
     const brand = brandOf(number);
     if (!number) errors.number = "Saisissez le numéro de la carte.";
-    else if (!/^\d{13,19}$/.test(number) || !luhnValid(number) || !brand) errors.number = "Ce numéro de carte n’est pas valide. Vérifiez-le.";
+    else if (!/^\d{13,19}$/.test(number) || !luhnValid(number) || !brand)
+      errors.number = "Ce numéro de carte n’est pas valide. Vérifiez-le.";
     const expiry = parseExpiry(fields.expiry);
     const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
     if (!fields.expiry.trim()) errors.expiry = "Saisissez la date d’expiration.";
@@ -161,8 +208,10 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     else if (expiry.year * 12 + (expiry.month - 1) < thisMonth) errors.expiry = "Cette carte a expiré.";
     const cvcLength = brand === "amex" ? 4 : 3;
     if (!fields.cvc.trim()) errors.cvc = "Saisissez le cryptogramme.";
-    else if (!new RegExp(`^\\d{${cvcLength}}$`).test(fields.cvc.trim())) errors.cvc = `Le cryptogramme compte ${cvcLength} chiffres, au dos de la carte.`;
-    if (Object.keys(errors).length === 0 && number === SANDBOX_TEST_CARDS.declined) errors.form = "Votre carte a été refusée. Essayez une autre carte.";
+    else if (!new RegExp(`^\\d{${cvcLength}}$`).test(fields.cvc.trim()))
+      errors.cvc = `Le cryptogramme compte ${cvcLength} chiffres, au dos de la carte.`;
+    if (Object.keys(errors).length === 0 && number === SANDBOX_TEST_CARDS.declined)
+      errors.form = "Votre carte a été refusée. Essayez une autre carte.";
 
     if (Object.keys(errors).length > 0) {
       // Too many refusals end the setup: the portal then offers to start again.
@@ -204,24 +253,59 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
   }
 
   /** Demo data: cards and payments the processor already holds for a customer. Known refs are left alone. */
-  async registerDemo(customerRef: string, cards: (SavedCard & { createdAt: string })[], payments: { ref: string; amount: number; status: string; createdAt: string }[]): Promise<void> {
+  async registerDemo(
+    customerRef: string,
+    cards: (SavedCard & { createdAt: string })[],
+    payments: { ref: string; amount: number; status: string; createdAt: string }[],
+  ): Promise<void> {
     for (const card of cards) {
-      const known = await this.db.selectFrom("sandbox_processor_cards").select("ref").where("ref", "=", card.ref).executeTakeFirst();
+      const known = await this.db
+        .selectFrom("sandbox_processor_cards")
+        .select("ref")
+        .where("ref", "=", card.ref)
+        .executeTakeFirst();
       if (known) continue;
       await this.db
         .insertInto("sandbox_processor_cards")
-        .values({ ref: card.ref, customer_ref: customerRef, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear, outcome: "succeed", visible_at: card.createdAt, detached_at: null, created_at: card.createdAt })
+        .values({
+          ref: card.ref,
+          customer_ref: customerRef,
+          brand: card.brand,
+          last4: card.last4,
+          exp_month: card.expMonth,
+          exp_year: card.expYear,
+          outcome: "succeed",
+          visible_at: card.createdAt,
+          detached_at: null,
+          created_at: card.createdAt,
+        })
         .execute();
     }
     for (const payment of payments) {
-      const known = await this.db.selectFrom("sandbox_processor_payments").select("ref").where("ref", "=", payment.ref).executeTakeFirst();
+      const known = await this.db
+        .selectFrom("sandbox_processor_payments")
+        .select("ref")
+        .where("ref", "=", payment.ref)
+        .executeTakeFirst();
       if (known) continue;
-      await this.db.insertInto("sandbox_processor_payments").values({ ref: payment.ref, customer_ref: customerRef, amount: payment.amount, status: payment.status, card_ref: null, updated_at: payment.createdAt }).execute();
+      await this.db
+        .insertInto("sandbox_processor_payments")
+        .values({
+          ref: payment.ref,
+          customer_ref: customerRef,
+          amount: payment.amount,
+          status: payment.status,
+          card_ref: null,
+          updated_at: payment.createdAt,
+        })
+        .execute();
     }
   }
 }
 
 /** True for the sandbox processor, also across dev-server module reloads (where instanceof would fail). */
 export function isSandboxProcessor(processor: PaymentProcessor): processor is SandboxPaymentProcessor {
-  return processor.name === "sandbox" && typeof (processor as Partial<SandboxPaymentProcessor>).submitFields === "function";
+  return (
+    processor.name === "sandbox" && typeof (processor as Partial<SandboxPaymentProcessor>).submitFields === "function"
+  );
 }

@@ -13,31 +13,86 @@ let requests: RecordedRequest[] = [];
 let port: number;
 let closeStandIn: () => Promise<void>;
 
-const error = (status: number, type: string, code?: string) => ({ status, body: { error: { type, code, message: `${type} ${code ?? ""}` } } });
-const card = (id: string, customer: string, last4: string) => ({ id, object: "payment_method", type: "card", customer, card: { brand: "visa", last4, exp_month: 9, exp_year: 2031 } });
+const error = (status: number, type: string, code?: string) => ({
+  status,
+  body: { error: { type, code, message: `${type} ${code ?? ""}` } },
+});
+const card = (id: string, customer: string, last4: string) => ({
+  id,
+  object: "payment_method",
+  type: "card",
+  customer,
+  card: { brand: "visa", last4, exp_month: 9, exp_year: 2031 },
+});
 
 function answer(method: string, path: string, form: Record<string, string>): { status: number; body: unknown } {
-  if (method === "POST" && path === "/v1/customers") return { status: 200, body: { id: "cus_new", object: "customer" } };
+  if (method === "POST" && path === "/v1/customers")
+    return { status: 200, body: { id: "cus_new", object: "customer" } };
   if (method === "POST" && path === "/v1/setup_intents") {
-    return { status: 200, body: { id: "seti_1", object: "setup_intent", client_secret: "seti_1_secret_x", customer: form.customer, status: "requires_payment_method" } };
+    return {
+      status: 200,
+      body: {
+        id: "seti_1",
+        object: "setup_intent",
+        client_secret: "seti_1_secret_x",
+        customer: form.customer,
+        status: "requires_payment_method",
+      },
+    };
   }
   if (method === "GET" && path === "/v1/setup_intents/seti_done") {
-    return { status: 200, body: { id: "seti_done", object: "setup_intent", customer: "cus_1", status: "succeeded", payment_method: "pm_new" } };
+    return {
+      status: 200,
+      body: {
+        id: "seti_done",
+        object: "setup_intent",
+        customer: "cus_1",
+        status: "succeeded",
+        payment_method: "pm_new",
+      },
+    };
   }
   if (method === "GET" && path === "/v1/setup_intents/seti_failed") {
-    return { status: 200, body: { id: "seti_failed", object: "setup_intent", customer: "cus_1", status: "requires_payment_method", last_setup_error: { code: "card_declined" }, payment_method: null } };
+    return {
+      status: 200,
+      body: {
+        id: "seti_failed",
+        object: "setup_intent",
+        customer: "cus_1",
+        status: "requires_payment_method",
+        last_setup_error: { code: "card_declined" },
+        payment_method: null,
+      },
+    };
   }
-  if (method === "GET" && path === "/v1/payment_methods") return { status: 200, body: { object: "list", data: [card("pm_1", "cus_1", "4444"), card("pm_2", "cus_1", "5454")], has_more: false } };
-  if (method === "GET" && path === "/v1/payment_methods/pm_1") return { status: 200, body: card("pm_1", "cus_1", "4444") };
-  if (method === "GET" && path === "/v1/payment_methods/pm_other") return { status: 200, body: card("pm_other", "cus_other", "1111") };
-  if (method === "POST" && path === "/v1/payment_methods/pm_1/detach") return { status: 200, body: { ...card("pm_1", "cus_1", "4444"), customer: null } };
+  if (method === "GET" && path === "/v1/payment_methods")
+    return {
+      status: 200,
+      body: { object: "list", data: [card("pm_1", "cus_1", "4444"), card("pm_2", "cus_1", "5454")], has_more: false },
+    };
+  if (method === "GET" && path === "/v1/payment_methods/pm_1")
+    return { status: 200, body: card("pm_1", "cus_1", "4444") };
+  if (method === "GET" && path === "/v1/payment_methods/pm_other")
+    return { status: 200, body: card("pm_other", "cus_other", "1111") };
+  if (method === "POST" && path === "/v1/payment_methods/pm_1/detach")
+    return { status: 200, body: { ...card("pm_1", "cus_1", "4444"), customer: null } };
   if (method === "GET" && path.startsWith("/v1/payment_intents/")) {
     const id = path.split("/").pop()!;
     if (id === "pi_down") return error(500, "api_error");
-    return { status: 200, body: { id, object: "payment_intent", customer: id === "pi_other" ? "cus_other" : "cus_1", status: id === "pi_paid" ? "succeeded" : "requires_payment_method" } };
+    return {
+      status: 200,
+      body: {
+        id,
+        object: "payment_intent",
+        customer: id === "pi_other" ? "cus_other" : "cus_1",
+        status: id === "pi_paid" ? "succeeded" : "requires_payment_method",
+      },
+    };
   }
-  if (method === "POST" && path === "/v1/payment_intents/pi_failed/confirm") return { status: 200, body: { id: "pi_failed", object: "payment_intent", customer: "cus_1", status: "succeeded" } };
-  if (method === "POST" && path === "/v1/payment_intents/pi_declined/confirm") return error(402, "card_error", "card_declined");
+  if (method === "POST" && path === "/v1/payment_intents/pi_failed/confirm")
+    return { status: 200, body: { id: "pi_failed", object: "payment_intent", customer: "cus_1", status: "succeeded" } };
+  if (method === "POST" && path === "/v1/payment_intents/pi_declined/confirm")
+    return error(402, "card_error", "card_declined");
   return error(404, "invalid_request_error", "resource_missing");
 }
 
@@ -51,16 +106,38 @@ beforeEach(() => {
 });
 
 const processor = () =>
-  new StripePaymentProcessor({ secretKey: "sk_test_123", publishableKey: "pk_test_123", host: "127.0.0.1", port, protocol: "http", maxNetworkRetries: 0 });
+  new StripePaymentProcessor({
+    secretKey: "sk_test_123",
+    publishableKey: "pk_test_123",
+    host: "127.0.0.1",
+    port,
+    protocol: "http",
+    maxNetworkRetries: 0,
+  });
 const calls = () => requests.map((r) => `${r.method} ${r.path}`);
 
 test("a first card setup creates the customer, then an off-session card SetupIntent for the browser's Payment Element", async () => {
-  const result = await processor().startCardSetup({ ref: null, userId: "user_1", email: "marie@example.com", name: "Marie Martin" }, "https://portal/x");
-  expect(result).toEqual({ customerRef: "cus_new", setup: { kind: "elements", clientSecret: "seti_1_secret_x", publishableKey: "pk_test_123", setupRef: "seti_1" } });
+  const result = await processor().startCardSetup(
+    { ref: null, userId: "user_1", email: "marie@example.com", name: "Marie Martin" },
+    "https://portal/x",
+  );
+  expect(result).toEqual({
+    customerRef: "cus_new",
+    setup: { kind: "elements", clientSecret: "seti_1_secret_x", publishableKey: "pk_test_123", setupRef: "seti_1" },
+  });
   expect(calls()).toEqual(["POST /v1/customers", "POST /v1/setup_intents"]);
   expect(requests[0]!.headers.authorization).toBe("Bearer sk_test_123");
-  expect(requests[0]!.form).toEqual({ email: "marie@example.com", name: "Marie Martin", "metadata[user_id]": "user_1" });
-  expect(requests[1]!.form).toEqual({ customer: "cus_new", "allowed_payment_method_types[0]": "card", usage: "off_session", "metadata[user_id]": "user_1" });
+  expect(requests[0]!.form).toEqual({
+    email: "marie@example.com",
+    name: "Marie Martin",
+    "metadata[user_id]": "user_1",
+  });
+  expect(requests[1]!.form).toEqual({
+    customer: "cus_new",
+    "allowed_payment_method_types[0]": "card",
+    usage: "off_session",
+    "metadata[user_id]": "user_1",
+  });
 });
 
 test("a known customer is not created again", async () => {
@@ -73,7 +150,11 @@ test("setup results: succeeded with its card, failed after a decline, another cu
   expect(await processor().setupResult("cus_1", "seti_done")).toEqual({ status: "succeeded", cardRef: "pm_new" });
   expect(await processor().setupResult("cus_1", "seti_failed")).toEqual({ status: "failed", cardRef: null });
   await expect(processor().setupResult("cus_other", "seti_done")).rejects.toMatchObject({ code: "not_found" });
-  expect(calls()).toEqual(["GET /v1/setup_intents/seti_done", "GET /v1/setup_intents/seti_failed", "GET /v1/setup_intents/seti_done"]);
+  expect(calls()).toEqual([
+    "GET /v1/setup_intents/seti_done",
+    "GET /v1/setup_intents/seti_failed",
+    "GET /v1/setup_intents/seti_done",
+  ]);
 });
 
 test("the saved cards are the customer's card payment methods", async () => {
@@ -112,9 +193,20 @@ test("configuration: Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise
   const handle = await openTestDatabase();
   try {
     expect(createPaymentProcessor(parseEnv({}), handle.db).name).toBe("sandbox");
-    expect(createPaymentProcessor(parseEnv({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1" }), handle.db).name).toBe("stripe");
-    expect(() => createPaymentProcessor(parseEnv({ STRIPE_SECRET_KEY: "sk_test_1" }), handle.db)).toThrow(/STRIPE_PUBLISHABLE_KEY/);
-    const production = parseEnv({ APP_MODE: "production", SESSION_SECRET: "x".repeat(40), SMTP_URL: "smtp://localhost:25" });
+    expect(
+      createPaymentProcessor(
+        parseEnv({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1" }),
+        handle.db,
+      ).name,
+    ).toBe("stripe");
+    expect(() => createPaymentProcessor(parseEnv({ STRIPE_SECRET_KEY: "sk_test_1" }), handle.db)).toThrow(
+      /STRIPE_PUBLISHABLE_KEY/,
+    );
+    const production = parseEnv({
+      APP_MODE: "production",
+      SESSION_SECRET: "x".repeat(40),
+      SMTP_URL: "smtp://localhost:25",
+    });
     expect(() => createPaymentProcessor(production, handle.db)).toThrow(/STRIPE_SECRET_KEY/);
   } finally {
     await handle.close();

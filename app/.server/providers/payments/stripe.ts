@@ -1,5 +1,13 @@
 import Stripe from "stripe";
-import { PaymentError, type CardSetup, type Customer, type PaymentProcessor, type PaymentStatus, type SavedCard, type SetupStatus } from "./port";
+import {
+  PaymentError,
+  type CardSetup,
+  type Customer,
+  type PaymentProcessor,
+  type PaymentStatus,
+  type SavedCard,
+  type SetupStatus,
+} from "./port";
 
 /**
  * Stripe as the payment processor: a Customer per employee, a SetupIntent to save a card (the browser
@@ -17,7 +25,8 @@ export interface StripePaymentOptions {
   timeoutMs?: number;
 }
 
-const refOf = (value: string | { id: string } | null | undefined): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : value.id);
+const refOf = (value: string | { id: string } | null | undefined): string | null =>
+  value === null || value === undefined ? null : typeof value === "string" ? value : value.id;
 
 export class StripePaymentProcessor implements PaymentProcessor {
   readonly name = "stripe";
@@ -37,27 +46,60 @@ export class StripePaymentProcessor implements PaymentProcessor {
   /** `returnUrl` is for Stripe.js in the browser (confirmParams.return_url); the API does not need it. */
   async startCardSetup(customer: Customer, _returnUrl: string): Promise<{ customerRef: string; setup: CardSetup }> {
     const customerRef =
-      customer.ref ?? (await this.call(() => this.stripe.customers.create({ email: customer.email, name: customer.name, metadata: { user_id: customer.userId } }))).id;
+      customer.ref ??
+      (
+        await this.call(() =>
+          this.stripe.customers.create({
+            email: customer.email,
+            name: customer.name,
+            metadata: { user_id: customer.userId },
+          }),
+        )
+      ).id;
     const intent = await this.call(() =>
-      this.stripe.setupIntents.create({ customer: customerRef, allowed_payment_method_types: ["card"], usage: "off_session", metadata: { user_id: customer.userId } }),
+      this.stripe.setupIntents.create({
+        customer: customerRef,
+        allowed_payment_method_types: ["card"],
+        usage: "off_session",
+        metadata: { user_id: customer.userId },
+      }),
     );
-    if (!intent.client_secret) throw new PaymentError("unavailable", "Stripe returned a SetupIntent without a client secret");
-    return { customerRef, setup: { kind: "elements", clientSecret: intent.client_secret, publishableKey: this.options.publishableKey, setupRef: intent.id } };
+    if (!intent.client_secret)
+      throw new PaymentError("unavailable", "Stripe returned a SetupIntent without a client secret");
+    return {
+      customerRef,
+      setup: {
+        kind: "elements",
+        clientSecret: intent.client_secret,
+        publishableKey: this.options.publishableKey,
+        setupRef: intent.id,
+      },
+    };
   }
 
   async setupResult(customerRef: string, setupRef: string): Promise<{ status: SetupStatus; cardRef: string | null }> {
     const intent = await this.call(() => this.stripe.setupIntents.retrieve(setupRef));
-    if (refOf(intent.customer) !== customerRef) throw new PaymentError("not_found", "this SetupIntent is another customer's");
+    if (refOf(intent.customer) !== customerRef)
+      throw new PaymentError("not_found", "this SetupIntent is another customer's");
     if (intent.status === "succeeded") return { status: "succeeded", cardRef: refOf(intent.payment_method) };
-    if (intent.status === "canceled" || (intent.status === "requires_payment_method" && intent.last_setup_error)) return { status: "failed", cardRef: null };
+    if (intent.status === "canceled" || (intent.status === "requires_payment_method" && intent.last_setup_error))
+      return { status: "failed", cardRef: null };
     return { status: "pending", cardRef: null };
   }
 
   async listCards(customerRef: string): Promise<SavedCard[]> {
-    const methods = await this.call(() => this.stripe.paymentMethods.list({ customer: customerRef, type: "card", limit: 100 }));
+    const methods = await this.call(() =>
+      this.stripe.paymentMethods.list({ customer: customerRef, type: "card", limit: 100 }),
+    );
     return methods.data
       .filter((pm) => pm.card)
-      .map((pm) => ({ ref: pm.id, brand: pm.card!.brand, last4: pm.card!.last4, expMonth: pm.card!.exp_month, expYear: pm.card!.exp_year }));
+      .map((pm) => ({
+        ref: pm.id,
+        brand: pm.card!.brand,
+        last4: pm.card!.last4,
+        expMonth: pm.card!.exp_month,
+        expYear: pm.card!.exp_year,
+      }));
   }
 
   /** Checked first: a payment method of another customer is never detached on this one's behalf. */
@@ -70,11 +112,19 @@ export class StripePaymentProcessor implements PaymentProcessor {
   /** A decline is an answer ("payment_failed"), not an error. */
   async retryPayment(customerRef: string, paymentRef: string, cardRef: string): Promise<PaymentStatus> {
     const intent = await this.call(() => this.stripe.paymentIntents.retrieve(paymentRef));
-    if (refOf(intent.customer) !== customerRef) throw new PaymentError("not_found", "this PaymentIntent is another customer's");
+    if (refOf(intent.customer) !== customerRef)
+      throw new PaymentError("not_found", "this PaymentIntent is another customer's");
     if (intent.status === "succeeded") return "succeeded";
     try {
-      const confirmed = await this.stripe.paymentIntents.confirm(paymentRef, { payment_method: cardRef, off_session: true });
-      return confirmed.status === "succeeded" ? "succeeded" : confirmed.status === "processing" ? "processing" : "payment_failed";
+      const confirmed = await this.stripe.paymentIntents.confirm(paymentRef, {
+        payment_method: cardRef,
+        off_session: true,
+      });
+      return confirmed.status === "succeeded"
+        ? "succeeded"
+        : confirmed.status === "processing"
+          ? "processing"
+          : "payment_failed";
     } catch (err) {
       if (err instanceof Stripe.errors.StripeCardError) return "payment_failed";
       throw toPaymentError(err);
@@ -93,10 +143,15 @@ export class StripePaymentProcessor implements PaymentProcessor {
 
 export function toPaymentError(err: unknown): PaymentError {
   if (err instanceof PaymentError) return err;
-  if (!(err instanceof Stripe.errors.StripeError)) return new PaymentError("unavailable", "the payment processor could not be reached");
+  if (!(err instanceof Stripe.errors.StripeError))
+    return new PaymentError("unavailable", "the payment processor could not be reached");
   const detail = `Stripe ${err.type}${err.code ? ` ${err.code}` : ""}${err.statusCode ? ` (HTTP ${err.statusCode})` : ""}`;
   if (err.statusCode === 404 || err.code === "resource_missing") return new PaymentError("not_found", detail);
-  if (err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeRateLimitError || err instanceof Stripe.errors.StripeAPIError) {
+  if (
+    err instanceof Stripe.errors.StripeConnectionError ||
+    err instanceof Stripe.errors.StripeRateLimitError ||
+    err instanceof Stripe.errors.StripeAPIError
+  ) {
     return new PaymentError("unavailable", detail);
   }
   if (err.statusCode !== undefined && err.statusCode >= 500) return new PaymentError("unavailable", detail);
