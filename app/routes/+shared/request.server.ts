@@ -59,8 +59,3 @@ export function nonceOf(context: Readonly<RouterContextProvider>): string {
 export function refusal(status: 400 | 403 | 404 | 409, message: string) {
   return data({ message }, { status });
 }
-
-/** A 400 answer that keeps the user on the page with their values and the errors. */
-export function badRequest<T>(body: T, init?: ResponseInit) {
-  return data(body, { ...init, status: 400 });
-}
