@@ -91,7 +91,7 @@ test("nobody acts on another user's card", async () => {
   expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toEqual({ kind: "notFound" });
   expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toEqual({ kind: "notFound" });
   expect(await chooseNewPin(handle.db, issuer, paul, c.id, "1234")).toEqual({ kind: "notFound" });
-  expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toBe("not_found");
+  expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toEqual({ kind: "notFound" });
   expect(calls.length).toBe(before);
 });
 
@@ -107,7 +107,7 @@ test("a new PIN is 4 digits, only where the PIN can be updated, and reaches the 
 test("a virtual card reveals its details, a physical one its PIN, never the other way", async () => {
   const physical = await card(marie, "4242");
   const virtual = await card(marie, "5556");
-  expect(await openRevealSession(handle.db, issuer, marie, physical.id, "details", "n")).toBe("not_found");
+  expect(await openRevealSession(handle.db, issuer, marie, physical.id, "details", "n")).toEqual({ kind: "notFound" });
   expect(await openRevealSession(handle.db, issuer, marie, physical.id, "pin", "n")).toMatchObject({
     kind: "document",
   });
@@ -126,5 +126,5 @@ test("blocking is permanent: no freeze, PIN or reveal afterwards", async () => {
   expect(await blockCard(handle.db, issuer, paul, c.id, "lost")).toEqual({ kind: "blocked" });
   expect(await setCardFrozen(handle.db, issuer, paul, c.id, true)).toEqual({ kind: "blocked" });
   expect(await setCardFrozen(handle.db, issuer, paul, c.id, false)).toEqual({ kind: "blocked" });
-  expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toBe("blocked");
+  expect(await openRevealSession(handle.db, issuer, paul, c.id, "pin", "n")).toEqual({ kind: "blocked" });
 });

@@ -146,15 +146,15 @@ export async function openRevealSession(
   cardId: string,
   kind: RevealKind,
   nonce: string,
-): Promise<RevealSession | "not_found" | "blocked" | "issuer_failed"> {
+): Promise<RevealSession | { kind: "notFound" } | { kind: "blocked" } | { kind: "issuerFailed" }> {
   const card = await ownedCard(db, userId, cardId);
-  if (!card) return "not_found";
-  if (card.status === "blocked") return "blocked";
-  if (revealKindFor(card.type) !== kind) return "not_found";
+  if (!card) return { kind: "notFound" };
+  if (card.status === "blocked") return { kind: "blocked" };
+  if (revealKindFor(card.type) !== kind) return { kind: "notFound" };
   try {
     return await issuer.createRevealSession(card.issuer_ref, kind, nonce);
   } catch (err) {
-    if (err instanceof IssuerError) return "issuer_failed";
+    if (err instanceof IssuerError) return { kind: "issuerFailed" };
     throw err;
   }
 }

@@ -103,11 +103,11 @@ test("a new e-mail waits for the code sent to the new address; the old one still
 
   const code = await lastCodeTo("claire.nouvelle@example.com");
   // The link's address must be the pending one; another address or code reads the same.
-  expect(await confirmEmailByLink(handle.db, "personne@example.com", code)).toBe("invalid");
-  expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", wrong(code))).toBe("invalid");
-  expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", code)).toBe("ok");
+  expect(await confirmEmailByLink(handle.db, "personne@example.com", code)).toEqual({ kind: "invalid" });
+  expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", wrong(code))).toEqual({ kind: "invalid" });
+  expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", code)).toEqual({ kind: "ok" });
   expect((await getProfileSettings(handle.db, ids.claire))?.email).toBe("claire.nouvelle@example.com");
-  expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", code)).toBe("invalid");
+  expect(await confirmEmailByLink(handle.db, "claire.nouvelle@example.com", code)).toEqual({ kind: "invalid" });
 });
 
 test("a cancelled change is gone and its code confirms nothing", async () => {

@@ -271,7 +271,7 @@ export async function confirmEmailByLink(
   email: string,
   code: string,
   now = new Date(),
-): Promise<"ok" | "invalid"> {
+): Promise<{ kind: "ok" } | { kind: "invalid" }> {
   const row = await db
     .selectFrom("pending_changes")
     .select("user_id")
@@ -279,6 +279,8 @@ export async function confirmEmailByLink(
     .where("new_value", "=", normaliseEmail(email))
     .orderBy("created_at", "desc")
     .executeTakeFirst();
-  if (!row) return "invalid";
-  return (await confirmPendingChange(db, row.user_id, "email", code, now)).kind === "ok" ? "ok" : "invalid";
+  if (!row) return { kind: "invalid" };
+  return (await confirmPendingChange(db, row.user_id, "email", code, now)).kind === "ok"
+    ? { kind: "ok" }
+    : { kind: "invalid" };
 }

@@ -31,7 +31,7 @@ export async function action({ request }: Route.ActionArgs) {
     return refuse(submission, { fieldErrors: { code: submission.error?.code ?? [INVALID] }, hideFields: ["code"] });
   const { db } = await getPlatform();
   const result = await confirmEmailByLink(db, submission.value.email, submission.value.code);
-  if (result !== "ok") return refuse(submission, { fieldErrors: { code: [INVALID] }, hideFields: ["code"] });
+  if (result.kind !== "ok") return refuse(submission, { fieldErrors: { code: [INVALID] }, hideFields: ["code"] });
   return { confirmed: true as const, signedIn: (await currentUserId(request)) !== null };
 }
 

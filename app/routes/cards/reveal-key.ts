@@ -28,7 +28,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (typeof nonce !== "string" || !/^[\w-]{1,200}$/.test(nonce))
     return Response.json({ error: "cards.reveal.elements.nonceFailed" }, { status: 400, headers });
   const revealSession = await openRevealSession(db, issuer, account.id, card.id, kind, nonce);
-  if (typeof revealSession === "string" || revealSession.kind !== "elements")
+  if (revealSession.kind !== "elements")
     return Response.json({ error: "cards.reveal.elements.keyFailed" }, { status: 502, headers });
   return Response.json({ ephemeralKeySecret: revealSession.ephemeralKeySecret }, { headers });
 }

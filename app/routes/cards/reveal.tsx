@@ -101,7 +101,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     }
     if (inBrowser) return data({ ...base, resendAt: null, reveal: null, inBrowser, failed: false }, { headers });
     const result = await openRevealSession(db, issuer, account.id, card.id, kind, crypto.randomUUID());
-    const reveal = typeof result === "string" ? null : result;
+    const reveal = result.kind === "document" || result.kind === "elements" ? result : null;
     return data({ ...base, resendAt: null, reveal, inBrowser: null, failed: reveal === null }, { headers });
   }
   return data({ ...base, resendAt: null, reveal: null, inBrowser: null, failed: false }, { headers: noStore });
