@@ -18,7 +18,7 @@ test("every brand of spec 000 §3 has a French name", () => {
 
 test("activ, card and the meal-voucher kinds have a look of their own; an unknown brand shows as it came", () => {
   for (const brand of ["activ", "card", "meal-voucher", "meal-voucher-card"]) {
-    expect(css, brand).toMatch(new RegExp(`\\.card-visual--brand-${brand}\\b[^{]*\\{ background:`));
+    expect(css, brand).toMatch(new RegExp(`\\.card-visual--brand-${brand}\\b[^{]*\\{\\s*background:`));
     const html = renderToStaticMarkup(<CardVisual type="physical" brand={brand} lastFour="4242" frozen={false} />);
     expect(html).toContain(`card-visual--brand-${brand}`);
     expect(html).toContain(`cards.brands.${brand}`);
