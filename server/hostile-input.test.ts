@@ -163,21 +163,30 @@ function read(file: string): string {
 function moduleFiles(file: string): string[] {
   const seen = new Set<string>([file]);
   let frontier = [file];
-  for (let depth = 0; depth < 2; depth++) {
+  for (let depth = 0; depth < 3; depth++) {
     const next: string[] = [];
     for (const f of frontier) {
-      for (const m of read(f).matchAll(/from\s+"(~\/(?:components|\.server)\/[\w.-]+|\.\.?\/[\w.$()-]+)"/g)) {
+      // Components (and their folders), services, the shared page flows of routes/+shared, relative modules.
+      for (const m of read(f).matchAll(
+        /from\s+"(~\/(?:components|\.server|routes)\/[\w.+\/-]+|\.\.?\/[\w.$()+-]+)"/g,
+      )) {
         const spec = m[1]!;
         const base = spec.startsWith("~/")
           ? path.join(ROOT, "app", spec.slice(2))
           : path.resolve(path.dirname(f), spec);
-        for (const candidate of [base, `${base}.ts`, `${base}.tsx`]) {
-          const helper = candidate.includes(`${path.sep}.server${path.sep}`);
+        for (const candidate of [
+          base,
+          `${base}.ts`,
+          `${base}.tsx`,
+          path.join(base, "index.ts"),
+          path.join(base, "index.tsx"),
+        ]) {
+          const helper = candidate.includes(`${path.sep}.server${path.sep}`) || candidate.endsWith(".server.ts");
           if (
             !seen.has(candidate) &&
             existsSync(candidate) &&
             /\.(ts|tsx)$/.test(candidate) &&
-            (!helper || /formData\(\)|form\.get\(/.test(read(candidate)))
+            (!helper || /formData\(\)|form\.get\(|parseForm\(|intentOf\(|searchParams\.get\(/.test(read(candidate)))
           ) {
             seen.add(candidate);
             next.push(candidate);
@@ -194,7 +203,12 @@ const META_NAMES = new Set(["viewport", "robots", "description", "referrer", "co
 
 function analyse(file: string): Analysis {
   const own = read(file);
-  const text = moduleFiles(file).map(read).join("\n");
+  // Comments are left out: a helper's documentation (`intents("save", "cancel")`) is not the route's form.
+  const text = moduleFiles(file)
+    .map(read)
+    .join("\n")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
   const add = (set: Set<string>, re: RegExp) => {
     for (const m of text.matchAll(re)) for (const g of m.slice(1)) if (g) set.add(g);
   };
@@ -215,7 +229,8 @@ function analyse(file: string): Analysis {
   add(fields, /\bname:\s*"([\w-]+)"/g);
   add(fields, /\b(?:form|body|formData)\.get(?:All)?\("([\w-]+)"\)/g);
   add(fields, /\(await request\.formData\(\)\)\.get(?:All)?\("([\w-]+)"\)/g);
-  add(fields, /\bfields\.(\w+)\.(?:id|name|errors|initialValue|key)\b/g);
+  // conform fields, read (`fields.pin.id`) or handed whole to the form components (`field={fields.pin}`).
+  add(fields, /\bfields\.(\w+)\b(?!\s*\()/g);
   add(fields, /\b(?:e|errors|error)\??\.(\w+)\?\.\[0\]/g);
   for (const name of META_NAMES) fields.delete(name);
   let discriminator: Analysis["discriminator"] = null;
@@ -227,6 +242,12 @@ function analyse(file: string): Analysis {
     )) {
       const values = [...m[3]!.matchAll(/case "([^"]+)":/g)].map((c) => c[1]!);
       if (values.length > 0) discriminator = { field: m[2]!, values };
+    }
+    // Or its steps declared once (`WIZARD_STEPS = ["card", …]`) and read from the form's hidden field.
+    const declared = /_STEPS\s*=\s*\[([^\]]*)\]/.exec(text);
+    const field = /const step = String\(form\.get\("([\w-]+)"\)/.exec(text);
+    if (!discriminator && declared && field) {
+      discriminator = { field: field[1]!, values: [...declared[1]!.matchAll(/"([^"]+)"/g)].map((v) => v[1]!) };
     }
   }
   fields.delete("intent");
