@@ -167,9 +167,7 @@ function moduleFiles(file: string): string[] {
     const next: string[] = [];
     for (const f of frontier) {
       // Components (and their folders), services, the shared page flows of routes/+shared, relative modules.
-      for (const m of read(f).matchAll(
-        /from\s+"(~\/(?:components|\.server|routes)\/[\w.+\/-]+|\.\.?\/[\w.$()+-]+)"/g,
-      )) {
+      for (const m of read(f).matchAll(/from\s+"(~\/(?:components|\.server|routes)\/[\w.+/-]+|\.\.?\/[\w.$()+-]+)"/g)) {
         const spec = m[1]!;
         const base = spec.startsWith("~/")
           ? path.join(ROOT, "app", spec.slice(2))
