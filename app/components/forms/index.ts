@@ -23,5 +23,6 @@ export {
   type ChoicesProps,
 } from "./Choices";
 export { NewSecretPair, PhoneField, OneTimeCodeField } from "./Secrets";
+export { ChooseNewPassword } from "./ChooseNewPassword";
 export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } from "./ErrorSummary";
 export { useReplyKey, type FieldMeta } from "./meta";

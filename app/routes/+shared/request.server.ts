@@ -59,3 +59,11 @@ export function nonceOf(context: Readonly<RouterContextProvider>): string {
 export function refusal(status: 400 | 403 | 404 | 409, message: string) {
   return data({ message }, { status });
 }
+
+/** The token and address of an e-mailed link (`/activate/:token?email=`, `/reset-password/:token?email=`), cut to sane lengths. */
+export function emailedLinkOf(request: Request, token: string | undefined) {
+  return {
+    token: (token ?? "").slice(0, 100),
+    email: (new URL(request.url).searchParams.get("email") ?? "").slice(0, 254),
+  };
+}

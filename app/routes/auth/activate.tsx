@@ -8,6 +8,7 @@ import { internationalPhone } from "~/domain/countries";
 import { activationSchema, type ActivationForm } from "~/domain/schemas";
 import { signIn } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
+import { emailedLinkOf } from "~/routes/+shared/request.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { activateAccount, invitationIsLive } from "~/.server/services/activation";
 
@@ -16,15 +17,8 @@ import { activateAccount, invitationIsLive } from "~/.server/services/activation
  * expired or altered link reads the same, whoever asks. Once activated the person is signed in and
  * continues with onboarding (a first card).
  */
-function linkOf(request: Request, params: Route.LoaderArgs["params"]) {
-  return {
-    token: (params.token ?? "").slice(0, 100),
-    email: (new URL(request.url).searchParams.get("email") ?? "").slice(0, 254),
-  };
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { token, email } = linkOf(request, params);
+  const { token, email } = emailedLinkOf(request, params.token);
   const { db, env } = await getPlatform();
   const live = Boolean(token && email) && (await invitationIsLive(db, token, email));
   return data(
@@ -37,7 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 const SECRETS = ["password", "confirmation"];
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const { token, email } = linkOf(request, params);
+  const { token, email } = emailedLinkOf(request, params.token);
   const submission = parseForm(await request.formData(), activationSchema);
   if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const v = submission.value;

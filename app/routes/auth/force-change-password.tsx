@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { data, Form } from "react-router";
+import { useForm } from "@conform-to/react";
+import { data } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/force-change-password";
-import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
+import { ChooseNewPassword } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
 import { newPasswordSchema, type NewPasswordForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
@@ -39,21 +39,12 @@ export default function ForceChangePassword({ actionData }: Route.ComponentProps
   const [form, fields] = useForm<NewPasswordForm>({ id: "forced", lastResult: actionData });
   return (
     <PublicPage title={t("auth.forceChange.title")} error={!form.valid}>
-      <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
-      <p>{t("auth.forceChange.intro")}</p>
-      <Form method="post" {...getFormProps(form)} noValidate>
-        <RequiredNote />
-        <NewSecretPair
-          kind="password"
-          secret={fields.password}
-          confirmation={fields.confirmation}
-          label={t("auth.resetPassword.password")}
-          confirmationLabel={t("auth.resetPassword.confirmation")}
-        />
-        <button type="submit" className="button">
-          {t("auth.forceChange.submit")}
-        </button>
-      </Form>
+      <ChooseNewPassword
+        form={form}
+        fields={fields}
+        intro={t("auth.forceChange.intro")}
+        submit={t("auth.forceChange.submit")}
+      />
     </PublicPage>
   );
 }

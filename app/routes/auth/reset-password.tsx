@@ -1,29 +1,22 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { data, Form, Link } from "react-router";
+import { useForm } from "@conform-to/react";
+import { data, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/reset-password";
-import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
+import { ChooseNewPassword } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
 import { newPasswordSchema, type NewPasswordForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { getPlatform } from "~/.server/platform";
 import { internalPath } from "~/routes/+shared/redirects.server";
-import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { redirectWithFlash, emailedLinkOf } from "~/routes/+shared/request.server";
 import { resetLinkIsLive, resetPassword } from "~/.server/services/password-reset";
 
 /**
  * Reset password (spec 001 §2.1): `/reset-password/:token?email=`. A spent, expired or altered link
  * says so (and offers a new one) instead of showing the form.
  */
-function linkOf(request: Request, params: Route.LoaderArgs["params"]) {
-  return {
-    token: (params.token ?? "").slice(0, 100),
-    email: (new URL(request.url).searchParams.get("email") ?? "").slice(0, 254),
-  };
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { token, email } = linkOf(request, params);
+  const { token, email } = emailedLinkOf(request, params.token);
   const { db } = await getPlatform();
   const live = Boolean(token && email) && (await resetLinkIsLive(db, token, email));
   return data(
@@ -37,7 +30,7 @@ const SECRETS = ["password", "confirmation"];
 const EXPIRED = "auth.resetPassword.expired";
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const { token, email } = linkOf(request, params);
+  const { token, email } = emailedLinkOf(request, params.token);
   const submission = parseForm(await request.formData(), newPasswordSchema);
   if (submission.status !== "success") return refuse(submission, { hideFields: SECRETS });
   const { db } = await getPlatform();
@@ -66,21 +59,12 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         </div>
       ) : (
         <>
-          <ErrorSummary form={form} fields={[fields.password, fields.confirmation]} />
-          <p>{t("auth.resetPassword.intro", { email: loaderData.email })}</p>
-          <Form method="post" {...getFormProps(form)} noValidate>
-            <RequiredNote />
-            <NewSecretPair
-              kind="password"
-              secret={fields.password}
-              confirmation={fields.confirmation}
-              label={t("auth.resetPassword.password")}
-              confirmationLabel={t("auth.resetPassword.confirmation")}
-            />
-            <button type="submit" className="button">
-              {t("auth.resetPassword.submit")}
-            </button>
-          </Form>
+          <ChooseNewPassword
+            form={form}
+            fields={fields}
+            intro={t("auth.resetPassword.intro", { email: loaderData.email })}
+            submit={t("auth.resetPassword.submit")}
+          />
         </>
       )}
     </PublicPage>
