@@ -12,6 +12,7 @@ import * as accountSettings from "./migrations/006_account_settings";
 import * as guessLimits from "./migrations/007_guess_limits";
 import * as codeTargets from "./migrations/008_code_targets";
 import * as supplierScopes from "./migrations/009_supplier_scopes";
+import * as refunds from "./migrations/010_refunds";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   "007_guess_limits": guessLimits,
   "008_code_targets": codeTargets,
   "009_supplier_scopes": supplierScopes,
+  "010_refunds": refunds,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

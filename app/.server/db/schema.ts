@@ -38,6 +38,12 @@ export interface Database {
   sandbox_processor_payments: SandboxProcessorPaymentTable;
   guess_limits: GuessLimitTable;
   rate_limit_hits: RateLimitHitTable;
+  files: FileTable;
+  expense_request_payment_methods: ExpenseRequestPaymentMethodTable;
+  wallet_reservations: WalletReservationTable;
+  payouts: PayoutTable;
+  expense_request_drafts: ExpenseRequestDraftTable;
+  partner_suggestions: PartnerSuggestionTable;
 }
 
 export interface GroupTable {
@@ -330,10 +336,100 @@ export interface ExpenseRequestTable {
   fees: number;
   iban_last_four: string;
   ticket_date: string;
-  /** in_progress or finished */
-  status: string;
+  /** sent, to_correct, approved (in progress); paid, refused, cancelled (finished). Migration 010. */
+  status: ExpenseRequestStatus;
   is_rectifiable: number;
   is_cancellable: number;
+  created_at: string;
+  media_id: string | null;
+  second_media_id: string | null;
+  iban: string | null;
+  refusal_reason: string | null;
+  correction_reason: string | null;
+  payout_date: string | null;
+  sworn_name: string | null;
+  updated_at: string | null;
+}
+
+export type ExpenseRequestStatus = "sent" | "to_correct" | "approved" | "paid" | "refused" | "cancelled";
+
+/** An uploaded receipt (migration 010); the bytes are in the file-storage provider under storage_key. */
+export interface FileTable {
+  id: string;
+  user_id: string;
+  storage_key: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  created_at: string;
+}
+
+export interface ExpenseRequestPaymentMethodTable {
+  id: string;
+  request_id: string;
+  wallet_id: string;
+  amount: number;
+  position: number;
+}
+
+export interface WalletReservationTable {
+  id: string;
+  wallet_id: string;
+  expense_request_id: string;
+  amount: number;
+  status: "held" | "captured" | "released";
+  created_at: string;
+  settled_at: string | null;
+}
+
+export interface PayoutTable {
+  id: string;
+  user_id: string;
+  expense_request_id: string;
+  amount: number;
+  iban: string;
+  scheduled_for: string;
+  status: "scheduled" | "paid";
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface ExpenseRequestDraftTable {
+  id: string;
+  user_id: string;
+  request_id: string | null;
+  type_id: string | null;
+  mobility_group: string | null;
+  mobility_subtype: string | null;
+  media_id: string | null;
+  second_media_id: string | null;
+  partner_id: string | null;
+  ticket_date: string | null;
+  amount: number | null;
+  iban: string | null;
+  payment_methods: string | null;
+  reading: string | null;
+  step_reached: number;
+  created_at: string;
+  updated_at: string;
+  submitted_at: string | null;
+}
+
+export interface PartnerSuggestionTable {
+  id: string;
+  user_id: string;
+  name_fr: string;
+  name_en: string;
+  name_nl: string;
+  website: string | null;
+  contact_email: string | null;
+  contact_phone: string | null;
+  line1: string | null;
+  zipcode: string | null;
+  city: string | null;
+  country: string | null;
+  status: string;
   created_at: string;
 }
 
@@ -657,6 +753,64 @@ export const SCHEMA_COLUMNS = {
     "status",
     "is_rectifiable",
     "is_cancellable",
+    "created_at",
+    "media_id",
+    "second_media_id",
+    "iban",
+    "refusal_reason",
+    "correction_reason",
+    "payout_date",
+    "sworn_name",
+    "updated_at",
+  ],
+  files: ["id", "user_id", "storage_key", "file_name", "content_type", "size", "sha256", "created_at"],
+  expense_request_payment_methods: ["id", "request_id", "wallet_id", "amount", "position"],
+  wallet_reservations: ["id", "wallet_id", "expense_request_id", "amount", "status", "created_at", "settled_at"],
+  payouts: [
+    "id",
+    "user_id",
+    "expense_request_id",
+    "amount",
+    "iban",
+    "scheduled_for",
+    "status",
+    "created_at",
+    "paid_at",
+  ],
+  expense_request_drafts: [
+    "id",
+    "user_id",
+    "request_id",
+    "type_id",
+    "mobility_group",
+    "mobility_subtype",
+    "media_id",
+    "second_media_id",
+    "partner_id",
+    "ticket_date",
+    "amount",
+    "iban",
+    "payment_methods",
+    "reading",
+    "step_reached",
+    "created_at",
+    "updated_at",
+    "submitted_at",
+  ],
+  partner_suggestions: [
+    "id",
+    "user_id",
+    "name_fr",
+    "name_en",
+    "name_nl",
+    "website",
+    "contact_email",
+    "contact_phone",
+    "line1",
+    "zipcode",
+    "city",
+    "country",
+    "status",
     "created_at",
   ],
   allowances: [
