@@ -324,6 +324,8 @@ export interface PartnerTable {
   country: string;
   enabled: number;
   disabled_reason: string | null;
+  /** The names folded for search (migration 010, partnerSearchText). */
+  search_text: string;
 }
 
 export interface ExpenseRequestTable {
@@ -739,6 +741,7 @@ export const SCHEMA_COLUMNS = {
     "country",
     "enabled",
     "disabled_reason",
+    "search_text",
   ],
   expense_requests: [
     "id",

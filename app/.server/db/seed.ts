@@ -23,6 +23,7 @@ import {
   type Address,
   type AuthorizationKind,
 } from "./factories";
+import { partnerSearchText } from "~/domain/search-text";
 import type { CardTable, NotificationTable, PartnerTable, WalletTable, WalletTransactionTable } from "./schema";
 
 /**
@@ -329,7 +330,10 @@ const EXPENSE_TYPES = [
   { technical_name: "meal", name_fr: "Repas", name_en: "Meals", name_nl: "Maaltijden", front_disabled: 1 },
 ];
 
-type PartnerSeed = Omit<PartnerTable, "id" | "name_en" | "name_nl" | "country" | "enabled" | "disabled_reason"> &
+type PartnerSeed = Omit<
+  PartnerTable,
+  "id" | "name_en" | "name_nl" | "country" | "enabled" | "disabled_reason" | "search_text"
+> &
   Partial<Pick<PartnerTable, "name_en" | "name_nl" | "disabled_reason">>;
 
 /** Shop names are proper names, the same in every language unless a translation is given. */
@@ -417,6 +421,11 @@ async function seedCatalogue(db: DB): Promise<Catalogue> {
           country: "FR",
           enabled: p.disabled_reason ? 0 : 1,
           disabled_reason: p.disabled_reason ?? null,
+          search_text: partnerSearchText({
+            name_fr: p.name_fr,
+            name_en: p.name_en ?? p.name_fr,
+            name_nl: p.name_nl ?? p.name_fr,
+          }),
         };
       }),
     )

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { partnerSearchText } from "../../../domain/search-text";
 
 /**
  * Refund requests (issue 14, spec 001 §2.6, §3, §4): receipts, wizard drafts, the wallets a request
@@ -9,6 +10,21 @@ import { sql, type Kysely } from "kysely";
  * — "in progress" — and paid, refused, cancelled — "finished". Seeded rows are carried over.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  /** Partner names folded for an accent- and case-insensitive search (a LIKE on both databases). */
+  await db.schema
+    .alterTable("partners")
+    .addColumn("search_text", "text", (c) => c.notNull().defaultTo(""))
+    .execute();
+  const partners = await sql<{
+    id: string;
+    name_fr: string;
+    name_en: string;
+    name_nl: string;
+  }>`select id, name_fr, name_en, name_nl from partners`.execute(db);
+  for (const p of partners.rows) {
+    await sql`update partners set search_text = ${partnerSearchText(p)} where id = ${p.id}`.execute(db);
+  }
+
   await db.schema
     .createTable("files")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -169,4 +185,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable("expense_requests").dropColumn(column).execute();
   }
   await db.schema.dropTable("files").execute();
+  await db.schema.alterTable("partners").dropColumn("search_text").execute();
 }
