@@ -23,7 +23,7 @@ import {
   type Address,
   type AuthorizationKind,
 } from "./factories";
-import { partnerSearchText } from "~/domain/search-text";
+import { partnerSearchText } from "../../domain/search-text";
 import type { CardTable, NotificationTable, PartnerTable, WalletTable, WalletTransactionTable } from "./schema";
 
 /**
