@@ -486,7 +486,16 @@ export async function submitExpenseRequest(
     }
   }
 
-  if (Object.keys(errors).length > 0 || !type || !partner || iban === null) return { kind: "invalid", errors };
+  if (Object.keys(errors).length > 0 || !type || !partner || iban === null) {
+    // A concurrent send of this draft may have won meanwhile (its receipt then counts as a duplicate here).
+    const again = await db
+      .selectFrom("expense_request_drafts")
+      .select("submitted_at")
+      .where("id", "=", draft.id)
+      .executeTakeFirst();
+    if (again?.submitted_at) return { kind: "already_submitted" };
+    return { kind: "invalid", errors };
+  }
 
   const nowIso = now.toISOString();
   const result = await db
