@@ -14,6 +14,7 @@ export default [
   route("onboarding/:token", "routes/onboarding/link.tsx"),
   route("locales/:lng", "routes/public/locales.ts"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
+  route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
   route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
 
@@ -57,7 +58,13 @@ export default [
     route("wallets", "routes/wallets/index.tsx"),
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
-    route("plans", "routes/shell/plans.ts"),
+    route("plans", "routes/plans/layout.tsx", [
+      // The plans page itself is issue 16's (Part C of issue 14 builds it); until then /plans answers 404.
+      index("routes/shell/plans.ts"),
+      route("expense-requests", "routes/plans/expense-requests.tsx", [
+        route(":requestId/cancel", "routes/plans/expense-request-cancel.tsx"),
+      ]),
+    ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),
       route("profile", "routes/settings/profile.tsx"),

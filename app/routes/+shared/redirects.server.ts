@@ -86,6 +86,8 @@ export const SIGNED_IN_PAGES = [
   "/wallets/:walletId",
   "/transactions",
   "/plans",
+  "/plans/expense-requests",
+  "/plans/expense-requests/:requestId/cancel",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",
