@@ -46,7 +46,7 @@ async function sandboxPlatform() {
 export async function loader() {
   const { db } = await sandboxPlatform();
   const [awaiting, payouts] = await Promise.all([listRequestsAwaitingReview(db), listScheduledPayouts(db)]);
-  return data({ awaiting, payouts }, { headers: { "Cache-Control": "no-store" } });
+  return data({ awaiting, payouts, reasonMax: REVIEW_REASON_MAX }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -85,7 +85,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function SandboxReview({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { awaiting, payouts } = loaderData;
+  const { awaiting, payouts, reasonMax } = loaderData;
   return (
     <PublicShell>
       <DocumentTitle page={t("refunds.review.title")} />
@@ -123,7 +123,7 @@ export default function SandboxReview({ loaderData }: Route.ComponentProps) {
                     name="reason"
                     type="text"
                     required
-                    maxLength={REVIEW_REASON_MAX}
+                    maxLength={reasonMax}
                     className="input"
                   />
                   <p className="actions">
