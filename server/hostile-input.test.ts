@@ -38,6 +38,8 @@ interface UserData {
   creditCardIds: string[];
   /** Unused licences first. */
   licenceIds: string[];
+  /** Refund requests, the cancellable ones first. */
+  expenseRequestIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
   distinctive: string[];
 }
@@ -67,6 +69,7 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   cardId: { owned: true, valid: (u) => u.cardIds },
   authorizationId: { owned: true, valid: (u) => u.authorizationIds },
   walletId: { owned: true, valid: (u) => u.walletIds },
+  requestId: { owned: true, valid: (u) => u.expenseRequestIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },
   token: { valid: (_u, s) => s.links.map((l) => ({ value: l.token, query: `email=${encodeURIComponent(l.email)}` })) },
@@ -415,6 +418,9 @@ function readUser(email: string): UserData {
     const licences = d
       .prepare("select id from licences where user_id = ? order by used_at is not null, id")
       .all(u.id) as { id: string }[];
+    const expenseRequests = d
+      .prepare("select id from expense_requests where user_id = ? order by is_cancellable desc, id")
+      .all(u.id) as { id: string }[];
     const distinctive = [
       u.id!,
       u.email!,
@@ -426,6 +432,7 @@ function readUser(email: string): UserData {
       ...creditCards.flatMap((c) => [c.id, c.last4]),
       ...auths.map((a) => a.id),
       ...licences.map((l) => l.id),
+      ...expenseRequests.map((r) => r.id),
     ].filter((v): v is string => typeof v === "string" && v.length >= 4);
     return {
       id: u.id!,
@@ -438,6 +445,7 @@ function readUser(email: string): UserData {
       walletIds: wallets.map((w) => w.id),
       creditCardIds: creditCards.map((c) => c.id),
       licenceIds: licences.map((l) => l.id),
+      expenseRequestIds: expenseRequests.map((r) => r.id),
       distinctive: [...new Set(distinctive)],
     };
   } finally {
