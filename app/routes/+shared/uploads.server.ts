@@ -3,6 +3,7 @@ import {
   MaxFileSizeExceededError,
   MaxFilesExceededError,
   MaxTotalSizeExceededError,
+  MultipartParseError,
   parseFormData,
 } from "@remix-run/form-data-parser";
 import { errorPage } from "~/routes/+shared/error-page.server";
@@ -35,7 +36,7 @@ export async function parseUploadForm(request: Request, limits: UploadLimits): P
   } catch (err) {
     if (err instanceof MaxFileSizeExceededError || err instanceof MaxTotalSizeExceededError) return { kind: "too_big" };
     if (err instanceof MaxFilesExceededError) return { kind: "too_many_files" };
-    if (err instanceof FormDataParseError || err instanceof Error) throw unreadable();
+    if (err instanceof FormDataParseError || err instanceof MultipartParseError) throw unreadable();
     throw err;
   }
 }

@@ -7,6 +7,8 @@ export interface S3Options {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** Another fetch (tests watch the requests). */
+  fetch?: typeof globalThis.fetch;
 }
 
 /**
@@ -25,6 +27,7 @@ export class S3Storage implements FileStorage {
       region: options.region,
       accessKeyId: options.accessKeyId,
       secretAccessKey: options.secretAccessKey,
+      fetch: options.fetch,
     });
   }
 
