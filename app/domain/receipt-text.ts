@@ -136,6 +136,8 @@ const NOT_NAME =
 
 function merchantOf(lines: string[]): string | null {
   for (const raw of lines.slice(0, 8)) {
+    // A line with a price or a total's words is the ticket's body: the name was above it.
+    if (/\d[,.]\d{2}\b/.test(raw) || NOT_TOTAL.test(fold(raw)) || TOTALS.some(([re]) => re.test(fold(raw)))) break;
     const line = raw
       .replace(/[^\p{L}\p{N}&'’ .-]+/gu, " ")
       .replace(/\s+/g, " ")
