@@ -57,7 +57,11 @@ export default [
     route("wallets", "routes/wallets/index.tsx"),
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
-    route("plans", "routes/shell/plans.ts"),
+    route("plans", "routes/plans/layout.tsx", [
+      index("routes/shell/plans.ts"),
+      // Before the wizard's `expense-requests/:requestId`: a receipt's download (owner only).
+      route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
+    ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),
       route("profile", "routes/settings/profile.tsx"),

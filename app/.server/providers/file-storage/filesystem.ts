@@ -25,7 +25,8 @@ export class FilesystemStorage implements FileStorage {
     return full;
   }
 
-  async put(key: string, body: Uint8Array | ReadableStream<Uint8Array>): Promise<void> {
+  // The type is the database's to keep (files.content_type): a folder has no place for it.
+  async put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, _options: { contentType: string }): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${randomBytes(6).toString("hex")}.part`;
