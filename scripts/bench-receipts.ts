@@ -20,7 +20,8 @@ const RECEIPTS = [
   { file: "cycles-du-rhone-2026-11-02.pdf", type: "application/pdf" },
 ];
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 async function main() {

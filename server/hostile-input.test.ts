@@ -419,7 +419,9 @@ function readUser(email: string): UserData {
     const licences = d
       .prepare("select id from licences where user_id = ? order by used_at is not null, id")
       .all(u.id) as { id: string }[];
-    const files = d.prepare("select id from files where user_id = ? order by created_at, id").all(u.id) as { id: string }[];
+    const files = d.prepare("select id from files where user_id = ? order by created_at, id").all(u.id) as {
+      id: string;
+    }[];
     const distinctive = [
       u.id!,
       u.email!,

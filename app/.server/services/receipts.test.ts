@@ -76,14 +76,19 @@ test("a receipt is stored under a random key with its type sniffed from its cont
     sha256: createHash("sha256").update(bakery).digest("hex"),
     fileName: "ticket.jpg",
   });
-  const row = await handle.db.selectFrom("files").selectAll().where("id", "=", result.file.id).executeTakeFirstOrThrow();
+  const row = await handle.db
+    .selectFrom("files")
+    .selectAll()
+    .where("id", "=", result.file.id)
+    .executeTakeFirstOrThrow();
   expect(row.user_id).toBe(ids.marie);
   expect(row.storage_key).toMatch(/^receipts\/[\w-]{24}$/);
   expect(row.storage_key).not.toContain("ticket");
 
   const opened = await openReceipt(deps, ids.marie!, result.file.id);
   expect(opened.kind).toBe("found");
-  if (opened.kind === "found") expect(Buffer.from(await new Response(opened.body).arrayBuffer()).equals(bakery)).toBe(true);
+  if (opened.kind === "found")
+    expect(Buffer.from(await new Response(opened.body).arrayBuffer()).equals(bakery)).toBe(true);
   expect(await describeReceipt(deps, ids.marie!, result.file.id)).toEqual(result.file);
 
   // Another user's id, or an id that names nothing: not found, and nothing removed.
@@ -204,10 +209,20 @@ test("the same ticket on another live request of the user is found; cancelled or
   const sent = requests.find((r) => r.status === "sent")!;
   expect(await receiptUsedElsewhere(deps, ids.marie!, second.id)).toBeNull();
 
-  await handle.db.updateTable("expense_requests").set({ second_media_id: first.id }).where("id", "=", sent.id).execute();
-  expect(await receiptUsedElsewhere(deps, ids.marie!, second.id)).toEqual({ requestId: sent.id, createdAt: sent.created_at });
+  await handle.db
+    .updateTable("expense_requests")
+    .set({ second_media_id: first.id })
+    .where("id", "=", sent.id)
+    .execute();
+  expect(await receiptUsedElsewhere(deps, ids.marie!, second.id)).toEqual({
+    requestId: sent.id,
+    createdAt: sent.created_at,
+  });
   // The file itself, on that request, is found too; not when that request is the one being corrected.
-  expect(await receiptUsedElsewhere(deps, ids.marie!, first.id)).toEqual({ requestId: sent.id, createdAt: sent.created_at });
+  expect(await receiptUsedElsewhere(deps, ids.marie!, first.id)).toEqual({
+    requestId: sent.id,
+    createdAt: sent.created_at,
+  });
   expect(await receiptUsedElsewhere(deps, ids.marie!, second.id, sent.id)).toBeNull();
   // Another user's identical file is theirs: no duplicate for them.
   const paulsCopy = await stored(ids.paul!, bikeShop, "facture.pdf");
@@ -231,7 +246,11 @@ test("a receipt on a request cannot be deleted; one only on a draft can, and the
     .select("id")
     .where("user_id", "=", ids.marie!)
     .executeTakeFirstOrThrow();
-  await handle.db.updateTable("expense_requests").set({ media_id: onRequest.id }).where("id", "=", request.id).execute();
+  await handle.db
+    .updateTable("expense_requests")
+    .set({ media_id: onRequest.id })
+    .where("id", "=", request.id)
+    .execute();
   expect(await deleteReceipt(deps, ids.marie!, onRequest.id)).toEqual({ kind: "in_use" });
   expect((await openReceipt(deps, ids.marie!, onRequest.id)).kind).toBe("found");
 

@@ -203,7 +203,9 @@ export async function readReceipt(
   userId: string,
   fileId: string,
   now: Date = new Date(),
-): Promise<{ kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "not_found" }> {
+): Promise<
+  { kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "not_found" }
+> {
   const row = await ownFile(deps.db, userId, fileId);
   if (!row) return { kind: "not_found" };
   const start = performance.now();

@@ -13,7 +13,9 @@ function multipartChunks(parts: Part[]): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   for (const part of parts) {
     if ("value" in part) {
-      chunks.push(encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
+      chunks.push(
+        encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`),
+      );
     } else {
       chunks.push(
         encoder.encode(
@@ -115,10 +117,9 @@ test("three files when two are allowed: too_many_files", async () => {
 });
 
 test("a body cut short is the sender's fault: the French 400 page, not a 500", async () => {
-  const { request } = uploadRequest(
-    [{ name: "media", fileName: "t.jpg", type: "image/jpeg", bytes: bytes(5000) }],
-    { cut: 100 },
-  );
+  const { request } = uploadRequest([{ name: "media", fileName: "t.jpg", type: "image/jpeg", bytes: bytes(5000) }], {
+    cut: 100,
+  });
   const thrown = await parseUploadForm(request, LIMITS).catch((e: unknown) => e);
   expect(thrown).toBeInstanceOf(Response);
   expect((thrown as Response).status).toBe(400);
@@ -137,6 +138,12 @@ test("a url-encoded post to an upload route (a step without files) is read as us
 test("the upload routes: the refund wizard (and its .data requests) with 2 files of 10,000,000 bytes; nothing else", () => {
   expect(uploadLimitsFor("/plans/expense-requests/new")).toEqual({ maxFiles: 2, maxFileSize: 10_000_000 });
   expect(uploadLimitsFor("/plans/expense-requests/exr_abc.data")).toEqual({ maxFiles: 2, maxFileSize: 10_000_000 });
-  for (const path of ["/login", "/plans", "/plans/expense-requests", "/plans/expense-requests/receipts/file_x", "/settings/profile"])
+  for (const path of [
+    "/login",
+    "/plans",
+    "/plans/expense-requests",
+    "/plans/expense-requests/receipts/file_x",
+    "/settings/profile",
+  ])
     expect(uploadLimitsFor(path), path).toBeNull();
 });

@@ -32,6 +32,9 @@ export function contentDisposition(fileName: string): string {
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
     .replace(/[^\w.() -]+/g, "_");
-  const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const exact = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }

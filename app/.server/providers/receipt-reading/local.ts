@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 import path from "node:path";
+import type Tesseract from "tesseract.js";
 import type { ReceiptReader, ReceiptReading } from "./port";
 
-type TesseractWorker = Awaited<ReturnType<typeof import("tesseract.js").createWorker>>;
+type TesseractWorker = Tesseract.Worker;
 
 /**
  * Receipts read on this server, offline (decision 0025): images by tesseract.js with the French
