@@ -26,6 +26,7 @@ const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 async function main() {
   const reader = new LocalReceiptReader();
+  const rssBefore = process.memoryUsage().rss;
   console.log(`Reading each receipt ${RUNS} times (${process.version}, one reused worker)\n`);
   try {
     for (const receipt of RECEIPTS) {
@@ -45,6 +46,8 @@ async function main() {
           `   p95 ${ms(percentile(rest, 95)).padStart(7)}   → ${JSON.stringify(facts)}`,
       );
     }
+    const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
+    console.log(`\nProcess memory: ${mb(rssBefore)} before, ${mb(process.memoryUsage().rss)} with the worker`);
   } finally {
     await reader.close();
   }
