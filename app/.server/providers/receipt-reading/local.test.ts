@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type Tesseract from "tesseract.js";
 import { afterAll, expect, test, vi } from "vitest";
 import { LocalReceiptReader } from "./local";
 
 /** The local reader with the real tesseract.js and unpdf: one worker, reused, one image at a time. */
 const created = vi.hoisted(() => ({ count: 0 }));
 vi.mock("tesseract.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("tesseract.js")>();
+  const original = await importOriginal<typeof Tesseract>();
   const createWorker: typeof original.createWorker = (...args) => {
     created.count += 1;
     return original.createWorker(...args);
