@@ -143,6 +143,35 @@ test("both shared receipts are read on this server: amount and date exact, the b
   expect(again).toMatchObject({ kind: "read", suggestion: { amount: 910, ticketDate: "2026-11-14" } });
 }, 60_000);
 
+test("the merchant read is matched to an enabled French partner by whole words, accents and case aside", async () => {
+  const partners = Object.fromEntries(
+    (await handle.db.selectFrom("partners").select(["id", "name_fr"]).execute()).map((p) => [p.name_fr, p.id]),
+  );
+  const scan = await stored(ids.marie!, bikeShop, "ticket.pdf");
+  const cases: [string, string | null][] = [
+    ["Boulangerie Pain et Co Lyon 3", partners["Boulangerie Pain & Co"]!],
+    ["LE PETIT CAFÉ DE LA GARE", partners["Le Petit Café"]!],
+    ["SAKURA", partners["Sakura Sushi"]!],
+    ["CINEMA LE ROYAL", null], // closed: disabled partners are never suggested
+    ["STATION-SERVICE DU RHONE", null], // disabled too
+    ["AQUASPORTIF ANNECY", null], // "Aquasport Lille" is not in these words
+  ];
+  for (const [merchant, partnerId] of cases) {
+    const reader: ReceiptReader = {
+      name: "fixed",
+      read: async () => ({ kind: "read", text: `${merchant}\n01/11/2026 10:00\nTOTAL TTC 12,00 EUR` }),
+      close: async () => {},
+    };
+    const result = await readReceipt({ ...deps, receiptReader: reader }, ids.marie!, scan.id, NOW);
+    expect(result.kind === "read" && result.suggestion, merchant).toEqual({
+      ticketDate: "2026-11-01",
+      amount: 1200,
+      partnerId,
+      companyName: merchant,
+    });
+  }
+});
+
 test("a receipt that cannot be read is logged as ocr_cannot_predict_image_annotations and answered unreadable", async () => {
   // A PDF without a text layer (a scan): nothing to read, no guess.
   const textless = new TextEncoder().encode(minimalPdf());
