@@ -86,6 +86,7 @@ export const SIGNED_IN_PAGES = [
   "/wallets/:walletId",
   "/transactions",
   "/plans",
+  "/plans/expense-requests/receipts/:fileId",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",
