@@ -59,8 +59,10 @@ export default [
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
     route("plans", "routes/plans/layout.tsx", [
-      // The plans page itself is issue 16's (Part C of issue 14 builds it); until then /plans answers 404.
+      // The plans page itself is Part C's (refund-partners); until then /plans answers 404.
       index("routes/shell/plans.ts"),
+      // Before the wizard's `expense-requests/:requestId`: a receipt's download (owner only).
+      route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
       route("expense-requests", "routes/plans/expense-requests.tsx", [
         route(":requestId/cancel", "routes/plans/expense-request-cancel.tsx"),
       ]),
