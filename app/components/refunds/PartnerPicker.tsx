@@ -250,7 +250,16 @@ export function PartnerPicker({
         }}
       >
         <Radios
-          field={{ ...field, initialValue: chosen?.id }}
+          // Conform's metadata reads through getters: copied field by field, never spread.
+          field={{
+            id: field.id,
+            name: field.name,
+            errorId: field.errorId,
+            errors: field.errors,
+            key: field.key,
+            required: field.required,
+            initialValue: chosen?.id,
+          }}
           legend={t("partners.picker.resultsLabel")}
           options={partnerChoices(listed, t)}
           required
