@@ -206,9 +206,13 @@ export function PartnerPicker({
   };
 
   return (
-    <fieldset className="fieldset partner-picker">
+    <fieldset className="fieldset partner-picker" aria-describedby={hint ? `${field.id}-picker-hint` : undefined}>
       <legend>{legend ?? t("partners.picker.legend")}</legend>
-      {hint ? <p className="field__hint">{hint}</p> : null}
+      {hint ? (
+        <p className="field__hint" id={`${field.id}-picker-hint`}>
+          {hint}
+        </p>
+      ) : null}
       <div className="partner-picker__search">
         <Field
           field={searchField}
