@@ -58,9 +58,11 @@ export default [
     route("wallets", "routes/wallets/index.tsx"),
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
+    // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx.
     route("plans", "routes/plans/layout.tsx", [
-      // The plans page itself is Part C's (refund-partners); until then /plans answers 404.
-      index("routes/shell/plans.ts"),
+      index("routes/plans/index.ts"),
+      route("partners", "routes/plans/partners.ts"),
+      route("suggest-establishment", "routes/plans/suggest-establishment.tsx"),
       // Before the wizard's `expense-requests/:requestId`: a receipt's download (owner only).
       route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
       route("expense-requests", "routes/plans/expense-requests.tsx", [

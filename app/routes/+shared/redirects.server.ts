@@ -89,6 +89,8 @@ export const SIGNED_IN_PAGES = [
   "/plans/expense-requests",
   "/plans/expense-requests/:requestId/cancel",
   "/plans/expense-requests/receipts/:fileId",
+  "/plans/partners",
+  "/plans/suggest-establishment",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",
