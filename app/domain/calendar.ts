@@ -1,4 +1,4 @@
-import { addDays, differenceInCalendarDays, formatISO } from "date-fns";
+import { addBusinessDays, addDays, differenceInCalendarDays, formatISO } from "date-fns";
 
 /**
  * Arithmetic on calendar days (YYYY-MM-DD) with date-fns (decision 0018): a day is a day, whatever
@@ -16,4 +16,9 @@ export function addCalendarDays(day: string, days: number): string {
 /** Whole calendar days from `from` to `to`, negative when `to` is earlier. */
 export function calendarDaysBetween(from: string, to: string): number {
   return differenceInCalendarDays(noonOf(to), noonOf(from));
+}
+
+/** The day `days` working days (Monday to Friday) after `day`: a refund is paid within 7 of them (spec 001 §9). */
+export function addWorkingDays(day: string, days: number): string {
+  return formatISO(addBusinessDays(noonOf(day), days), { representation: "date" });
 }

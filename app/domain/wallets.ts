@@ -113,9 +113,11 @@ export interface WalletSummary {
   id: string;
   name: string;
   walletType: string;
-  /** Cents available today (balance less frozen amounts), or null when unlimited. */
+  /** Cents available today (balance less frozen amounts and refund reservations), or null when unlimited. */
   available: number | null;
   frozen: number;
+  /** Cents held for refund requests awaiting review (wallet_reservations, issue 14). */
+  reserved: number;
 }
 
 export interface WalletDetail {
@@ -127,9 +129,11 @@ export interface WalletDetail {
   unlimited: boolean;
   /** Cents the wallet can pay now (total less what pending payments hold); null when unlimited. */
   available: number | null;
-  /** Cents the wallet holds, pending payments included; null when unlimited. */
+  /** Cents the wallet holds, pending payments and refund reservations included; null when unlimited. */
   total: number | null;
   frozen: number;
+  /** Cents held for refund requests awaiting review. */
+  reserved: number;
   /**
    * "Limite de dépense" (spec 000 §2, the API's spendable_amount): cents the wallet can still pay today —
    * what it holds, capped by what its daily limit leaves today; null when unlimited with no daily limit.

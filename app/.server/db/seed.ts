@@ -449,6 +449,9 @@ function typeId(catalogue: Catalogue, technicalName: string): string {
 // Addresses (the rows come from factories.ts)
 // ---------------------------------------------------------------------------------------------
 
+/** A valid French IBAN (RIB key included) for marie's refunds; only its last 4 are ever shown. */
+const MARIE_IBAN = "FR7630006000011234567890189";
+
 const MARIE_ADDRESS: Address = { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "FR" };
 const PAUL_ADDRESS: Address = { line1: "27 boulevard Voltaire", zipcode: "75011", city: "Paris", country: "FR" };
 
@@ -480,7 +483,7 @@ async function seedMarie(db: DB, clock: Clock, userId: string, groups: Groups, c
   const creditCards = await seedMarieCreditCards(db, clock, userId);
   const authorizations = await seedMarieAuthorizations(db, clock, cards.main.id, creditCards.defaultId);
   await seedMarieLicences(db, userId, groups, cards, wallets);
-  const requests = await seedMarieExpenseRequests(db, clock, userId, catalogue);
+  const requests = await seedMarieExpenseRequests(db, clock, userId, catalogue, wallets);
   const allowanceId = await seedMarieAllowance(db, clock, userId, groups);
   await seedMarieNotifications(db, clock, userId, { cards, wallets, authorizations, requests, allowanceId });
 }
@@ -817,8 +820,21 @@ async function seedMarieExpenseRequests(
   clock: Clock,
   userId: string,
   catalogue: Catalogue,
+  wallets: MarieWallets,
 ): Promise<MarieRequests> {
-  const base = { user_id: userId, fees: 0, iban_last_four: "0189" };
+  const base = {
+    user_id: userId,
+    fees: 0,
+    iban: MARIE_IBAN,
+    iban_last_four: MARIE_IBAN.slice(-4),
+    media_id: null,
+    second_media_id: null,
+    refusal_reason: null,
+    correction_reason: null,
+    payout_date: null,
+    sworn_name: null,
+    updated_at: null,
+  };
   const correctable = {
     ...base,
     id: newId("exr"),
@@ -830,13 +846,15 @@ async function seedMarieExpenseRequests(
     status: "to_correct" as const,
     is_rectifiable: 1,
     is_cancellable: 0,
+    correction_reason: "Le justificatif est illisible : envoyez une photo nette du ticket.",
     created_at: clock.at(-5 * DAY - 4 * HOUR),
   };
   const cancellable = {
     ...base,
     id: newId("exr"),
-    type_id: typeId(catalogue, "sport"),
-    partner_id: partnerId(catalogue, "Club Escalade Croix-Rousse"),
+    // Culture, so that it holds its amount on marie's Culture wallet (cancelling it releases it there).
+    type_id: typeId(catalogue, "culture"),
+    partner_id: partnerId(catalogue, "Théâtre du Vieux-Lyon"),
     amount: 12000,
     amount_to_refund: 12000,
     ticket_date: clock.day(-3),
@@ -857,9 +875,36 @@ async function seedMarieExpenseRequests(
     status: "paid" as const,
     is_rectifiable: 0,
     is_cancellable: 0,
+    payout_date: clock.day(-30),
+    sworn_name: "Marie Martin",
     created_at: clock.at(-40 * DAY - 2 * HOUR),
   };
   await db.insertInto("expense_requests").values([correctable, cancellable, finished]).execute();
+  // The two requests in progress are paid from the Culture wallet and hold their amounts on it until reviewed.
+  for (const request of [correctable, cancellable]) {
+    await db
+      .insertInto("expense_request_payment_methods")
+      .values({
+        id: newId("erpm"),
+        request_id: request.id,
+        wallet_id: wallets.culture.id,
+        amount: request.amount,
+        position: 0,
+      })
+      .execute();
+    await db
+      .insertInto("wallet_reservations")
+      .values({
+        id: newId("wres"),
+        wallet_id: wallets.culture.id,
+        expense_request_id: request.id,
+        amount: request.amount,
+        status: "held",
+        created_at: request.created_at,
+        settled_at: null,
+      })
+      .execute();
+  }
   return { inProgress: [correctable.id, cancellable.id], finished: [finished.id] };
 }
 

@@ -58,7 +58,7 @@ async function summarise(
 ): Promise<WalletSummary[]> {
   if (wallets.length === 0) return [];
   const ids = wallets.map((w) => w.id);
-  const [balances, limits, frozen] = await Promise.all([
+  const [balances, limits, frozen, reservations] = await Promise.all([
     db.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", ids).execute(),
     db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).execute(),
     db
@@ -67,10 +67,17 @@ async function summarise(
       .where("wallet_id", "in", ids)
       .where("status", "=", "frozen")
       .execute(),
+    db
+      .selectFrom("wallet_reservations")
+      .select(["wallet_id", "amount"])
+      .where("wallet_id", "in", ids)
+      .where("status", "=", "held")
+      .execute(),
   ]);
   const today = todayInParis(now);
   return wallets.map((w) => {
     const frozenAmount = frozen.filter((f) => f.wallet_id === w.id).reduce((sum, f) => sum + Math.abs(f.amount), 0);
+    const reserved = reservations.filter((r) => r.wallet_id === w.id).reduce((sum, r) => sum + r.amount, 0);
     const balance = walletBalance({
       unlimited: w.unlimited === 1,
       today,
@@ -89,8 +96,9 @@ async function summarise(
       id: w.id,
       name: w.name,
       walletType: w.wallet_type,
-      available: balance === null ? null : balance - frozenAmount,
+      available: balance === null ? null : balance - frozenAmount - reserved,
       frozen: frozenAmount,
+      reserved,
     };
   });
 }
@@ -153,6 +161,7 @@ export async function getWalletDetail(
     daysLeft: daysBetween(today, b.endDate),
   }));
   const frozen = summary?.frozen ?? 0;
+  const reserved = summary?.reserved ?? 0;
   const available = summary?.available ?? null;
   const daily = wallet.daily_spending_limit;
   const leftToday = daily === null ? null : Math.max(0, daily - (await spentToday(db, wallet.id, now)));
@@ -164,9 +173,10 @@ export async function getWalletDetail(
     sourceName: wallet.source_name,
     unlimited: wallet.unlimited === 1,
     available,
-    total: available === null ? null : available + frozen,
+    total: available === null ? null : available + frozen + reserved,
     spendable: leftToday === null ? available : available === null ? leftToday : Math.min(available, leftToday),
     frozen,
+    reserved,
     dailySpendingLimit: wallet.daily_spending_limit,
     autoExtend: wallet.auto_extend_deposit === 1,
     balances,
@@ -332,4 +342,82 @@ export async function createWalletFromLicence(
       .execute();
     return { kind: "created", walletId: id } as const;
   });
+}
+
+/**
+ * Takes `amount` cents from a wallet inside the caller's transaction, as a processed operation of kind
+ * `mainComment`: from the open credit limit when the wallet has one, else from its current balances,
+ * soonest expiry first; an unlimited wallet only records the operation.
+ */
+export async function debitWallet(
+  trx: DB,
+  walletId: string,
+  amount: number,
+  mainComment: string,
+  merchantName: string | null,
+  now = new Date(),
+): Promise<void> {
+  const wallet = await trx
+    .selectFrom("wallets")
+    .select(["unlimited"])
+    .where("id", "=", walletId)
+    .executeTakeFirstOrThrow();
+  const today = todayInParis(now);
+  if (wallet.unlimited !== 1) {
+    const limits = await trx.selectFrom("credit_limits").selectAll().where("wallet_id", "=", walletId).execute();
+    const open = limits.find(
+      (c) => c.credit_started_at.slice(0, 10) <= today && today <= c.credit_ended_at.slice(0, 10),
+    );
+    if (open) {
+      await trx
+        .updateTable("credit_limits")
+        .set({ remaining_amount: open.remaining_amount - amount })
+        .where("id", "=", open.id)
+        .execute();
+    } else {
+      const rows = await trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", walletId).execute();
+      let left = amount;
+      const current = currentBalances(
+        rows.map((b) => ({
+          id: b.id,
+          balance: b.balance,
+          deposit: b.deposit_amount,
+          startDate: b.start_date,
+          endDate: b.end_date,
+        })),
+        today,
+      );
+      for (const b of current) {
+        if (left <= 0) break;
+        const take = Math.min(left, b.balance);
+        await trx
+          .updateTable("wallet_balances")
+          .set({ balance: b.balance - take })
+          .where("id", "=", b.id)
+          .execute();
+        left -= take;
+      }
+      // A reservation was checked against the balance: anything left is taken from the latest balance.
+      const last = current[current.length - 1];
+      if (left > 0 && last) {
+        await trx
+          .updateTable("wallet_balances")
+          .set((eb) => ({ balance: eb("balance", "-", left) }))
+          .where("id", "=", last.id)
+          .execute();
+      }
+    }
+  }
+  await trx
+    .insertInto("wallet_transactions")
+    .values({
+      id: newId("wtx"),
+      wallet_id: walletId,
+      amount: -amount,
+      main_comment: mainComment,
+      merchant_name: merchantName,
+      status: "processed",
+      created_at: now.toISOString(),
+    })
+    .execute();
 }
