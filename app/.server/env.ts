@@ -116,6 +116,16 @@ const envSchema = z
     STRIPE_ISSUING_PIN_KEY_ID: optionalString,
     /** Another Stripe API address (a local stand-in in tests), e.g. http://127.0.0.1:12111. */
     STRIPE_API_HOST: optionalString,
+    /** Where uploaded receipts are kept: a folder of the server (default) or an S3-compatible bucket. */
+    FILE_STORAGE: z.enum(["filesystem", "s3"]).default("filesystem"),
+    /** The folder of FILE_STORAGE=filesystem. */
+    FILE_STORAGE_DIR: z.string().default("data/files"),
+    /** FILE_STORAGE=s3: the endpoint of an S3-compatible service (unset: AWS S3 of S3_REGION). */
+    S3_ENDPOINT: optionalUrl,
+    S3_BUCKET: optionalString,
+    S3_REGION: z.string().default("us-east-1"),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
   })
   .superRefine((env, ctx) => {
     if (env.APP_MODE === "sandbox" && !isLoopback(env.HOST) && env.ALLOW_PUBLIC_SANDBOX !== "1") {
@@ -133,6 +143,10 @@ const envSchema = z
         path: ["GUESS_DELAY_MAX_SECONDS"],
         message: "GUESS_DELAY_MAX_SECONDS must be at least GUESS_DELAY_SECONDS",
       });
+    }
+    if (env.FILE_STORAGE === "s3") {
+      for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const)
+        if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: `FILE_STORAGE=s3 needs ${key}` });
     }
     if (env.APP_MODE === "production") {
       if (!env.SESSION_SECRET || env.SESSION_SECRET.split(",")[0]!.length < 32) {

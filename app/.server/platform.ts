@@ -2,11 +2,13 @@ import { getEnv, type Env } from "./env";
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
 import { isDatabaseEmpty, registerDemoCards, registerDemoPayments, seedDemo } from "./db/seed";
 import { createLogger, type Logger } from "./logger";
+import { createFileStorage, type FileStorage } from "./providers/file-storage";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
 import { isSandboxProcessor } from "./providers/payments/sandbox";
+import { createReceiptReader, type ReceiptReader } from "./providers/receipt-reading";
 import { setGuessLimits, type GuessLimits } from "./services/guess-limits";
 
 /** Everything the services need from the outside world, built once per process. */
@@ -17,6 +19,10 @@ export interface Platform {
   messenger: Messenger;
   issuer: CardIssuer;
   payments: PaymentProcessor;
+  /** Uploaded receipts (a folder or an S3-compatible bucket). */
+  fileStorage: FileStorage;
+  /** Reads receipts on this server (its worker starts on first use). */
+  receiptReader: ReceiptReader;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -44,6 +50,8 @@ export async function createPlatform(env: Env): Promise<Platform> {
     if (isSandboxProcessor(payments)) await registerDemoPayments(database.db, payments);
     logger.info("demo data created", { database: database.kind });
   }
+  const fileStorage = createFileStorage(env);
+  const receiptReader = createReceiptReader();
   return {
     env,
     db: database.db,
@@ -51,9 +59,14 @@ export async function createPlatform(env: Env): Promise<Platform> {
     messenger,
     issuer,
     payments,
+    fileStorage,
+    receiptReader,
     logger,
     ping: () => pingDatabase(database.db),
-    close: () => database.close(),
+    close: async () => {
+      await receiptReader.close();
+      await database.close();
+    },
   };
 }
 

@@ -1,3 +1,5 @@
+import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
+import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +39,8 @@ beforeAll(async () => {
     messenger: new SandboxMessenger(handle.db),
     issuer: new SandboxIssuer(handle.db, keyFile),
     payments: new SandboxPaymentProcessor(handle.db),
+    fileStorage: new FilesystemStorage(mkdtempSync(join(tmpdir(), "files-"))),
+    receiptReader: new LocalReceiptReader(),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

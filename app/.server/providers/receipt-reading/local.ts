@@ -1,0 +1,73 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { ReceiptReader, ReceiptReading } from "./port";
+
+type TesseractWorker = Awaited<ReturnType<typeof import("tesseract.js").createWorker>>;
+
+/**
+ * Receipts read on this server, offline (decision 0025): images by tesseract.js with the French
+ * trained data of the `@tesseract.js-data/fra` package (no download), PDFs by their text layer (unpdf,
+ * PDF.js). One tesseract worker, made on the first image and reused; images wait their turn in a queue
+ * (one recognition at a time: it uses a whole core). A PDF without text (a scan) is unreadable.
+ */
+export class LocalReceiptReader implements ReceiptReader {
+  readonly name = "local";
+  private worker: Promise<TesseractWorker> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  async read(bytes: Uint8Array, contentType: string): Promise<ReceiptReading> {
+    try {
+      if (contentType === "application/pdf") return await this.readPdf(bytes);
+      if (contentType === "image/png" || contentType === "image/jpeg") return await this.readImage(bytes);
+      return { kind: "unreadable", reason: `unsupported type ${contentType}` };
+    } catch (err) {
+      return { kind: "unreadable", reason: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  private async readPdf(bytes: Uint8Array): Promise<ReceiptReading> {
+    const { extractText, getDocumentProxy } = await import("unpdf");
+    // PDF.js takes the buffer over: give it a copy.
+    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    try {
+      const { text } = await extractText(pdf, { mergePages: true });
+      return text.trim() ? { kind: "read", text } : { kind: "unreadable", reason: "no text layer" };
+    } finally {
+      await pdf.destroy();
+    }
+  }
+
+  private readImage(bytes: Uint8Array): Promise<ReceiptReading> {
+    const run = this.queue.then(async (): Promise<ReceiptReading> => {
+      const worker = await this.startWorker();
+      const { data } = await worker.recognize(Buffer.from(bytes));
+      return data.text.trim() ? { kind: "read", text: data.text } : { kind: "unreadable", reason: "no text found" };
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private startWorker(): Promise<TesseractWorker> {
+    this.worker ??= (async () => {
+      const { createWorker, OEM } = await import("tesseract.js");
+      const require = createRequire(import.meta.url);
+      const langPath = path.join(
+        path.dirname(require.resolve("@tesseract.js-data/fra/package.json")),
+        "4.0.0_best_int",
+      );
+      return createWorker("fra", OEM.LSTM_ONLY, { langPath, cacheMethod: "none", gzip: true });
+    })().catch((err: unknown) => {
+      this.worker = null;
+      throw err;
+    });
+    return this.worker;
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (!worker) return;
+    await this.queue;
+    await (await worker.catch(() => null))?.terminate();
+  }
+}

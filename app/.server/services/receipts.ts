@@ -1,0 +1,251 @@
+import { createHash, randomBytes } from "node:crypto";
+import {
+  RECEIPT_MAX_BYTES,
+  receiptFileName,
+  sniffReceiptType,
+  type ReceiptContentType,
+} from "../../domain/receipt-file";
+import { parseReceiptText } from "../../domain/receipt-text";
+import { foldForSearch } from "../../domain/search-text";
+import { todayInParis } from "../../domain/wallets";
+import type { DB } from "../db";
+import { newId, nowIso } from "../ids";
+import type { Logger } from "../logger";
+import type { FileStorage } from "../providers/file-storage";
+import type { ReceiptReader } from "../providers/receipt-reading";
+
+/**
+ * Receipts (spec 001 §3 "file", §5 "Upload"): stored for their owner only, their type sniffed from
+ * their bytes, read on this server (decision 0025). Every function takes the platform's pieces it
+ * needs (a route passes `await getPlatform()`), then the signed-in user's id, and is scoped to them.
+ */
+export interface ReceiptDeps {
+  db: DB;
+  fileStorage: FileStorage;
+  receiptReader: ReceiptReader;
+  logger: Logger;
+}
+
+export interface ReceiptFile {
+  id: string;
+  fileName: string;
+  contentType: ReceiptContentType;
+  size: number;
+  sha256: string;
+  createdAt: string;
+}
+
+export interface ReceiptSuggestion {
+  ticketDate: string | null;
+  /** Integer cents. */
+  amount: number | null;
+  /** A France partner, enabled, whose name matches the merchant read. */
+  partnerId: string | null;
+  /** The merchant's name as read. */
+  companyName: string | null;
+}
+
+type FileRow = {
+  id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  created_at: string;
+  storage_key: string;
+};
+
+const toReceiptFile = (row: FileRow): ReceiptFile => ({
+  id: row.id,
+  fileName: row.file_name,
+  contentType: row.content_type as ReceiptContentType,
+  size: Number(row.size),
+  sha256: row.sha256,
+  createdAt: row.created_at,
+});
+
+async function ownFile(db: DB, userId: string, fileId: string): Promise<FileRow | undefined> {
+  if (typeof fileId !== "string" || fileId.length > 100) return undefined;
+  return db
+    .selectFrom("files")
+    .select(["id", "file_name", "content_type", "size", "sha256", "created_at", "storage_key"])
+    .where("id", "=", fileId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+}
+
+/**
+ * Keeps an uploaded receipt: at most RECEIPT_MAX_BYTES, a whole PDF, PNG or JPEG by its content
+ * (never by its name or the type the browser claimed). The storage key is random.
+ */
+export async function storeReceipt(
+  deps: Pick<ReceiptDeps, "db" | "fileStorage">,
+  userId: string,
+  upload: File,
+): Promise<{ kind: "stored"; file: ReceiptFile } | { kind: "too_big" } | { kind: "invalid_type" } | { kind: "empty" }> {
+  if (upload.size === 0) return { kind: "empty" };
+  if (upload.size > RECEIPT_MAX_BYTES) return { kind: "too_big" };
+  const bytes = new Uint8Array(await upload.arrayBuffer());
+  if (bytes.length === 0) return { kind: "empty" };
+  if (bytes.length > RECEIPT_MAX_BYTES) return { kind: "too_big" };
+  const contentType = sniffReceiptType(bytes);
+  if (!contentType) return { kind: "invalid_type" };
+
+  const row: FileRow = {
+    id: newId("file"),
+    file_name: receiptFileName(upload.name ?? "", contentType),
+    content_type: contentType,
+    size: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    created_at: nowIso(),
+    storage_key: `receipts/${randomBytes(18).toString("base64url")}`,
+  };
+  await deps.fileStorage.put(row.storage_key, bytes, { contentType });
+  try {
+    await deps.db
+      .insertInto("files")
+      .values({ ...row, user_id: userId })
+      .execute();
+  } catch (err) {
+    await deps.fileStorage.delete(row.storage_key).catch(() => undefined);
+    throw err;
+  }
+  return { kind: "stored", file: toReceiptFile(row) };
+}
+
+export async function describeReceipt(deps: Pick<ReceiptDeps, "db">, userId: string, fileId: string) {
+  const row = await ownFile(deps.db, userId, fileId);
+  return row ? toReceiptFile(row) : null;
+}
+
+/** The receipt's bytes for its owner (the download route streams them). */
+export async function openReceipt(
+  deps: Pick<ReceiptDeps, "db" | "fileStorage" | "logger">,
+  userId: string,
+  fileId: string,
+): Promise<{ kind: "found"; file: ReceiptFile; body: ReadableStream<Uint8Array> } | { kind: "not_found" }> {
+  const row = await ownFile(deps.db, userId, fileId);
+  if (!row) return { kind: "not_found" };
+  const body = await deps.fileStorage.get(row.storage_key);
+  if (!body) {
+    deps.logger.error("receipt missing from storage", { fileId: row.id, storage: deps.fileStorage.name });
+    return { kind: "not_found" };
+  }
+  return { kind: "found", file: toReceiptFile(row), body };
+}
+
+/** Removes a receipt not yet on a request (a draft's reference to it goes too). */
+export async function deleteReceipt(
+  deps: Pick<ReceiptDeps, "db" | "fileStorage">,
+  userId: string,
+  fileId: string,
+): Promise<{ kind: "deleted" } | { kind: "not_found" } | { kind: "in_use" }> {
+  const row = await ownFile(deps.db, userId, fileId);
+  if (!row) return { kind: "not_found" };
+  const used = await deps.db
+    .selectFrom("expense_requests")
+    .select("id")
+    .where((eb) => eb.or([eb("media_id", "=", row.id), eb("second_media_id", "=", row.id)]))
+    .executeTakeFirst();
+  if (used) return { kind: "in_use" };
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("expense_request_drafts")
+      .set({ media_id: null })
+      .where("user_id", "=", userId)
+      .where("media_id", "=", row.id)
+      .execute();
+    await trx
+      .updateTable("expense_request_drafts")
+      .set({ second_media_id: null })
+      .where("user_id", "=", userId)
+      .where("second_media_id", "=", row.id)
+      .execute();
+    await trx.deleteFrom("files").where("id", "=", row.id).where("user_id", "=", userId).execute();
+  });
+  await deps.fileStorage.delete(row.storage_key);
+  return { kind: "deleted" };
+}
+
+/**
+ * Another of the user's requests, still alive (not cancelled or refused), whose receipt has the same
+ * content (SHA-256) as this file: the same ticket sent twice. `exceptRequestId`: the request being corrected.
+ */
+export async function receiptUsedElsewhere(
+  deps: Pick<ReceiptDeps, "db">,
+  userId: string,
+  fileId: string,
+  exceptRequestId: string | null = null,
+): Promise<{ requestId: string; createdAt: string } | null> {
+  const row = await ownFile(deps.db, userId, fileId);
+  if (!row) return null;
+  let query = deps.db
+    .selectFrom("expense_requests as r")
+    .innerJoin("files as f", (join) =>
+      join.on((eb) => eb.or([eb("f.id", "=", eb.ref("r.media_id")), eb("f.id", "=", eb.ref("r.second_media_id"))])),
+    )
+    .select(["r.id", "r.created_at"])
+    .where("r.user_id", "=", userId)
+    .where("f.user_id", "=", userId)
+    .where("f.sha256", "=", row.sha256)
+    .where("r.status", "not in", ["cancelled", "refused"]);
+  if (exceptRequestId) query = query.where("r.id", "!=", exceptRequestId);
+  const hit = await query.orderBy("r.created_at", "desc").orderBy("r.id").executeTakeFirst();
+  return hit ? { requestId: hit.id, createdAt: hit.created_at } : null;
+}
+
+/**
+ * Reads the receipt on this server and suggests its date, total and partner. A failure is logged as
+ * `ocr_cannot_predict_image_annotations` and answered `unreadable`: the employee types the details.
+ */
+export async function readReceipt(
+  deps: ReceiptDeps,
+  userId: string,
+  fileId: string,
+  now: Date = new Date(),
+): Promise<{ kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "not_found" }> {
+  const row = await ownFile(deps.db, userId, fileId);
+  if (!row) return { kind: "not_found" };
+  const start = performance.now();
+  try {
+    const body = await deps.fileStorage.get(row.storage_key);
+    if (!body) return { kind: "not_found" };
+    const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+    const reading = await deps.receiptReader.read(bytes, row.content_type);
+    if (reading.kind !== "read") {
+      deps.logger.warn("ocr_cannot_predict_image_annotations", { fileId: row.id, reason: reading.reason });
+      return { kind: "unreadable" };
+    }
+    const facts = parseReceiptText(reading.text, todayInParis(now));
+    const partnerId = facts.companyName ? await matchPartner(deps.db, facts.companyName) : null;
+    const ms = Math.round(performance.now() - start);
+    return { kind: "read", suggestion: { ...facts, partnerId }, ms };
+  } catch (err) {
+    deps.logger.warn("ocr_cannot_predict_image_annotations", { fileId: row.id, err });
+    return { kind: "unreadable" };
+  }
+}
+
+/**
+ * The enabled France partner whose folded name is the merchant's: the same name first, else one whose
+ * name holds the merchant's words (or the reverse); shortest name wins. None: null.
+ */
+async function matchPartner(db: DB, companyName: string): Promise<string | null> {
+  const folded = foldForSearch(companyName);
+  if (folded.length < 3) return null;
+  // Enabled French partners are a few hundred at most: compared here, both ways, on their folded names.
+  const candidates = await db
+    .selectFrom("partners")
+    .select(["id", "search_text"])
+    .where("country", "=", "FR")
+    .where("enabled", "=", 1)
+    .orderBy("id")
+    .execute();
+  const names = candidates.flatMap((c) => c.search_text.split(" | ").map((name) => ({ id: c.id, name })));
+  const exact = names.find((n) => n.name === folded);
+  if (exact) return exact.id;
+  const near = names
+    .filter((n) => n.name.length >= 3 && (n.name.includes(folded) || folded.includes(n.name)))
+    .sort((a, b) => a.name.length - b.name.length);
+  return near[0]?.id ?? null;
+}
