@@ -57,7 +57,12 @@ export default [
     route("wallets", "routes/wallets/index.tsx"),
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
-    route("plans", "routes/shell/plans.ts"),
+    // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx; issue 14's parts add theirs inside.
+    route("plans", "routes/plans/layout.tsx", [
+      index("routes/plans/index.ts"),
+      route("partners", "routes/plans/partners.ts"),
+      route("suggest-establishment", "routes/plans/suggest-establishment.tsx"),
+    ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),
       route("profile", "routes/settings/profile.tsx"),

@@ -17,9 +17,8 @@ test("marie's layout: status banner, navigation of her cards, wallets and benefi
     "Cadeaux de Noël",
     "Mobilité",
     "Culture",
-    "Services et partenaires",
+    // Only the plans pages that exist: integrations (issue 16) and allowances are not built yet.
     "Demandes de remboursement",
-    "Indemnités mobilité",
     "Trouver un commerce",
   ];
   // Prefixes: a card blocked by an earlier journey keeps its entry, marked "(bloquée)".
@@ -51,7 +50,8 @@ test("claire, a manager without refunds or allowances, sees the manager entry an
 }) => {
   await signIn(page, CLAIRE);
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
-  await expect(nav.getByRole("link", { name: "Services et partenaires" })).toBeVisible();
+  // No plans tab at all: integrations is not built yet (issue 16), and claire has neither refunds nor allowances.
+  await expect(nav.getByRole("link", { name: "Services et partenaires" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Demandes de remboursement" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Indemnités mobilité" })).toHaveCount(0);
   await page.locator("summary", { hasText: "Mon compte (Claire Petit)" }).click();

@@ -1,4 +1,6 @@
+import { partnerSearchText } from "../../domain/search-text";
 import { newId } from "../ids";
+import type { Features } from "../services/accounts";
 import type { DB } from "./index";
 import type {
   CardAuthorizationTable,
@@ -6,6 +8,7 @@ import type {
   CreditCardTable,
   GroupTable,
   LicenceTable,
+  PartnerTable,
   PendingChangeTable,
   UserTable,
   WalletBalanceTable,
@@ -147,6 +150,34 @@ export function buildLicence(
   };
 }
 
+/**
+ * A partner shop (France, enabled unless given a `disabled_reason`); its names default to the French
+ * one, and `search_text` is always made from them (partnerSearchText), as the seed and migration 010 do.
+ */
+export function buildPartner(
+  fields: Pick<PartnerTable, "name_fr"> & Partial<Omit<PartnerTable, "search_text">>,
+): PartnerTable {
+  const names = { name_en: fields.name_en ?? fields.name_fr, name_nl: fields.name_nl ?? fields.name_fr };
+  return {
+    id: newId("ptn"),
+    line1: "1 place Bellecour",
+    zipcode: "69002",
+    city: "Lyon",
+    country: "FR",
+    enabled: fields.disabled_reason ? 0 : 1,
+    disabled_reason: null,
+    ...fields,
+    ...names,
+    search_text: partnerSearchText({ name_fr: fields.name_fr, ...names }),
+  };
+}
+
+export async function createPartner(db: DB, fields: Parameters<typeof buildPartner>[0]): Promise<PartnerTable> {
+  const row = buildPartner(fields);
+  await db.insertInto("partners").values(row).execute();
+  return row;
+}
+
 /** A saved credit card (for overflow payments); its `processor_ref` is what the processor knows it by. */
 export function buildCreditCard(
   fields: Pick<CreditCardTable, "user_id" | "brand" | "last4" | "exp_month" | "exp_year" | "created_at"> &
@@ -274,6 +305,8 @@ export interface AccountSpec {
   freeWalletLicences?: string[];
   /** For the overflow feature: the most an overflow payment may be, in cents. */
   overflowLimit?: number;
+  /** The account's features (spec 001 §3), over NO_FEATURES: e.g. `{ expenseRequests: { any: true } }`. */
+  features?: Partial<Features>;
 }
 
 export interface CreatedAccount {
@@ -312,6 +345,7 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
     password_change_required: spec.passwordChangeRequired ? 1 : 0,
     balance_overflow_authorized: spec.overflowLimit ?? null,
     processor_customer_ref: spec.creditCards?.length ? newId("scus") : null,
+    features: JSON.stringify({ ...NO_FEATURES, ...spec.features }),
     ...(profile
       ? {
           first_name: "Alex",

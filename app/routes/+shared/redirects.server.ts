@@ -86,6 +86,8 @@ export const SIGNED_IN_PAGES = [
   "/wallets/:walletId",
   "/transactions",
   "/plans",
+  "/plans/partners",
+  "/plans/suggest-establishment",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",

@@ -18,6 +18,7 @@ import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
 import { SignOutButton } from "~/components/SignOutButton";
 import { NewTabLink } from "~/components/NewTabLink";
+import { planFeaturesOf, planTabs } from "~/domain/plans";
 
 export const middleware = [requireAccount];
 
@@ -50,10 +51,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     // Spec 001 §4: a change waiting for its code is offered on every page until settled.
     pendingFields: pending,
     wallets,
-    plans: {
-      expenseRequests: account.features.expenseRequests.any === true,
-      allowances: account.features.allowances.any === true,
-    },
+    // The plans page's tabs this account has (spec 001 §2.5): only pages that exist.
+    plans: planTabs(planFeaturesOf(account)).map(({ id, path, label }) => ({ id, path, label })),
     links: {
       faq: env.FAQ_URL,
       legal: env.LEGAL_URL,
@@ -110,30 +109,20 @@ function SideNav({ data }: { data: AppLayoutData }) {
           </ul>
         )}
       </li>
-      <li>
-        <h2 className="side-nav__heading">{t("nav.plans")}</h2>
-        <ul className="side-nav__list">
-          <li>
-            <NavLink to="/plans/integrations" className="side-nav__link">
-              {t("nav.integrations")}
-            </NavLink>
-          </li>
-          {data.plans.expenseRequests ? (
-            <li>
-              <NavLink to="/plans/expense-requests" className="side-nav__link">
-                {t("nav.expenseRequests")}
-              </NavLink>
-            </li>
-          ) : null}
-          {data.plans.allowances ? (
-            <li>
-              <NavLink to="/plans/allowances" className="side-nav__link">
-                {t("nav.allowances")}
-              </NavLink>
-            </li>
-          ) : null}
-        </ul>
-      </li>
+      {data.plans.length > 0 ? (
+        <li>
+          <h2 className="side-nav__heading">{t("nav.plans")}</h2>
+          <ul className="side-nav__list">
+            {data.plans.map((tab) => (
+              <li key={tab.id}>
+                <NavLink to={tab.path} className="side-nav__link">
+                  {t(tab.label)}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </li>
+      ) : null}
       <li>
         <NavLink to="/store-locator" className="side-nav__link side-nav__link--top">
           {t("nav.storeLocator")}
@@ -279,10 +268,11 @@ function Shell({ data, children }: { data: AppLayoutData | undefined; children: 
 /** The navigation's sections without their cards and wallets: what the shell can offer when those failed to load. */
 function SectionsNav() {
   const { t } = useTranslation();
+  // The plans tabs every account has (none until integrations is built, issue 16).
   const sections = [
     ["/cards", "nav.cards"],
     ["/wallets", "nav.wallets"],
-    ["/plans/integrations", "nav.integrations"],
+    ...planTabs(null).map((tab) => [tab.path, tab.label] as const),
     ["/store-locator", "nav.storeLocator"],
   ] as const;
   return (

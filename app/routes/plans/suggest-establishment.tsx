@@ -1,0 +1,130 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { Form, Link } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/suggest-establishment";
+import { DocumentTitle } from "~/components/DocumentTitle";
+import { ErrorSummary, Field, Select } from "~/components/forms";
+import { DEFAULT_COUNTRY, DELIVERY_COUNTRIES } from "~/domain/countries";
+import { partnerSuggestionSchema, SUGGESTION_MAX, type PartnerSuggestionForm } from "~/domain/partner-suggestion";
+import { planFeaturesOf, planTabs } from "~/domain/plans";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
+import type { InternalPath } from "~/routes/+shared/redirects.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { getPlatform } from "~/.server/platform";
+import { safeRedirectPath } from "~/.server/session";
+import { suggestPartner } from "~/.server/services/partners";
+
+/**
+ * "Suggérer un établissement" (spec 001 §2.8, §5 "Suggest partner"): a page of the plans area, opened
+ * from the partner field with `?back=<the page it came from>`. "Retour" and the redirect after sending
+ * go back there (a signed-in page of the portal only, else the account's first plans tab, else /cards);
+ * the suggestion is stored for review and a message thanks the person.
+ */
+function backOf(request: Request, account: Parameters<typeof planFeaturesOf>[0]): InternalPath {
+  const [firstTab] = planTabs(planFeaturesOf(account));
+  const back = new URL(request.url).searchParams.get("back");
+  // safeRedirectPath keeps only a normalised path of a signed-in page of routes.ts: an internal path.
+  return safeRedirectPath(back, firstTab?.path ?? "/cards") as InternalPath;
+}
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return { back: backOf(request, context.get(accountContext)) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const account = context.get(accountContext);
+  const submission = parseForm(await request.formData(), partnerSuggestionSchema);
+  if (submission.status !== "success") return refuse(submission);
+  const { db } = await getPlatform();
+  const result = await suggestPartner(db, account.id, submission.value);
+  if (result.kind === "invalid") return refuse(submission, { fieldErrors: result.errors });
+  return redirectWithFlash(request, backOf(request, account), { kind: "success", message: "partners.suggest.sent" });
+}
+
+const COUNTRY_OPTIONS = Object.entries(DELIVERY_COUNTRIES).map(([code, name]) => ({ value: code, label: name }));
+
+export default function SuggestEstablishment({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<PartnerSuggestionForm>({
+    id: "suggest-establishment",
+    lastResult: actionData,
+    defaultValue: { country: DEFAULT_COUNTRY },
+  });
+  const optional = (
+    name: "website" | "email" | "phone" | "line1" | "zipcode" | "city",
+    extra: { type?: "email" | "tel" | "url"; autoComplete: string; maxLength: number; hint?: string },
+  ) => (
+    <Field
+      optional
+      field={fields[name]}
+      label={t(`partners.suggest.${name}`)}
+      hint={extra.hint}
+      type={extra.type}
+      autoComplete={extra.autoComplete}
+      maxLength={extra.maxLength}
+      spellCheck={extra.type ? false : undefined}
+    />
+  );
+  return (
+    <section aria-labelledby="suggest-establishment-title">
+      <DocumentTitle page={t("partners.suggest.title")} error={!form.valid} />
+      <h2 id="suggest-establishment-title">{t("partners.suggest.title")}</h2>
+      <ErrorSummary
+        form={form}
+        fields={[
+          fields.name,
+          fields.website,
+          fields.email,
+          fields.phone,
+          fields.line1,
+          fields.zipcode,
+          fields.city,
+          fields.country,
+        ]}
+      />
+      <p>{t("partners.suggest.intro")}</p>
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <Field
+          required
+          field={fields.name}
+          label={t("partners.suggest.name")}
+          hint={t("partners.suggest.nameHint")}
+          autoComplete="organization"
+          maxLength={SUGGESTION_MAX.name}
+        />
+        {optional("website", {
+          type: "url",
+          autoComplete: "url",
+          maxLength: SUGGESTION_MAX.website,
+          hint: t("partners.suggest.websiteHint"),
+        })}
+        <fieldset className="fieldset">
+          <legend>{t("partners.suggest.contact")}</legend>
+          {optional("email", { type: "email", autoComplete: "email", maxLength: 254 })}
+          {optional("phone", { type: "tel", autoComplete: "tel", maxLength: 25 })}
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend>{t("partners.suggest.address")}</legend>
+          {optional("line1", { autoComplete: "address-line1", maxLength: 50 })}
+          {optional("zipcode", { autoComplete: "postal-code", maxLength: 10 })}
+          {optional("city", { autoComplete: "address-level2", maxLength: 50 })}
+          <Select
+            field={fields.country}
+            label={t("partners.suggest.country")}
+            autoComplete="country"
+            options={COUNTRY_OPTIONS}
+          />
+        </fieldset>
+        <div className="actions">
+          <button type="submit" className="button">
+            {t("partners.suggest.submit")}
+          </button>
+          <Link to={loaderData.back} className="link-action">
+            {t("partners.suggest.back")}
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
