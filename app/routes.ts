@@ -62,6 +62,8 @@ export default [
       index("routes/plans/index.ts"),
       route("partners", "routes/plans/partners.ts"),
       route("suggest-establishment", "routes/plans/suggest-establishment.tsx"),
+      // The refund wizard (issue 14, part D); a side panel of the list once the list route is in.
+      route("expense-requests/:requestId", "routes/plans/expense-request-wizard.tsx"),
     ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),

@@ -9,7 +9,7 @@ import { parseDay } from "./refunds";
  */
 const required = (key: string) => z.string({ error: key }).trim().min(1, key).max(200, key);
 
-export const refundTypeSchema = z.object({ type_id: required("refundWizard.errors.typeRequired") });
+export const refundTypeSchema = z.object({ type_id: required("refunds.errors.typeRequired") });
 /** The ticket step has no field of its own but its file (parsed apart, see uploads.server.ts). */
 export const refundTicketSchema = z.object({});
 export const refundMobilitySchema = z.object({ subtype: required("refundWizard.errors.subtypeRequired") });
@@ -17,15 +17,15 @@ export const refundMobilitySchema = z.object({ subtype: required("refundWizard.e
 /** Cents from a typed amount ("9,10", "9.1", "9"): more than 0, at most 2 decimals. */
 const amountField = z
   .string({ error: "refundWizard.errors.amountRequired" })
-  .max(30, "refundWizard.errors.amountFormat")
+  .max(30, "refunds.errors.amountInvalid")
   .transform((text, ctx) => {
     const cents = parseEuros(text);
     if (cents === null) {
-      ctx.addIssue({ code: "custom", message: "refundWizard.errors.amountFormat" });
+      ctx.addIssue({ code: "custom", message: "refunds.errors.amountInvalid" });
       return z.NEVER;
     }
     if (cents <= 0) {
-      ctx.addIssue({ code: "custom", message: "refundWizard.errors.amountPositive" });
+      ctx.addIssue({ code: "custom", message: "refunds.errors.amountPositive" });
       return z.NEVER;
     }
     return cents;
@@ -34,18 +34,18 @@ const amountField = z
 /** Spec 001 §5 "Expense details": partner, date (not after today, Paris), amount. */
 export const refundDetailsSchema = (today: string) =>
   z.object({
-    partner_id: required("refundWizard.errors.partnerRequired"),
+    partner_id: required("refunds.errors.partnerRequired"),
     ticket_date: z
-      .string({ error: "refundWizard.errors.dateRequired" })
-      .max(30, "refundWizard.errors.dateInvalid")
+      .string({ error: "refunds.errors.ticketDateRequired" })
+      .max(30, "refunds.errors.ticketDateInvalid")
       .transform((text, ctx) => {
         const day = parseDay(text);
         if (day === null) {
-          ctx.addIssue({ code: "custom", message: "refundWizard.errors.dateInvalid" });
+          ctx.addIssue({ code: "custom", message: "refunds.errors.ticketDateInvalid" });
           return z.NEVER;
         }
         if (day > today) {
-          ctx.addIssue({ code: "custom", message: "refundWizard.errors.dateInFuture" });
+          ctx.addIssue({ code: "custom", message: "refunds.errors.ticketDateFuture" });
           return z.NEVER;
         }
         return day;
@@ -59,12 +59,12 @@ export const refundMethodsSchema = z.object({
     .array(z.object({ wallet_id: z.string().max(100), amount: z.string().max(30).optional() }))
     .max(50)
     .default([]),
-  iban: z.string({ error: "refundWizard.errors.ibanRequired" }).max(60, "refundWizard.errors.ibanInvalid"),
+  iban: z.string({ error: "refunds.errors.ibanRequired" }).max(60, "refunds.errors.ibanFormat"),
 });
 
 /** Spec 001 §2.6 "Summary": the sworn statement, and the sworn name for mobility and holidays. */
 export const refundSummarySchema = z.object({
-  sworn_statement: z.literal("on", { error: "refundWizard.errors.swornStatementRequired" }),
+  sworn_statement: z.literal("on", { error: "refunds.errors.swornStatementRequired" }),
   sworn_name: z.string().trim().max(200).optional(),
 });
 

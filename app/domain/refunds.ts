@@ -12,15 +12,8 @@ export const stepIndex = (step: RefundStep): number => REFUND_STEPS.indexOf(step
 export const isRefundStep = (value: unknown): value is RefundStep =>
   typeof value === "string" && (REFUND_STEPS as readonly string[]).includes(value);
 
-/** At most two receipts per request (spec 001 §2.6, §9). */
-export const MAX_RECEIPTS = 2;
-/** 10,000,000 bytes (spec 001 §5 "Upload"). */
-export const MAX_RECEIPT_BYTES = 10_000_000;
 /** What the file input offers; the type is checked from the content on the server. */
 export const RECEIPT_ACCEPT = ".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg";
-
-/** The expense types whose summary asks for the sworn name (spec 001 §2.6 "Summary step"). */
-export const SWORN_NAME_TYPES: readonly string[] = ["mobility", "holidays"];
 
 /**
  * A feature that gates a mobility subtype (spec 001 §2.6, §6): an allowance feature (true, or a list of

@@ -1,7 +1,7 @@
 import type { DB } from "../db";
 import type { ExpenseRequestDraftTable } from "../db/schema";
 import { newId } from "../ids";
-import { MAX_RECEIPTS } from "~/domain/refunds";
+import { RECEIPT_MAX_FILES } from "~/domain/receipt-file";
 
 /**
  * The refund wizard's answers kept on the server between steps (spec 001 §2.6): the URL carries the
@@ -244,7 +244,7 @@ export async function attachReceipt(
   if (open.kind !== "open") return open;
   const { row } = open;
   const held = [row.media_id, row.second_media_id].filter(Boolean).length;
-  if (held >= MAX_RECEIPTS) return { kind: "full" };
+  if (held >= RECEIPT_MAX_FILES) return { kind: "full" };
   const slot = row.media_id === null ? "first" : "second";
   await db
     .updateTable("expense_request_drafts")

@@ -256,7 +256,8 @@ function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
             <li key={receipt.id}>
               <a href={receipt.href}>{t("refundWizard.ticket.receiptN", { n: index + 1 })}</a>{" "}
               <span className="hint">
-                {receipt.fileName} ({t("refundWizard.ticket.size", { kb: Math.max(1, Math.round(receipt.size / 1000)) })})
+                {receipt.fileName} (
+                {t("refundWizard.ticket.size", { kb: Math.max(1, Math.round(receipt.size / 1000)) })})
               </span>
               {receipt.usedElsewhereOn ? (
                 <p className="alert alert--warning">
@@ -491,7 +492,11 @@ function MethodsStep({ wizard, view, lastResult }: StepProps<"methods">) {
                     wallet: wallet.name,
                     type: t(`wallets.types.${wallet.walletType}`, { defaultValue: wallet.walletType }),
                   })}
-                  hint={t("refundWizard.methods.available", { amount: formatCents(wallet.available) })}
+                  hint={
+                    wallet.available === null
+                      ? t("refundWizard.methods.unlimited")
+                      : t("refundWizard.methods.available", { amount: formatCents(wallet.available) })
+                  }
                   inputMode="decimal"
                   autoComplete="off"
                   optional

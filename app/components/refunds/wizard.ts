@@ -64,7 +64,8 @@ export type StepView =
   | {
       step: "methods";
       amount: number;
-      wallets: { id: string; name: string; walletType: string; available: number }[];
+      /** available: cents the wallet can give, or null when unlimited. */
+      wallets: { id: string; name: string; walletType: string; available: number | null }[];
       values: { amounts: string[]; iban: string };
       /** The last four characters of the IBAN on file (correcting), kept when the field shows them. */
       ibanOnFile: string | null;

@@ -88,6 +88,7 @@ export const SIGNED_IN_PAGES = [
   "/plans",
   "/plans/partners",
   "/plans/suggest-establishment",
+  "/plans/expense-requests/:requestId",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",

@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
-import { getPlatform } from "~/.server/platform";
+import { getPlatform, type Platform } from "~/.server/platform";
 import type { DB } from "~/.server/db";
 import {
   attachReceipt,
@@ -13,6 +13,7 @@ import {
   type ExpenseDraft,
 } from "~/.server/services/expense-drafts";
 import {
+  SWORN_NAME_TYPES,
   eligibleWallets,
   listExpenseTypes,
   loadExpenseRequestForEdit,
@@ -28,18 +29,15 @@ import {
 import { getPartner, searchPartners } from "~/.server/services/partners";
 import { availableWalletLicences, createWalletFromLicence } from "~/.server/services/wallets";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
-import { validateSplit, parseEuros } from "~/domain/payment-methods";
+import { parseEuros, validateSplit, type SplitError } from "~/domain/payment-methods";
 import {
   centsToField,
   dayToFrench,
   findMobilitySubtype,
   isRefundStep,
-  MAX_RECEIPT_BYTES,
-  MAX_RECEIPTS,
   mobilityChoices,
   parseDay,
   stepIndex,
-  SWORN_NAME_TYPES,
   type RefundStep,
 } from "~/domain/refunds";
 import {
@@ -51,11 +49,17 @@ import {
   refundTypeSchema,
 } from "~/domain/refund-schemas";
 import { todayInParis } from "~/domain/wallets";
+import { RECEIPT_MAX_BYTES, RECEIPT_MAX_FILES } from "~/domain/receipt-file";
 import { getLocale } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { intentOf } from "~/routes/+shared/intents.server";
-import { internalPath, internalRedirect, type InternalPath } from "~/routes/+shared/redirects.server";
+import {
+  internalPath,
+  internalRedirect,
+  type InternalPath,
+  type InternalTarget,
+} from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseUploadForm } from "~/routes/+shared/uploads.server";
 import {
@@ -74,7 +78,8 @@ import {
  * everything when the request is sent (`submitExpenseRequest`); the checks here say early what is wrong.
  */
 
-const LIST = "/plans/expense-requests" as const;
+// The list route (part A) is not in routes.ts yet: until it is, its fixed path is taken as it is.
+const LIST = "/plans/expense-requests" as InternalTarget;
 /** Partner search page sizes (spec 001 §9): 10, or 15 when the search was prefilled by the reading. */
 const SEARCH_LIMIT = 10;
 const PREFILLED_SEARCH_LIMIT = 15;
@@ -122,18 +127,18 @@ function roadOf(draft: ExpenseDraft | null, technicalName: string | null, preamb
   return ["type", ...(showPreamble ? (["preamble"] as const) : []), "mobility", ...classic];
 }
 
-async function receiptViews(userId: string, draft: ExpenseDraft): Promise<ReceiptView[]> {
+async function receiptViews(platform: Platform, userId: string, draft: ExpenseDraft): Promise<ReceiptView[]> {
   const views: ReceiptView[] = [];
   for (const id of [draft.mediaId, draft.secondMediaId]) {
     if (!id) continue;
-    const file = await describeReceipt(userId, id);
+    const file = await describeReceipt(platform, userId, id);
     if (!file) continue;
-    const used = await receiptUsedElsewhere(userId, id, draft.requestId);
+    const used = await receiptUsedElsewhere(platform, userId, id, draft.requestId);
     views.push({
       id: file.id,
       fileName: file.fileName,
       size: file.size,
-      href: internalPath("/plans/expense-requests/receipts/:fileId", { fileId: file.id }),
+      href: `/plans/expense-requests/receipts/${encodeURIComponent(file.id)}`,
       usedElsewhereOn: used ? used.createdAt : null,
     });
   }
@@ -155,14 +160,15 @@ export async function wizardLoader({ request, params, context }: Args) {
   const account = requireFeature(context);
   const userId = account.id;
   const locale = getLocale(context);
-  const { db } = await getPlatform();
+  const platform = await getPlatform();
+  const { db } = platform;
   const url = new URL(request.url);
   const requestId = params.requestId;
   const editing = requestId !== "new";
   const base = wizardBase(requestId);
 
   if (editing) {
-    const loaded = await loadExpenseRequestForEdit(userId, requestId);
+    const loaded = await loadExpenseRequestForEdit(db, userId, requestId);
     if (loaded.kind !== "found") throw await failedLoad(request);
     const draftParam = url.searchParams.get("draft");
     if (!draftParam) {
@@ -188,7 +194,7 @@ export async function wizardLoader({ request, params, context }: Args) {
     draft = found.draft;
   }
 
-  const types = await listExpenseTypes(userId, locale);
+  const types = await listExpenseTypes(db, userId, locale);
   const typeOf = types.find((t) => t.id === draft?.typeId) ?? null;
   const licences = typeOf?.technicalName === "mobility" ? await mobilityLicences(db, userId) : [];
   const road = roadOf(draft, typeOf?.technicalName ?? null, licences.length > 0);
@@ -235,11 +241,14 @@ export async function wizardLoader({ request, params, context }: Args) {
           groups: mobilityChoices(
             account.features,
             account.groups.map((g) => g.id),
-          ).map((g) => ({ id: g.id, subtypes: g.subtypes.map((s) => ({ id: s.id, allowance: s.allowance !== null })) })),
+          ).map((g) => ({
+            id: g.id,
+            subtypes: g.subtypes.map((s) => ({ id: s.id, allowance: s.allowance !== null })),
+          })),
           subtype: draft?.mobilitySubtype ?? null,
         };
       case "ticket":
-        return { step, receipts: await receiptViews(userId, draft!) };
+        return { step, receipts: await receiptViews(platform, userId, draft!) };
       case "details":
         return detailsView(draft!);
       case "methods":
@@ -251,17 +260,18 @@ export async function wizardLoader({ request, params, context }: Args) {
 
   async function detailsView(d: ExpenseDraft): Promise<StepView> {
     const skip = url.searchParams.get("reading") === "skip";
-    const reading = d.reading?.state === "pending" ? (skip ? "none" : "pending") : d.reading?.state === "done" ? "done" : "none";
+    const reading =
+      d.reading?.state === "pending" ? (skip ? "none" : "pending") : d.reading?.state === "done" ? "done" : "none";
     const suggestion = reading === "done" && d.reading?.state === "done" ? d.reading.suggestion : null;
     const partnerId = d.partnerId ?? suggestion?.partnerId ?? null;
-    const partner = partnerId ? await getPartner(partnerId, locale) : null;
+    const partner = partnerId ? await getPartner(db, partnerId, locale) : null;
     const typedQuery = url.searchParams.get("q");
     const prefilledQuery = !partner && typedQuery === null && suggestion?.companyName ? suggestion.companyName : null;
     const query = (typedQuery ?? prefilledQuery ?? "").slice(0, 100);
     const results = query.trim()
-      ? (await searchPartners(query, { limit: prefilledQuery ? PREFILLED_SEARCH_LIMIT : SEARCH_LIMIT, locale })).map(
-          toChoice,
-        )
+      ? (
+          await searchPartners(db, query, { limit: prefilledQuery ? PREFILLED_SEARCH_LIMIT : SEARCH_LIMIT, locale })
+        ).map(toChoice)
       : null;
     const ticketDate = d.ticketDate ?? suggestion?.ticketDate ?? null;
     const amount = d.amount ?? suggestion?.amount ?? null;
@@ -292,16 +302,16 @@ export async function wizardLoader({ request, params, context }: Args) {
 
   async function methodsView(d: ExpenseDraft): Promise<StepView> {
     const technical = typeOf?.technicalName ?? "";
-    const wallets = await eligibleWallets(userId, technical, { exceptRequestId: d.requestId ?? undefined });
+    const wallets = await eligibleWallets(db, userId, technical, { exceptRequestId: d.requestId ?? undefined });
     const amounts = wallets.map((w) => {
       const saved = d.paymentMethods.find((m) => m.walletId === w.id);
       if (saved) return centsToField(saved.amount);
       // One wallet: the whole amount is its, as far as it can give.
       if (wallets.length === 1 && d.amount !== null && d.paymentMethods.length === 0)
-        return centsToField(Math.min(d.amount, w.available));
+        return centsToField(Math.min(d.amount, w.available ?? d.amount));
       return "";
     });
-    const loaded = editing ? await loadExpenseRequestForEdit(userId, requestId) : null;
+    const loaded = editing ? await loadExpenseRequestForEdit(db, userId, requestId) : null;
     const ibanOnFile = loaded?.kind === "found" ? loaded.request.ibanLastFour : null;
     return {
       step: "methods",
@@ -313,7 +323,7 @@ export async function wizardLoader({ request, params, context }: Args) {
   }
 
   async function summaryView(d: ExpenseDraft): Promise<StepView> {
-    const partner = d.partnerId ? await getPartner(d.partnerId, locale) : null;
+    const partner = d.partnerId ? await getPartner(db, d.partnerId, locale) : null;
     const walletRows = d.paymentMethods.length
       ? await db
           .selectFrom("wallets")
@@ -328,7 +338,7 @@ export async function wizardLoader({ request, params, context }: Args) {
       : [];
     let ibanLastFour = d.iban ? maskIban(d.iban) : "";
     if (!d.iban && editing) {
-      const loaded = await loadExpenseRequestForEdit(userId, requestId);
+      const loaded = await loadExpenseRequestForEdit(db, userId, requestId);
       if (loaded.kind === "found") ibanLastFour = loaded.request.ibanLastFour;
     }
     return {
@@ -338,15 +348,29 @@ export async function wizardLoader({ request, params, context }: Args) {
       ticketDate: d.ticketDate ?? "",
       amount: d.amount ?? 0,
       ibanLastFour,
-      receipts: await receiptViews(userId, d),
+      receipts: await receiptViews(platform, userId, d),
       methods: d.paymentMethods.map((m) => {
         const wallet = walletRows.find((w) => w.id === m.walletId);
-        return { walletId: m.walletId, name: wallet?.name ?? "", walletType: wallet?.wallet_type ?? "", amount: m.amount };
+        return {
+          walletId: m.walletId,
+          name: wallet?.name ?? "",
+          walletType: wallet?.wallet_type ?? "",
+          amount: m.amount,
+        };
       }),
       swornName: SWORN_NAME_TYPES.includes(typeOf?.technicalName ?? ""),
     };
   }
 }
+
+/** What each refusal of the split says (the platform's words, checked again when the request is sent). */
+const SPLIT_MESSAGES: Record<SplitError, string> = {
+  amountFormat: "refunds.errors.amountInvalid",
+  negative: "refunds.errors.paymentMethodAmountPositive",
+  tooMuch: "refunds.errors.paymentMethodOverAvailable",
+  empty: "refunds.errors.paymentMethodsRequired",
+  total: "refunds.errors.paymentMethodsTotal",
+};
 
 /** A refused step: conform's reply, HTTP 400, for that step's form. */
 function refused(step: RefundStep, lastResult: WizardActionData["lastResult"]) {
@@ -366,11 +390,11 @@ export function fieldNameOf(key: string): string {
 }
 
 /** Reads the first receipt in the background; the details step shows what it found, or nothing. */
-function startReading(db: DB, userId: string, draftId: string, fileId: string) {
+function startReading(platform: Platform, userId: string, draftId: string, fileId: string) {
+  const { db, logger } = platform;
   void (async () => {
-    const { logger } = await getPlatform();
     try {
-      const result = await readReceipt(userId, fileId);
+      const result = await readReceipt(platform, userId, fileId);
       await setDraftReading(
         db,
         userId,
@@ -398,7 +422,8 @@ export async function wizardAction({ request, params, context }: Args) {
   const account = requireFeature(context);
   const userId = account.id;
   const locale = getLocale(context);
-  const { db } = await getPlatform();
+  const platform = await getPlatform();
+  const { db } = platform;
   const url = new URL(request.url);
   const requestId = params.requestId;
   const editing = requestId !== "new";
@@ -406,28 +431,22 @@ export async function wizardAction({ request, params, context }: Args) {
   const step: RefundStep = isRefundStep(askedStep) ? askedStep : "type";
 
   if (editing) {
-    const loaded = await loadExpenseRequestForEdit(userId, requestId);
+    const loaded = await loadExpenseRequestForEdit(db, userId, requestId);
     if (loaded.kind !== "found") return failedLoad(request);
   }
 
-  // The ticket step sends its file as multipart, parsed as it streams, with limits.
-  let form: FormData;
-  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  if (multipart) {
-    const parsed = await parseUploadForm(request, { maxFiles: 1, maxFileSize: MAX_RECEIPT_BYTES });
-    if (parsed.kind !== "parsed")
-      return refused(
-        "ticket",
-        reply(parseForm(formOf({}), refundTicketSchema), {
-          fieldErrors: {
-            receipt: [parsed.kind === "too_big" ? "refundWizard.errors.fileTooBig" : "refundWizard.errors.tooManyFiles"],
-          },
-        }),
-      );
-    form = parsed.form;
-  } else {
-    form = await request.formData();
-  }
+  // The ticket step sends its file as multipart (parsed as it streams, with limits); the others are plain posts.
+  const parsed = await parseUploadForm(request, { maxFiles: 1, maxFileSize: RECEIPT_MAX_BYTES });
+  if (parsed.kind !== "parsed")
+    return refused(
+      "ticket",
+      reply(parseForm(formOf({}), refundTicketSchema), {
+        fieldErrors: {
+          receipt: [parsed.kind === "too_big" ? "refundWizard.errors.fileTooBig" : "refundWizard.errors.tooManyFiles"],
+        },
+      }),
+    );
+  const form = parsed.form;
   const intent = intentOf(form, WIZARD_INTENT);
 
   const draftParam = url.searchParams.get("draft");
@@ -441,7 +460,7 @@ export async function wizardAction({ request, params, context }: Args) {
       });
     draft = found.draft;
   }
-  const types = await listExpenseTypes(userId, locale);
+  const types = await listExpenseTypes(db, userId, locale);
   const typeOf = types.find((t) => t.id === draft?.typeId) ?? null;
   const go = (to: RefundStep, extra: Record<string, string> = {}) =>
     internalRedirect(stepPath(requestId, draft!.id, to, extra));
@@ -455,7 +474,7 @@ export async function wizardAction({ request, params, context }: Args) {
       const d = draft!;
       await discardDraft(db, userId, d.id);
       // Files added for this draft go too; those on a request stay (the receipts service says in_use).
-      for (const id of [d.mediaId, d.secondMediaId]) if (id) await deleteReceipt(userId, id);
+      for (const id of [d.mediaId, d.secondMediaId]) if (id) await deleteReceipt(platform, userId, id);
       return internalRedirect(LIST);
     }
     case WIZARD_INTENT.skipPreamble: {
@@ -476,7 +495,7 @@ export async function wizardAction({ request, params, context }: Args) {
     case WIZARD_INTENT.removeFile: {
       const fileId = String(form.get("file") ?? "").slice(0, 100);
       const removed = await removeReceipt(db, userId, draft!.id, fileId);
-      if (removed.kind === "removed") await deleteReceipt(userId, fileId);
+      if (removed.kind === "removed") await deleteReceipt(platform, userId, fileId);
       return go("ticket");
     }
     case WIZARD_INTENT.search: {
@@ -502,23 +521,42 @@ export async function wizardAction({ request, params, context }: Args) {
         if (submission.status !== "success") return refused("type", reply(submission));
         const chosen = types.find((t) => t.id === submission.value.type_id && !t.disabled);
         if (!chosen)
-          return refused("type", reply(submission, { fieldErrors: { type_id: ["refundWizard.errors.typeRequired"] } }));
+          return refused("type", reply(submission, { fieldErrors: { type_id: ["refunds.errors.typeRequired"] } }));
         const d = draft ?? (await createDraft(db, userId));
         draft = d;
         const mobility = chosen.technicalName === "mobility";
-        const preamble = mobility && (await mobilityLicences(db, userId)).length > 0 && d.stepReached < stepIndex("mobility");
+        const preamble =
+          mobility && (await mobilityLicences(db, userId)).length > 0 && d.stepReached < stepIndex("mobility");
         const to: RefundStep = mobility ? (preamble ? "preamble" : "mobility") : "ticket";
-        await saveDraftAnswers(db, userId, d.id, { typeId: chosen.id, ...(mobility ? {} : { mobilityGroup: null, mobilitySubtype: null }) }, stepIndex(to));
+        await saveDraftAnswers(
+          db,
+          userId,
+          d.id,
+          { typeId: chosen.id, ...(mobility ? {} : { mobilityGroup: null, mobilitySubtype: null }) },
+          stepIndex(to),
+        );
         return go(to);
       }
       case "mobility": {
         const submission = parseForm(form, refundMobilitySchema);
         if (submission.status !== "success") return refused("mobility", reply(submission));
-        const offered = mobilityChoices(account.features, account.groups.map((g) => g.id)).flatMap((g) => g.subtypes);
+        const offered = mobilityChoices(
+          account.features,
+          account.groups.map((g) => g.id),
+        ).flatMap((g) => g.subtypes);
         const found = findMobilitySubtype(submission.value.subtype);
         if (!found || !offered.some((s) => s.id === found.subtype.id))
-          return refused("mobility", reply(submission, { fieldErrors: { subtype: ["refundWizard.errors.subtypeRequired"] } }));
-        await saveDraftAnswers(db, userId, draft!.id, { mobilityGroup: found.group, mobilitySubtype: found.subtype.id }, stepIndex("ticket"));
+          return refused(
+            "mobility",
+            reply(submission, { fieldErrors: { subtype: ["refundWizard.errors.subtypeRequired"] } }),
+          );
+        await saveDraftAnswers(
+          db,
+          userId,
+          draft!.id,
+          { mobilityGroup: found.group, mobilitySubtype: found.subtype.id },
+          stepIndex("ticket"),
+        );
         if (found.subtype.allowance) return internalRedirect(allowancePath(found.subtype.allowance));
         return go("ticket");
       }
@@ -528,7 +566,9 @@ export async function wizardAction({ request, params, context }: Args) {
         if (!draft!.mediaId)
           return refused(
             "ticket",
-            reply(parseForm(form, refundTicketSchema), { fieldErrors: { receipt: ["refundWizard.errors.receiptRequired"] } }),
+            reply(parseForm(form, refundTicketSchema), {
+              fieldErrors: { receipt: ["refunds.errors.mediaRequired"] },
+            }),
           );
         await saveDraftAnswers(db, userId, draft!.id, {}, stepIndex("details"));
         return go("details");
@@ -536,23 +576,29 @@ export async function wizardAction({ request, params, context }: Args) {
       case "details": {
         const submission = parseForm(form, refundDetailsSchema(todayInParis()));
         if (submission.status !== "success") return refused("details", reply(submission));
-        const partner = await getPartner(submission.value.partner_id, locale);
+        const partner = await getPartner(db, submission.value.partner_id, locale);
         if (!partner || !partner.enabled)
           return refused(
             "details",
-            reply(submission, { fieldErrors: { partner_id: ["refundWizard.errors.partnerUnavailable"] } }),
+            reply(submission, { fieldErrors: { partner_id: ["refunds.errors.partnerDisabled"] } }),
           );
         const { ticket_date, amount } = submission.value;
         // A new amount makes the split chosen for the old one wrong: it is chosen again.
         const methods = draft!.amount !== amount ? { paymentMethods: [] } : {};
-        await saveDraftAnswers(db, userId, draft!.id, { partnerId: partner.id, ticketDate: ticket_date, amount, ...methods }, stepIndex("methods"));
+        await saveDraftAnswers(
+          db,
+          userId,
+          draft!.id,
+          { partnerId: partner.id, ticketDate: ticket_date, amount, ...methods },
+          stepIndex("methods"),
+        );
         return go("methods");
       }
       case "methods": {
         const submission = parseForm(form, refundMethodsSchema);
         if (submission.status !== "success") return refused("methods", reply(submission));
         const d = draft!;
-        const wallets = await eligibleWallets(userId, typeOf?.technicalName ?? "", {
+        const wallets = await eligibleWallets(db, userId, typeOf?.technicalName ?? "", {
           exceptRequestId: d.requestId ?? undefined,
         });
         const typed: Record<string, string> = {};
@@ -563,25 +609,26 @@ export async function wizardAction({ request, params, context }: Args) {
         });
         const split = validateSplit(
           d.amount ?? 0,
-          wallets.map((w) => ({ id: w.id, selectable: w.available })),
+          // An unlimited wallet can give the whole amount.
+          wallets.map((w) => ({ id: w.id, selectable: w.available ?? Number.MAX_SAFE_INTEGER })),
           typed,
         );
         const fieldErrors: Record<string, string[]> = {};
         const formErrors: string[] = [];
         if (!split.ok) {
           for (const [key, error] of Object.entries(split.errors)) {
-            if (key === "form") formErrors.push(`refundWizard.errors.split.${error}`);
-            else fieldErrors[`payment_methods[${positions[key] ?? 0}].amount`] = [`refundWizard.errors.split.${error}`];
+            if (key === "form") formErrors.push(SPLIT_MESSAGES[error]);
+            else fieldErrors[`payment_methods[${positions[key] ?? 0}].amount`] = [SPLIT_MESSAGES[error]];
           }
         }
         const rawIban = submission.value.iban.trim();
         let iban: string | null = null;
-        const loaded = d.requestId ? await loadExpenseRequestForEdit(userId, d.requestId) : null;
+        const loaded = d.requestId ? await loadExpenseRequestForEdit(db, userId, d.requestId) : null;
         const onFile = loaded?.kind === "found" ? loaded.request.ibanLastFour : null;
         if (onFile && rawIban.length === 4 && rawIban === onFile) iban = null;
         else {
           iban = normaliseIban(rawIban);
-          const problem = iban ? ibanProblem(iban) : "refundWizard.errors.ibanRequired";
+          const problem = iban ? ibanProblem(iban) : "refunds.errors.ibanRequired";
           if (problem) fieldErrors.iban = [problem];
         }
         if (formErrors.length || Object.keys(fieldErrors).length)
@@ -603,11 +650,11 @@ export async function wizardAction({ request, params, context }: Args) {
   async function upload(d: ExpenseDraft) {
     const refuseFile = (key: string) =>
       refused("ticket", reply(parseForm(formOf({}), refundTicketSchema), { fieldErrors: { receipt: [key] } }));
-    if ([d.mediaId, d.secondMediaId].filter(Boolean).length >= MAX_RECEIPTS)
+    if ([d.mediaId, d.secondMediaId].filter(Boolean).length >= RECEIPT_MAX_FILES)
       return refuseFile("refundWizard.errors.tooManyFiles");
     const file = form.get("receipt");
-    if (!(file instanceof File) || file.size === 0) return refuseFile("refundWizard.errors.receiptRequired");
-    const stored = await storeReceipt(userId, file);
+    if (!(file instanceof File) || file.size === 0) return refuseFile("refunds.errors.mediaRequired");
+    const stored = await storeReceipt(platform, userId, file);
     switch (stored.kind) {
       case "too_big":
         return refuseFile("refundWizard.errors.fileTooBig");
@@ -620,7 +667,7 @@ export async function wizardAction({ request, params, context }: Args) {
     }
     const attached = await attachReceipt(db, userId, d.id, stored.file.id);
     if (attached.kind !== "attached") {
-      await deleteReceipt(userId, stored.file.id);
+      await deleteReceipt(platform, userId, stored.file.id);
       return refuseFile("refundWizard.errors.tooManyFiles");
     }
     if (attached.slot === "first") {
@@ -629,7 +676,7 @@ export async function wizardAction({ request, params, context }: Args) {
         fileId: stored.file.id,
         startedAt: new Date().toISOString(),
       });
-      startReading(db, userId, d.id, stored.file.id);
+      startReading(platform, userId, d.id, stored.file.id);
     }
     await saveDraftAnswers(db, userId, d.id, {}, stepIndex("ticket"));
     return go("ticket");
@@ -642,9 +689,9 @@ export async function wizardAction({ request, params, context }: Args) {
     if (swornName && !submission.value.sworn_name)
       return refused(
         "summary",
-        reply(submission, { fieldErrors: { sworn_name: ["refundWizard.errors.swornNameRequired"] } }),
+        reply(submission, { fieldErrors: { sworn_name: ["refunds.errors.swornNameRequired"] } }),
       );
-    const result = await submitExpenseRequest(userId, {
+    const result = await submitExpenseRequest(db, platform.messenger, userId, {
       draftId: d.id,
       requestId: d.requestId,
       typeId: d.typeId ?? "",
@@ -681,8 +728,8 @@ export async function wizardAction({ request, params, context }: Args) {
       case "already_submitted":
         return redirectWithFlash(request, LIST, { kind: "info", message: "refundWizard.alreadySent" });
       case "not_found":
+      case "not_rectifiable":
         return failedLoad(request);
     }
   }
 }
-
