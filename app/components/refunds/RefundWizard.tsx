@@ -33,8 +33,10 @@ export function RefundWizard({ wizard, actionData }: { wizard: WizardView; actio
   // An answer for another step than the one shown (an old tab) is not this form's.
   const lastResult = actionData?.step === wizard.step ? actionData.lastResult : undefined;
   const { view } = wizard;
+  // conform keeps a form's first defaults: new ones from the loader (the reading done, a search) start it again.
+  const key = JSON.stringify(view);
   return (
-    <div className="refund-wizard">
+    <div className="refund-wizard" key={key}>
       <StepHeading wizard={wizard} />
       {view.step === "type" ? <TypeStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
       {view.step === "preamble" ? <PreambleStep wizard={wizard} view={view} lastResult={lastResult} /> : null}

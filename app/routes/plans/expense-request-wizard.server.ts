@@ -499,11 +499,11 @@ export async function wizardAction({ request, params, context }: Args) {
       return go("ticket");
     }
     case WIZARD_INTENT.search: {
-      // The typed date and amount are kept while the partner is looked for (without JS, a search is a round trip).
+      // The typed date and amount, when acceptable, are kept while the partner is looked for (a search is a round trip).
       const ticketDate = parseDay(String(form.get("ticket_date") ?? "").slice(0, 30));
       const amount = parseEuros(String(form.get("amount") ?? "").slice(0, 30));
       await saveDraftAnswers(db, userId, draft!.id, {
-        ...(ticketDate ? { ticketDate } : {}),
+        ...(ticketDate && ticketDate <= todayInParis() ? { ticketDate } : {}),
         ...(amount !== null && amount > 0 ? { amount } : {}),
       });
       return go("details", { q: String(form.get("q") ?? "").slice(0, 100) });
