@@ -14,6 +14,7 @@ export default [
   route("onboarding/:token", "routes/onboarding/link.tsx"),
   route("locales/:lng", "routes/public/locales.ts"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
+  route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
   route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
 
@@ -62,8 +63,11 @@ export default [
       index("routes/plans/index.ts"),
       route("partners", "routes/plans/partners.ts"),
       route("suggest-establishment", "routes/plans/suggest-establishment.tsx"),
-      // The refund wizard (issue 14, part D); a side panel of the list once the list route is in.
-      route("expense-requests/:requestId", "routes/plans/expense-request-wizard.tsx"),
+      // The list of refund requests; its side panels (the wizard, the cancel confirmation) are children.
+      route("expense-requests", "routes/plans/expense-requests.tsx", [
+        route(":requestId/cancel", "routes/plans/expense-request-cancel.tsx"),
+        route(":requestId", "routes/plans/expense-request-wizard.tsx"),
+      ]),
     ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),

@@ -73,6 +73,11 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
         </div>
       </dl>
       {wallet.frozen > 0 ? <p className="hint">{t("wallets.details.frozenHint")}</p> : null}
+      {wallet.reserved > 0 ? (
+        <p className="hint wallet-reserved">
+          {t("wallets.details.reserved", { amount: formatCents(wallet.reserved) })}
+        </p>
+      ) : null}
       {wallet.unlimited ? <p className="hint">{t("wallets.details.unlimitedHint")}</p> : null}
       <p>{t("wallets.details.source", { source: wallet.sourceName })}</p>
       {wallet.singleExpiry ? <p>{t("wallets.details.expiresOn", { date: formatDate(wallet.singleExpiry) })}</p> : null}

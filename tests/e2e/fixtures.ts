@@ -4,10 +4,12 @@ import { test as base, type Page } from "@playwright/test";
 import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
 import {
   createAccount,
+  createExpenseRequest,
   createPendingChange,
   type AccountSpec,
   type CreatedAccount,
 } from "../../app/.server/db/factories";
+import type { ExpenseRequestTable } from "../../app/.server/db/schema";
 import {
   activationMessage,
   createActivationToken,
@@ -51,6 +53,24 @@ interface TestFixtures {
    * portal makes after a full sign-in (password and second factor), without going through the forms.
    */
   signInAs: (page: Page, account: TestAccount) => Promise<void>;
+  /**
+   * A refund request of `account`'s, as the platform stores it (status sent unless told), for the
+   * demo catalogue's expense type and partner named; paid from the wallets named (held while in progress).
+   */
+  makeExpenseRequest: (account: TestAccount, request: ExpenseRequestSpec) => Promise<string>;
+}
+
+export interface ExpenseRequestSpec {
+  /** An expense type's technical name (demo catalogue), e.g. "culture". */
+  type: string;
+  /** A partner's French name (demo catalogue). */
+  partner: string;
+  /** Cents. */
+  amount: number;
+  /** Wallet names of the account and the cents each pays (default: none). */
+  split?: Record<string, number>;
+  /** Anything else of the row: status, reasons, flags, dates. */
+  fields?: Partial<ExpenseRequestTable>;
 }
 
 /**
@@ -112,6 +132,33 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await sendPendingPhoneCode(handle.db, new SandboxMessenger(handle.db), account.userId, pendingPhone, now);
       }
       return { ...account, password: DEMO_PASSWORD };
+    });
+  },
+
+  makeExpenseRequest: async ({ e2eDatabase }, provide) => {
+    const { db } = e2eDatabase.handle;
+    await provide(async (account, spec) => {
+      const type = await db
+        .selectFrom("expense_types")
+        .select("id")
+        .where("technical_name", "=", spec.type)
+        .executeTakeFirstOrThrow();
+      const partner = await db
+        .selectFrom("partners")
+        .select("id")
+        .where("name_fr", "=", spec.partner)
+        .executeTakeFirstOrThrow();
+      const split = Object.entries(spec.split ?? {}).map(([name, amount]) => {
+        const walletId = account.wallets[name];
+        if (!walletId) throw new Error(`makeExpenseRequest: no wallet ${name}`);
+        return { walletId, amount };
+      });
+      const row = await createExpenseRequest(
+        db,
+        { user_id: account.userId, type_id: type.id, partner_id: partner.id, amount: spec.amount, ...spec.fields },
+        split,
+      );
+      return row.id;
     });
   },
 

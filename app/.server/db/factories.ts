@@ -6,12 +6,15 @@ import type {
   CardAuthorizationTable,
   CardTable,
   CreditCardTable,
+  ExpenseRequestTable,
+  FileTable,
   GroupTable,
   LicenceTable,
   PartnerTable,
   PendingChangeTable,
   UserTable,
   WalletBalanceTable,
+  WalletReservationTable,
   WalletTable,
   WalletTransactionTable,
 } from "./schema";
@@ -131,6 +134,88 @@ export function buildWalletTransaction(
     status,
     created_at: createdAt,
   };
+}
+
+/** A receipt's row (the bytes, if any, are the file-storage provider's business). */
+export function buildFile(fields: Pick<FileTable, "user_id"> & Partial<FileTable>): FileTable {
+  const id = fields.id ?? newId("file");
+  return {
+    id,
+    storage_key: `receipts/${id}`,
+    file_name: "ticket.jpg",
+    content_type: "image/jpeg",
+    size: 1234,
+    sha256: newId("sha"),
+    created_at: new Date().toISOString(),
+    ...fields,
+  };
+}
+
+/** A refund request as the platform stores it once sent (status sent, cancellable). */
+export function buildExpenseRequest(
+  fields: Pick<ExpenseRequestTable, "user_id" | "type_id" | "amount"> & Partial<ExpenseRequestTable>,
+): ExpenseRequestTable {
+  const iban = fields.iban ?? "FR7630006000011234567890189";
+  return {
+    id: newId("exr"),
+    partner_id: null,
+    amount_to_refund: fields.amount,
+    fees: 0,
+    iban,
+    iban_last_four: iban.slice(-4),
+    ticket_date: new Date().toISOString().slice(0, 10),
+    status: "sent",
+    is_rectifiable: 0,
+    is_cancellable: 1,
+    created_at: new Date().toISOString(),
+    media_id: null,
+    second_media_id: null,
+    refusal_reason: null,
+    correction_reason: null,
+    payout_date: null,
+    sworn_name: null,
+    updated_at: null,
+    ...fields,
+  };
+}
+
+/** An amount a request holds on a wallet (held until the review). */
+export function buildWalletReservation(
+  fields: Pick<WalletReservationTable, "wallet_id" | "expense_request_id" | "amount"> & Partial<WalletReservationTable>,
+): WalletReservationTable {
+  return {
+    id: newId("wres"),
+    status: "held",
+    created_at: new Date().toISOString(),
+    settled_at: null,
+    ...fields,
+  };
+}
+
+/**
+ * A request with its split over wallets and, while it is in progress, the amounts it holds on them — what
+ * sending it through the service would have stored.
+ */
+export async function createExpenseRequest(
+  db: DB,
+  fields: Parameters<typeof buildExpenseRequest>[0],
+  split: { walletId: string; amount: number }[] = [],
+): Promise<ExpenseRequestTable> {
+  const request = buildExpenseRequest(fields);
+  await db.insertInto("expense_requests").values(request).execute();
+  for (const [position, m] of split.entries()) {
+    await db
+      .insertInto("expense_request_payment_methods")
+      .values({ id: newId("erpm"), request_id: request.id, wallet_id: m.walletId, amount: m.amount, position })
+      .execute();
+    if (request.status === "sent" || request.status === "to_correct") {
+      await db
+        .insertInto("wallet_reservations")
+        .values(buildWalletReservation({ wallet_id: m.walletId, expense_request_id: request.id, amount: m.amount }))
+        .execute();
+    }
+  }
+  return request;
 }
 
 export function buildLicence(

@@ -66,8 +66,29 @@ export async function listExpenseRequests(
   const page = Number.isInteger(options.page) && options.page >= 1 ? Math.min(options.page, 1000) : 1;
   const shown = page * EXPENSE_REQUESTS_PAGE_SIZE;
   const statuses = options.tab === "finished" ? FINISHED_STATUSES : IN_PROGRESS_STATUSES;
-  const column = nameColumn(options.locale);
-  const rows = await db
+  const rows = await listQuery(db, userId, options.locale)
+    .where("er.status", "in", [...statuses])
+    .orderBy("er.created_at", "desc")
+    .orderBy("er.id", "desc")
+    .limit(shown + 1)
+    .execute();
+  return { hasMore: rows.length > shown, items: rows.slice(0, shown).map(listItem) };
+}
+
+/** One of the user's requests as the list shows it, or null for an unknown id or someone else's. */
+export async function getExpenseRequest(
+  db: DB,
+  userId: string,
+  requestId: string,
+  locale: Locale,
+): Promise<ExpenseRequestListItem | null> {
+  const row = await listQuery(db, userId, locale).where("er.id", "=", requestId).executeTakeFirst();
+  return row ? listItem(row) : null;
+}
+
+function listQuery(db: DB, userId: string, locale: Locale) {
+  const column = nameColumn(locale);
+  return db
     .selectFrom("expense_requests as er")
     .innerJoin("expense_types as t", "t.id", "er.type_id")
     .leftJoin("partners as p", "p.id", "er.partner_id")
@@ -90,35 +111,32 @@ export async function listExpenseRequests(
       `t.${column} as type_name`,
       `p.${column} as partner_name`,
     ])
-    .where("er.user_id", "=", userId)
-    .where("er.status", "in", [...statuses])
-    .orderBy("er.created_at", "desc")
-    .orderBy("er.id", "desc")
-    .limit(shown + 1)
-    .execute();
+    .where("er.user_id", "=", userId);
+}
+
+type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>["executeTakeFirstOrThrow"]>>;
+
+function listItem(r: ListRow): ExpenseRequestListItem {
   const label = resources.fr.translation.refunds.list.receipt;
   return {
-    hasMore: rows.length > shown,
-    items: rows.slice(0, shown).map((r) => ({
-      id: r.id,
-      partnerName: r.partner_name,
-      typeName: r.type_name,
-      ticketDate: r.ticket_date,
-      createdAt: r.created_at,
-      amount: r.amount,
-      amountToRefund: r.amount_to_refund,
-      fees: r.fees,
-      status: r.status,
-      refusalReason: r.refusal_reason,
-      correctionReason: r.correction_reason,
-      payoutDate: r.payout_date,
-      ibanLastFour: r.iban_last_four,
-      media: [r.media_id, r.second_media_id]
-        .filter((id): id is string => id !== null)
-        .map((id, index) => ({ id, number: index + 1, label: label.replace("{{number}}", String(index + 1)) })),
-      isRectifiable: r.is_rectifiable === 1,
-      isCancellable: r.is_cancellable === 1,
-    })),
+    id: r.id,
+    partnerName: r.partner_name,
+    typeName: r.type_name,
+    ticketDate: r.ticket_date,
+    createdAt: r.created_at,
+    amount: r.amount,
+    amountToRefund: r.amount_to_refund,
+    fees: r.fees,
+    status: r.status,
+    refusalReason: r.refusal_reason,
+    correctionReason: r.correction_reason,
+    payoutDate: r.payout_date,
+    ibanLastFour: r.iban_last_four,
+    media: [r.media_id, r.second_media_id]
+      .filter((id): id is string => id !== null)
+      .map((id, index) => ({ id, number: index + 1, label: label.replace("{{number}}", String(index + 1)) })),
+    isRectifiable: r.is_rectifiable === 1,
+    isCancellable: r.is_cancellable === 1,
   };
 }
 
@@ -486,7 +504,16 @@ export async function submitExpenseRequest(
     }
   }
 
-  if (Object.keys(errors).length > 0 || !type || !partner || iban === null) return { kind: "invalid", errors };
+  if (Object.keys(errors).length > 0 || !type || !partner || iban === null) {
+    // A concurrent send of this draft may have won meanwhile (its receipt then counts as a duplicate here).
+    const again = await db
+      .selectFrom("expense_request_drafts")
+      .select("submitted_at")
+      .where("id", "=", draft.id)
+      .executeTakeFirst();
+    if (again?.submitted_at) return { kind: "already_submitted" };
+    return { kind: "invalid", errors };
+  }
 
   const nowIso = now.toISOString();
   const result = await db

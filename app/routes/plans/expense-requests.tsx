@@ -1,0 +1,210 @@
+import { data, Link, Outlet, useOutlet } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/expense-requests";
+import { PageHeader } from "~/components/PageHeader";
+import { LoadFailure } from "~/components/LoadFailure";
+import { formatDate } from "~/domain/dates";
+import { formatCents } from "~/domain/money";
+import { getLocale } from "~/i18n/i18next.server";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
+import { getPlatform } from "~/.server/platform";
+import {
+  listExpenseRequests,
+  type ExpenseRequestListItem,
+  type ExpenseRequestTab,
+} from "~/.server/services/expense-requests";
+
+const TABS: readonly ExpenseRequestTab[] = ["in-progress", "finished"];
+/** "Voir plus" asks for one page more; a hand-typed page number is capped. */
+const MAX_PAGE = 50;
+
+/** 2026-11-14 → 14/11/2026: a calendar day, shown as it is (no time zone to apply). */
+const day = (value: string) => formatDate(`${value}T12:00:00Z`);
+
+/** The list's state from the URL: `?tab=finished`, `?page=2` (defaults stay out of the URL). */
+function listQuery(searchParams: URLSearchParams): { tab: ExpenseRequestTab; page: number } {
+  const tab = searchParams.get("tab") === "finished" ? "finished" : "in-progress";
+  const page = Number(searchParams.get("page"));
+  return { tab, page: Number.isInteger(page) && page >= 1 ? Math.min(page, MAX_PAGE) : 1 };
+}
+
+/**
+ * /plans/expense-requests (spec 001 §2.6 "List"): the employee's refund requests in two tabs (in progress:
+ * sent, to correct, approved; finished: paid, refused, cancelled), 10 more with each "Voir plus", and the
+ * side panels (the cancel confirmation, the wizard) as child routes over it. Only with the refund feature.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  if (!account.features.expenseRequests.any) throw data(null, { status: 404 });
+  const { tab, page } = listQuery(new URL(request.url).searchParams);
+  const { db } = await getPlatform();
+  const list = await listExpenseRequests(db, account.id, { tab, page, locale: getLocale(context) }).catch(
+    failedTo("refunds.errors.fetchFailed"),
+  );
+  return { tab, page, ...list };
+}
+
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("refunds.title")} />;
+}
+
+export default function ExpenseRequestsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const panel = useOutlet();
+  const { tab, page, items, hasMore } = loaderData;
+  const href = (next: { tab: ExpenseRequestTab; page: number }, hash?: string) => {
+    const params = new URLSearchParams();
+    if (next.tab !== "in-progress") params.set("tab", next.tab);
+    if (next.page !== 1) params.set("page", String(next.page));
+    const search = params.toString();
+    return `/plans/expense-requests${search ? `?${search}` : ""}${hash ? `#${hash}` : ""}`;
+  };
+  const nextItem = hasMore ? items[items.length - 1] : undefined;
+  return (
+    <>
+      <PageHeader title={t("refunds.title")} namesDocument={!panel} />
+      <Outlet />
+      <section className="panel refund-tile" aria-labelledby="refund-tile-title">
+        <h2 id="refund-tile-title">{t("refunds.list.newRequest")}</h2>
+        <p className="hint">{t("refunds.list.newRequestHint")}</p>
+        <p>
+          <Link to="/plans/expense-requests/new" className="button" preventScrollReset>
+            {t("refunds.list.newRequest")}
+          </Link>
+        </p>
+      </section>
+      <section className="panel" id="expense-requests" aria-labelledby="expense-requests-title">
+        <h2 id="expense-requests-title" className="visually-hidden">
+          {t("refunds.title")}
+        </h2>
+        <ul className="tabs" aria-label={t("refunds.list.tabsLabel")}>
+          {TABS.map((name) => (
+            <li key={name}>
+              <Link
+                to={href({ tab: name, page: 1 }, "expense-requests")}
+                className="tabs__link"
+                aria-current={tab === name ? "page" : undefined}
+                preventScrollReset
+              >
+                {t(name === "finished" ? "refunds.list.finished" : "refunds.list.inProgress")}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        {items.length === 0 ? (
+          <p className="empty">{t(tab === "finished" ? "refunds.list.emptyFinished" : "refunds.list.empty")}</p>
+        ) : (
+          <ol
+            className="expense-requests"
+            aria-label={t(tab === "finished" ? "refunds.list.finished" : "refunds.list.inProgress")}
+          >
+            {items.map((item) => (
+              <ExpenseRequestItem key={item.id} item={item} />
+            ))}
+          </ol>
+        )}
+        {hasMore && nextItem ? (
+          <p>
+            <Link className="link-action" to={href({ tab, page: page + 1 }, `exr-${nextItem.id}`)} preventScrollReset>
+              {t("refunds.list.more")}
+            </Link>
+          </p>
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+function ExpenseRequestItem({ item }: { item: ExpenseRequestListItem }) {
+  const { t } = useTranslation();
+  const partner = item.partnerName ?? t("refunds.list.partnerUnknown");
+  const date = day(item.ticketDate);
+  const titleId = `exr-${item.id}-title`;
+  return (
+    <li className="expense-request" id={`exr-${item.id}`} tabIndex={-1} aria-labelledby={titleId}>
+      <h3 id={titleId} className="expense-request__title">
+        {partner}
+      </h3>
+      <p className={`expense-request__status expense-request__status--${item.status}`}>
+        <span className="badge">{t(`refunds.statuses.${item.status}`)}</span>
+      </p>
+      {item.status === "approved" && item.payoutDate ? (
+        <p className="expense-request__payout">{t("refunds.list.payoutDate", { date: day(item.payoutDate) })}</p>
+      ) : null}
+      {item.status === "refused" && item.refusalReason ? (
+        <p className="expense-request__reason">{t("refunds.list.refusalReason", { reason: item.refusalReason })}</p>
+      ) : null}
+      {item.status === "to_correct" && item.correctionReason ? (
+        <p className="expense-request__reason">
+          {t("refunds.list.correctionReason", { reason: item.correctionReason })}
+        </p>
+      ) : null}
+      <dl className="expense-request__facts">
+        <div>
+          <dt>{t("refunds.list.type")}</dt>
+          <dd>{item.typeName}</dd>
+        </div>
+        <div>
+          <dt>{t("refunds.list.ticketDate")}</dt>
+          <dd>{date}</dd>
+        </div>
+        <div>
+          <dt>{t("refunds.list.amount")}</dt>
+          <dd>{formatCents(item.amount)}</dd>
+        </div>
+        <div>
+          <dt>{t("refunds.list.amountToRefund")}</dt>
+          <dd>{formatCents(item.amountToRefund)}</dd>
+        </div>
+        {item.fees > 0 ? (
+          <div>
+            <dt>{t("refunds.list.fees")}</dt>
+            <dd>{formatCents(item.fees)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <p className="hint">
+        {t("refunds.list.sentOn", { date: formatDate(item.createdAt) })} ·{" "}
+        {t("refunds.list.iban", { lastFour: item.ibanLastFour })}
+      </p>
+      {item.media.length > 0 ? (
+        <ul className="expense-request__receipts" aria-label={t("refunds.list.receiptsLabel")}>
+          {item.media.map((m) => (
+            <li key={m.id}>
+              {/* A download served by the portal (owner only); reloadDocument: not a page of the app. */}
+              <Link to={`/plans/expense-requests/receipts/${m.id}`} reloadDocument>
+                {t("refunds.list.receipt", { number: m.number })}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {item.isRectifiable || item.isCancellable ? (
+        <p className="actions">
+          {item.isRectifiable ? (
+            <Link
+              to={`/plans/expense-requests/${item.id}`}
+              className="button button--secondary"
+              aria-label={t("refunds.list.correctLabel", { partner, date })}
+              preventScrollReset
+            >
+              {t("refunds.list.correct")}
+            </Link>
+          ) : null}
+          {item.isCancellable ? (
+            <Link
+              to={`/plans/expense-requests/${item.id}/cancel`}
+              className="link-action"
+              aria-label={t("refunds.list.cancelLabel", { partner, date })}
+              preventScrollReset
+            >
+              {t("refunds.list.cancel")}
+            </Link>
+          ) : null}
+        </p>
+      ) : null}
+    </li>
+  );
+}

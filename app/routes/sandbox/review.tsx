@@ -1,0 +1,163 @@
+import { data, Form } from "react-router";
+import { z } from "zod";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/review";
+import { DocumentTitle } from "~/components/DocumentTitle";
+import { PublicShell } from "~/components/PublicShell";
+import { formatDate } from "~/domain/dates";
+import { formatCents } from "~/domain/money";
+import { todayInParis } from "~/domain/wallets";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
+import { parseForm } from "~/routes/+shared/forms.server";
+import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { getPlatform } from "~/.server/platform";
+import {
+  listRequestsAwaitingReview,
+  listScheduledPayouts,
+  payDuePayouts,
+  REVIEW_REASON_MAX,
+  reviewExpenseRequest,
+  type ReviewDecision,
+} from "~/.server/services/expense-requests";
+
+const INTENT = intents("approve", "refuse", "correct", "payDue");
+const PAGE = "/dev/expense-requests" as const;
+
+const reviewSchema = z.object({
+  requestId: z.string().max(100).default(""),
+  reason: z.string().max(REVIEW_REASON_MAX).default(""),
+});
+
+/** 2026-11-14 → 14/11/2026 (a calendar day). */
+const day = (value: string) => formatDate(`${value}T12:00:00Z`);
+
+/**
+ * Sandbox only (like /dev/outbox): the funder's side of refund requests, so the demo and the journeys can
+ * move a request on — approve (wallets debited, payout in 7 working days), refuse or ask for a correction
+ * with a reason — and pay the payouts that are due. `npm run sandbox:review` does the same from a shell.
+ */
+async function sandboxPlatform() {
+  const platform = await getPlatform();
+  if (!platform.env.sandbox) throw data(null, { status: 404 });
+  return platform;
+}
+
+export async function loader() {
+  const { db } = await sandboxPlatform();
+  const [awaiting, payouts] = await Promise.all([listRequestsAwaitingReview(db), listScheduledPayouts(db)]);
+  return data({ awaiting, payouts, reasonMax: REVIEW_REASON_MAX }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { db, messenger } = await sandboxPlatform();
+  const form = await request.formData();
+  const intent = intentOf(form, INTENT);
+  if (intent === INTENT.payDue) {
+    await payDuePayouts(db, messenger, todayInParis());
+    return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.paid" });
+  }
+  const submission = parseForm(form, reviewSchema);
+  if (submission.status !== "success") throw refusal(400, "refunds.review.reasonRequired");
+  const { requestId, reason } = submission.value;
+  const decision: ReviewDecision =
+    intent === INTENT.approve
+      ? { kind: "approve" }
+      : intent === INTENT.refuse
+        ? { kind: "refuse", reason }
+        : { kind: "ask_correction", reason };
+  const result = await reviewExpenseRequest(db, messenger, requestId, decision);
+  switch (result.kind) {
+    case "approved":
+      return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.approved" });
+    case "refused":
+      return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.refused" });
+    case "to_correct":
+      return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.toCorrect" });
+    case "not_found":
+      return redirectWithFlash(request, PAGE, { kind: "error", message: "refunds.review.notFound" });
+    case "not_reviewable":
+      return redirectWithFlash(request, PAGE, { kind: "error", message: "refunds.review.notReviewable" });
+    case "reason_required":
+      return redirectWithFlash(request, PAGE, { kind: "error", message: "refunds.review.reasonRequired" });
+  }
+}
+
+export default function SandboxReview({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { awaiting, payouts, reasonMax } = loaderData;
+  return (
+    <PublicShell>
+      <DocumentTitle page={t("refunds.review.title")} />
+      <h1>{t("refunds.review.title")}</h1>
+      <p>{t("refunds.review.intro")}</p>
+      {awaiting.length === 0 ? (
+        <p>{t("refunds.review.empty")}</p>
+      ) : (
+        <ol className="outbox">
+          {awaiting.map((r) => {
+            const name = `${r.partnerName ?? t("refunds.list.partnerUnknown")} — ${formatCents(r.amount)}`;
+            return (
+              <li key={r.id} className="outbox__message" aria-label={name}>
+                <h2 className="outbox__subject">{name}</h2>
+                <dl className="outbox__meta">
+                  <dt>{t("refunds.review.requester")}</dt>
+                  <dd>{r.userEmail}</dd>
+                  <dt>{t("refunds.list.type")}</dt>
+                  <dd>{r.typeName}</dd>
+                  <dt>{t("refunds.list.ticketDate")}</dt>
+                  <dd>{day(r.ticketDate)}</dd>
+                </dl>
+                <code>{r.id}</code>
+                <Form method="post" className="actions">
+                  <input type="hidden" name="requestId" value={r.id} />
+                  <button type="submit" name="intent" value={INTENT.approve} className="button">
+                    {t("refunds.review.approve")}
+                  </button>
+                </Form>
+                <Form method="post">
+                  <input type="hidden" name="requestId" value={r.id} />
+                  <label htmlFor={`reason-${r.id}`}>{t("refunds.review.reason")}</label>
+                  <input
+                    id={`reason-${r.id}`}
+                    name="reason"
+                    type="text"
+                    required
+                    maxLength={reasonMax}
+                    className="input"
+                  />
+                  <p className="actions">
+                    <button type="submit" name="intent" value={INTENT.refuse} className="button button--secondary">
+                      {t("refunds.review.refuse")}
+                    </button>
+                    <button type="submit" name="intent" value={INTENT.correct} className="button button--secondary">
+                      {t("refunds.review.askCorrection")}
+                    </button>
+                  </p>
+                </Form>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <h2>{t("refunds.review.payoutsTitle")}</h2>
+      {payouts.length === 0 ? (
+        <p>{t("refunds.review.payoutsEmpty")}</p>
+      ) : (
+        <ul>
+          {payouts.map((p) => (
+            <li key={p.requestId}>
+              {formatCents(p.amount)} {t("refunds.review.scheduledFor", { date: day(p.scheduledFor) })} (
+              <code>{p.requestId}</code>)
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post">
+        <button type="submit" name="intent" value={INTENT.payDue} className="button">
+          {t("refunds.review.payDue")}
+        </button>
+      </Form>
+    </PublicShell>
+  );
+}

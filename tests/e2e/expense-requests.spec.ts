@@ -1,0 +1,183 @@
+import type { Page } from "@playwright/test";
+import { expect, test, type AccountOptions } from "./fixtures";
+import { expectAccessible } from "./helpers";
+import { addWorkingDays } from "../../app/domain/calendar";
+import { todayInParis } from "../../app/domain/wallets";
+
+/**
+ * Spec 001 §2.6 "List", issue 14 items 1 and 4: the refund requests' list, cancelling with a confirmation
+ * (the reserved amount released on the wallet page), and the funder's sandbox review (approve: the payout
+ * date shown; refuse: the reason shown; ask for a correction). Each journey has its own account and requests
+ * (fixtures.ts); the wizard that creates requests is another journey's.
+ */
+const WITH_REFUNDS: AccountOptions = {
+  features: { expenseRequests: { any: true } },
+  wallets: [{ name: "Culture", type: "culture", balance: 30000 }],
+  cards: [{ type: "virtual", lastFour: "5556", wallets: ["Culture"] }],
+};
+
+const LIST = "/plans/expense-requests";
+const requests = (page: Page) => page.getByRole("list", { name: /^(En cours|Terminées)$/ }).getByRole("listitem");
+const request = (page: Page, partner: string) =>
+  page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: partner }) });
+const frenchDay = (day: string) => day.split("-").reverse().join("/");
+
+test("the list's tabs; cancelling the cancellable request after a confirmation releases what it held on the wallet", async ({
+  page,
+  makeAccount,
+  signInAs,
+  makeExpenseRequest,
+}) => {
+  const account = await makeAccount(WITH_REFUNDS);
+  const sent = await makeExpenseRequest(account, {
+    type: "culture",
+    partner: "Théâtre du Vieux-Lyon",
+    amount: 12000,
+    split: { Culture: 12000 },
+  });
+  await makeExpenseRequest(account, {
+    type: "culture",
+    partner: "Librairie des Terreaux",
+    amount: 4590,
+    fields: { status: "refused", is_cancellable: 0, refusal_reason: "Achat hors du catalogue culture" },
+  });
+  await signInAs(page, account);
+
+  await page.goto(`/wallets/${account.wallets.Culture}`);
+  await expect(page.getByText("Dont 120,00 € réservés pour une demande de remboursement")).toBeVisible();
+
+  await page.goto(LIST);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Demandes de remboursement");
+  await expect(page.getByRole("link", { name: "En cours" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Demander un remboursement" })).toHaveAttribute(
+    "href",
+    "/plans/expense-requests/new",
+  );
+  await expect(requests(page)).toHaveCount(1);
+  const theatre = request(page, "Théâtre du Vieux-Lyon");
+  await expect(theatre).toContainText("Envoyée, en attente de validation");
+  await expect(theatre).toContainText("120,00 €");
+  await expectAccessible(page, "refund list, in progress");
+
+  await page.getByRole("link", { name: "Terminées" }).click();
+  await expect(page).toHaveURL(/\?tab=finished/);
+  const refused = request(page, "Librairie des Terreaux");
+  await expect(refused).toContainText("Refusée");
+  await expect(refused).toContainText("Motif du refus : Achat hors du catalogue culture");
+  await expect(refused.getByRole("link", { name: /Annuler/ })).toHaveCount(0);
+  await expectAccessible(page, "refund list, finished");
+
+  await page.getByRole("link", { name: "En cours" }).click();
+  await request(page, "Théâtre du Vieux-Lyon")
+    .getByRole("link", { name: /^Annuler la demande/ })
+    .click();
+  const panel = page.getByRole("dialog", { name: "Annuler la demande" });
+  await expect(panel).toContainText("120,00 €");
+  await expect(panel).toContainText("Théâtre du Vieux-Lyon");
+  await expectAccessible(page, "cancel confirmation");
+  await panel.getByRole("button", { name: "Annuler la demande" }).click();
+  await expect(page.getByText("Votre demande de remboursement est annulée.")).toBeVisible();
+  await expect(page).toHaveURL(/\?tab=finished/);
+  await expect(request(page, "Théâtre du Vieux-Lyon")).toContainText("Annulée");
+  await expectAccessible(page, "after cancelling");
+
+  await page.goto(`/wallets/${account.wallets.Culture}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Culture");
+  await expect(page.getByText(/réservés pour une demande de remboursement/)).toHaveCount(0);
+
+  // A second cancel (an old tab, a bookmark) and someone else's or an unknown id: back to the list with a message.
+  await page.goto(`${LIST}/${sent}/cancel`);
+  await expect(page).toHaveURL(new RegExp(`${LIST}$`));
+  await expect(page.getByText("Cette demande ne peut plus être annulée.")).toBeVisible();
+  await page.goto(`${LIST}/exr_not-a-request/cancel`);
+  await expect(page.getByText("Cette demande de remboursement est introuvable.")).toBeVisible();
+  const stranger = await makeAccount(WITH_REFUNDS);
+  const theirs = await makeExpenseRequest(stranger, {
+    type: "culture",
+    partner: "Théâtre du Vieux-Lyon",
+    amount: 5000,
+    split: { Culture: 5000 },
+  });
+  await page.goto(`${LIST}/${theirs}/cancel`);
+  await expect(page.getByText("Cette demande de remboursement est introuvable.")).toBeVisible();
+  const forged = await page.request.post(`${LIST}/${theirs}/cancel`, {
+    form: { intent: "cancel" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(forged.status()).toBe(302);
+  expect(forged.headers().location).toBe(LIST);
+});
+
+test("the sandbox reviewer approves one request (its payout date shown), refuses another and asks to correct a third", async ({
+  page,
+  makeAccount,
+  signInAs,
+  makeExpenseRequest,
+}) => {
+  const account = await makeAccount(WITH_REFUNDS);
+  const approved = await makeExpenseRequest(account, {
+    type: "culture",
+    partner: "Cinéma Lumière Bellecour",
+    amount: 2400,
+    split: { Culture: 2400 },
+  });
+  const refused = await makeExpenseRequest(account, {
+    type: "culture",
+    partner: "Librairie du Marais",
+    amount: 3100,
+    split: { Culture: 3100 },
+  });
+  const corrected = await makeExpenseRequest(account, {
+    type: "culture",
+    partner: "Atelier Poterie Saint-Georges",
+    amount: 5500,
+    split: { Culture: 5500 },
+  });
+
+  const review = async (id: string, action: string, reason?: string) => {
+    await page.goto("/dev/expense-requests");
+    const item = page.getByRole("listitem").filter({ hasText: id });
+    if (reason) await item.getByLabel("Motif").fill(reason);
+    await item.getByRole("button", { name: action }).click();
+  };
+  await page.goto("/dev/expense-requests");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Demandes à examiner (bac à sable)");
+  await expectAccessible(page, "sandbox reviewer");
+  await review(approved, "Valider");
+  await expect(page.getByText("Demande validée : le virement est programmé.")).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: approved })).toHaveCount(1); // now a scheduled payout
+  await review(refused, "Refuser", "Facture au nom d’une autre personne");
+  await expect(page.getByText("Demande refusée.")).toBeVisible();
+  await review(corrected, "Demander une correction", "Le montant ne se lit pas sur le ticket");
+  await expect(page.getByText("Correction demandée.")).toBeVisible();
+
+  await signInAs(page, account);
+  await page.goto(LIST);
+  const cinema = request(page, "Cinéma Lumière Bellecour");
+  await expect(cinema).toContainText("Validée, remboursement en cours");
+  await expect(cinema).toContainText(`Virement prévu le ${frenchDay(addWorkingDays(todayInParis(), 7))}`);
+  await expect(cinema.getByRole("link", { name: /Annuler/ })).toHaveCount(0);
+  const pottery = request(page, "Atelier Poterie Saint-Georges");
+  await expect(pottery).toContainText("À corriger : Le montant ne se lit pas sur le ticket");
+  await expect(pottery.getByRole("link", { name: /^Corriger la demande/ })).toHaveAttribute(
+    "href",
+    `${LIST}/${corrected}`,
+  );
+  await expectAccessible(page, "reviewed requests in progress");
+  await page.getByRole("link", { name: "Terminées" }).click();
+  await expect(request(page, "Librairie du Marais")).toContainText(
+    "Motif du refus : Facture au nom d’une autre personne",
+  );
+  // The approved request's wallet was debited: nothing is reserved any more.
+  await page.goto(`/wallets/${account.wallets.Culture}`);
+  await expect(page.getByText("Dont 55,00 € réservés pour une demande de remboursement")).toBeVisible();
+});
+
+test("without the refund feature the list and its panels answer 404", async ({ page, makeAccount, signInAs }) => {
+  const account = await makeAccount({ ...WITH_REFUNDS, features: {} });
+  await signInAs(page, account);
+  expect((await page.goto(LIST))?.status()).toBe(404);
+  expect((await page.goto(`${LIST}/exr_x/cancel`))?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(/introuvable/i);
+});
