@@ -68,6 +68,8 @@ export default [
         route(":requestId/cancel", "routes/plans/expense-request-cancel.tsx"),
         route(":requestId", "routes/plans/expense-request-wizard.tsx"),
       ]),
+      // A receipt's download (owner only); a resource route beside the list, not one of its panels.
+      route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
     ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),

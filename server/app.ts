@@ -95,7 +95,7 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.use(noStoreByDefault);
   app.use(refuseCrossSitePosts);
   app.use(limitBodySize(options.maxBodyBytes ?? 12 * 1024 * 1024));
-  app.use(acceptOnlyForms);
+  app.use(acceptOnlyForms());
 
   // One handler per build: making it compiles the route tree, too costly to do on every request.
   const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>();

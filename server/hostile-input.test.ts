@@ -5,6 +5,7 @@ import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import routes from "../app/routes";
+import { isUploadPattern } from "../app/routes/+shared/upload-routes";
 import { startTestServer, stopTestServer, type TestServer } from "./test-server";
 
 /**
@@ -38,6 +39,8 @@ interface UserData {
   creditCardIds: string[];
   /** Unused licences first. */
   licenceIds: string[];
+  /** Uploaded receipts (files rows). */
+  fileIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
   distinctive: string[];
 }
@@ -67,6 +70,7 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   cardId: { owned: true, valid: (u) => u.cardIds },
   authorizationId: { owned: true, valid: (u) => u.authorizationIds },
   walletId: { owned: true, valid: (u) => u.walletIds },
+  fileId: { owned: true, valid: (u) => u.fileIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },
   token: { valid: (_u, s) => s.links.map((l) => ({ value: l.token, query: `email=${encodeURIComponent(l.email)}` })) },
@@ -415,6 +419,9 @@ function readUser(email: string): UserData {
     const licences = d
       .prepare("select id from licences where user_id = ? order by used_at is not null, id")
       .all(u.id) as { id: string }[];
+    const files = d.prepare("select id from files where user_id = ? order by created_at, id").all(u.id) as {
+      id: string;
+    }[];
     const distinctive = [
       u.id!,
       u.email!,
@@ -426,6 +433,7 @@ function readUser(email: string): UserData {
       ...creditCards.flatMap((c) => [c.id, c.last4]),
       ...auths.map((a) => a.id),
       ...licences.map((l) => l.id),
+      ...files.map((f) => f.id),
     ].filter((v): v is string => typeof v === "string" && v.length >= 4);
     return {
       id: u.id!,
@@ -438,6 +446,7 @@ function readUser(email: string): UserData {
       walletIds: wallets.map((w) => w.id),
       creditCardIds: creditCards.map((c) => c.id),
       licenceIds: licences.map((l) => l.id),
+      fileIds: files.map((f) => f.id),
       distinctive: [...new Set(distinctive)],
     };
   } finally {
@@ -1426,6 +1435,9 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
       const pairs = [...fields.entries()];
       const unsupported = { status: [415], why: "unsupported content type", page: true };
       const malformed = { status: [400], why: "malformed body", page: true };
+      // Files (multipart) only where a route takes them; anywhere else the body is refused unread.
+      const takesFiles = isUploadPattern(e.pattern);
+      const badMultipart = takesFiles ? malformed : unsupported;
       const bodies: [string, Record<string, string>, string, Case["expect"]][] = [
         ["JSON body", { "Content-Type": "application/json" }, JSON.stringify(Object.fromEntries(pairs)), unsupported],
         [
@@ -1445,13 +1457,13 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
           "truncated multipart",
           { "Content-Type": multipart(pairs, true).type },
           multipart(pairs, true).body,
-          malformed,
+          badMultipart,
         ],
         [
           "multipart without boundary",
           { "Content-Type": "multipart/form-data" },
           multipart(pairs, false).body,
-          malformed,
+          badMultipart,
         ],
         [
           "multipart, markup fields",
@@ -1460,7 +1472,7 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
             pairs.map(([k]) => [k, k === "confirmation" ? "x" : MARKUP]),
             false,
           ).body,
-          undefined,
+          takesFiles ? undefined : unsupported,
         ],
         [
           "malformed url-encoding",

@@ -111,7 +111,7 @@ test("finding 4: a reset link's token is not in the request log, on the page or 
   expect(log).not.toContain(token!);
 });
 
-test("finding 6: other body types are refused with 415, an unreadable form with 400, in French, and nothing runs", async () => {
+test("finding 6: other body types, and files where no route takes them, are refused with 415, in French, and nothing runs", async () => {
   const bodies: [string | undefined, string][] = [
     ["application/json", JSON.stringify({ email: CLAIRE, password: PASSWORD })],
     ["text/plain", `email=${CLAIRE}`],
@@ -134,23 +134,28 @@ test("finding 6: other body types are refused with 415, an unreadable form with 
       expect(html).toContain("Format non pris en charge");
     }
   }
+  // Files are taken only where a route takes them (app/routes/+shared/upload-routes.ts): a multipart
+  // body anywhere else, whole, cut short or without its boundary, is refused unread.
   const truncated = `--XX\r\nContent-Disposition: form-data; name="email"\r\n\r\n${CLAIRE}`;
+  const whole = `${truncated}\r\n--XX--\r\n`;
   for (const path of ["/login", "/login.data", "/settings/profile", "/lost-password"]) {
-    const res = await fetch(`${base}${path}`, {
-      method: "POST",
-      body: truncated,
-      headers: { Origin: base, Cookie: claire, "Content-Type": "multipart/form-data; boundary=XX" },
-      redirect: "manual",
-    });
-    expect(res.status, path).toBe(400);
-    if (!path.endsWith(".data")) expect(await res.text()).toContain("Requête invalide");
+    for (const body of [truncated, whole]) {
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        body,
+        headers: { Origin: base, Cookie: claire, "Content-Type": "multipart/form-data; boundary=XX" },
+        redirect: "manual",
+      });
+      expect(res.status, path).toBe(415);
+      if (!path.endsWith(".data")) expect(await res.text()).toContain("Format non pris en charge");
+    }
   }
   const noBoundary = await fetch(`${base}/login`, {
     method: "POST",
     body: "x",
     headers: { Origin: base, "Content-Type": "multipart/form-data" },
   });
-  expect(noBoundary.status).toBe(400);
+  expect(noBoundary.status).toBe(415);
   // The session still works: the refused logout did not end it.
   expect((await get("/settings/profile", claire)).status).toBe(200);
   expect(server.output()).not.toContain("Failed to parse body as FormData");

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { uploadBodyLimit, uploadLimitsFor, type UploadLimits } from "../app/routes/+shared/upload-routes";
 import { sendErrorPage } from "./error-page";
 
 /** A fresh nonce per response, used by the enforced Content-Security-Policy below. */
@@ -77,29 +78,42 @@ const ALLOWED = new Set<string>(ALLOWED_METHODS);
 /** The bodies a browser sends for the portal's forms, with or without JavaScript. */
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
+/** The routes that take files, and their limits (app/routes/+shared/upload-routes.ts). */
+export type UploadLimitsOf = (pathname: string) => UploadLimits | null;
+
 /**
  * Only the portal's own kinds of request reach the routes: any other method is a 405 (React Router
  * would run the POST action for PUT, PATCH and DELETE, and fails on TRACE), and a POST must carry a
- * form (415 for JSON, text, XML or no type at all; a multipart body needs its boundary).
+ * form (415 for JSON, text, XML or no type at all). Files (multipart) only where a route takes them
+ * (415 elsewhere: the portal's other forms are url-encoded); a multipart body needs its boundary.
  */
-export function acceptOnlyForms(req: Request, res: Response, next: NextFunction) {
-  if (!ALLOWED.has(req.method)) {
-    res.set("Allow", ALLOWED_METHODS.join(", "));
-    return sendErrorPage(res, 405);
-  }
-  if (req.method !== "POST") return next();
-  const type = (req.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (!FORM_TYPES.includes(type)) return sendErrorPage(res, 415);
-  if (type === "multipart/form-data" && !/;\s*boundary=("?)[^";]+\1/i.test(req.get("Content-Type")!))
-    return sendErrorPage(res, 400);
-  next();
+export function acceptOnlyForms(uploadLimitsOf: UploadLimitsOf = uploadLimitsFor) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!ALLOWED.has(req.method)) {
+      res.set("Allow", ALLOWED_METHODS.join(", "));
+      return sendErrorPage(res, 405);
+    }
+    if (req.method !== "POST") return next();
+    const type = (req.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!FORM_TYPES.includes(type)) return sendErrorPage(res, 415);
+    if (type === "multipart/form-data") {
+      if (!uploadLimitsOf(req.path)) return sendErrorPage(res, 415);
+      if (!/;\s*boundary=("?)[^";]+\1/i.test(req.get("Content-Type")!)) return sendErrorPage(res, 400);
+    }
+    next();
+  };
 }
 
-/** Bodies above the limit are refused before anything reads them. */
-export function limitBodySize(maxBytes: number) {
+/**
+ * Bodies above the limit are refused before anything reads them: `maxBytes` for forms, and for a
+ * route that takes files what its files may weigh (maxFiles × maxFileSize + 64 KB); the route's
+ * parser (parseUploadForm) holds to the same limit while it streams, whatever the length announced.
+ */
+export function limitBodySize(maxBytes: number, uploadLimitsOf: UploadLimitsOf = uploadLimitsFor) {
   return (req: Request, res: Response, next: NextFunction) => {
     const length = Number(req.get("Content-Length") ?? 0);
-    if (length > maxBytes) {
+    const uploads = SAFE_METHODS.has(req.method) ? null : uploadLimitsOf(req.path);
+    if (length > (uploads ? uploadBodyLimit(uploads) : maxBytes)) {
       return sendErrorPage(res, 413);
     }
     if (!SAFE_METHODS.has(req.method) && !req.get("Content-Length") && req.get("Transfer-Encoding")) {

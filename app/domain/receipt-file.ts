@@ -97,3 +97,11 @@ export function receiptFileName(sent: string, type: ReceiptContentType): string 
   const stem = base.replace(/\.[^.]{0,10}$/, "").trim() || "justificatif";
   return `${stem}.${RECEIPT_EXTENSIONS[type]}`;
 }
+
+/** The message (catalogue key, spec 001 §5 "Upload") for each refusal of a receipt. */
+export const RECEIPT_REFUSAL_KEYS = {
+  too_big: "receipts.errors.fileTooBig",
+  invalid_type: "receipts.errors.fileInvalidType",
+  empty: "receipts.errors.fileEmpty",
+  too_many_files: "receipts.errors.tooManyFiles",
+} as const;

@@ -20,7 +20,11 @@ test("the shared bike-shop invoice (its PDF text): NET A PAYER, not the VAT nor 
     "CYCLES DU RHONE\n3 quai Claude Bernard 69007 Lyon\nSIRET 534 221 908 00034\nTel 04 72 11 22 33\n" +
     "02/11/2026 17:05 Ticket A-2231\nRevision velo complete 65,00\nChambre a air 700x28 8,90\nMain d oeuvre 12,00\n" +
     "NET A PAYER 85,90 EUR\ndont TVA 20% 14,32\nCarte bancaire 85,90\nMerci de votre visite";
-  expect(parseReceiptText(text, TODAY)).toEqual({ ticketDate: "2026-11-02", amount: 8590, companyName: "CYCLES DU RHONE" });
+  expect(parseReceiptText(text, TODAY)).toEqual({
+    ticketDate: "2026-11-02",
+    amount: 8590,
+    companyName: "CYCLES DU RHONE",
+  });
 });
 
 test("a supermarket ticket: HT and VAT lines, change given back, a loyalty expiry date are all ignored", () => {
@@ -39,12 +43,20 @@ test("a supermarket ticket: HT and VAT lines, change given back, a loyalty expir
     "Bon valable jusqu'au 31/12/2026",
     "Le 21.11.2026 à 18h12",
   ].join("\n");
-  expect(parseReceiptText(text, TODAY)).toEqual({ ticketDate: "2026-11-21", amount: 4030, companyName: "CARREFOUR MARKET" });
+  expect(parseReceiptText(text, TODAY)).toEqual({
+    ticketDate: "2026-11-21",
+    amount: 4030,
+    companyName: "CARREFOUR MARKET",
+  });
 });
 
 test("two-digit years, a decimal point, the total on the line below its label, thousands separated", () => {
   const text = "Garage Dupont\nFacture n° 2026-118\nDate : 05/10/26\nMONTANT TTC\n1 234.50 EUR\nTVA 20% 205.75";
-  expect(parseReceiptText(text, TODAY)).toEqual({ ticketDate: "2026-10-05", amount: 123450, companyName: "Garage Dupont" });
+  expect(parseReceiptText(text, TODAY)).toEqual({
+    ticketDate: "2026-10-05",
+    amount: 123450,
+    companyName: "Garage Dupont",
+  });
 });
 
 test("OCR noise: O for 0 in a date, stray symbols around the name, A PAYER", () => {

@@ -41,12 +41,31 @@ export function parseReceiptText(text: string, today: string): ReceiptFacts {
 // ---- Date -------------------------------------------------------------------------------------
 
 const MONTHS: Record<string, number> = {
-  JANV: 1, JANVIER: 1, FEV: 2, FEVR: 2, FEVRIER: 2, MARS: 3, AVR: 4, AVRIL: 4, MAI: 5, JUIN: 6,
-  JUIL: 7, JUILLET: 7, AOUT: 8, SEPT: 9, SEPTEMBRE: 9, OCT: 10, OCTOBRE: 10, NOV: 11, NOVEMBRE: 11,
-  DEC: 12, DECEMBRE: 12,
+  JANV: 1,
+  JANVIER: 1,
+  FEV: 2,
+  FEVR: 2,
+  FEVRIER: 2,
+  MARS: 3,
+  AVR: 4,
+  AVRIL: 4,
+  MAI: 5,
+  JUIN: 6,
+  JUIL: 7,
+  JUILLET: 7,
+  AOUT: 8,
+  SEPT: 9,
+  SEPTEMBRE: 9,
+  OCT: 10,
+  OCTOBRE: 10,
+  NOV: 11,
+  NOVEMBRE: 11,
+  DEC: 12,
+  DECEMBRE: 12,
 };
 /** Lines whose date is not the ticket's: an expiry, a warranty, a return or payment deadline. */
-const OTHER_DATE = /EXPIR|VALABLE|VALIDITE|JUSQU|ECHEANCE|AVANT LE|GARANTIE|RETOUR|PEREMPTION|DLC|DLUO|LIVRAISON|NAISSANCE/;
+const OTHER_DATE =
+  /EXPIR|VALABLE|VALIDITE|JUSQU|ECHEANCE|AVANT LE|GARANTIE|RETOUR|PEREMPTION|DLC|DLUO|LIVRAISON|NAISSANCE/;
 
 function isoDate(day: number, month: number, year: number): string | null {
   if (year < 100) year += 2000;
@@ -96,7 +115,8 @@ const TOTALS: [RegExp, number][] = [
   [/\bCB\b|\bCARTE\b|\bCARTE BANCAIRE\b|\bESPECES\b|\bPAIEMENT\b|\bREGLEMENT\b/, 1],
 ];
 /** Lines that carry other amounts: VAT, before tax, the change given back, a part ("dont"), a subtotal. */
-const NOT_TOTAL = /\bTVA\b|\bHT\b|\bH\.T\b|\bRENDU|\bMONNAIE\b|\bDONT\b|\bSOUS[ -]?TOTAL\b|\bREMISE\b|\bECONOMIE|\bTAUX\b/;
+const NOT_TOTAL =
+  /\bTVA\b|\bHT\b|\bH\.T\b|\bRENDU|\bMONNAIE\b|\bDONT\b|\bSOUS[ -]?TOTAL\b|\bREMISE\b|\bECONOMIE|\bTAUX\b/;
 const AMOUNT = /(?<![\d.,])(\d{1,3}(?:[  .]\d{3})+|\d+) ?[,.] ?(\d{2})(?![\d%])/g;
 
 function amountsOf(line: string): number[] {
@@ -123,9 +143,7 @@ function totalOf(lines: string[]): number | null {
   });
   if (best) return (best as { amount: number }).amount;
   // No total named: the largest amount given in euros.
-  const euros = lines
-    .filter((l) => /€|\bEUR\b/i.test(l) && !NOT_TOTAL.test(fold(l)))
-    .flatMap((l) => amountsOf(l));
+  const euros = lines.filter((l) => /€|\bEUR\b/i.test(l) && !NOT_TOTAL.test(fold(l))).flatMap((l) => amountsOf(l));
   return euros.length ? Math.max(...euros) : null;
 }
 

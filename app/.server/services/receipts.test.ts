@@ -76,14 +76,19 @@ test("a receipt is stored under a random key with its type sniffed from its cont
     sha256: createHash("sha256").update(bakery).digest("hex"),
     fileName: "ticket.jpg",
   });
-  const row = await handle.db.selectFrom("files").selectAll().where("id", "=", result.file.id).executeTakeFirstOrThrow();
+  const row = await handle.db
+    .selectFrom("files")
+    .selectAll()
+    .where("id", "=", result.file.id)
+    .executeTakeFirstOrThrow();
   expect(row.user_id).toBe(ids.marie);
   expect(row.storage_key).toMatch(/^receipts\/[\w-]{24}$/);
   expect(row.storage_key).not.toContain("ticket");
 
   const opened = await openReceipt(deps, ids.marie!, result.file.id);
   expect(opened.kind).toBe("found");
-  if (opened.kind === "found") expect(Buffer.from(await new Response(opened.body).arrayBuffer()).equals(bakery)).toBe(true);
+  if (opened.kind === "found")
+    expect(Buffer.from(await new Response(opened.body).arrayBuffer()).equals(bakery)).toBe(true);
   expect(await describeReceipt(deps, ids.marie!, result.file.id)).toEqual(result.file);
 
   // Another user's id, or an id that names nothing: not found, and nothing removed.
@@ -137,6 +142,35 @@ test("both shared receipts are read on this server: amount and date exact, the b
   const again = await readReceipt(deps, ids.marie!, photo.id, NOW);
   expect(again).toMatchObject({ kind: "read", suggestion: { amount: 910, ticketDate: "2026-11-14" } });
 }, 60_000);
+
+test("the merchant read is matched to an enabled French partner by whole words, accents and case aside", async () => {
+  const partners = Object.fromEntries(
+    (await handle.db.selectFrom("partners").select(["id", "name_fr"]).execute()).map((p) => [p.name_fr, p.id]),
+  );
+  const scan = await stored(ids.marie!, bikeShop, "ticket.pdf");
+  const cases: [string, string | null][] = [
+    ["Boulangerie Pain et Co Lyon 3", partners["Boulangerie Pain & Co"]!],
+    ["LE PETIT CAFÉ DE LA GARE", partners["Le Petit Café"]!],
+    ["SAKURA", partners["Sakura Sushi"]!],
+    ["CINEMA LE ROYAL", null], // closed: disabled partners are never suggested
+    ["STATION-SERVICE DU RHONE", null], // disabled too
+    ["AQUASPORTIF ANNECY", null], // "Aquasport Lille" is not in these words
+  ];
+  for (const [merchant, partnerId] of cases) {
+    const reader: ReceiptReader = {
+      name: "fixed",
+      read: async () => ({ kind: "read", text: `${merchant}\n01/11/2026 10:00\nTOTAL TTC 12,00 EUR` }),
+      close: async () => {},
+    };
+    const result = await readReceipt({ ...deps, receiptReader: reader }, ids.marie!, scan.id, NOW);
+    expect(result.kind === "read" && result.suggestion, merchant).toEqual({
+      ticketDate: "2026-11-01",
+      amount: 1200,
+      partnerId,
+      companyName: merchant,
+    });
+  }
+});
 
 test("a receipt that cannot be read is logged as ocr_cannot_predict_image_annotations and answered unreadable", async () => {
   // A PDF without a text layer (a scan): nothing to read, no guess.
@@ -204,10 +238,20 @@ test("the same ticket on another live request of the user is found; cancelled or
   const sent = requests.find((r) => r.status === "sent")!;
   expect(await receiptUsedElsewhere(deps, ids.marie!, second.id)).toBeNull();
 
-  await handle.db.updateTable("expense_requests").set({ second_media_id: first.id }).where("id", "=", sent.id).execute();
-  expect(await receiptUsedElsewhere(deps, ids.marie!, second.id)).toEqual({ requestId: sent.id, createdAt: sent.created_at });
+  await handle.db
+    .updateTable("expense_requests")
+    .set({ second_media_id: first.id })
+    .where("id", "=", sent.id)
+    .execute();
+  expect(await receiptUsedElsewhere(deps, ids.marie!, second.id)).toEqual({
+    requestId: sent.id,
+    createdAt: sent.created_at,
+  });
   // The file itself, on that request, is found too; not when that request is the one being corrected.
-  expect(await receiptUsedElsewhere(deps, ids.marie!, first.id)).toEqual({ requestId: sent.id, createdAt: sent.created_at });
+  expect(await receiptUsedElsewhere(deps, ids.marie!, first.id)).toEqual({
+    requestId: sent.id,
+    createdAt: sent.created_at,
+  });
   expect(await receiptUsedElsewhere(deps, ids.marie!, second.id, sent.id)).toBeNull();
   // Another user's identical file is theirs: no duplicate for them.
   const paulsCopy = await stored(ids.paul!, bikeShop, "facture.pdf");
@@ -231,7 +275,11 @@ test("a receipt on a request cannot be deleted; one only on a draft can, and the
     .select("id")
     .where("user_id", "=", ids.marie!)
     .executeTakeFirstOrThrow();
-  await handle.db.updateTable("expense_requests").set({ media_id: onRequest.id }).where("id", "=", request.id).execute();
+  await handle.db
+    .updateTable("expense_requests")
+    .set({ media_id: onRequest.id })
+    .where("id", "=", request.id)
+    .execute();
   expect(await deleteReceipt(deps, ids.marie!, onRequest.id)).toEqual({ kind: "in_use" });
   expect((await openReceipt(deps, ids.marie!, onRequest.id)).kind).toBe("found");
 

@@ -203,7 +203,9 @@ export async function readReceipt(
   userId: string,
   fileId: string,
   now: Date = new Date(),
-): Promise<{ kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "not_found" }> {
+): Promise<
+  { kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "not_found" }
+> {
   const row = await ownFile(deps.db, userId, fileId);
   if (!row) return { kind: "not_found" };
   const start = performance.now();
@@ -228,7 +230,7 @@ export async function readReceipt(
 
 /**
  * The enabled France partner whose folded name is the merchant's: the same name first, else one whose
- * name holds the merchant's words (or the reverse); shortest name wins. None: null.
+ * name is among the merchant's words (or the reverse). None: null.
  */
 async function matchPartner(db: DB, companyName: string): Promise<string | null> {
   const folded = foldForSearch(companyName);
@@ -244,8 +246,14 @@ async function matchPartner(db: DB, companyName: string): Promise<string | null>
   const names = candidates.flatMap((c) => c.search_text.split(" | ").map((name) => ({ id: c.id, name })));
   const exact = names.find((n) => n.name === folded);
   if (exact) return exact.id;
-  const near = names
-    .filter((n) => n.name.length >= 3 && (n.name.includes(folded) || folded.includes(n.name)))
+  // Whole words only ("sport" is not in "intersport"). The longest partner name inside what was read
+  // ("boulangerie pain et co" in "boulangerie pain et co lyon"), else the shortest one that holds it all.
+  const words = (text: string) => ` ${text} `;
+  const inside = names
+    .filter((n) => n.name.length >= 3 && words(folded).includes(words(n.name)))
+    .sort((a, b) => b.name.length - a.name.length);
+  const around = names
+    .filter((n) => folded.length >= 5 && words(n.name).includes(words(folded)))
     .sort((a, b) => a.name.length - b.name.length);
-  return near[0]?.id ?? null;
+  return (inside[0] ?? around[0])?.id ?? null;
 }

@@ -34,6 +34,7 @@ export function uploadLimitsFor(pathname: string): UploadLimits | null {
 }
 
 /** Whether a matched route pattern (React Router's `pattern` argument) is an upload route. */
-export function isUploadPattern(pattern: string): boolean {
-  return UPLOAD_ROUTES.some((r) => r.pattern === pattern || `/${r.pattern.replace(/^\//, "")}` === pattern);
+export function isUploadPattern(pattern: string | undefined): boolean {
+  const bare = (p: string) => p.replace(/^\/+/, "");
+  return pattern !== undefined && UPLOAD_ROUTES.some((r) => bare(r.pattern) === bare(pattern));
 }

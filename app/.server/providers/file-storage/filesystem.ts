@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { randomBytes } from "node:crypto";
 import { assertStorageKey, type FileStorage } from "./port";
 
@@ -25,12 +26,17 @@ export class FilesystemStorage implements FileStorage {
     return full;
   }
 
-  async put(key: string, body: Uint8Array | ReadableStream<Uint8Array>): Promise<void> {
+  // The type is the database's to keep (files.content_type): a folder has no place for it.
+  async put(
+    key: string,
+    body: Uint8Array | ReadableStream<Uint8Array>,
+    _options: { contentType: string },
+  ): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${randomBytes(6).toString("hex")}.part`;
     try {
-      const data = body instanceof Uint8Array ? body : Readable.fromWeb(body as import("node:stream/web").ReadableStream);
+      const data = body instanceof Uint8Array ? body : Readable.fromWeb(body as NodeReadableStream);
       await writeFile(temporary, data, { flag: "wx", mode: 0o600 });
       await rename(temporary, target);
     } catch (err) {

@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 import path from "node:path";
+import type Tesseract from "tesseract.js";
 import type { ReceiptReader, ReceiptReading } from "./port";
 
-type TesseractWorker = Awaited<ReturnType<typeof import("tesseract.js").createWorker>>;
+type TesseractWorker = Tesseract.Worker;
 
 /**
  * Receipts read on this server, offline (decision 0025): images by tesseract.js with the French
@@ -14,6 +15,10 @@ export class LocalReceiptReader implements ReceiptReader {
   readonly name = "local";
   private worker: Promise<TesseractWorker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
+
+  /** `maxWaiting`: images read or waiting at most; more are answered "unreadable" at once. */
+  constructor(private readonly maxWaiting = 8) {}
 
   async read(bytes: Uint8Array, contentType: string): Promise<ReceiptReading> {
     try {
@@ -38,11 +43,27 @@ export class LocalReceiptReader implements ReceiptReader {
   }
 
   private readImage(bytes: Uint8Array): Promise<ReceiptReading> {
-    const run = this.queue.then(async (): Promise<ReceiptReading> => {
-      const worker = await this.startWorker();
-      const { data } = await worker.recognize(Buffer.from(bytes));
-      return data.text.trim() ? { kind: "read", text: data.text } : { kind: "unreadable", reason: "no text found" };
-    });
+    // A crowd of photos at once would only make everyone wait: past a few, say so at once.
+    if (this.waiting >= this.maxWaiting) return Promise.resolve({ kind: "unreadable", reason: "reader busy" });
+    this.waiting += 1;
+    const run = this.queue
+      .then(async (): Promise<ReceiptReading> => {
+        const worker = await this.startWorker();
+        try {
+          const { data } = await worker.recognize(Buffer.from(bytes));
+          return data.text.trim() ? { kind: "read", text: data.text } : { kind: "unreadable", reason: "no text found" };
+        } catch (err) {
+          // A worker that failed may be broken: the next image starts a fresh one.
+          if (this.worker) {
+            this.worker = null;
+            await worker.terminate().catch(() => undefined);
+          }
+          throw err;
+        }
+      })
+      .finally(() => {
+        this.waiting -= 1;
+      });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -55,7 +76,14 @@ export class LocalReceiptReader implements ReceiptReader {
         path.dirname(require.resolve("@tesseract.js-data/fra/package.json")),
         "4.0.0_best_int",
       );
-      return createWorker("fra", OEM.LSTM_ONLY, { langPath, cacheMethod: "none", gzip: true });
+      return createWorker("fra", OEM.LSTM_ONLY, {
+        langPath,
+        cacheMethod: "none",
+        gzip: true,
+        // Without a handler tesseract.js throws a failed job's error outside any promise (an uncaught
+        // exception: the process would stop); the job's own promise is rejected anyway.
+        errorHandler: () => undefined,
+      });
     })().catch((err: unknown) => {
       this.worker = null;
       throw err;

@@ -1,0 +1,40 @@
+import { data } from "react-router";
+import type { Route } from "./+types/receipt";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { getPlatform } from "~/.server/platform";
+import { openReceipt } from "~/.server/services/receipts";
+
+/**
+ * A receipt's download (spec 001 §2.6: "Justificatif 1"…): for its owner only, streamed through the
+ * portal (never a storage address), always as an attachment with the type sniffed when it was stored,
+ * never kept by a browser or a proxy. Another user's file, or no file: the 404 page, alike.
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const receipt = await openReceipt(await getPlatform(), account.id, params.fileId);
+  if (receipt.kind === "not_found") throw data(null, { status: 404 });
+  return new Response(receipt.body, {
+    headers: {
+      "Content-Type": receipt.file.contentType,
+      "Content-Length": String(receipt.file.size),
+      "Content-Disposition": contentDisposition(receipt.file.fileName),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      // Opened by mistake in the browser: nothing in it may run or load anything.
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    },
+  });
+}
+
+/** `attachment` with an ASCII name for old clients and the exact one (RFC 5987) for the others. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/[^\w.() -]+/g, "_");
+  const exact = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
