@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { createAccount, createPartner } from "../db/factories";
 import { openTestDatabase } from "../db/test-database";
-import { getPartner, partnerPageSize, searchPartners, suggestPartner } from "./partners";
+import { partnerPageSize } from "~/domain/partners";
+import { getPartner, searchPartners, suggestPartner } from "./partners";
 
 let handle: DatabaseHandle;
 let userId: string;

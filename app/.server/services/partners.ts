@@ -3,6 +3,7 @@ import type { DB } from "../db";
 import type { Locale } from "../env";
 import { newId, nowIso } from "../ids";
 import { partnerSuggestionSchema } from "~/domain/partner-suggestion";
+import { partnerPageSize, PARTNER_SEARCH_MAX_LENGTH, type PartnerOption } from "~/domain/partners";
 import { foldForSearch } from "~/domain/search-text";
 
 /**
@@ -11,32 +12,9 @@ import { foldForSearch } from "~/domain/search-text";
  * suggestion belongs to the user who made it.
  */
 
-/** What the partner field lists: the name in the person's language, the address, and whether it can be chosen. */
-export interface PartnerOption {
-  id: string;
-  name: string;
-  line1: string;
-  zipcode: string;
-  city: string;
-  enabled: boolean;
-  /** Why a disabled partner cannot be chosen, when the catalogue says (else the page's default message). */
-  disabledReason: string | null;
-}
+export type { PartnerOption } from "~/domain/partners";
 
-/** Spec 001 §2.6, §9: 10 results, 15 when the search was prefilled from the reading of a receipt. */
-export const PARTNER_PAGE_SIZES = [10, 15] as const;
-export type PartnerPageSize = (typeof PARTNER_PAGE_SIZES)[number];
-
-/** A requested number of results as one of the two page sizes: 15 for 15 or more, 10 otherwise. */
-export function partnerPageSize(requested: unknown): PartnerPageSize {
-  const n = Number(requested);
-  return Number.isFinite(n) && n >= 15 ? 15 : 10;
-}
-
-/** The longest query looked at (a name, not a text): longer ones are cut. */
-const MAX_QUERY_LENGTH = 100;
-
-/** A LIKE pattern matching `word` anywhere, its own `%`, `_` and `\` taken literally (`escape '\'`). */
+/** A LIKE pattern matching `word` anywhere; its own `%`, `_` and backslash are taken literally (escape backslash). */
 function containsPattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -90,7 +68,7 @@ export async function searchPartners(
   options: { limit?: number; locale?: Locale } = {},
 ): Promise<PartnerOption[]> {
   const locale = options.locale ?? "fr";
-  const words = foldForSearch(query.slice(0, MAX_QUERY_LENGTH)).split(" ").filter(Boolean).slice(0, 10);
+  const words = foldForSearch(query.slice(0, PARTNER_SEARCH_MAX_LENGTH)).split(" ").filter(Boolean).slice(0, 10);
   if (words.length === 0) return [];
   let select = db.selectFrom("partners").select(COLUMNS).where("country", "=", "FR");
   for (const word of words) select = select.where(sql<boolean>`search_text like ${containsPattern(word)} escape '\\'`);

@@ -11,3 +11,11 @@ export function loader({ context }: Route.LoaderArgs) {
   // A built tab's path is a page of routes.ts (a constant of ~/domain/plans, never user input).
   return internalRedirect(first.path as InternalTarget);
 }
+
+/**
+ * Never shown (the loader redirects or throws), but it makes this a page rather than a resource route,
+ * so that the 404 is the portal's "Page introuvable" inside the shell, not a bare answer.
+ */
+export default function PlansIndex() {
+  return null;
+}

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/partners";
 import { getLocale } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
-import { searchPartners, type PartnerOption } from "~/.server/services/partners";
+import { searchPartners } from "~/.server/services/partners";
+import type { PartnerOption } from "~/domain/partners";
 
 /** What `/plans/partners?q=&limit=` answers (JSON): the query as read, and the partners found. */
 export interface PartnerSearchAnswer {
