@@ -8,7 +8,8 @@ import { RECEIPT_ACCEPT, type RefundStep } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, RequiredNote, Radios, choiceTarget, type FieldMeta } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
-import { WIZARD_INTENT, type PartnerChoice, type StepView, type WizardActionData, type WizardView } from "./wizard";
+import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
+import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } from "./wizard";
 
 /**
  * The refund wizard's steps (spec 001 §2.6): plain forms posting to the step's own URL, validated on the
@@ -339,38 +340,20 @@ function ReadingPending({ skip }: { skip: string }) {
   );
 }
 
-function partnerOption(t: (key: string) => string, p: PartnerChoice) {
-  const address = `${p.line1}, ${p.zipcode} ${p.city}`;
-  return {
-    value: p.id,
-    label: p.name,
-    hint: p.enabled ? address : `${address} — ${p.disabledReason ?? t("refundWizard.details.partnerDisabled")}`,
-    hintUnavailable: !p.enabled,
-    disabled: !p.enabled,
-  };
-}
-
 function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const { t } = useTranslation();
-  const [form, fields] = useForm<{ partner_id: string; ticket_date: string; amount: string; q: string }>({
+  const [form, fields] = useForm<{ partner_id: string; ticket_date: string; amount: string }>({
     id: "refund-details",
     lastResult,
-    defaultValue: { ...view.values, q: view.query },
+    defaultValue: view.values,
   });
   if (view.reading === "pending") return <ReadingPending skip={view.skipReading} />;
   const read = t("refundWizard.details.read");
-  const shown = [...(view.results ?? [])];
-  if (view.partner && !shown.some((p) => p.id === view.partner!.id)) shown.unshift(view.partner);
-  const options = shown.map((p) => partnerOption(t, p));
   return (
     <>
       <ErrorSummary
         form={form}
-        fields={[
-          { field: fields.partner_id, target: options.length ? choiceTarget(fields.partner_id, options) : fields.q.id },
-          fields.ticket_date,
-          fields.amount,
-        ]}
+        fields={[partnerSummaryField(fields.partner_id, view.results, view.partner), fields.ticket_date, fields.amount]}
       />
       {view.reading === "done" ? (
         <div className="alert alert--info" role="status">
@@ -379,40 +362,15 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
       ) : null}
       <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
         <RequiredNote />
-        <div className="refund-partner-search">
-          <Field
-            field={fields.q}
-            type="search"
-            label={t("refundWizard.details.search")}
-            hint={t("refundWizard.details.searchHint")}
-            autoComplete="off"
-            optional
-          />
-          <IntentButton intent="search" secondary>
-            {t("refundWizard.details.searchButton")}
-          </IntentButton>
-        </div>
-        {view.results !== null && view.results.length === 0 ? (
-          <p className="hint" role="status">
-            {t("refundWizard.details.noResult", { query: view.query })}
-          </p>
-        ) : null}
-        {options.length > 0 ? (
-          <Radios
-            required
-            field={fields.partner_id}
-            legend={t("refundWizard.details.partner")}
-            hint={view.suggested.partner ? read : undefined}
-            options={options}
-          />
-        ) : (
-          <input type="hidden" name="partner_id" value="" />
-        )}
-        <p>
-          <Link to={view.suggestEstablishment} className="link-action">
-            {t("refundWizard.details.suggest")}
-          </Link>
-        </p>
+        <PartnerPicker
+          field={fields.partner_id}
+          query={view.query}
+          results={view.results}
+          selected={view.partner}
+          limit={view.limit}
+          suggestHref={view.suggestEstablishment}
+          hint={view.suggested.partner ? read : undefined}
+        />
         <Field
           required
           field={fields.ticket_date}

@@ -1,6 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { intents } from "~/routes/+shared/intents";
 import type { RefundStep } from "~/domain/refunds";
+import type { PartnerOption, PartnerPageSize } from "~/domain/partners";
+import { PARTNER_SEARCH_INTENT } from "./PartnerPicker";
 
 /**
  * What the refund wizard's server flow (`routes/plans/expense-request-wizard.server.ts`) gives its
@@ -12,22 +14,12 @@ export const WIZARD_INTENT = intents(
   "continue",
   "upload",
   "removeFile",
-  "search",
+  PARTNER_SEARCH_INTENT,
   "createWallet",
   "skipPreamble",
   "discard",
   "send",
 );
-
-export interface PartnerChoice {
-  id: string;
-  name: string;
-  line1: string;
-  zipcode: string;
-  city: string;
-  enabled: boolean;
-  disabledReason: string | null;
-}
 
 export interface ReceiptView {
   id: string;
@@ -54,9 +46,11 @@ export type StepView =
       reading: "pending" | "done" | "none";
       suggested: { ticketDate: boolean; amount: boolean; partner: boolean };
       values: { partner_id: string; ticket_date: string; amount: string };
-      partner: PartnerChoice | null;
+      partner: PartnerOption | null;
+      /** The search shown, and what it found (15 when prefilled from the reading, else 10). */
       query: string;
-      results: PartnerChoice[] | null;
+      results: PartnerOption[];
+      limit: PartnerPageSize;
       /** The path of this step without waiting for the reading. */
       skipReading: string;
       suggestEstablishment: string;

@@ -27,6 +27,8 @@ import {
   storeReceipt,
 } from "~/.server/services/receipts";
 import { getPartner, searchPartners } from "~/.server/services/partners";
+import { PARTNER_SEARCH_MAX_LENGTH, partnerPageSize } from "~/domain/partners";
+import { readPartnerSearch } from "~/components/refunds/PartnerPicker";
 import { availableWalletLicences, createWalletFromLicence } from "~/.server/services/wallets";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { parseEuros, validateSplit, type SplitError } from "~/domain/payment-methods";
@@ -64,7 +66,6 @@ import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseUploadForm } from "~/routes/+shared/uploads.server";
 import {
   WIZARD_INTENT,
-  type PartnerChoice,
   type ReceiptView,
   type StepView,
   type WizardActionData,
@@ -78,11 +79,7 @@ import {
  * everything when the request is sent (`submitExpenseRequest`); the checks here say early what is wrong.
  */
 
-// The list route (part A) is not in routes.ts yet: until it is, its fixed path is taken as it is.
-const LIST = "/plans/expense-requests" as InternalTarget;
-/** Partner search page sizes (spec 001 §9): 10, or 15 when the search was prefilled by the reading. */
-const SEARCH_LIMIT = 10;
-const PREFILLED_SEARCH_LIMIT = 15;
+const LIST = "/plans/expense-requests" satisfies InternalTarget;
 
 interface Args {
   request: Request;
@@ -138,22 +135,12 @@ async function receiptViews(platform: Platform, userId: string, draft: ExpenseDr
       id: file.id,
       fileName: file.fileName,
       size: file.size,
-      href: `/plans/expense-requests/receipts/${encodeURIComponent(file.id)}`,
+      href: internalPath("/plans/expense-requests/receipts/:fileId", { fileId: file.id }),
       usedElsewhereOn: used ? used.createdAt : null,
     });
   }
   return views;
 }
-
-const toChoice = (p: PartnerChoice): PartnerChoice => ({
-  id: p.id,
-  name: p.name,
-  line1: p.line1,
-  zipcode: p.zipcode,
-  city: p.city,
-  enabled: p.enabled,
-  disabledReason: p.disabledReason,
-});
 
 /** The loader: the step asked for, or the furthest one this draft may show. */
 export async function wizardLoader({ request, params, context }: Args) {
@@ -266,13 +253,11 @@ export async function wizardLoader({ request, params, context }: Args) {
     const partnerId = d.partnerId ?? suggestion?.partnerId ?? null;
     const partner = partnerId ? await getPartner(db, partnerId, locale) : null;
     const typedQuery = url.searchParams.get("q");
+    // Spec 001 §2.6, §9: the reading's company name starts the search, with 15 results instead of 10.
     const prefilledQuery = !partner && typedQuery === null && suggestion?.companyName ? suggestion.companyName : null;
-    const query = (typedQuery ?? prefilledQuery ?? "").slice(0, 100);
-    const results = query.trim()
-      ? (
-          await searchPartners(db, query, { limit: prefilledQuery ? PREFILLED_SEARCH_LIMIT : SEARCH_LIMIT, locale })
-        ).map(toChoice)
-      : null;
+    const query = (typedQuery ?? prefilledQuery ?? "").slice(0, PARTNER_SEARCH_MAX_LENGTH);
+    const limit = partnerPageSize(prefilledQuery ? 15 : 10);
+    const results = query.trim() ? await searchPartners(db, query, { limit, locale }) : [];
     const ticketDate = d.ticketDate ?? suggestion?.ticketDate ?? null;
     const amount = d.amount ?? suggestion?.amount ?? null;
     return {
@@ -288,9 +273,10 @@ export async function wizardLoader({ request, params, context }: Args) {
         ticket_date: ticketDate ? dayToFrench(ticketDate) : "",
         amount: amount !== null ? centsToField(amount) : "",
       },
-      partner: partner ? toChoice(partner) : null,
+      partner,
       query,
       results,
+      limit,
       skipReading: stepPath(requestId, d.id, "details", { reading: "skip" }),
       suggestEstablishment: internalPath(
         "/plans/suggest-establishment",
@@ -498,7 +484,7 @@ export async function wizardAction({ request, params, context }: Args) {
       if (removed.kind === "removed") await deleteReceipt(platform, userId, fileId);
       return go("ticket");
     }
-    case WIZARD_INTENT.search: {
+    case WIZARD_INTENT.searchPartner: {
       // The typed date and amount, when acceptable, are kept while the partner is looked for (a search is a round trip).
       const ticketDate = parseDay(String(form.get("ticket_date") ?? "").slice(0, 30));
       const amount = parseEuros(String(form.get("amount") ?? "").slice(0, 30));
@@ -506,7 +492,7 @@ export async function wizardAction({ request, params, context }: Args) {
         ...(ticketDate && ticketDate <= todayInParis() ? { ticketDate } : {}),
         ...(amount !== null && amount > 0 ? { amount } : {}),
       });
-      return go("details", { q: String(form.get("q") ?? "").slice(0, 100) });
+      return go("details", { q: readPartnerSearch(form) });
     }
     case WIZARD_INTENT.send:
       return send(draft!);
