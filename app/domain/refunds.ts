@@ -135,3 +135,8 @@ export function dayToFrench(day: string): string {
 export function centsToField(cents: number): string {
   return `${Math.trunc(cents / 100)},${String(Math.abs(cents) % 100).padStart(2, "0")}`;
 }
+
+/** A platform error key (`payment_methods.0.amount`) as conform names the field (`payment_methods[0].amount`). */
+export function fieldNameOf(key: string): string {
+  return key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+}

@@ -35,6 +35,7 @@ import { parseEuros, validateSplit, type SplitError } from "~/domain/payment-met
 import {
   centsToField,
   dayToFrench,
+  fieldNameOf,
   findMobilitySubtype,
   isRefundStep,
   mobilityChoices,
@@ -368,11 +369,6 @@ function formOf(values: Record<string, string>): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(values)) form.append(name, value);
   return form;
-}
-
-/** A platform error key (`payment_methods.0.amount`) as conform names the field (`payment_methods[0].amount`). */
-export function fieldNameOf(key: string): string {
-  return key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
 }
 
 /** Reads the first receipt in the background; the details step shows what it found, or nothing. */
