@@ -41,6 +41,8 @@ interface UserData {
   licenceIds: string[];
   /** Uploaded receipts (files rows). */
   fileIds: string[];
+  /** Refund requests, the cancellable ones first. */
+  expenseRequestIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
   distinctive: string[];
 }
@@ -71,6 +73,7 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   authorizationId: { owned: true, valid: (u) => u.authorizationIds },
   walletId: { owned: true, valid: (u) => u.walletIds },
   fileId: { owned: true, valid: (u) => u.fileIds },
+  requestId: { owned: true, valid: (u) => u.expenseRequestIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },
   token: { valid: (_u, s) => s.links.map((l) => ({ value: l.token, query: `email=${encodeURIComponent(l.email)}` })) },
@@ -422,6 +425,9 @@ function readUser(email: string): UserData {
     const files = d.prepare("select id from files where user_id = ? order by created_at, id").all(u.id) as {
       id: string;
     }[];
+    const expenseRequests = d
+      .prepare("select id from expense_requests where user_id = ? order by is_cancellable desc, id")
+      .all(u.id) as { id: string }[];
     const distinctive = [
       u.id!,
       u.email!,
@@ -434,6 +440,7 @@ function readUser(email: string): UserData {
       ...auths.map((a) => a.id),
       ...licences.map((l) => l.id),
       ...files.map((f) => f.id),
+      ...expenseRequests.map((r) => r.id),
     ].filter((v): v is string => typeof v === "string" && v.length >= 4);
     return {
       id: u.id!,
@@ -447,6 +454,7 @@ function readUser(email: string): UserData {
       creditCardIds: creditCards.map((c) => c.id),
       licenceIds: licences.map((l) => l.id),
       fileIds: files.map((f) => f.id),
+      expenseRequestIds: expenseRequests.map((r) => r.id),
       distinctive: [...new Set(distinctive)],
     };
   } finally {

@@ -174,6 +174,35 @@ test("the sandbox reviewer approves one request (its payout date shown), refuses
   await expect(page.getByText("Dont 55,00 € réservés pour une demande de remboursement")).toBeVisible();
 });
 
+test("ten requests a page; Voir plus shows ten more; an empty tab says so", async ({
+  page,
+  makeAccount,
+  signInAs,
+  makeExpenseRequest,
+}) => {
+  const account = await makeAccount(WITH_REFUNDS);
+  const start = Date.now() - 3_600_000;
+  for (let i = 0; i < 11; i++) {
+    await makeExpenseRequest(account, {
+      type: "culture",
+      partner: "Librairie des Terreaux",
+      amount: 1000 + i,
+      fields: { created_at: new Date(start + i * 60_000).toISOString() },
+    });
+  }
+  await signInAs(page, account);
+  await page.goto(LIST);
+  await expect(requests(page)).toHaveCount(10);
+  await expect(requests(page).first()).toContainText("10,10 €");
+  await page.getByRole("link", { name: "Voir plus" }).click();
+  await expect(requests(page)).toHaveCount(11);
+  await expect(requests(page).last()).toContainText("10,00 €");
+  await expect(page.getByRole("link", { name: "Voir plus" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Terminées" }).click();
+  await expect(page.getByText("Aucune demande terminée pour le moment.")).toBeVisible();
+  await expectAccessible(page, "empty finished tab");
+});
+
 test("without the refund feature the list and its panels answer 404", async ({ page, makeAccount, signInAs }) => {
   const account = await makeAccount({ ...WITH_REFUNDS, features: {} });
   await signInAs(page, account);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ibanProblem } from "../../domain/iban";
 import { parisDayAfter } from "../../domain/wallets";
 import { verifyPassword } from "../passwords";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
@@ -267,6 +268,32 @@ describe("marie", () => {
     ]);
     const allowances = await db.selectFrom("allowances").selectAll().where("user_id", "=", id).execute();
     expect(allowances.map((a) => [a.type, a.status])).toEqual([["carpooling", "in_progress"]]);
+  });
+
+  test("the two requests in progress hold their amounts on the Culture wallet, paid to a valid IBAN", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    const culture = await walletByName(id, "Culture");
+    const held = await db
+      .selectFrom("wallet_reservations")
+      .innerJoin("expense_requests", "expense_requests.id", "wallet_reservations.expense_request_id")
+      .select(["wallet_reservations.wallet_id", "wallet_reservations.amount", "expense_requests.status"])
+      .where("wallet_reservations.status", "=", "held")
+      .where("expense_requests.user_id", "=", id)
+      .orderBy("wallet_reservations.amount")
+      .execute();
+    expect(held).toEqual([
+      { wallet_id: culture.id, amount: 4590, status: "to_correct" },
+      { wallet_id: culture.id, amount: 12000, status: "sent" },
+    ]);
+    const requests = await db
+      .selectFrom("expense_requests")
+      .select(["iban", "iban_last_four"])
+      .where("user_id", "=", id)
+      .execute();
+    for (const r of requests) {
+      expect(ibanProblem(r.iban ?? "")).toBeNull();
+      expect(r.iban_last_four).toBe(r.iban!.slice(-4));
+    }
   });
 });
 

@@ -479,6 +479,24 @@ describe("sending a request", () => {
     expect(await submitExpenseRequest(db, messenger, a.userId, input)).toEqual({ kind: "already_submitted" });
   });
 
+  test("two requests sent at once that together exceed a wallet: one stored, the other refused on its amount", async () => {
+    const a = await account();
+    const one = await validInput(a, { amount: 7000, paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 7000 }] });
+    const two = await validInput(a, { amount: 6000, paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 6000 }] });
+    const results = await Promise.all([
+      submitExpenseRequest(db, messenger, a.userId, one),
+      submitExpenseRequest(db, messenger, a.userId, two),
+    ]);
+    expect(results.map((r) => r.kind).sort()).toEqual(["created", "invalid"]);
+    const refused = results.find((r) => r.kind === "invalid");
+    expect(refused).toEqual({
+      kind: "invalid",
+      errors: { "payment_methods.0.amount": ["refunds.errors.paymentMethodOverAvailable"] },
+    });
+    expect(await counts(a.userId)).toEqual({ requests: 1, held: 1 });
+    expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.available).toBeGreaterThanOrEqual(0);
+  });
+
   test("another user's draft or request id: not_found, nothing stored", async () => {
     const a = await account();
     const b = await account();

@@ -518,7 +518,19 @@ export async function submitExpenseRequest(
   const nowIso = now.toISOString();
   const result = await db
     .transaction()
-    .execute(async (trx) => {
+    .execute(async (trx): Promise<SubmitExpenseRequestResult> => {
+      // Locks the chosen wallets' rows until commit (a no-op update: PostgreSQL takes row locks, SQLite
+      // runs one write transaction at a time), so two requests on one wallet are checked one after the other.
+      await trx
+        .updateTable("wallets")
+        .set((eb) => ({ name: eb.ref("name") }))
+        .where("user_id", "=", userId)
+        .where(
+          "id",
+          "in",
+          methods.map((m) => m.walletId),
+        )
+        .execute();
       const claimed = await trx
         .updateTable("expense_request_drafts")
         .set({ submitted_at: nowIso, updated_at: nowIso })
@@ -605,11 +617,29 @@ export async function submitExpenseRequest(
           })),
         )
         .execute();
+      // Checked again with this request's holds in place: another request sent meanwhile may have taken
+      // what a wallet had; then everything here is rolled back, the draft's claim included.
+      const after = await walletSummaries(
+        trx,
+        userId,
+        methods.map((m) => m.walletId),
+        now,
+      );
+      const over = methods.findIndex((m) => {
+        const available = after.find((w) => w.id === m.walletId)?.available;
+        return available !== null && available !== undefined && available < 0;
+      });
+      if (over >= 0) throw new OverAvailable(over);
       await addNotification(trx, userId, existing ? "updated" : "created", requestId, now);
       return { kind: existing ? "updated" : "created", requestId } as const;
     })
-    .catch((err: unknown) => {
-      if (err instanceof NotRectifiable) return { kind: "not_rectifiable" } as const;
+    .catch((err: unknown): SubmitExpenseRequestResult => {
+      if (err instanceof NotRectifiable) return { kind: "not_rectifiable" };
+      if (err instanceof OverAvailable)
+        return {
+          kind: "invalid",
+          errors: { [`payment_methods.${err.index}.amount`]: [E("paymentMethodOverAvailable")] },
+        };
       throw err;
     });
   if (result.kind === "created" || result.kind === "updated") {
@@ -619,6 +649,11 @@ export async function submitExpenseRequest(
 }
 
 class NotRectifiable extends Error {}
+class OverAvailable extends Error {
+  constructor(readonly index: number) {
+    super(`payment method ${index} over what its wallet has`);
+  }
+}
 
 /** Whether one of these receipts (by content) is already on another of the user's live requests. */
 async function duplicateReceipt(
