@@ -91,6 +91,7 @@ export const SIGNED_IN_PAGES = [
   "/plans/expense-requests",
   "/plans/expense-requests/:requestId",
   "/plans/expense-requests/:requestId/cancel",
+  "/plans/expense-requests/receipts/:fileId",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",
