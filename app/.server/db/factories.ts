@@ -237,7 +237,7 @@ export function buildLicence(
 
 /**
  * A partner shop (France, enabled unless given a `disabled_reason`); its names default to the French
- * one, and `search_text` is always made from them (partnerSearchText), as the seed and migration 010 do.
+ * one, and `search_text` is always made from them (partnerSearchText), as migration 010 does.
  */
 export function buildPartner(
   fields: Pick<PartnerTable, "name_fr"> & Partial<Omit<PartnerTable, "search_text">>,
@@ -250,9 +250,9 @@ export function buildPartner(
     city: "Lyon",
     country: "FR",
     enabled: fields.disabled_reason ? 0 : 1,
-    disabled_reason: null,
     ...fields,
     ...names,
+    disabled_reason: fields.disabled_reason ?? null,
     search_text: partnerSearchText({ name_fr: fields.name_fr, ...names }),
   };
 }

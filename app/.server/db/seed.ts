@@ -14,6 +14,7 @@ import {
   buildCreditCard,
   buildGroup,
   buildLicence,
+  buildPartner,
   buildUser,
   buildWallet,
   buildWalletBalance,
@@ -23,7 +24,6 @@ import {
   type Address,
   type AuthorizationKind,
 } from "./factories";
-import { partnerSearchText } from "../../domain/search-text";
 import type { CardTable, NotificationTable, PartnerTable, WalletTable, WalletTransactionTable } from "./schema";
 
 /**
@@ -407,26 +407,10 @@ async function seedCatalogue(db: DB): Promise<Catalogue> {
   await db
     .insertInto("partners")
     .values(
-      PARTNERS.map((p): PartnerTable => {
-        const id = newId("ptn");
-        partners[p.name_fr] = id;
-        return {
-          id,
-          name_fr: p.name_fr,
-          name_en: p.name_en ?? p.name_fr,
-          name_nl: p.name_nl ?? p.name_fr,
-          line1: p.line1,
-          zipcode: p.zipcode,
-          city: p.city,
-          country: "FR",
-          enabled: p.disabled_reason ? 0 : 1,
-          disabled_reason: p.disabled_reason ?? null,
-          search_text: partnerSearchText({
-            name_fr: p.name_fr,
-            name_en: p.name_en ?? p.name_fr,
-            name_nl: p.name_nl ?? p.name_fr,
-          }),
-        };
+      PARTNERS.map((p) => {
+        const row = buildPartner({ ...p, country: "FR" });
+        partners[p.name_fr] = row.id;
+        return row;
       }),
     )
     .execute();

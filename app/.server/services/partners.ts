@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "../db";
+import type { PartnerTable } from "../db/schema";
 import type { Locale } from "../env";
 import { newId, nowIso } from "../ids";
 import { partnerSuggestionSchema } from "~/domain/partner-suggestion";
@@ -21,17 +22,19 @@ function containsPattern(word: string): string {
 
 const nameColumn = (locale: Locale) => (locale === "en" ? "name_en" : locale === "nl" ? "name_nl" : "name_fr");
 
-type PartnerRow = {
-  id: string;
-  name_fr: string;
-  name_en: string;
-  name_nl: string;
-  line1: string;
-  zipcode: string;
-  city: string;
-  enabled: number;
-  disabled_reason: string | null;
-};
+const COLUMNS = [
+  "id",
+  "name_fr",
+  "name_en",
+  "name_nl",
+  "line1",
+  "zipcode",
+  "city",
+  "enabled",
+  "disabled_reason",
+] as const;
+
+type PartnerRow = Pick<PartnerTable, (typeof COLUMNS)[number]>;
 
 function optionOf(row: PartnerRow, locale: Locale): PartnerOption {
   return {
@@ -44,18 +47,6 @@ function optionOf(row: PartnerRow, locale: Locale): PartnerOption {
     disabledReason: row.enabled === 1 ? null : row.disabled_reason,
   };
 }
-
-const COLUMNS = [
-  "id",
-  "name_fr",
-  "name_en",
-  "name_nl",
-  "line1",
-  "zipcode",
-  "city",
-  "enabled",
-  "disabled_reason",
-] as const;
 
 /**
  * Partners in France whose names hold every word of `query`, accents and case ignored ("gite vercors"

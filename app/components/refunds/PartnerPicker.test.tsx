@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import { expect, test } from "vitest";
 import { TranslationProvider, translatorFor } from "~/i18n";
+import type { FieldMeta } from "~/components/forms";
 import type { PartnerOption } from "~/domain/partners";
 import fr from "../../../locales/fr/translation.json";
 import {
@@ -29,6 +30,13 @@ const pain = partner("ptn_pain", "Boulangerie Pain & Co");
 const closed = partner("ptn_closed", "Boulangerie Zola", { enabled: false, disabledReason: "Établissement fermé." });
 const old = partner("ptn_old", "Boulangerie Ancienne", { enabled: false });
 const field = { id: "details-partnerId", name: "partnerId", errorId: "details-partnerId-error" };
+
+/** Conform's field metadata answers through getters (a spread of it copies nothing): so does this one. */
+function conformLike(values: FieldMeta): FieldMeta {
+  const meta = {};
+  for (const [key, value] of Object.entries(values)) Object.defineProperty(meta, key, { get: () => value });
+  return meta as FieldMeta;
+}
 
 test("the search is read trimmed and cut; the JSON search's address encodes it", () => {
   expect(readPartnerSearch(new URLSearchParams({ partnerSearch: "  pain & co " }))).toBe("pain & co");
@@ -91,7 +99,7 @@ test("rendered without JavaScript: search box and button, the results as radios,
   const node = (
     <form>
       <PartnerPicker
-        field={{ ...field, initialValue: "ptn_pain", errors: ["partners.errors.required"] }}
+        field={conformLike({ ...field, initialValue: "ptn_pain", errors: ["partners.errors.required"] })}
         query="boulangerie"
         results={[closed]}
         selected={pain}

@@ -206,9 +206,13 @@ export function PartnerPicker({
   };
 
   return (
-    <fieldset className="fieldset partner-picker">
+    <fieldset className="fieldset partner-picker" aria-describedby={hint ? `${field.id}-picker-hint` : undefined}>
       <legend>{legend ?? t("partners.picker.legend")}</legend>
-      {hint ? <p className="field__hint">{hint}</p> : null}
+      {hint ? (
+        <p className="field__hint" id={`${field.id}-picker-hint`}>
+          {hint}
+        </p>
+      ) : null}
       <div className="partner-picker__search">
         <Field
           field={searchField}
@@ -250,7 +254,16 @@ export function PartnerPicker({
         }}
       >
         <Radios
-          field={{ ...field, initialValue: chosen?.id }}
+          // Conform's metadata reads through getters: copied field by field, never spread.
+          field={{
+            id: field.id,
+            name: field.name,
+            errorId: field.errorId,
+            errors: field.errors,
+            key: field.key,
+            required: field.required,
+            initialValue: chosen?.id,
+          }}
           legend={t("partners.picker.resultsLabel")}
           options={partnerChoices(listed, t)}
           required
