@@ -340,20 +340,6 @@ function ReadingPending({ skip }: { skip: string }) {
   );
 }
 
-/**
- * conform's metadata as a plain object: its properties are getters, which a spread (`{ ...field }`, as
- * PartnerPicker does to set the chosen value) would drop, leaving the radios without a name.
- */
-const plainField = (field: FieldMeta): FieldMeta => ({
-  id: field.id,
-  name: field.name,
-  errorId: field.errorId,
-  errors: field.errors,
-  initialValue: field.initialValue,
-  key: field.key,
-  required: field.required,
-});
-
 function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const { t } = useTranslation();
   const [form, fields] = useForm<{ partner_id: string; ticket_date: string; amount: string }>({
@@ -377,7 +363,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
       <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
         <RequiredNote />
         <PartnerPicker
-          field={plainField(fields.partner_id)}
+          field={fields.partner_id}
           query={view.query}
           results={view.results}
           selected={view.partner}
