@@ -72,7 +72,9 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   cardId: { owned: true, valid: (u) => u.cardIds },
   authorizationId: { owned: true, valid: (u) => u.authorizationIds },
   walletId: { owned: true, valid: (u) => u.walletIds },
-  fileId: { owned: true, valid: (u) => u.fileIds },
+  // No demo account holds a receipt yet: a made-up id still names the download route (an empty one would
+  // name the refund wizard's /plans/expense-requests/receipts instead).
+  fileId: { owned: true, valid: (u) => (u.fileIds.length > 0 ? u.fileIds : ["file_none"]) },
   requestId: { owned: true, valid: (u) => u.expenseRequestIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },

@@ -412,11 +412,6 @@ export async function wizardAction({ request, params, context }: Args) {
   const askedStep = url.searchParams.get("step");
   const step: RefundStep = isRefundStep(askedStep) ? askedStep : "type";
 
-  if (editing) {
-    const loaded = await loadExpenseRequestForEdit(db, userId, requestId);
-    if (loaded.kind !== "found") return failedLoad(request);
-  }
-
   // The ticket step sends its file as multipart (parsed as it streams, with limits); the others are plain posts.
   const parsed = await parseUploadForm(request, { maxFiles: 1, maxFileSize: RECEIPT_MAX_BYTES });
   if (parsed.kind !== "parsed")
@@ -429,6 +424,11 @@ export async function wizardAction({ request, params, context }: Args) {
       }),
     );
   const form = parsed.form;
+  // Read before anything else, so that a body that cannot be read is refused as such (400) wherever it is sent.
+  if (editing) {
+    const loaded = await loadExpenseRequestForEdit(db, userId, requestId);
+    if (loaded.kind !== "found") return failedLoad(request);
+  }
   const intent = intentOf(form, WIZARD_INTENT);
 
   const draftParam = url.searchParams.get("draft");
