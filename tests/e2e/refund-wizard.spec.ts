@@ -276,3 +276,52 @@ test("without the refund feature the wizard does not exist", async ({ page, make
   const post = await page.request.post("/plans/expense-requests/new?step=type", { form: { intent: "continue" } });
   expect(post.status()).toBe(404);
 });
+
+test("mobility: the wallet preamble, then the subtypes its features allow; an allowance subtype leaves for its wizard", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  const account = await makeAccount({
+    features: { expenseRequests: { any: true }, allowances: { any: true, carpooling: true } },
+    wallets: WALLETS,
+    cards: CARDS,
+    freeWalletLicences: ["mobility"],
+  });
+  await signInAs(page, account);
+  await page.goto("/plans/expense-requests/new");
+  const panel = panelOf(page);
+  await panel.getByRole("radio", { name: "Mobilité" }).check();
+  await continueFrom(panel);
+
+  // A mobility wallet can be activated first; skipped, it is not offered again on the way back.
+  await expect(panel.getByRole("heading", { name: "Portefeuille Mobilité" })).toBeVisible();
+  await expect(panel.getByRole("button", { name: /^Activer mon portefeuille Mobilité/ })).toBeVisible();
+  await expectAccessible(page, "refund wizard, mobility preamble");
+  await panel.getByRole("button", { name: "Continuer sans l’activer" }).click();
+
+  await expect(panel.getByRole("heading", { name: "Dépense de mobilité" })).toBeVisible();
+  // Carpooling is on, the bicycle, subscription, recharge and fuel features are not.
+  await expect(panel.getByRole("radio", { name: "Indemnité covoiturage" })).toBeVisible();
+  await expect(panel.getByRole("radio", { name: "Autopartage" })).toBeVisible();
+  for (const hidden of ["Indemnité kilométrique vélo", "Abonnement de transports en commun", "Carburant"])
+    await expect(panel.getByRole("radio", { name: hidden })).toHaveCount(0);
+  await expectAccessible(page, "refund wizard, mobility subtypes");
+  await continueFrom(panel);
+  await expect(panel.getByText("Choisissez votre dépense de mobilité.").first()).toBeVisible();
+
+  await panel.getByRole("radio", { name: "Autopartage" }).check();
+  await continueFrom(panel);
+  await expect(panel.getByRole("heading", { name: "Étape 1 sur 4 : Justificatif" })).toBeVisible();
+  await panel.getByRole("link", { name: "Retour" }).click();
+  await expect(panel.getByRole("heading", { name: "Dépense de mobilité" })).toBeVisible();
+  await expect(panel.getByRole("radio", { name: "Autopartage" })).toBeChecked();
+  await panel.getByRole("link", { name: "Retour" }).click();
+  await expect(panel.getByRole("heading", { name: "Type de dépense" })).toBeVisible();
+
+  // The carpooling allowance has its own wizard (built by the allowances issue).
+  await continueFrom(panel);
+  await panel.getByRole("radio", { name: "Indemnité covoiturage" }).check();
+  await continueFrom(panel);
+  await expect(page).toHaveURL(/\/plans\/allowances\/new\?type=carpooling$/);
+});
