@@ -197,6 +197,16 @@ test("an employee files a refund with the bakery photo: read, searched, split ov
   const item = page.getByRole("listitem").filter({ hasText: "Boulangerie Pain & Co" });
   await expect(item.getByRole("link", { name: "Justificatif 1" })).toBeVisible();
   await expectAccessible(page, "refund list after sending");
+
+  // The same photo on a new request: flagged before anything is sent.
+  await page.goto("/plans/expense-requests/new");
+  await panelOf(page).getByRole("radio", { name: "Culture" }).check();
+  await continueFrom(panelOf(page));
+  await uploadBakery(page, panelOf(page));
+  await expect(
+    panelOf(page).getByText(/^Attention : ce justificatif a déjà servi pour une demande du \d{2}\/\d{2}\/\d{4}\.$/),
+  ).toBeVisible();
+  await expectAccessible(page, "refund wizard, receipt used before");
 });
 
 test("a request to correct opens at the ticket step and is updated", async ({

@@ -155,16 +155,18 @@ export async function wizardLoader({ request, params, context }: Args) {
   const editing = requestId !== "new";
   const base = wizardBase(requestId);
 
-  if (editing) {
-    const loaded = await loadExpenseRequestForEdit(db, userId, requestId);
-    if (loaded.kind !== "found") throw await failedLoad(request);
+  // The request being corrected: its IBAN on file is shown masked (methods, summary).
+  const editable = editing ? await loadExpenseRequestForEdit(db, userId, requestId) : null;
+  if (editable && editable.kind !== "found") throw await failedLoad(request);
+  const ibanOnFile = editable?.kind === "found" ? editable.request.ibanLastFour : null;
+  if (editable?.kind === "found") {
     const draftParam = url.searchParams.get("draft");
     if (!draftParam) {
       // Opening a correction makes (or finds again) its draft: an idempotent sync — a second visit finds
       // the same unsent draft — so that the steps have answers to show (decision 0023 "Writes on GET").
       const draft =
         (await findCorrectionDraft(db, userId, requestId)) ??
-        (await createDraft(db, userId, { from: loaded.request, stepReached: stepIndex("summary") }));
+        (await createDraft(db, userId, { from: editable.request, stepReached: stepIndex("summary") }));
       throw internalRedirect(stepPath(requestId, draft.id, "ticket"));
     }
   }
@@ -298,8 +300,6 @@ export async function wizardLoader({ request, params, context }: Args) {
         return centsToField(Math.min(d.amount, w.available ?? d.amount));
       return "";
     });
-    const loaded = editing ? await loadExpenseRequestForEdit(db, userId, requestId) : null;
-    const ibanOnFile = loaded?.kind === "found" ? loaded.request.ibanLastFour : null;
     return {
       step: "methods",
       amount: d.amount ?? 0,
@@ -323,11 +323,7 @@ export async function wizardLoader({ request, params, context }: Args) {
           )
           .execute()
       : [];
-    let ibanLastFour = d.iban ? maskIban(d.iban) : "";
-    if (!d.iban && editing) {
-      const loaded = await loadExpenseRequestForEdit(db, userId, requestId);
-      if (loaded.kind === "found") ibanLastFour = loaded.request.ibanLastFour;
-    }
+    const ibanLastFour = d.iban ? maskIban(d.iban) : (ibanOnFile ?? "");
     return {
       step: "summary",
       typeName: typeOf?.name ?? "",
