@@ -67,6 +67,10 @@ function wholeJpeg(bytes: Uint8Array): boolean {
       offset += 1; // fill byte
       continue;
     }
+    if (marker === 0x01) {
+      offset += 2; // TEM: a marker without a length
+      continue;
+    }
     if (marker === 0xd8 || marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7)) return false;
     const length = (bytes[offset + 2]! << 8) | bytes[offset + 3]!;
     if (length < 2) return false;

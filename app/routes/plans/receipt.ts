@@ -7,7 +7,8 @@ import { openReceipt } from "~/.server/services/receipts";
 /**
  * A receipt's download (spec 001 §2.6: "Justificatif 1"…): for its owner only, streamed through the
  * portal (never a storage address), always as an attachment with the type sniffed when it was stored,
- * never kept by a browser or a proxy. Another user's file, or no file: the 404 page, alike.
+ * never kept by a browser or a proxy (and, as every answer, `nosniff`). Another user's file, or no
+ * file: the 404 page, alike.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
@@ -19,9 +20,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       "Content-Length": String(receipt.file.size),
       "Content-Disposition": contentDisposition(receipt.file.fileName),
       "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-      // Opened by mistake in the browser: nothing in it may run or load anything.
-      "Content-Security-Policy": "default-src 'none'; sandbox",
+      // X-Content-Type-Options: nosniff and the portal's Content-Security-Policy come with every answer
+      // of the server (server/security.ts), this one too.
     },
   });
 }
