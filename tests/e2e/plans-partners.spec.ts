@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { expect, test } from "./fixtures";
 import { expectAccessible } from "./helpers";
 
@@ -176,4 +177,35 @@ test("the partner search route: JSON, accents and case ignored, France only, ena
   expect(signedOut.status()).toBe(302);
   expect(signedOut.headers()["location"]).toMatch(/^\/login/);
   await stranger.close();
+});
+
+test("a suggestion that cannot be stored says so on the form and keeps what was typed", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  const account = await makeAccount({ cards: CARD, features: REFUNDS });
+  await signInAs(page, account);
+  await page.goto("/plans/suggest-establishment");
+  await page.getByLabel("Nom de l’établissement").fill("Chez Odette");
+  const { db } = e2eDatabase.handle;
+  // Broken for the time of one submission (spec 001 §8 "suggestion could not be sent").
+  await sql`alter table partner_suggestions rename column status to status_broken`.execute(db);
+  try {
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/plans/suggest-establishment")),
+      page.getByRole("button", { name: "Envoyer la suggestion" }).click(),
+    ]);
+    expect(answer.status()).toBe(503);
+    await expect(page.getByRole("alert")).toContainText(
+      "Votre suggestion n’a pas pu être envoyée. Réessayez dans quelques instants.",
+    );
+  } finally {
+    await sql`alter table partner_suggestions rename column status_broken to status`.execute(db);
+  }
+  await expect(page.getByLabel("Nom de l’établissement")).toHaveValue("Chez Odette");
+  await expectAccessible(page, "suggestion not sent");
+  await page.getByRole("button", { name: "Envoyer la suggestion" }).click();
+  await expect(page.getByText("Merci, votre suggestion a bien été envoyée.")).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/suggest-establishment";
 import { DocumentTitle } from "~/components/DocumentTitle";
@@ -8,7 +8,7 @@ import { DEFAULT_COUNTRY, DELIVERY_COUNTRIES } from "~/domain/countries";
 import { partnerSuggestionSchema, SUGGESTION_MAX, type PartnerSuggestionForm } from "~/domain/partner-suggestion";
 import { planFeaturesOf, planTabs } from "~/domain/plans";
 import { accountContext } from "~/routes/+shared/auth.server";
-import { parseForm, refuse } from "~/routes/+shared/forms.server";
+import { parseForm, refuse, reply } from "~/routes/+shared/forms.server";
 import type { InternalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { getPlatform } from "~/.server/platform";
@@ -36,8 +36,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const account = context.get(accountContext);
   const submission = parseForm(await request.formData(), partnerSuggestionSchema);
   if (submission.status !== "success") return refuse(submission);
-  const { db } = await getPlatform();
-  const result = await suggestPartner(db, account.id, submission.value);
+  const { db, logger } = await getPlatform();
+  const result = await suggestPartner(db, account.id, submission.value).catch((error: unknown) => {
+    logger.error("partner suggestion failed", { error: error instanceof Error ? error.message : String(error) });
+    return { kind: "failed" } as const;
+  });
+  // Spec 001 §8 "suggestion could not be sent": said on the form, what was typed kept.
+  if (result.kind === "failed")
+    return data(reply(submission, { formErrors: ["partners.suggest.failed"] }), { status: 503 });
   if (result.kind === "invalid") return refuse(submission, { fieldErrors: result.errors });
   return redirectWithFlash(request, backOf(request, account), { kind: "success", message: "partners.suggest.sent" });
 }
