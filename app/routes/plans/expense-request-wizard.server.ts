@@ -64,6 +64,7 @@ import {
   type InternalTarget,
 } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
 import { parseUploadForm } from "~/routes/+shared/uploads.server";
 import {
   WIZARD_INTENT,
@@ -184,7 +185,7 @@ export async function wizardLoader({ request, params, context }: Args) {
     draft = found.draft;
   }
 
-  const types = await listExpenseTypes(db, userId, locale);
+  const types = await listExpenseTypes(db, userId, locale).catch(failedTo("refundWizard.loadingTypesFailed"));
   const typeOf = types.find((t) => t.id === draft?.typeId) ?? null;
   const licences = typeOf?.technicalName === "mobility" ? await mobilityLicences(db, userId) : [];
   const road = roadOf(draft, typeOf?.technicalName ?? null, licences.length > 0);
@@ -291,7 +292,9 @@ export async function wizardLoader({ request, params, context }: Args) {
 
   async function methodsView(d: ExpenseDraft): Promise<StepView> {
     const technical = typeOf?.technicalName ?? "";
-    const wallets = await eligibleWallets(db, userId, technical, { exceptRequestId: d.requestId ?? undefined });
+    const wallets = await eligibleWallets(db, userId, technical, { exceptRequestId: d.requestId ?? undefined }).catch(
+      failedTo("wallets.errors.fetchWalletsFailed"),
+    );
     const amounts = wallets.map((w) => {
       const saved = d.paymentMethods.find((m) => m.walletId === w.id);
       if (saved) return centsToField(saved.amount);

@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/expense-request-wizard";
+import { LoadFailure } from "~/components/LoadFailure";
 import { Panel } from "~/components/Panel";
 import { RefundWizard, refundWizardInvalid } from "~/components/refunds/RefundWizard";
 import { wizardAction, wizardLoader } from "./expense-request-wizard.server";
@@ -20,4 +21,10 @@ export default function ExpenseRequestWizard({ loaderData, actionData }: Route.C
       <RefundWizard wizard={loaderData} actionData={actionData} />
     </Panel>
   );
+}
+
+/** Spec 001 §8: the types or the wallets that could not be loaded are said where the panel was (decision 0023). */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("refundWizard.title")} />;
 }
