@@ -11,6 +11,7 @@ import { expectAccessible } from "./helpers";
  * catalogue of partners; the receipt is the demo's bakery photo (shared fixtures, copied in tests/fixtures).
  */
 const BAKERY = resolve("tests/fixtures/receipts/boulangerie-2026-11-14.jpg");
+const BIKE_SHOP = resolve("tests/fixtures/receipts/cycles-du-rhone-2026-11-02.pdf");
 const IBAN = "FR76 3000 6000 0112 3456 7890 189";
 const REFUNDS = { expenseRequests: { any: true } };
 const CARDS = [{ type: "physical" as const, lastFour: "4242" }];
@@ -251,7 +252,11 @@ test("a request to correct opens at the ticket step and is updated", async ({
   await expect(page.getByText("Cette demande de remboursement ne peut pas être ouverte ni corrigée.")).toBeVisible();
 });
 
-test("closing asks first once something would be lost, and not before", async ({ page, makeAccount, signInAs }) => {
+test("receipts: a file that is not one is refused, a second is added and removed; closing asks first once something would be lost", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
   const account = await makeAccount({ features: REFUNDS, wallets: WALLETS, cards: CARDS });
   await signInAs(page, account);
   await page.goto("/plans/expense-requests/new");
@@ -262,6 +267,29 @@ test("closing asks first once something would be lost, and not before", async ({
   await panel.getByRole("radio", { name: "Culture" }).check();
   await continueFrom(panel);
   await expect(panel.getByRole("heading", { name: "Étape 1 sur 4 : Justificatif" })).toBeVisible();
+
+  // A file that is not a receipt (its name says PDF, its content does not): refused on the field.
+  await panel.getByLabel("Votre justificatif").setInputFiles({
+    name: "facture.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from("MZ this is a program, not a receipt"),
+  });
+  await panel.getByRole("button", { name: "Envoyer le justificatif" }).click();
+  await expect(
+    panel.getByText("Ce type de fichier n’est pas accepté : choisissez un PDF, un PNG ou un JPG.").first(),
+  ).toBeVisible();
+  await expectAccessible(page, "refund wizard, file refused");
+
+  // One receipt, then a second; at most two; either can be removed.
+  await uploadBakery(page, panel);
+  await panel.getByLabel("Ajouter un second justificatif (facultatif)").setInputFiles(BIKE_SHOP);
+  await panel.getByRole("button", { name: "Ajouter un second justificatif", exact: true }).click();
+  await expect(panel.getByRole("link", { name: "Justificatif 2" })).toBeVisible();
+  await expect(panel.getByLabel("Ajouter un second justificatif (facultatif)")).toHaveCount(0);
+  await panel.getByRole("button", { name: "Retirer le justificatif 2" }).click();
+  await expect(panel.getByRole("link", { name: "Justificatif 2" })).toHaveCount(0);
+  await expect(panel.getByRole("link", { name: "Justificatif 1" })).toBeVisible();
+
   await panel.getByRole("link", { name: /^Fermer/ }).click();
   await expect(panel.getByRole("heading", { name: "Abandonner cette demande ?" })).toBeVisible();
   await expectAccessible(page, "refund wizard, close confirmation");
