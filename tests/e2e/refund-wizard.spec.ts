@@ -363,3 +363,49 @@ test("mobility: the wallet preamble, then the subtypes its features allow; an al
   await continueFrom(panel);
   await expect(page).toHaveURL(/\/plans\/allowances\/new\?type=carpooling$/);
 });
+
+test("holidays ask for the sworn name: the platform's refusal lands on its field with the alert, then the request is sent", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  test.setTimeout(120_000);
+  const account = await makeAccount({
+    features: REFUNDS,
+    wallets: [{ name: "Vacances", type: "holidays", balance: 20000 }],
+    cards: CARDS,
+  });
+  await signInAs(page, account);
+  await page.goto("/plans/expense-requests/new");
+  const panel = panelOf(page);
+  await panel.getByRole("radio", { name: "Vacances" }).check();
+  await continueFrom(panel);
+  await uploadBakery(page, panel);
+  await continueFrom(panel);
+  const skip = panel.getByRole("link", { name: "Continuer sans attendre" });
+  if (await skip.isVisible()) await skip.click();
+  await panel.getByLabel("Nom de l’établissement").fill("gites vercors");
+  await panel.getByRole("button", { name: "Rechercher" }).click();
+  await panel.getByRole("radio", { name: "Gîtes du Vercors" }).check();
+  await panel.getByLabel("Date de l’achat").fill("14/11/2026");
+  await panel.getByLabel("Montant payé").fill("9,10");
+  await continueFrom(panel);
+
+  // One wallet: it takes the whole amount.
+  await expect(panel.getByLabel("Montant pris sur Vacances (Vacances)")).toHaveValue("9,10");
+  await panel.getByLabel("IBAN du compte à créditer").fill(IBAN);
+  await continueFrom(panel);
+
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByLabel("Vos prénom et nom, pour signer").fill("Jean Dupont");
+  await panel.getByRole("button", { name: "Envoyer ma demande" }).click();
+  await expect(
+    panel.getByText("Votre demande n’a pas pu être envoyée : corrigez les erreurs indiquées."),
+  ).toBeVisible();
+  await expect(panel.getByText("Le nom saisi doit être celui de votre compte.").first()).toBeVisible();
+  await expectAccessible(page, "refund wizard, sworn name refused");
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByLabel("Vos prénom et nom, pour signer").fill("Alex Essai");
+  await panel.getByRole("button", { name: "Envoyer ma demande" }).click();
+  await expect(page.getByText("Votre demande de remboursement a bien été envoyée.")).toBeVisible();
+});
