@@ -79,8 +79,6 @@ export type StepView =
 export interface WizardView {
   /** The wizard's own path (`/plans/expense-requests/new` or `/plans/expense-requests/<id>`). */
   base: string;
-  /** The list it opens over. */
-  listPath: string;
   draftId: string | null;
   editing: boolean;
   step: RefundStep;
@@ -101,10 +99,4 @@ export interface WizardView {
 export interface WizardActionData {
   step: RefundStep;
   lastResult: SubmissionResult<string[]>;
-}
-
-/** A wizard path: the base and its query. */
-export function wizardPath(base: string, draftId: string | null, step: RefundStep, extra: Record<string, string> = {}) {
-  const search = new URLSearchParams({ ...(draftId ? { draft: draftId } : {}), step, ...extra });
-  return `${base}?${search.toString()}`;
 }

@@ -203,7 +203,6 @@ export async function wizardLoader({ request, params, context }: Args) {
 
   const view: WizardView = {
     base,
-    listPath: LIST,
     draftId: draft?.id ?? null,
     editing,
     step,
