@@ -96,6 +96,7 @@ test("an employee files a refund with the bakery photo: read, searched, split ov
   await expect(panel.getByRole("heading", { name: "Type de dépense" })).toBeVisible();
   // Meal is listed, disabled and last.
   await expect(panel.getByRole("radio", { name: "Repas" })).toBeDisabled();
+  await expect(panel.getByRole("link", { name: /Consulter la FAQ/ })).toHaveAttribute("target", "_blank");
   await expectAccessible(page, "refund wizard, type");
 
   await continueFrom(panel);

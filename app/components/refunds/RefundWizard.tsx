@@ -8,6 +8,7 @@ import { RECEIPT_ACCEPT, type RefundStep } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, RequiredNote, Radios, choiceTarget, type FieldMeta } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { NewTabLink } from "~/components/NewTabLink";
 import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
 import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } from "./wizard";
 
@@ -135,6 +136,9 @@ function TypeStep({ wizard, view, lastResult }: StepProps<"type">) {
     <>
       <ErrorSummary form={form} fields={[{ field: fields.type_id, target: choiceTarget(fields.type_id, options) }]} />
       <p>{t("refundWizard.type.intro")}</p>
+      <p>
+        <NewTabLink href={view.faqUrl}>{t("refundWizard.type.faq")}</NewTabLink>
+      </p>
       <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
         <Radios required field={fields.type_id} legend={t("refundWizard.type.legend")} options={options} />
         <Actions wizard={wizard} />

@@ -32,7 +32,13 @@ export interface ReceiptView {
 }
 
 export type StepView =
-  | { step: "type"; types: { id: string; name: string; disabled: boolean }[]; typeId: string | null }
+  | {
+      step: "type";
+      types: { id: string; name: string; disabled: boolean }[];
+      typeId: string | null;
+      /** The help centre's questions (spec 001 §2.6 step 0: "link to the FAQ"). */
+      faqUrl: string;
+    }
   | { step: "preamble"; licences: { id: string; groupName: string }[] }
   | {
       step: "mobility";

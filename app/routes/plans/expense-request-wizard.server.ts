@@ -222,6 +222,7 @@ export async function wizardLoader({ request, params, context }: Args) {
           step,
           types: types.map((t) => ({ id: t.id, name: t.name, disabled: t.disabled })),
           typeId: draft?.typeId ?? null,
+          faqUrl: platform.env.FAQ_URL,
         };
       case "preamble":
         return { step, licences: licences.map((l) => ({ id: l.id, groupName: l.groupName })) };
