@@ -58,16 +58,18 @@ export default [
     route("wallets", "routes/wallets/index.tsx"),
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
-    // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx.
+    // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx; issue 14's parts add theirs inside.
     route("plans", "routes/plans/layout.tsx", [
       index("routes/plans/index.ts"),
       route("partners", "routes/plans/partners.ts"),
       route("suggest-establishment", "routes/plans/suggest-establishment.tsx"),
-      // Before the wizard's `expense-requests/:requestId`: a receipt's download (owner only).
-      route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
+      // The list of refund requests; its side panels (the wizard, the cancel confirmation) are children.
       route("expense-requests", "routes/plans/expense-requests.tsx", [
         route(":requestId/cancel", "routes/plans/expense-request-cancel.tsx"),
+        route(":requestId", "routes/plans/expense-request-wizard.tsx"),
       ]),
+      // A receipt's download (owner only); a resource route beside the list, not one of its panels.
+      route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
     ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),

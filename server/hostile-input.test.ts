@@ -39,10 +39,10 @@ interface UserData {
   creditCardIds: string[];
   /** Unused licences first. */
   licenceIds: string[];
-  /** Refund requests, the cancellable ones first. */
-  expenseRequestIds: string[];
   /** Uploaded receipts (files rows). */
   fileIds: string[];
+  /** Refund requests, the cancellable ones first. */
+  expenseRequestIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
   distinctive: string[];
 }
@@ -72,8 +72,10 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   cardId: { owned: true, valid: (u) => u.cardIds },
   authorizationId: { owned: true, valid: (u) => u.authorizationIds },
   walletId: { owned: true, valid: (u) => u.walletIds },
+  // No demo account holds a receipt yet: a made-up id still names the download route (an empty one would
+  // name the refund wizard's /plans/expense-requests/receipts instead).
+  fileId: { owned: true, valid: (u) => (u.fileIds.length > 0 ? u.fileIds : ["file_none"]) },
   requestId: { owned: true, valid: (u) => u.expenseRequestIds },
-  fileId: { owned: true, valid: (u) => u.fileIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },
   token: { valid: (_u, s) => s.links.map((l) => ({ value: l.token, query: `email=${encodeURIComponent(l.email)}` })) },
@@ -422,12 +424,12 @@ function readUser(email: string): UserData {
     const licences = d
       .prepare("select id from licences where user_id = ? order by used_at is not null, id")
       .all(u.id) as { id: string }[];
-    const expenseRequests = d
-      .prepare("select id from expense_requests where user_id = ? order by is_cancellable desc, id")
-      .all(u.id) as { id: string }[];
     const files = d.prepare("select id from files where user_id = ? order by created_at, id").all(u.id) as {
       id: string;
     }[];
+    const expenseRequests = d
+      .prepare("select id from expense_requests where user_id = ? order by is_cancellable desc, id")
+      .all(u.id) as { id: string }[];
     const distinctive = [
       u.id!,
       u.email!,
@@ -439,8 +441,8 @@ function readUser(email: string): UserData {
       ...creditCards.flatMap((c) => [c.id, c.last4]),
       ...auths.map((a) => a.id),
       ...licences.map((l) => l.id),
-      ...expenseRequests.map((r) => r.id),
       ...files.map((f) => f.id),
+      ...expenseRequests.map((r) => r.id),
     ].filter((v): v is string => typeof v === "string" && v.length >= 4);
     return {
       id: u.id!,
@@ -453,8 +455,8 @@ function readUser(email: string): UserData {
       walletIds: wallets.map((w) => w.id),
       creditCardIds: creditCards.map((c) => c.id),
       licenceIds: licences.map((l) => l.id),
-      expenseRequestIds: expenseRequests.map((r) => r.id),
       fileIds: files.map((f) => f.id),
+      expenseRequestIds: expenseRequests.map((r) => r.id),
       distinctive: [...new Set(distinctive)],
     };
   } finally {

@@ -47,7 +47,8 @@ test("the list's tabs; cancelling the cancellable request after a confirmation r
   await expect(page.getByText("Dont 120,00 € réservés pour une demande de remboursement")).toBeVisible();
 
   await page.goto(LIST);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Demandes de remboursement");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Avantages");
+  await expect(page).toHaveTitle(/^Demandes de remboursement/);
   await expect(page.getByRole("link", { name: "En cours" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("link", { name: "Demander un remboursement" })).toHaveAttribute(
     "href",

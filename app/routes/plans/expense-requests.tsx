@@ -1,7 +1,7 @@
 import { data, Link, Outlet, useOutlet } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/expense-requests";
-import { PageHeader } from "~/components/PageHeader";
+import { DocumentTitle } from "~/components/DocumentTitle";
 import { LoadFailure } from "~/components/LoadFailure";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -64,7 +64,8 @@ export default function ExpenseRequestsPage({ loaderData }: Route.ComponentProps
   const nextItem = hasMore ? items[items.length - 1] : undefined;
   return (
     <>
-      <PageHeader title={t("refunds.title")} namesDocument={!panel} />
+      {/* The plans layout holds the page's one <h1> ("Avantages"); the list's own heading is its section's <h2>. */}
+      {panel ? null : <DocumentTitle page={t("refunds.title")} />}
       <Outlet />
       <section className="panel refund-tile" aria-labelledby="refund-tile-title">
         <h2 id="refund-tile-title">{t("refunds.list.newRequest")}</h2>

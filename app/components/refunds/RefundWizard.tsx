@@ -1,0 +1,638 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useEffect, type ReactNode } from "react";
+import { Form, Link, useNavigation, useRevalidator } from "react-router";
+import { useTranslation } from "~/i18n";
+import { formatDate } from "~/domain/dates";
+import { formatCents } from "~/domain/money";
+import { RECEIPT_ACCEPT, type RefundStep } from "~/domain/refunds";
+import { INTENT_FIELD } from "~/routes/+shared/intents";
+import { Checkbox, ErrorSummary, Field, RequiredNote, Radios, choiceTarget, type FieldMeta } from "~/components/forms";
+import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { NewTabLink } from "~/components/NewTabLink";
+import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
+import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } from "./wizard";
+
+/**
+ * The refund wizard's steps (spec 001 §2.6): plain forms posting to the step's own URL, validated on the
+ * server (decision 0008); conform shows the server's answer. Used by routes/plans/expense-request-wizard.tsx.
+ */
+
+type StepOf<S extends RefundStep> = Extract<StepView, { step: S }>;
+
+interface StepProps<S extends RefundStep> {
+  wizard: WizardView;
+  view: StepOf<S>;
+  lastResult: SubmissionResult<string[]> | undefined;
+}
+
+/** True when the page shows errors (its title then starts with "Erreur : "). */
+export function refundWizardInvalid(actionData: WizardActionData | undefined): boolean {
+  return Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e?.length));
+}
+
+export function RefundWizard({ wizard, actionData }: { wizard: WizardView; actionData: WizardActionData | undefined }) {
+  if (wizard.confirmClose) return <CloseConfirmation wizard={wizard} />;
+  // An answer for another step than the one shown (an old tab) is not this form's.
+  const lastResult = actionData?.step === wizard.step ? actionData.lastResult : undefined;
+  const { view } = wizard;
+  // conform keeps a form's first defaults: new ones from the loader (the reading done, a search) start it again.
+  const key = JSON.stringify(view);
+  return (
+    <div className="refund-wizard" key={key}>
+      <StepHeading wizard={wizard} />
+      {view.step === "type" ? <TypeStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "preamble" ? <PreambleStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "mobility" ? <MobilityStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "ticket" ? <TicketStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "details" ? <DetailsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "methods" ? <MethodsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "summary" ? <SummaryStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+    </div>
+  );
+}
+
+function StepHeading({ wizard }: { wizard: WizardView }) {
+  const { t } = useTranslation();
+  const position = wizard.numbered.indexOf(wizard.step);
+  const title = t(`refundWizard.steps.${wizard.step}`);
+  return (
+    <h3 className="card-wizard__step" id="refund-wizard-step">
+      {position >= 0
+        ? t("refundWizard.stepOf", { current: position + 1, total: wizard.numbered.length, title })
+        : title}
+    </h3>
+  );
+}
+
+function IntentButton({
+  intent,
+  children,
+  secondary = false,
+}: {
+  intent: keyof typeof WIZARD_INTENT;
+  children: ReactNode;
+  secondary?: boolean;
+}) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <button
+      type="submit"
+      name={INTENT_FIELD}
+      value={WIZARD_INTENT[intent]}
+      className={secondary ? "button button--secondary" : "button"}
+      aria-disabled={busy || undefined}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Continue, and Back (or, on the first step, Cancel: the close link). */
+function Actions({ wizard, submit }: { wizard: WizardView; submit?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="actions">
+      <IntentButton intent="continue">{submit ?? t("refundWizard.continue")}</IntentButton>
+      {wizard.back ? (
+        <Link to={wizard.back} className="link-action" preventScrollReset>
+          {t("refundWizard.back")}
+        </Link>
+      ) : (
+        <Link to={wizard.closeTo} className="link-action" preventScrollReset>
+          {t("refundWizard.cancel")}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+function FormAlert({ errors }: { errors: string[] | undefined }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <div className="alert alert--error" role="alert">
+      {errors.map((e) => (
+        <p key={e}>{t(e)}</p>
+      ))}
+    </div>
+  );
+}
+
+function TypeStep({ wizard, view, lastResult }: StepProps<"type">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<{ type_id: string }>({
+    id: "refund-type",
+    lastResult,
+    defaultValue: { type_id: view.typeId ?? undefined },
+  });
+  const options = view.types.map((type) => ({
+    value: type.id,
+    label: type.name,
+    disabled: type.disabled,
+    hint: type.disabled ? t("refundWizard.type.disabled") : undefined,
+    hintUnavailable: type.disabled,
+  }));
+  return (
+    <>
+      <ErrorSummary form={form} fields={[{ field: fields.type_id, target: choiceTarget(fields.type_id, options) }]} />
+      <p>{t("refundWizard.type.intro")}</p>
+      <p>
+        <NewTabLink href={view.faqUrl}>{t("refundWizard.type.faq")}</NewTabLink>
+      </p>
+      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+        <Radios required field={fields.type_id} legend={t("refundWizard.type.legend")} options={options} />
+        <Actions wizard={wizard} />
+      </Form>
+    </>
+  );
+}
+
+function PreambleStep({ wizard, view }: StepProps<"preamble">) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p>{t("refundWizard.preamble.intro")}</p>
+      {view.licences.map((licence) => (
+        <Form method="post" action={wizard.here} key={licence.id} className="actions" preventScrollReset>
+          <input type="hidden" name="licence" value={licence.id} />
+          <IntentButton intent="createWallet">
+            {t("refundWizard.preamble.create", { group: licence.groupName })}
+          </IntentButton>
+        </Form>
+      ))}
+      <Form method="post" action={wizard.here} className="actions" preventScrollReset>
+        <IntentButton intent="skipPreamble" secondary>
+          {t("refundWizard.preamble.skip")}
+        </IntentButton>
+        {wizard.back ? (
+          <Link to={wizard.back} className="link-action" preventScrollReset>
+            {t("refundWizard.back")}
+          </Link>
+        ) : null}
+      </Form>
+    </>
+  );
+}
+
+function MobilityStep({ wizard, view, lastResult }: StepProps<"mobility">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<{ subtype: string }>({
+    id: "refund-mobility",
+    lastResult,
+    defaultValue: { subtype: view.subtype ?? undefined },
+  });
+  const options = view.groups.flatMap((group) =>
+    group.subtypes.map((s) => ({
+      value: s.id,
+      label: t(`refundWizard.mobility.subtypes.${s.id}`),
+      hint: s.allowance
+        ? t("refundWizard.mobility.allowanceHint", { group: t(`refundWizard.mobility.groups.${group.id}`) })
+        : t(`refundWizard.mobility.groups.${group.id}`),
+    })),
+  );
+  return (
+    <>
+      <ErrorSummary form={form} fields={[{ field: fields.subtype, target: choiceTarget(fields.subtype, options) }]} />
+      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+        <Radios
+          required
+          field={fields.subtype}
+          legend={t("refundWizard.mobility.legend")}
+          hint={t("refundWizard.mobility.hint")}
+          options={options}
+        />
+        <Actions wizard={wizard} />
+      </Form>
+    </>
+  );
+}
+
+function Guidance() {
+  const { t } = useTranslation();
+  return (
+    <div className="refund-guidance">
+      <p>{t("refundWizard.ticket.counts")}</p>
+      <ul>
+        <li>{t("refundWizard.ticket.countsInvoices")}</li>
+        <li>{t("refundWizard.ticket.countsTickets")}</li>
+      </ul>
+      <p>{t("refundWizard.ticket.doesNotCount")}</p>
+      <ul>
+        <li>{t("refundWizard.ticket.notEmails")}</li>
+        <li>{t("refundWizard.ticket.notQuotes")}</li>
+      </ul>
+    </div>
+  );
+}
+
+/** A file input with its label, hint and error (the form components have none: only this step sends a file). */
+function FileField({ field, label, hint }: { field: FieldMeta; label: string; hint: string }) {
+  const error = field.errors?.[0];
+  const { hintId, describedBy } = descriptionOf(field, hint, error);
+  return (
+    <div className={`field${error ? " field--error" : ""}`}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+      </label>
+      <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
+      <input
+        className="input"
+        type="file"
+        id={field.id}
+        name={field.name}
+        accept={RECEIPT_ACCEPT}
+        capture="environment"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      />
+    </div>
+  );
+}
+
+function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<{ receipt: string }>({ id: "refund-ticket", lastResult });
+  const count = view.receipts.length;
+  return (
+    <>
+      <ErrorSummary form={form} fields={[fields.receipt]} />
+      <Guidance />
+      {count > 0 ? (
+        <ul className="refund-receipts" aria-label={t("refundWizard.ticket.added")}>
+          {view.receipts.map((receipt, index) => (
+            <li key={receipt.id}>
+              <a href={receipt.href}>{t("refundWizard.ticket.receiptN", { n: index + 1 })}</a>{" "}
+              <span className="hint">
+                {receipt.fileName} (
+                {t("refundWizard.ticket.size", { kb: Math.max(1, Math.round(receipt.size / 1000)) })})
+              </span>
+              {receipt.usedElsewhereOn ? (
+                <p className="alert alert--warning">
+                  {t("refundWizard.ticket.usedElsewhere", { date: formatDate(receipt.usedElsewhereOn) })}
+                </p>
+              ) : null}
+              <Form method="post" action={wizard.here} className="inline-form" preventScrollReset>
+                <input type="hidden" name="file" value={receipt.id} />
+                <button type="submit" name={INTENT_FIELD} value={WIZARD_INTENT.removeFile} className="link-action">
+                  {t("refundWizard.ticket.remove", { n: index + 1 })}
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {count < 2 ? (
+        <Form
+          method="post"
+          action={wizard.here}
+          encType="multipart/form-data"
+          {...getFormProps(form)}
+          preventScrollReset
+        >
+          <FileField
+            field={fields.receipt}
+            label={count === 0 ? t("refundWizard.ticket.label") : t("refundWizard.ticket.secondLabel")}
+            hint={t("refundWizard.ticket.hint")}
+          />
+          <div className="actions">
+            <IntentButton intent="upload" secondary={count > 0}>
+              {count === 0 ? t("refundWizard.ticket.upload") : t("refundWizard.ticket.uploadSecond")}
+            </IntentButton>
+          </div>
+        </Form>
+      ) : null}
+      {count > 0 ? (
+        <Form method="post" action={wizard.here} preventScrollReset>
+          <Actions wizard={wizard} />
+        </Form>
+      ) : (
+        <div className="actions">
+          {wizard.back ? (
+            <Link to={wizard.back} className="link-action" preventScrollReset>
+              {t("refundWizard.back")}
+            </Link>
+          ) : null}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** While the receipt is read: the page looks again every 2 s (meta refresh without JS, revalidation with it). */
+function ReadingPending({ skip }: { skip: string }) {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [revalidator]);
+  return (
+    <>
+      {/* Read only without JavaScript; React would move a <meta> of its own into <head>. */}
+      <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} />
+      <div className="alert alert--info" role="status">
+        <p>{t("refundWizard.details.reading")}</p>
+      </div>
+      <p>
+        <Link to={skip} className="link-action" preventScrollReset>
+          {t("refundWizard.details.skipReading")}
+        </Link>
+      </p>
+    </>
+  );
+}
+
+function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<{ partner_id: string; ticket_date: string; amount: string }>({
+    id: "refund-details",
+    lastResult,
+    defaultValue: view.values,
+  });
+  if (view.reading === "pending") return <ReadingPending skip={view.skipReading} />;
+  const read = t("refundWizard.details.read");
+  return (
+    <>
+      <ErrorSummary
+        form={form}
+        fields={[partnerSummaryField(fields.partner_id, view.results, view.partner), fields.ticket_date, fields.amount]}
+      />
+      {view.reading === "done" ? (
+        <div className="alert alert--info" role="status">
+          <p>{t("refundWizard.details.readDone")}</p>
+        </div>
+      ) : null}
+      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+        <RequiredNote />
+        <PartnerPicker
+          field={fields.partner_id}
+          query={view.query}
+          results={view.results}
+          selected={view.partner}
+          limit={view.limit}
+          suggestHref={view.suggestEstablishment}
+          hint={view.suggested.partner ? read : undefined}
+        />
+        <Field
+          required
+          field={fields.ticket_date}
+          label={t("refundWizard.details.date")}
+          hint={`${t("refundWizard.details.dateHint")}${view.suggested.ticketDate ? ` — ${read}` : ""}`}
+          autoComplete="off"
+          inputMode="numeric"
+        />
+        <Field
+          required
+          field={fields.amount}
+          label={t("refundWizard.details.amount")}
+          hint={`${t("refundWizard.details.amountHint")}${view.suggested.amount ? ` — ${read}` : ""}`}
+          autoComplete="off"
+          inputMode="decimal"
+        />
+        <Actions wizard={wizard} />
+      </Form>
+    </>
+  );
+}
+
+type MethodsForm = { payment_methods: { wallet_id: string; amount: string }[]; iban: string };
+
+function MethodsStep({ wizard, view, lastResult }: StepProps<"methods">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<MethodsForm>({
+    id: "refund-methods",
+    lastResult,
+    defaultValue: {
+      payment_methods: view.wallets.map((w, i) => ({ wallet_id: w.id, amount: view.values.amounts[i] ?? "" })),
+      iban: view.values.iban,
+    },
+  });
+  const items = fields.payment_methods.getFieldList();
+  const amounts = view.wallets.map((wallet, i) => ({ wallet, field: items[i]?.getFieldset().amount }));
+  const formError = form.errors?.[0];
+  if (view.wallets.length === 0)
+    return (
+      <>
+        <p className="alert alert--warning">{t("refundWizard.methods.noWallet")}</p>
+        {wizard.back ? (
+          <p>
+            <Link to={wizard.back} className="link-action">
+              {t("refundWizard.back")}
+            </Link>
+          </p>
+        ) : null}
+      </>
+    );
+  return (
+    <>
+      <ErrorSummary
+        form={form}
+        fields={[...amounts.flatMap(({ field }) => (field ? [field] : [])), fields.iban]}
+        formTarget="refund-methods-amounts"
+      />
+      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+        <fieldset
+          className={`fieldset${formError ? " field--error" : ""}`}
+          id="refund-methods-amounts"
+          aria-invalid={formError ? true : undefined}
+          aria-describedby={formError ? "refund-methods-total-error" : undefined}
+        >
+          <legend>{t("refundWizard.methods.legend", { amount: formatCents(view.amount) })}</legend>
+          {formError ? (
+            <p className="field__error" id="refund-methods-total-error">
+              <span className="visually-hidden">{t("errors.prefix")}</span>
+              {t(formError)}
+            </p>
+          ) : null}
+          {amounts.map(({ wallet, field }, i) =>
+            field ? (
+              <div key={wallet.id}>
+                <input type="hidden" name={`payment_methods[${i}].wallet_id`} value={wallet.id} />
+                <Field
+                  field={field}
+                  label={t("refundWizard.methods.amountFor", {
+                    wallet: wallet.name,
+                    type: t(`wallets.types.${wallet.walletType}`, { defaultValue: wallet.walletType }),
+                  })}
+                  hint={
+                    wallet.available === null
+                      ? t("refundWizard.methods.unlimited")
+                      : t("refundWizard.methods.available", { amount: formatCents(wallet.available) })
+                  }
+                  inputMode="decimal"
+                  autoComplete="off"
+                  optional
+                />
+              </div>
+            ) : null,
+          )}
+        </fieldset>
+        <Field
+          required
+          field={fields.iban}
+          label={t("refundWizard.methods.iban")}
+          hint={
+            view.ibanOnFile
+              ? t("refundWizard.methods.ibanKeep", { lastFour: view.ibanOnFile })
+              : t("refundWizard.methods.ibanHint")
+          }
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <Actions wizard={wizard} />
+      </Form>
+    </>
+  );
+}
+
+function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<{ sworn_statement: string; sworn_name: string }>({ id: "refund-summary", lastResult });
+  const errors = form.allErrors;
+  /** A row of the summary, with the platform's errors for it (spec 001 §8: "highlighted" on their rows). */
+  const row = (key: string, label: string, value: ReactNode, edit: RefundStep | null, errorNames: string[] = [key]) => {
+    const messages = errorNames.flatMap((name) => errors[name] ?? []);
+    const id = `refund-summary-${key}`;
+    return (
+      <div className={messages.length ? "field--error" : undefined} id={id} tabIndex={-1}>
+        <dt>{label}</dt>
+        <dd>
+          {value}
+          {messages.map((m) => (
+            <p className="field__error" key={m}>
+              <span className="visually-hidden">{t("errors.prefix")}</span>
+              {t(m)}
+            </p>
+          ))}
+          {edit && wizard.draftId ? (
+            <>
+              {" "}
+              <Link
+                to={`${wizard.base}?draft=${encodeURIComponent(wizard.draftId)}&step=${edit}`}
+                className="link-action"
+                preventScrollReset
+              >
+                {t("refundWizard.summary.edit")}
+                <span className="visually-hidden"> : {label}</span>
+              </Link>
+            </>
+          ) : null}
+        </dd>
+      </div>
+    );
+  };
+  const rowErrorFields = (names: string[], key: string): FieldMeta[] =>
+    names
+      .filter((name) => errors[name]?.length)
+      .map((name) => ({
+        id: `refund-summary-${key}`,
+        name,
+        errorId: `refund-summary-${key}-error`,
+        errors: errors[name],
+      }));
+  const methodNames = view.methods.map((_, i) => `payment_methods[${i}].amount`);
+  return (
+    <>
+      <FormAlert errors={form.errors} />
+      <ErrorSummary
+        form={undefined}
+        fields={[
+          ...rowErrorFields(["partner_id"], "partner"),
+          ...rowErrorFields(["ticket_date"], "date"),
+          ...rowErrorFields(["amount"], "amount"),
+          ...rowErrorFields(["media"], "receipts"),
+          ...rowErrorFields(["payment_methods", ...methodNames], "methods"),
+          ...rowErrorFields(["iban"], "iban"),
+          fields.sworn_statement,
+          fields.sworn_name,
+        ]}
+      />
+      <h4>{t("refundWizard.summary.title")}</h4>
+      <dl className="summary-list">
+        {wizard.editing ? null : row("type", t("refundWizard.summary.type"), view.typeName, "type")}
+        {row(
+          "receipts",
+          t("refundWizard.summary.receipts"),
+          <ul className="inline-links">
+            {view.receipts.map((r, i) => (
+              <li key={r.id}>
+                <a href={r.href}>{t("refundWizard.ticket.receiptN", { n: i + 1 })}</a>
+              </li>
+            ))}
+          </ul>,
+          "ticket",
+          ["media"],
+        )}
+        {row("partner", t("refundWizard.summary.partner"), view.partnerName, "details", ["partner_id"])}
+        {row("date", t("refundWizard.summary.date"), view.ticketDate ? formatDate(view.ticketDate) : "", "details", [
+          "ticket_date",
+        ])}
+        {row("amount", t("refundWizard.summary.amount"), formatCents(view.amount), "details")}
+        {row(
+          "methods",
+          t("refundWizard.summary.methods"),
+          <ul>
+            {view.methods.map((m) => (
+              <li key={m.walletId}>
+                {t("refundWizard.summary.method", {
+                  wallet: m.name,
+                  type: t(`wallets.types.${m.walletType}`, { defaultValue: m.walletType }),
+                  amount: formatCents(m.amount),
+                })}
+              </li>
+            ))}
+          </ul>,
+          "methods",
+          ["payment_methods", ...methodNames],
+        )}
+        {row(
+          "iban",
+          t("refundWizard.summary.iban"),
+          view.ibanLastFour ? t("refundWizard.summary.ibanMasked", { lastFour: view.ibanLastFour }) : "",
+          "methods",
+        )}
+      </dl>
+      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+        <Checkbox field={fields.sworn_statement} label={t("refundWizard.summary.swornStatement")} />
+        {view.swornName ? (
+          <Field
+            required
+            field={fields.sworn_name}
+            label={t("refundWizard.summary.swornName")}
+            hint={t("refundWizard.summary.swornNameHint")}
+            autoComplete="name"
+          />
+        ) : null}
+        <div className="actions">
+          <IntentButton intent="send">
+            {wizard.editing ? t("refundWizard.summary.update") : t("refundWizard.summary.send")}
+          </IntentButton>
+          {wizard.back ? (
+            <Link to={wizard.back} className="link-action" preventScrollReset>
+              {t("refundWizard.back")}
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+    </>
+  );
+}
+
+/** Closing once something would be lost: said first, in the panel (a page of its own without JS). */
+function CloseConfirmation({ wizard }: { wizard: WizardView }) {
+  const { t } = useTranslation();
+  return (
+    <div className="refund-wizard">
+      <h3 id="refund-wizard-step">{t("refundWizard.close.title")}</h3>
+      <p>{wizard.editing ? t("refundWizard.close.textEdit") : t("refundWizard.close.text")}</p>
+      <Form method="post" action={wizard.here} className="actions" preventScrollReset>
+        <IntentButton intent="discard">{t("refundWizard.close.confirm")}</IntentButton>
+        <Link to={wizard.here} className="link-action" preventScrollReset>
+          {t("refundWizard.close.resume")}
+        </Link>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { parseEuros } from "./payment-methods";
+import { parseDay } from "./refunds";
+
+/*
+ * The wizard's forms (decision 0021): the server parses each step with its schema; errors are catalogue
+ * keys. The rules that need the database (a partner that exists, a wallet's balance, the IBAN on file)
+ * are the server flow's and the platform's.
+ */
+const required = (key: string) => z.string({ error: key }).trim().min(1, key).max(200, key);
+
+export const refundTypeSchema = z.object({ type_id: required("refunds.errors.typeRequired") });
+/** The ticket step has no field of its own but its file (parsed apart, see uploads.server.ts). */
+export const refundTicketSchema = z.object({});
+export const refundMobilitySchema = z.object({ subtype: required("refundWizard.errors.subtypeRequired") });
+
+/** Cents from a typed amount ("9,10", "9.1", "9"): more than 0, at most 2 decimals. */
+const amountField = z
+  .string({ error: "refundWizard.errors.amountRequired" })
+  .max(30, "refunds.errors.amountInvalid")
+  .transform((text, ctx) => {
+    const cents = parseEuros(text);
+    if (cents === null) {
+      ctx.addIssue({ code: "custom", message: "refunds.errors.amountInvalid" });
+      return z.NEVER;
+    }
+    if (cents <= 0) {
+      ctx.addIssue({ code: "custom", message: "refunds.errors.amountPositive" });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+/** Spec 001 §5 "Expense details": partner, date (not after today, Paris), amount. */
+export const refundDetailsSchema = (today: string) =>
+  z.object({
+    partner_id: required("refunds.errors.partnerRequired"),
+    ticket_date: z
+      .string({ error: "refunds.errors.ticketDateRequired" })
+      .max(30, "refunds.errors.ticketDateInvalid")
+      .transform((text, ctx) => {
+        const day = parseDay(text);
+        if (day === null) {
+          ctx.addIssue({ code: "custom", message: "refunds.errors.ticketDateInvalid" });
+          return z.NEVER;
+        }
+        if (day > today) {
+          ctx.addIssue({ code: "custom", message: "refunds.errors.ticketDateFuture" });
+          return z.NEVER;
+        }
+        return day;
+      }),
+    amount: amountField,
+  });
+
+/** Spec 001 §5 "Methods": an amount per wallet offered (checked together by the flow), and the IBAN. */
+export const refundMethodsSchema = z.object({
+  payment_methods: z
+    .array(z.object({ wallet_id: z.string().max(100), amount: z.string().max(30).optional() }))
+    .max(50)
+    .default([]),
+  iban: z.string({ error: "refunds.errors.ibanRequired" }).max(60, "refunds.errors.ibanFormat"),
+});
+
+/** Spec 001 §2.6 "Summary": the sworn statement, and the sworn name for mobility and holidays. */
+export const refundSummarySchema = z.object({
+  sworn_statement: z.literal("on", { error: "refunds.errors.swornStatementRequired" }),
+  sworn_name: z.string().trim().max(200).optional(),
+});
+
+export type RefundTypeForm = z.input<typeof refundTypeSchema>;
+export type RefundMobilityForm = z.input<typeof refundMobilitySchema>;
+export type RefundDetailsForm = z.input<ReturnType<typeof refundDetailsSchema>>;
+export type RefundMethodsForm = { payment_methods: { wallet_id: string; amount?: string }[]; iban: string };
+export type RefundSummaryForm = z.input<typeof refundSummarySchema>;

@@ -1,0 +1,142 @@
+/**
+ * The refund wizard's steps and the mobility sub-flow (spec 001 §2.6), shared by the server flow and the
+ * components. Amounts are cents; dates are YYYY-MM-DD.
+ */
+
+/** The steps in order; the index is what a draft records as the furthest step reached (0 = type). */
+export const REFUND_STEPS = ["type", "preamble", "mobility", "ticket", "details", "methods", "summary"] as const;
+export type RefundStep = (typeof REFUND_STEPS)[number];
+
+export const stepIndex = (step: RefundStep): number => REFUND_STEPS.indexOf(step);
+
+export const isRefundStep = (value: unknown): value is RefundStep =>
+  typeof value === "string" && (REFUND_STEPS as readonly string[]).includes(value);
+
+/** What the file input offers; the type is checked from the content on the server. */
+export const RECEIPT_ACCEPT = ".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg";
+
+/**
+ * A feature that gates a mobility subtype (spec 001 §2.6, §6): an allowance feature (true, or a list of
+ * group ids the person must belong to) or an expense-request feature.
+ */
+export type MobilityGate =
+  | { area: "allowances"; feature: "carpooling" | "bicycle" | "subscription" }
+  | { area: "expenseRequests"; feature: "mobility-electric-vehicle-recharge" | "fuel-expenses" };
+
+export interface MobilitySubtype {
+  id: string;
+  /** Offered only when this feature is on. */
+  gate: MobilityGate | null;
+  /** The allowance wizard it opens (`/plans/allowances/new?type=…`); null: the classic flow continues here. */
+  allowance: "carpooling" | "bicycle" | "subscription" | null;
+}
+
+/** The groups and their subtypes, in the spec's order. */
+export const MOBILITY_GROUPS: readonly { id: string; subtypes: readonly MobilitySubtype[] }[] = [
+  {
+    id: "public_transport",
+    subtypes: [
+      {
+        id: "subscription",
+        gate: { area: "allowances", feature: "subscription" },
+        allowance: "subscription",
+      },
+      { id: "subscription_ticket", gate: null, allowance: null },
+    ],
+  },
+  {
+    id: "bicycle",
+    subtypes: [
+      { id: "ikv", gate: { area: "allowances", feature: "bicycle" }, allowance: "bicycle" },
+      { id: "bicycle_shop", gate: null, allowance: null },
+      { id: "bicycle_service", gate: null, allowance: null },
+    ],
+  },
+  {
+    id: "carpooling",
+    subtypes: [
+      { id: "carpooling", gate: { area: "allowances", feature: "carpooling" }, allowance: "carpooling" },
+      { id: "carpooling_app", gate: null, allowance: null },
+    ],
+  },
+  {
+    id: "vehicles",
+    subtypes: [
+      {
+        id: "electric_vehicle_recharge",
+        gate: { area: "expenseRequests", feature: "mobility-electric-vehicle-recharge" },
+        allowance: null,
+      },
+      { id: "carsharing", gate: null, allowance: null },
+      { id: "fuel_expenses", gate: { area: "expenseRequests", feature: "fuel-expenses" }, allowance: null },
+    ],
+  },
+];
+
+type FeatureArea = Record<string, boolean | string[] | undefined>;
+
+/** Whether a gate is open for this person: the feature is true, or lists one of their groups. */
+export function gateOpen(
+  gate: MobilityGate | null,
+  features: { allowances: FeatureArea; expenseRequests: FeatureArea },
+  groupIds: readonly string[],
+): boolean {
+  if (!gate) return true;
+  const value = features[gate.area][gate.feature];
+  if (value === true) return true;
+  return Array.isArray(value) && value.some((id) => groupIds.includes(id));
+}
+
+/** The subtypes this person may choose, by group (groups left empty are dropped). */
+export function mobilityChoices(
+  features: { allowances: FeatureArea; expenseRequests: FeatureArea },
+  groupIds: readonly string[],
+) {
+  return MOBILITY_GROUPS.map((g) => ({
+    id: g.id,
+    subtypes: g.subtypes.filter((s) => gateOpen(s.gate, features, groupIds)),
+  })).filter((g) => g.subtypes.length > 0);
+}
+
+export function findMobilitySubtype(id: string): { group: string; subtype: MobilitySubtype } | null {
+  for (const group of MOBILITY_GROUPS) {
+    const subtype = group.subtypes.find((s) => s.id === id);
+    if (subtype) return { group: group.id, subtype };
+  }
+  return null;
+}
+
+/**
+ * A day typed as JJ/MM/AAAA (or the ISO YYYY-MM-DD a date picker sends) → YYYY-MM-DD; null when it is
+ * not a day of the calendar (31/02, 2026-13-01…).
+ */
+export function parseDay(text: string): string | null {
+  const value = text.trim();
+  const french = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const [y, m, d] = french
+    ? [Number(french[3]), Number(french[2]), Number(french[1])]
+    : iso
+      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+      : [NaN, NaN, NaN];
+  if (!Number.isInteger(y) || y < 1900 || m < 1 || m > 12 || d < 1) return null;
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (d > last) return null;
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+/** YYYY-MM-DD → JJ/MM/AAAA, as the date field shows it. */
+export function dayToFrench(day: string): string {
+  const [y, m, d] = day.split("-");
+  return `${d}/${m}/${y}`;
+}
+
+/** Cents → "9,10", as an amount field shows it. */
+export function centsToField(cents: number): string {
+  return `${Math.trunc(cents / 100)},${String(Math.abs(cents) % 100).padStart(2, "0")}`;
+}
+
+/** A platform error key (`payment_methods.0.amount`) as conform names the field (`payment_methods[0].amount`). */
+export function fieldNameOf(key: string): string {
+  return key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+}
