@@ -1,4 +1,6 @@
 import { resolve } from "node:path";
+import { addWorkingDays } from "../../app/domain/calendar";
+import { todayInParis } from "../../app/domain/wallets";
 import type { Locator, Page } from "@playwright/test";
 import type { DB } from "../../app/.server/db";
 import { newId } from "../../app/.server/ids";
@@ -199,6 +201,20 @@ test("an employee files a refund with the bakery photo: read, searched, split ov
   const item = page.getByRole("listitem").filter({ hasText: "Boulangerie Pain & Co" });
   await expect(item.getByRole("link", { name: "Justificatif 1" })).toBeVisible();
   await expectAccessible(page, "refund list after sending");
+
+  // The funder's sandbox reviewer approves this very request: the employee then sees the payout's date.
+  await page.goto("/dev/expense-requests");
+  const awaiting = page.getByRole("listitem").filter({ hasText: account.email }).filter({ hasText: "9,10 €" });
+  await expect(awaiting).toHaveCount(1);
+  await awaiting.getByRole("button", { name: "Valider" }).click();
+  await expect(page.getByText("Demande validée : le virement est programmé.")).toBeVisible();
+  await page.goto("/plans/expense-requests");
+  const approved = page.getByRole("listitem").filter({ hasText: "Boulangerie Pain & Co" });
+  await expect(approved).toContainText("Validée, remboursement en cours");
+  await expect(approved).toContainText(
+    `Virement prévu le ${addWorkingDays(todayInParis(), 7).split("-").reverse().join("/")}`,
+  );
+  await expectAccessible(page, "refund list, approved with its payout date");
 
   // The same photo on a new request: flagged before anything is sent.
   await page.goto("/plans/expense-requests/new");
