@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
-import { uploadBodyLimit, uploadLimitsFor, type UploadLimits } from "../app/routes/+shared/upload-routes";
+import { uploadLimitsFor, uploadReadLimit, type UploadLimits } from "../app/routes/+shared/upload-routes";
 import { sendErrorPage } from "./error-page";
 
 /** A fresh nonce per response, used by the enforced Content-Security-Policy below. */
@@ -106,14 +106,15 @@ export function acceptOnlyForms(uploadLimitsOf: UploadLimitsOf = uploadLimitsFor
 
 /**
  * Bodies above the limit are refused before anything reads them: `maxBytes` for forms, and for a
- * route that takes files what its files may weigh (maxFiles × maxFileSize + 64 KB); the route's
- * parser (parseUploadForm) holds to the same limit while it streams, whatever the length announced.
+ * route that takes files twice what its files may weigh (uploadReadLimit: a file somewhat too big is
+ * read and answered in French on its field); the route's parser (parseUploadForm) keeps no more than
+ * the files' weight (maxFiles × maxFileSize + 64 KB) while it streams, whatever the length announced.
  */
 export function limitBodySize(maxBytes: number, uploadLimitsOf: UploadLimitsOf = uploadLimitsFor) {
   return (req: Request, res: Response, next: NextFunction) => {
     const length = Number(req.get("Content-Length") ?? 0);
     const uploads = SAFE_METHODS.has(req.method) ? null : uploadLimitsOf(req.path);
-    if (length > (uploads ? uploadBodyLimit(uploads) : maxBytes)) {
+    if (length > (uploads ? uploadReadLimit(uploads) : maxBytes)) {
       return sendErrorPage(res, 413);
     }
     if (!SAFE_METHODS.has(req.method) && !req.get("Content-Length") && req.get("Transfer-Encoding")) {

@@ -3,7 +3,7 @@ import http from "node:http";
 import express from "express";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { acceptOnlyForms, limitBodySize } from "./security";
-import { uploadBodyLimit, uploadLimitsFor } from "../app/routes/+shared/upload-routes";
+import { uploadBodyLimit, uploadLimitsFor, uploadReadLimit } from "../app/routes/+shared/upload-routes";
 
 /**
  * The server's guards before any route (server/security.ts): files only on upload routes, with their
@@ -56,7 +56,7 @@ test("an upload route takes up to its files' weight; other posts only up to the 
   expect((await post("/upload", form, "application/x-www-form-urlencoded")).status).toBe(200);
 });
 
-test("a body announced above maxFiles × maxFileSize + 64 KB is refused before it is sent", async () => {
+test("a body announced above twice maxFiles × maxFileSize + 64 KB (the read limit) is refused before it is sent", async () => {
   const status = await new Promise<number>((resolve, reject) => {
     const url = new URL(`${base}/upload`);
     const req = http.request(
@@ -67,7 +67,7 @@ test("a body announced above maxFiles × maxFileSize + 64 KB is refused before i
         path: url.pathname,
         headers: {
           "Content-Type": "multipart/form-data; boundary=XX",
-          "Content-Length": String(uploadBodyLimit(UPLOAD) + 1),
+          "Content-Length": String(uploadReadLimit(UPLOAD) + 1),
         },
       },
       (res) => {
@@ -85,4 +85,5 @@ test("a body announced above maxFiles × maxFileSize + 64 KB is refused before i
 
 test("the portal's real upload limit: two receipts of 10,000,000 bytes and the form", () => {
   expect(uploadBodyLimit(uploadLimitsFor("/plans/expense-requests/new")!)).toBe(20_000_000 + 64 * 1024);
+  expect(uploadReadLimit(uploadLimitsFor("/plans/expense-requests/new")!)).toBe(2 * (20_000_000 + 64 * 1024));
 });

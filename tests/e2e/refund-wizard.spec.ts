@@ -297,6 +297,16 @@ test("receipts: a file that is not one is refused, a second is added and removed
   ).toBeVisible();
   await expectAccessible(page, "refund wizard, file refused");
 
+  // A photo of 11 MB: the server reads it to its end (not cut short, which a browser shows as a network
+  // error) and answers in French on the field.
+  const tooBig = Buffer.alloc(11_000_000);
+  tooBig.set([0xff, 0xd8, 0xff, 0xe0]);
+  await panel
+    .getByLabel("Votre justificatif")
+    .setInputFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: tooBig });
+  await panel.getByRole("button", { name: "Envoyer le justificatif" }).click();
+  await expect(panel.getByText("Le fichier est trop volumineux : 10 Mo au plus.").first()).toBeVisible();
+
   // One receipt, then a second; at most two; either can be removed.
   await uploadBakery(page, panel);
   await panel.getByLabel("Ajouter un second justificatif (facultatif)").setInputFiles(BIKE_SHOP);

@@ -26,6 +26,16 @@ export function uploadBodyLimit(limits: UploadLimits): number {
   return limits.maxFiles * limits.maxFileSize + UPLOAD_FORM_OVERHEAD;
 }
 
+/**
+ * How much of a refused upload's body is still read (and dropped): a browser that is still sending its
+ * file when the connection closes shows a network error instead of the French message on the field, so a
+ * file somewhat too big is read to its end and answered. Twice what the route's files may weigh; a body
+ * announcing more is refused (413) before anything is read.
+ */
+export function uploadReadLimit(limits: UploadLimits): number {
+  return 2 * uploadBodyLimit(limits);
+}
+
 /** This path's upload limits (a `.data` request is its page's), or null when it takes no files. */
 export function uploadLimitsFor(pathname: string): UploadLimits | null {
   const path = pathname.replace(/\.data$/, "");
