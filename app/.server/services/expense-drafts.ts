@@ -246,14 +246,16 @@ export async function attachReceipt(
   const held = [row.media_id, row.second_media_id].filter(Boolean).length;
   if (held >= RECEIPT_MAX_FILES) return { kind: "full" };
   const slot = row.media_id === null ? "first" : "second";
-  await db
+  const updated = await db
     .updateTable("expense_request_drafts")
     .set(slot === "first" ? { media_id: fileId } : { second_media_id: fileId })
     .set({ updated_at: now.toISOString() })
     .where("id", "=", draftId)
     .where("user_id", "=", userId)
     .where(slot === "first" ? "media_id" : "second_media_id", "is", null)
-    .execute();
+    .executeTakeFirst();
+  // Another upload of the same draft took the slot in between: this one is one too many.
+  if (Number(updated.numUpdatedRows) === 0) return { kind: "full" };
   return { kind: "attached", slot };
 }
 

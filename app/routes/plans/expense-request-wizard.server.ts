@@ -144,16 +144,27 @@ async function receiptViews(platform: Platform, userId: string, draft: ExpenseDr
   return views;
 }
 
-/** The loader: the step asked for, or the furthest one this draft may show. */
-export async function wizardLoader({ request, params, context }: Args) {
+/** What the loader and the action both start from: the account (with the feature), its platform, the request. */
+async function wizardContext({ request, params, context }: Args) {
   const account = requireFeature(context);
-  const userId = account.id;
-  const locale = getLocale(context);
   const platform = await getPlatform();
-  const { db } = platform;
-  const url = new URL(request.url);
   const requestId = params.requestId;
-  const editing = requestId !== "new";
+  return {
+    request,
+    account,
+    userId: account.id,
+    locale: getLocale(context),
+    platform,
+    db: platform.db,
+    url: new URL(request.url),
+    requestId,
+    editing: requestId !== "new",
+  };
+}
+
+/** The loader: the step asked for, or the furthest one this draft may show. */
+export async function wizardLoader(args: Args) {
+  const { request, account, userId, locale, platform, db, url, requestId, editing } = await wizardContext(args);
   const base = wizardBase(requestId);
 
   // The request being corrected: its IBAN on file is shown masked (methods, summary).
@@ -399,15 +410,8 @@ function allowancePath(type: "carpooling" | "bicycle" | "subscription"): Interna
 }
 
 /** The action: the step's form (the URL says which draft and step), dispatched on its button. */
-export async function wizardAction({ request, params, context }: Args) {
-  const account = requireFeature(context);
-  const userId = account.id;
-  const locale = getLocale(context);
-  const platform = await getPlatform();
-  const { db } = platform;
-  const url = new URL(request.url);
-  const requestId = params.requestId;
-  const editing = requestId !== "new";
+export async function wizardAction(args: Args) {
+  const { request, account, userId, locale, platform, db, url, requestId, editing } = await wizardContext(args);
   const askedStep = url.searchParams.get("step");
   const step: RefundStep = isRefundStep(askedStep) ? askedStep : "type";
 
