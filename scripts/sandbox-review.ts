@@ -43,7 +43,7 @@ async function main() {
         : second === "refuse"
           ? { kind: "refuse", reason }
           : second === "correct"
-            ? { kind: "ask_correction", reason }
+            ? { kind: "askCorrection", reason }
             : null;
     if (!decision) {
       console.error(USAGE);
@@ -52,7 +52,7 @@ async function main() {
     }
     const result = await reviewExpenseRequest(handle.db, messenger, first, decision);
     console.log(result.kind === "approved" ? `approved: payout on ${result.payoutDate}` : result.kind);
-    if (!["approved", "refused", "to_correct"].includes(result.kind)) process.exitCode = 1;
+    if (!["approved", "refused", "toCorrect"].includes(result.kind)) process.exitCode = 1;
   } finally {
     await handle.close();
   }

@@ -104,8 +104,8 @@ export function receiptFileName(sent: string, type: ReceiptContentType): string 
 
 /** The message (catalogue key, spec 001 §5 "Upload") for each refusal of a receipt. */
 export const RECEIPT_REFUSAL_KEYS = {
-  too_big: "receipts.errors.fileTooBig",
-  invalid_type: "receipts.errors.fileInvalidType",
+  tooBig: "receipts.errors.fileTooBig",
+  invalidType: "receipts.errors.fileInvalidType",
   empty: "receipts.errors.fileEmpty",
-  too_many_files: "receipts.errors.tooManyFiles",
+  tooManyFiles: "receipts.errors.tooManyFiles",
 } as const;

@@ -70,9 +70,9 @@ test("a new draft starts empty at the type step and is its owner's only", async 
   const draft = await createDraft(handle.db, alice);
   expect(draft).toMatchObject({ requestId: null, typeId: null, mediaId: null, stepReached: 0, paymentMethods: [] });
   expect((await getDraft(handle.db, alice, draft.id)).kind).toBe("found");
-  expect(await getDraft(handle.db, bob, draft.id)).toEqual({ kind: "not_found" });
-  expect(await getDraft(handle.db, alice, "erd_unknown")).toEqual({ kind: "not_found" });
-  expect(await saveDraftAnswers(handle.db, bob, draft.id, { amount: 100 })).toEqual({ kind: "not_found" });
+  expect(await getDraft(handle.db, bob, draft.id)).toEqual({ kind: "notFound" });
+  expect(await getDraft(handle.db, alice, "erd_unknown")).toEqual({ kind: "notFound" });
+  expect(await saveDraftAnswers(handle.db, bob, draft.id, { amount: 100 })).toEqual({ kind: "notFound" });
 });
 
 test("answers are saved and the furthest step reached never goes back", async () => {
@@ -109,8 +109,8 @@ test("two receipts at most; removing the first moves the second up and forgets t
   });
   expect(await attachReceipt(handle.db, alice, draft.id, two)).toEqual({ kind: "attached", slot: "second" });
   expect(await attachReceipt(handle.db, alice, draft.id, three)).toEqual({ kind: "full" });
-  expect(await removeReceipt(handle.db, bob, draft.id, one)).toEqual({ kind: "not_found" });
-  expect(await removeReceipt(handle.db, alice, draft.id, three)).toEqual({ kind: "not_found" });
+  expect(await removeReceipt(handle.db, bob, draft.id, one)).toEqual({ kind: "notFound" });
+  expect(await removeReceipt(handle.db, alice, draft.id, three)).toEqual({ kind: "notFound" });
   expect(await removeReceipt(handle.db, alice, draft.id, one)).toEqual({ kind: "removed" });
   const found = await getDraft(handle.db, alice, draft.id);
   expect(found.kind === "found" && found.draft).toMatchObject({ mediaId: two, secondMediaId: null, reading: null });
@@ -200,11 +200,11 @@ test("discarding forgets only the owner's draft; old drafts are dropped", async 
   await discardDraft(handle.db, bob, draft.id);
   expect((await getDraft(handle.db, alice, draft.id)).kind).toBe("found");
   await discardDraft(handle.db, alice, draft.id);
-  expect((await getDraft(handle.db, alice, draft.id)).kind).toBe("not_found");
+  expect((await getDraft(handle.db, alice, draft.id)).kind).toBe("notFound");
 
   const old = await createDraft(handle.db, alice, {}, new Date(Date.now() - DRAFT_TTL_MS - 60_000));
   const fresh = await createDraft(handle.db, alice, {}, new Date(Date.now() - DRAFT_TTL_MS + 60_000));
   expect(await dropOldDrafts(handle.db)).toBe(1);
-  expect((await getDraft(handle.db, alice, old.id)).kind).toBe("not_found");
+  expect((await getDraft(handle.db, alice, old.id)).kind).toBe("notFound");
   expect((await getDraft(handle.db, alice, fresh.id)).kind).toBe("found");
 });

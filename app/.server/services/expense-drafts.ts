@@ -156,17 +156,17 @@ export async function findCorrectionDraft(
   return row ? toDraft(row, now) : null;
 }
 
-export type DraftLookup = { kind: "found"; draft: ExpenseDraft } | { kind: "not_found" };
+export type DraftLookup = { kind: "found"; draft: ExpenseDraft } | { kind: "notFound" };
 
 export async function getDraft(db: DB, userId: string, draftId: string, now = new Date()): Promise<DraftLookup> {
-  if (draftId.length > 100) return { kind: "not_found" };
+  if (draftId.length > 100) return { kind: "notFound" };
   const row = await db
     .selectFrom("expense_request_drafts")
     .selectAll()
     .where("id", "=", draftId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  return row ? { kind: "found", draft: toDraft(row, now) } : { kind: "not_found" };
+  return row ? { kind: "found", draft: toDraft(row, now) } : { kind: "notFound" };
 }
 
 export interface DraftAnswers {
@@ -180,7 +180,7 @@ export interface DraftAnswers {
   paymentMethods?: PaymentMethodAnswer[];
 }
 
-export type DraftWrite = { kind: "saved" } | { kind: "not_found" } | { kind: "submitted" };
+export type DraftWrite = { kind: "saved" } | { kind: "notFound" } | { kind: "submitted" };
 
 /** The row of a draft still open for changes, or why not. */
 async function openDraft(db: DB, userId: string, draftId: string) {
@@ -190,7 +190,7 @@ async function openDraft(db: DB, userId: string, draftId: string) {
     .where("id", "=", draftId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!row) return { kind: "not_found" } as const;
+  if (!row) return { kind: "notFound" } as const;
   if (row.submitted_at !== null) return { kind: "submitted" } as const;
   return { kind: "open", row } as const;
 }
@@ -230,7 +230,7 @@ export async function saveDraftAnswers(
 }
 
 export type AttachResult =
-  { kind: "attached"; slot: "first" | "second" } | { kind: "full" } | { kind: "not_found" } | { kind: "submitted" };
+  { kind: "attached"; slot: "first" | "second" } | { kind: "full" } | { kind: "notFound" } | { kind: "submitted" };
 
 /** Adds a stored receipt to the draft: the first slot, then the second (at most 2). */
 export async function attachReceipt(
@@ -259,7 +259,7 @@ export async function attachReceipt(
   return { kind: "attached", slot };
 }
 
-export type RemoveResult = { kind: "removed" } | { kind: "not_found" } | { kind: "submitted" };
+export type RemoveResult = { kind: "removed" } | { kind: "notFound" } | { kind: "submitted" };
 
 /**
  * Takes a receipt off the draft (the file itself is the receipts service's to delete). Removing the
@@ -275,7 +275,7 @@ export async function removeReceipt(
   const open = await openDraft(db, userId, draftId);
   if (open.kind !== "open") return open;
   const { row } = open;
-  if (row.media_id !== fileId && row.second_media_id !== fileId) return { kind: "not_found" };
+  if (row.media_id !== fileId && row.second_media_id !== fileId) return { kind: "notFound" };
   const set: Partial<ExpenseRequestDraftTable> =
     row.media_id === fileId
       ? { media_id: row.second_media_id, second_media_id: null, reading: null }

@@ -474,9 +474,9 @@ describe("sending a request", () => {
       submitExpenseRequest(db, messenger, a.userId, input),
       submitExpenseRequest(db, messenger, a.userId, input),
     ]);
-    expect(results.map((r) => r.kind).sort()).toEqual(["already_submitted", "created"]);
+    expect(results.map((r) => r.kind).sort()).toEqual(["alreadySubmitted", "created"]);
     expect(await counts(a.userId)).toEqual({ requests: 1, held: 1 });
-    expect(await submitExpenseRequest(db, messenger, a.userId, input)).toEqual({ kind: "already_submitted" });
+    expect(await submitExpenseRequest(db, messenger, a.userId, input)).toEqual({ kind: "alreadySubmitted" });
   });
 
   test("two requests sent at once that together exceed a wallet: one stored, the other refused on its amount", async () => {
@@ -497,11 +497,11 @@ describe("sending a request", () => {
     expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.available).toBeGreaterThanOrEqual(0);
   });
 
-  test("another user's draft or request id: not_found, nothing stored", async () => {
+  test("another user's draft or request id: notFound, nothing stored", async () => {
     const a = await account();
     const b = await account();
     const input = await validInput(a);
-    expect(await submitExpenseRequest(db, messenger, b.userId, input)).toEqual({ kind: "not_found" });
+    expect(await submitExpenseRequest(db, messenger, b.userId, input)).toEqual({ kind: "notFound" });
     const theirs = await createExpenseRequest(db, {
       user_id: a.userId,
       type_id: types.gift!,
@@ -511,8 +511,8 @@ describe("sending a request", () => {
       is_cancellable: 0,
     });
     const edit = await validInput(b, { requestId: theirs.id });
-    expect(await submitExpenseRequest(db, messenger, b.userId, edit)).toEqual({ kind: "not_found" });
-    expect(await loadExpenseRequestForEdit(db, b.userId, theirs.id)).toEqual({ kind: "not_found" });
+    expect(await submitExpenseRequest(db, messenger, b.userId, edit)).toEqual({ kind: "notFound" });
+    expect(await loadExpenseRequestForEdit(db, b.userId, theirs.id)).toEqual({ kind: "notFound" });
     expect((await counts(b.userId)).requests).toBe(0);
   });
 });
@@ -525,12 +525,12 @@ describe("cancelling", () => {
     ]);
     expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.reserved).toBe(4000);
     const b = await account();
-    expect(await cancelExpenseRequest(db, messenger, b.userId, request.id)).toEqual({ kind: "not_found" });
+    expect(await cancelExpenseRequest(db, messenger, b.userId, request.id)).toEqual({ kind: "notFound" });
     expect(await cancelExpenseRequest(db, messenger, a.userId, request.id)).toEqual({ kind: "cancelled" });
     const wallet = (await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!;
     expect(wallet.reserved).toBe(0);
     expect(wallet.available).toBe(10000);
-    expect(await cancelExpenseRequest(db, messenger, a.userId, request.id)).toEqual({ kind: "not_cancellable" });
+    expect(await cancelExpenseRequest(db, messenger, a.userId, request.id)).toEqual({ kind: "notCancellable" });
     const finished = await listExpenseRequests(db, a.userId, { tab: "finished", page: 1, locale: "fr" });
     expect(finished.items.map((i) => [i.id, i.status, i.isCancellable])).toEqual([[request.id, "cancelled", false]]);
     const paid = await createExpenseRequest(db, {
@@ -540,8 +540,8 @@ describe("cancelling", () => {
       status: "paid",
       is_cancellable: 0,
     });
-    expect(await cancelExpenseRequest(db, messenger, a.userId, paid.id)).toEqual({ kind: "not_cancellable" });
-    expect(await cancelExpenseRequest(db, messenger, a.userId, "exr_unknown")).toEqual({ kind: "not_found" });
+    expect(await cancelExpenseRequest(db, messenger, a.userId, paid.id)).toEqual({ kind: "notCancellable" });
+    expect(await cancelExpenseRequest(db, messenger, a.userId, "exr_unknown")).toEqual({ kind: "notFound" });
   });
 });
 
@@ -596,8 +596,8 @@ describe("the funder's review", () => {
     });
     const [item] = (await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
     expect(item).toMatchObject({ status: "approved", payoutDate: "2026-12-01", isCancellable: false });
-    expect(await cancelExpenseRequest(db, messenger, a.userId, id)).toEqual({ kind: "not_cancellable" });
-    expect(await reviewExpenseRequest(db, messenger, id, { kind: "approve" })).toEqual({ kind: "not_reviewable" });
+    expect(await cancelExpenseRequest(db, messenger, a.userId, id)).toEqual({ kind: "notCancellable" });
+    expect(await reviewExpenseRequest(db, messenger, id, { kind: "approve" })).toEqual({ kind: "notReviewable" });
     expect((await outboxFor(a.email)).map((m) => m.subject)).toContain("Votre demande de remboursement est validée");
     expect((await outboxFor(a.email)).at(-1)!.body).toContain("01/12/2026");
 
@@ -616,7 +616,7 @@ describe("the funder's review", () => {
     const a = await account();
     const id = await sent(a);
     expect(await reviewExpenseRequest(db, messenger, id, { kind: "refuse", reason: "  " })).toEqual({
-      kind: "reason_required",
+      kind: "reasonRequired",
     });
     expect(await reviewExpenseRequest(db, messenger, id, { kind: "refuse", reason: "Achat hors catalogue" })).toEqual({
       kind: "refused",
@@ -624,17 +624,17 @@ describe("the funder's review", () => {
     expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.available).toBe(10000);
     const [item] = (await listExpenseRequests(db, a.userId, { tab: "finished", page: 1, locale: "fr" })).items;
     expect(item).toMatchObject({ status: "refused", refusalReason: "Achat hors catalogue" });
-    expect(await reviewExpenseRequest(db, messenger, id, { kind: "approve" })).toEqual({ kind: "not_reviewable" });
-    expect(await reviewExpenseRequest(db, messenger, "exr_nope", { kind: "approve" })).toEqual({ kind: "not_found" });
+    expect(await reviewExpenseRequest(db, messenger, id, { kind: "approve" })).toEqual({ kind: "notReviewable" });
+    expect(await reviewExpenseRequest(db, messenger, "exr_nope", { kind: "approve" })).toEqual({ kind: "notFound" });
   });
 
   test("ask for a correction: correctable, then sent again with the IBAN kept and the reservations replaced", async () => {
     const a = await account();
     const id = await sent(a, 6000);
     expect(
-      await reviewExpenseRequest(db, messenger, id, { kind: "ask_correction", reason: "Ticket illisible" }),
+      await reviewExpenseRequest(db, messenger, id, { kind: "askCorrection", reason: "Ticket illisible" }),
     ).toEqual({
-      kind: "to_correct",
+      kind: "toCorrect",
     });
     const [item] = (await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
     expect(item).toMatchObject({
@@ -681,10 +681,10 @@ describe("the funder's review", () => {
       .execute();
     expect(reservations.filter((r) => r.status === "held").map((r) => r.amount)).toEqual([9000]);
     expect(reservations.filter((r) => r.status === "released").map((r) => r.amount)).toEqual([6000]);
-    expect(await loadExpenseRequestForEdit(db, a.userId, id)).toEqual({ kind: "not_rectifiable" });
+    expect(await loadExpenseRequestForEdit(db, a.userId, id)).toEqual({ kind: "notRectifiable" });
     // Correcting a request that is no longer correctable.
     const late = await validInput(a, { requestId: id, iban: null });
-    expect(await submitExpenseRequest(db, messenger, a.userId, late)).toEqual({ kind: "not_rectifiable" });
+    expect(await submitExpenseRequest(db, messenger, a.userId, late)).toEqual({ kind: "notRectifiable" });
   });
 
   test("no e-mail when the employee turned refund e-mails off; the notification is kept", async () => {

@@ -284,7 +284,7 @@ export async function loadExpenseRequestForEdit(
   db: DB,
   userId: string,
   requestId: string,
-): Promise<{ kind: "found"; request: EditableExpenseRequest } | { kind: "not_found" } | { kind: "not_rectifiable" }> {
+): Promise<{ kind: "found"; request: EditableExpenseRequest } | { kind: "notFound" } | { kind: "notRectifiable" }> {
   const row = await db
     .selectFrom("expense_requests as er")
     .innerJoin("expense_types as t", "t.id", "er.type_id")
@@ -293,8 +293,8 @@ export async function loadExpenseRequestForEdit(
     .where("er.id", "=", requestId)
     .where("er.user_id", "=", userId)
     .executeTakeFirst();
-  if (!row) return { kind: "not_found" };
-  if (row.is_rectifiable !== 1 || row.status !== "to_correct") return { kind: "not_rectifiable" };
+  if (!row) return { kind: "notFound" };
+  if (row.is_rectifiable !== 1 || row.status !== "to_correct") return { kind: "notRectifiable" };
   const methods = await db
     .selectFrom("expense_request_payment_methods")
     .select(["wallet_id", "amount"])
@@ -343,9 +343,9 @@ export interface ExpenseRequestInput {
 export type SubmitExpenseRequestResult =
   | { kind: "created" | "updated"; requestId: string }
   | { kind: "invalid"; errors: Record<string, string[]> }
-  | { kind: "not_found" }
-  | { kind: "not_rectifiable" }
-  | { kind: "already_submitted" };
+  | { kind: "notFound" }
+  | { kind: "notRectifiable" }
+  | { kind: "alreadySubmitted" };
 
 const E = (key: string) => `refunds.errors.${key}`;
 
@@ -375,15 +375,15 @@ export async function submitExpenseRequest(
     .select(["id", "first_name", "last_name", "features"])
     .where("id", "=", userId)
     .executeTakeFirst();
-  if (!user) return { kind: "not_found" };
+  if (!user) return { kind: "notFound" };
   const draft = await db
     .selectFrom("expense_request_drafts")
     .select(["id", "request_id", "submitted_at"])
     .where("id", "=", input.draftId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!draft || (draft.request_id ?? null) !== (input.requestId ?? null)) return { kind: "not_found" };
-  if (draft.submitted_at !== null) return { kind: "already_submitted" };
+  if (!draft || (draft.request_id ?? null) !== (input.requestId ?? null)) return { kind: "notFound" };
+  if (draft.submitted_at !== null) return { kind: "alreadySubmitted" };
 
   let existing: { id: string; iban: string | null; iban_last_four: string } | null = null;
   if (input.requestId) {
@@ -393,8 +393,8 @@ export async function submitExpenseRequest(
       .where("id", "=", input.requestId)
       .where("user_id", "=", userId)
       .executeTakeFirst();
-    if (!row) return { kind: "not_found" };
-    if (row.status !== "to_correct" || row.is_rectifiable !== 1) return { kind: "not_rectifiable" };
+    if (!row) return { kind: "notFound" };
+    if (row.status !== "to_correct" || row.is_rectifiable !== 1) return { kind: "notRectifiable" };
     existing = row;
   }
 
@@ -511,7 +511,7 @@ export async function submitExpenseRequest(
       .select("submitted_at")
       .where("id", "=", draft.id)
       .executeTakeFirst();
-    if (again?.submitted_at) return { kind: "already_submitted" };
+    if (again?.submitted_at) return { kind: "alreadySubmitted" };
     return { kind: "invalid", errors };
   }
 
@@ -538,7 +538,7 @@ export async function submitExpenseRequest(
         .where("user_id", "=", userId)
         .where("submitted_at", "is", null)
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) return { kind: "already_submitted" } as const;
+      if (Number(claimed.numUpdatedRows) !== 1) return { kind: "alreadySubmitted" } as const;
 
       const fields = {
         type_id: type.id,
@@ -634,7 +634,7 @@ export async function submitExpenseRequest(
       return { kind: existing ? "updated" : "created", requestId } as const;
     })
     .catch((err: unknown): SubmitExpenseRequestResult => {
-      if (err instanceof NotRectifiable) return { kind: "not_rectifiable" };
+      if (err instanceof NotRectifiable) return { kind: "notRectifiable" };
       if (err instanceof OverAvailable)
         return {
           kind: "invalid",
@@ -689,7 +689,7 @@ export async function cancelExpenseRequest(
   userId: string,
   requestId: string,
   options: { now?: Date } = {},
-): Promise<{ kind: "cancelled" } | { kind: "not_found" } | { kind: "not_cancellable" }> {
+): Promise<{ kind: "cancelled" } | { kind: "notFound" } | { kind: "notCancellable" }> {
   const now = options.now ?? new Date();
   const row = await db
     .selectFrom("expense_requests")
@@ -697,7 +697,7 @@ export async function cancelExpenseRequest(
     .where("id", "=", requestId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!row) return { kind: "not_found" };
+  if (!row) return { kind: "notFound" };
   const done = await db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable("expense_requests")
@@ -712,7 +712,7 @@ export async function cancelExpenseRequest(
     await addNotification(trx, userId, "cancelled", row.id, now);
     return true;
   });
-  if (!done) return { kind: "not_cancellable" };
+  if (!done) return { kind: "notCancellable" };
   await notifyByMail(db, messenger, userId, "cancelled", await mailFacts(db, row.id));
   return { kind: "cancelled" };
 }
@@ -731,15 +731,15 @@ async function releaseReservations(trx: DB, requestId: string, now: Date): Promi
 // ---------------------------------------------------------------------------------------------
 
 export type ReviewDecision =
-  { kind: "approve" } | { kind: "refuse"; reason: string } | { kind: "ask_correction"; reason: string };
+  { kind: "approve" } | { kind: "refuse"; reason: string } | { kind: "askCorrection"; reason: string };
 
 export type ReviewResult =
   | { kind: "approved"; payoutDate: string }
   | { kind: "refused" }
-  | { kind: "to_correct" }
-  | { kind: "not_found" }
-  | { kind: "not_reviewable" }
-  | { kind: "reason_required" };
+  | { kind: "toCorrect" }
+  | { kind: "notFound" }
+  | { kind: "notReviewable" }
+  | { kind: "reasonRequired" };
 
 /** Reasons are shown to the employee as written; a few hundred characters are plenty. */
 export const REVIEW_REASON_MAX = 500;
@@ -759,10 +759,10 @@ export async function reviewExpenseRequest(
     .select(["er.id", "er.user_id", "er.amount_to_refund", "er.iban", "er.status", "p.name_fr as partner_name"])
     .where("er.id", "=", requestId)
     .executeTakeFirst();
-  if (!request) return { kind: "not_found" };
-  if (request.status !== "sent") return { kind: "not_reviewable" };
+  if (!request) return { kind: "notFound" };
+  if (request.status !== "sent") return { kind: "notReviewable" };
   const reason = decision.kind === "approve" ? "" : decision.reason.trim().slice(0, REVIEW_REASON_MAX);
-  if (decision.kind !== "approve" && reason === "") return { kind: "reason_required" };
+  if (decision.kind !== "approve" && reason === "") return { kind: "reasonRequired" };
 
   const outcome = await db.transaction().execute(async (trx): Promise<ReviewResult> => {
     const move = (set: Updateable<ExpenseRequestTable>) =>
@@ -783,7 +783,7 @@ export async function reviewExpenseRequest(
           payout_date: payoutDate,
           updated_at: nowIso,
         });
-        if (!moved) return { kind: "not_reviewable" };
+        if (!moved) return { kind: "notReviewable" };
         const held = await trx
           .selectFrom("wallet_reservations")
           .select(["id", "wallet_id", "amount"])
@@ -826,12 +826,12 @@ export async function reviewExpenseRequest(
           refusal_reason: reason,
           updated_at: nowIso,
         });
-        if (!moved) return { kind: "not_reviewable" };
+        if (!moved) return { kind: "notReviewable" };
         await releaseReservations(trx, request.id, now);
         await addNotification(trx, request.user_id, "refused", request.id, now);
         return { kind: "refused" };
       }
-      case "ask_correction": {
+      case "askCorrection": {
         // The reservations stay held: the corrected request replaces them when it is sent again.
         const moved = await move({
           status: "to_correct",
@@ -840,14 +840,14 @@ export async function reviewExpenseRequest(
           correction_reason: reason,
           updated_at: nowIso,
         });
-        if (!moved) return { kind: "not_reviewable" };
+        if (!moved) return { kind: "notReviewable" };
         await addNotification(trx, request.user_id, "rectification_needed", request.id, now);
-        return { kind: "to_correct" };
+        return { kind: "toCorrect" };
       }
     }
   });
-  if (outcome.kind === "approved" || outcome.kind === "refused" || outcome.kind === "to_correct") {
-    const event = outcome.kind === "to_correct" ? "rectification_needed" : outcome.kind;
+  if (outcome.kind === "approved" || outcome.kind === "refused" || outcome.kind === "toCorrect") {
+    const event = outcome.kind === "toCorrect" ? "rectification_needed" : outcome.kind;
     await notifyByMail(db, messenger, request.user_id, event, {
       ...(await mailFacts(db, request.id)),
       reason,

@@ -98,9 +98,9 @@ test("a receipt is stored under a random key with its type sniffed from its cont
     [ids.marie!, "x".repeat(5000)],
   ] as const) {
     expect(await describeReceipt(deps, userId, fileId)).toBeNull();
-    expect((await openReceipt(deps, userId, fileId)).kind).toBe("not_found");
-    expect((await readReceipt(deps, userId, fileId, NOW)).kind).toBe("not_found");
-    expect((await deleteReceipt(deps, userId, fileId)).kind).toBe("not_found");
+    expect((await openReceipt(deps, userId, fileId)).kind).toBe("notFound");
+    expect((await readReceipt(deps, userId, fileId, NOW)).kind).toBe("notFound");
+    expect((await deleteReceipt(deps, userId, fileId)).kind).toBe("notFound");
     expect(await receiptUsedElsewhere(deps, userId, fileId)).toBeNull();
   }
   expect(await describeReceipt(deps, ids.marie!, result.file.id)).not.toBeNull();
@@ -205,16 +205,16 @@ test("bad files are refused and nothing is stored: 11 MB, a renamed executable, 
     "base64",
   );
   const cases: [string, Uint8Array, string, string][] = [
-    ["11 MB", big, "photo.jpg", "too_big"],
-    ["renamed executable", exe, "ticket.jpg", "invalid_type"],
+    ["11 MB", big, "photo.jpg", "tooBig"],
+    ["renamed executable", exe, "ticket.jpg", "invalidType"],
     ["empty", new Uint8Array(0), "ticket.png", "empty"],
-    ["truncated JPEG", bakery.subarray(0, Math.floor(bakery.length / 2)), "ticket.jpg", "invalid_type"],
-    ["JPEG header only", bakery.subarray(0, 200), "ticket.jpg", "invalid_type"],
-    ["truncated PNG", png.subarray(0, png.length - 12), "ticket.png", "invalid_type"],
-    ["PNG signature only", png.subarray(0, 8), "ticket.png", "invalid_type"],
-    ["text named .pdf", new TextEncoder().encode("Facture\nTOTAL 12,00"), "facture.pdf", "invalid_type"],
-    ["PDF without its end", bikeShop.subarray(0, 4000), "facture.pdf", "invalid_type"],
-    ["HTML named .pdf", new TextEncoder().encode("<html>%PDF-1.4 %%EOF</html>"), "facture.pdf", "invalid_type"],
+    ["truncated JPEG", bakery.subarray(0, Math.floor(bakery.length / 2)), "ticket.jpg", "invalidType"],
+    ["JPEG header only", bakery.subarray(0, 200), "ticket.jpg", "invalidType"],
+    ["truncated PNG", png.subarray(0, png.length - 12), "ticket.png", "invalidType"],
+    ["PNG signature only", png.subarray(0, 8), "ticket.png", "invalidType"],
+    ["text named .pdf", new TextEncoder().encode("Facture\nTOTAL 12,00"), "facture.pdf", "invalidType"],
+    ["PDF without its end", bikeShop.subarray(0, 4000), "facture.pdf", "invalidType"],
+    ["HTML named .pdf", new TextEncoder().encode("<html>%PDF-1.4 %%EOF</html>"), "facture.pdf", "invalidType"],
   ];
   for (const [label, bytes, name, kind] of cases)
     expect((await storeReceipt(deps, ids.marie!, file(bytes, name, "image/jpeg"))).kind, label).toBe(kind);
@@ -223,7 +223,7 @@ test("bad files are refused and nothing is stored: 11 MB, a renamed executable, 
   // A whole 1×1 PNG is a picture like any other.
   expect((await storeReceipt(deps, ids.marie!, file(png, "pixel.png"))).kind).toBe("stored");
   // Exactly 10,000,000 bytes is allowed by size (refused here only because it is no picture).
-  expect((await storeReceipt(deps, ids.marie!, file(new Uint8Array(10_000_000), "x.jpg"))).kind).toBe("invalid_type");
+  expect((await storeReceipt(deps, ids.marie!, file(new Uint8Array(10_000_000), "x.jpg"))).kind).toBe("invalidType");
 });
 
 test("the same ticket on another live request of the user is found; cancelled or refused requests, the request being corrected and other users are not", async () => {
@@ -280,7 +280,7 @@ test("a receipt on a request cannot be deleted; one only on a draft can, and the
     .set({ media_id: onRequest.id })
     .where("id", "=", request.id)
     .execute();
-  expect(await deleteReceipt(deps, ids.marie!, onRequest.id)).toEqual({ kind: "in_use" });
+  expect(await deleteReceipt(deps, ids.marie!, onRequest.id)).toEqual({ kind: "inUse" });
   expect((await openReceipt(deps, ids.marie!, onRequest.id)).kind).toBe("found");
 
   const onDraft = await stored(ids.marie!, bakery, "ticket.jpg");
@@ -312,14 +312,14 @@ test("a receipt on a request cannot be deleted; one only on a draft can, and the
   expect(await deleteReceipt(deps, ids.marie!, onDraft.id)).toEqual({ kind: "deleted" });
   expect(storedObjects()).toBe(objects - 1);
   expect(await describeReceipt(deps, ids.marie!, onDraft.id)).toBeNull();
-  expect((await openReceipt(deps, ids.marie!, onDraft.id)).kind).toBe("not_found");
+  expect((await openReceipt(deps, ids.marie!, onDraft.id)).kind).toBe("notFound");
   const draft = await handle.db
     .selectFrom("expense_request_drafts")
     .select("media_id")
     .where("id", "=", draftId)
     .executeTakeFirstOrThrow();
   expect(draft.media_id).toBeNull();
-  expect(await deleteReceipt(deps, ids.marie!, onDraft.id)).toEqual({ kind: "not_found" });
+  expect(await deleteReceipt(deps, ids.marie!, onDraft.id)).toEqual({ kind: "notFound" });
 });
 
 /** A one-page PDF with nothing written on it (offsets computed so its cross-reference table is right). */

@@ -82,14 +82,14 @@ export async function storeReceipt(
   deps: Pick<ReceiptDeps, "db" | "fileStorage">,
   userId: string,
   upload: File,
-): Promise<{ kind: "stored"; file: ReceiptFile } | { kind: "too_big" } | { kind: "invalid_type" } | { kind: "empty" }> {
+): Promise<{ kind: "stored"; file: ReceiptFile } | { kind: "tooBig" } | { kind: "invalidType" } | { kind: "empty" }> {
   if (upload.size === 0) return { kind: "empty" };
-  if (upload.size > RECEIPT_MAX_BYTES) return { kind: "too_big" };
+  if (upload.size > RECEIPT_MAX_BYTES) return { kind: "tooBig" };
   const bytes = new Uint8Array(await upload.arrayBuffer());
   if (bytes.length === 0) return { kind: "empty" };
-  if (bytes.length > RECEIPT_MAX_BYTES) return { kind: "too_big" };
+  if (bytes.length > RECEIPT_MAX_BYTES) return { kind: "tooBig" };
   const contentType = sniffReceiptType(bytes);
-  if (!contentType) return { kind: "invalid_type" };
+  if (!contentType) return { kind: "invalidType" };
 
   const row: FileRow = {
     id: newId("file"),
@@ -123,13 +123,13 @@ export async function openReceipt(
   deps: Pick<ReceiptDeps, "db" | "fileStorage" | "logger">,
   userId: string,
   fileId: string,
-): Promise<{ kind: "found"; file: ReceiptFile; body: ReadableStream<Uint8Array> } | { kind: "not_found" }> {
+): Promise<{ kind: "found"; file: ReceiptFile; body: ReadableStream<Uint8Array> } | { kind: "notFound" }> {
   const row = await ownFile(deps.db, userId, fileId);
-  if (!row) return { kind: "not_found" };
+  if (!row) return { kind: "notFound" };
   const body = await deps.fileStorage.get(row.storage_key);
   if (!body) {
     deps.logger.error("receipt missing from storage", { fileId: row.id, storage: deps.fileStorage.name });
-    return { kind: "not_found" };
+    return { kind: "notFound" };
   }
   return { kind: "found", file: toReceiptFile(row), body };
 }
@@ -139,15 +139,15 @@ export async function deleteReceipt(
   deps: Pick<ReceiptDeps, "db" | "fileStorage">,
   userId: string,
   fileId: string,
-): Promise<{ kind: "deleted" } | { kind: "not_found" } | { kind: "in_use" }> {
+): Promise<{ kind: "deleted" } | { kind: "notFound" } | { kind: "inUse" }> {
   const row = await ownFile(deps.db, userId, fileId);
-  if (!row) return { kind: "not_found" };
+  if (!row) return { kind: "notFound" };
   const used = await deps.db
     .selectFrom("expense_requests")
     .select("id")
     .where((eb) => eb.or([eb("media_id", "=", row.id), eb("second_media_id", "=", row.id)]))
     .executeTakeFirst();
-  if (used) return { kind: "in_use" };
+  if (used) return { kind: "inUse" };
   await deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("expense_request_drafts")
@@ -204,14 +204,14 @@ export async function readReceipt(
   fileId: string,
   now: Date = new Date(),
 ): Promise<
-  { kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "not_found" }
+  { kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "notFound" }
 > {
   const row = await ownFile(deps.db, userId, fileId);
-  if (!row) return { kind: "not_found" };
+  if (!row) return { kind: "notFound" };
   const start = performance.now();
   try {
     const body = await deps.fileStorage.get(row.storage_key);
-    if (!body) return { kind: "not_found" };
+    if (!body) return { kind: "notFound" };
     const bytes = new Uint8Array(await new Response(body).arrayBuffer());
     const reading = await deps.receiptReader.read(bytes, row.content_type);
     if (reading.kind !== "read") {

@@ -86,7 +86,7 @@ test("a file one byte too big is refused", async () => {
   const justOver = uploadRequest([
     { name: "media", fileName: "a.jpg", type: "image/jpeg", bytes: bytes(LIMITS.maxFileSize + 1) },
   ]);
-  expect(await parseUploadForm(justOver.request, LIMITS)).toEqual({ kind: "too_big" });
+  expect(await parseUploadForm(justOver.request, LIMITS)).toEqual({ kind: "tooBig" });
 });
 
 test("a file too big (or one too many) within the body's limit: the rest of the body is read and dropped, so the browser gets the answer", async () => {
@@ -95,12 +95,12 @@ test("a file too big (or one too many) within the body's limit: the rest of the 
     { name: "media", fileName: "a.jpg", type: "image/jpeg", bytes: bytes(LIMITS.maxFileSize + 50_000) },
     { name: "intent", value: "upload" },
   ]);
-  expect(await parseUploadForm(tooBig.request, LIMITS)).toEqual({ kind: "too_big" });
+  expect(await parseUploadForm(tooBig.request, LIMITS)).toEqual({ kind: "tooBig" });
   expect(tooBig.pulled()).toBe(tooBig.total);
 
   const file = (n: number) => ({ name: "media", fileName: `t${n}.jpg`, type: "image/jpeg", bytes: bytes(30_000) });
   const tooMany = uploadRequest([file(1), file(2), file(3)]);
-  expect(await parseUploadForm(tooMany.request, LIMITS)).toEqual({ kind: "too_many_files" });
+  expect(await parseUploadForm(tooMany.request, LIMITS)).toEqual({ kind: "tooManyFiles" });
   expect(tooMany.pulled()).toBe(tooMany.total);
 });
 
@@ -110,7 +110,7 @@ test("a body that says nothing of its length is read at most to the read limit, 
     [{ name: "media", fileName: "huge.jpg", type: "image/jpeg", bytes: bytes(LIMITS.maxFileSize * 10) }],
     { contentLength: null, path: "/elsewhere" },
   );
-  expect(await parseUploadForm(request, LIMITS)).toEqual({ kind: "too_big" });
+  expect(await parseUploadForm(request, LIMITS)).toEqual({ kind: "tooBig" });
   expect(pulled()).toBeLessThan(uploadReadLimit(LIMITS) + 40_000);
   expect(pulled()).toBeLessThan(total / 1.5);
 });
@@ -120,27 +120,27 @@ test("a body announcing more than maxFiles × maxFileSize + 64 KB is refused: re
     contentLength: uploadBodyLimit(LIMITS) + 1,
     path: "/elsewhere",
   });
-  expect(await parseUploadForm(over.request, LIMITS)).toEqual({ kind: "too_big" });
+  expect(await parseUploadForm(over.request, LIMITS)).toEqual({ kind: "tooBig" });
   expect(over.pulled()).toBe(over.total);
 
   const farOver = uploadRequest([{ name: "intent", value: "upload" }], {
     contentLength: uploadReadLimit(LIMITS) + 1,
     path: "/elsewhere",
   });
-  expect(await parseUploadForm(farOver.request, LIMITS)).toEqual({ kind: "too_big" });
+  expect(await parseUploadForm(farOver.request, LIMITS)).toEqual({ kind: "tooBig" });
   expect(farOver.pulled()).toBe(0);
 });
 
 test("many small fields past the total are refused too, whatever the length announced", async () => {
   const fields = Array.from({ length: 150 }, (_, i) => ({ name: `f${i}`, value: "x".repeat(2000) }));
   const { request } = uploadRequest(fields, { contentLength: 1000 });
-  expect(await parseUploadForm(request, LIMITS)).toEqual({ kind: "too_big" });
+  expect(await parseUploadForm(request, LIMITS)).toEqual({ kind: "tooBig" });
 });
 
 test("three files when two are allowed: too_many_files", async () => {
   const file = (n: number) => ({ name: "media", fileName: `t${n}.jpg`, type: "image/jpeg", bytes: bytes(1000) });
   const { request } = uploadRequest([file(1), file(2), file(3)]);
-  expect(await parseUploadForm(request, LIMITS)).toEqual({ kind: "too_many_files" });
+  expect(await parseUploadForm(request, LIMITS)).toEqual({ kind: "tooManyFiles" });
 });
 
 test("a body cut short is the sender's fault: the French 400 page, not a 500", async () => {

@@ -9,7 +9,7 @@ import {
 import { errorPage } from "~/routes/+shared/error-page.server";
 import { uploadBodyLimit, uploadLimitsFor, uploadReadLimit, type UploadLimits } from "~/routes/+shared/upload-routes";
 
-export type UploadFormResult = { kind: "parsed"; form: FormData } | { kind: "too_big" } | { kind: "too_many_files" };
+export type UploadFormResult = { kind: "parsed"; form: FormData } | { kind: "tooBig" } | { kind: "tooManyFiles" };
 
 /**
  * Reads an upload form (multipart, or a plain url-encoded post of the same route) as it streams in,
@@ -28,7 +28,7 @@ export async function parseUploadForm(request: Request, limits: UploadLimits): P
   if (Number.isFinite(length) && length > maxTotalSize) {
     if (length > readLimit) await request.body?.cancel().catch(() => undefined);
     else if (request.body) await drainBody(request.body.getReader(), 0, readLimit);
-    return { kind: "too_big" };
+    return { kind: "tooBig" };
   }
   // The parser reads a relay of the body, so that when it stops at a limit the rest of the body can still
   // be read and dropped: a browser that is still sending its file only shows the answer (the French message
@@ -44,11 +44,11 @@ export async function parseUploadForm(request: Request, limits: UploadLimits): P
   } catch (err) {
     if (err instanceof MaxFileSizeExceededError || err instanceof MaxTotalSizeExceededError) {
       await drain(readLimit);
-      return { kind: "too_big" };
+      return { kind: "tooBig" };
     }
     if (err instanceof MaxFilesExceededError) {
       await drain(readLimit);
-      return { kind: "too_many_files" };
+      return { kind: "tooManyFiles" };
     }
     if (err instanceof FormDataParseError || err instanceof MultipartParseError) throw unreadable();
     throw err;

@@ -59,9 +59,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         kind: "success",
         message: "refunds.cancel.done",
       });
-    case "not_found":
+    case "notFound":
       return redirectWithFlash(request, LIST, { kind: "error", message: "refunds.cancel.notFound" });
-    case "not_cancellable":
+    case "notCancellable":
       return redirectWithFlash(request, LIST, { kind: "error", message: "refunds.cancel.notCancellable" });
   }
 }

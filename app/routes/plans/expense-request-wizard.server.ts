@@ -422,7 +422,7 @@ export async function wizardAction(args: Args) {
       "ticket",
       reply(parseForm(formOf({}), refundTicketSchema), {
         fieldErrors: {
-          receipt: [parsed.kind === "too_big" ? "refundWizard.errors.fileTooBig" : "refundWizard.errors.tooManyFiles"],
+          receipt: [parsed.kind === "tooBig" ? "refundWizard.errors.fileTooBig" : "refundWizard.errors.tooManyFiles"],
         },
       }),
     );
@@ -458,7 +458,7 @@ export async function wizardAction(args: Args) {
     case WIZARD_INTENT.discard: {
       const d = draft!;
       await discardDraft(db, userId, d.id);
-      // Files added for this draft go too; those on a request stay (the receipts service says in_use).
+      // Files added for this draft go too; those on a request stay (the receipts service says inUse).
       for (const id of [d.mediaId, d.secondMediaId]) if (id) await deleteReceipt(platform, userId, id);
       return internalRedirect(LIST);
     }
@@ -641,9 +641,9 @@ export async function wizardAction(args: Args) {
     if (!(file instanceof File) || file.size === 0) return refuseFile("refunds.errors.mediaRequired");
     const stored = await storeReceipt(platform, userId, file);
     switch (stored.kind) {
-      case "too_big":
+      case "tooBig":
         return refuseFile("refundWizard.errors.fileTooBig");
-      case "invalid_type":
+      case "invalidType":
         return refuseFile("refundWizard.errors.fileInvalidType");
       case "empty":
         return refuseFile("refundWizard.errors.fileEmpty");
@@ -710,10 +710,10 @@ export async function wizardAction(args: Args) {
           reply(submission, { formErrors: ["refundWizard.failedCreateRefundRequest"], fieldErrors }),
         );
       }
-      case "already_submitted":
+      case "alreadySubmitted":
         return redirectWithFlash(request, LIST, { kind: "info", message: "refundWizard.alreadySent" });
-      case "not_found":
-      case "not_rectifiable":
+      case "notFound":
+      case "notRectifiable":
         return failedLoad(request);
     }
   }

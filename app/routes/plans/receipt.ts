@@ -13,7 +13,7 @@ import { openReceipt } from "~/.server/services/receipts";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const receipt = await openReceipt(await getPlatform(), account.id, params.fileId);
-  if (receipt.kind === "not_found") throw data(null, { status: 404 });
+  if (receipt.kind === "notFound") throw data(null, { status: 404 });
   return new Response(receipt.body, {
     headers: {
       "Content-Type": receipt.file.contentType,

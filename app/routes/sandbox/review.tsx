@@ -65,20 +65,20 @@ export async function action({ request }: Route.ActionArgs) {
       ? { kind: "approve" }
       : intent === INTENT.refuse
         ? { kind: "refuse", reason }
-        : { kind: "ask_correction", reason };
+        : { kind: "askCorrection", reason };
   const result = await reviewExpenseRequest(db, messenger, requestId, decision);
   switch (result.kind) {
     case "approved":
       return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.approved" });
     case "refused":
       return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.refused" });
-    case "to_correct":
+    case "toCorrect":
       return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.toCorrect" });
-    case "not_found":
+    case "notFound":
       return redirectWithFlash(request, PAGE, { kind: "error", message: "refunds.review.notFound" });
-    case "not_reviewable":
+    case "notReviewable":
       return redirectWithFlash(request, PAGE, { kind: "error", message: "refunds.review.notReviewable" });
-    case "reason_required":
+    case "reasonRequired":
       return redirectWithFlash(request, PAGE, { kind: "error", message: "refunds.review.reasonRequired" });
   }
 }
