@@ -8,7 +8,7 @@
  */
 import "dotenv/config";
 import { parseEnv } from "../app/.server/env";
-import { openDatabase } from "../app/.server/db";
+import { migrateToLatest, openDatabase } from "../app/.server/db";
 import { createMessenger } from "../app/.server/providers/messaging";
 import { payDuePayouts, reviewExpenseRequest, type ReviewDecision } from "../app/.server/services/expense-requests";
 import { todayInParis } from "../app/domain/wallets";
@@ -23,6 +23,8 @@ async function main() {
   }
   const env = parseEnv(process.env);
   const handle = openDatabase(env.DATABASE_URL);
+  // The server migrates on start; a command run first (or after an upgrade) does the same.
+  await migrateToLatest(handle.db);
   const messenger = createMessenger(env, handle.db);
   try {
     if (first === "pay-due") {

@@ -5,7 +5,7 @@
  */
 import "dotenv/config";
 import { parseEnv } from "../app/.server/env";
-import { openDatabase } from "../app/.server/db";
+import { migrateToLatest, openDatabase } from "../app/.server/db";
 import { SandboxIssuer } from "../app/.server/providers/issuer/sandbox";
 
 const STEPS = ["submit", "ship", "deliver", "return", "fail"] as const;
@@ -19,6 +19,8 @@ async function main() {
   }
   const env = parseEnv(process.env);
   const handle = openDatabase(env.DATABASE_URL);
+  // The server migrates on start; a command run first (or after an upgrade) does the same.
+  await migrateToLatest(handle.db);
   try {
     const cards = await handle.db
       .selectFrom("cards")
