@@ -1,4 +1,4 @@
-import { addBusinessDays, addDays, differenceInCalendarDays, formatISO } from "date-fns";
+import { addDays, differenceInCalendarDays, formatISO, isWeekend } from "date-fns";
 
 /**
  * Arithmetic on calendar days (YYYY-MM-DD) with date-fns (decision 0018): a day is a day, whatever
@@ -18,7 +18,47 @@ export function calendarDaysBetween(from: string, to: string): number {
   return differenceInCalendarDays(noonOf(to), noonOf(from));
 }
 
-/** The day `days` working days (Monday to Friday) after `day`: a refund is paid within 7 of them (spec 001 §9). */
+/**
+ * The day `days` working days after `day`: Monday to Friday, French public holidays excepted (jours
+ * fériés of metropolitan France, Code du travail L3133-1). A refund is paid within 7 of them (spec 001 §9).
+ */
 export function addWorkingDays(day: string, days: number): string {
-  return formatISO(addBusinessDays(noonOf(day), days), { representation: "date" });
+  let date = noonOf(day);
+  for (let left = days; left > 0;) {
+    date = addDays(date, 1);
+    if (!isWeekend(date) && !isFrenchPublicHoliday(formatISO(date, { representation: "date" }))) left -= 1;
+  }
+  return formatISO(date, { representation: "date" });
+}
+
+/** Whether a day (YYYY-MM-DD) is a public holiday in metropolitan France. */
+export function isFrenchPublicHoliday(day: string): boolean {
+  return frenchPublicHolidays(Number(day.slice(0, 4))).includes(day);
+}
+
+/** The eleven public holidays of a year: fixed days, and Easter Monday, Ascension and Whit Monday. */
+export function frenchPublicHolidays(year: number): string[] {
+  const easter = noonOf(easterSunday(year));
+  const movable = [1, 39, 50].map((offset) => formatISO(addDays(easter, offset), { representation: "date" }));
+  const fixed = ["01-01", "05-01", "05-08", "07-14", "08-15", "11-01", "11-11", "12-25"].map((md) => `${year}-${md}`);
+  return [...fixed, ...movable].sort();
+}
+
+/** Easter Sunday of a Gregorian year (the anonymous Gregorian algorithm, Meeus/Jones/Butcher). */
+function easterSunday(year: number): string {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const dayOfMonth = ((h + l - 7 * m + 114) % 31) + 1;
+  return `${year}-${String(month).padStart(2, "0")}-${String(dayOfMonth).padStart(2, "0")}`;
 }
