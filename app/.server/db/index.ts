@@ -1,7 +1,16 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type SqliteDatabase } from "kysely";
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Migration,
+  type SqliteDatabase,
+} from "kysely";
 import pg from "pg";
 import * as initial from "./migrations/001_initial";
 import * as cards from "./migrations/002_cards";
@@ -81,12 +90,27 @@ const migrations: Record<string, Migration> = {
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: await currentSchema(db),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     throw new Error(`Migration failed${failed ? ` at ${failed.migrationName}` : ""}`, { cause: error });
   }
+}
+
+/**
+ * On PostgreSQL, the schema the connection works in (`public`, or a test file's private schema). Kysely's
+ * migrator looks for its tables by name in every schema unless told which one: a test file would see
+ * another file's `kysely_migration_lock`, skip creating its own, then fail on it (42P01).
+ */
+async function currentSchema(db: DB): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }
 
 export async function pingDatabase(db: DB): Promise<void> {
