@@ -14,6 +14,7 @@ import {
   buildCreditCard,
   buildGroup,
   buildLicence,
+  buildExpenseRequest,
   buildPartner,
   buildUser,
   buildWallet,
@@ -806,63 +807,49 @@ async function seedMarieExpenseRequests(
   catalogue: Catalogue,
   wallets: MarieWallets,
 ): Promise<MarieRequests> {
-  const base = {
-    user_id: userId,
-    fees: 0,
-    iban: MARIE_IBAN,
-    iban_last_four: MARIE_IBAN.slice(-4),
-    media_id: null,
-    second_media_id: null,
-    refusal_reason: null,
-    correction_reason: null,
-    payout_date: null,
-    sworn_name: null,
-    updated_at: null,
-  };
-  const correctable = {
+  // One way to make a request row (factories.ts): the fields below are the demo's, the rest its defaults.
+  const base = { user_id: userId, iban: MARIE_IBAN };
+  const correctable = buildExpenseRequest({
     ...base,
-    id: newId("exr"),
     type_id: typeId(catalogue, "culture"),
     partner_id: partnerId(catalogue, "Librairie des Terreaux"),
     amount: 4590,
     amount_to_refund: 4590,
     ticket_date: clock.day(-6),
-    status: "to_correct" as const,
+    status: "to_correct",
     is_rectifiable: 1,
     is_cancellable: 0,
     correction_reason: "Le justificatif est illisible : envoyez une photo nette du ticket.",
     created_at: clock.at(-5 * DAY - 4 * HOUR),
-  };
-  const cancellable = {
+  });
+  const cancellable = buildExpenseRequest({
     ...base,
-    id: newId("exr"),
     // Culture, so that it holds its amount on marie's Culture wallet (cancelling it releases it there).
     type_id: typeId(catalogue, "culture"),
     partner_id: partnerId(catalogue, "Théâtre du Vieux-Lyon"),
     amount: 12000,
     amount_to_refund: 12000,
     ticket_date: clock.day(-3),
-    status: "sent" as const,
+    status: "sent",
     is_rectifiable: 0,
     is_cancellable: 1,
     created_at: clock.at(-2 * DAY - 6 * HOUR),
-  };
-  const finished = {
+  });
+  const finished = buildExpenseRequest({
     ...base,
-    id: newId("exr"),
     type_id: typeId(catalogue, "holidays"),
     partner_id: partnerId(catalogue, "Gîtes du Vercors"),
     amount: 35000,
     amount_to_refund: 30000,
     fees: 150,
     ticket_date: clock.day(-42),
-    status: "paid" as const,
+    status: "paid",
     is_rectifiable: 0,
     is_cancellable: 0,
     payout_date: clock.day(-30),
     sworn_name: "Marie Martin",
     created_at: clock.at(-40 * DAY - 2 * HOUR),
-  };
+  });
   await db.insertInto("expense_requests").values([correctable, cancellable, finished]).execute();
   // The two requests in progress are paid from the Culture wallet and hold their amounts on it until reviewed.
   for (const request of [correctable, cancellable]) {
