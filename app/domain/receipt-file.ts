@@ -101,11 +101,3 @@ export function receiptFileName(sent: string, type: ReceiptContentType): string 
   const stem = base.replace(/\.[^.]{0,10}$/, "").trim() || "justificatif";
   return `${stem}.${RECEIPT_EXTENSIONS[type]}`;
 }
-
-/** The message (catalogue key, spec 001 §5 "Upload") for each refusal of a receipt. */
-export const RECEIPT_REFUSAL_KEYS = {
-  tooBig: "receipts.errors.fileTooBig",
-  invalidType: "receipts.errors.fileInvalidType",
-  empty: "receipts.errors.fileEmpty",
-  tooManyFiles: "receipts.errors.tooManyFiles",
-} as const;
