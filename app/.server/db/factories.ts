@@ -44,6 +44,9 @@ export function buildGroup(fields: Pick<GroupTable, "name"> & Partial<GroupTable
     address_zipcode: "75002",
     address_city: "Paris",
     address_country: "FR",
+    mobility_rate_per_km: 25,
+    mobility_yearly_cap: 60000,
+    subscription_share_percent: 50,
     ...fields,
   };
 }

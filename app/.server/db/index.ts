@@ -22,6 +22,7 @@ import * as guessLimits from "./migrations/007_guess_limits";
 import * as codeTargets from "./migrations/008_code_targets";
 import * as supplierScopes from "./migrations/009_supplier_scopes";
 import * as refunds from "./migrations/010_refunds";
+import * as allowances from "./migrations/011_allowances";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   "008_code_targets": codeTargets,
   "009_supplier_scopes": supplierScopes,
   "010_refunds": refunds,
+  "011_allowances": allowances,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

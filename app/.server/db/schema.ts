@@ -43,6 +43,8 @@ export interface Database {
   wallet_reservations: WalletReservationTable;
   payouts: PayoutTable;
   expense_request_drafts: ExpenseRequestDraftTable;
+  allowance_payouts: AllowancePayoutTable;
+  allowance_drafts: AllowanceDraftTable;
   partner_suggestions: PartnerSuggestionTable;
 }
 
@@ -55,6 +57,12 @@ export interface GroupTable {
   address_zipcode: string;
   address_city: string;
   address_country: string;
+  /** Euro cents per kilometre paid for bicycle and carpooling allowances (migration 011). */
+  mobility_rate_per_km: number;
+  /** The yearly forfait mobilités durables cap this funder pays, in cents, at most 60000. */
+  mobility_yearly_cap: number;
+  /** The share of a public-transport subscription paid, in percent (50 to 75). */
+  subscription_share_percent: number;
 }
 
 export interface UserTable {
@@ -435,23 +443,75 @@ export interface PartnerSuggestionTable {
   created_at: string;
 }
 
+export type AllowanceStatus = "sent" | "approved" | "paid" | "refused" | "cancelled";
+
 export interface AllowanceTable {
   id: string;
   user_id: string;
   group_id: string;
   /** carpooling, bicycle, subscription */
   type: string;
-  status: string;
+  status: AllowanceStatus;
+  /** The allowance granted for the whole period, in cents (after the yearly cap). */
   amount: number;
   iban_last_four: string;
   days_at_office: number | null;
   start_at: string;
   ends_at: string;
   travel_role: string | null;
+  /** One string each, as the spec's payload sends them: "line1 zipcode city country". */
   home_address: string | null;
   work_address: string | null;
+  /** Kept for the seeded rows; the service derives it from the status (sent = cancellable). */
   is_cancellable: number;
   created_at: string;
+  iban: string | null;
+  monthly_amount: number | null;
+  number_of_months: number | null;
+  rate_per_km: number | null;
+  distance_estimate_m: number | null;
+  distance_declared_m: number | null;
+  distance_source: string | null;
+  amount_before_cap: number | null;
+  cap_remaining_before: number | null;
+  subscription_amount: number | null;
+  percentage: number | null;
+  media_id: string | null;
+  second_media_id: string | null;
+  signed_at: string | null;
+  refusal_reason: string | null;
+  decided_at: string | null;
+  updated_at: string | null;
+  draft_id: string | null;
+}
+
+export interface AllowancePayoutTable {
+  id: string;
+  allowance_id: string;
+  user_id: string;
+  /** YYYY-MM */
+  month: string;
+  amount: number;
+  iban: string;
+  scheduled_for: string;
+  status: "scheduled" | "paid" | "cancelled";
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface AllowanceDraftTable {
+  id: string;
+  user_id: string;
+  type: string;
+  /** JSON of AllowanceAnswers (services/allowance-drafts.ts). */
+  answers: string;
+  media_id: string | null;
+  second_media_id: string | null;
+  step_reached: number;
+  created_at: string;
+  updated_at: string;
+  submitted_at: string | null;
+  allowance_id: string | null;
 }
 
 export interface ProblemReportTable {
@@ -599,6 +659,9 @@ export const SCHEMA_COLUMNS = {
     "address_zipcode",
     "address_city",
     "address_country",
+    "mobility_rate_per_km",
+    "mobility_yearly_cap",
+    "subscription_share_percent",
   ],
   users: [
     "id",
@@ -832,6 +895,49 @@ export const SCHEMA_COLUMNS = {
     "work_address",
     "is_cancellable",
     "created_at",
+    "iban",
+    "monthly_amount",
+    "number_of_months",
+    "rate_per_km",
+    "distance_estimate_m",
+    "distance_declared_m",
+    "distance_source",
+    "amount_before_cap",
+    "cap_remaining_before",
+    "subscription_amount",
+    "percentage",
+    "media_id",
+    "second_media_id",
+    "signed_at",
+    "refusal_reason",
+    "decided_at",
+    "updated_at",
+    "draft_id",
+  ],
+  allowance_payouts: [
+    "id",
+    "allowance_id",
+    "user_id",
+    "month",
+    "amount",
+    "iban",
+    "scheduled_for",
+    "status",
+    "created_at",
+    "paid_at",
+  ],
+  allowance_drafts: [
+    "id",
+    "user_id",
+    "type",
+    "answers",
+    "media_id",
+    "second_media_id",
+    "step_reached",
+    "created_at",
+    "updated_at",
+    "submitted_at",
+    "allowance_id",
   ],
   problem_reports: ["id", "user_id", "card_id", "authorization_id", "message", "created_at"],
   sandbox_issuer_cards: [

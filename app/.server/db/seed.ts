@@ -158,6 +158,10 @@ async function seedGroups(db: DB): Promise<Groups> {
         address_zipcode: "75002",
         address_city: "Paris",
         address_country: "FR",
+        // DEMO.md: 0,25 €/km for bicycle and carpooling, 600 € a year, subscriptions at 50 %.
+        mobility_rate_per_km: 25,
+        mobility_yearly_cap: 60000,
+        subscription_share_percent: 50,
       }),
       buildGroup({
         id: groups.cse,
@@ -168,6 +172,10 @@ async function seedGroups(db: DB): Promise<Groups> {
         address_zipcode: "69006",
         address_city: "Lyon",
         address_country: "FR",
+        // DEMO.md: the same mileage policy, subscriptions at 75 % (allowed until 31 December 2026).
+        mobility_rate_per_km: 25,
+        mobility_yearly_cap: 60000,
+        subscription_share_percent: 75,
       }),
     ])
     .execute();
@@ -888,7 +896,7 @@ async function seedMarieAllowance(db: DB, clock: Clock, userId: string, groups: 
       user_id: userId,
       group_id: groups.cse,
       type: "carpooling",
-      status: "in_progress",
+      status: "sent",
       amount: 24000,
       iban_last_four: "0189",
       days_at_office: 3,

@@ -82,6 +82,9 @@ async function insertPortalCard(id: string, issuerRef: string, lastFour: string)
         address_zipcode: "75001",
         address_city: "Paris",
         address_country: "FR",
+        mobility_rate_per_km: 25,
+        mobility_yearly_cap: 60000,
+        subscription_share_percent: 50,
       })
       .execute();
   }

