@@ -70,6 +70,11 @@ export default [
       ]),
       // A receipt's download (owner only); a resource route beside the list, not one of its panels.
       route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
+      // The mobility allowances; their side panels (the wizards, the cancel confirmation) are children.
+      route("allowances", "routes/plans/allowances.tsx", [
+        route(":allowanceId/cancel", "routes/plans/allowance-cancel.tsx"),
+        route(":requestId", "routes/plans/allowance-wizard.tsx"),
+      ]),
     ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),
