@@ -70,6 +70,10 @@ export default [
       ]),
       // A receipt's download (owner only); a resource route beside the list, not one of its panels.
       route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
+      // The mobility allowances (issue 15); the cancel confirmation and the wizards are panels over the list.
+      route("allowances", "routes/plans/allowances.tsx", [
+        route(":allowanceId/cancel", "routes/plans/allowance-cancel.tsx"),
+      ]),
     ]),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),
