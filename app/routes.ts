@@ -70,7 +70,7 @@ export default [
       ]),
       // A receipt's download (owner only); a resource route beside the list, not one of its panels.
       route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
-      // The mobility allowances; their side panels (the wizards, the cancel confirmation) are children.
+      // The mobility allowances (issue 15); the cancel confirmation and the wizards are panels over the list.
       route("allowances", "routes/plans/allowances.tsx", [
         route(":allowanceId/cancel", "routes/plans/allowance-cancel.tsx"),
         route(":requestId", "routes/plans/allowance-wizard.tsx"),

@@ -12,3 +12,8 @@ export function formatDateTime(iso: string): string {
 export function formatTime(iso: string): string {
   return formatInTimeZone(iso, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 }
+
+/** "2026-11" (a calendar month, YYYY-MM) → "novembre 2026". */
+export function formatMonth(month: string): string {
+  return formatInTimeZone(`${month}-01`, { month: "long", year: "numeric" });
+}

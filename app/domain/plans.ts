@@ -23,7 +23,13 @@ export const PLAN_TABS: readonly PlanTab[] = [
     feature: "expenseRequests",
     built: true,
   },
-  { id: "allowances", path: "/plans/allowances", label: "plans.tabs.allowances", feature: "allowances", built: false },
+  {
+    id: "allowances",
+    path: "/plans/allowances",
+    label: "plans.tabs.allowances",
+    feature: "allowances",
+    built: true,
+  },
 ];
 
 /** Which plan features an account has (`features.x.any`); null when unknown (the navigation failed to load). */
