@@ -92,6 +92,8 @@ export const SIGNED_IN_PAGES = [
   "/plans/expense-requests/:requestId",
   "/plans/expense-requests/:requestId/cancel",
   "/plans/expense-requests/receipts/:fileId",
+  "/plans/allowances",
+  "/plans/allowances/:allowanceId/cancel",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",
