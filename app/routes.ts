@@ -73,6 +73,7 @@ export default [
       // The mobility allowances (issue 15); the cancel confirmation and the wizards are panels over the list.
       route("allowances", "routes/plans/allowances.tsx", [
         route(":allowanceId/cancel", "routes/plans/allowance-cancel.tsx"),
+        route(":requestId", "routes/plans/allowance-wizard.tsx"),
       ]),
     ]),
     route("settings", "routes/settings/layout.tsx", [

@@ -176,6 +176,12 @@ export function remainingCap(input: CapInput): number {
   return Math.max(0, room);
 }
 
+/** A one-way distance as the round trip shown: hundredths of a kilometre (724) and "7.24" (point, 2 decimals). */
+export function roundTripKm(oneWayMeters: number): { hundredths: number; distanceRoundtrip: string } {
+  const hundredths = Math.round((oneWayMeters * 2) / 10);
+  return { hundredths, distanceRoundtrip: (hundredths / 100).toFixed(2) };
+}
+
 export interface DistanceSimulation {
   /** Round trip in hundredths of a kilometre (724 = 7,24 km). */
   roundTripHundredthsKm: number;
@@ -207,14 +213,14 @@ export function simulateDistance(input: {
   start: string;
   end: string;
 }): DistanceSimulation {
-  const roundTripHundredthsKm = Math.round((input.oneWayMeters * 2) / 10);
+  const { hundredths: roundTripHundredthsKm, distanceRoundtrip } = roundTripKm(input.oneWayMeters);
   const allowanceBeforeCap = Math.round((roundTripHundredthsKm * input.daysAtOffice * input.ratePerKm) / 100);
   const capRemainingBefore = Math.max(0, input.capRemaining);
   const allowance = Math.min(allowanceBeforeCap, capRemainingBefore);
   const numberOfMonths = monthsOfPeriod(input.start, input.end);
   return {
     roundTripHundredthsKm,
-    distanceRoundtrip: (roundTripHundredthsKm / 100).toFixed(2),
+    distanceRoundtrip,
     perKm: input.ratePerKm,
     allowanceBeforeCap,
     allowance,

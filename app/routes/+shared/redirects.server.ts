@@ -94,6 +94,7 @@ export const SIGNED_IN_PAGES = [
   "/plans/expense-requests/receipts/:fileId",
   "/plans/allowances",
   "/plans/allowances/:allowanceId/cancel",
+  "/plans/allowances/:requestId",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",

@@ -1,7 +1,7 @@
 import type { Platform } from "~/.server/platform";
 import type { Account } from "~/.server/services/accounts";
 import type { AllowanceDraft } from "~/.server/services/allowance-drafts";
-import type { InternalPath } from "~/routes/+shared/redirects.server";
+import { internalPath, type InternalPath } from "~/routes/+shared/redirects.server";
 
 /**
  * What the allowance wizard's frame (allowance-wizard.server.ts) hands to a type's flow: the frame finds
@@ -21,4 +21,13 @@ export interface AllowanceFlowContext {
   draftPath: InternalPath;
   /** Where closing goes (the list). */
   closeTo: InternalPath;
+}
+
+/** The wizard's path for a draft, at a step (or its flow's first), with more of the query if asked. */
+export function draftPath(draftId: string, step?: string | null, extra: Record<string, string> = {}): InternalPath {
+  return internalPath(
+    "/plans/allowances/:requestId",
+    { requestId: "new" },
+    { search: { draft: draftId, ...(step ? { step } : {}), ...extra } },
+  );
 }

@@ -1,0 +1,555 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { useTranslation } from "~/i18n";
+import { clampDays, daysWithoutSundays } from "~/domain/allowances";
+import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
+import { DELIVERY_COUNTRIES } from "~/domain/countries";
+import { formatDate } from "~/domain/dates";
+import { formatCents } from "~/domain/money";
+import { parseDay } from "~/domain/refunds";
+import { INTENT_FIELD } from "~/routes/+shared/intents";
+import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget, type FieldMeta } from "~/components/forms";
+import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { useHydrated } from "~/components/useHydrated";
+import { DISTANCE_INTENT, type DistanceStep, type DistanceStepView, type DistanceView, type GroupView } from "./wizard";
+
+/**
+ * The carpooling and bicycle wizard's steps (spec 001 §2.7): plain forms posting to the step's own URL,
+ * checked on the server (decision 0008); conform shows its answer. JavaScript only makes the details
+ * quicker: the group fills the work address at once, the days at the office become a slider whose
+ * maximum follows the dates. Used by routes/plans/allowance-wizard.tsx.
+ */
+
+type StepOf<S extends DistanceStep> = Extract<DistanceStepView, { step: S }>;
+
+interface StepProps<S extends DistanceStep> {
+  wizard: DistanceView;
+  view: StepOf<S>;
+  lastResult: SubmissionResult<string[]> | undefined;
+}
+
+/** "7,24 km" from metres (2 decimals). */
+export const kilometres = (meters: number) =>
+  `${(meters / 1000).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`;
+/** "7,24 km" from the spec's distance_roundtrip ("7.24"). */
+const roundTripKm = (value: string) => kilometres(Math.round(Number(value) * 1000));
+const day = (iso: string) => formatDate(`${iso}T12:00:00Z`);
+
+export function DistanceSteps({ wizard, lastResult }: { wizard: DistanceView; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { view } = wizard;
+  // conform keeps a form's first defaults: new ones from the loader (a group chosen) start it again.
+  const key = JSON.stringify(view);
+  return (
+    <div className="refund-wizard" key={key}>
+      <StepHeading wizard={wizard} />
+      {view.step === "intro" ? <IntroStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "details" ? <DetailsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "summary" ? <SummaryStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+    </div>
+  );
+}
+
+function StepHeading({ wizard }: { wizard: DistanceView }) {
+  const { t } = useTranslation();
+  const steps: DistanceStep[] = ["intro", "details", "summary"];
+  return (
+    <h3 className="card-wizard__step" id="allowance-wizard-step">
+      {t("allowanceWizard.stepOf", {
+        current: steps.indexOf(wizard.step) + 1,
+        total: steps.length,
+        title: t(`allowanceWizard.steps.${wizard.step}`),
+      })}
+    </h3>
+  );
+}
+
+function IntentButton({
+  intent,
+  children,
+  secondary = false,
+}: {
+  intent: keyof typeof DISTANCE_INTENT;
+  children: ReactNode;
+  secondary?: boolean;
+}) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <button
+      type="submit"
+      name={INTENT_FIELD}
+      value={DISTANCE_INTENT[intent]}
+      className={secondary ? "button button--secondary" : "button"}
+      aria-disabled={busy || undefined}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Continue, and Back (or, on the first step, Cancel: the close link). */
+function Actions({ wizard, submit }: { wizard: DistanceView; submit?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="actions">
+      <IntentButton intent="continue">{submit ?? t("allowanceWizard.continue")}</IntentButton>
+      <BackOrCancel wizard={wizard} />
+    </div>
+  );
+}
+
+function BackOrCancel({ wizard }: { wizard: DistanceView }) {
+  const { t } = useTranslation();
+  return wizard.back ? (
+    <Link to={wizard.back} className="link-action" preventScrollReset>
+      {t("allowanceWizard.back")}
+    </Link>
+  ) : (
+    <Link to={wizard.closeTo} className="link-action" preventScrollReset>
+      {t("allowanceWizard.cancel")}
+    </Link>
+  );
+}
+
+function IntroStep({ wizard, view }: StepProps<"intro">) {
+  const { t } = useTranslation();
+  const type = wizard.type;
+  if (wizard.noGroup)
+    return (
+      <>
+        <div className="alert alert--warning" role="status">
+          <p>{t(`allowanceWizard.intro.noGroup.${type}`)}</p>
+        </div>
+        <div className="actions">
+          <Link to={wizard.closeTo} className="link-action" preventScrollReset>
+            {t("allowanceWizard.cancel")}
+          </Link>
+        </div>
+      </>
+    );
+  return (
+    <>
+      <p>{t(`allowanceWizard.intro.what.${type}`)}</p>
+      <p>{t("allowanceWizard.intro.rule")}</p>
+      <ul>
+        {view.groups.map((g) => (
+          <li key={g.id}>
+            {t("allowanceWizard.intro.group", {
+              group: g.name,
+              rate: formatCents(g.ratePerKm),
+              cap: formatCents(g.yearlyCap),
+            })}
+            {g.remaining !== null
+              ? ` ${t("allowanceWizard.intro.remaining", { amount: formatCents(g.remaining) })}`
+              : null}
+          </li>
+        ))}
+      </ul>
+      <p>{t("allowanceWizard.intro.cap")}</p>
+      <Form method="post" action={wizard.here} preventScrollReset>
+        <Actions wizard={wizard} />
+      </Form>
+    </>
+  );
+}
+
+type AddressFieldset = ReturnType<ReturnType<typeof useDetailsForm>[1]["home"]["getFieldset"]>;
+
+function useDetailsForm(values: AllowanceDetailsForm, lastResult: SubmissionResult<string[]> | undefined) {
+  return useForm<AllowanceDetailsForm>({ id: "allowance-details", lastResult, defaultValue: values });
+}
+
+function AddressFields({ legend, fields, prefix }: { legend: string; fields: AddressFieldset; prefix: "home" | "work" }) {
+  const { t } = useTranslation();
+  const section = prefix === "home" ? "home" : "work";
+  return (
+    <fieldset className="fieldset">
+      <legend>{legend}</legend>
+      <Field
+        required
+        field={fields.line1}
+        label={t("allowanceWizard.details.line1")}
+        hint={t("allowanceWizard.details.line1Hint")}
+        autoComplete={`section-${section} address-line1`}
+        maxLength={50}
+      />
+      <Field
+        required
+        field={fields.zipcode}
+        label={t("allowanceWizard.details.zipcode")}
+        autoComplete={`section-${section} postal-code`}
+        maxLength={10}
+      />
+      <Field
+        required
+        field={fields.city}
+        label={t("allowanceWizard.details.city")}
+        autoComplete={`section-${section} address-level2`}
+        maxLength={50}
+      />
+      <Select
+        required
+        field={fields.country}
+        label={t("allowanceWizard.details.country")}
+        autoComplete={`section-${section} country`}
+        options={Object.entries(DELIVERY_COUNTRIES).map(([code, name]) => ({ value: code, label: name }))}
+      />
+    </fieldset>
+  );
+}
+
+/**
+ * Days at the office: without JavaScript a number field that states its maximum (the server refuses
+ * more); with it a slider from 1 to the period's days without Sundays, clamped when that drops.
+ */
+function DaysField({ field, start, end }: { field: FieldMeta; start: string | undefined; end: string | undefined }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const startDay = start ? parseDay(start) : null;
+  const endDay = end ? parseDay(end) : null;
+  const max = startDay && endDay ? daysWithoutSundays(startDay, endDay) : null;
+  const initial = Number(typeof field.initialValue === "string" ? field.initialValue : "") || 1;
+  const [days, setDays] = useState(initial);
+  const shown = max ? clampDays(days, max) : days;
+  const hint =
+    max !== null
+      ? t("allowanceWizard.details.daysHintMax", { max })
+      : t("allowanceWizard.details.daysHint");
+  if (!hydrated || !max)
+    return (
+      <Field
+        required
+        field={field}
+        label={t("allowanceWizard.details.days")}
+        hint={hint}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={max ?? undefined}
+        step={1}
+      />
+    );
+  const error = field.errors?.[0];
+  const { hintId, describedBy } = descriptionOf(field, hint, error);
+  return (
+    <div className={`field${error ? " field--error" : ""}`}>
+      <label className="field__label" htmlFor={field.id}>
+        {t("allowanceWizard.details.days")}
+      </label>
+      <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
+      <input
+        className="range"
+        type="range"
+        id={field.id}
+        name={field.name}
+        min={1}
+        max={max}
+        step={1}
+        value={shown}
+        onChange={(e) => setDays(Number(e.target.value))}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        aria-valuetext={t("allowanceWizard.details.daysValue", { count: shown })}
+      />
+      <output htmlFor={field.id} className="range__value">
+        {t("allowanceWizard.details.daysValue", { count: shown })}
+      </output>
+    </div>
+  );
+}
+
+function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const [form, fields] = useDetailsForm(view.values, lastResult);
+  const home = fields.home.getFieldset();
+  const work = fields.work.getFieldset();
+  const start = fields.start_at.value;
+  const end = fields.ends_at.value;
+  // Spec 001 §5: a start moved after the end moves the end.
+  useEffect(() => {
+    const s = start ? parseDay(start) : null;
+    const e = end ? parseDay(end) : null;
+    if (s && e && s > e) form.update({ name: fields.ends_at.name, value: start });
+  }, [start, end, form, fields.ends_at.name]);
+  const chooseGroup = (groupId: string) => {
+    const group = view.groups.find((g) => g.id === groupId);
+    if (group) form.update({ name: fields.work.name, value: { ...group.address } });
+  };
+  const groupOptions = view.groups.map((g: GroupView) => ({ value: g.id, label: g.name }));
+  const roleOptions = (["driver", "passenger"] as const).map((r) => ({
+    value: r,
+    label: t(`allowanceWizard.details.roles.${r}`),
+  }));
+  return (
+    <>
+      <ErrorSummary
+        form={form}
+        fields={[
+          fields.group_id,
+          home.line1,
+          home.zipcode,
+          home.city,
+          home.country,
+          work.line1,
+          work.zipcode,
+          work.city,
+          work.country,
+          fields.start_at,
+          fields.ends_at,
+          fields.days_at_office,
+          ...(wizard.type === "carpooling"
+            ? [{ field: fields.travel_role, target: choiceTarget(fields.travel_role, roleOptions) }]
+            : []),
+          fields.iban,
+        ]}
+      />
+      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+        <RequiredNote />
+        {view.groups.length > 1 ? (
+          <div className="field-with-action">
+            <Select
+              required
+              field={fields.group_id}
+              label={t("allowanceWizard.details.group")}
+              hint={t("allowanceWizard.details.groupHint")}
+              options={[{ value: "", label: t("allowanceWizard.details.groupPlaceholder") }, ...groupOptions]}
+              onChange={(e) => chooseGroup(e.target.value)}
+            />
+            {hydrated ? null : (
+              <IntentButton intent="chooseGroup" secondary>
+                {t("allowanceWizard.details.chooseGroup")}
+              </IntentButton>
+            )}
+          </div>
+        ) : (
+          <>
+            <input type="hidden" name={fields.group_id.name} value={view.values.group_id} />
+            <p>{t("allowanceWizard.details.onlyGroup", { group: view.groups[0]?.name ?? "" })}</p>
+          </>
+        )}
+        <AddressFields legend={t("allowanceWizard.details.home")} fields={home} prefix="home" />
+        <AddressFields legend={t("allowanceWizard.details.work")} fields={work} prefix="work" />
+        <Field
+          required
+          field={fields.start_at}
+          label={t("allowanceWizard.details.startAt")}
+          hint={t("allowanceWizard.details.startHint", { min: day(view.startMin), max: day(view.today) })}
+          autoComplete="off"
+          inputMode="numeric"
+        />
+        <Field
+          required
+          field={fields.ends_at}
+          label={t("allowanceWizard.details.endsAt")}
+          hint={t("allowanceWizard.details.endHint", { max: day(view.today) })}
+          autoComplete="off"
+          inputMode="numeric"
+        />
+        <DaysField key={fields.days_at_office.key} field={fields.days_at_office} start={start} end={end} />
+        {wizard.type === "carpooling" ? (
+          <Radios required field={fields.travel_role} legend={t("allowanceWizard.details.role")} options={roleOptions} />
+        ) : null}
+        <Field
+          required
+          field={fields.iban}
+          label={t("allowanceWizard.details.iban")}
+          hint={t("allowanceWizard.details.ibanHint")}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <Actions wizard={wizard} />
+      </Form>
+    </>
+  );
+}
+
+/** Spec 001 §2.7: errors tagged iban, start_at, ends_at mark their rows; the others are warnings. */
+const ROW_ERRORS = ["iban", "start_at", "ends_at"] as const;
+
+function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
+  const { t } = useTranslation();
+  // Two forms on this step: the distance's correction, and the confirmation.
+  const correcting = Boolean(lastResult && "declared_km" in (lastResult.error ?? {}));
+  const [form, fields] = useForm<{ sworn_statement: string }>({
+    id: "allowance-summary",
+    lastResult: correcting ? undefined : lastResult,
+  });
+  const [distanceForm, distanceFields] = useForm<{ declared_km: string }>({
+    id: "allowance-distance",
+    lastResult: correcting ? lastResult : undefined,
+    defaultValue: { declared_km: view.declaredKm },
+  });
+  // The platform's refusals: those of the simulation on load, and those of a confirmation.
+  const errors: Record<string, string[]> = { ...view.problems };
+  for (const [name, messages] of Object.entries(form.allErrors))
+    if (name !== "sworn_statement" && messages.length) errors[name] = messages;
+  const warnings = Object.entries(errors)
+    .filter(([name]) => !(ROW_ERRORS as readonly string[]).includes(name))
+    .flatMap(([, messages]) => messages);
+  const s = view.simulation;
+  const row = (key: string, label: string, value: ReactNode, edit: DistanceStep | null) => {
+    const messages = (ROW_ERRORS as readonly string[]).includes(key) ? (errors[key] ?? []) : [];
+    return (
+      <div className={messages.length ? "field--error" : undefined} id={`allowance-summary-${key}`} tabIndex={-1}>
+        <dt>{label}</dt>
+        <dd>
+          {value}
+          {messages.map((m) => (
+            <p className="field__error" key={m}>
+              <span className="visually-hidden">{t("errors.prefix")}</span>
+              {t(m)}
+            </p>
+          ))}
+          {edit ? (
+            <>
+              {" "}
+              <Link to={wizard.paths[edit]} className="link-action" preventScrollReset>
+                {t("allowanceWizard.summary.edit")}
+                <span className="visually-hidden"> : {label}</span>
+              </Link>
+            </>
+          ) : null}
+        </dd>
+      </div>
+    );
+  };
+  const rowFields: FieldMeta[] = ROW_ERRORS.filter((name) => errors[name]?.length).map((name) => ({
+    id: `allowance-summary-${name}`,
+    name,
+    errorId: `allowance-summary-${name}-error`,
+    errors: errors[name],
+  }));
+  const formAlert = form.errors?.filter((e) => e !== "allowances.errors.swornStatementRequired") ?? [];
+  return (
+    <>
+      {formAlert.length ? (
+        <div className="alert alert--error" role="alert">
+          {formAlert.map((e) => (
+            <p key={e}>{t(e)}</p>
+          ))}
+        </div>
+      ) : null}
+      <ErrorSummary form={undefined} fields={[...rowFields, fields.sworn_statement, distanceFields.declared_km]} />
+      {warnings.length ? (
+        <div className="alert alert--warning" role="status">
+          {warnings.map((m) => (
+            <p key={m}>{t(m)}</p>
+          ))}
+          <p>
+            <Link to={wizard.paths.details} className="link-action" preventScrollReset>
+              {t("allowanceWizard.summary.fixDetails")}
+            </Link>
+          </p>
+        </div>
+      ) : null}
+      <h4>{t("allowanceWizard.summary.title")}</h4>
+      <dl className="summary-list">
+        {row("type", t("allowanceWizard.summary.type"), t(`allowanceWizard.types.${wizard.type}`), null)}
+        {row("group", t("allowanceWizard.summary.group"), view.groupName, "details")}
+        {row("home", t("allowanceWizard.summary.home"), view.home, "details")}
+        {row("work", t("allowanceWizard.summary.work"), view.work, "details")}
+        {row("start_at", t("allowanceWizard.summary.startAt"), day(view.startAt), "details")}
+        {row("ends_at", t("allowanceWizard.summary.endsAt"), day(view.endsAt), "details")}
+        {row(
+          "days",
+          t("allowanceWizard.summary.days"),
+          t("allowanceWizard.details.daysValue", { count: view.daysAtOffice }),
+          "details",
+        )}
+        {view.travelRole
+          ? row("role", t("allowanceWizard.summary.role"), t(`allowanceWizard.details.roles.${view.travelRole}`), "details")
+          : null}
+        {s ? (
+          <>
+            {row(
+              "distance",
+              t("allowanceWizard.summary.distance"),
+              <>
+                {t(`allowanceWizard.summary.source.${s.source}`, { distance: kilometres(s.estimateMeters) })}
+                {s.declaredMeters !== null ? (
+                  <>
+                    <br />
+                    {t("allowanceWizard.summary.declared", { distance: kilometres(s.declaredMeters) })}
+                  </>
+                ) : null}
+              </>,
+              null,
+            )}
+            {row("roundtrip", t("allowanceWizard.summary.roundTrip"), roundTripKm(s.distanceRoundtrip), null)}
+            {row("rate", t("allowanceWizard.summary.rate"), t("allowanceWizard.summary.perKm", { rate: formatCents(s.perKm) }), null)}
+            {row(
+              "allowance",
+              t("allowanceWizard.summary.allowance"),
+              <>
+                <strong>{formatCents(s.allowance)}</strong>
+                <br />
+                {t("allowanceWizard.summary.computation", {
+                  roundTrip: roundTripKm(s.distanceRoundtrip),
+                  days: view.daysAtOffice,
+                  rate: formatCents(s.perKm),
+                  amount: formatCents(s.allowanceBeforeCap),
+                })}
+              </>,
+              null,
+            )}
+            {row(
+              "monthly",
+              t("allowanceWizard.summary.monthly"),
+              t("allowanceWizard.summary.monthlyValue", { amount: formatCents(s.perMonth), count: s.numberOfMonths }),
+              null,
+            )}
+          </>
+        ) : null}
+        {row(
+          "iban",
+          t("allowanceWizard.summary.iban"),
+          t("allowanceWizard.summary.ibanMasked", { lastFour: view.ibanLastFour }),
+          "details",
+        )}
+      </dl>
+      {s ? (
+        <div className={s.capped ? "alert alert--warning" : "alert alert--info"} role="status">
+          <p>
+            {s.capped
+              ? t("allowanceWizard.summary.capped", {
+                  before: formatCents(s.allowanceBeforeCap),
+                  remaining: formatCents(s.capRemainingBefore),
+                  amount: formatCents(s.allowance),
+                })
+              : t("allowanceWizard.summary.capLeft", { remaining: formatCents(s.capRemainingAfter) })}
+          </p>
+        </div>
+      ) : null}
+      {s ? (
+        <Form method="post" action={wizard.here} {...getFormProps(distanceForm)} preventScrollReset>
+          <Field
+            field={distanceFields.declared_km}
+            label={t("allowanceWizard.summary.correctLabel")}
+            hint={t("allowanceWizard.summary.correctHint")}
+            inputMode="decimal"
+            autoComplete="off"
+            optional
+          />
+          <div className="actions">
+            <IntentButton intent="correctDistance" secondary>
+              {t("allowanceWizard.summary.correct")}
+            </IntentButton>
+            {s.declaredMeters !== null ? (
+              <IntentButton intent="useEstimate" secondary>
+                {t("allowanceWizard.summary.useEstimate")}
+              </IntentButton>
+            ) : null}
+          </div>
+        </Form>
+      ) : null}
+      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+        <Checkbox field={fields.sworn_statement} label={t("allowanceWizard.summary.swornStatement")} />
+        <div className="actions">
+          <IntentButton intent="confirm">{t("allowanceWizard.summary.confirm")}</IntentButton>
+          <BackOrCancel wizard={wizard} />
+        </div>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { daysWithoutSundays, periodProblems, type DistanceType } from "./allowances";
+import { ibanProblem, normaliseIban } from "./iban";
+import { parseDay } from "./refunds";
+import { deliveryAddressSchema } from "./schemas";
+
+/*
+ * The carpooling and bicycle wizard's forms (decision 0021): the server parses each step with its schema;
+ * errors are catalogue keys. The rules are those of domain/allowances.ts and the address rules of the
+ * delivery address (street number, 50 characters); the platform (services/allowances.ts) checks them all
+ * again on confirmation. Kept apart from the components so that zod stays out of the browser (decision 0008).
+ */
+
+/** An address of the wizard: the delivery address's rules, without its second line. */
+export const allowanceAddressSchema = deliveryAddressSchema.pick({ line1: true, zipcode: true, city: true, country: true });
+
+/** An address whose fields were all left empty is still checked field by field (conform drops empty objects). */
+const addressField = z.preprocess((value) => value ?? {}, allowanceAddressSchema);
+
+/** The furthest a typed one-way distance may go (spec 001 §9: 1 m … 200 km). */
+export const MAX_DECLARED_METERS = 200_000;
+
+const text = (key: string) => z.string({ error: key }).trim().max(30, key);
+
+/** Spec 001 §2.7 "Details", §5: the answers of the details step, checked together (the days need the dates). */
+export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
+  z
+    .object({
+      group_id: z
+        .string({ error: "allowanceWizard.errors.groupRequired" })
+        .trim()
+        .min(1, "allowanceWizard.errors.groupRequired")
+        .max(100, "allowances.errors.groupNotAllowed"),
+      home: addressField,
+      work: addressField,
+      start_at: text("allowances.errors.startRequired"),
+      ends_at: text("allowances.errors.endRequired"),
+      days_at_office: text("allowances.errors.daysAtOfficeRange"),
+      iban: z
+        .string({ error: "refunds.errors.ibanRequired" })
+        .max(60, "refunds.errors.ibanFormat")
+        .transform((raw, ctx) => {
+          const iban = normaliseIban(raw);
+          const problem = ibanProblem(iban);
+          if (problem) {
+            ctx.addIssue({ code: "custom", message: problem });
+            return z.NEVER;
+          }
+          return iban;
+        }),
+      travel_role: z.enum(["driver", "passenger"], { error: "allowances.errors.travelRoleRequired" }).optional(),
+    })
+    .transform((value, ctx) => {
+      const start = value.start_at ? parseDay(value.start_at) : null;
+      const end = value.ends_at ? parseDay(value.ends_at) : null;
+      const problems = periodProblems(type, start, end, today);
+      // A day typed but not a day of the calendar is said as such, not as missing.
+      if (value.start_at && !start) problems.start_at = ["allowances.errors.startDateInvalid"];
+      if (value.ends_at && !end) problems.ends_at = ["allowanceWizard.errors.endDateInvalid"];
+      for (const [path, keys] of Object.entries(problems))
+        for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
+      if (type === "carpooling" && !value.travel_role)
+        ctx.addIssue({ code: "custom", message: "allowances.errors.travelRoleRequired", path: ["travel_role"] });
+      const days = /^\d{1,4}$/.test(value.days_at_office) ? Number(value.days_at_office) : null;
+      let max = 0;
+      if (start && end && !problems.start_at && !problems.ends_at) {
+        max = daysWithoutSundays(start, end);
+        if (max < 1) ctx.addIssue({ code: "custom", message: "allowances.errors.noWorkingDay", path: ["ends_at"] });
+        else if (days === null || days < 1 || days > max)
+          ctx.addIssue({ code: "custom", message: "allowances.errors.daysAtOfficeRange", path: ["days_at_office"] });
+      } else if (days === null || days < 1)
+        ctx.addIssue({ code: "custom", message: "allowances.errors.daysAtOfficeRange", path: ["days_at_office"] });
+      if (ctx.issues.length) return z.NEVER;
+      return {
+        groupId: value.group_id,
+        home: value.home,
+        work: value.work,
+        startAt: start!,
+        endsAt: end!,
+        daysAtOffice: days!,
+        iban: value.iban,
+        travelRole: type === "carpooling" ? (value.travel_role ?? null) : null,
+      };
+    });
+
+/** The group chosen without JavaScript ("Choisir"): the page comes back with its work address. */
+export const allowanceGroupSchema = z.object({
+  group_id: z
+    .string({ error: "allowanceWizard.errors.groupRequired" })
+    .trim()
+    .min(1, "allowanceWizard.errors.groupRequired")
+    .max(100, "allowances.errors.groupNotAllowed"),
+});
+
+/** "7,5" or "7.5" km → metres; null when it is not a distance. */
+export function parseKilometres(raw: string): number | null {
+  const value = raw.trim().replace(/\s/g, "").replace(",", ".");
+  if (!/^\d{1,3}(\.\d{1,3})?$/.test(value)) return null;
+  return Math.round(Number(value) * 1000);
+}
+
+/** Spec 001 §2.7: the employee corrects the one-way distance (both it and the estimate are kept). */
+export const allowanceDistanceSchema = z.object({
+  declared_km: z
+    .string({ error: "allowances.errors.distanceInvalid" })
+    .max(20, "allowances.errors.distanceInvalid")
+    .transform((raw, ctx) => {
+      const meters = parseKilometres(raw);
+      if (meters === null || meters < 1 || meters > MAX_DECLARED_METERS) {
+        ctx.addIssue({ code: "custom", message: "allowances.errors.distanceInvalid" });
+        return z.NEVER;
+      }
+      return meters;
+    }),
+});
+
+/** Spec 001 §2.7 "Summary": the sworn statement. Any amount posted is ignored: the server simulates. */
+export const allowanceSummarySchema = z.object({
+  sworn_statement: z.literal("on", { error: "allowances.errors.swornStatementRequired" }),
+});
+
+export type AllowanceDetailsForm = {
+  group_id: string;
+  home: { line1: string; zipcode: string; city: string; country: string };
+  work: { line1: string; zipcode: string; city: string; country: string };
+  start_at: string;
+  ends_at: string;
+  days_at_office: string;
+  iban: string;
+  travel_role: string;
+};

@@ -1,0 +1,219 @@
+import { data, type RouterContextProvider } from "react-router";
+import { getPlatform } from "~/.server/platform";
+import {
+  createAllowanceDraft,
+  discardAllowanceDraft,
+  getAllowanceDraft,
+  type AllowanceDraft,
+} from "~/.server/services/allowance-drafts";
+import { allowanceTypesFor, getAllowance } from "~/.server/services/allowances";
+import { deleteReceipt } from "~/.server/services/receipts";
+import { isAllowanceType, type AllowanceType } from "~/domain/allowances";
+import { maskIban } from "~/domain/iban";
+import { todayInParis } from "~/domain/wallets";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { intentOf, unknownIntent } from "~/routes/+shared/intents.server";
+import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
+import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { parseUploadForm } from "~/routes/+shared/uploads.server";
+import {
+  CLOSE_INTENT,
+  type AllowanceActionData,
+  type AllowanceSummaryView,
+  type FrameView,
+} from "~/components/allowances/wizard";
+import { draftPath, type AllowanceFlowContext } from "./allowance-flow";
+import { distanceAct, distanceLoad } from "./distance-wizard.server";
+import { subscriptionAct, subscriptionLoad } from "./subscription-wizard.server";
+
+/**
+ * The allowance wizards' frame (spec 001 §2.7, issue 15): `/plans/allowances/:requestId`, a side panel
+ * over the list. `new` without a type offers the types the person may ask for; `new?type=…` (the refund
+ * wizard's mobility road sends `ikv` for the bicycle) makes a draft and goes to its first step; the draft
+ * (`?draft=ald_…&step=…`) is then run by its type's flow — distance-wizard.server.ts for carpooling and
+ * bicycle, subscription-wizard.server.ts for the subscription. Any other id is an allowance already asked
+ * for, shown read-only with its figures in words. Closing a draft beyond its first step asks first
+ * (`&close=1`), as the refund wizard does (decision 0026).
+ */
+
+const LIST = "/plans/allowances" satisfies InternalTarget;
+
+interface Args {
+  request: Request;
+  params: { requestId: string };
+  context: Readonly<RouterContextProvider>;
+}
+
+/** Spec 001 §2.5, §6: the allowances exist only for people with the feature. */
+function requireFeature(context: Args["context"]) {
+  const account = context.get(accountContext);
+  if (account.features.allowances.any !== true) throw data(null, { status: 404 });
+  return account;
+}
+
+/** The refund wizard names the bicycle allowance by its subtype, `ikv`. */
+function askedType(raw: string): AllowanceType | null {
+  if (raw === "ikv") return "bicycle";
+  return isAllowanceType(raw) ? raw : null;
+}
+
+/** Something would be lost by closing: a step beyond the first reached, or a file added. */
+const worthKeeping = (draft: AllowanceDraft) =>
+  draft.stepReached > 0 || draft.mediaId !== null || draft.secondMediaId !== null;
+
+/** The draft named in the URL, or the answer that sends the person elsewhere (gone, or already sent). */
+async function findDraft(request: Request, userId: string, draftId: string) {
+  const { db } = await getPlatform();
+  const found = await getAllowanceDraft(db, userId, draftId);
+  if (found.kind !== "found")
+    return redirectWithFlash(request, internalPath("/plans/allowances/:requestId", { requestId: "new" }), {
+      kind: "error",
+      message: "allowanceWizard.draftGone",
+    });
+  if (found.draft.submitted)
+    return redirectWithFlash(request, LIST, { kind: "info", message: "allowanceWizard.alreadySent" });
+  return found.draft;
+}
+
+async function flowContext(
+  request: Request,
+  account: AllowanceFlowContext["account"],
+  draft: AllowanceDraft,
+): Promise<AllowanceFlowContext> {
+  const url = new URL(request.url);
+  const step = url.searchParams.get("step");
+  return {
+    request,
+    platform: await getPlatform(),
+    account,
+    draft,
+    step,
+    today: todayInParis(),
+    draftPath: draftPath(draft.id),
+    closeTo: worthKeeping(draft) ? draftPath(draft.id, step, { close: "1" }) : LIST,
+  };
+}
+
+export async function allowanceWizardLoader({ request, params, context }: Args): Promise<FrameView> {
+  const account = requireFeature(context);
+  const { db } = await getPlatform();
+  const url = new URL(request.url);
+
+  if (params.requestId !== "new") {
+    const allowance = await getAllowance(db, account.id, params.requestId);
+    if (!allowance) throw data(null, { status: 404 });
+    return { kind: "allowance", closeTo: LIST, allowance: summaryOf(allowance) };
+  }
+
+  const draftParam = url.searchParams.get("draft");
+  if (draftParam === null) {
+    const types = await allowanceTypesFor(db, account.id);
+    const asked = url.searchParams.get("type");
+    if (asked === null)
+      return {
+        kind: "choose",
+        closeTo: LIST,
+        types: types.map((type) => ({
+          type,
+          href: internalPath("/plans/allowances/:requestId", { requestId: "new" }, { search: { type } }),
+        })),
+      };
+    const type = askedType(asked);
+    if (!type || !types.includes(type)) return { kind: "notAllowed", closeTo: LIST };
+    // The refund wizard's mobility road links here: the draft is made on this GET, then the URL names it
+    // (a reload of the draft's URL finds the same draft; old untouched drafts are dropped, decision 0026).
+    const draft = await createAllowanceDraft(db, account.id, type);
+    throw internalRedirect(draftPath(draft.id, type === "subscription" ? null : "intro"));
+  }
+
+  const draft = await findDraft(request, account.id, draftParam);
+  if (draft instanceof Response) throw draft;
+  const ctx = await flowContext(request, account, draft);
+  if (url.searchParams.get("close") === "1" && worthKeeping(draft)) {
+    const resume = draftPath(draft.id, ctx.step);
+    return { kind: "confirmClose", closeTo: resume, type: draft.type, here: draftPath(draft.id, ctx.step, { close: "1" }), resume };
+  }
+  if (draft.type === "subscription")
+    return { kind: "subscription", closeTo: ctx.closeTo, view: await subscriptionLoad(ctx) };
+  return distanceLoad(ctx);
+}
+
+/**
+ * The action: the close confirmation is the frame's; any other post is the draft's flow's. A
+ * subscription's flow reads the body itself (its tickets step is multipart), so the frame never does.
+ */
+export async function allowanceWizardAction({ request, params, context }: Args) {
+  const account = requireFeature(context);
+  const platform = await getPlatform();
+  const url = new URL(request.url);
+  if (params.requestId !== "new") {
+    // The read-only panel has no form.
+    if (!(await getAllowance(platform.db, account.id, params.requestId))) throw data(null, { status: 404 });
+    throw unknownIntent();
+  }
+  const draftParam = url.searchParams.get("draft");
+  if (draftParam === null) throw unknownIntent();
+  const draft = await findDraft(request, account.id, draftParam);
+  if (draft instanceof Response) return draft;
+
+  if (url.searchParams.get("close") === "1") {
+    switch (intentOf(await plainForm(request), CLOSE_INTENT)) {
+      case CLOSE_INTENT.discard:
+        break;
+    }
+    await discardAllowanceDraft(platform.db, account.id, draft.id);
+    // Files added for this draft go too (the receipts service keeps those in use elsewhere).
+    for (const id of [draft.mediaId, draft.secondMediaId]) if (id) await deleteReceipt(platform, account.id, id);
+    return internalRedirect(LIST);
+  }
+
+  const ctx = await flowContext(request, account, draft);
+  if (draft.type === "subscription") {
+    const answer = await subscriptionAct(ctx);
+    if (answer instanceof Response) return answer;
+    return data<AllowanceActionData>({ kind: "subscription", data: answer }, { status: 400 });
+  }
+  return distanceAct(ctx, await plainForm(request));
+}
+
+/** A form without files (every form of the frame and of the distance flow): a file sent anyway is refused (400). */
+async function plainForm(request: Request): Promise<FormData> {
+  const parsed = await parseUploadForm(request, { maxFiles: 0, maxFileSize: 1 });
+  if (parsed.kind !== "parsed") throw refusal(400, "allowanceWizard.errors.noFileHere");
+  return parsed.form;
+}
+
+type AllowanceItem = NonNullable<Awaited<ReturnType<typeof getAllowance>>>;
+
+/** An allowance as the read-only panel explains it. */
+function summaryOf(item: AllowanceItem): AllowanceSummaryView {
+  return {
+    id: item.id,
+    type: item.type,
+    groupName: item.groupName,
+    status: item.status,
+    startAt: item.startAt,
+    endsAt: item.endsAt,
+    amount: item.amount,
+    monthlyAmount: item.monthlyAmount,
+    numberOfMonths: item.numberOfMonths,
+    ibanLastFour: item.ibanLastFour ? maskIban(item.ibanLastFour) : "",
+    signedAt: item.signedAt,
+    createdAt: item.createdAt,
+    refusalReason: item.refusalReason,
+    travelRole: item.travelRole,
+    daysAtOffice: item.daysAtOffice,
+    distanceRoundtrip: item.distanceRoundtrip,
+    ratePerKm: item.ratePerKm,
+    percentage: item.percentage,
+    subscriptionAmount: item.subscriptionAmount,
+    amountBeforeCap: item.amountBeforeCap,
+    capRemainingBefore: item.capRemainingBefore,
+    payouts: item.payouts,
+    media: item.media.map((m) => ({
+      id: m.id,
+      label: m.label,
+      href: internalPath("/plans/expense-requests/receipts/:fileId", { fileId: m.id }),
+    })),
+  };
+}

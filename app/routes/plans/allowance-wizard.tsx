@@ -1,0 +1,31 @@
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/allowance-wizard";
+import { LoadFailure } from "~/components/LoadFailure";
+import { Panel } from "~/components/Panel";
+import { AllowanceWizard, allowanceWizardInvalid, allowanceWizardTitle } from "~/components/allowances/AllowanceWizard";
+import { allowanceWizardAction, allowanceWizardLoader } from "./allowance-wizard.server";
+
+/**
+ * A mobility allowance, new or already asked for (spec 001 §2.7): the wizards in a side panel over the
+ * list of allowances (a dialog with JS, a region of the page without). The frame is
+ * allowance-wizard.server.ts; the flows distance-wizard.server.ts and subscription-wizard.server.ts.
+ */
+export const loader = (args: Route.LoaderArgs) => allowanceWizardLoader(args);
+
+export const action = (args: Route.ActionArgs) => allowanceWizardAction(args);
+
+export default function AllowanceWizardPanel({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const title = allowanceWizardTitle(loaderData, t);
+  return (
+    <Panel id="allowance-wizard" title={title} closeTo={loaderData.closeTo} error={allowanceWizardInvalid(actionData)}>
+      <AllowanceWizard view={loaderData} actionData={actionData} />
+    </Panel>
+  );
+}
+
+/** Spec 001 §8: what could not be loaded is said where the panel was (decision 0023). */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("allowanceWizard.titles.new")} />;
+}
