@@ -144,12 +144,13 @@ export function monthList(start: string, end: string): string[] {
 }
 
 /**
- * An amount split over `months` payments of whole cents: equal payments, the last one taking the
- * rounding remainder, so that they add up to the amount exactly.
+ * An amount split over `months` payments of whole cents: equal payments rounded down, the last one
+ * taking the remainder (a few cents more, never fewer), so that they add up to the amount exactly.
+ * (Rounding each to the nearest cent could leave the last payment negative: 0,09 € over 6 months.)
  */
 export function monthlySplit(amount: number, months: number): number[] {
   if (months < 1) return [];
-  const each = Math.round(amount / months);
+  const each = Math.floor(amount / months);
   const parts = Array.from({ length: months }, () => each);
   parts[months - 1] = amount - each * (months - 1);
   return parts;

@@ -1,6 +1,545 @@
-import type { SubscriptionActionData, SubscriptionView } from "~/routes/plans/subscription-wizard.server";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
+import { useTranslation } from "~/i18n";
+import { formatDate } from "~/domain/dates";
+import { formatCents } from "~/domain/money";
+import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
+import { RECEIPT_ACCEPT, parseDay } from "~/domain/refunds";
+import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
+import { INTENT_FIELD } from "~/routes/+shared/intents";
+import { Checkbox, ErrorSummary, Field, RequiredNote, Select, type FieldMeta } from "~/components/forms";
+import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import {
+  SUBSCRIPTION_FILES,
+  SUBSCRIPTION_INTENT,
+  SUBSCRIPTION_STEPS,
+  type StoredFileView,
+  type SubscriptionActionData,
+  type SubscriptionFile,
+  type SubscriptionStep,
+  type SubscriptionStepView,
+  type SubscriptionView,
+} from "./subscription";
 
-/** The subscription wizard's steps inside the frame's panel. PART D REPLACES THIS FILE. */
-export function SubscriptionSteps(_props: { view: SubscriptionView; actionData: SubscriptionActionData | undefined }) {
-  return null;
+/**
+ * The subscription wizard's steps (spec 001 §2.7, issue 15 item 4) inside the allowance wizard's panel:
+ * plain forms posting to the step's own URL, validated on the server; conform shows the server's answer.
+ * With JavaScript the tickets are sent with a progress percentage; without it, as a plain multipart form.
+ */
+
+type StepOf<S extends SubscriptionStep> = Extract<SubscriptionStepView, { step: S }>;
+
+interface StepProps<S extends SubscriptionStep> {
+  wizard: SubscriptionView;
+  view: StepOf<S>;
+  lastResult: SubmissionResult<string[]> | undefined;
+}
+
+/** True when the page shows errors (the panel's title then starts with "Erreur : "). */
+export function subscriptionInvalid(actionData: SubscriptionActionData | undefined): boolean {
+  return Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e?.length));
+}
+
+export function SubscriptionSteps({
+  view: wizard,
+  actionData,
+}: {
+  view: SubscriptionView;
+  actionData: SubscriptionActionData | undefined;
+}) {
+  // An answer for another step than the one shown (an old tab) is not this form's.
+  const lastResult = actionData?.step === wizard.step ? actionData.lastResult : undefined;
+  const { view } = wizard;
+  // conform keeps a form's first defaults: new ones from the loader start it again.
+  const key = JSON.stringify(view);
+  if (wizard.noGroup) return <NoGroup wizard={wizard} />;
+  return (
+    <div className="refund-wizard" key={key}>
+      <StepHeading wizard={wizard} />
+      {view.step === "intro" ? <IntroStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "tickets" ? <TicketsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "details" ? <DetailsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      {view.step === "summary" ? <SummaryStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+    </div>
+  );
+}
+
+function StepHeading({ wizard }: { wizard: SubscriptionView }) {
+  const { t } = useTranslation();
+  return (
+    <h3 className="card-wizard__step" id="subscription-wizard-step">
+      {t("subscriptionWizard.stepOf", {
+        current: SUBSCRIPTION_STEPS.indexOf(wizard.step) + 1,
+        total: SUBSCRIPTION_STEPS.length,
+        title: t(`subscriptionWizard.steps.${wizard.step}`),
+      })}
+    </h3>
+  );
+}
+
+function NoGroup({ wizard }: { wizard: SubscriptionView }) {
+  const { t } = useTranslation();
+  return (
+    <div className="refund-wizard">
+      <p className="alert alert--warning">{t("subscriptionWizard.noGroupSubscription")}</p>
+      <p>
+        <Link to={wizard.closeTo} className="link-action" preventScrollReset>
+          {t("subscriptionWizard.cancel")}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function IntentButton({
+  intent,
+  children,
+  secondary = false,
+}: {
+  intent: keyof typeof SUBSCRIPTION_INTENT;
+  children: ReactNode;
+  secondary?: boolean;
+}) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <button
+      type="submit"
+      name={INTENT_FIELD}
+      value={SUBSCRIPTION_INTENT[intent]}
+      className={secondary ? "button button--secondary" : "button"}
+      aria-disabled={busy || undefined}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Back (or, on the first step, Cancel: the close link). */
+function BackLink({ wizard }: { wizard: SubscriptionView }) {
+  const { t } = useTranslation();
+  return wizard.back ? (
+    <Link to={wizard.back} className="link-action" preventScrollReset>
+      {t("subscriptionWizard.back")}
+    </Link>
+  ) : (
+    <Link to={wizard.closeTo} className="link-action" preventScrollReset>
+      {t("subscriptionWizard.cancel")}
+    </Link>
+  );
+}
+
+function Actions({ wizard, submit }: { wizard: SubscriptionView; submit?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="actions">
+      <IntentButton intent="continue">{submit ?? t("subscriptionWizard.continue")}</IntentButton>
+      <BackLink wizard={wizard} />
+    </div>
+  );
+}
+
+function FormAlert({ errors, kind = "error" }: { errors: string[] | undefined; kind?: "error" | "warning" }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <div className={`alert alert--${kind}`} role="alert">
+      {errors.map((e) => (
+        <p key={e}>{t(e)}</p>
+      ))}
+    </div>
+  );
+}
+
+function IntroStep({ wizard, view }: StepProps<"intro">) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p>{t("subscriptionWizard.intro.what")}</p>
+      <ul>
+        {view.groups.map((g) => (
+          <li key={g.id}>{t("subscriptionWizard.intro.share", { group: g.name, percentage: g.percentage })}</li>
+        ))}
+      </ul>
+      <p>{t("subscriptionWizard.intro.law")}</p>
+      <p>{t("subscriptionWizard.intro.documents")}</p>
+      <Form method="post" action={wizard.paths.intro} preventScrollReset>
+        <Actions wizard={wizard} submit={t("subscriptionWizard.intro.start")} />
+      </Form>
+    </>
+  );
+}
+
+/** A file input with its label, hint and error. */
+function FileField({ field, label, hint }: { field: FieldMeta; label: string; hint: string }) {
+  const error = field.errors?.[0];
+  const { hintId, describedBy } = descriptionOf(field, hint, error);
+  return (
+    <div className={`field${error ? " field--error" : ""}`}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+      </label>
+      <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
+      <input
+        className="input"
+        type="file"
+        id={field.id}
+        name={field.name}
+        accept={RECEIPT_ACCEPT}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      />
+    </div>
+  );
+}
+
+function StoredFile({ file, label }: { file: StoredFileView; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <a href={file.href}>{label}</a>{" "}
+      <span className="hint">
+        {file.fileName} ({t("subscriptionWizard.tickets.size", { kb: Math.max(1, Math.round(file.size / 1000)) })})
+      </span>
+    </>
+  );
+}
+
+/**
+ * With JavaScript, the files go by XMLHttpRequest so that the percentage sent can be shown; its answer (a
+ * redirect to this step, or to the details once both are stored) is then opened by the router. A refusal
+ * (400) is sent again the plain way, so that the server's words show on the field; a file over the limit
+ * goes the plain way at once (the server refuses it).
+ */
+function useUploadWithProgress(action: string) {
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  const [percent, setPercent] = useState<number | null>(null);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const body = new FormData(event.currentTarget, submitter);
+    const files = SUBSCRIPTION_FILES.map((name) => body.get(name)).filter(
+      (f): f is File => f instanceof File && f.size > 0,
+    );
+    if (files.length === 0 || files.some((f) => f.size > RECEIPT_MAX_BYTES)) return;
+    event.preventDefault();
+    const plain = () => {
+      setPercent(null);
+      void submit(body, { method: "post", action, encType: "multipart/form-data", preventScrollReset: true });
+    };
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", new URL(action, window.location.href).toString());
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) setPercent(Math.min(100, Math.round((e.loaded * 100) / e.total)));
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 400 || !xhr.responseURL) return plain();
+      const url = new URL(xhr.responseURL);
+      setPercent(null);
+      void navigate(`${url.pathname}${url.search}`, { preventScrollReset: true });
+    };
+    xhr.onerror = plain;
+    setPercent(0);
+    xhr.send(body);
+  };
+  return { percent, onSubmit };
+}
+
+function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<{ media: string; second_media: string }>({ id: "subscription-tickets", lastResult });
+  const { percent, onSubmit } = useUploadWithProgress(wizard.paths.tickets);
+  const labels: Record<SubscriptionFile, string> = {
+    media: t("subscriptionWizard.tickets.media"),
+    second_media: t("subscriptionWizard.tickets.secondMedia"),
+  };
+  const hints: Record<SubscriptionFile, string> = {
+    media: t("subscriptionWizard.tickets.mediaHint"),
+    second_media: t("subscriptionWizard.tickets.secondMediaHint"),
+  };
+  const empty = SUBSCRIPTION_FILES.filter((slot) => !view.files[slot]);
+  const stored = SUBSCRIPTION_FILES.filter((slot) => view.files[slot]);
+  return (
+    <>
+      <FormAlert errors={form.errors} />
+      <ErrorSummary form={form} fields={[fields.media, fields.second_media]} />
+      <p>{t("subscriptionWizard.tickets.intro")}</p>
+      {stored.length > 0 ? (
+        <ul className="refund-receipts" aria-label={t("subscriptionWizard.tickets.added")}>
+          {stored.map((slot) => (
+            <li key={slot}>
+              <StoredFile file={view.files[slot]!} label={labels[slot]} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {empty.length > 0 ? (
+        <Form
+          method="post"
+          action={wizard.paths.tickets}
+          encType="multipart/form-data"
+          {...getFormProps(form)}
+          onSubmit={onSubmit}
+          preventScrollReset
+        >
+          {empty.map((slot) => (
+            <FileField key={slot} field={fields[slot]} label={labels[slot]} hint={hints[slot]} />
+          ))}
+          {percent !== null ? (
+            <p role="status" className="upload-progress">
+              <label htmlFor="subscription-upload-progress">{t("subscriptionWizard.tickets.sending")}</label>{" "}
+              <progress id="subscription-upload-progress" max={100} value={percent}>
+                {percent} %
+              </progress>{" "}
+              {t("subscriptionWizard.tickets.percent", { percent })}
+            </p>
+          ) : null}
+          <div className="actions">
+            <IntentButton intent="upload">
+              {empty.length === 2 ? t("subscriptionWizard.tickets.uploadBoth") : t("subscriptionWizard.tickets.upload")}
+            </IntentButton>
+            {stored.length === 0 ? <BackLink wizard={wizard} /> : null}
+          </div>
+        </Form>
+      ) : null}
+      {stored.length > 0 ? (
+        <Form method="post" action={wizard.paths.tickets} className="actions" preventScrollReset>
+          {empty.length === 0 ? (
+            <IntentButton intent="continue">{t("subscriptionWizard.continue")}</IntentButton>
+          ) : null}
+          <IntentButton intent="resetFiles" secondary>
+            {t("subscriptionWizard.tickets.reset")}
+          </IntentButton>
+          <BackLink wizard={wizard} />
+        </Form>
+      ) : null}
+    </>
+  );
+}
+
+function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<SubscriptionDetailsForm>({
+    id: "subscription-details",
+    lastResult,
+    defaultValue: view.values,
+  });
+  const single = view.groups.length === 1 ? view.groups[0]! : null;
+  /** Spec 001 §5: a start moved after the end moves the end (with JS; without it the server says so). */
+  const followStart = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target;
+    if (!(target instanceof HTMLInputElement) || target.name !== fields.start_at.name) return;
+    const end = event.currentTarget.elements.namedItem(fields.ends_at.name);
+    if (!(end instanceof HTMLInputElement)) return;
+    const startDay = parseDay(target.value);
+    const endDay = parseDay(end.value);
+    if (startDay && endDay && endDay < startDay) end.value = target.value;
+  };
+  return (
+    <>
+      <ErrorSummary
+        form={form}
+        fields={[fields.group_id, fields.start_at, fields.ends_at, fields.amount, fields.iban]}
+      />
+      <Form
+        method="post"
+        action={wizard.paths.details}
+        {...getFormProps(form)}
+        onChange={followStart}
+        preventScrollReset
+      >
+        <RequiredNote />
+        {single ? (
+          <>
+            <input type="hidden" name={fields.group_id.name} value={single.id} />
+            <p>{t("subscriptionWizard.details.groupOnly", { group: single.name, percentage: single.percentage })}</p>
+          </>
+        ) : (
+          <Select
+            required
+            field={fields.group_id}
+            label={t("subscriptionWizard.details.group")}
+            options={[
+              { value: "", label: t("subscriptionWizard.details.groupChoose") },
+              ...view.groups.map((g) => ({
+                value: g.id,
+                label: t("subscriptionWizard.details.groupOption", { group: g.name, percentage: g.percentage }),
+              })),
+            ]}
+          />
+        )}
+        <Field
+          required
+          field={fields.start_at}
+          label={t("subscriptionWizard.details.startAt")}
+          hint={t("subscriptionWizard.details.startHint", {
+            min: formatDate(view.startMin),
+            max: formatDate(view.endMax),
+          })}
+          autoComplete="off"
+          inputMode="numeric"
+        />
+        <Field
+          required
+          field={fields.ends_at}
+          label={t("subscriptionWizard.details.endsAt")}
+          hint={t("subscriptionWizard.details.endHint", { max: formatDate(view.endMax) })}
+          autoComplete="off"
+          inputMode="numeric"
+        />
+        <Field
+          required
+          field={fields.amount}
+          label={t("subscriptionWizard.details.amount")}
+          hint={t("subscriptionWizard.details.amountHint")}
+          autoComplete="off"
+          inputMode="decimal"
+        />
+        <Field
+          required
+          field={fields.iban}
+          label={t("subscriptionWizard.details.iban")}
+          hint={t("subscriptionWizard.details.ibanHint")}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <Actions wizard={wizard} />
+      </Form>
+    </>
+  );
+}
+
+/** The summary's rows whose errors mark them red (spec 001 §2.7); any other error is a warning above. */
+const ROW_ERRORS = ["start_at", "ends_at", "iban"] as const;
+
+function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm<{ sworn_statement: string }>({ id: "subscription-summary", lastResult });
+  // The platform's refusals: those of the simulation on load, then those of a refused confirmation.
+  const errors: Record<string, string[] | undefined> = { ...view.problems, ...form.allErrors };
+  const warnings = Object.entries(errors)
+    .filter(([key]) => !(ROW_ERRORS as readonly string[]).includes(key) && key !== fields.sworn_statement.name)
+    .flatMap(([, messages]) => messages ?? []);
+  const row = (key: string, label: string, value: ReactNode, edit: SubscriptionStep | null, errorName?: string) => {
+    const messages = errorName ? (errors[errorName] ?? []) : [];
+    const id = `subscription-summary-${key}`;
+    return (
+      <div className={messages.length ? "field--error" : undefined} id={id} tabIndex={-1}>
+        <dt>{label}</dt>
+        <dd>
+          {value}
+          {messages.map((m) => (
+            <p className="field__error" key={m} id={`${id}-error`}>
+              <span className="visually-hidden">{t("errors.prefix")}</span>
+              {t(m)}
+            </p>
+          ))}
+          {edit ? (
+            <>
+              {" "}
+              <Link to={wizard.paths[edit]} className="link-action" preventScrollReset>
+                {t("subscriptionWizard.summary.edit")}
+                <span className="visually-hidden"> : {label}</span>
+              </Link>
+            </>
+          ) : null}
+        </dd>
+      </div>
+    );
+  };
+  const rowFields: FieldMeta[] = ROW_ERRORS.filter((name) => errors[name]?.length).map((name) => ({
+    id: `subscription-summary-${name}`,
+    name,
+    errorId: `subscription-summary-${name}-error`,
+    errors: errors[name],
+  }));
+  const sim = view.simulation;
+  return (
+    <>
+      <FormAlert errors={[...new Set([...(form.errors ?? []), ...warnings])]} kind="warning" />
+      <ErrorSummary form={undefined} fields={[...rowFields, fields.sworn_statement]} />
+      <h4>{t("subscriptionWizard.summary.title")}</h4>
+      <dl className="summary-list">
+        {row("group", t("subscriptionWizard.summary.group"), view.groupName, "details")}
+        {row(
+          "start_at",
+          t("subscriptionWizard.summary.startAt"),
+          view.startAt ? formatDate(view.startAt) : "",
+          "details",
+          "start_at",
+        )}
+        {row(
+          "ends_at",
+          t("subscriptionWizard.summary.endsAt"),
+          view.endsAt ? formatDate(view.endsAt) : "",
+          "details",
+          "ends_at",
+        )}
+        {row("amount", t("subscriptionWizard.summary.amount"), formatCents(view.amount), "details")}
+        {sim
+          ? row(
+              "allowance",
+              t("subscriptionWizard.summary.allowance"),
+              <>
+                {t("subscriptionWizard.summary.allowanceValue", {
+                  allowance: formatCents(sim.allowance),
+                  percentage: sim.percentage,
+                  amount: formatCents(view.amount),
+                })}
+                {sim.shareLowered ? (
+                  <span className="hint">
+                    {" "}
+                    {t("subscriptionWizard.summary.shareLowered", { percentage: sim.percentage })}
+                  </span>
+                ) : null}
+              </>,
+              null,
+            )
+          : null}
+        {sim
+          ? row(
+              "monthly",
+              t("subscriptionWizard.summary.monthly"),
+              t("subscriptionWizard.summary.monthlyValue", {
+                amount: formatCents(sim.perMonth),
+                months: sim.numberOfMonths,
+              }),
+              null,
+            )
+          : null}
+        {row(
+          "iban",
+          t("subscriptionWizard.summary.iban"),
+          view.ibanLastFour ? t("subscriptionWizard.summary.ibanMasked", { lastFour: view.ibanLastFour }) : "",
+          "details",
+          "iban",
+        )}
+        {row(
+          "documents",
+          t("subscriptionWizard.summary.documents"),
+          <ul className="inline-links">
+            {SUBSCRIPTION_FILES.map((slot) =>
+              view.files[slot] ? (
+                <li key={slot}>
+                  <a href={view.files[slot].href}>
+                    {t(
+                      slot === "media" ? "subscriptionWizard.tickets.media" : "subscriptionWizard.tickets.secondMedia",
+                    )}
+                  </a>
+                </li>
+              ) : null,
+            )}
+          </ul>,
+          "tickets",
+        )}
+      </dl>
+      <Form method="post" action={wizard.paths.summary} {...getFormProps(form)} preventScrollReset>
+        <Checkbox field={fields.sworn_statement} label={t("subscriptionWizard.summary.swornStatement")} />
+        <div className="actions">
+          <IntentButton intent="confirm">{t("subscriptionWizard.summary.confirm")}</IntentButton>
+          <BackLink wizard={wizard} />
+        </div>
+      </Form>
+    </>
+  );
 }

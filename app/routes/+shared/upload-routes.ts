@@ -16,6 +16,8 @@ export interface UploadLimits {
 export const UPLOAD_ROUTES: readonly ({ pattern: string } & UploadLimits)[] = [
   // The refund wizard's receipt step (spec 001 §2.6, §5 "Upload").
   { pattern: "/plans/expense-requests/:requestId", maxFiles: RECEIPT_MAX_FILES, maxFileSize: RECEIPT_MAX_BYTES },
+  // The allowance wizard: the subscription's tickets step sends its two documents (issue 15, spec 001 §2.7, §9).
+  { pattern: "/plans/allowances/:requestId", maxFiles: 2, maxFileSize: RECEIPT_MAX_BYTES },
 ];
 
 /** Room for the form's other fields and the multipart framing. */

@@ -162,14 +162,18 @@ test("a url-encoded post to an upload route (a step without files) is read as us
   expect(result.kind === "parsed" && Object.fromEntries(result.form)).toEqual({ intent: "next", amount: "9,10" });
 });
 
-test("the upload routes: the refund wizard (and its .data requests) with 2 files of 10,000,000 bytes; nothing else", () => {
+test("the upload routes: the refund and allowance wizards (and their .data requests) with 2 files of 10,000,000 bytes; nothing else", () => {
   expect(uploadLimitsFor("/plans/expense-requests/new")).toEqual({ maxFiles: 2, maxFileSize: 10_000_000 });
   expect(uploadLimitsFor("/plans/expense-requests/exr_abc.data")).toEqual({ maxFiles: 2, maxFileSize: 10_000_000 });
+  expect(uploadLimitsFor("/plans/allowances/new")).toEqual({ maxFiles: 2, maxFileSize: 10_000_000 });
+  expect(uploadLimitsFor("/plans/allowances/new.data")).toEqual({ maxFiles: 2, maxFileSize: 10_000_000 });
   for (const path of [
     "/login",
     "/plans",
     "/plans/expense-requests",
     "/plans/expense-requests/receipts/file_x",
+    "/plans/allowances",
+    "/plans/allowances/alw_x/cancel",
     "/settings/profile",
   ])
     expect(uploadLimitsFor(path), path).toBeNull();

@@ -29,9 +29,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = requireAllowances(context);
   const { db } = await getPlatform();
   const found = await getAllowance(db, account.id, params.allowanceId);
-  if (!found) throw await redirectWithFlash(request, LIST, { kind: "error", message: "allowanceList.cancellation.notFound" });
+  if (!found)
+    throw await redirectWithFlash(request, LIST, { kind: "error", message: "allowanceList.cancellation.notFound" });
   if (!found.isCancellable)
-    throw await redirectWithFlash(request, LIST, { kind: "error", message: "allowanceList.cancellation.notCancellable" });
+    throw await redirectWithFlash(request, LIST, {
+      kind: "error",
+      message: "allowanceList.cancellation.notCancellable",
+    });
   return {
     allowance: {
       type: found.type,

@@ -1,0 +1,91 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { intents } from "~/routes/+shared/intents";
+import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
+
+/**
+ * What the subscription wizard's server flow (`routes/plans/subscription-wizard.server.ts`) gives its
+ * components (`SubscriptionSteps.tsx`): one view per step, and the action's answer after a refusal.
+ * Shared by both sides (no server code here).
+ */
+
+/** Every button of the subscription wizard, declared once (decision 0021). */
+export const SUBSCRIPTION_INTENT = intents("continue", "upload", "resetFiles", "confirm", "discard");
+
+/** Spec 001 §2.7: Abonnement, tickets, details, summary (0 … 3 in the draft's `stepReached`). */
+export const SUBSCRIPTION_STEPS = ["intro", "tickets", "details", "summary"] as const;
+export type SubscriptionStep = (typeof SUBSCRIPTION_STEPS)[number];
+export const isSubscriptionStep = (v: unknown): v is SubscriptionStep =>
+  typeof v === "string" && (SUBSCRIPTION_STEPS as readonly string[]).includes(v);
+export const subscriptionStepIndex = (step: SubscriptionStep) => SUBSCRIPTION_STEPS.indexOf(step);
+
+/** The two documents (spec 001 §3: `media` the ticket, `second_media` the proof of subscription). */
+export const SUBSCRIPTION_FILES = ["media", "second_media"] as const;
+export type SubscriptionFile = (typeof SUBSCRIPTION_FILES)[number];
+
+export interface SubscriptionGroupView {
+  id: string;
+  name: string;
+  /** The share of the subscription this group pays this year, in percent (50 … 75). */
+  percentage: number;
+}
+
+export interface StoredFileView {
+  id: string;
+  fileName: string;
+  size: number;
+  /** Where the owner downloads it. */
+  href: string;
+}
+
+export type SubscriptionStepView =
+  | { step: "intro"; groups: SubscriptionGroupView[] }
+  | { step: "tickets"; files: Record<SubscriptionFile, StoredFileView | null> }
+  | {
+      step: "details";
+      groups: SubscriptionGroupView[];
+      values: SubscriptionDetailsForm;
+      /** The first day a subscription may start on, and the last day of this year (the latest start and end). */
+      startMin: string;
+      endMax: string;
+    }
+  | {
+      step: "summary";
+      groupName: string;
+      startAt: string;
+      endsAt: string;
+      amount: number;
+      ibanLastFour: string;
+      files: Record<SubscriptionFile, StoredFileView | null>;
+      /** The server's simulation (null when it refused the answers: see problems). */
+      simulation: {
+        allowance: number;
+        percentage: number;
+        /** The group's share was lowered to the year's exempt maximum. */
+        shareLowered: boolean;
+        perMonth: number;
+        numberOfMonths: number;
+      } | null;
+      /** The platform's refusals of the answers, by the spec's field keys (catalogue keys). */
+      problems: Record<string, string[]>;
+    };
+
+export interface SubscriptionView {
+  type: "subscription";
+  draftId: string;
+  step: SubscriptionStep;
+  /** The path of each step of this draft (forms post to their step's path). */
+  paths: Record<SubscriptionStep, string>;
+  back: string | null;
+  /** "Annuler": the list, or the close confirmation once something would be lost. */
+  closeTo: string;
+  /** No group lets this person have a subscription allowance: the notice and only a cancel link. */
+  noGroup: boolean;
+  view: SubscriptionStepView;
+}
+
+/** The action's answer to a refused step (HTTP 400): conform's reply, for that step's form to show. */
+export interface SubscriptionActionData {
+  type: "subscription";
+  step: SubscriptionStep;
+  lastResult: SubmissionResult<string[]>;
+}
