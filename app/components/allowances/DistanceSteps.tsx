@@ -224,6 +224,7 @@ function DaysField({ field, start, end }: { field: FieldMeta; start: string | un
         hint={hint}
         inputMode="numeric"
         autoComplete="off"
+        onChange={(e) => setDays(Number(e.target.value) || 1)}
       />
     );
   const error = field.errors?.[0];
