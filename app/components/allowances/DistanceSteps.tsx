@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n";
 import { clampDays, daysWithoutSundays } from "~/domain/allowances";
@@ -28,6 +28,10 @@ interface StepProps<S extends DistanceStep> {
   view: StepOf<S>;
   lastResult: SubmissionResult<string[]> | undefined;
 }
+
+/** "1 jour", "20 jours". */
+export const daysText = (t: (key: string, options: Record<string, unknown>) => string, days: number) =>
+  t(days === 1 ? "allowanceWizard.details.daysOne" : "allowanceWizard.details.daysMany", { days });
 
 /** "7,24 km" from metres (2 decimals). */
 export const kilometres = (meters: number) =>
@@ -153,6 +157,12 @@ function IntroStep({ wizard, view }: StepProps<"intro">) {
   );
 }
 
+/** A value put in an uncontrolled field by JavaScript (the group's address, the end following the start). */
+function setValue(id: string, value: string) {
+  const element = document.getElementById(id);
+  if (element instanceof HTMLInputElement || element instanceof HTMLSelectElement) element.value = value;
+}
+
 type AddressFieldset = ReturnType<ReturnType<typeof useDetailsForm>[1]["home"]["getFieldset"]>;
 
 function useDetailsForm(values: AllowanceDetailsForm, lastResult: SubmissionResult<string[]> | undefined) {
@@ -202,7 +212,7 @@ function AddressFields({ legend, fields, prefix }: { legend: string; fields: Add
  * Days at the office: without JavaScript a number field that states its maximum (the server refuses
  * more); with it a slider from 1 to the period's days without Sundays, clamped when that drops.
  */
-function DaysField({ field, start, end }: { field: FieldMeta; start: string | undefined; end: string | undefined }) {
+function DaysField({ field, start, end }: { field: FieldMeta; start: string; end: string }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const startDay = start ? parseDay(start) : null;
@@ -247,10 +257,10 @@ function DaysField({ field, start, end }: { field: FieldMeta; start: string | un
         onChange={(e) => setDays(Number(e.target.value))}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        aria-valuetext={t("allowanceWizard.details.daysValue", { count: shown })}
+        aria-valuetext={daysText(t, shown)}
       />
       <output htmlFor={field.id} className="range__value">
-        {t("allowanceWizard.details.daysValue", { count: shown })}
+        {daysText(t, shown)}
       </output>
     </div>
   );
@@ -262,17 +272,26 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const [form, fields] = useDetailsForm(view.values, lastResult);
   const home = fields.home.getFieldset();
   const work = fields.work.getFieldset();
-  const start = fields.start_at.value;
-  const end = fields.ends_at.value;
-  // Spec 001 §5: a start moved after the end moves the end.
-  useEffect(() => {
-    const s = start ? parseDay(start) : null;
-    const e = end ? parseDay(end) : null;
-    if (s && e && s > e) form.update({ name: fields.ends_at.name, value: start });
-  }, [start, end, form, fields.ends_at.name]);
+  // The dates as typed (with JS): the days' maximum follows them.
+  const [start, setStart] = useState(view.values.start_at);
+  const [end, setEnd] = useState(view.values.ends_at);
+  const onStart = (value: string) => {
+    setStart(value);
+    // Spec 001 §5: a start moved after the end moves the end.
+    const s = parseDay(value);
+    const e = parseDay(end);
+    if (s && e && s > e) {
+      setEnd(value);
+      setValue(fields.ends_at.id, value);
+    }
+  };
   const chooseGroup = (groupId: string) => {
     const group = view.groups.find((g) => g.id === groupId);
-    if (group) form.update({ name: fields.work.name, value: { ...group.address } });
+    if (!group) return;
+    setValue(work.line1.id, group.address.line1);
+    setValue(work.zipcode.id, group.address.zipcode);
+    setValue(work.city.id, group.address.city);
+    setValue(work.country.id, group.address.country);
   };
   const groupOptions = view.groups.map((g: GroupView) => ({ value: g.id, label: g.name }));
   const roleOptions = (["driver", "passenger"] as const).map((r) => ({
@@ -335,6 +354,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           hint={t("allowanceWizard.details.startHint", { min: day(view.startMin), max: day(view.today) })}
           autoComplete="off"
           inputMode="numeric"
+          onChange={(e) => onStart(e.target.value)}
         />
         <Field
           required
@@ -343,6 +363,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           hint={t("allowanceWizard.details.endHint", { max: day(view.today) })}
           autoComplete="off"
           inputMode="numeric"
+          onChange={(e) => setEnd(e.target.value)}
         />
         <DaysField key={fields.days_at_office.key} field={fields.days_at_office} start={start} end={end} />
         {wizard.type === "carpooling" ? (
@@ -452,7 +473,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         {row(
           "days",
           t("allowanceWizard.summary.days"),
-          t("allowanceWizard.details.daysValue", { count: view.daysAtOffice }),
+          daysText(t, view.daysAtOffice),
           "details",
         )}
         {view.travelRole
