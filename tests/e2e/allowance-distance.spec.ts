@@ -3,6 +3,7 @@ import { daysWithoutSundays } from "../../app/domain/allowances";
 import { dayToFrench } from "../../app/domain/refunds";
 import { todayInParis } from "../../app/domain/wallets";
 import type { DB } from "../../app/.server/db";
+import type { AllowanceTable } from "../../app/.server/db/schema";
 import { newId } from "../../app/.server/ids";
 import { expect, test, type AccountOptions, type TestAccount } from "./fixtures";
 import { expectAccessible } from "./helpers";
@@ -89,6 +90,45 @@ async function cseGroupId(db: DB, account: TestAccount) {
     .where("groups.name", "=", "CSE Acme")
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** An allowance already approved with this group this year, for `amount` cents (it counts towards the caps). */
+function usedAllowance(account: TestAccount, groupId: string, amount: number): AllowanceTable {
+  return {
+    id: newId("alw"),
+    user_id: account.userId,
+    group_id: groupId,
+    type: "bicycle",
+    status: "approved",
+    amount,
+    iban_last_four: "0189",
+    days_at_office: 100,
+    start_at: yearStart,
+    ends_at: yearStart,
+    travel_role: null,
+    home_address: "8 rue des Lilas 69003 Lyon FR",
+    work_address: "3 avenue Foch 69006 Lyon FR",
+    is_cancellable: 0,
+    created_at: new Date().toISOString(),
+    iban: "FR7630006000011234567890189",
+    monthly_amount: amount,
+    number_of_months: 1,
+    rate_per_km: 25,
+    distance_estimate_m: 12000,
+    distance_declared_m: null,
+    distance_source: "estimate",
+    amount_before_cap: amount,
+    cap_remaining_before: 60000,
+    subscription_amount: null,
+    percentage: null,
+    media_id: null,
+    second_media_id: null,
+    signed_at: yearStart,
+    refusal_reason: null,
+    decided_at: null,
+    updated_at: null,
+    draft_id: null,
+  };
 }
 
 test("marie-like asks a carpooling allowance as a driver for CSE Acme: work address from the group, the simulation in words, signed, listed", async ({
@@ -189,6 +229,16 @@ test("marie-like asks a carpooling allowance as a driver for CSE Acme: work addr
   const rows = await db.selectFrom("allowances").select("amount").where("user_id", "=", account.userId).execute();
   // One allowance, of the server's amount (the 999999 posted earlier was never read).
   expect(rows.map((r) => r.amount)).toEqual([amount]);
+
+  // Its figures, explained in words, in a read-only panel over the list.
+  await page.goto("/plans/allowances");
+  await page.getByRole("link", { name: /^Voir le calcul de l’indemnité Covoiturage/ }).click();
+  const readOnly = panelOf(page, "Votre indemnité mobilité");
+  await expect(readOnly.getByText("Envoyée")).toBeVisible();
+  await expect(readOnly.getByText(/km aller-retour × \d+ jours au bureau × 0,25\s€ par kilomètre = /)).toBeVisible();
+  await expect(readOnly.getByText("se terminant par 0189")).toBeVisible();
+  await expect(readOnly.getByRole("button")).toHaveCount(0);
+  await expectAccessible(page, "allowance, read-only panel");
 });
 
 test("a bicycle allowance whose end is after today is refused on that field; bad answers posted by request are 400s in French", async ({
@@ -280,45 +330,8 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
   const account = await makeAccount(MARIE_LIKE);
   const { db } = e2eDatabase.handle;
   const cse = await cseGroupId(db, account);
-  // 595 € already asked with CSE Acme this year: 5 € left of its 600 €.
-  await db
-    .insertInto("allowances")
-    .values({
-      id: newId("alw"),
-      user_id: account.userId,
-      group_id: cse,
-      type: "bicycle",
-      status: "approved",
-      amount: 59500,
-      iban_last_four: "0189",
-      days_at_office: 100,
-      start_at: yearStart,
-      ends_at: yearStart,
-      travel_role: null,
-      home_address: "8 rue des Lilas 69003 Lyon FR",
-      work_address: "3 avenue Foch 69006 Lyon FR",
-      is_cancellable: 0,
-      created_at: new Date().toISOString(),
-      iban: "FR7630006000011234567890189",
-      monthly_amount: 59500,
-      number_of_months: 1,
-      rate_per_km: 25,
-      distance_estimate_m: 12000,
-      distance_declared_m: null,
-      distance_source: "estimate",
-      amount_before_cap: 59500,
-      cap_remaining_before: 60000,
-      subscription_amount: null,
-      percentage: null,
-      media_id: null,
-      second_media_id: null,
-      signed_at: yearStart,
-      refusal_reason: null,
-      decided_at: null,
-      updated_at: null,
-      draft_id: null,
-    })
-    .execute();
+  // 595 € already granted with CSE Acme this year: 5 € left of its 600 €.
+  await db.insertInto("allowances").values(usedAllowance(account, cse, 59500)).execute();
   await signInAs(page, account);
   await page.goto("/plans/allowances/new?type=bicycle");
   const panel = panelOf(page, "Indemnité kilométrique vélo");
@@ -367,6 +380,43 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
   expect(created.distance_declared_m).toBe(500);
   expect(created.distance_estimate_m).toBeGreaterThan(500);
   expect(created.amount).toBeLessThanOrEqual(500);
+});
+
+test("with the yearly cap used up, confirming is refused: the summary says why as a warning, nothing is created", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.setTimeout(120_000);
+  const account = await makeAccount(MARIE_LIKE);
+  const { db } = e2eDatabase.handle;
+  await db.insertInto("allowances").values(usedAllowance(account, await cseGroupId(db, account), 60000)).execute();
+  await signInAs(page, account);
+  await page.goto("/plans/allowances/new?type=bicycle");
+  const panel = panelOf(page, "Indemnité kilométrique vélo");
+  await continueFrom(panel);
+  await chooseGroup(panel, "CSE Acme");
+  await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
+  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
+  await panel.getByLabel("Date de fin").fill(dayToFrench(today));
+  await fillDays(panel, DAYS);
+  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await continueFrom(panel);
+  await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible({ timeout: 30_000 });
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByRole("button", { name: "Confirmer" }).click();
+  await expect(panel.getByText(/Votre demande d’indemnité n’a pas pu être envoyée/)).toBeVisible();
+  await expect(panel.getByText(/Le plafond annuel du forfait mobilités durables est atteint/)).toBeVisible();
+  await expect(page).toHaveTitle(/^Erreur : /);
+  await expectAccessible(page, "bicycle wizard, cap used up");
+  const sent = await db
+    .selectFrom("allowances")
+    .select("id")
+    .where("user_id", "=", account.userId)
+    .where("status", "=", "sent")
+    .execute();
+  expect(sent).toEqual([]);
 });
 
 test("closing a started wizard asks first; a foreign allowance is a 404; claire-like without the feature has no wizard", async ({

@@ -401,8 +401,9 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   });
   // The platform's refusals: those of the simulation on load, and those of a confirmation.
   const errors: Record<string, string[]> = { ...view.problems };
+  // (The form's own errors, under "", are the alert above.)
   for (const [name, messages] of Object.entries(form.allErrors))
-    if (name !== "sworn_statement" && messages.length) errors[name] = messages;
+    if (name && name !== "sworn_statement" && messages.length) errors[name] = messages;
   const warnings = Object.entries(errors)
     .filter(([name]) => !(ROW_ERRORS as readonly string[]).includes(name))
     .flatMap(([, messages]) => messages);
