@@ -87,7 +87,7 @@ afterAll(() => handle.close());
 const EVERY_TYPE = { any: true, carpooling: true, bicycle: true, subscription: true };
 
 let counter = 0;
-async function account(allowances: object = EVERY_TYPE, otherFunders: string[] = []): Promise<CreatedAccount> {
+async function account(allowances: Record<string, boolean | string[]> = EVERY_TYPE, otherFunders: string[] = []): Promise<CreatedAccount> {
   counter += 1;
   return createAccount(db, {
     email: `allowances-${counter}-${newId("e")}@example.com`,
