@@ -3,13 +3,14 @@ import { dirname, resolve } from "node:path";
 import { test as base, type Page } from "@playwright/test";
 import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
 import {
+  buildAllowance,
   createAccount,
   createExpenseRequest,
   createPendingChange,
   type AccountSpec,
   type CreatedAccount,
 } from "../../app/.server/db/factories";
-import type { ExpenseRequestTable } from "../../app/.server/db/schema";
+import type { AllowanceTable, ExpenseRequestTable } from "../../app/.server/db/schema";
 import {
   activationMessage,
   createActivationToken,
@@ -58,6 +59,11 @@ interface TestFixtures {
    * demo catalogue's expense type and partner named; paid from the wallets named (held while in progress).
    */
   makeExpenseRequest: (account: TestAccount, request: ExpenseRequestSpec) => Promise<string>;
+  /**
+   * A mobility allowance of `account`'s with its funder, as the platform stores it once confirmed
+   * (`buildAllowance`: a small carpooling allowance sent today, unless the fields say otherwise).
+   */
+  makeAllowance: (account: TestAccount, fields?: Partial<AllowanceTable>) => Promise<string>;
 }
 
 export interface ExpenseRequestSpec {
@@ -158,6 +164,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         { user_id: account.userId, type_id: type.id, partner_id: partner.id, amount: spec.amount, ...spec.fields },
         split,
       );
+      return row.id;
+    });
+  },
+
+  makeAllowance: async ({ e2eDatabase }, provide) => {
+    const { db } = e2eDatabase.handle;
+    await provide(async (account, fields = {}) => {
+      const row = buildAllowance({ user_id: account.userId, group_id: account.groupId, ...fields });
+      await db.insertInto("allowances").values(row).execute();
       return row.id;
     });
   },

@@ -3,6 +3,7 @@ import { newId } from "../ids";
 import type { Features } from "../services/accounts";
 import type { DB } from "./index";
 import type {
+  AllowanceTable,
   CardAuthorizationTable,
   CardTable,
   CreditCardTable,
@@ -178,6 +179,52 @@ export function buildExpenseRequest(
     payout_date: null,
     sworn_name: null,
     updated_at: null,
+    ...fields,
+  };
+}
+
+/**
+ * A mobility allowance as the platform stores it once confirmed (status sent, cancellable): by default a
+ * carpooling allowance for today only — 1 day at the office, 3,622 km one way (7,24 km round trip) at
+ * 0,25 €/km: 1,81 € —, figures as the rules of domain/allowances.ts make them. Override the figures together.
+ */
+export function buildAllowance(
+  fields: Pick<AllowanceTable, "user_id" | "group_id"> & Partial<AllowanceTable>,
+): AllowanceTable {
+  const now = new Date().toISOString();
+  const iban = fields.iban ?? "FR7630006000011234567890189";
+  return {
+    id: newId("alw"),
+    type: "carpooling",
+    status: "sent",
+    amount: 181,
+    iban,
+    iban_last_four: iban.slice(-4),
+    days_at_office: 1,
+    start_at: now.slice(0, 10),
+    ends_at: now.slice(0, 10),
+    travel_role: "driver",
+    home_address: "8 rue des Lilas 69003 Lyon FR",
+    work_address: "3 avenue Foch 69006 Lyon FR",
+    is_cancellable: 1,
+    created_at: now,
+    monthly_amount: 181,
+    number_of_months: 1,
+    rate_per_km: 25,
+    distance_estimate_m: 3622,
+    distance_declared_m: null,
+    distance_source: "estimate",
+    amount_before_cap: 181,
+    cap_remaining_before: 60000,
+    subscription_amount: null,
+    percentage: null,
+    media_id: null,
+    second_media_id: null,
+    signed_at: now.slice(0, 10),
+    refusal_reason: null,
+    decided_at: null,
+    updated_at: now,
+    draft_id: null,
     ...fields,
   };
 }

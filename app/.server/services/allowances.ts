@@ -13,6 +13,7 @@ import {
   isDistanceType,
   monthList,
   monthlySplit,
+  payoutDay,
   periodProblems,
   remainingCap,
   roundTripKm,
@@ -24,7 +25,6 @@ import {
   type SubscriptionSimulation,
   type TravelRole,
 } from "~/domain/allowances";
-import { addWorkingDays, isFrenchPublicHoliday } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { formatCents } from "~/domain/money";
 import { deliveryAddressSchema } from "~/domain/schemas";
@@ -63,8 +63,6 @@ export const ALLOWANCES_PAGE_SIZE = 10;
 export const MAX_SUBSCRIPTION_AMOUNT = 100_000_000;
 /** A one-way distance the employee declares: 1 m to 200 km. */
 export const MAX_DECLARED_METERS = 200_000;
-/** An approved allowance's monthly payout comes at least this many working days after the approval. */
-export const ALLOWANCE_PAYOUT_WORKING_DAYS = 7;
 /** Reasons are shown to the employee as written. */
 export const ALLOWANCE_REASON_MAX = 500;
 /** The statuses that count towards the yearly caps (spec: every approved or pending allowance). */
@@ -737,26 +735,6 @@ export type AllowanceReviewResult =
   | { kind: "not_found" }
   | { kind: "not_reviewable" }
   | { kind: "reason_required" };
-
-/** The first working day (Monday–Friday, French public holidays excepted) on or after `day`. */
-function workingDayFrom(day: string): string {
-  const date = new Date(`${day}T12:00:00`);
-  const weekday = date.getDay();
-  if (weekday !== 0 && weekday !== 6 && !isFrenchPublicHoliday(day)) return day;
-  return addWorkingDays(day, 1);
-}
-
-/**
- * When a month's payout is made: on the first working day of the following month, and never before
- * 7 working days after the approval (a past month is paid with the first payout).
- */
-export function payoutDay(month: string, approvedOn: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
-  const firstWorking = workingDayFrom(next);
-  const earliest = addWorkingDays(approvedOn, ALLOWANCE_PAYOUT_WORKING_DAYS);
-  return firstWorking > earliest ? firstWorking : earliest;
-}
 
 export async function reviewAllowance(
   db: DB,
