@@ -572,6 +572,35 @@ describe("the confirmation", () => {
     expect(await db.selectFrom("notifications").select("id").where("user_id", "=", a.userId).execute()).toHaveLength(1);
   });
 
+  test("a confirmation of the same draft winning while this one is checked: already_submitted, not a cap error", async () => {
+    const a = await account();
+    await setPolicy(a.groupId, { cap: 10000 });
+    const draft = await createAllowanceDraft(db, a.userId, "carpooling");
+    const big = carpooling(a, { declaredOneWayMeters: 20_000, daysAtOffice: 30 }); // 300 € asked, 100 € left
+    let winner: Awaited<ReturnType<typeof confirm>> | null = null;
+    // While this confirmation measures the distance, the other one (same draft) completes and takes the cap.
+    const racing: Geodata = {
+      ...geodata,
+      async distance(home, work) {
+        winner ??= await confirm(a, big, draft.id);
+        return geodata.distance(home, work);
+      },
+    };
+    const result = await createAllowance(
+      { ...deps, geodata: racing },
+      a.userId,
+      { ...big, draftId: draft.id, swornStatement: true },
+      TODAY,
+      NOW,
+    );
+    expect(winner).toMatchObject({ kind: "created" });
+    expect(result).toEqual({
+      kind: "already_submitted",
+      allowanceId: (winner as { allowanceId: string } | null)?.allowanceId,
+    });
+    expect(await allowanceRows(a.userId)).toHaveLength(1);
+  });
+
   test("two concurrent confirmations that together pass the cap: the second gets what is left, never more", async () => {
     const a = await account();
     await setPolicy(a.groupId, { cap: 40000 });

@@ -299,8 +299,8 @@ async function check(
   userId: string,
   input: AllowanceInput,
   today: string,
-  db: DB = deps.db,
 ): Promise<{ kind: "ok"; checked: Checked } | { kind: "invalid"; errors: FieldErrors }> {
+  const { db } = deps;
   const errors: FieldErrors = {};
   const fail = (field: string, key: string) => {
     (errors[field] ??= []).push(E(key));
@@ -422,6 +422,17 @@ class AlreadySubmitted extends Error {}
 
 const capReached = (): CreateAllowanceResult => ({ kind: "invalid", errors: { amount: [E("capReached")] } });
 
+/** already_submitted (with the allowance it made) when the draft was claimed, else null. */
+async function claimedAllowance(db: DB, userId: string, draftId: string): Promise<CreateAllowanceResult | null> {
+  const draft = await db
+    .selectFrom("allowance_drafts")
+    .select(["submitted_at", "allowance_id"])
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return draft?.submitted_at ? { kind: "already_submitted", allowanceId: draft.allowance_id } : null;
+}
+
 /**
  * Creates the allowance from the server's own simulation (an amount the browser posts is never read).
  * One transaction: the employee's row is locked (two confirmations of one person are checked one after
@@ -449,12 +460,16 @@ export async function createAllowance(
   if (!draft || draft.type !== input.type) return { kind: "invalid", errors: { draft: [E("draftNotFound")] } };
   if (draft.submitted_at !== null) return { kind: "already_submitted", allowanceId: draft.allowance_id };
 
+  // A concurrent confirmation of this draft may have won while this one was checked (its allowance then
+  // takes the cap): the answer is that one, not a field error.
+  const refuse = async (result: CreateAllowanceResult): Promise<CreateAllowanceResult> =>
+    (await claimedAllowance(db, userId, input.draftId)) ?? result;
   const outcome = await check(deps, userId, input, today);
   const errors: FieldErrors = outcome.kind === "invalid" ? { ...outcome.errors } : {};
   if (input.swornStatement !== true) errors.sworn_statement = [E("swornStatementRequired")];
-  if (outcome.kind === "invalid" || Object.keys(errors).length > 0) return { kind: "invalid", errors };
+  if (outcome.kind === "invalid" || Object.keys(errors).length > 0) return refuse({ kind: "invalid", errors });
   const checked = outcome.checked;
-  if (checked.simulation.result.allowance <= 0) return capReached();
+  if (checked.simulation.result.allowance <= 0) return refuse(capReached());
 
   const nowIso = now.toISOString();
   try {
@@ -552,16 +567,9 @@ export async function createAllowance(
     await notifyByMail(deps, userId, "created", allowanceId);
     return { kind: "created", allowanceId };
   } catch (err) {
-    if (err instanceof CapReached) return capReached();
-    if (err instanceof AlreadySubmitted) {
-      const again = await db
-        .selectFrom("allowance_drafts")
-        .select("allowance_id")
-        .where("id", "=", input.draftId)
-        .where("user_id", "=", userId)
-        .executeTakeFirst();
-      return { kind: "already_submitted", allowanceId: again?.allowance_id ?? null };
-    }
+    if (err instanceof CapReached) return refuse(capReached());
+    if (err instanceof AlreadySubmitted)
+      return (await claimedAllowance(db, userId, input.draftId)) ?? { kind: "already_submitted", allowanceId: null };
     throw err;
   }
 }
