@@ -3,8 +3,8 @@ import { dirname, resolve } from "node:path";
 import { test as base, type Page } from "@playwright/test";
 import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
 import {
-  buildAllowance,
   createAccount,
+  createAllowanceRow,
   createExpenseRequest,
   createPendingChange,
   type AccountSpec,
@@ -60,10 +60,14 @@ interface TestFixtures {
    */
   makeExpenseRequest: (account: TestAccount, request: ExpenseRequestSpec) => Promise<string>;
   /**
-   * A mobility allowance of `account`'s with its funder, as the platform stores it once confirmed
-   * (`buildAllowance`: a small carpooling allowance sent today, unless the fields say otherwise).
+   * An allowance of `account`'s with its own employer (status sent unless told), as the platform stores one
+   * after a confirmation (`buildAllowance`'s figures unless told), with the monthly payouts given.
    */
-  makeAllowance: (account: TestAccount, fields?: Partial<AllowanceTable>) => Promise<string>;
+  makeAllowance: (
+    account: TestAccount,
+    fields?: Partial<AllowanceTable>,
+    payouts?: Parameters<typeof createAllowanceRow>[2],
+  ) => Promise<string>;
 }
 
 export interface ExpenseRequestSpec {
@@ -169,10 +173,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   makeAllowance: async ({ e2eDatabase }, provide) => {
-    const { db } = e2eDatabase.handle;
-    await provide(async (account, fields = {}) => {
-      const row = buildAllowance({ user_id: account.userId, group_id: account.groupId, ...fields });
-      await db.insertInto("allowances").values(row).execute();
+    await provide(async (account, fields = {}, payouts = []) => {
+      const row = await createAllowanceRow(
+        e2eDatabase.handle.db,
+        { user_id: account.userId, group_id: account.groupId, ...fields },
+        payouts,
+      );
       return row.id;
     });
   },
