@@ -42,8 +42,8 @@ import resources from "~/i18n/catalogues";
 export interface AllowanceDeps {
   db: DB;
   geodata: Geodata;
-  /** E-mails go through it (per the expenseRequests preference); without one, only the notifications are kept. */
-  messenger?: Messenger;
+  /** The confirmation's e-mail goes through it (per the expenseRequests preference), as refund requests'. */
+  messenger: Messenger;
 }
 
 export interface AllowanceGroup {
@@ -295,7 +295,7 @@ interface Checked {
  * yearly cap, or the group's share of a subscription.
  */
 async function check(
-  deps: AllowanceDeps,
+  deps: Pick<AllowanceDeps, "db" | "geodata">,
   userId: string,
   input: AllowanceInput,
   today: string,
@@ -399,7 +399,7 @@ async function check(
 
 /** The simulation the summary shows (every rule checked; field errors by the spec's keys otherwise). */
 export async function simulateAllowance(
-  deps: AllowanceDeps,
+  deps: Pick<AllowanceDeps, "db" | "geodata">,
   userId: string,
   input: AllowanceInput,
   today: string,
