@@ -159,7 +159,8 @@ async function build(): Promise<FrenchDataset> {
   const cog = JSON.parse(communesText) as CogCommune[];
   const epcis = JSON.parse(epciText) as CogEpci[];
 
-  const communes = new Map<string, DatasetCommune & { postcodes: string[] }>();
+  const communes = new Map<string, DatasetCommune>();
+  const postcodesOf = new Map<string, string[]>();
   const cityNames = new Map<string, string>();
   const arrondissements = new Set<string>();
   for (const c of cog) if (c.type === "commune-actuelle") cityNames.set(c.code, normaliseName(c.nom));
@@ -174,8 +175,8 @@ async function build(): Promise<FrenchDataset> {
       population: c.population ?? 0,
       point,
       pointFrom: point ? "commune" : null,
-      postcodes: c.codesPostaux ?? [],
     });
+    postcodesOf.set(c.code, c.codesPostaux ?? []);
   }
   for (const c of cog) {
     if (c.type !== "commune-deleguee" && c.type !== "commune-associee") continue;
@@ -186,7 +187,7 @@ async function build(): Promise<FrenchDataset> {
 
   const byPostcode = new Map<string, DatasetCommune[]>();
   for (const commune of communes.values()) {
-    for (const postcode of commune.postcodes) {
+    for (const postcode of postcodesOf.get(commune.code)!) {
       const list = byPostcode.get(postcode) ?? [];
       list.push(commune);
       byPostcode.set(postcode, list);
@@ -205,7 +206,7 @@ async function build(): Promise<FrenchDataset> {
     [...list].filter((c) => c.pointFrom === "commune").map((c) => c.point!);
   for (const commune of communes.values()) {
     if (commune.point) continue;
-    const sharing = commune.postcodes.flatMap((postcode) => located(byPostcode.get(postcode) ?? []));
+    const sharing = postcodesOf.get(commune.code)!.flatMap((postcode) => located(byPostcode.get(postcode) ?? []));
     const point = centroid(sharing);
     if (point) Object.assign(commune, { point, pointFrom: "postcode" });
   }
@@ -222,10 +223,7 @@ async function build(): Promise<FrenchDataset> {
   }
 
   const counts: FrenchDataset["counts"] = { commune: 0, postcode: 0, intercommunality: 0, none: 0 };
-  for (const commune of communes.values()) {
-    counts[commune.pointFrom ?? "none"]++;
-    delete (commune as Partial<typeof commune>).postcodes;
-  }
+  for (const commune of communes.values()) counts[commune.pointFrom ?? "none"]++;
   return { byPostcode, counts };
 }
 

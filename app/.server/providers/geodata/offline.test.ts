@@ -146,6 +146,27 @@ test("only French addresses (France and its overseas departments) are located", 
   });
 });
 
+test("a commune without a GeoNames place of its own takes the centroid of its postcode's located communes", async () => {
+  const { byPostcode } = await frenchDataset();
+  const [postcode, communes] = [...byPostcode].find(
+    ([, list]) =>
+      list.some((c) => c.pointFrom === "postcode") &&
+      // one postcode only for that commune, so its neighbours are exactly this list
+      [...byPostcode.values()].filter((other) => other.includes(list.find((c) => c.pointFrom === "postcode")!))
+        .length === 1,
+  )!;
+  const fallback = communes.find((c) => c.pointFrom === "postcode")!;
+  const located = communes.filter((c) => c.pointFrom === "commune").map((c) => c.point!);
+  expect(located.length).toBeGreaterThan(0);
+  expect(fallback.point!.lat).toBeCloseTo(located.reduce((sum, p) => sum + p.lat, 0) / located.length, 9);
+  expect(fallback.point!.lon).toBeCloseTo(located.reduce((sum, p) => sum + p.lon, 0) / located.length, 9);
+  expect(await straight.locate(address(postcode, fallback.name))).toEqual({
+    kind: "found",
+    point: fallback.point,
+    label: fallback.name,
+  });
+});
+
 test("the dataset is built once per process and keeps nearly every commune located", async () => {
   const first = await frenchDataset();
   expect(await frenchDataset()).toBe(first);
