@@ -24,6 +24,17 @@ const positiveInt = (fallback: number) =>
     .transform((v) => (v ? Number(v) : fallback))
     .pipe(z.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1"));
 
+/** A number from min to max, from its text (a decimal point); unset or blank: the default. */
+const boundedNumber = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? Number(v) : fallback))
+    .pipe(
+      z.number({ error: "must be a number" }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+    );
+
 /** The languages the portal has a catalogue for (locales/); the first one listed is the default. */
 export const CATALOGUE_LOCALES = ["fr", "en", "nl"] as const;
 export type Locale = (typeof CATALOGUE_LOCALES)[number];
@@ -126,6 +137,12 @@ const envSchema = z
     S3_REGION: z.string().default("us-east-1"),
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
+    /** Straight-line distance × this = the estimated road distance of the allowances (offline geodata). */
+    GEODATA_ROAD_FACTOR: boundedNumber(1.3, 1, 3),
+    /** An OSRM-compatible routing service for road distances (e.g. http://127.0.0.1:5000); unset: the estimate. */
+    ROUTING_URL: optionalUrl,
+    /** How long one route may take before the estimate is used instead. */
+    ROUTING_TIMEOUT_MS: positiveInt(2000),
   })
   .superRefine((env, ctx) => {
     if (env.APP_MODE === "sandbox" && !isLoopback(env.HOST) && env.ALLOW_PUBLIC_SANDBOX !== "1") {

@@ -3,6 +3,7 @@ import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type 
 import { isDatabaseEmpty, registerDemoCards, registerDemoPayments, seedDemo } from "./db/seed";
 import { createLogger, type Logger } from "./logger";
 import { createFileStorage, type FileStorage } from "./providers/file-storage";
+import { createGeodata, type Geodata } from "./providers/geodata";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
@@ -23,6 +24,8 @@ export interface Platform {
   fileStorage: FileStorage;
   /** Reads receipts on this server (its worker starts on first use). */
   receiptReader: ReceiptReader;
+  /** Where addresses are and how far home is from work (the allowances; its dataset loads on first use). */
+  geodata: Geodata;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -52,6 +55,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
   }
   const fileStorage = createFileStorage(env);
   const receiptReader = createReceiptReader();
+  const geodata = createGeodata(env, logger);
   return {
     env,
     db: database.db,
@@ -61,6 +65,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     payments,
     fileStorage,
     receiptReader,
+    geodata,
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {

@@ -388,7 +388,11 @@ test("mobility: the wallet preamble, then the subtypes its features allow; an al
   await continueFrom(panel);
   await panel.getByRole("radio", { name: "Indemnité covoiturage" }).check();
   await continueFrom(panel);
-  await expect(page).toHaveURL(/\/plans\/allowances\/new\?type=carpooling$/);
+  // Its draft is made there, and the wizard opens on its first step.
+  await expect(page).toHaveURL(/\/plans\/allowances\/new\?draft=ald_[^&]+&step=intro$/);
+  await expect(
+    page.getByRole("dialog", { name: "Indemnité covoiturage" }).getByRole("heading", { name: "Étape 1 sur 3 : Indemnité" }),
+  ).toBeVisible();
 });
 
 test("holidays ask for the sworn name: the platform's refusal lands on its field with the alert, then the request is sent", async ({

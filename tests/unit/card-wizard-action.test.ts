@@ -1,5 +1,6 @@
 import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
+import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +42,7 @@ beforeAll(async () => {
     payments: new SandboxPaymentProcessor(handle.db),
     fileStorage: new FilesystemStorage(mkdtempSync(join(tmpdir(), "files-"))),
     receiptReader: new LocalReceiptReader(),
+    geodata: createOfflineGeodata({ roadFactor: 1.3 }),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

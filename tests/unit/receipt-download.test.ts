@@ -13,6 +13,7 @@ import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
+import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
 import { getAccount } from "~/.server/services/accounts";
 import { storeReceipt } from "~/.server/services/receipts";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -38,6 +39,7 @@ beforeAll(async () => {
     payments: new SandboxPaymentProcessor(handle.db),
     fileStorage,
     receiptReader: new LocalReceiptReader(),
+    geodata: createOfflineGeodata({ roadFactor: 1.3 }),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

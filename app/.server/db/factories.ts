@@ -460,8 +460,11 @@ export interface AccountSpec {
   freeLicences?: ("physical_card" | "virtual_card")[];
   /** The employer's name (default "Acme France"). */
   funder?: string;
-  /** Further employers the account belongs to, each with the card licences it still offers. */
-  otherFunders?: { name: string; freeLicences?: ("physical_card" | "virtual_card")[] }[];
+  /**
+   * Further employers the account belongs to, each with the card licences it still offers and, if told,
+   * its own fields (an address, a mobility policy).
+   */
+  otherFunders?: { name: string; freeLicences?: ("physical_card" | "virtual_card")[]; group?: Partial<GroupTable> }[];
   /** Wallet activations still available, by wallet type (e.g. "mobility"). */
   freeWalletLicences?: string[];
   /** For the overflow feature: the most an overflow payment may be, in cents. */
@@ -492,7 +495,7 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
   const mfa = spec.mfa === undefined ? "EMAIL" : spec.mfa;
   const group = buildGroup({ name: spec.funder ?? "Acme France" });
   const others = (spec.otherFunders ?? []).map((f) => ({
-    group: buildGroup({ name: f.name }),
+    group: buildGroup({ ...f.group, name: f.name }),
     freeLicences: f.freeLicences ?? [],
   }));
   const user = buildUser({

@@ -68,7 +68,7 @@ function TypeChoice({ view }: { view: Extract<FrameView, { kind: "choose" }> }) 
         {view.types.map(({ type, href }) => (
           <li key={type}>
             <Link to={href} preventScrollReset>
-              {t(`allowanceWizard.types.${type}`)}
+              {t(`allowances.types.${type}`)}
             </Link>
             <p className="hint">{t(`allowanceWizard.choose.hints.${type}`)}</p>
           </li>
@@ -115,12 +115,12 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
   return (
     <div className="refund-wizard">
       <dl className="summary-list">
-        {row(t("allowanceWizard.summary.type"), t(`allowanceWizard.types.${a.type}`))}
+        {row(t("allowanceWizard.summary.type"), t(`allowances.types.${a.type}`))}
         {row(t("allowanceWizard.summary.group"), a.groupName)}
         {row(t("allowanceWizard.readOnly.status"), t(`allowances.status.${a.status}`, { defaultValue: a.status }))}
         {a.refusalReason ? row(t("allowanceWizard.readOnly.refusalReason"), a.refusalReason) : null}
         {row(t("allowanceWizard.readOnly.period"), t("allowanceWizard.readOnly.periodValue", { start: day(a.startAt), end: day(a.endsAt) }))}
-        {a.travelRole ? row(t("allowanceWizard.summary.role"), t(`allowanceWizard.details.roles.${a.travelRole}`)) : null}
+        {a.travelRole ? row(t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${a.travelRole}`)) : null}
         {row(t("allowanceWizard.summary.allowance"), <strong>{formatCents(a.amount)}</strong>)}
         {row(
           t("allowanceWizard.readOnly.how"),
@@ -146,10 +146,12 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
               }),
             )
           : null}
-        {row(
-          t("allowanceWizard.summary.monthly"),
-          t("allowanceWizard.summary.monthlyValue", { amount: formatCents(a.monthlyAmount), count: a.numberOfMonths }),
-        )}
+        {a.monthlyAmount !== null && a.numberOfMonths !== null
+          ? row(
+              t("allowanceWizard.summary.monthly"),
+              t("allowanceWizard.summary.monthlyValue", { amount: formatCents(a.monthlyAmount), count: a.numberOfMonths }),
+            )
+          : null}
         {row(t("allowanceWizard.summary.iban"), t("allowanceWizard.summary.ibanMasked", { lastFour: a.ibanLastFour }))}
         {a.signedAt ? row(t("allowanceWizard.readOnly.signedAt"), day(a.signedAt)) : null}
         {a.media.length
@@ -174,7 +176,7 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
                       month: formatMonth(p.month),
                       amount: formatCents(p.amount),
                       date: day(p.scheduledFor),
-                      status: t(`allowanceWizard.readOnly.payoutStatus.${p.status}`, { defaultValue: p.status }),
+                      status: t(`allowances.payoutStatus.${p.status}`, { defaultValue: p.status }),
                     })}
                   </li>
                 ))}

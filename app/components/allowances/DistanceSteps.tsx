@@ -222,11 +222,9 @@ function DaysField({ field, start, end }: { field: FieldMeta; start: string | un
         field={field}
         label={t("allowanceWizard.details.days")}
         hint={hint}
-        type="number"
         inputMode="numeric"
-        min={1}
-        max={max ?? undefined}
-        step={1}
+        autoComplete="off"
+        onChange={(e) => setDays(Number(e.target.value) || 1)}
       />
     );
   const error = field.errors?.[0];
@@ -279,7 +277,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const groupOptions = view.groups.map((g: GroupView) => ({ value: g.id, label: g.name }));
   const roleOptions = (["driver", "passenger"] as const).map((r) => ({
     value: r,
-    label: t(`allowanceWizard.details.roles.${r}`),
+    label: t(`allowances.travelRoles.${r}`),
   }));
   return (
     <>
@@ -445,7 +443,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
       ) : null}
       <h4>{t("allowanceWizard.summary.title")}</h4>
       <dl className="summary-list">
-        {row("type", t("allowanceWizard.summary.type"), t(`allowanceWizard.types.${wizard.type}`), null)}
+        {row("type", t("allowanceWizard.summary.type"), t(`allowances.types.${wizard.type}`), null)}
         {row("group", t("allowanceWizard.summary.group"), view.groupName, "details")}
         {row("home", t("allowanceWizard.summary.home"), view.home, "details")}
         {row("work", t("allowanceWizard.summary.work"), view.work, "details")}
@@ -458,7 +456,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
           "details",
         )}
         {view.travelRole
-          ? row("role", t("allowanceWizard.summary.role"), t(`allowanceWizard.details.roles.${view.travelRole}`), "details")
+          ? row("role", t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${view.travelRole}`), "details")
           : null}
         {s ? (
           <>

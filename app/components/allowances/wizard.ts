@@ -109,8 +109,8 @@ export interface AllowanceSummaryView {
   startAt: string;
   endsAt: string;
   amount: number;
-  monthlyAmount: number;
-  numberOfMonths: number;
+  monthlyAmount: number | null;
+  numberOfMonths: number | null;
   ibanLastFour: string;
   signedAt: string | null;
   createdAt: string;

@@ -90,7 +90,7 @@ async function flowContext(
     step,
     today: todayInParis(),
     draftPath: draftPath(draft.id),
-    closeTo: worthKeeping(draft) ? draftPath(draft.id, step, { close: "1" }) : LIST,
+    closeTo: worthKeeping(draft) ? draftPath(draft.id, step, { close: "1" }) : internalPath(LIST, {}),
   };
 }
 

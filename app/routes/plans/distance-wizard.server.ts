@@ -117,10 +117,11 @@ export async function distanceLoad(ctx: AllowanceFlowContext): Promise<DistanceV
   const input = inputOf(type, draft.answers);
   if (step === "summary" && !input) step = "details";
 
-  const paths = Object.fromEntries(DISTANCE_STEPS.map((s) => [s, draftPath(draft.id, s)])) as Record<
-    DistanceStep,
-    string
-  >;
+  const paths: Record<DistanceStep, string> = {
+    intro: draftPath(draft.id, "intro"),
+    details: draftPath(draft.id, "details"),
+    summary: draftPath(draft.id, "summary"),
+  };
   const position = stepIndex(step);
   return {
     kind: "distance",
@@ -337,7 +338,7 @@ export async function distanceAct(ctx: AllowanceFlowContext, form: FormData) {
     const input = inputOf(type, draft.answers);
     if (!input || draft.stepReached < stepIndex("summary")) return go("details");
     const result = await createAllowance(
-      { db, geodata },
+      { db, geodata, messenger: ctx.platform.messenger },
       userId,
       { ...input, draftId: draft.id, swornStatement: true },
       ctx.today,

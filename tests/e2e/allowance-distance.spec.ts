@@ -1,0 +1,389 @@
+import type { Locator, Page } from "@playwright/test";
+import { daysWithoutSundays } from "../../app/domain/allowances";
+import { dayToFrench } from "../../app/domain/refunds";
+import { todayInParis } from "../../app/domain/wallets";
+import type { DB } from "../../app/.server/db";
+import { newId } from "../../app/.server/ids";
+import { expect, test, type AccountOptions, type TestAccount } from "./fixtures";
+import { expectAccessible } from "./helpers";
+
+/**
+ * Spec 001 §2.7, §5, issue 15: the carpooling and bicycle wizards, a side panel over the list of
+ * allowances, JS on and off. Each journey has its own account: a member of its employer (Acme France, in
+ * Paris) and of CSE Acme at 3 avenue Foch 69006 Lyon, as the demo's marie; both pay 0,25 €/km, 600 € a year.
+ */
+const IBAN = "FR76 3000 6000 0112 3456 7890 189";
+const CARDS = [{ type: "physical" as const, lastFour: "4242" }];
+const MARIE_LIKE: AccountOptions = {
+  cards: CARDS,
+  features: { allowances: { any: true, carpooling: true, bicycle: true } },
+  otherFunders: [
+    {
+      name: "CSE Acme",
+      group: { address_line1: "3 avenue Foch", address_zipcode: "69006", address_city: "Lyon", address_country: "FR" },
+    },
+  ],
+};
+
+const today = todayInParis();
+const yearStart = `${today.slice(0, 4)}-01-01`;
+/** 20 days at the office, or the period's most when it is shorter (early January). */
+const DAYS = Math.min(20, daysWithoutSundays(yearStart, today));
+const tomorrow = (() => {
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+})();
+
+const panelOf = (page: Page, name: string) => page.getByRole("dialog", { name });
+const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
+
+async function continueFrom(panel: Locator) {
+  await panel.getByRole("button", { name: "Continuer", exact: true }).click();
+}
+
+/** Euros shown the French way ("1 234,50 €") as cents. */
+function cents(text: string): number {
+  const m = /(\d[\d\s\u202f\u00a0]*),(\d{2})\s*€/.exec(text);
+  if (!m) throw new Error(`no amount in ${text}`);
+  return Number(m[1]!.replace(/\D/g, "")) * 100 + Number(m[2]);
+}
+
+async function fillAddress(panel: Locator, legend: string, line1: string, zipcode: string, city: string) {
+  const group = panel.getByRole("group", { name: legend });
+  await group.getByLabel("Numéro et voie").fill(line1);
+  await group.getByLabel("Code postal").fill(zipcode);
+  await group.getByLabel("Ville").fill(city);
+}
+
+/** The days at the office: a slider with JavaScript, a text field stating its maximum without. */
+async function fillDays(panel: Locator, days: number) {
+  const field = panel.getByLabel("Jours au bureau");
+  if (jsOn()) {
+    await expect(field).toHaveAttribute("type", "range");
+    await field.fill(String(days));
+    await expect(panel.getByText(`${days} jours`, { exact: true })).toBeVisible();
+  } else {
+    await field.fill(String(days));
+  }
+}
+
+/** The CSE Acme group of this account. */
+async function cseGroupId(db: DB, account: TestAccount) {
+  const row = await db
+    .selectFrom("groups")
+    .innerJoin("memberships", "memberships.group_id", "groups.id")
+    .select("groups.id")
+    .where("memberships.user_id", "=", account.userId)
+    .where("groups.name", "=", "CSE Acme")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+test("marie-like asks a carpooling allowance as a driver for CSE Acme: work address from the group, the simulation in words, signed, listed", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.setTimeout(180_000);
+  const { db } = e2eDatabase.handle;
+  const account = await makeAccount(MARIE_LIKE);
+  await signInAs(page, account);
+
+  // The type choice, then the carpooling wizard's first step.
+  await page.goto("/plans/allowances/new");
+  let panel = panelOf(page, "Demander une indemnité mobilité");
+  await expect(panel.getByRole("link", { name: "Covoiturage" })).toBeVisible();
+  await expect(panel.getByRole("link", { name: "Indemnité kilométrique vélo" })).toBeVisible();
+  // Subscription is not among this account's features.
+  await expect(panel.getByRole("link", { name: "Abonnement de transport" })).toHaveCount(0);
+  await expectAccessible(page, "allowance wizard, type choice");
+  await panel.getByRole("link", { name: "Covoiturage" }).click();
+
+  panel = panelOf(page, "Indemnité covoiturage");
+  await expect(panel.getByRole("heading", { name: "Étape 1 sur 3 : Indemnité" })).toBeVisible();
+  await expect(page).toHaveURL(/\/plans\/allowances\/new\?draft=ald_[^&]+&step=intro$/);
+  await expect(panel.getByText("CSE Acme : 0,25 € par kilomètre, au plus 600,00 € par an.")).toBeVisible();
+  await expectAccessible(page, "allowance wizard, intro");
+  await continueFrom(panel);
+
+  await expect(panel.getByRole("heading", { name: "Étape 2 sur 3 : Vos trajets" })).toBeVisible();
+  await expectAccessible(page, "allowance wizard, details");
+  const work = panel.getByRole("group", { name: "Adresse de votre lieu de travail" });
+  // Choosing the group fills the work address: at once with JS, after "Choisir" without.
+  await panel.getByLabel("Financeur").selectOption({ label: "CSE Acme" });
+  if (!jsOn()) await panel.getByRole("button", { name: "Choisir" }).click();
+  await expect(work.getByLabel("Numéro et voie")).toHaveValue("3 avenue Foch");
+  await expect(work.getByLabel("Code postal")).toHaveValue("69006");
+  await expect(work.getByLabel("Ville")).toHaveValue("Lyon");
+  await expect(panel.getByLabel("Financeur")).toHaveValue(await cseGroupId(db, account));
+
+  await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
+  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
+  await panel.getByLabel("Date de fin").fill(dayToFrench(today));
+  await fillDays(panel, DAYS);
+  await panel.getByRole("radio", { name: "Conducteur" }).check();
+  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await continueFrom(panel);
+
+  await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible();
+  const summary = panel.locator("dl.summary-list");
+  await expect(summary.getByText("8 rue des Lilas 69003 Lyon FR")).toBeVisible();
+  await expect(summary.getByText("3 avenue Foch 69006 Lyon FR")).toBeVisible();
+  await expect(summary.getByText("Conducteur")).toBeVisible();
+  await expect(summary.getByText("se terminant par 0189")).toBeVisible();
+  await expect(summary.getByText(/km \(estimation/)).toBeVisible();
+  await expect(summary.getByText("0,25 € par kilomètre")).toBeVisible();
+  // allowance = round trip × days × rate, as the summary writes it.
+  const computation = await summary.getByText(/ km × \d+ jours × 0,25 € = /).textContent();
+  const m = /([\d,]+) km × (\d+) jours × 0,25 € = (.+)$/.exec(computation ?? "");
+  expect(m).not.toBeNull();
+  const roundTripHundredths = Number(m![1]!.replace(",", ""));
+  expect(roundTripHundredths).toBeGreaterThan(200); // Lyon 3e – Lyon 6e: a few kilometres each way
+  expect(roundTripHundredths).toBeLessThan(2000);
+  expect(Number(m![2])).toBe(DAYS);
+  const amount = cents(m![3]!);
+  expect(amount).toBe(Math.round((roundTripHundredths * DAYS * 25) / 100));
+  await expect(summary.getByText(/par mois pendant \d+ mois/)).toBeVisible();
+  await expect(panel.getByText(/il vous restera .* de votre plafond annuel/)).toBeVisible();
+  await expectAccessible(page, "allowance wizard, summary");
+
+  // Unticked: refused on the checkbox, by request too.
+  const unsigned = await page.request.post(page.url(), { form: { intent: "confirm", amount: "999999" } });
+  expect(unsigned.status()).toBe(400);
+  expect(await unsigned.text()).toContain("Cochez la déclaration sur l’honneur pour confirmer.");
+  await panel.getByRole("button", { name: "Confirmer" }).click();
+  await expect(panel.getByText("Cochez la déclaration sur l’honneur pour confirmer.").first()).toBeVisible();
+  await expectAccessible(page, "allowance wizard, summary refused");
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByRole("button", { name: "Confirmer" }).click();
+
+  await expect(page).toHaveURL(/\/plans\/allowances\?refresh=1$/);
+  await expect(page.getByText("Votre demande d’indemnité est envoyée : elle apparaît dans la liste.")).toBeVisible();
+  await expect(page.getByText("Covoiturage — CSE Acme")).toBeVisible();
+  await expectAccessible(page, "allowances list after confirmation");
+
+  // The same draft again: already sent, nothing created twice.
+  const draft = await db
+    .selectFrom("allowance_drafts")
+    .select("id")
+    .where("user_id", "=", account.userId)
+    .executeTakeFirstOrThrow();
+  const again = await page.request.post(`/plans/allowances/new?draft=${encodeURIComponent(draft.id)}&step=summary`, {
+    form: { intent: "confirm", sworn_statement: "on" },
+    maxRedirects: 0,
+  });
+  expect(again.status()).toBe(302);
+  const rows = await db.selectFrom("allowances").select("amount").where("user_id", "=", account.userId).execute();
+  // One allowance, of the server's amount (the 999999 posted earlier was never read).
+  expect(rows.map((r) => r.amount)).toEqual([amount]);
+});
+
+test("a bicycle allowance whose end is after today is refused on that field; bad answers posted by request are 400s in French", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.setTimeout(120_000);
+  const account = await makeAccount(MARIE_LIKE);
+  await signInAs(page, account);
+  // The refund wizard's mobility road names the bicycle allowance "ikv".
+  await page.goto("/plans/allowances/new?type=ikv");
+  const panel = panelOf(page, "Indemnité kilométrique vélo");
+  await expect(panel.getByRole("heading", { name: "Étape 1 sur 3 : Indemnité" })).toBeVisible();
+  await continueFrom(panel);
+  await expect(panel.getByRole("heading", { name: "Étape 2 sur 3 : Vos trajets" })).toBeVisible();
+  // No travel role for the bicycle.
+  await expect(panel.getByRole("radio", { name: "Conducteur" })).toHaveCount(0);
+  const details = page.url();
+
+  await panel.getByLabel("Financeur").selectOption({ label: "CSE Acme" });
+  if (!jsOn()) await panel.getByRole("button", { name: "Choisir" }).click();
+  await expect(panel.getByRole("group", { name: "Adresse de votre lieu de travail" }).getByLabel("Ville")).toHaveValue(
+    "Lyon",
+  );
+  await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
+  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
+  await panel.getByLabel("Date de fin").fill(dayToFrench(tomorrow));
+  await panel.getByLabel("Jours au bureau").fill("3");
+  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await continueFrom(panel);
+  const endError = panel.getByText("La date de fin ne peut pas être après aujourd’hui.");
+  await expect(endError.first()).toBeVisible();
+  await expect(panel.getByLabel("Date de fin")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveTitle(/^Erreur : /);
+  await expectAccessible(page, "bicycle wizard, end after today refused");
+
+  const cse = await cseGroupId(e2eDatabase.handle.db, account);
+  const valid = {
+    intent: "continue",
+    group_id: cse,
+    "home.line1": "8 rue des Lilas",
+    "home.zipcode": "69003",
+    "home.city": "Lyon",
+    "home.country": "FR",
+    "work.line1": "3 avenue Foch",
+    "work.zipcode": "69006",
+    "work.city": "Lyon",
+    "work.country": "FR",
+    start_at: dayToFrench(yearStart),
+    ends_at: dayToFrench(today),
+    days_at_office: "1",
+    iban: IBAN,
+  };
+  const refusals: [Record<string, string>, string][] = [
+    [{ days_at_office: "0" }, "Indiquez un nombre de jours au bureau entre 1 et le nombre de jours de la période"],
+    [{ days_at_office: "400" }, "Indiquez un nombre de jours au bureau entre 1 et le nombre de jours de la période"],
+    [{ group_id: account.groupId.replace(/.$/, "x") }, "Choisissez un financeur qui prend en charge cette indemnité."],
+    [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, "IBAN"],
+    [{ "home.line1": "rue des Lilas" }, "numéro"],
+    [{ start_at: "31/02/2026" }, "La date de début doit être"],
+    [{ ends_at: dayToFrench(tomorrow) }, "La date de fin ne peut pas être après aujourd’hui."],
+  ];
+  for (const [change, message] of refusals) {
+    const answer = await page.request.post(details, { form: { ...valid, ...change } });
+    expect(answer.status(), JSON.stringify(change)).toBe(400);
+    expect(await answer.text(), JSON.stringify(change)).toContain(message);
+  }
+  // Another user's draft is not found, an unknown intent is a 400.
+  const foreign = await page.request.post("/plans/allowances/new?draft=ald_nobody&step=details", {
+    form: valid,
+    maxRedirects: 0,
+  });
+  expect(foreign.status()).toBe(302);
+  const unknown = await page.request.post(details, { form: { ...valid, intent: "pay" } });
+  expect(unknown.status()).toBe(400);
+  // A type the account does not have: the notice, not an error.
+  await page.goto("/plans/allowances/new?type=subscription");
+  await expect(panelOf(page, "Demander une indemnité mobilité").getByText("Aucun de vos financeurs ne propose cette indemnité.")).toBeVisible();
+});
+
+test("an allowance that would pass the yearly cap is reduced, and the summary says so and what remains", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.setTimeout(120_000);
+  const account = await makeAccount(MARIE_LIKE);
+  const { db } = e2eDatabase.handle;
+  const cse = await cseGroupId(db, account);
+  // 595 € already asked with CSE Acme this year: 5 € left of its 600 €.
+  await db
+    .insertInto("allowances")
+    .values({
+      id: newId("alw"),
+      user_id: account.userId,
+      group_id: cse,
+      type: "bicycle",
+      status: "approved",
+      amount: 59500,
+      iban_last_four: "0189",
+      days_at_office: 100,
+      start_at: yearStart,
+      ends_at: yearStart,
+      travel_role: null,
+      home_address: "8 rue des Lilas 69003 Lyon FR",
+      work_address: "3 avenue Foch 69006 Lyon FR",
+      is_cancellable: 0,
+      created_at: new Date().toISOString(),
+      iban: "FR7630006000011234567890189",
+      monthly_amount: 59500,
+      number_of_months: 1,
+      rate_per_km: 25,
+      distance_estimate_m: 12000,
+      distance_declared_m: null,
+      distance_source: "estimate",
+      amount_before_cap: 59500,
+      cap_remaining_before: 60000,
+      subscription_amount: null,
+      percentage: null,
+      media_id: null,
+      second_media_id: null,
+      signed_at: yearStart,
+      refusal_reason: null,
+      decided_at: null,
+      updated_at: null,
+      draft_id: null,
+    })
+    .execute();
+  await signInAs(page, account);
+  await page.goto("/plans/allowances/new?type=bicycle");
+  const panel = panelOf(page, "Indemnité kilométrique vélo");
+  await expect(panel.getByText("Il vous reste 5,00 € cette année.")).toBeVisible();
+  await continueFrom(panel);
+  await panel.getByLabel("Financeur").selectOption({ label: "CSE Acme" });
+  if (!jsOn()) await panel.getByRole("button", { name: "Choisir" }).click();
+  await expect(panel.getByRole("group", { name: "Adresse de votre lieu de travail" }).getByLabel("Ville")).toHaveValue(
+    "Lyon",
+  );
+  await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
+  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
+  await panel.getByLabel("Date de fin").fill(dayToFrench(today));
+  await fillDays(panel, DAYS);
+  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await continueFrom(panel);
+
+  await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible();
+  await expect(panel.getByText(/Le plafond annuel a réduit votre indemnité/)).toBeVisible();
+  await expect(panel.getByText(/il ne restait que 5,00 € de votre plafond cette année\. Vous recevrez 5,00 €/)).toBeVisible();
+  await expect(panel.locator("dl.summary-list").getByText("5,00 €", { exact: true })).toBeVisible();
+  await expectAccessible(page, "bicycle wizard, summary reduced by the cap");
+
+  // The employee corrects the one-way distance: both are shown, the declared one is used.
+  await panel.getByLabel(/Corriger la distance aller/).fill("0");
+  await panel.getByRole("button", { name: "Corriger la distance" }).click();
+  await expect(panel.getByText("Indiquez une distance aller entre 1 mètre et 200 km.").first()).toBeVisible();
+  await panel.getByLabel(/Corriger la distance aller/).fill("0,5");
+  await panel.getByRole("button", { name: "Corriger la distance" }).click();
+  await expect(panel.getByText("Distance que vous avez indiquée, retenue pour le calcul : 0,50 km")).toBeVisible();
+  await expect(panel.getByText(/km \(estimation/)).toBeVisible();
+  await expect(panel.getByText("1,00 km", { exact: true })).toBeVisible();
+
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByRole("button", { name: "Confirmer" }).click();
+  await expect(page).toHaveURL(/\/plans\/allowances\?refresh=1$/);
+  const created = await db
+    .selectFrom("allowances")
+    .select(["amount", "distance_declared_m", "distance_estimate_m"])
+    .where("user_id", "=", account.userId)
+    .where("type", "=", "bicycle")
+    .where("status", "=", "sent")
+    .executeTakeFirstOrThrow();
+  expect(created.distance_declared_m).toBe(500);
+  expect(created.distance_estimate_m).toBeGreaterThan(500);
+  expect(created.amount).toBeLessThanOrEqual(500);
+});
+
+test("closing a started wizard asks first; a foreign allowance is a 404; claire-like without the feature has no wizard", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  const account = await makeAccount(MARIE_LIKE);
+  await signInAs(page, account);
+  await page.goto("/plans/allowances/new?type=carpooling");
+  const panel = panelOf(page, "Indemnité covoiturage");
+  // On the first step, closing goes straight to the list.
+  await expect(panel.getByRole("link", { name: /^Fermer/ })).toHaveAttribute("href", "/plans/allowances");
+  await continueFrom(panel);
+  await panel.getByRole("link", { name: /^Fermer/ }).click();
+  await expect(panel.getByRole("heading", { name: "Abandonner cette demande ?" })).toBeVisible();
+  await expectAccessible(page, "allowance wizard, close confirmation");
+  await panel.getByRole("link", { name: "Reprendre" }).click();
+  await expect(panel.getByRole("heading", { name: "Étape 2 sur 3 : Vos trajets" })).toBeVisible();
+  await panel.getByRole("link", { name: /^Fermer/ }).click();
+  await panel.getByRole("button", { name: "Abandonner la demande" }).click();
+  await expect(page).toHaveURL(/\/plans\/allowances$/);
+
+  const foreign = await page.request.get("/plans/allowances/alw_not_yours");
+  expect(foreign.status()).toBe(404);
+
+  const claire = await makeAccount({ cards: CARDS });
+  await page.context().clearCookies();
+  await signInAs(page, claire);
+  const none = await page.request.get("/plans/allowances/new?type=carpooling");
+  expect(none.status()).toBe(404);
+});
