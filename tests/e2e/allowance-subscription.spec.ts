@@ -75,7 +75,10 @@ test("a subscription with the two receipts at 75 % for CSE Acme: missing proof, 
   await expect(panel.getByRole("list", { name: "Documents enregistrés" })).toHaveCount(0);
   await panel.getByLabel("Titre de transport ou facture").setInputFiles(TICKET);
   await panel.getByLabel("Attestation d’abonnement").setInputFiles(PROOF);
+  // With JavaScript the files go by XMLHttpRequest, for the percentage sent; without it, as the form's post.
+  const sending = page.waitForRequest((r) => r.method() === "POST" && r.url().includes("step=tickets"));
   await panel.getByRole("button", { name: "Envoyer les documents" }).click();
+  expect((await sending).resourceType()).toBe(test.info().project.use.javaScriptEnabled === false ? "document" : "xhr");
 
   // Details: two groups, so a select; an end after 31 December refused on its field.
   await expect(stepHeading(panel)).toHaveText("Étape 3 sur 4 : Votre abonnement");
