@@ -1,10 +1,6 @@
 import type { AllowanceFlowContext } from "./allowance-flow";
 import type { Platform } from "~/.server/platform";
-import {
-  saveAllowanceAnswers,
-  setAllowanceFile,
-  type AllowanceDraft,
-} from "~/.server/services/allowance-drafts";
+import { saveAllowanceAnswers, setAllowanceFile, type AllowanceDraft } from "~/.server/services/allowance-drafts";
 import { allowanceGroups, createAllowance, simulateAllowance } from "~/.server/services/allowances";
 import { deleteReceipt, describeReceipt, storeReceipt } from "~/.server/services/receipts";
 import { startWindow, transportSharePercent } from "~/domain/allowances";
