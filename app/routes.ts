@@ -15,6 +15,7 @@ export default [
   route("locales/:lng", "routes/public/locales.ts"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
   route("dev/expense-requests", "routes/sandbox/review.tsx"),
+  route("dev/allowances", "routes/sandbox/allowance-review.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
   route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
 

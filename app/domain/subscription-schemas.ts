@@ -52,7 +52,7 @@ export const subscriptionDetailsSchema = (today: string) =>
     .transform((value, ctx) => {
       const start = value.start_at ? parseDay(value.start_at) : null;
       const end = value.ends_at ? parseDay(value.ends_at) : null;
-      const problems = periodProblems("subscription", start, end, today);
+      const problems: Record<string, string[]> = periodProblems("subscription", start, end, today);
       // A day typed but not a day of the calendar is said as such, not as missing.
       if (value.start_at && !start) problems.start_at = ["allowances.errors.startDateInvalid"];
       if (value.ends_at && !end) problems.ends_at = ["subscriptionWizard.errors.endDateInvalid"];

@@ -4,12 +4,13 @@ import { test as base, type Page } from "@playwright/test";
 import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
 import {
   createAccount,
+  createAllowanceRow,
   createExpenseRequest,
   createPendingChange,
   type AccountSpec,
   type CreatedAccount,
 } from "../../app/.server/db/factories";
-import type { ExpenseRequestTable } from "../../app/.server/db/schema";
+import type { AllowanceTable, ExpenseRequestTable } from "../../app/.server/db/schema";
 import {
   activationMessage,
   createActivationToken,
@@ -58,6 +59,15 @@ interface TestFixtures {
    * demo catalogue's expense type and partner named; paid from the wallets named (held while in progress).
    */
   makeExpenseRequest: (account: TestAccount, request: ExpenseRequestSpec) => Promise<string>;
+  /**
+   * An allowance of `account`'s with its own employer (status sent unless told), as the platform stores one
+   * after a confirmation (`buildAllowance`'s figures unless told), with the monthly payouts given.
+   */
+  makeAllowance: (
+    account: TestAccount,
+    fields?: Partial<AllowanceTable>,
+    payouts?: Parameters<typeof createAllowanceRow>[2],
+  ) => Promise<string>;
 }
 
 export interface ExpenseRequestSpec {
@@ -157,6 +167,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         db,
         { user_id: account.userId, type_id: type.id, partner_id: partner.id, amount: spec.amount, ...spec.fields },
         split,
+      );
+      return row.id;
+    });
+  },
+
+  makeAllowance: async ({ e2eDatabase }, provide) => {
+    await provide(async (account, fields = {}, payouts = []) => {
+      const row = await createAllowanceRow(
+        e2eDatabase.handle.db,
+        { user_id: account.userId, group_id: account.groupId, ...fields },
+        payouts,
       );
       return row.id;
     });

@@ -3,6 +3,8 @@ import { newId } from "../ids";
 import type { Features } from "../services/accounts";
 import type { DB } from "./index";
 import type {
+  AllowancePayoutTable,
+  AllowanceTable,
   CardAuthorizationTable,
   CardTable,
   CreditCardTable,
@@ -199,6 +201,77 @@ export function buildWalletReservation(
  * A request with its split over wallets and, while it is in progress, the amounts it holds on them — what
  * sending it through the service would have stored.
  */
+/**
+ * An allowance row as the platform stores one after a confirmation (status sent unless told): by default
+ * marie's seeded carpooling allowance's figures (3 days a month at the office, 25 c/km, over 2 months).
+ */
+export function buildAllowance(
+  fields: Pick<AllowanceTable, "user_id" | "group_id"> & Partial<AllowanceTable>,
+): AllowanceTable {
+  const iban = fields.iban ?? "FR7630006000011234567890189";
+  const now = new Date().toISOString();
+  return {
+    id: newId("alw"),
+    type: "carpooling",
+    status: "sent",
+    amount: 2400,
+    iban,
+    iban_last_four: iban.slice(-4),
+    days_at_office: 6,
+    start_at: now.slice(0, 10),
+    ends_at: now.slice(0, 10),
+    travel_role: "driver",
+    home_address: "8 rue des Lilas 69003 Lyon FR",
+    work_address: "3 avenue Foch 69006 Lyon FR",
+    is_cancellable: 1,
+    created_at: now,
+    monthly_amount: 2400,
+    number_of_months: 1,
+    rate_per_km: 25,
+    distance_estimate_m: 8000,
+    distance_declared_m: null,
+    distance_source: "estimate",
+    amount_before_cap: 2400,
+    cap_remaining_before: 60000,
+    subscription_amount: null,
+    percentage: null,
+    media_id: null,
+    second_media_id: null,
+    signed_at: now.slice(0, 10),
+    refusal_reason: null,
+    decided_at: null,
+    updated_at: now,
+    draft_id: null,
+    ...fields,
+  };
+}
+
+/** The allowance row, and the monthly payouts of an approved one (to its IBAN). */
+export async function createAllowanceRow(
+  db: DB,
+  fields: Parameters<typeof buildAllowance>[0],
+  payouts: Pick<AllowancePayoutTable, "month" | "amount" | "scheduled_for" | "status">[] = [],
+): Promise<AllowanceTable> {
+  const row = buildAllowance(fields);
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto("allowances").values(row).execute();
+    for (const p of payouts)
+      await trx
+        .insertInto("allowance_payouts")
+        .values({
+          id: newId("alp"),
+          allowance_id: row.id,
+          user_id: row.user_id,
+          iban: row.iban ?? "",
+          created_at: row.created_at,
+          paid_at: p.status === "paid" ? `${p.scheduled_for}T09:00:00.000Z` : null,
+          ...p,
+        })
+        .execute();
+  });
+  return row;
+}
+
 export async function createExpenseRequest(
   db: DB,
   fields: Parameters<typeof buildExpenseRequest>[0],

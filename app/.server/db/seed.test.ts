@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ibanProblem } from "../../domain/iban";
 import { parisDayAfter } from "../../domain/wallets";
 import { verifyPassword } from "../passwords";
+import { capStatus, listAllowancesAwaitingReview } from "../services/allowances";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import type { DatabaseHandle, DB } from "./index";
@@ -267,7 +268,64 @@ describe("marie", () => {
       ["to_correct", 1, 0],
     ]);
     const allowances = await db.selectFrom("allowances").selectAll().where("user_id", "=", id).execute();
-    expect(allowances.map((a) => [a.type, a.status])).toEqual([["carpooling", "in_progress"]]);
+    expect(allowances.map((a) => [a.type, a.status])).toEqual([["carpooling", "sent"]]);
+  });
+
+  test("marie's carpooling allowance: a past period of this year, its figures by the rules, counted in her cap", async () => {
+    const id = await userId(DEMO_EMAILS.marie);
+    const allowance = await db
+      .selectFrom("allowances as a")
+      .innerJoin("groups as g", "g.id", "a.group_id")
+      .selectAll("a")
+      .select("g.name as group_name")
+      .where("a.user_id", "=", id)
+      .executeTakeFirstOrThrow();
+    // Signed 12 days before 10 March 2026, over the 8 weeks before: 48 days without Sundays, 24 at the office.
+    expect(allowance).toMatchObject({
+      group_name: "CSE Acme",
+      travel_role: "driver",
+      start_at: "2026-01-02",
+      ends_at: "2026-02-26",
+      signed_at: "2026-02-26",
+      days_at_office: 24,
+      home_address: "8 rue des Lilas 69003 Lyon FR",
+      work_address: "3 avenue Foch 69006 Lyon FR",
+      iban: "FR7630006000011234567890189",
+      iban_last_four: "0189",
+      rate_per_km: 25,
+      distance_estimate_m: 3300,
+      distance_source: "estimate",
+      // 6,60 km × 24 days × 0,25 € = 39,60 €, over January and February.
+      amount: 3960,
+      amount_before_cap: 3960,
+      cap_remaining_before: 60000,
+      monthly_amount: 1980,
+      number_of_months: 2,
+    });
+    expect(ibanProblem(allowance.iban!)).toBeNull();
+    const cap = await capStatus(db, id, allowance.group_id, 2026);
+    expect(cap).toMatchObject({ usedWithGroup: 3960, remaining: 56040 });
+    expect(await listAllowancesAwaitingReview(db)).toEqual([expect.objectContaining({ id: allowance.id })]);
+  });
+
+  test("early January: marie's allowance still lies in the current year", async () => {
+    const early = await openTestDatabase();
+    try {
+      await seedDemo(early.db, new SandboxMessenger(early.db), {
+        now: new Date("2027-01-03T09:00:00.000Z"),
+        baseUrl: "http://localhost:3000",
+      });
+      const row = await early.db
+        .selectFrom("allowances")
+        .select(["start_at", "ends_at", "signed_at", "days_at_office", "amount"])
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ start_at: "2027-01-01", ends_at: "2027-01-03", signed_at: "2027-01-03" });
+      // Friday 1 and Saturday 2 January (Sunday 3 is not a day at the office).
+      expect(row.days_at_office).toBe(2);
+      expect(row.amount).toBeGreaterThan(0);
+    } finally {
+      await early.close();
+    }
   });
 
   test("the two requests in progress hold their amounts on the Culture wallet, paid to a valid IBAN", async () => {

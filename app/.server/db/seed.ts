@@ -1,3 +1,5 @@
+import { clampDays, daysWithoutSundays, remainingCap, simulateDistance } from "../../domain/allowances";
+import { addCalendarDays } from "../../domain/calendar";
 import { parisDayAfter } from "../../domain/wallets";
 import type { SandboxCardInput } from "../providers/issuer/sandbox";
 import type { ShippingStatus } from "../providers/issuer/port";
@@ -9,6 +11,7 @@ import { contactChangeSubject } from "../services/profile";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
 import {
+  buildAllowance,
   buildAuthorization,
   buildCard,
   buildCreditCard,
@@ -887,28 +890,68 @@ async function seedMarieExpenseRequests(
   return { inProgress: [correctable.id, cancellable.id], finished: [finished.id] };
 }
 
+/** Marie's commute, 8 rue des Lilas 69003 Lyon → 3 avenue Foch 69006 Lyon: about 3,3 km one way by road. */
+const MARIE_COMMUTE_METERS = 3300;
+
+/**
+ * Marie's carpooling allowance with CSE Acme, sent and waiting for the funder: a past period of the
+ * current year (up to 8 weeks, ending on the day she signed), three days at the office a week, its
+ * figures computed by the rules the wizard uses (domain/allowances.ts) so that the list explains them
+ * and her yearly cap counts it (spec 001 §3; issue 15).
+ */
 async function seedMarieAllowance(db: DB, clock: Clock, userId: string, groups: Groups): Promise<string> {
   const id = newId("alw");
+  const yearStart = `${clock.year()}-01-01`;
+  // Signed 12 days ago, or today in the first days of January (the period stays in the current year).
+  const twelveDaysAgo = clock.day(-12);
+  const signedAt = twelveDaysAgo < yearStart ? clock.day(0) : twelveDaysAgo;
+  const createdAt = twelveDaysAgo < yearStart ? clock.at(0) : clock.at(-12 * DAY);
+  const eightWeeksBefore = addCalendarDays(signedAt, -55);
+  const start = eightWeeksBefore < yearStart ? yearStart : eightWeeksBefore;
+  const days = clampDays(24, daysWithoutSundays(start, signedAt));
+  const group = await db
+    .selectFrom("groups")
+    .select(["mobility_rate_per_km", "mobility_yearly_cap"])
+    .where("id", "=", groups.cse)
+    .executeTakeFirstOrThrow();
+  const figures = simulateDistance({
+    oneWayMeters: MARIE_COMMUTE_METERS,
+    daysAtOffice: days,
+    ratePerKm: group.mobility_rate_per_km,
+    capRemaining: remainingCap({
+      groupCap: group.mobility_yearly_cap,
+      usedWithGroup: 0,
+      usedAllGroups: 0,
+      transportShares: 0,
+    }),
+    start,
+    end: signedAt,
+  });
   await db
     .insertInto("allowances")
-    .values({
-      id,
-      user_id: userId,
-      group_id: groups.cse,
-      type: "carpooling",
-      status: "sent",
-      amount: 24000,
-      iban_last_four: "0189",
-      days_at_office: 3,
-      start_at: clock.day(-10),
-      ends_at: clock.day(355),
-      travel_role: "driver",
-      // One string each, as the allowance request sends them (spec 001 §3).
-      home_address: "8 rue des Lilas 69003 Lyon FR",
-      work_address: "3 avenue Foch 69006 Lyon FR",
-      is_cancellable: 1,
-      created_at: clock.at(-12 * DAY),
-    })
+    .values(
+      buildAllowance({
+        id,
+        user_id: userId,
+        group_id: groups.cse,
+        amount: figures.allowance,
+        days_at_office: days,
+        start_at: start,
+        ends_at: signedAt,
+        // One string each, as the allowance request sends them (spec 001 §3).
+        home_address: "8 rue des Lilas 69003 Lyon FR",
+        work_address: "3 avenue Foch 69006 Lyon FR",
+        created_at: createdAt,
+        monthly_amount: figures.perMonth,
+        number_of_months: figures.numberOfMonths,
+        rate_per_km: group.mobility_rate_per_km,
+        distance_estimate_m: MARIE_COMMUTE_METERS,
+        amount_before_cap: figures.allowanceBeforeCap,
+        cap_remaining_before: figures.capRemainingBefore,
+        signed_at: signedAt,
+        updated_at: createdAt,
+      }),
+    )
     .execute();
   return id;
 }

@@ -3,7 +3,7 @@ import { useTranslation } from "~/i18n";
 import { formatDate, formatMonth } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
-import { SubscriptionSteps } from "./SubscriptionSteps";
+import { SubscriptionSteps, subscriptionInvalid } from "./SubscriptionSteps";
 import { DistanceSteps } from "./DistanceSteps";
 import { CLOSE_INTENT, type AllowanceActionData, type AllowanceSummaryView, type FrameView } from "./wizard";
 
@@ -15,6 +15,7 @@ import { CLOSE_INTENT, type AllowanceActionData, type AllowanceSummaryView, type
 
 /** True when the page shows errors (its title then starts with "Erreur : "). */
 export function allowanceWizardInvalid(actionData: AllowanceActionData | undefined): boolean {
+  if (actionData?.kind === "subscription") return subscriptionInvalid(actionData.data);
   if (actionData?.kind !== "distance") return false;
   const error = actionData.lastResult.error;
   return Boolean(error && Object.values(error).some((e) => e?.length));

@@ -1,15 +1,14 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useState, type FormEvent, type ReactNode } from "react";
-import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useNavigate, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
-import { RECEIPT_ACCEPT, parseDay } from "~/domain/refunds";
+import { parseDay } from "~/domain/refunds";
 import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
-import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, RequiredNote, Select, type FieldMeta } from "~/components/forms";
-import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { FileField, FormAlert, IntentButton as WizardButton } from "~/components/forms";
 import {
   SUBSCRIPTION_FILES,
   SUBSCRIPTION_INTENT,
@@ -101,17 +100,10 @@ function IntentButton({
   children: ReactNode;
   secondary?: boolean;
 }) {
-  const busy = useNavigation().state === "submitting";
   return (
-    <button
-      type="submit"
-      name={INTENT_FIELD}
-      value={SUBSCRIPTION_INTENT[intent]}
-      className={secondary ? "button button--secondary" : "button"}
-      aria-disabled={busy || undefined}
-    >
+    <WizardButton value={SUBSCRIPTION_INTENT[intent]} secondary={secondary}>
       {children}
-    </button>
+    </WizardButton>
   );
 }
 
@@ -139,18 +131,6 @@ function Actions({ wizard, submit }: { wizard: SubscriptionView; submit?: ReactN
   );
 }
 
-function FormAlert({ errors, kind = "error" }: { errors: string[] | undefined; kind?: "error" | "warning" }) {
-  const { t } = useTranslation();
-  if (!errors?.length) return null;
-  return (
-    <div className={`alert alert--${kind}`} role="alert">
-      {errors.map((e) => (
-        <p key={e}>{t(e)}</p>
-      ))}
-    </div>
-  );
-}
-
 function IntroStep({ wizard, view }: StepProps<"intro">) {
   const { t } = useTranslation();
   return (
@@ -167,29 +147,6 @@ function IntroStep({ wizard, view }: StepProps<"intro">) {
         <Actions wizard={wizard} submit={t("subscriptionWizard.intro.start")} />
       </Form>
     </>
-  );
-}
-
-/** A file input with its label, hint and error. */
-function FileField({ field, label, hint }: { field: FieldMeta; label: string; hint: string }) {
-  const error = field.errors?.[0];
-  const { hintId, describedBy } = descriptionOf(field, hint, error);
-  return (
-    <div className={`field${error ? " field--error" : ""}`}>
-      <label className="field__label" htmlFor={field.id}>
-        {label}
-      </label>
-      <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
-      <input
-        className="input"
-        type="file"
-        id={field.id}
-        name={field.name}
-        accept={RECEIPT_ACCEPT}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      />
-    </div>
   );
 }
 

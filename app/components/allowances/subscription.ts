@@ -8,8 +8,8 @@ import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
  * Shared by both sides (no server code here).
  */
 
-/** Every button of the subscription wizard, declared once (decision 0021). */
-export const SUBSCRIPTION_INTENT = intents("continue", "upload", "resetFiles", "confirm", "discard");
+/** Every button of the subscription wizard, declared once (decision 0021); closing is the frame's (`CLOSE_INTENT`). */
+export const SUBSCRIPTION_INTENT = intents("continue", "upload", "resetFiles", "confirm");
 
 /** Spec 001 §2.7: Abonnement, tickets, details, summary (0 … 3 in the draft's `stepReached`). */
 export const SUBSCRIPTION_STEPS = ["intro", "tickets", "details", "summary"] as const;

@@ -1,13 +1,13 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useEffect, type ReactNode } from "react";
-import { Form, Link, useNavigation, useRevalidator } from "react-router";
+import { Form, Link, useRevalidator } from "react-router";
 import { useTranslation } from "~/i18n";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import { RECEIPT_ACCEPT, type RefundStep } from "~/domain/refunds";
+import type { RefundStep } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, RequiredNote, Radios, choiceTarget, type FieldMeta } from "~/components/forms";
-import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { FileField, FormAlert, IntentButton as WizardButton } from "~/components/forms";
 import { NewTabLink } from "~/components/NewTabLink";
 import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
 import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } from "./wizard";
@@ -73,17 +73,10 @@ function IntentButton({
   children: ReactNode;
   secondary?: boolean;
 }) {
-  const busy = useNavigation().state === "submitting";
   return (
-    <button
-      type="submit"
-      name={INTENT_FIELD}
-      value={WIZARD_INTENT[intent]}
-      className={secondary ? "button button--secondary" : "button"}
-      aria-disabled={busy || undefined}
-    >
+    <WizardButton value={WIZARD_INTENT[intent]} secondary={secondary}>
       {children}
-    </button>
+    </WizardButton>
   );
 }
 
@@ -102,18 +95,6 @@ function Actions({ wizard, submit }: { wizard: WizardView; submit?: ReactNode })
           {t("refundWizard.cancel")}
         </Link>
       )}
-    </div>
-  );
-}
-
-function FormAlert({ errors }: { errors: string[] | undefined }) {
-  const { t } = useTranslation();
-  if (!errors?.length) return null;
-  return (
-    <div className="alert alert--error" role="alert">
-      {errors.map((e) => (
-        <p key={e}>{t(e)}</p>
-      ))}
     </div>
   );
 }
@@ -221,30 +202,6 @@ function Guidance() {
         <li>{t("refundWizard.ticket.notEmails")}</li>
         <li>{t("refundWizard.ticket.notQuotes")}</li>
       </ul>
-    </div>
-  );
-}
-
-/** A file input with its label, hint and error (the form components have none: only this step sends a file). */
-function FileField({ field, label, hint }: { field: FieldMeta; label: string; hint: string }) {
-  const error = field.errors?.[0];
-  const { hintId, describedBy } = descriptionOf(field, hint, error);
-  return (
-    <div className={`field${error ? " field--error" : ""}`}>
-      <label className="field__label" htmlFor={field.id}>
-        {label}
-      </label>
-      <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
-      <input
-        className="input"
-        type="file"
-        id={field.id}
-        name={field.name}
-        accept={RECEIPT_ACCEPT}
-        capture="environment"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      />
     </div>
   );
 }

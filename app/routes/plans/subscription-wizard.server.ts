@@ -1,11 +1,6 @@
 import type { AllowanceFlowContext } from "./allowance-flow";
 import type { Platform } from "~/.server/platform";
-import {
-  discardAllowanceDraft,
-  saveAllowanceAnswers,
-  setAllowanceFile,
-  type AllowanceDraft,
-} from "~/.server/services/allowance-drafts";
+import { saveAllowanceAnswers, setAllowanceFile, type AllowanceDraft } from "~/.server/services/allowance-drafts";
 import { allowanceGroups, createAllowance, simulateAllowance } from "~/.server/services/allowances";
 import { deleteReceipt, describeReceipt, storeReceipt } from "~/.server/services/receipts";
 import { startWindow, transportSharePercent } from "~/domain/allowances";
@@ -49,10 +44,9 @@ export type { SubscriptionActionData, SubscriptionView } from "~/components/allo
 const LIST_AFTER_CONFIRMATION = internalPath("/plans/allowances", {}, { search: { refresh: "1" } });
 
 /** The path of a step of this draft: the frame's draft path with `step` (and any extra) set. */
-function stepPath(ctx: AllowanceFlowContext, step: SubscriptionStep, extra: Record<string, string> = {}) {
+function stepPath(ctx: AllowanceFlowContext, step: SubscriptionStep) {
   const url = new URL(ctx.draftPath, "http://portal.invalid");
   url.searchParams.set("step", step);
-  for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
   // The frame's own path (a page of routes.ts, encoded) with a constant step: still a built path.
   return `${url.pathname}${url.search}` as InternalPath;
 }
@@ -112,18 +106,20 @@ export async function subscriptionLoad(ctx: AllowanceFlowContext): Promise<Subsc
   const step = stepToShow(ctx);
   const groups = await groupsOf(ctx);
   const position = subscriptionStepIndex(step);
-  const somethingToLose = draft.stepReached > 0 || draft.mediaId !== null || draft.secondMediaId !== null;
-  const paths = Object.fromEntries(SUBSCRIPTION_STEPS.map((s) => [s, stepPath(ctx, s)])) as Record<
-    SubscriptionStep,
-    string
-  >;
+  const paths: Record<SubscriptionStep, string> = {
+    intro: stepPath(ctx, "intro"),
+    tickets: stepPath(ctx, "tickets"),
+    details: stepPath(ctx, "details"),
+    summary: stepPath(ctx, "summary"),
+  };
   const view: SubscriptionView = {
     type: "subscription",
     draftId: draft.id,
     step,
     paths,
     back: position > 0 ? paths[SUBSCRIPTION_STEPS[position - 1]!] : null,
-    closeTo: somethingToLose ? stepPath(ctx, step, { close: "1" }) : ctx.closeTo,
+    // The frame's: the list, or its close confirmation once something would be lost.
+    closeTo: ctx.closeTo,
     noGroup: groups.length === 0,
     view: await stepView(),
   };
@@ -224,14 +220,9 @@ export async function subscriptionAct(ctx: AllowanceFlowContext): Promise<Respon
   const go = (to: SubscriptionStep) => internalRedirect(stepPath(ctx, to));
   const groups = await groupsOf(ctx);
   // No group may pay it: nothing to do but leave (the steps show the notice and only a cancel link).
-  if (groups.length === 0 && intent !== SUBSCRIPTION_INTENT.discard) return go("intro");
+  if (groups.length === 0) return go("intro");
 
   switch (intent) {
-    case SUBSCRIPTION_INTENT.discard: {
-      await discardAllowanceDraft(db, userId, draft.id);
-      for (const id of [draft.mediaId, draft.secondMediaId]) if (id) await deleteReceipt(platform, userId, id);
-      return internalRedirect("/plans/allowances");
-    }
     case SUBSCRIPTION_INTENT.upload:
       return upload();
     case SUBSCRIPTION_INTENT.resetFiles: {

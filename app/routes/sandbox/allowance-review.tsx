@@ -1,0 +1,162 @@
+import { data, Form } from "react-router";
+import { z } from "zod";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/allowance-review";
+import { DocumentTitle } from "~/components/DocumentTitle";
+import { PublicShell } from "~/components/PublicShell";
+import { formatDate } from "~/domain/dates";
+import { formatCents } from "~/domain/money";
+import { todayInParis } from "~/domain/wallets";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
+import { parseForm } from "~/routes/+shared/forms.server";
+import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { getPlatform } from "~/.server/platform";
+import {
+  ALLOWANCE_REASON_MAX,
+  listAllowancesAwaitingReview,
+  listScheduledAllowancePayouts,
+  payDueAllowancePayouts,
+  reviewAllowance,
+} from "~/.server/services/allowances";
+
+const INTENT = intents("approve", "refuse", "payDue");
+const PAGE = "/dev/allowances" as const;
+
+const reviewSchema = z.object({
+  allowanceId: z.string().max(100).default(""),
+  reason: z.string().max(ALLOWANCE_REASON_MAX).default(""),
+});
+
+/** 2026-11-14 → 14/11/2026 (a calendar day). */
+const day = (value: string) => formatDate(`${value}T12:00:00Z`);
+/** 2026-11 → 11/2026. */
+const month = (value: string) => `${value.slice(5, 7)}/${value.slice(0, 4)}`;
+
+/**
+ * Sandbox only (like /dev/expense-requests): the funder's side of mobility allowances, so the demo and the
+ * journeys can move an allowance on — approve (one payout per month of its period) or refuse with a
+ * reason — and pay the monthly payouts that are due. `npm run sandbox:allowances` does the same from a shell.
+ */
+async function sandboxPlatform() {
+  const platform = await getPlatform();
+  if (!platform.env.sandbox) throw data(null, { status: 404 });
+  return platform;
+}
+
+export async function loader() {
+  const { db } = await sandboxPlatform();
+  const [awaiting, payouts] = await Promise.all([listAllowancesAwaitingReview(db), listScheduledAllowancePayouts(db)]);
+  return data({ awaiting, payouts, reasonMax: ALLOWANCE_REASON_MAX }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { db, messenger } = await sandboxPlatform();
+  const form = await request.formData();
+  const intent = intentOf(form, INTENT);
+  if (intent === INTENT.payDue) {
+    await payDueAllowancePayouts(db, todayInParis(), { messenger });
+    return redirectWithFlash(request, PAGE, { kind: "success", message: "allowances.review.paid" });
+  }
+  const submission = parseForm(form, reviewSchema);
+  if (submission.status !== "success") throw refusal(400, "allowances.review.reasonRequired");
+  const { allowanceId, reason } = submission.value;
+  const result = await reviewAllowance(
+    db,
+    allowanceId,
+    intent === INTENT.approve ? { kind: "approve" } : { kind: "refuse", reason },
+    { messenger },
+  );
+  switch (result.kind) {
+    case "approved":
+      return redirectWithFlash(request, PAGE, { kind: "success", message: "allowances.review.approved" });
+    case "refused":
+      return redirectWithFlash(request, PAGE, { kind: "success", message: "allowances.review.refused" });
+    case "not_found":
+      return redirectWithFlash(request, PAGE, { kind: "error", message: "allowances.review.notFound" });
+    case "not_reviewable":
+      return redirectWithFlash(request, PAGE, { kind: "error", message: "allowances.review.notReviewable" });
+    case "reason_required":
+      return redirectWithFlash(request, PAGE, { kind: "error", message: "allowances.review.reasonRequired" });
+  }
+}
+
+export default function SandboxAllowanceReview({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { awaiting, payouts, reasonMax } = loaderData;
+  return (
+    <PublicShell>
+      <DocumentTitle page={t("allowances.review.title")} />
+      <h1>{t("allowances.review.title")}</h1>
+      <p>{t("allowances.review.intro")}</p>
+      {awaiting.length === 0 ? (
+        <p>{t("allowances.review.empty")}</p>
+      ) : (
+        <ol className="outbox">
+          {awaiting.map((a) => {
+            const name = `${t(`allowances.types.${a.type}`)} — ${formatCents(a.amount)}`;
+            return (
+              <li key={a.id} className="outbox__message" aria-label={name}>
+                <h2 className="outbox__subject">{name}</h2>
+                <dl className="outbox__meta">
+                  <dt>{t("allowances.review.requester")}</dt>
+                  <dd>{a.userEmail}</dd>
+                  <dt>{t("allowances.review.group")}</dt>
+                  <dd>{a.groupName}</dd>
+                  <dt>{t("allowances.review.period")}</dt>
+                  <dd>{t("allowances.review.periodValue", { start: day(a.startAt), end: day(a.endsAt) })}</dd>
+                </dl>
+                <code>{a.id}</code>
+                <Form method="post" className="actions">
+                  <input type="hidden" name="allowanceId" value={a.id} />
+                  <button type="submit" name="intent" value={INTENT.approve} className="button">
+                    {t("allowances.review.approve")}
+                  </button>
+                </Form>
+                <Form method="post">
+                  <input type="hidden" name="allowanceId" value={a.id} />
+                  <label htmlFor={`reason-${a.id}`}>{t("allowances.review.reason")}</label>
+                  <input
+                    id={`reason-${a.id}`}
+                    name="reason"
+                    type="text"
+                    required
+                    maxLength={reasonMax}
+                    className="input"
+                  />
+                  <p className="actions">
+                    <button type="submit" name="intent" value={INTENT.refuse} className="button button--secondary">
+                      {t("allowances.review.refuse")}
+                    </button>
+                  </p>
+                </Form>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <h2>{t("allowances.review.payoutsTitle")}</h2>
+      {payouts.length === 0 ? (
+        <p>{t("allowances.review.payoutsEmpty")}</p>
+      ) : (
+        <ul>
+          {payouts.map((p) => (
+            <li key={p.id}>
+              {t("allowances.review.payout", {
+                amount: formatCents(p.amount),
+                month: month(p.month),
+                date: day(p.scheduledFor),
+              })}{" "}
+              (<code>{p.allowanceId}</code>)
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post">
+        <button type="submit" name="intent" value={INTENT.payDue} className="button">
+          {t("allowances.review.payDue")}
+        </button>
+      </Form>
+    </PublicShell>
+  );
+}
