@@ -3,8 +3,6 @@ import { daysWithoutSundays } from "../../app/domain/allowances";
 import { dayToFrench } from "../../app/domain/refunds";
 import { todayInParis } from "../../app/domain/wallets";
 import type { DB } from "../../app/.server/db";
-import type { AllowanceTable } from "../../app/.server/db/schema";
-import { newId } from "../../app/.server/ids";
 import { expect, test, type AccountOptions, type TestAccount } from "./fixtures";
 import { expectAccessible } from "./helpers";
 
@@ -93,43 +91,17 @@ async function cseGroupId(db: DB, account: TestAccount) {
 }
 
 /** An allowance already approved with this group this year, for `amount` cents (it counts towards the caps). */
-function usedAllowance(account: TestAccount, groupId: string, amount: number): AllowanceTable {
-  return {
-    id: newId("alw"),
-    user_id: account.userId,
-    group_id: groupId,
-    type: "bicycle",
-    status: "approved",
-    amount,
-    iban_last_four: "0189",
-    days_at_office: 100,
-    start_at: yearStart,
-    ends_at: yearStart,
-    travel_role: null,
-    home_address: "8 rue des Lilas 69003 Lyon FR",
-    work_address: "3 avenue Foch 69006 Lyon FR",
-    is_cancellable: 0,
-    created_at: new Date().toISOString(),
-    iban: "FR7630006000011234567890189",
-    monthly_amount: amount,
-    number_of_months: 1,
-    rate_per_km: 25,
-    distance_estimate_m: 12000,
-    distance_declared_m: null,
-    distance_source: "estimate",
-    amount_before_cap: amount,
-    cap_remaining_before: 60000,
-    subscription_amount: null,
-    percentage: null,
-    media_id: null,
-    second_media_id: null,
-    signed_at: yearStart,
-    refusal_reason: null,
-    decided_at: null,
-    updated_at: null,
-    draft_id: null,
-  };
-}
+const usedAllowance = (groupId: string, amount: number) => ({
+  group_id: groupId,
+  type: "bicycle",
+  status: "approved" as const,
+  amount,
+  monthly_amount: amount,
+  amount_before_cap: amount,
+  start_at: yearStart,
+  ends_at: yearStart,
+  travel_role: null,
+});
 
 test("marie-like asks a carpooling allowance as a driver for CSE Acme: work address from the group, the simulation in words, signed, listed", async ({
   page,
@@ -325,13 +297,14 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
   makeAccount,
   signInAs,
   e2eDatabase,
+  makeAllowance,
 }) => {
   test.setTimeout(120_000);
   const account = await makeAccount(MARIE_LIKE);
   const { db } = e2eDatabase.handle;
   const cse = await cseGroupId(db, account);
   // 595 € already granted with CSE Acme this year: 5 € left of its 600 €.
-  await db.insertInto("allowances").values(usedAllowance(account, cse, 59500)).execute();
+  await makeAllowance(account, usedAllowance(cse, 59500));
   await signInAs(page, account);
   await page.goto("/plans/allowances/new?type=bicycle");
   const panel = panelOf(page, "Indemnité kilométrique vélo");
@@ -387,11 +360,12 @@ test("with the yearly cap used up, confirming is refused: the summary says why a
   makeAccount,
   signInAs,
   e2eDatabase,
+  makeAllowance,
 }) => {
   test.setTimeout(120_000);
   const account = await makeAccount(MARIE_LIKE);
   const { db } = e2eDatabase.handle;
-  await db.insertInto("allowances").values(usedAllowance(account, await cseGroupId(db, account), 60000)).execute();
+  await makeAllowance(account, usedAllowance(await cseGroupId(db, account), 60000));
   await signInAs(page, account);
   await page.goto("/plans/allowances/new?type=bicycle");
   const panel = panelOf(page, "Indemnité kilométrique vélo");

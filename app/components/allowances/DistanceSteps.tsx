@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import { clampDays, daysWithoutSundays } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
@@ -8,9 +8,9 @@ import { DELIVERY_COUNTRIES } from "~/domain/countries";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { parseDay } from "~/domain/refunds";
-import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget, type FieldMeta } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { FormAlert, IntentButton as WizardButton } from "~/components/forms/WizardParts";
 import { useHydrated } from "~/components/useHydrated";
 import { DISTANCE_INTENT, type DistanceStep, type DistanceStepView, type DistanceView, type GroupView } from "./wizard";
 
@@ -68,6 +68,7 @@ function StepHeading({ wizard }: { wizard: DistanceView }) {
   );
 }
 
+/** A button of this flow, by its intent's name. */
 function IntentButton({
   intent,
   children,
@@ -77,17 +78,10 @@ function IntentButton({
   children: ReactNode;
   secondary?: boolean;
 }) {
-  const busy = useNavigation().state === "submitting";
   return (
-    <button
-      type="submit"
-      name={INTENT_FIELD}
-      value={DISTANCE_INTENT[intent]}
-      className={secondary ? "button button--secondary" : "button"}
-      aria-disabled={busy || undefined}
-    >
+    <WizardButton value={DISTANCE_INTENT[intent]} secondary={secondary}>
       {children}
-    </button>
+    </WizardButton>
   );
 }
 
@@ -443,13 +437,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   const formAlert = form.errors?.filter((e) => e !== "allowances.errors.swornStatementRequired") ?? [];
   return (
     <>
-      {formAlert.length ? (
-        <div className="alert alert--error" role="alert">
-          {formAlert.map((e) => (
-            <p key={e}>{t(e)}</p>
-          ))}
-        </div>
-      ) : null}
+      <FormAlert errors={formAlert} />
       <ErrorSummary form={undefined} fields={[...rowFields, fields.sworn_statement, distanceFields.declared_km]} />
       {warnings.length ? (
         <div className="alert alert--warning" role="status">
