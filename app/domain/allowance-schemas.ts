@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { daysWithoutSundays, periodProblems, type DistanceType } from "./allowances";
+import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceType } from "./allowances";
 import { ibanProblem, normaliseIban } from "./iban";
 import { parseDay } from "./refunds";
 import { deliveryAddressSchema } from "./schemas";
@@ -22,49 +22,73 @@ export const MAX_DECLARED_METERS = 200_000;
 
 const text = (key: string) => z.string({ error: key }).trim().max(30, key);
 
+/** The group of an allowance (its rights are the platform's to check). */
+export const allowanceGroupField = z
+  .string({ error: "allowanceWizard.errors.groupRequired" })
+  .trim()
+  .min(1, "allowanceWizard.errors.groupRequired")
+  .max(100, "allowances.errors.groupNotAllowed");
+
+/** The IBAN the allowance is paid to: spaces removed, checked by ibantools (domain/iban.ts). */
+export const allowanceIbanField = z
+  .string({ error: "refunds.errors.ibanRequired" })
+  .max(60, "refunds.errors.ibanFormat")
+  .transform((raw, ctx) => {
+    const iban = normaliseIban(raw);
+    const problem = ibanProblem(iban);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    }
+    return iban;
+  });
+
+/** The start and end dates as typed (JJ/MM/AAAA), in their text fields, before the period is checked. */
+export const allowancePeriodFields = {
+  start_at: text("allowances.errors.startRequired"),
+  ends_at: text("allowances.errors.endRequired"),
+};
+
+/**
+ * The period of an allowance of this type (domain/allowances.ts `periodProblems`): its issues are added
+ * on `start_at` and `ends_at`; answers the two days, or null for one that is missing or not a day.
+ */
+export function checkPeriod(
+  type: AllowanceType,
+  typed: { start_at?: string; ends_at?: string },
+  today: string,
+  ctx: { addIssue(issue: { code: "custom"; message: string; path: string[] }): void },
+): { start: string | null; end: string | null; valid: boolean } {
+  const start = typed.start_at ? parseDay(typed.start_at) : null;
+  const end = typed.ends_at ? parseDay(typed.ends_at) : null;
+  const problems: Record<string, string[]> = { ...periodProblems(type, start, end, today) };
+  // A day typed but not a day of the calendar is said as such, not as missing.
+  if (typed.start_at && !start) problems.start_at = ["allowances.errors.startDateInvalid"];
+  if (typed.ends_at && !end) problems.ends_at = ["allowanceWizard.errors.endDateInvalid"];
+  for (const [path, keys] of Object.entries(problems))
+    for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
+  return { start, end, valid: Object.keys(problems).length === 0 };
+}
+
 /** Spec 001 §2.7 "Details", §5: the answers of the details step, checked together (the days need the dates). */
 export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
   z
     .object({
-      group_id: z
-        .string({ error: "allowanceWizard.errors.groupRequired" })
-        .trim()
-        .min(1, "allowanceWizard.errors.groupRequired")
-        .max(100, "allowances.errors.groupNotAllowed"),
+      group_id: allowanceGroupField,
       home: addressField,
       work: addressField,
-      start_at: text("allowances.errors.startRequired"),
-      ends_at: text("allowances.errors.endRequired"),
+      ...allowancePeriodFields,
       days_at_office: text("allowances.errors.daysAtOfficeRange"),
-      iban: z
-        .string({ error: "refunds.errors.ibanRequired" })
-        .max(60, "refunds.errors.ibanFormat")
-        .transform((raw, ctx) => {
-          const iban = normaliseIban(raw);
-          const problem = ibanProblem(iban);
-          if (problem) {
-            ctx.addIssue({ code: "custom", message: problem });
-            return z.NEVER;
-          }
-          return iban;
-        }),
+      iban: allowanceIbanField,
       travel_role: z.enum(["driver", "passenger"], { error: "allowances.errors.travelRoleRequired" }).optional(),
     })
     .transform((value, ctx) => {
-      const start = value.start_at ? parseDay(value.start_at) : null;
-      const end = value.ends_at ? parseDay(value.ends_at) : null;
-      const problems: Record<string, string[]> = { ...periodProblems(type, start, end, today) };
-      // A day typed but not a day of the calendar is said as such, not as missing.
-      if (value.start_at && !start) problems.start_at = ["allowances.errors.startDateInvalid"];
-      if (value.ends_at && !end) problems.ends_at = ["allowanceWizard.errors.endDateInvalid"];
-      for (const [path, keys] of Object.entries(problems))
-        for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
+      const { start, end, valid } = checkPeriod(type, value, today, ctx);
       if (type === "carpooling" && !value.travel_role)
         ctx.addIssue({ code: "custom", message: "allowances.errors.travelRoleRequired", path: ["travel_role"] });
       const days = /^\d{1,4}$/.test(value.days_at_office) ? Number(value.days_at_office) : null;
-      let max = 0;
-      if (start && end && !problems.start_at && !problems.ends_at) {
-        max = daysWithoutSundays(start, end);
+      if (start && end && valid) {
+        const max = daysWithoutSundays(start, end);
         if (max < 1) ctx.addIssue({ code: "custom", message: "allowances.errors.noWorkingDay", path: ["ends_at"] });
         else if (days === null || days < 1 || days > max)
           ctx.addIssue({ code: "custom", message: "allowances.errors.daysAtOfficeRange", path: ["days_at_office"] });
@@ -84,13 +108,7 @@ export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
     });
 
 /** The group chosen without JavaScript ("Choisir"): the page comes back with its work address. */
-export const allowanceGroupSchema = z.object({
-  group_id: z
-    .string({ error: "allowanceWizard.errors.groupRequired" })
-    .trim()
-    .min(1, "allowanceWizard.errors.groupRequired")
-    .max(100, "allowances.errors.groupNotAllowed"),
-});
+export const allowanceGroupSchema = z.object({ group_id: allowanceGroupField });
 
 /** "7,5" or "7.5" km → metres; null when it is not a distance. */
 export function parseKilometres(raw: string): number | null {
@@ -114,7 +132,7 @@ export const allowanceDistanceSchema = z.object({
     }),
 });
 
-/** Spec 001 §2.7 "Summary": the sworn statement. Any amount posted is ignored: the server simulates. */
+/** Spec 001 §2.7 "Summary" (every type): the sworn statement. Any amount posted is ignored: the server simulates. */
 export const allowanceSummarySchema = z.object({
   sworn_statement: z.literal("on", { error: "allowances.errors.swornStatementRequired" }),
 });

@@ -10,6 +10,7 @@ import { formatCents } from "~/domain/money";
 import { parseDay } from "~/domain/refunds";
 import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget, type FieldMeta } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { SummaryRow, summaryRowFields } from "~/components/forms/SummaryRow";
 import { FormAlert, IntentButton as WizardButton } from "~/components/forms/WizardParts";
 import { useHydrated } from "~/components/useHydrated";
 import { DISTANCE_INTENT, type DistanceStep, type DistanceStepView, type DistanceView, type GroupView } from "./wizard";
@@ -402,38 +403,16 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
     .filter(([name]) => !(ROW_ERRORS as readonly string[]).includes(name))
     .flatMap(([, messages]) => messages);
   const s = view.simulation;
-  const row = (key: string, label: string, value: ReactNode, edit: DistanceStep | null) => {
-    const messages = (ROW_ERRORS as readonly string[]).includes(key) ? (errors[key] ?? []) : [];
-    return (
-      <div className={messages.length ? "field--error" : undefined} id={`allowance-summary-${key}`} tabIndex={-1}>
-        <dt>{label}</dt>
-        <dd>
-          {value}
-          {messages.map((m) => (
-            <p className="field__error" key={m}>
-              <span className="visually-hidden">{t("errors.prefix")}</span>
-              {t(m)}
-            </p>
-          ))}
-          {edit ? (
-            <>
-              {" "}
-              <Link to={wizard.paths[edit]} className="link-action" preventScrollReset>
-                {t("allowanceWizard.summary.edit")}
-                <span className="visually-hidden"> : {label}</span>
-              </Link>
-            </>
-          ) : null}
-        </dd>
-      </div>
-    );
-  };
-  const rowFields: FieldMeta[] = ROW_ERRORS.filter((name) => errors[name]?.length).map((name) => ({
-    id: `allowance-summary-${name}`,
-    name,
-    errorId: `allowance-summary-${name}-error`,
-    errors: errors[name],
-  }));
+  const row = (key: string, label: string, value: ReactNode, edit: DistanceStep | null) => (
+    <SummaryRow
+      id={`allowance-summary-${key}`}
+      label={label}
+      value={value}
+      errors={(ROW_ERRORS as readonly string[]).includes(key) ? (errors[key] ?? []) : []}
+      edit={edit ? { to: wizard.paths[edit], label: t("allowanceWizard.summary.edit") } : null}
+    />
+  );
+  const rowFields = summaryRowFields("allowance-summary-", errors, ROW_ERRORS);
   const formAlert = form.errors?.filter((e) => e !== "allowances.errors.swornStatementRequired") ?? [];
   return (
     <>
