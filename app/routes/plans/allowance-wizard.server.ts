@@ -130,7 +130,13 @@ export async function allowanceWizardLoader({ request, params, context }: Args):
   const ctx = await flowContext(request, account, draft);
   if (url.searchParams.get("close") === "1" && worthKeeping(draft)) {
     const resume = draftPath(draft.id, ctx.step);
-    return { kind: "confirmClose", closeTo: resume, type: draft.type, here: draftPath(draft.id, ctx.step, { close: "1" }), resume };
+    return {
+      kind: "confirmClose",
+      closeTo: resume,
+      type: draft.type,
+      here: draftPath(draft.id, ctx.step, { close: "1" }),
+      resume,
+    };
   }
   if (draft.type === "subscription")
     return { kind: "subscription", closeTo: ctx.closeTo, view: await subscriptionLoad(ctx) };
