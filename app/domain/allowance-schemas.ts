@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { daysWithoutSundays, periodProblems, type DistanceType } from "./allowances";
+import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceType } from "./allowances";
 import { ibanProblem, normaliseIban } from "./iban";
 import { parseDay } from "./refunds";
 import { deliveryAddressSchema } from "./schemas";
@@ -22,43 +22,68 @@ export const MAX_DECLARED_METERS = 200_000;
 
 const text = (key: string) => z.string({ error: key }).trim().max(30, key);
 
+/*
+ * The fields every allowance wizard asks (carpooling, bicycle, subscription): the group, the two days
+ * typed, the IBAN. subscription-schemas.ts uses them too.
+ */
+export const groupIdField = z
+  .string({ error: "allowanceWizard.errors.groupRequired" })
+  .trim()
+  .min(1, "allowanceWizard.errors.groupRequired")
+  .max(100, "allowances.errors.groupNotAllowed");
+export const startAtField = text("allowances.errors.startRequired");
+export const endsAtField = text("allowances.errors.endRequired");
+
+/** Spaces removed, checked with ibantools (domain/iban.ts); the normalised IBAN. */
+export const ibanField = z
+  .string({ error: "refunds.errors.ibanRequired" })
+  .max(60, "refunds.errors.ibanFormat")
+  .transform((raw, ctx) => {
+    const iban = normaliseIban(raw);
+    const problem = ibanProblem(iban);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    }
+    return iban;
+  });
+
+/**
+ * The period typed (dd/mm/yyyy or yyyy-mm-dd) as days, its problems for the type (domain/allowances.ts)
+ * added to the form's issues on `start_at` / `ends_at`; also returned, so that later checks can skip.
+ */
+export function periodOf(
+  type: AllowanceType,
+  typed: { start_at: string; ends_at: string },
+  today: string,
+  ctx: z.RefinementCtx,
+): { start: string | null; end: string | null; problems: Record<string, string[]> } {
+  const start = typed.start_at ? parseDay(typed.start_at) : null;
+  const end = typed.ends_at ? parseDay(typed.ends_at) : null;
+  const problems: Record<string, string[]> = { ...periodProblems(type, start, end, today) };
+  // A day typed but not a day of the calendar is said as such, not as missing.
+  if (typed.start_at && !start) problems.start_at = ["allowances.errors.startDateInvalid"];
+  if (typed.ends_at && !end) problems.ends_at = ["allowanceWizard.errors.endDateInvalid"];
+  for (const [path, keys] of Object.entries(problems))
+    for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
+  return { start, end, problems };
+}
+
 /** Spec 001 §2.7 "Details", §5: the answers of the details step, checked together (the days need the dates). */
 export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
   z
     .object({
-      group_id: z
-        .string({ error: "allowanceWizard.errors.groupRequired" })
-        .trim()
-        .min(1, "allowanceWizard.errors.groupRequired")
-        .max(100, "allowances.errors.groupNotAllowed"),
+      group_id: groupIdField,
       home: addressField,
       work: addressField,
-      start_at: text("allowances.errors.startRequired"),
-      ends_at: text("allowances.errors.endRequired"),
+      start_at: startAtField,
+      ends_at: endsAtField,
       days_at_office: text("allowances.errors.daysAtOfficeRange"),
-      iban: z
-        .string({ error: "refunds.errors.ibanRequired" })
-        .max(60, "refunds.errors.ibanFormat")
-        .transform((raw, ctx) => {
-          const iban = normaliseIban(raw);
-          const problem = ibanProblem(iban);
-          if (problem) {
-            ctx.addIssue({ code: "custom", message: problem });
-            return z.NEVER;
-          }
-          return iban;
-        }),
+      iban: ibanField,
       travel_role: z.enum(["driver", "passenger"], { error: "allowances.errors.travelRoleRequired" }).optional(),
     })
     .transform((value, ctx) => {
-      const start = value.start_at ? parseDay(value.start_at) : null;
-      const end = value.ends_at ? parseDay(value.ends_at) : null;
-      const problems: Record<string, string[]> = { ...periodProblems(type, start, end, today) };
-      // A day typed but not a day of the calendar is said as such, not as missing.
-      if (value.start_at && !start) problems.start_at = ["allowances.errors.startDateInvalid"];
-      if (value.ends_at && !end) problems.ends_at = ["allowanceWizard.errors.endDateInvalid"];
-      for (const [path, keys] of Object.entries(problems))
-        for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
+      const { start, end, problems } = periodOf(type, value, today, ctx);
       if (type === "carpooling" && !value.travel_role)
         ctx.addIssue({ code: "custom", message: "allowances.errors.travelRoleRequired", path: ["travel_role"] });
       const days = /^\d{1,4}$/.test(value.days_at_office) ? Number(value.days_at_office) : null;
