@@ -109,3 +109,28 @@ test("request limits: defaults an office can live with, every one configurable, 
   expect(() => parseEnv({ RATE_LIMIT_SESSION: "-1" })).toThrow(/RATE_LIMIT_SESSION/);
   expect(() => parseEnv({ RATE_LIMIT_WINDOW_SECONDS: "five" })).toThrow(/RATE_LIMIT_WINDOW_SECONDS/);
 });
+
+test("geodata settings: the road factor (default 1.3), the routing service and its timeout (default 2000 ms)", () => {
+  const defaults = parseEnv({});
+  expect([defaults.GEODATA_ROAD_FACTOR, defaults.ROUTING_URL, defaults.ROUTING_TIMEOUT_MS]).toEqual([
+    1.3,
+    undefined,
+    2000,
+  ]);
+  const set = parseEnv({
+    GEODATA_ROAD_FACTOR: " 1.25 ",
+    ROUTING_URL: "http://127.0.0.1:5000",
+    ROUTING_TIMEOUT_MS: "500",
+  });
+  expect([set.GEODATA_ROAD_FACTOR, set.ROUTING_URL, set.ROUTING_TIMEOUT_MS]).toEqual([
+    1.25,
+    "http://127.0.0.1:5000",
+    500,
+  ]);
+  expect(parseEnv({ GEODATA_ROAD_FACTOR: "", ROUTING_URL: "" })).toMatchObject({ GEODATA_ROAD_FACTOR: 1.3 });
+  expect(parseEnv({ ROUTING_URL: " " }).ROUTING_URL).toBeUndefined();
+  for (const factor of ["0.9", "3.5", "vol d'oiseau"])
+    expect(() => parseEnv({ GEODATA_ROAD_FACTOR: factor })).toThrow(/GEODATA_ROAD_FACTOR/);
+  expect(() => parseEnv({ ROUTING_URL: "osrm.local" })).toThrow(/ROUTING_URL/);
+  expect(() => parseEnv({ ROUTING_TIMEOUT_MS: "0" })).toThrow(/ROUTING_TIMEOUT_MS/);
+});

@@ -22,20 +22,15 @@ export const MAX_DECLARED_METERS = 200_000;
 
 const text = (key: string) => z.string({ error: key }).trim().max(30, key);
 
-/*
- * The fields every allowance wizard asks (carpooling, bicycle, subscription): the group, the two days
- * typed, the IBAN. subscription-schemas.ts uses them too.
- */
-export const groupIdField = z
+/** The group of an allowance (its rights are the platform's to check). */
+export const allowanceGroupField = z
   .string({ error: "allowanceWizard.errors.groupRequired" })
   .trim()
   .min(1, "allowanceWizard.errors.groupRequired")
   .max(100, "allowances.errors.groupNotAllowed");
-export const startAtField = text("allowances.errors.startRequired");
-export const endsAtField = text("allowances.errors.endRequired");
 
-/** Spaces removed, checked with ibantools (domain/iban.ts); the normalised IBAN. */
-export const ibanField = z
+/** The IBAN the allowance is paid to: spaces removed, checked by ibantools (domain/iban.ts). */
+export const allowanceIbanField = z
   .string({ error: "refunds.errors.ibanRequired" })
   .max(60, "refunds.errors.ibanFormat")
   .transform((raw, ctx) => {
@@ -48,16 +43,22 @@ export const ibanField = z
     return iban;
   });
 
+/** The start and end dates as typed (JJ/MM/AAAA), in their text fields, before the period is checked. */
+export const allowancePeriodFields = {
+  start_at: text("allowances.errors.startRequired"),
+  ends_at: text("allowances.errors.endRequired"),
+};
+
 /**
- * The period typed (dd/mm/yyyy or yyyy-mm-dd) as days, its problems for the type (domain/allowances.ts)
- * added to the form's issues on `start_at` / `ends_at`; also returned, so that later checks can skip.
+ * The period of an allowance of this type (domain/allowances.ts `periodProblems`): its issues are added
+ * on `start_at` and `ends_at`; answers the two days, or null for one that is missing or not a day.
  */
-export function periodOf(
+export function checkPeriod(
   type: AllowanceType,
-  typed: { start_at: string; ends_at: string },
+  typed: { start_at?: string; ends_at?: string },
   today: string,
-  ctx: z.RefinementCtx,
-): { start: string | null; end: string | null; problems: Record<string, string[]> } {
+  ctx: { addIssue(issue: { code: "custom"; message: string; path: string[] }): void },
+): { start: string | null; end: string | null; valid: boolean } {
   const start = typed.start_at ? parseDay(typed.start_at) : null;
   const end = typed.ends_at ? parseDay(typed.ends_at) : null;
   const problems: Record<string, string[]> = { ...periodProblems(type, start, end, today) };
@@ -66,30 +67,28 @@ export function periodOf(
   if (typed.ends_at && !end) problems.ends_at = ["allowanceWizard.errors.endDateInvalid"];
   for (const [path, keys] of Object.entries(problems))
     for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
-  return { start, end, problems };
+  return { start, end, valid: Object.keys(problems).length === 0 };
 }
 
 /** Spec 001 §2.7 "Details", §5: the answers of the details step, checked together (the days need the dates). */
 export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
   z
     .object({
-      group_id: groupIdField,
+      group_id: allowanceGroupField,
       home: addressField,
       work: addressField,
-      start_at: startAtField,
-      ends_at: endsAtField,
+      ...allowancePeriodFields,
       days_at_office: text("allowances.errors.daysAtOfficeRange"),
-      iban: ibanField,
+      iban: allowanceIbanField,
       travel_role: z.enum(["driver", "passenger"], { error: "allowances.errors.travelRoleRequired" }).optional(),
     })
     .transform((value, ctx) => {
-      const { start, end, problems } = periodOf(type, value, today, ctx);
+      const { start, end, valid } = checkPeriod(type, value, today, ctx);
       if (type === "carpooling" && !value.travel_role)
         ctx.addIssue({ code: "custom", message: "allowances.errors.travelRoleRequired", path: ["travel_role"] });
       const days = /^\d{1,4}$/.test(value.days_at_office) ? Number(value.days_at_office) : null;
-      let max = 0;
-      if (start && end && !problems.start_at && !problems.ends_at) {
-        max = daysWithoutSundays(start, end);
+      if (start && end && valid) {
+        const max = daysWithoutSundays(start, end);
         if (max < 1) ctx.addIssue({ code: "custom", message: "allowances.errors.noWorkingDay", path: ["ends_at"] });
         else if (days === null || days < 1 || days > max)
           ctx.addIssue({ code: "custom", message: "allowances.errors.daysAtOfficeRange", path: ["days_at_office"] });
@@ -109,13 +108,7 @@ export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
     });
 
 /** The group chosen without JavaScript ("Choisir"): the page comes back with its work address. */
-export const allowanceGroupSchema = z.object({
-  group_id: z
-    .string({ error: "allowanceWizard.errors.groupRequired" })
-    .trim()
-    .min(1, "allowanceWizard.errors.groupRequired")
-    .max(100, "allowances.errors.groupNotAllowed"),
-});
+export const allowanceGroupSchema = z.object({ group_id: allowanceGroupField });
 
 /** "7,5" or "7.5" km → metres; null when it is not a distance. */
 export function parseKilometres(raw: string): number | null {
@@ -139,7 +132,7 @@ export const allowanceDistanceSchema = z.object({
     }),
 });
 
-/** Spec 001 §2.7 "Summary": the sworn statement. Any amount posted is ignored: the server simulates. */
+/** Spec 001 §2.7 "Summary" (every type): the sworn statement. Any amount posted is ignored: the server simulates. */
 export const allowanceSummarySchema = z.object({
   sworn_statement: z.literal("on", { error: "allowances.errors.swornStatementRequired" }),
 });

@@ -9,6 +9,7 @@ import {
   monthList,
   monthlySplit,
   monthsOfPeriod,
+  payoutDay,
   periodProblems,
   periodShortEnough,
   remainingCap,
@@ -164,6 +165,18 @@ describe("months and monthly payments", () => {
     expect(monthsOfPeriod("2026-12-15", "2027-01-10")).toBe(2);
     expect(monthList("2026-11-20", "2027-02-01")).toEqual(["2026-11", "2026-12", "2027-01", "2027-02"]);
     expect(monthList("2028-02-29", "2028-02-29")).toEqual(["2028-02"]);
+  });
+
+  test("a month is paid on the first working day of the next, never before 7 working days after approval", () => {
+    // Approved on Friday 20 November 2026: 7 working days later is Tuesday 1 December.
+    expect(payoutDay("2026-09", "2026-11-20")).toBe("2026-12-01");
+    expect(payoutDay("2026-11", "2026-11-20")).toBe("2026-12-01");
+    // 1 January is a holiday (Friday 2027-01-01): the first working day is Monday 4 January.
+    expect(payoutDay("2026-12", "2026-11-20")).toBe("2027-01-04");
+    // Approved on 28 December: 7 working days (1 January off) lead to 7 January.
+    expect(payoutDay("2026-12", "2026-12-28")).toBe("2027-01-07");
+    // 1 August 2026 is a Saturday: Monday 3 August.
+    expect(payoutDay("2026-07", "2026-06-01")).toBe("2026-08-03");
   });
 
   test("equal payments of whole cents that add up to the amount, the last taking the remainder", () => {

@@ -7,6 +7,7 @@ import {
   lastDayOfYear,
   startOfYear,
 } from "date-fns";
+import { addWorkingDays, isFrenchPublicHoliday } from "./calendar";
 
 /**
  * Mobility allowances (issue 15, spec 001 §2.7, §5, §9): the rules of the dates, the days at the office,
@@ -154,6 +155,28 @@ export function monthlySplit(amount: number, months: number): number[] {
   const parts = Array.from({ length: months }, () => each);
   parts[months - 1] = amount - each * (months - 1);
   return parts;
+}
+
+/** An approved allowance's monthly payout comes at least this many working days after the approval (as refunds). */
+export const PAYOUT_WORKING_DAYS = 7;
+
+/** The first working day (Monday–Friday, French public holidays excepted) on or after `day`. */
+function workingDayFrom(day: string): string {
+  const weekday = noonOf(day).getDay();
+  if (weekday !== 0 && weekday !== 6 && !isFrenchPublicHoliday(day)) return day;
+  return addWorkingDays(day, 1);
+}
+
+/**
+ * When a month's payout is made: on the first working day of the following month, and never before
+ * 7 working days after the approval (a past month is paid with the first payout).
+ */
+export function payoutDay(month: string, approvedOn: string): string {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
+  const firstWorking = workingDayFrom(next);
+  const earliest = addWorkingDays(approvedOn, PAYOUT_WORKING_DAYS);
+  return firstWorking > earliest ? firstWorking : earliest;
 }
 
 /** What is left of the yearly forfait mobilités durables for one group, all figures in cents for one calendar year. */

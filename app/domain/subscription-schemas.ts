@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endsAtField, groupIdField, ibanField, periodOf, startAtField } from "./allowance-schemas";
+import { allowanceGroupField, allowanceIbanField, allowancePeriodFields, checkPeriod } from "./allowance-schemas";
 import { parseEuros } from "./payment-methods";
 
 /*
@@ -15,9 +15,8 @@ import { parseEuros } from "./payment-methods";
 export const subscriptionDetailsSchema = (today: string) =>
   z
     .object({
-      group_id: groupIdField,
-      start_at: startAtField,
-      ends_at: endsAtField,
+      group_id: allowanceGroupField,
+      ...allowancePeriodFields,
       amount: z
         .string({ error: "allowances.errors.amountInvalid" })
         .max(30, "allowances.errors.amountInvalid")
@@ -29,10 +28,10 @@ export const subscriptionDetailsSchema = (today: string) =>
           }
           return cents;
         }),
-      iban: ibanField,
+      iban: allowanceIbanField,
     })
     .transform((value, ctx) => {
-      const { start, end } = periodOf("subscription", value, today, ctx);
+      const { start, end } = checkPeriod("subscription", value, today, ctx);
       if (ctx.issues.length) return z.NEVER;
       return { groupId: value.group_id, startAt: start!, endsAt: end!, amount: value.amount, iban: value.iban };
     });

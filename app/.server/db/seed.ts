@@ -11,6 +11,7 @@ import { contactChangeSubject } from "../services/profile";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
 import {
+  buildAllowance,
   buildAuthorization,
   buildCard,
   buildCreditCard,
@@ -928,42 +929,29 @@ async function seedMarieAllowance(db: DB, clock: Clock, userId: string, groups: 
   });
   await db
     .insertInto("allowances")
-    .values({
-      id,
-      user_id: userId,
-      group_id: groups.cse,
-      type: "carpooling",
-      status: "sent",
-      amount: figures.allowance,
-      iban: "FR7630006000011234567890189",
-      iban_last_four: "0189",
-      days_at_office: days,
-      start_at: start,
-      ends_at: signedAt,
-      travel_role: "driver",
-      // One string each, as the allowance request sends them (spec 001 §3).
-      home_address: "8 rue des Lilas 69003 Lyon FR",
-      work_address: "3 avenue Foch 69006 Lyon FR",
-      is_cancellable: 1,
-      created_at: createdAt,
-      monthly_amount: figures.perMonth,
-      number_of_months: figures.numberOfMonths,
-      rate_per_km: group.mobility_rate_per_km,
-      distance_estimate_m: MARIE_COMMUTE_METERS,
-      distance_declared_m: null,
-      distance_source: "estimate",
-      amount_before_cap: figures.allowanceBeforeCap,
-      cap_remaining_before: figures.capRemainingBefore,
-      subscription_amount: null,
-      percentage: null,
-      media_id: null,
-      second_media_id: null,
-      signed_at: signedAt,
-      refusal_reason: null,
-      decided_at: null,
-      updated_at: createdAt,
-      draft_id: null,
-    })
+    .values(
+      buildAllowance({
+        id,
+        user_id: userId,
+        group_id: groups.cse,
+        amount: figures.allowance,
+        days_at_office: days,
+        start_at: start,
+        ends_at: signedAt,
+        // One string each, as the allowance request sends them (spec 001 §3).
+        home_address: "8 rue des Lilas 69003 Lyon FR",
+        work_address: "3 avenue Foch 69006 Lyon FR",
+        created_at: createdAt,
+        monthly_amount: figures.perMonth,
+        number_of_months: figures.numberOfMonths,
+        rate_per_km: group.mobility_rate_per_km,
+        distance_estimate_m: MARIE_COMMUTE_METERS,
+        amount_before_cap: figures.allowanceBeforeCap,
+        cap_remaining_before: figures.capRemainingBefore,
+        signed_at: signedAt,
+        updated_at: createdAt,
+      }),
+    )
     .execute();
   return id;
 }

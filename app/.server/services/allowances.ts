@@ -13,6 +13,7 @@ import {
   isDistanceType,
   monthList,
   monthlySplit,
+  payoutDay,
   periodProblems,
   remainingCap,
   roundTripKm,
@@ -24,7 +25,6 @@ import {
   type SubscriptionSimulation,
   type TravelRole,
 } from "~/domain/allowances";
-import { addWorkingDays, isFrenchPublicHoliday } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { formatCents } from "~/domain/money";
 import { deliveryAddressSchema } from "~/domain/schemas";
@@ -42,8 +42,8 @@ import resources from "~/i18n/catalogues";
 export interface AllowanceDeps {
   db: DB;
   geodata: Geodata;
-  /** E-mails go through it (per the expenseRequests preference); without one, only the notifications are kept. */
-  messenger?: Messenger;
+  /** The confirmation's e-mail goes through it (per the expenseRequests preference), as refund requests'. */
+  messenger: Messenger;
 }
 
 export interface AllowanceGroup {
@@ -63,8 +63,6 @@ export const ALLOWANCES_PAGE_SIZE = 10;
 export const MAX_SUBSCRIPTION_AMOUNT = 100_000_000;
 /** A one-way distance the employee declares: 1 m to 200 km. */
 export const MAX_DECLARED_METERS = 200_000;
-/** An approved allowance's monthly payout comes at least this many working days after the approval. */
-export const ALLOWANCE_PAYOUT_WORKING_DAYS = 7;
 /** Reasons are shown to the employee as written. */
 export const ALLOWANCE_REASON_MAX = 500;
 /** The statuses that count towards the yearly caps (spec: every approved or pending allowance). */
@@ -297,12 +295,12 @@ interface Checked {
  * yearly cap, or the group's share of a subscription.
  */
 async function check(
-  deps: AllowanceDeps,
+  deps: Pick<AllowanceDeps, "db" | "geodata">,
   userId: string,
   input: AllowanceInput,
   today: string,
-  db: DB = deps.db,
 ): Promise<{ kind: "ok"; checked: Checked } | { kind: "invalid"; errors: FieldErrors }> {
+  const { db } = deps;
   const errors: FieldErrors = {};
   const fail = (field: string, key: string) => {
     (errors[field] ??= []).push(E(key));
@@ -401,7 +399,7 @@ async function check(
 
 /** The simulation the summary shows (every rule checked; field errors by the spec's keys otherwise). */
 export async function simulateAllowance(
-  deps: AllowanceDeps,
+  deps: Pick<AllowanceDeps, "db" | "geodata">,
   userId: string,
   input: AllowanceInput,
   today: string,
@@ -423,6 +421,17 @@ class CapReached extends Error {}
 class AlreadySubmitted extends Error {}
 
 const capReached = (): CreateAllowanceResult => ({ kind: "invalid", errors: { amount: [E("capReached")] } });
+
+/** already_submitted (with the allowance it made) when the draft was claimed, else null. */
+async function claimedAllowance(db: DB, userId: string, draftId: string): Promise<CreateAllowanceResult | null> {
+  const draft = await db
+    .selectFrom("allowance_drafts")
+    .select(["submitted_at", "allowance_id"])
+    .where("id", "=", draftId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return draft?.submitted_at ? { kind: "already_submitted", allowanceId: draft.allowance_id } : null;
+}
 
 /**
  * Creates the allowance from the server's own simulation (an amount the browser posts is never read).
@@ -451,12 +460,16 @@ export async function createAllowance(
   if (!draft || draft.type !== input.type) return { kind: "invalid", errors: { draft: [E("draftNotFound")] } };
   if (draft.submitted_at !== null) return { kind: "already_submitted", allowanceId: draft.allowance_id };
 
+  // A concurrent confirmation of this draft may have won while this one was checked (its allowance then
+  // takes the cap): the answer is that one, not a field error.
+  const refuse = async (result: CreateAllowanceResult): Promise<CreateAllowanceResult> =>
+    (await claimedAllowance(db, userId, input.draftId)) ?? result;
   const outcome = await check(deps, userId, input, today);
   const errors: FieldErrors = outcome.kind === "invalid" ? { ...outcome.errors } : {};
   if (input.swornStatement !== true) errors.sworn_statement = [E("swornStatementRequired")];
-  if (outcome.kind === "invalid" || Object.keys(errors).length > 0) return { kind: "invalid", errors };
+  if (outcome.kind === "invalid" || Object.keys(errors).length > 0) return refuse({ kind: "invalid", errors });
   const checked = outcome.checked;
-  if (checked.simulation.result.allowance <= 0) return capReached();
+  if (checked.simulation.result.allowance <= 0) return refuse(capReached());
 
   const nowIso = now.toISOString();
   try {
@@ -554,16 +567,9 @@ export async function createAllowance(
     await notifyByMail(deps, userId, "created", allowanceId);
     return { kind: "created", allowanceId };
   } catch (err) {
-    if (err instanceof CapReached) return capReached();
-    if (err instanceof AlreadySubmitted) {
-      const again = await db
-        .selectFrom("allowance_drafts")
-        .select("allowance_id")
-        .where("id", "=", input.draftId)
-        .where("user_id", "=", userId)
-        .executeTakeFirst();
-      return { kind: "already_submitted", allowanceId: again?.allowance_id ?? null };
-    }
+    if (err instanceof CapReached) return refuse(capReached());
+    if (err instanceof AlreadySubmitted)
+      return (await claimedAllowance(db, userId, input.draftId)) ?? { kind: "already_submitted", allowanceId: null };
     throw err;
   }
 }
@@ -737,26 +743,6 @@ export type AllowanceReviewResult =
   | { kind: "not_found" }
   | { kind: "not_reviewable" }
   | { kind: "reason_required" };
-
-/** The first working day (Monday–Friday, French public holidays excepted) on or after `day`. */
-function workingDayFrom(day: string): string {
-  const date = new Date(`${day}T12:00:00`);
-  const weekday = date.getDay();
-  if (weekday !== 0 && weekday !== 6 && !isFrenchPublicHoliday(day)) return day;
-  return addWorkingDays(day, 1);
-}
-
-/**
- * When a month's payout is made: on the first working day of the following month, and never before
- * 7 working days after the approval (a past month is paid with the first payout).
- */
-export function payoutDay(month: string, approvedOn: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
-  const firstWorking = workingDayFrom(next);
-  const earliest = addWorkingDays(approvedOn, ALLOWANCE_PAYOUT_WORKING_DAYS);
-  return firstWorking > earliest ? firstWorking : earliest;
-}
 
 export async function reviewAllowance(
   db: DB,

@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useEffect, useState, type ReactNode } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { useState, type ReactNode } from "react";
+import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import { clampDays, daysWithoutSundays } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
@@ -8,9 +8,10 @@ import { DELIVERY_COUNTRIES } from "~/domain/countries";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { parseDay } from "~/domain/refunds";
-import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget, type FieldMeta } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
+import { SummaryRow, summaryRowFields } from "~/components/forms/SummaryRow";
+import { FormAlert, IntentButton as WizardButton } from "~/components/forms/WizardParts";
 import { useHydrated } from "~/components/useHydrated";
 import { DISTANCE_INTENT, type DistanceStep, type DistanceStepView, type DistanceView, type GroupView } from "./wizard";
 
@@ -28,6 +29,10 @@ interface StepProps<S extends DistanceStep> {
   view: StepOf<S>;
   lastResult: SubmissionResult<string[]> | undefined;
 }
+
+/** "1 jour", "20 jours". */
+export const daysText = (t: (key: string, options: Record<string, unknown>) => string, days: number) =>
+  t(days === 1 ? "allowanceWizard.details.daysOne" : "allowanceWizard.details.daysMany", { days });
 
 /** "7,24 km" from metres (2 decimals). */
 export const kilometres = (meters: number) =>
@@ -64,6 +69,7 @@ function StepHeading({ wizard }: { wizard: DistanceView }) {
   );
 }
 
+/** A button of this flow, by its intent's name. */
 function IntentButton({
   intent,
   children,
@@ -73,17 +79,10 @@ function IntentButton({
   children: ReactNode;
   secondary?: boolean;
 }) {
-  const busy = useNavigation().state === "submitting";
   return (
-    <button
-      type="submit"
-      name={INTENT_FIELD}
-      value={DISTANCE_INTENT[intent]}
-      className={secondary ? "button button--secondary" : "button"}
-      aria-disabled={busy || undefined}
-    >
+    <WizardButton value={DISTANCE_INTENT[intent]} secondary={secondary}>
       {children}
-    </button>
+    </WizardButton>
   );
 }
 
@@ -153,6 +152,12 @@ function IntroStep({ wizard, view }: StepProps<"intro">) {
   );
 }
 
+/** A value put in an uncontrolled field by JavaScript (the group's address, the end following the start). */
+function setValue(id: string, value: string) {
+  const element = document.getElementById(id);
+  if (element instanceof HTMLInputElement || element instanceof HTMLSelectElement) element.value = value;
+}
+
 type AddressFieldset = ReturnType<ReturnType<typeof useDetailsForm>[1]["home"]["getFieldset"]>;
 
 function useDetailsForm(values: AllowanceDetailsForm, lastResult: SubmissionResult<string[]> | undefined) {
@@ -202,7 +207,7 @@ function AddressFields({ legend, fields, prefix }: { legend: string; fields: Add
  * Days at the office: without JavaScript a number field that states its maximum (the server refuses
  * more); with it a slider from 1 to the period's days without Sundays, clamped when that drops.
  */
-function DaysField({ field, start, end }: { field: FieldMeta; start: string | undefined; end: string | undefined }) {
+function DaysField({ field, start, end }: { field: FieldMeta; start: string; end: string }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const startDay = start ? parseDay(start) : null;
@@ -247,10 +252,10 @@ function DaysField({ field, start, end }: { field: FieldMeta; start: string | un
         onChange={(e) => setDays(Number(e.target.value))}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        aria-valuetext={t("allowanceWizard.details.daysValue", { count: shown })}
+        aria-valuetext={daysText(t, shown)}
       />
       <output htmlFor={field.id} className="range__value">
-        {t("allowanceWizard.details.daysValue", { count: shown })}
+        {daysText(t, shown)}
       </output>
     </div>
   );
@@ -262,17 +267,26 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const [form, fields] = useDetailsForm(view.values, lastResult);
   const home = fields.home.getFieldset();
   const work = fields.work.getFieldset();
-  const start = fields.start_at.value;
-  const end = fields.ends_at.value;
-  // Spec 001 §5: a start moved after the end moves the end.
-  useEffect(() => {
-    const s = start ? parseDay(start) : null;
-    const e = end ? parseDay(end) : null;
-    if (s && e && s > e) form.update({ name: fields.ends_at.name, value: start });
-  }, [start, end, form, fields.ends_at.name]);
+  // The dates as typed (with JS): the days' maximum follows them.
+  const [start, setStart] = useState(view.values.start_at);
+  const [end, setEnd] = useState(view.values.ends_at);
+  const onStart = (value: string) => {
+    setStart(value);
+    // Spec 001 §5: a start moved after the end moves the end.
+    const s = parseDay(value);
+    const e = parseDay(end);
+    if (s && e && s > e) {
+      setEnd(value);
+      setValue(fields.ends_at.id, value);
+    }
+  };
   const chooseGroup = (groupId: string) => {
     const group = view.groups.find((g) => g.id === groupId);
-    if (group) form.update({ name: fields.work.name, value: { ...group.address } });
+    if (!group) return;
+    setValue(work.line1.id, group.address.line1);
+    setValue(work.zipcode.id, group.address.zipcode);
+    setValue(work.city.id, group.address.city);
+    setValue(work.country.id, group.address.country);
   };
   const groupOptions = view.groups.map((g: GroupView) => ({ value: g.id, label: g.name }));
   const roleOptions = (["driver", "passenger"] as const).map((r) => ({
@@ -335,6 +349,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           hint={t("allowanceWizard.details.startHint", { min: day(view.startMin), max: day(view.today) })}
           autoComplete="off"
           inputMode="numeric"
+          onChange={(e) => onStart(e.target.value)}
         />
         <Field
           required
@@ -343,6 +358,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           hint={t("allowanceWizard.details.endHint", { max: day(view.today) })}
           autoComplete="off"
           inputMode="numeric"
+          onChange={(e) => setEnd(e.target.value)}
         />
         <DaysField key={fields.days_at_office.key} field={fields.days_at_office} start={start} end={end} />
         {wizard.type === "carpooling" ? (
@@ -380,54 +396,27 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   });
   // The platform's refusals: those of the simulation on load, and those of a confirmation.
   const errors: Record<string, string[]> = { ...view.problems };
+  // (The form's own errors, under "", are the alert above.)
   for (const [name, messages] of Object.entries(form.allErrors))
-    if (name !== "sworn_statement" && messages.length) errors[name] = messages;
+    if (name && name !== "sworn_statement" && messages.length) errors[name] = messages;
   const warnings = Object.entries(errors)
     .filter(([name]) => !(ROW_ERRORS as readonly string[]).includes(name))
     .flatMap(([, messages]) => messages);
   const s = view.simulation;
-  const row = (key: string, label: string, value: ReactNode, edit: DistanceStep | null) => {
-    const messages = (ROW_ERRORS as readonly string[]).includes(key) ? (errors[key] ?? []) : [];
-    return (
-      <div className={messages.length ? "field--error" : undefined} id={`allowance-summary-${key}`} tabIndex={-1}>
-        <dt>{label}</dt>
-        <dd>
-          {value}
-          {messages.map((m) => (
-            <p className="field__error" key={m}>
-              <span className="visually-hidden">{t("errors.prefix")}</span>
-              {t(m)}
-            </p>
-          ))}
-          {edit ? (
-            <>
-              {" "}
-              <Link to={wizard.paths[edit]} className="link-action" preventScrollReset>
-                {t("allowanceWizard.summary.edit")}
-                <span className="visually-hidden"> : {label}</span>
-              </Link>
-            </>
-          ) : null}
-        </dd>
-      </div>
-    );
-  };
-  const rowFields: FieldMeta[] = ROW_ERRORS.filter((name) => errors[name]?.length).map((name) => ({
-    id: `allowance-summary-${name}`,
-    name,
-    errorId: `allowance-summary-${name}-error`,
-    errors: errors[name],
-  }));
+  const row = (key: string, label: string, value: ReactNode, edit: DistanceStep | null) => (
+    <SummaryRow
+      id={`allowance-summary-${key}`}
+      label={label}
+      value={value}
+      errors={(ROW_ERRORS as readonly string[]).includes(key) ? (errors[key] ?? []) : []}
+      edit={edit ? { to: wizard.paths[edit], label: t("allowanceWizard.summary.edit") } : null}
+    />
+  );
+  const rowFields = summaryRowFields("allowance-summary-", errors, ROW_ERRORS);
   const formAlert = form.errors?.filter((e) => e !== "allowances.errors.swornStatementRequired") ?? [];
   return (
     <>
-      {formAlert.length ? (
-        <div className="alert alert--error" role="alert">
-          {formAlert.map((e) => (
-            <p key={e}>{t(e)}</p>
-          ))}
-        </div>
-      ) : null}
+      <FormAlert errors={formAlert} />
       <ErrorSummary form={undefined} fields={[...rowFields, fields.sworn_statement, distanceFields.declared_km]} />
       {warnings.length ? (
         <div className="alert alert--warning" role="status">
@@ -452,7 +441,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         {row(
           "days",
           t("allowanceWizard.summary.days"),
-          t("allowanceWizard.details.daysValue", { count: view.daysAtOffice }),
+          daysText(t, view.daysAtOffice),
           "details",
         )}
         {view.travelRole

@@ -383,21 +383,20 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   const { t } = useTranslation();
   const [form, fields] = useForm<{ sworn_statement: string }>({ id: "subscription-summary", lastResult });
   // The platform's refusals: those of the simulation on load, then those of a refused confirmation.
-  const errors: Record<string, string[] | undefined> = { ...view.problems, ...form.allErrors };
+  const errors: Record<string, string[]> = { ...view.problems, ...form.allErrors };
   const warnings = Object.entries(errors)
     .filter(([key]) => !(ROW_ERRORS as readonly string[]).includes(key) && key !== fields.sworn_statement.name)
-    .flatMap(([, messages]) => messages ?? []);
+    .flatMap(([, messages]) => messages);
   const row = (key: string, label: string, value: ReactNode, edit: SubscriptionStep | null, errorName?: string) => (
     <SummaryRow
       id={`subscription-summary-${key}`}
       label={label}
+      value={value}
       errors={errorName ? (errors[errorName] ?? []) : []}
-      edit={edit ? { to: wizard.paths[edit], text: t("subscriptionWizard.summary.edit") } : undefined}
-    >
-      {value}
-    </SummaryRow>
+      edit={edit ? { to: wizard.paths[edit], label: t("subscriptionWizard.summary.edit") } : null}
+    />
   );
-  const rowFields = summaryRowFields("subscription-summary", ROW_ERRORS, errors);
+  const rowFields = summaryRowFields("subscription-summary-", errors, ROW_ERRORS);
   const sim = view.simulation;
   return (
     <>

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import type { AllowanceListItem } from "~/.server/services/allowances";
 import type { AllowanceType, DistanceType, TravelRole } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
 import { intents } from "~/routes/+shared/intents";
@@ -100,32 +101,8 @@ export interface DistanceView {
   view: DistanceStepView;
 }
 
-/** An allowance already asked for, as the read-only panel explains it. */
-export interface AllowanceSummaryView {
-  id: string;
-  type: AllowanceType;
-  groupName: string;
-  status: string;
-  startAt: string;
-  endsAt: string;
-  amount: number;
-  monthlyAmount: number | null;
-  numberOfMonths: number | null;
-  ibanLastFour: string;
-  signedAt: string | null;
-  createdAt: string;
-  refusalReason: string | null;
-  travelRole: string | null;
-  daysAtOffice: number | null;
-  distanceRoundtrip: string | null;
-  ratePerKm: number | null;
-  percentage: number | null;
-  subscriptionAmount: number | null;
-  amountBeforeCap: number | null;
-  capRemainingBefore: number | null;
-  payouts: { month: string; amount: number; scheduledFor: string; status: string }[];
-  media: { id: string; label: string; href: string }[];
-}
+/** An allowance already asked for, as the read-only panel explains it: the list's item, documents with their links. */
+export type AllowanceSummaryView = Omit<AllowanceListItem, "media"> & { media: { id: string; label: string; href: string }[] };
 
 export type FrameView =
   /** `new` without a type: the types this person may ask for. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { useTranslation } from "~/i18n";
 import { RECEIPT_ACCEPT } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
@@ -70,64 +70,4 @@ export function FileField({ field, label, hint }: { field: FieldMeta; label: str
       />
     </div>
   );
-}
-
-/**
- * A row of a wizard's summary ("check your answers", a `<dl>`'s item): the answer, the platform's errors
- * for it (the row turns red, spec 001 §2.7, §8) and a link back to the step that asked it. Its id is
- * what the error summary's link focuses (`summaryRowFields`).
- */
-export function SummaryRow({
-  id,
-  label,
-  children,
-  errors = [],
-  edit,
-}: {
-  id: string;
-  label: string;
-  children: ReactNode;
-  errors?: readonly string[];
-  /** The step's path and the link's words ("Modifier"). */
-  edit?: { to: string; text: string };
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className={errors.length ? "field--error" : undefined} id={id} tabIndex={-1}>
-      <dt>{label}</dt>
-      <dd>
-        {children}
-        {errors.length ? (
-          <div id={`${id}-error`}>
-            {errors.map((m) => (
-              <p className="field__error" key={m}>
-                <span className="visually-hidden">{t("errors.prefix")}</span>
-                {t(m)}
-              </p>
-            ))}
-          </div>
-        ) : null}
-        {edit ? (
-          <>
-            {" "}
-            <Link to={edit.to} className="link-action" preventScrollReset>
-              {edit.text}
-              <span className="visually-hidden"> : {label}</span>
-            </Link>
-          </>
-        ) : null}
-      </dd>
-    </div>
-  );
-}
-
-/** The errors of these summary rows (`<prefix>-<name>`) as the error summary's fields, in order. */
-export function summaryRowFields(
-  prefix: string,
-  names: readonly string[],
-  errors: Record<string, string[] | undefined>,
-): FieldMeta[] {
-  return names
-    .filter((name) => errors[name]?.length)
-    .map((name) => ({ id: `${prefix}-${name}`, name, errorId: `${prefix}-${name}-error`, errors: errors[name] }));
 }

@@ -26,4 +26,5 @@ export { NewSecretPair, PhoneField, OneTimeCodeField } from "./Secrets";
 export { ChooseNewPassword } from "./ChooseNewPassword";
 export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } from "./ErrorSummary";
 export { useReplyKey, type FieldMeta } from "./meta";
-export { IntentButton, FormAlert, FileField, SummaryRow, summaryRowFields } from "./WizardParts";
+export { IntentButton, FormAlert, FileField } from "./WizardParts";
+export { SummaryRow, summaryRowFields } from "./SummaryRow";

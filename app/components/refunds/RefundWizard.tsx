@@ -453,18 +453,17 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
     <SummaryRow
       id={`refund-summary-${key}`}
       label={label}
+      value={value}
       errors={errorNames.flatMap((name) => errors[name] ?? [])}
       edit={
         edit && wizard.draftId
           ? {
               to: `${wizard.base}?draft=${encodeURIComponent(wizard.draftId)}&step=${edit}`,
-              text: t("refundWizard.summary.edit"),
+              label: t("refundWizard.summary.edit"),
             }
-          : undefined
+          : null
       }
-    >
-      {value}
-    </SummaryRow>
+    />
   );
   const rowErrorFields = (names: string[], key: string): FieldMeta[] =>
     names

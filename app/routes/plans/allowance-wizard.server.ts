@@ -6,10 +6,9 @@ import {
   getAllowanceDraft,
   type AllowanceDraft,
 } from "~/.server/services/allowance-drafts";
-import { allowanceTypesFor, getAllowance } from "~/.server/services/allowances";
+import { allowanceTypesFor, getAllowance, type AllowanceListItem } from "~/.server/services/allowances";
 import { deleteReceipt } from "~/.server/services/receipts";
 import { isAllowanceType, type AllowanceType } from "~/domain/allowances";
-import { maskIban } from "~/domain/iban";
 import { todayInParis } from "~/domain/wallets";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { intentOf, unknownIntent } from "~/routes/+shared/intents.server";
@@ -183,33 +182,10 @@ async function plainForm(request: Request): Promise<FormData> {
   return parsed.form;
 }
 
-type AllowanceItem = NonNullable<Awaited<ReturnType<typeof getAllowance>>>;
-
-/** An allowance as the read-only panel explains it. */
-function summaryOf(item: AllowanceItem): AllowanceSummaryView {
+/** An allowance as the read-only panel explains it: the list's item, its documents with their download links. */
+function summaryOf(item: AllowanceListItem): AllowanceSummaryView {
   return {
-    id: item.id,
-    type: item.type,
-    groupName: item.groupName,
-    status: item.status,
-    startAt: item.startAt,
-    endsAt: item.endsAt,
-    amount: item.amount,
-    monthlyAmount: item.monthlyAmount,
-    numberOfMonths: item.numberOfMonths,
-    ibanLastFour: item.ibanLastFour ? maskIban(item.ibanLastFour) : "",
-    signedAt: item.signedAt,
-    createdAt: item.createdAt,
-    refusalReason: item.refusalReason,
-    travelRole: item.travelRole,
-    daysAtOffice: item.daysAtOffice,
-    distanceRoundtrip: item.distanceRoundtrip,
-    ratePerKm: item.ratePerKm,
-    percentage: item.percentage,
-    subscriptionAmount: item.subscriptionAmount,
-    amountBeforeCap: item.amountBeforeCap,
-    capRemainingBefore: item.capRemainingBefore,
-    payouts: item.payouts,
+    ...item,
     media: item.media.map((m) => ({
       id: m.id,
       label: m.label,

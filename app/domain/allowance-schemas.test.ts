@@ -1,0 +1,129 @@
+import { expect, test } from "vitest";
+import {
+  allowanceDetailsSchema,
+  allowanceDistanceSchema,
+  allowanceSummarySchema,
+  parseKilometres,
+} from "./allowance-schemas";
+
+/** The details step's answers as the form posts them (conform's names). */
+const TODAY = "2026-11-24";
+const valid = {
+  group_id: "grp_cse",
+  home: { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "fr" },
+  work: { line1: "3 avenue Foch", zipcode: "69006", city: "Lyon", country: "FR" },
+  start_at: "02/11/2026",
+  ends_at: "24/11/2026",
+  days_at_office: "12",
+  iban: "fr76 3000 6000 0112 3456 7890 189",
+  travel_role: "driver",
+};
+
+/** Every message by path ("home.line1"), as conform would show them. */
+function errorsOf(schema: ReturnType<typeof allowanceDetailsSchema>, input: Record<string, unknown>) {
+  const result = schema.safeParse(input);
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error?.issues ?? []) (errors[issue.path.join(".")] ??= []).push(issue.message);
+  return errors;
+}
+
+test("valid carpooling answers become the platform's input: days, IBAN without spaces, country upper-case", () => {
+  expect(allowanceDetailsSchema("carpooling", TODAY).parse(valid)).toEqual({
+    groupId: "grp_cse",
+    home: { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "FR" },
+    work: { line1: "3 avenue Foch", zipcode: "69006", city: "Lyon", country: "FR" },
+    startAt: "2026-11-02",
+    endsAt: "2026-11-24",
+    daysAtOffice: 12,
+    iban: "FR7630006000011234567890189",
+    travelRole: "driver",
+  });
+});
+
+test("the bicycle has no travel role (one posted anyway is dropped); carpooling requires it", () => {
+  expect(allowanceDetailsSchema("bicycle", TODAY).parse(valid).travelRole).toBeNull();
+  expect(errorsOf(allowanceDetailsSchema("carpooling", TODAY), { ...valid, travel_role: undefined })).toEqual({
+    travel_role: ["allowances.errors.travelRoleRequired"],
+  });
+  expect(errorsOf(allowanceDetailsSchema("carpooling", TODAY), { ...valid, travel_role: "pilot" })).toHaveProperty(
+    "travel_role",
+  );
+});
+
+test("days at the office: from 1 to the period's days without Sundays (2–24 November 2026: 20)", () => {
+  const schema = allowanceDetailsSchema("bicycle", TODAY);
+  expect(schema.parse({ ...valid, days_at_office: "20" }).daysAtOffice).toBe(20);
+  for (const days of ["0", "21", "-1", "2.5", "douze", ""])
+    expect(errorsOf(schema, { ...valid, days_at_office: days }), days).toEqual({
+      days_at_office: ["allowances.errors.daysAtOfficeRange"],
+    });
+  // A period of Sundays only has no day to claim.
+  expect(errorsOf(schema, { ...valid, start_at: "22/11/2026", ends_at: "22/11/2026", days_at_office: "1" })).toEqual({
+    ends_at: ["allowances.errors.noWorkingDay"],
+  });
+});
+
+test("the dates follow the domain's rules: end after today, before the start, outside the window, not a day", () => {
+  const schema = allowanceDetailsSchema("bicycle", TODAY);
+  expect(errorsOf(schema, { ...valid, ends_at: "25/11/2026" })).toEqual({
+    ends_at: ["allowances.errors.endAfterToday"],
+  });
+  expect(errorsOf(schema, { ...valid, start_at: "20/11/2026", ends_at: "19/11/2026" })).toEqual({
+    ends_at: ["allowances.errors.endBeforeStart"],
+  });
+  expect(errorsOf(schema, { ...valid, start_at: "31/12/2025" })).toHaveProperty("start_at", [
+    "allowances.errors.startDateInvalid",
+  ]);
+  expect(errorsOf(schema, { ...valid, start_at: "31/02/2026" })).toHaveProperty("start_at", [
+    "allowances.errors.startDateInvalid",
+  ]);
+  expect(errorsOf(schema, { ...valid, ends_at: "demain" })).toHaveProperty("ends_at", [
+    "allowanceWizard.errors.endDateInvalid",
+  ]);
+  expect(errorsOf(schema, { ...valid, start_at: undefined, ends_at: undefined })).toMatchObject({
+    start_at: ["allowances.errors.startRequired"],
+    ends_at: ["allowances.errors.endRequired"],
+  });
+  // Until 15 January, last year's days may still be claimed.
+  expect(allowanceDetailsSchema("bicycle", "2027-01-15").parse({ ...valid, days_at_office: "3" }).startAt).toBe(
+    "2026-11-02",
+  );
+  expect(errorsOf(allowanceDetailsSchema("bicycle", "2027-01-16"), valid)).toHaveProperty("start_at");
+});
+
+test("addresses follow the delivery address's rules; an IBAN is checked by ibantools", () => {
+  const schema = allowanceDetailsSchema("bicycle", TODAY);
+  expect(errorsOf(schema, { ...valid, home: { ...valid.home, line1: "rue des Lilas" } })).toEqual({
+    "home.line1": ["errors.addStreetNumber"],
+  });
+  expect(errorsOf(schema, { ...valid, work: { ...valid.work, city: "x".repeat(51) } })).toHaveProperty("work.city");
+  // An address left empty is said field by field, in French keys.
+  expect(errorsOf(schema, { ...valid, home: undefined })).toMatchObject({
+    "home.line1": ["errors.line1Required"],
+    "home.zipcode": ["errors.zipcodeRequired"],
+    "home.city": ["errors.cityRequired"],
+  });
+  expect(errorsOf(schema, { ...valid, iban: "FR76 3000 6000 0112 3456 7890 188" })).toEqual({
+    iban: ["refunds.errors.ibanChecksum"],
+  });
+  expect(errorsOf(schema, { ...valid, group_id: "" })).toEqual({ group_id: ["allowanceWizard.errors.groupRequired"] });
+});
+
+test("the one-way distance typed in km: 1 m to 200 km, comma or point", () => {
+  expect(parseKilometres("7,5")).toBe(7500);
+  expect(parseKilometres(" 12.345 ")).toBe(12345);
+  expect(parseKilometres("abc")).toBeNull();
+  expect(allowanceDistanceSchema.parse({ declared_km: "0,001" })).toEqual({ declared_km: 1 });
+  expect(allowanceDistanceSchema.parse({ declared_km: "200" })).toEqual({ declared_km: 200_000 });
+  for (const km of ["0", "200,001", "-3", "1e3"])
+    expect(allowanceDistanceSchema.safeParse({ declared_km: km }).success, km).toBe(false);
+});
+
+test("the summary needs the sworn statement; nothing else it posts is read", () => {
+  expect(allowanceSummarySchema.safeParse({ sworn_statement: "on", amount: "999999" }).data).toEqual({
+    sworn_statement: "on",
+  });
+  expect(allowanceSummarySchema.safeParse({}).error?.issues[0]?.message).toBe(
+    "allowances.errors.swornStatementRequired",
+  );
+});
