@@ -7,8 +7,18 @@ import { formatCents } from "~/domain/money";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
 import { parseDay } from "~/domain/refunds";
 import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
-import { Checkbox, ErrorSummary, Field, RequiredNote, Select, type FieldMeta } from "~/components/forms";
-import { FileField, FormAlert, IntentButton as WizardButton } from "~/components/forms";
+import {
+  Checkbox,
+  ErrorSummary,
+  Field,
+  RequiredNote,
+  Select,
+  SummaryRow,
+  summaryRowFields,
+  FileField,
+  FormAlert,
+  IntentButton as WizardButton,
+} from "~/components/forms";
 import {
   SUBSCRIPTION_FILES,
   SUBSCRIPTION_INTENT,
@@ -373,43 +383,20 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   const { t } = useTranslation();
   const [form, fields] = useForm<{ sworn_statement: string }>({ id: "subscription-summary", lastResult });
   // The platform's refusals: those of the simulation on load, then those of a refused confirmation.
-  const errors: Record<string, string[] | undefined> = { ...view.problems, ...form.allErrors };
+  const errors: Record<string, string[]> = { ...view.problems, ...form.allErrors };
   const warnings = Object.entries(errors)
     .filter(([key]) => !(ROW_ERRORS as readonly string[]).includes(key) && key !== fields.sworn_statement.name)
-    .flatMap(([, messages]) => messages ?? []);
-  const row = (key: string, label: string, value: ReactNode, edit: SubscriptionStep | null, errorName?: string) => {
-    const messages = errorName ? (errors[errorName] ?? []) : [];
-    const id = `subscription-summary-${key}`;
-    return (
-      <div className={messages.length ? "field--error" : undefined} id={id} tabIndex={-1}>
-        <dt>{label}</dt>
-        <dd>
-          {value}
-          {messages.map((m) => (
-            <p className="field__error" key={m} id={`${id}-error`}>
-              <span className="visually-hidden">{t("errors.prefix")}</span>
-              {t(m)}
-            </p>
-          ))}
-          {edit ? (
-            <>
-              {" "}
-              <Link to={wizard.paths[edit]} className="link-action" preventScrollReset>
-                {t("subscriptionWizard.summary.edit")}
-                <span className="visually-hidden"> : {label}</span>
-              </Link>
-            </>
-          ) : null}
-        </dd>
-      </div>
-    );
-  };
-  const rowFields: FieldMeta[] = ROW_ERRORS.filter((name) => errors[name]?.length).map((name) => ({
-    id: `subscription-summary-${name}`,
-    name,
-    errorId: `subscription-summary-${name}-error`,
-    errors: errors[name],
-  }));
+    .flatMap(([, messages]) => messages);
+  const row = (key: string, label: string, value: ReactNode, edit: SubscriptionStep | null, errorName?: string) => (
+    <SummaryRow
+      id={`subscription-summary-${key}`}
+      label={label}
+      value={value}
+      errors={errorName ? (errors[errorName] ?? []) : []}
+      edit={edit ? { to: wizard.paths[edit], label: t("subscriptionWizard.summary.edit") } : null}
+    />
+  );
+  const rowFields = summaryRowFields("subscription-summary-", errors, ROW_ERRORS);
   const sim = view.simulation;
   return (
     <>

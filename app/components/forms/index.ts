@@ -27,3 +27,4 @@ export { ChooseNewPassword } from "./ChooseNewPassword";
 export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } from "./ErrorSummary";
 export { useReplyKey, type FieldMeta } from "./meta";
 export { IntentButton, FormAlert, FileField } from "./WizardParts";
+export { SummaryRow, summaryRowFields } from "./SummaryRow";

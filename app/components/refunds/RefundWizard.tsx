@@ -7,7 +7,7 @@ import { formatCents } from "~/domain/money";
 import type { RefundStep } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, RequiredNote, Radios, choiceTarget, type FieldMeta } from "~/components/forms";
-import { FileField, FormAlert, IntentButton as WizardButton } from "~/components/forms";
+import { FileField, FormAlert, IntentButton as WizardButton, SummaryRow } from "~/components/forms";
 import { NewTabLink } from "~/components/NewTabLink";
 import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
 import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } from "./wizard";
@@ -449,37 +449,22 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   const [form, fields] = useForm<{ sworn_statement: string; sworn_name: string }>({ id: "refund-summary", lastResult });
   const errors = form.allErrors;
   /** A row of the summary, with the platform's errors for it (spec 001 §8: "highlighted" on their rows). */
-  const row = (key: string, label: string, value: ReactNode, edit: RefundStep | null, errorNames: string[] = [key]) => {
-    const messages = errorNames.flatMap((name) => errors[name] ?? []);
-    const id = `refund-summary-${key}`;
-    return (
-      <div className={messages.length ? "field--error" : undefined} id={id} tabIndex={-1}>
-        <dt>{label}</dt>
-        <dd>
-          {value}
-          {messages.map((m) => (
-            <p className="field__error" key={m}>
-              <span className="visually-hidden">{t("errors.prefix")}</span>
-              {t(m)}
-            </p>
-          ))}
-          {edit && wizard.draftId ? (
-            <>
-              {" "}
-              <Link
-                to={`${wizard.base}?draft=${encodeURIComponent(wizard.draftId)}&step=${edit}`}
-                className="link-action"
-                preventScrollReset
-              >
-                {t("refundWizard.summary.edit")}
-                <span className="visually-hidden"> : {label}</span>
-              </Link>
-            </>
-          ) : null}
-        </dd>
-      </div>
-    );
-  };
+  const row = (key: string, label: string, value: ReactNode, edit: RefundStep | null, errorNames: string[] = [key]) => (
+    <SummaryRow
+      id={`refund-summary-${key}`}
+      label={label}
+      value={value}
+      errors={errorNames.flatMap((name) => errors[name] ?? [])}
+      edit={
+        edit && wizard.draftId
+          ? {
+              to: `${wizard.base}?draft=${encodeURIComponent(wizard.draftId)}&step=${edit}`,
+              label: t("refundWizard.summary.edit"),
+            }
+          : null
+      }
+    />
+  );
   const rowErrorFields = (names: string[], key: string): FieldMeta[] =>
     names
       .filter((name) => errors[name]?.length)

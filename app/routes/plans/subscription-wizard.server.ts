@@ -152,12 +152,7 @@ export async function subscriptionLoad(ctx: AllowanceFlowContext): Promise<Subsc
       }
       case "summary": {
         const a = draft.answers;
-        const simulated = await simulateAllowance(
-          { db: platform.db, geodata: platform.geodata },
-          account.id,
-          inputOf(draft),
-          today,
-        );
+        const simulated = await simulateAllowance(platform, account.id, inputOf(draft), today);
         const simulation =
           simulated.kind === "simulated" && simulated.simulation.type === "subscription"
             ? {
@@ -313,7 +308,7 @@ export async function subscriptionAct(ctx: AllowanceFlowContext): Promise<Respon
     const submission = parseForm(form, subscriptionSummarySchema);
     if (submission.status !== "success") return refused("summary", reply(submission));
     const result = await createAllowance(
-      { db, geodata: platform.geodata },
+      platform,
       userId,
       { ...inputOf(draft), draftId: draft.id, swornStatement: true },
       today,
