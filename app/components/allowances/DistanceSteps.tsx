@@ -17,10 +17,12 @@ import {
   Select,
   choiceTarget,
   type FieldMeta,
+  FormAlert,
+  IntentButton as WizardButton,
+  SummaryRow,
+  summaryRowFields,
 } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
-import { SummaryRow, summaryRowFields } from "~/components/forms/SummaryRow";
-import { FormAlert, IntentButton as WizardButton } from "~/components/forms/WizardParts";
 import { useHydrated } from "~/components/useHydrated";
 import { DISTANCE_INTENT, type DistanceStep, type DistanceStepView, type DistanceView, type GroupView } from "./wizard";
 
