@@ -151,13 +151,15 @@ export async function allowanceWizardAction({ request, params, context }: Args) 
   const account = requireFeature(context);
   const platform = await getPlatform();
   const url = new URL(request.url);
-  if (params.requestId !== "new") {
-    // The read-only panel has no form.
-    if (!(await getAllowance(platform.db, account.id, params.requestId))) throw data(null, { status: 404 });
+  const draftParam = url.searchParams.get("draft");
+  if (params.requestId !== "new" || draftParam === null) {
+    // The read-only panel and the type choice have no form: a body is read first (one that cannot be read
+    // is a 400 as such), then a foreign allowance is a 404 and anything else an unknown intent.
+    await plainForm(request);
+    if (params.requestId !== "new" && !(await getAllowance(platform.db, account.id, params.requestId)))
+      throw data(null, { status: 404 });
     throw unknownIntent();
   }
-  const draftParam = url.searchParams.get("draft");
-  if (draftParam === null) throw unknownIntent();
   const draft = await findDraft(request, account.id, draftParam);
   if (draft instanceof Response) return draft;
 
