@@ -11,7 +11,7 @@ import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { parseForm } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
-import { getPlatform } from "~/.server/platform";
+import { sandboxPlatform } from "./sandbox.server";
 import {
   ALLOWANCE_REASON_MAX,
   listAllowancesAwaitingReview,
@@ -38,12 +38,6 @@ const month = (value: string) => `${value.slice(5, 7)}/${value.slice(0, 4)}`;
  * journeys can move an allowance on — approve (one payout per month of its period) or refuse with a
  * reason — and pay the monthly payouts that are due. `npm run sandbox:allowances` does the same from a shell.
  */
-async function sandboxPlatform() {
-  const platform = await getPlatform();
-  if (!platform.env.sandbox) throw data(null, { status: 404 });
-  return platform;
-}
-
 export async function loader() {
   const { db } = await sandboxPlatform();
   const [awaiting, payouts] = await Promise.all([listAllowancesAwaitingReview(db), listScheduledAllowancePayouts(db)]);

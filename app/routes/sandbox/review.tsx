@@ -11,7 +11,7 @@ import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { parseForm } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
-import { getPlatform } from "~/.server/platform";
+import { sandboxPlatform } from "./sandbox.server";
 import {
   listRequestsAwaitingReview,
   listScheduledPayouts,
@@ -37,12 +37,6 @@ const day = (value: string) => formatDate(`${value}T12:00:00Z`);
  * move a request on — approve (wallets debited, payout in 7 working days), refuse or ask for a correction
  * with a reason — and pay the payouts that are due. `npm run sandbox:review` does the same from a shell.
  */
-async function sandboxPlatform() {
-  const platform = await getPlatform();
-  if (!platform.env.sandbox) throw data(null, { status: 404 });
-  return platform;
-}
-
 export async function loader() {
   const { db } = await sandboxPlatform();
   const [awaiting, payouts] = await Promise.all([listRequestsAwaitingReview(db), listScheduledPayouts(db)]);
