@@ -11,6 +11,7 @@ import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { parseForm } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { ReviewForms } from "~/components/ReviewForms";
 import { sandboxPlatform } from "./sandbox.server";
 import {
   listRequestsAwaitingReview,
@@ -103,32 +104,17 @@ export default function SandboxReview({ loaderData }: Route.ComponentProps) {
                   <dd>{day(r.ticketDate)}</dd>
                 </dl>
                 <code>{r.id}</code>
-                <Form method="post" className="actions">
-                  <input type="hidden" name="requestId" value={r.id} />
-                  <button type="submit" name="intent" value={INTENT.approve} className="button">
-                    {t("refunds.review.approve")}
-                  </button>
-                </Form>
-                <Form method="post">
-                  <input type="hidden" name="requestId" value={r.id} />
-                  <label htmlFor={`reason-${r.id}`}>{t("refunds.review.reason")}</label>
-                  <input
-                    id={`reason-${r.id}`}
-                    name="reason"
-                    type="text"
-                    required
-                    maxLength={reasonMax}
-                    className="input"
-                  />
-                  <p className="actions">
-                    <button type="submit" name="intent" value={INTENT.refuse} className="button button--secondary">
-                      {t("refunds.review.refuse")}
-                    </button>
-                    <button type="submit" name="intent" value={INTENT.correct} className="button button--secondary">
-                      {t("refunds.review.askCorrection")}
-                    </button>
-                  </p>
-                </Form>
+                <ReviewForms
+                  idName="requestId"
+                  id={r.id}
+                  reasonLabel={t("refunds.review.reason")}
+                  reasonMax={reasonMax}
+                  approve={{ intent: INTENT.approve, label: t("refunds.review.approve") }}
+                  withReason={[
+                    { intent: INTENT.refuse, label: t("refunds.review.refuse") },
+                    { intent: INTENT.correct, label: t("refunds.review.askCorrection") },
+                  ]}
+                />
               </li>
             );
           })}
