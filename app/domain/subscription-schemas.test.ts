@@ -20,7 +20,7 @@ function details(changes: Partial<typeof VALID>, today = TODAY) {
 
 function errorsOf(changes: Partial<typeof VALID>, today = TODAY) {
   const submission = details(changes, today);
-  return submission.status === "success" ? {} : submission.error;
+  return (submission.status === "success" ? null : submission.error) ?? {};
 }
 
 test("valid answers: days, cents and the IBAN without spaces", () => {
