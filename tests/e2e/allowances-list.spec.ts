@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test, type AccountOptions } from "./fixtures";
-import { expectAccessible } from "./helpers";
+import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
 import { todayInParis } from "../../app/domain/wallets";
 
 /**
@@ -184,4 +184,21 @@ test("an account without the allowance feature has no tab, and the list answers 
   const answer = await page.goto(LIST);
   expect(answer?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page introuvable");
+});
+
+test("the demo: marie's seeded carpooling allowance is in her list; claire, without the feature, has no tab", async ({
+  page,
+}) => {
+  await signIn(page, MARIE);
+  await page.goto(LIST);
+  const seeded = allowance(page, "Covoiturage — CSE Acme");
+  await expect(seeded).toContainText("Envoyée");
+  await expect(seeded).toContainText("Versement sur le compte se terminant par 0189");
+  await expect(seeded.getByRole("link", { name: /^Annuler l’indemnité Covoiturage/ })).toBeVisible();
+
+  await page.context().clearCookies();
+  await signIn(page, CLAIRE);
+  await page.goto("/cards");
+  await expect(page.getByRole("link", { name: "Indemnités mobilité" })).toHaveCount(0);
+  expect((await page.goto(LIST))?.status()).toBe(404);
 });

@@ -1,0 +1,75 @@
+import { expect, test } from "vitest";
+import { parseForm } from "~/routes/+shared/forms.server";
+import { subscriptionDetailsSchema, subscriptionSummarySchema } from "./subscription-schemas";
+
+/** Issue 15 item 4, spec 001 §5 "Subscription": the details step's rules, on a fixed day. */
+const TODAY = "2026-11-24";
+const VALID = {
+  group_id: "grp_cse",
+  start_at: "01/11/2026",
+  ends_at: "31/12/2026",
+  amount: "86,40",
+  iban: "fr76 3000 6000 0112 3456 7890 189",
+};
+
+function details(changes: Partial<typeof VALID>, today = TODAY) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ ...VALID, ...changes })) form.append(name, value);
+  return parseForm(form, subscriptionDetailsSchema(today));
+}
+
+function errorsOf(changes: Partial<typeof VALID>, today = TODAY) {
+  const submission = details(changes, today);
+  return (submission.status === "success" ? null : submission.error) ?? {};
+}
+
+test("valid answers: days, cents and the IBAN without spaces", () => {
+  const submission = details({});
+  expect(submission.status === "success" && submission.value).toEqual({
+    groupId: "grp_cse",
+    startAt: "2026-11-01",
+    endsAt: "2026-12-31",
+    amount: 8640,
+    iban: "FR7630006000011234567890189",
+  });
+});
+
+test("the amount: above 0, at most 2 decimals, a number", () => {
+  for (const amount of ["0", "0,00", "douze", "12,345", "-5", ""])
+    expect(errorsOf({ amount }).amount, amount).toEqual(["allowances.errors.amountInvalid"]);
+  const one = details({ amount: "0,01" });
+  expect(one.status === "success" && one.value.amount).toBe(1);
+});
+
+test("the period: end not after 31 December of the start's year, not before the start, start in the window", () => {
+  expect(errorsOf({ ends_at: "01/01/2027" }).ends_at).toEqual(["allowances.errors.endDateLastDayOfYearInvalid"]);
+  expect(errorsOf({ ends_at: "31/10/2026" }).ends_at).toEqual(["allowances.errors.endBeforeStart"]);
+  // A subscription may start later this year (its end is not bounded by today).
+  expect(errorsOf({ start_at: "01/12/2026" })).toEqual({});
+  // Last year: until 15 January inclusive only.
+  expect(errorsOf({ start_at: "01/12/2025", ends_at: "31/12/2025" }, "2026-01-15")).toEqual({});
+  expect(errorsOf({ start_at: "01/12/2025", ends_at: "31/12/2025" }, "2026-01-16").start_at).toEqual([
+    "allowances.errors.startDateInvalid",
+  ]);
+  expect(errorsOf({ start_at: "31/02/2026" }).start_at).toEqual(["allowances.errors.startDateInvalid"]);
+  expect(errorsOf({ ends_at: "" }).ends_at).toEqual(["allowances.errors.endRequired"]);
+});
+
+test("the group and the IBAN are required; a wrong IBAN says why", () => {
+  expect(errorsOf({ group_id: "" }).group_id).toEqual(["allowanceWizard.errors.groupRequired"]);
+  expect(errorsOf({ iban: "FR76 3000 6000 0112 3456 7890 188" }).iban).toEqual(["refunds.errors.ibanChecksum"]);
+});
+
+test("the summary needs the sworn statement; an amount posted there is not read", () => {
+  const unsigned = new FormData();
+  unsigned.append("amount", "999999");
+  const refused = parseForm(unsigned, subscriptionSummarySchema);
+  expect(refused.status === "error" && refused.error?.sworn_statement).toEqual([
+    "allowances.errors.swornStatementRequired",
+  ]);
+  const signed = new FormData();
+  signed.append("sworn_statement", "on");
+  signed.append("amount", "999999");
+  const accepted = parseForm(signed, subscriptionSummarySchema);
+  expect(accepted.status === "success" && accepted.value).toEqual({ sworn_statement: "on" });
+});
