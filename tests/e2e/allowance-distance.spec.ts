@@ -232,15 +232,20 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
   await expect(panel.getByRole("radio", { name: "Conducteur" })).toHaveCount(0);
   const details = page.url();
 
+  // What was typed before choosing the group is kept (without JS, through the "Choisir" round trip).
+  await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
+  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
   await chooseGroup(panel, "CSE Acme");
   await expect(panel.getByRole("group", { name: "Adresse de votre lieu de travail" }).getByLabel("Ville")).toHaveValue(
     "Lyon",
   );
-  await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
+  await expect(panel.getByRole("group", { name: "Adresse de votre domicile" }).getByLabel("Code postal")).toHaveValue(
+    "69003",
+  );
+  await expect(panel.getByLabel("IBAN du compte où verser l’indemnité")).toHaveValue(/^FR76\s?3000/);
   await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
   await panel.getByLabel("Date de fin").fill(dayToFrench(tomorrow));
   await panel.getByLabel("Jours au bureau").fill("3");
-  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
   await continueFrom(panel);
   const endError = panel.getByText("La date de fin ne peut pas être après aujourd’hui.");
   await expect(endError.first()).toBeVisible();

@@ -23,7 +23,7 @@ import {
   allowanceSummarySchema,
   type AllowanceDetailsForm,
 } from "~/domain/allowance-schemas";
-import { maskIban } from "~/domain/iban";
+import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { dayToFrench, parseDay } from "~/domain/refunds";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { intentOf } from "~/routes/+shared/intents.server";
@@ -238,8 +238,10 @@ function acceptableAnswers(type: DistanceType, form: FormData): AllowanceAnswers
   const endsAt = parseDay(text("ends_at")) ?? undefined;
   const days = /^\d{1,4}$/.test(text("days_at_office").trim()) ? Number(text("days_at_office").trim()) : undefined;
   const role = text("travel_role");
+  const iban = normaliseIban(text("iban"));
   return {
     home: address("home"),
+    iban: iban && !ibanProblem(iban) ? iban : undefined,
     startAt,
     endsAt,
     daysAtOffice: days && days > 0 ? days : undefined,
