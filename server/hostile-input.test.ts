@@ -43,6 +43,8 @@ interface UserData {
   fileIds: string[];
   /** Refund requests, the cancellable ones first. */
   expenseRequestIds: string[];
+  /** Mobility allowances, the cancellable (sent) ones first. */
+  allowanceIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
   distinctive: string[];
 }
@@ -76,6 +78,7 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   // name the refund wizard's /plans/expense-requests/receipts instead).
   fileId: { owned: true, valid: (u) => (u.fileIds.length > 0 ? u.fileIds : ["file_none"]) },
   requestId: { owned: true, valid: (u) => u.expenseRequestIds },
+  allowanceId: { owned: true, valid: (u) => u.allowanceIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },
   token: { valid: (_u, s) => s.links.map((l) => ({ value: l.token, query: `email=${encodeURIComponent(l.email)}` })) },
@@ -430,6 +433,9 @@ function readUser(email: string): UserData {
     const expenseRequests = d
       .prepare("select id from expense_requests where user_id = ? order by is_cancellable desc, id")
       .all(u.id) as { id: string }[];
+    const allowances = d
+      .prepare("select id from allowances where user_id = ? order by status = 'sent' desc, id")
+      .all(u.id) as { id: string }[];
     const distinctive = [
       u.id!,
       u.email!,
@@ -443,6 +449,7 @@ function readUser(email: string): UserData {
       ...licences.map((l) => l.id),
       ...files.map((f) => f.id),
       ...expenseRequests.map((r) => r.id),
+      ...allowances.map((a) => a.id),
     ].filter((v): v is string => typeof v === "string" && v.length >= 4);
     return {
       id: u.id!,
@@ -457,6 +464,7 @@ function readUser(email: string): UserData {
       licenceIds: licences.map((l) => l.id),
       fileIds: files.map((f) => f.id),
       expenseRequestIds: expenseRequests.map((r) => r.id),
+      allowanceIds: allowances.map((a) => a.id),
       distinctive: [...new Set(distinctive)],
     };
   } finally {

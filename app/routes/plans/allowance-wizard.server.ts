@@ -145,13 +145,15 @@ export async function allowanceWizardAction({ request, params, context }: Args) 
   const account = requireFeature(context);
   const platform = await getPlatform();
   const url = new URL(request.url);
-  if (params.requestId !== "new") {
+  const draftParam = url.searchParams.get("draft");
+  if (params.requestId !== "new" || draftParam === null) {
+    // Read first (this is an upload route): a body that cannot be read is refused as such (400) wherever it is sent.
+    await plainForm(request);
     // The read-only panel has no form.
-    if (!(await getAllowance(platform.db, account.id, params.requestId))) throw data(null, { status: 404 });
+    if (params.requestId !== "new" && !(await getAllowance(platform.db, account.id, params.requestId)))
+      throw data(null, { status: 404 });
     throw unknownIntent();
   }
-  const draftParam = url.searchParams.get("draft");
-  if (draftParam === null) throw unknownIntent();
   const draft = await findDraft(request, account.id, draftParam);
   if (draft instanceof Response) return draft;
 
