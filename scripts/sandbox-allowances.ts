@@ -7,9 +7,7 @@
  *   npm run sandbox:allowances -- pay-due [YYYY-MM-DD]     (default: today in Paris)
  * Uses DATABASE_URL like the server (default data/portal.sqlite); e-mails go through the configured messenger.
  */
-import "dotenv/config";
-import { parseEnv } from "../app/.server/env";
-import { migrateToLatest, openDatabase } from "../app/.server/db";
+import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
 import {
   listAllowancesAwaitingReview,
@@ -28,10 +26,7 @@ async function main() {
     console.error(USAGE);
     process.exit(2);
   }
-  const env = parseEnv(process.env);
-  const handle = openDatabase(env.DATABASE_URL);
-  // The server migrates on start; a command run first (or after an upgrade) does the same.
-  await migrateToLatest(handle.db);
+  const { env, handle } = await openCommandDatabase();
   const messenger = createMessenger(env, handle.db);
   try {
     if (first === "list") {

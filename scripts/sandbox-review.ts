@@ -6,9 +6,7 @@
  *   npm run sandbox:review -- pay-due [YYYY-MM-DD]     (default: today in Paris)
  * Uses DATABASE_URL like the server (default data/portal.sqlite); e-mails go through the configured messenger.
  */
-import "dotenv/config";
-import { parseEnv } from "../app/.server/env";
-import { migrateToLatest, openDatabase } from "../app/.server/db";
+import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
 import { payDuePayouts, reviewExpenseRequest, type ReviewDecision } from "../app/.server/services/expense-requests";
 import { todayInParis } from "../app/domain/wallets";
@@ -21,10 +19,7 @@ async function main() {
     console.error(USAGE);
     process.exit(2);
   }
-  const env = parseEnv(process.env);
-  const handle = openDatabase(env.DATABASE_URL);
-  // The server migrates on start; a command run first (or after an upgrade) does the same.
-  await migrateToLatest(handle.db);
+  const { env, handle } = await openCommandDatabase();
   const messenger = createMessenger(env, handle.db);
   try {
     if (first === "pay-due") {

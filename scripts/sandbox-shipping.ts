@@ -3,9 +3,7 @@
  *   npm run sandbox:ship -- <card id or last four digits> <submit|ship|deliver|return|fail>
  * Uses DATABASE_URL like the server (default data/portal.sqlite).
  */
-import "dotenv/config";
-import { parseEnv } from "../app/.server/env";
-import { migrateToLatest, openDatabase } from "../app/.server/db";
+import { openCommandDatabase } from "./command-database";
 import { SandboxIssuer } from "../app/.server/providers/issuer/sandbox";
 
 const STEPS = ["submit", "ship", "deliver", "return", "fail"] as const;
@@ -17,10 +15,7 @@ async function main() {
     console.error(`usage: npm run sandbox:ship -- <card id or last four> <${STEPS.join("|")}>`);
     process.exit(2);
   }
-  const env = parseEnv(process.env);
-  const handle = openDatabase(env.DATABASE_URL);
-  // The server migrates on start; a command run first (or after an upgrade) does the same.
-  await migrateToLatest(handle.db);
+  const { env, handle } = await openCommandDatabase();
   try {
     const cards = await handle.db
       .selectFrom("cards")

@@ -43,7 +43,7 @@ interface UserData {
   fileIds: string[];
   /** Refund requests, the cancellable ones first. */
   expenseRequestIds: string[];
-  /** Mobility allowances, the cancellable (sent) ones first. */
+  /** Mobility allowances, the cancellable ones first. */
   allowanceIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
   distinctive: string[];
@@ -77,7 +77,8 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   // No demo account holds a receipt yet: a made-up id still names the download route (an empty one would
   // name the refund wizard's /plans/expense-requests/receipts instead).
   fileId: { owned: true, valid: (u) => (u.fileIds.length > 0 ? u.fileIds : ["file_none"]) },
-  requestId: { owned: true, valid: (u) => u.expenseRequestIds },
+  // A refund request's id, or an allowance's (the allowance wizard's read-only panel), both routes' `new`.
+  requestId: { owned: true, valid: (u) => [...u.expenseRequestIds, ...u.allowanceIds, "new"] },
   allowanceId: { owned: true, valid: (u) => u.allowanceIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },

@@ -12,7 +12,12 @@ import { deliveryAddressSchema } from "./schemas";
  */
 
 /** An address of the wizard: the delivery address's rules, without its second line. */
-export const allowanceAddressSchema = deliveryAddressSchema.pick({ line1: true, zipcode: true, city: true, country: true });
+export const allowanceAddressSchema = deliveryAddressSchema.pick({
+  line1: true,
+  zipcode: true,
+  city: true,
+  country: true,
+});
 
 /** An address whose fields were all left empty is still checked field by field (conform drops empty objects). */
 const addressField = z.preprocess((value) => value ?? {}, allowanceAddressSchema);

@@ -1,9 +1,20 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { addCalendarDays, addWorkingDays, calendarDaysBetween, frenchPublicHolidays } from "./calendar";
+import { addCalendarDays, addWorkingDays, calendarDaysBetween, frenchPublicHolidays, isCalendarDay } from "./calendar";
 import { daysBetween, parisDayAfter } from "./wallets";
 
 afterEach(() => {
   vi.unstubAllEnvs();
+});
+
+test("a calendar day is YYYY-MM-DD and exists", () => {
+  expect(isCalendarDay("2028-02-29")).toBe(true);
+  expect(isCalendarDay("2026-02-29")).toBe(false);
+  expect(isCalendarDay("2026-02-30")).toBe(false);
+  expect(isCalendarDay("2026-13-01")).toBe(false);
+  expect(isCalendarDay("2026-1-05")).toBe(false);
+  expect(isCalendarDay("")).toBe(false);
+  expect(isCalendarDay(20260105)).toBe(false);
+  expect(isCalendarDay(null)).toBe(false);
 });
 
 test("adding days crosses month and year ends, and 29 February only in leap years", () => {

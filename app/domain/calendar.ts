@@ -8,6 +8,13 @@ import { addDays, differenceInCalendarDays, formatISO, isWeekend } from "date-fn
  */
 const noonOf = (day: string) => new Date(`${day}T12:00:00`);
 
+/** Whether a value is a day of the calendar written YYYY-MM-DD ("2026-02-30" is not). */
+export function isCalendarDay(day: unknown): day is string {
+  if (typeof day !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+}
+
 /** The calendar day `days` after `day` (negative: before). */
 export function addCalendarDays(day: string, days: number): string {
   return formatISO(addDays(noonOf(day), days), { representation: "date" });

@@ -289,7 +289,9 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
   expect(unknown.status()).toBe(400);
   // A type the account does not have: the notice, not an error.
   await page.goto("/plans/allowances/new?type=subscription");
-  await expect(panelOf(page, "Demander une indemnité mobilité").getByText("Aucun de vos financeurs ne propose cette indemnité.")).toBeVisible();
+  await expect(
+    panelOf(page, "Demander une indemnité mobilité").getByText("Aucun de vos financeurs ne propose cette indemnité."),
+  ).toBeVisible();
 });
 
 test("an allowance that would pass the yearly cap is reduced, and the summary says so and what remains", async ({
@@ -326,7 +328,9 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
 
   await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible({ timeout: 30_000 });
   await expect(panel.getByText(/Le plafond annuel a réduit votre indemnité/)).toBeVisible();
-  await expect(panel.getByText(/il ne restait que 5,00\s€ de votre plafond cette année\. Vous recevrez 5,00\s€/)).toBeVisible();
+  await expect(
+    panel.getByText(/il ne restait que 5,00\s€ de votre plafond cette année\. Vous recevrez 5,00\s€/),
+  ).toBeVisible();
   await expect(panel.locator("dl.summary-list strong")).toHaveText(/^5,00\s€$/);
   await expectAccessible(page, "bicycle wizard, summary reduced by the cap");
 
@@ -391,6 +395,35 @@ test("with the yearly cap used up, confirming is refused: the summary says why a
     .where("status", "=", "sent")
     .execute();
   expect(sent).toEqual([]);
+
+  // Answers the platform refuses once on the summary (here a draft altered behind the wizard's back):
+  // those tagged iban and ends_at mark their rows, the others are warnings.
+  const draft = await db
+    .selectFrom("allowance_drafts")
+    .select(["id", "answers"])
+    .where("user_id", "=", account.userId)
+    .executeTakeFirstOrThrow();
+  const answers = JSON.parse(draft.answers) as Record<string, unknown>;
+  await db
+    .updateTable("allowance_drafts")
+    .set({
+      answers: JSON.stringify({
+        ...answers,
+        iban: "FR7630006000011234567890188",
+        endsAt: tomorrow,
+        home: { line1: "1 rue Inconnue", zipcode: "00000", city: "Nulle-part", country: "FR" },
+      }),
+    })
+    .where("id", "=", draft.id)
+    .execute();
+  await page.reload();
+  await expect(panel.locator("#allowance-summary-iban.field--error")).toContainText("se terminant par 0188");
+  await expect(panel.locator("#allowance-summary-iban")).toContainText(/IBAN/);
+  await expect(panel.locator("#allowance-summary-ends_at.field--error")).toContainText(
+    "La date de fin ne peut pas être après aujourd’hui.",
+  );
+  await expect(panel.getByRole("status").filter({ hasText: "Adresse introuvable" })).toBeVisible();
+  await expectAccessible(page, "bicycle wizard, summary with the platform's refusals");
 });
 
 test("closing a started wizard asks first; a foreign allowance is a 404; claire-like without the feature has no wizard", async ({

@@ -391,7 +391,9 @@ test("mobility: the wallet preamble, then the subtypes its features allow; an al
   // Its draft is made there, and the wizard opens on its first step.
   await expect(page).toHaveURL(/\/plans\/allowances\/new\?draft=ald_[^&]+&step=intro$/);
   await expect(
-    page.getByRole("dialog", { name: "Indemnité covoiturage" }).getByRole("heading", { name: "Étape 1 sur 3 : Indemnité" }),
+    page
+      .getByRole("dialog", { name: "Indemnité covoiturage" })
+      .getByRole("heading", { name: "Étape 1 sur 3 : Indemnité" }),
   ).toBeVisible();
 });
 

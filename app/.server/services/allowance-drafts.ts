@@ -192,7 +192,11 @@ export async function setAllowanceFile(
   if (open.kind !== "open") return open;
   await db
     .updateTable("allowance_drafts")
-    .set(slot === "media" ? { media_id: fileId, updated_at: now.toISOString() } : { second_media_id: fileId, updated_at: now.toISOString() })
+    .set(
+      slot === "media"
+        ? { media_id: fileId, updated_at: now.toISOString() }
+        : { second_media_id: fileId, updated_at: now.toISOString() },
+    )
     .where("id", "=", draftId)
     .where("user_id", "=", userId)
     .where("submitted_at", "is", null)

@@ -4,7 +4,7 @@ import { newId } from "../ids";
 import type { GeoAddress, Geodata } from "../providers/geodata/port";
 import type { Messenger } from "../providers/messaging/port";
 import { claimAllowanceDraft, linkAllowance } from "./allowance-drafts";
-import { frenchDay } from "./expense-requests";
+import { fill, frenchDay } from "./expense-requests";
 import { getNotificationPreferences } from "./notification-preferences";
 import {
   addressLine,
@@ -25,6 +25,7 @@ import {
   type SubscriptionSimulation,
   type TravelRole,
 } from "~/domain/allowances";
+import { isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { formatCents } from "~/domain/money";
 import { deliveryAddressSchema } from "~/domain/schemas";
@@ -260,12 +261,6 @@ export type AllowanceSimulation =
 export type FieldErrors = Record<string, string[]>;
 export type SimulateResult =
   { kind: "simulated"; simulation: AllowanceSimulation } | { kind: "invalid"; errors: FieldErrors };
-
-function isCalendarDay(day: unknown): day is string {
-  if (typeof day !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
-  const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
-}
 
 const isWhole = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
 
@@ -950,10 +945,6 @@ async function addNotification(trx: DB, userId: string, event: AllowanceEvent, a
       read_at: null,
     })
     .execute();
-}
-
-function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "");
 }
 
 /** The e-mail of a change, in French, sent only when the employee keeps the expenseRequests e-mails on. */

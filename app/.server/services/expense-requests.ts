@@ -6,7 +6,7 @@ import { newId } from "../ids";
 import type { Messenger } from "../providers/messaging/port";
 import { getNotificationPreferences } from "./notification-preferences";
 import { debitWallet, walletSummaries } from "./wallets";
-import { addWorkingDays } from "~/domain/calendar";
+import { addWorkingDays, isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { foldForSearch } from "~/domain/search-text";
 import { todayInParis } from "~/domain/wallets";
@@ -348,12 +348,6 @@ export type SubmitExpenseRequestResult =
   | { kind: "alreadySubmitted" };
 
 const E = (key: string) => `refunds.errors.${key}`;
-
-function isCalendarDay(day: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
-  const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
-}
 
 const isCents = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
 
@@ -992,7 +986,8 @@ async function mailFacts(db: DB, requestId: string): Promise<MailFacts> {
   return { amount: row.amount, partner: row.partner };
 }
 
-function fill(template: string, values: Record<string, string>): string {
+/** A catalogue text with its {{placeholders}} filled (e-mails are written outside i18next). */
+export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "");
 }
 

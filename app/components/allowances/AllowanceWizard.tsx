@@ -37,7 +37,13 @@ export function allowanceWizardTitle(view: FrameView, t: (key: string) => string
   }
 }
 
-export function AllowanceWizard({ view, actionData }: { view: FrameView; actionData: AllowanceActionData | undefined }) {
+export function AllowanceWizard({
+  view,
+  actionData,
+}: {
+  view: FrameView;
+  actionData: AllowanceActionData | undefined;
+}) {
   switch (view.kind) {
     case "choose":
       return <TypeChoice view={view} />;
@@ -49,12 +55,16 @@ export function AllowanceWizard({ view, actionData }: { view: FrameView; actionD
       return <CloseConfirmation view={view} />;
     case "distance": {
       // An answer for another step than the one shown (an old tab) is not this form's.
-      const lastResult = actionData?.kind === "distance" && actionData.step === view.step ? actionData.lastResult : undefined;
+      const lastResult =
+        actionData?.kind === "distance" && actionData.step === view.step ? actionData.lastResult : undefined;
       return <DistanceSteps wizard={view} lastResult={lastResult} />;
     }
     case "subscription":
       return (
-        <SubscriptionSteps view={view.view} actionData={actionData?.kind === "subscription" ? actionData.data : undefined} />
+        <SubscriptionSteps
+          view={view.view}
+          actionData={actionData?.kind === "subscription" ? actionData.data : undefined}
+        />
       );
   }
 }
@@ -120,7 +130,10 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
         {row(t("allowanceWizard.summary.group"), a.groupName)}
         {row(t("allowanceWizard.readOnly.status"), t(`allowances.status.${a.status}`, { defaultValue: a.status }))}
         {a.refusalReason ? row(t("allowanceWizard.readOnly.refusalReason"), a.refusalReason) : null}
-        {row(t("allowanceWizard.readOnly.period"), t("allowanceWizard.readOnly.periodValue", { start: day(a.startAt), end: day(a.endsAt) }))}
+        {row(
+          t("allowanceWizard.readOnly.period"),
+          t("allowanceWizard.readOnly.periodValue", { start: day(a.startAt), end: day(a.endsAt) }),
+        )}
         {a.travelRole ? row(t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${a.travelRole}`)) : null}
         {row(t("allowanceWizard.summary.allowance"), <strong>{formatCents(a.amount)}</strong>)}
         {row(
@@ -150,7 +163,10 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
         {a.monthlyAmount !== null && a.numberOfMonths !== null
           ? row(
               t("allowanceWizard.summary.monthly"),
-              t("allowanceWizard.summary.monthlyValue", { amount: formatCents(a.monthlyAmount), count: a.numberOfMonths }),
+              t("allowanceWizard.summary.monthlyValue", {
+                amount: formatCents(a.monthlyAmount),
+                count: a.numberOfMonths,
+              }),
             )
           : null}
         {row(t("allowanceWizard.summary.iban"), t("allowanceWizard.summary.ibanMasked", { lastFour: a.ibanLastFour }))}

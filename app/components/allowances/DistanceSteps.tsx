@@ -8,10 +8,21 @@ import { DELIVERY_COUNTRIES } from "~/domain/countries";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { parseDay } from "~/domain/refunds";
-import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget, type FieldMeta } from "~/components/forms";
+import {
+  Checkbox,
+  ErrorSummary,
+  Field,
+  Radios,
+  RequiredNote,
+  Select,
+  choiceTarget,
+  type FieldMeta,
+  FormAlert,
+  IntentButton as WizardButton,
+  SummaryRow,
+  summaryRowFields,
+} from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
-import { SummaryRow, summaryRowFields } from "~/components/forms/SummaryRow";
-import { FormAlert, IntentButton as WizardButton } from "~/components/forms/WizardParts";
 import { useHydrated } from "~/components/useHydrated";
 import { DISTANCE_INTENT, type DistanceStep, type DistanceStepView, type DistanceView, type GroupView } from "./wizard";
 
@@ -41,7 +52,13 @@ export const kilometres = (meters: number) =>
 const roundTripKm = (value: string) => kilometres(Math.round(Number(value) * 1000));
 const day = (iso: string) => formatDate(`${iso}T12:00:00Z`);
 
-export function DistanceSteps({ wizard, lastResult }: { wizard: DistanceView; lastResult: SubmissionResult<string[]> | undefined }) {
+export function DistanceSteps({
+  wizard,
+  lastResult,
+}: {
+  wizard: DistanceView;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const { view } = wizard;
   // conform keeps a form's first defaults: new ones from the loader (a group chosen) start it again.
   const key = JSON.stringify(view);
@@ -164,7 +181,15 @@ function useDetailsForm(values: AllowanceDetailsForm, lastResult: SubmissionResu
   return useForm<AllowanceDetailsForm>({ id: "allowance-details", lastResult, defaultValue: values });
 }
 
-function AddressFields({ legend, fields, prefix }: { legend: string; fields: AddressFieldset; prefix: "home" | "work" }) {
+function AddressFields({
+  legend,
+  fields,
+  prefix,
+}: {
+  legend: string;
+  fields: AddressFieldset;
+  prefix: "home" | "work";
+}) {
   const { t } = useTranslation();
   const section = prefix === "home" ? "home" : "work";
   return (
@@ -216,10 +241,7 @@ function DaysField({ field, start, end }: { field: FieldMeta; start: string; end
   const initial = Number(typeof field.initialValue === "string" ? field.initialValue : "") || 1;
   const [days, setDays] = useState(initial);
   const shown = max ? clampDays(days, max) : days;
-  const hint =
-    max !== null
-      ? t("allowanceWizard.details.daysHintMax", { max })
-      : t("allowanceWizard.details.daysHint");
+  const hint = max !== null ? t("allowanceWizard.details.daysHintMax", { max }) : t("allowanceWizard.details.daysHint");
   if (!hydrated || !max)
     return (
       <Field
@@ -362,7 +384,12 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
         />
         <DaysField key={fields.days_at_office.key} field={fields.days_at_office} start={start} end={end} />
         {wizard.type === "carpooling" ? (
-          <Radios required field={fields.travel_role} legend={t("allowanceWizard.details.role")} options={roleOptions} />
+          <Radios
+            required
+            field={fields.travel_role}
+            legend={t("allowanceWizard.details.role")}
+            options={roleOptions}
+          />
         ) : null}
         <Field
           required
@@ -438,12 +465,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         {row("work", t("allowanceWizard.summary.work"), view.work, "details")}
         {row("start_at", t("allowanceWizard.summary.startAt"), day(view.startAt), "details")}
         {row("ends_at", t("allowanceWizard.summary.endsAt"), day(view.endsAt), "details")}
-        {row(
-          "days",
-          t("allowanceWizard.summary.days"),
-          daysText(t, view.daysAtOffice),
-          "details",
-        )}
+        {row("days", t("allowanceWizard.summary.days"), daysText(t, view.daysAtOffice), "details")}
         {view.travelRole
           ? row("role", t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${view.travelRole}`), "details")
           : null}
@@ -464,7 +486,12 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
               null,
             )}
             {row("roundtrip", t("allowanceWizard.summary.roundTrip"), roundTripKm(s.distanceRoundtrip), null)}
-            {row("rate", t("allowanceWizard.summary.rate"), t("allowanceWizard.summary.perKm", { rate: formatCents(s.perKm) }), null)}
+            {row(
+              "rate",
+              t("allowanceWizard.summary.rate"),
+              t("allowanceWizard.summary.perKm", { rate: formatCents(s.perKm) }),
+              null,
+            )}
             {row(
               "allowance",
               t("allowanceWizard.summary.allowance"),

@@ -102,7 +102,9 @@ export interface DistanceView {
 }
 
 /** An allowance already asked for, as the read-only panel explains it: the list's item, documents with their links. */
-export type AllowanceSummaryView = Omit<AllowanceListItem, "media"> & { media: { id: string; label: string; href: string }[] };
+export type AllowanceSummaryView = Omit<AllowanceListItem, "media"> & {
+  media: { id: string; label: string; href: string }[];
+};
 
 export type FrameView =
   /** `new` without a type: the types this person may ask for. */

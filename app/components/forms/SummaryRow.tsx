@@ -50,7 +50,11 @@ export function SummaryRow({
 }
 
 /** The rows with errors, as fields of the error summary (each links to its row `${prefix}${name}`). */
-export function summaryRowFields(prefix: string, errors: Record<string, string[]>, names: readonly string[]): FieldMeta[] {
+export function summaryRowFields(
+  prefix: string,
+  errors: Record<string, string[]>,
+  names: readonly string[],
+): FieldMeta[] {
   return names
     .filter((name) => errors[name]?.length)
     .map((name) => ({ id: `${prefix}${name}`, name, errorId: `${prefix}${name}-error`, errors: errors[name] }));

@@ -130,7 +130,13 @@ export async function allowanceWizardLoader({ request, params, context }: Args):
   const ctx = await flowContext(request, account, draft);
   if (url.searchParams.get("close") === "1" && worthKeeping(draft)) {
     const resume = draftPath(draft.id, ctx.step);
-    return { kind: "confirmClose", closeTo: resume, type: draft.type, here: draftPath(draft.id, ctx.step, { close: "1" }), resume };
+    return {
+      kind: "confirmClose",
+      closeTo: resume,
+      type: draft.type,
+      here: draftPath(draft.id, ctx.step, { close: "1" }),
+      resume,
+    };
   }
   if (draft.type === "subscription")
     return { kind: "subscription", closeTo: ctx.closeTo, view: await subscriptionLoad(ctx) };
@@ -147,9 +153,9 @@ export async function allowanceWizardAction({ request, params, context }: Args) 
   const url = new URL(request.url);
   const draftParam = url.searchParams.get("draft");
   if (params.requestId !== "new" || draftParam === null) {
-    // Read first (this is an upload route): a body that cannot be read is refused as such (400) wherever it is sent.
+    // The read-only panel and the type choice have no form: a body is read first (one that cannot be read
+    // is a 400 as such), then a foreign allowance is a 404 and anything else an unknown intent.
     await plainForm(request);
-    // The read-only panel has no form.
     if (params.requestId !== "new" && !(await getAllowance(platform.db, account.id, params.requestId)))
       throw data(null, { status: 404 });
     throw unknownIntent();

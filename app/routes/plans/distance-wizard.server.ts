@@ -187,8 +187,7 @@ export async function distanceLoad(ctx: AllowanceFlowContext): Promise<DistanceV
       daysAtOffice: given.daysAtOffice,
       travelRole: given.travelRole,
       ibanLastFour: maskIban(given.iban),
-      declaredKm:
-        given.declaredOneWayMeters != null ? String(given.declaredOneWayMeters / 1000).replace(".", ",") : "",
+      declaredKm: given.declaredOneWayMeters != null ? String(given.declaredOneWayMeters / 1000).replace(".", ",") : "",
     };
     if (simulated.kind === "invalid") return { ...base, simulation: null, problems: simulated.errors };
     const s = simulated.simulation;

@@ -11,17 +11,28 @@ import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { parseForm } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
-import { getPlatform } from "~/.server/platform";
+import { ReviewForms } from "~/components/ReviewForms";
+import { sandboxPlatform } from "./sandbox.server";
 import {
   ALLOWANCE_REASON_MAX,
   listAllowancesAwaitingReview,
   listScheduledAllowancePayouts,
   payDueAllowancePayouts,
   reviewAllowance,
+  type AllowanceReviewResult,
 } from "~/.server/services/allowances";
 
 const INTENT = intents("approve", "refuse", "payDue");
 const PAGE = "/dev/allowances" as const;
+
+/** What the page says after each outcome of a review. */
+const OUTCOMES: Record<AllowanceReviewResult["kind"], ["success" | "error", string]> = {
+  approved: ["success", "allowances.review.approved"],
+  refused: ["success", "allowances.review.refused"],
+  not_found: ["error", "allowances.review.notFound"],
+  not_reviewable: ["error", "allowances.review.notReviewable"],
+  reason_required: ["error", "allowances.review.reasonRequired"],
+};
 
 const reviewSchema = z.object({
   allowanceId: z.string().max(100).default(""),
@@ -38,12 +49,6 @@ const month = (value: string) => `${value.slice(5, 7)}/${value.slice(0, 4)}`;
  * journeys can move an allowance on — approve (one payout per month of its period) or refuse with a
  * reason — and pay the monthly payouts that are due. `npm run sandbox:allowances` does the same from a shell.
  */
-async function sandboxPlatform() {
-  const platform = await getPlatform();
-  if (!platform.env.sandbox) throw data(null, { status: 404 });
-  return platform;
-}
-
 export async function loader() {
   const { db } = await sandboxPlatform();
   const [awaiting, payouts] = await Promise.all([listAllowancesAwaitingReview(db), listScheduledAllowancePayouts(db)]);
@@ -67,18 +72,8 @@ export async function action({ request }: Route.ActionArgs) {
     intent === INTENT.approve ? { kind: "approve" } : { kind: "refuse", reason },
     { messenger },
   );
-  switch (result.kind) {
-    case "approved":
-      return redirectWithFlash(request, PAGE, { kind: "success", message: "allowances.review.approved" });
-    case "refused":
-      return redirectWithFlash(request, PAGE, { kind: "success", message: "allowances.review.refused" });
-    case "not_found":
-      return redirectWithFlash(request, PAGE, { kind: "error", message: "allowances.review.notFound" });
-    case "not_reviewable":
-      return redirectWithFlash(request, PAGE, { kind: "error", message: "allowances.review.notReviewable" });
-    case "reason_required":
-      return redirectWithFlash(request, PAGE, { kind: "error", message: "allowances.review.reasonRequired" });
-  }
+  const [kind, message] = OUTCOMES[result.kind];
+  return redirectWithFlash(request, PAGE, { kind, message });
 }
 
 export default function SandboxAllowanceReview({ loaderData }: Route.ComponentProps) {
@@ -107,29 +102,14 @@ export default function SandboxAllowanceReview({ loaderData }: Route.ComponentPr
                   <dd>{t("allowances.review.periodValue", { start: day(a.startAt), end: day(a.endsAt) })}</dd>
                 </dl>
                 <code>{a.id}</code>
-                <Form method="post" className="actions">
-                  <input type="hidden" name="allowanceId" value={a.id} />
-                  <button type="submit" name="intent" value={INTENT.approve} className="button">
-                    {t("allowances.review.approve")}
-                  </button>
-                </Form>
-                <Form method="post">
-                  <input type="hidden" name="allowanceId" value={a.id} />
-                  <label htmlFor={`reason-${a.id}`}>{t("allowances.review.reason")}</label>
-                  <input
-                    id={`reason-${a.id}`}
-                    name="reason"
-                    type="text"
-                    required
-                    maxLength={reasonMax}
-                    className="input"
-                  />
-                  <p className="actions">
-                    <button type="submit" name="intent" value={INTENT.refuse} className="button button--secondary">
-                      {t("allowances.review.refuse")}
-                    </button>
-                  </p>
-                </Form>
+                <ReviewForms
+                  idName="allowanceId"
+                  id={a.id}
+                  reasonLabel={t("allowances.review.reason")}
+                  reasonMax={reasonMax}
+                  approve={{ intent: INTENT.approve, label: t("allowances.review.approve") }}
+                  withReason={[{ intent: INTENT.refuse, label: t("allowances.review.refuse") }]}
+                />
               </li>
             );
           })}

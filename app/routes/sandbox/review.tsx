@@ -11,7 +11,8 @@ import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { parseForm } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
-import { getPlatform } from "~/.server/platform";
+import { ReviewForms } from "~/components/ReviewForms";
+import { sandboxPlatform } from "./sandbox.server";
 import {
   listRequestsAwaitingReview,
   listScheduledPayouts,
@@ -37,12 +38,6 @@ const day = (value: string) => formatDate(`${value}T12:00:00Z`);
  * move a request on — approve (wallets debited, payout in 7 working days), refuse or ask for a correction
  * with a reason — and pay the payouts that are due. `npm run sandbox:review` does the same from a shell.
  */
-async function sandboxPlatform() {
-  const platform = await getPlatform();
-  if (!platform.env.sandbox) throw data(null, { status: 404 });
-  return platform;
-}
-
 export async function loader() {
   const { db } = await sandboxPlatform();
   const [awaiting, payouts] = await Promise.all([listRequestsAwaitingReview(db), listScheduledPayouts(db)]);
@@ -109,32 +104,17 @@ export default function SandboxReview({ loaderData }: Route.ComponentProps) {
                   <dd>{day(r.ticketDate)}</dd>
                 </dl>
                 <code>{r.id}</code>
-                <Form method="post" className="actions">
-                  <input type="hidden" name="requestId" value={r.id} />
-                  <button type="submit" name="intent" value={INTENT.approve} className="button">
-                    {t("refunds.review.approve")}
-                  </button>
-                </Form>
-                <Form method="post">
-                  <input type="hidden" name="requestId" value={r.id} />
-                  <label htmlFor={`reason-${r.id}`}>{t("refunds.review.reason")}</label>
-                  <input
-                    id={`reason-${r.id}`}
-                    name="reason"
-                    type="text"
-                    required
-                    maxLength={reasonMax}
-                    className="input"
-                  />
-                  <p className="actions">
-                    <button type="submit" name="intent" value={INTENT.refuse} className="button button--secondary">
-                      {t("refunds.review.refuse")}
-                    </button>
-                    <button type="submit" name="intent" value={INTENT.correct} className="button button--secondary">
-                      {t("refunds.review.askCorrection")}
-                    </button>
-                  </p>
-                </Form>
+                <ReviewForms
+                  idName="requestId"
+                  id={r.id}
+                  reasonLabel={t("refunds.review.reason")}
+                  reasonMax={reasonMax}
+                  approve={{ intent: INTENT.approve, label: t("refunds.review.approve") }}
+                  withReason={[
+                    { intent: INTENT.refuse, label: t("refunds.review.refuse") },
+                    { intent: INTENT.correct, label: t("refunds.review.askCorrection") },
+                  ]}
+                />
               </li>
             );
           })}

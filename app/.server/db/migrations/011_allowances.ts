@@ -55,17 +55,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [name, type] of columns) {
     await db.schema
       .alterTable("allowances")
-      .addColumn(name, type, (c) =>
-        name === "media_id" || name === "second_media_id" ? c.references("files.id") : c,
-      )
+      .addColumn(name, type, (c) => (name === "media_id" || name === "second_media_id" ? c.references("files.id") : c))
       .execute();
   }
   await db.schema.createIndex("allowances_draft_idx").on("allowances").column("draft_id").unique().execute();
-  await db.schema
-    .createIndex("allowances_user_idx")
-    .on("allowances")
-    .columns(["user_id", "start_at"])
-    .execute();
+  await db.schema.createIndex("allowances_user_idx").on("allowances").columns(["user_id", "start_at"]).execute();
   await sql`update allowances set status = case when status = 'in_progress' then 'sent' else 'paid' end`.execute(db);
 
   /** One payout per month of an approved allowance's period, to its IBAN. */
