@@ -143,6 +143,10 @@ test("bad answers posted by request: 400 with the French message, nothing create
   const post = (step: string, form: Record<string, string>) =>
     page.request.post(`${draftUrl}&step=${step}`, { form, headers: { Origin: origin }, maxRedirects: 0 });
 
+  // The details posted before the tickets: not answered, the furthest step reached is shown.
+  const early = await post("details", { intent: "continue", amount: "86,40" });
+  expect(early.status()).toBe(302);
+  expect(early.headers().location).toContain("step=intro");
   // The tickets without any file, and "continue" before both are stored.
   expect((await post("intro", { intent: "continue" })).status()).toBe(302);
   const noFiles = await post("tickets", { intent: "continue" });

@@ -216,6 +216,9 @@ export async function subscriptionAct(ctx: AllowanceFlowContext): Promise<Respon
   const groups = await groupsOf(ctx);
   // No group may pay it: nothing to do but leave (the steps show the notice and only a cancel link).
   if (groups.length === 0) return go("intro");
+  // A step not reached yet (a forged or old post) is not answered: the furthest one reached is shown.
+  const reachable = stepToShow(ctx);
+  if (reachable !== step) return go(reachable);
 
   switch (intent) {
     case SUBSCRIPTION_INTENT.upload:
