@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceType } from "./allowances";
+import {
+  daysWithoutSundays,
+  MAX_DECLARED_METERS,
+  periodProblems,
+  type AllowanceType,
+  type DistanceType,
+} from "./allowances";
 import { ibanProblem, normaliseIban } from "./iban";
 import { parseDay } from "./refunds";
 import { deliveryAddressSchema } from "./schemas";
@@ -21,9 +27,6 @@ export const allowanceAddressSchema = deliveryAddressSchema.pick({
 
 /** An address whose fields were all left empty is still checked field by field (conform drops empty objects). */
 const addressField = z.preprocess((value) => value ?? {}, allowanceAddressSchema);
-
-/** The furthest a typed one-way distance may go (spec 001 §9: 1 m … 200 km). */
-export const MAX_DECLARED_METERS = 200_000;
 
 const text = (key: string) => z.string({ error: key }).trim().max(30, key);
 

@@ -198,10 +198,6 @@ export function buildWalletReservation(
 }
 
 /**
- * A request with its split over wallets and, while it is in progress, the amounts it holds on them — what
- * sending it through the service would have stored.
- */
-/**
  * An allowance row as the platform stores one after a confirmation (status sent unless told): by default
  * marie's seeded carpooling allowance's figures (3 days a month at the office, 25 c/km, over 2 months).
  */
@@ -272,6 +268,10 @@ export async function createAllowanceRow(
   return row;
 }
 
+/**
+ * A request with its split over wallets and, while it is in progress, the amounts it holds on them — what
+ * sending it through the service would have stored.
+ */
 export async function createExpenseRequest(
   db: DB,
   fields: Parameters<typeof buildExpenseRequest>[0],

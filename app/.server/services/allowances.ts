@@ -11,6 +11,7 @@ import {
   ALLOWANCE_TYPES,
   daysWithoutSundays,
   isDistanceType,
+  MAX_DECLARED_METERS,
   monthList,
   monthlySplit,
   payoutDay,
@@ -62,8 +63,6 @@ export interface AllowanceGroup {
 export const ALLOWANCES_PAGE_SIZE = 10;
 /** The largest subscription price accepted, in cents (1 000 000 €): anything above is a typing error. */
 export const MAX_SUBSCRIPTION_AMOUNT = 100_000_000;
-/** A one-way distance the employee declares: 1 m to 200 km. */
-export const MAX_DECLARED_METERS = 200_000;
 /** Reasons are shown to the employee as written. */
 export const ALLOWANCE_REASON_MAX = 500;
 /** The statuses that count towards the yearly caps (spec: every approved or pending allowance). */

@@ -5,6 +5,8 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { openDemoDatabase } from "../db/test-database";
+import { createAllowanceRow } from "../db/factories";
+import { createAllowanceDraft, getAllowanceDraft, setAllowanceFile } from "./allowance-drafts";
 import { createLogger } from "../logger";
 import { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { LocalReceiptReader } from "../providers/receipt-reading/local";
@@ -320,6 +322,30 @@ test("a receipt on a request cannot be deleted; one only on a draft can, and the
     .executeTakeFirstOrThrow();
   expect(draft.media_id).toBeNull();
   expect(await deleteReceipt(deps, ids.marie!, onDraft.id)).toEqual({ kind: "notFound" });
+});
+
+test("a receipt on an allowance cannot be deleted; one only on an allowance draft can, and the draft lets go of it", async () => {
+  const group = await handle.db
+    .selectFrom("memberships")
+    .select("group_id")
+    .where("user_id", "=", ids.marie!)
+    .executeTakeFirstOrThrow();
+  const ticket = await stored(ids.marie!, bikeShop, "abonnement.pdf");
+  await createAllowanceRow(handle.db, {
+    user_id: ids.marie!,
+    group_id: group.group_id,
+    type: "subscription",
+    media_id: ticket.id,
+  });
+  expect(await deleteReceipt(deps, ids.marie!, ticket.id)).toEqual({ kind: "inUse" });
+  expect((await openReceipt(deps, ids.marie!, ticket.id)).kind).toBe("found");
+
+  const proof = await stored(ids.marie!, bakery, "attestation.jpg");
+  const draft = await createAllowanceDraft(handle.db, ids.marie!, "subscription");
+  await setAllowanceFile(handle.db, ids.marie!, draft.id, "second_media", proof.id);
+  expect(await deleteReceipt(deps, ids.marie!, proof.id)).toEqual({ kind: "deleted" });
+  const after = await getAllowanceDraft(handle.db, ids.marie!, draft.id);
+  expect(after.kind === "found" && after.draft.secondMediaId).toBeNull();
 });
 
 /** A one-page PDF with nothing written on it (offsets computed so its cross-reference table is right). */

@@ -134,7 +134,7 @@ export async function openReceipt(
   return { kind: "found", file: toReceiptFile(row), body };
 }
 
-/** Removes a receipt not yet on a request (a draft's reference to it goes too). */
+/** Removes a receipt not yet on a request or an allowance (a draft's reference to it goes too). */
 export async function deleteReceipt(
   deps: Pick<ReceiptDeps, "db" | "fileStorage">,
   userId: string,
@@ -147,20 +147,27 @@ export async function deleteReceipt(
     .select("id")
     .where((eb) => eb.or([eb("media_id", "=", row.id), eb("second_media_id", "=", row.id)]))
     .executeTakeFirst();
-  if (used) return { kind: "inUse" };
+  const onAllowance = await deps.db
+    .selectFrom("allowances")
+    .select("id")
+    .where((eb) => eb.or([eb("media_id", "=", row.id), eb("second_media_id", "=", row.id)]))
+    .executeTakeFirst();
+  if (used || onAllowance) return { kind: "inUse" };
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("expense_request_drafts")
-      .set({ media_id: null })
-      .where("user_id", "=", userId)
-      .where("media_id", "=", row.id)
-      .execute();
-    await trx
-      .updateTable("expense_request_drafts")
-      .set({ second_media_id: null })
-      .where("user_id", "=", userId)
-      .where("second_media_id", "=", row.id)
-      .execute();
+    for (const table of ["expense_request_drafts", "allowance_drafts"] as const) {
+      await trx
+        .updateTable(table)
+        .set({ media_id: null })
+        .where("user_id", "=", userId)
+        .where("media_id", "=", row.id)
+        .execute();
+      await trx
+        .updateTable(table)
+        .set({ second_media_id: null })
+        .where("user_id", "=", userId)
+        .where("second_media_id", "=", row.id)
+        .execute();
+    }
     await trx.deleteFrom("files").where("id", "=", row.id).where("user_id", "=", userId).execute();
   });
   await deps.fileStorage.delete(row.storage_key);
