@@ -9,6 +9,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
+import { useEffect } from "react";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/root";
 import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavigation";
@@ -56,6 +57,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Hydration is done (the page or its error page): the browser journeys wait for this before they
+  // click (tests/e2e/fixtures.ts).
+  useEffect(() => {
+    (window as { portalHydrated?: boolean }).portalHydrated = true;
+  }, []);
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = root?.nonce;
   // The language the server rendered in; the browser fetches this language's catalogue to hydrate.

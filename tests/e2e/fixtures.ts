@@ -87,7 +87,39 @@ export interface ExpenseRequestSpec {
  * Journeys that change data work on accounts of their own, so each file passes alone and in any
  * order; the demo accounts (shared/DEMO.md) are only read (the smoke journeys). README "Tests".
  */
+/**
+ * With JavaScript on, a page loaded by `goto` or `reload` is handed back once React has hydrated it (the
+ * root's effect sets `window.portalHydrated`): before that a click can land on server HTML that hydration
+ * then resets (a radio unticked again, a handler not yet attached). Pages without the app's scripts (a
+ * refusal page of the server's own) are handed back at once.
+ */
+async function whenHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      (window as { portalHydrated?: boolean }).portalHydrated === true ||
+      document.querySelector('script[type="module"]') === null,
+  );
+}
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  page: async ({ page, javaScriptEnabled }, provide) => {
+    if (javaScriptEnabled) {
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (...args) => {
+        const response = await goto(...args);
+        await whenHydrated(page);
+        return response;
+      };
+      page.reload = async (...args) => {
+        const response = await reload(...args);
+        await whenHydrated(page);
+        return response;
+      };
+    }
+    await provide(page);
+  },
+
   e2eDatabase: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none here.
     async ({}, provide, workerInfo) => {

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { CLAIRE, expectAccessible, expectNoHorizontalScroll, MARIE, signIn } from "./helpers";
 
 const BANNER = "Maintenance prévue dimanche de 2 h à 4 h : le portail sera indisponible.";
@@ -17,8 +17,9 @@ test("marie's layout: status banner, navigation of her cards, wallets and benefi
     "Cadeaux de Noël",
     "Mobilité",
     "Culture",
-    // Only the plans pages that exist: integrations (issue 16) and allowances are not built yet.
+    // Only the plans pages that exist: integrations is not built yet (issue 16).
     "Demandes de remboursement",
+    "Indemnités mobilité",
     "Trouver un commerce",
   ];
   // Prefixes: a card blocked by an earlier journey keeps its entry, marked "(bloquée)".

@@ -1,6 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectAccessible, MARIE, signIn } from "./helpers";
 
 /**

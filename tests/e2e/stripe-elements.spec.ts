@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { startTestServer, stopTestServer, type TestServer } from "../../server/test-server";
 import { startStripeStandIn, type RecordedRequest, type StandInAnswer } from "../support/stripe-stand-in";
 import { serveStripeJsStandIn, stripeJsRecord, type StripeJsBehaviour } from "../support/stripe-js-stand-in";
