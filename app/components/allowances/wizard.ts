@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { AllowanceListItem } from "~/.server/services/allowances";
-import type { AllowanceType, DistanceType, TravelRole } from "~/domain/allowances";
+import type { AllowanceType, DistanceSimulation, DistanceType, TravelRole } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
 import { intents } from "~/routes/+shared/intents";
 import type { SubscriptionActionData, SubscriptionView } from "~/routes/plans/subscription-wizard.server";
@@ -40,22 +40,13 @@ export interface GroupView {
   remaining: number | null;
 }
 
-export interface SimulationView {
+/** The platform's simulation as the summary shows it: the domain's figures and where the distance came from. */
+export type SimulationView = Omit<DistanceSimulation, "roundTripHundredthsKm"> & {
   /** One way, in metres: the provider's estimate, and the distance the employee typed if any. */
   estimateMeters: number;
   declaredMeters: number | null;
   source: "estimate" | "routing";
-  /** "7.24" (km, 2 decimals). */
-  distanceRoundtrip: string;
-  perKm: number;
-  allowanceBeforeCap: number;
-  allowance: number;
-  perMonth: number;
-  numberOfMonths: number;
-  capRemainingBefore: number;
-  capRemainingAfter: number;
-  capped: boolean;
-}
+};
 
 export type DistanceStepView =
   | { step: "intro"; groups: GroupView[] }
