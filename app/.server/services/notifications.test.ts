@@ -26,7 +26,12 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 
 const outbox = (recipient: string, channel: string) =>
-  handle.db.selectFrom("outbox").selectAll().where("recipient", "=", recipient).where("channel", "=", channel).execute();
+  handle.db
+    .selectFrom("outbox")
+    .selectAll()
+    .where("recipient", "=", recipient)
+    .where("channel", "=", channel)
+    .execute();
 
 describe("the centre's list", () => {
   test("marie's 20 seeded notifications: 16 unread, pages of 15, newest first, links to their targets", async () => {
@@ -184,11 +189,7 @@ describe("the daily expiry job", () => {
     const first = await notifyExpiringBalances(deps, now);
     expect(first).toBeGreaterThanOrEqual(1);
     const mine = () =>
-      handle.db
-        .selectFrom("notifications")
-        .select(["type", "data_id"])
-        .where("user_id", "=", account.userId)
-        .execute();
+      handle.db.selectFrom("notifications").select(["type", "data_id"]).where("user_id", "=", account.userId).execute();
     expect(await mine()).toEqual([{ type: "wallet_expire_in_notification", data_id: account.wallets.Soon }]);
     expect(await notifyExpiringBalances(deps, new Date(now.getTime() + 3600_000))).toBe(0);
     expect(await notifyExpiringBalances(deps, new Date("2026-11-25T06:00:00Z"))).toBe(0);
