@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useFetcher, useLocation } from "react-router";
+import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n";
 import { useHydrated } from "./useHydrated";
 
@@ -10,8 +10,11 @@ export const NOTIFICATION_RECHECK_MS = 30_000;
  * The header's bell (spec 000 §2): the unread count, opening the notification centre over the current
  * page (decision 0030: `back` is that page; `observe=1` once JS runs, so reading is marked when seen).
  */
-export function NotificationBell({ unread }: { unread: number }) {
+export function NotificationBell({ unread: layoutUnread }: { unread: number }) {
   const { t } = useTranslation();
+  // On the centre itself, its own count (read after it marked what it shows) rather than the layout's.
+  const centre = useRouteLoaderData<{ unread: number }>("routes/notifications/panel");
+  const unread = centre?.unread ?? layoutUnread;
   const location = useLocation();
   const hydrated = useHydrated();
   const fetcher = useFetcher<{ count: number }>();

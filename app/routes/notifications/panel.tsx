@@ -6,7 +6,13 @@ import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatDateTime } from "~/domain/dates";
 import { getPlatform } from "~/.server/platform";
-import { deleteNotification, listNotifications, markRead, markUnread } from "~/.server/services/notifications";
+import {
+  countUnread,
+  deleteNotification,
+  listNotifications,
+  markRead,
+  markUnread,
+} from "~/.server/services/notifications";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
@@ -39,7 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       page.items.filter((n) => !n.read && n.id !== kept).map((n) => n.id),
     );
   }
-  return { view, ...page };
+  // The count after this rendering's marking: the bell shows it (the layout's loader runs alongside, before or after).
+  return { view, ...page, unread: await countUnread(db, account.id) };
 }
 
 const idOf = (form: FormData) => {
