@@ -38,7 +38,10 @@ export function NotificationBell({ unread: layoutUnread }: { unread: number }) {
     : location.pathname + location.search;
   const search = new URLSearchParams({ back });
   if (hydrated) search.set("observe", "1");
-  const label = count > 0 ? t("notificationCentre.bellUnread", { count }) : t("notificationCentre.bell");
+  const label =
+    count === 0
+      ? t("notificationCentre.bell")
+      : t(count === 1 ? "notificationCentre.bellUnreadOne" : "notificationCentre.bellUnread", { count });
   return (
     <Link to={`/notifications?${search.toString()}`} className="notification-bell" aria-label={label}>
       <svg className="notification-bell__icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
