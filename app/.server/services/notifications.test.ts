@@ -136,7 +136,7 @@ describe("notify: the row, then e-mail and push per the preferences", () => {
       mail: { subject: "Sujet", text: "Texte" },
     });
     expect(await outbox(email, "email")).toMatchObject([{ subject: "Sujet" }]);
-    expect((await outbox(email, "email"))[0]!.body).toMatch(/^Texte\n\n/);
+    expect((await outbox(email, "email"))[0]!.body).toBe("Texte");
     expect(await outbox(userId, "push")).toMatchObject([{ subject: "Nouvelle notification" }]);
     expect((await outbox(userId, "push"))[0]!.body).toContain("/cards/card_1");
     expect(await countUnread(handle.db, userId)).toBe(2);

@@ -130,16 +130,16 @@ export interface NotifyDeps {
   push?: PushSender;
 }
 
-/** The e-mail of an event when its producer has one of its own (a refund decision's facts); else a generic one. */
+/** The e-mail of an event when its producer writes one of its own (a refund decision's facts, its own footer). */
 export interface NotificationMail {
   subject: string;
+  /** The whole body, sent as it is. */
   text: string;
 }
 
 /**
  * Produces a notification: the row the centre shows, then the e-mail and the push its preference
- * (/settings/notifications) allows. Types without a preference are always sent. Call it after the
- * transaction that made the event (a failed e-mail must not undo a decision).
+ * (/settings/notifications) allows (see `deliverNotification`).
  */
 export async function notify(
   deps: NotifyDeps,
@@ -148,11 +148,41 @@ export async function notify(
   dataId: string | null,
   { mail, now = new Date() }: { mail?: NotificationMail; now?: Date } = {},
 ): Promise<string> {
+  const id = await recordNotification(deps.db, userId, type, dataId, now);
+  await deliverNotification(deps, userId, type, dataId, { mail });
+  return id;
+}
+
+/** The row alone, for a producer that writes it in the transaction of its event (then delivers after commit). */
+export async function recordNotification(
+  db: DB,
+  userId: string,
+  type: string,
+  dataId: string | null,
+  now = new Date(),
+): Promise<string> {
   const id = newId("ntf");
-  await deps.db
+  await db
     .insertInto("notifications")
     .values({ id, user_id: userId, type, data_id: dataId, created_at: now.toISOString(), read_at: null })
     .execute();
+  return id;
+}
+
+/**
+ * The e-mail (when a messenger is given) and the push (when a push sender is given) of a notification, each only
+ * when the type's preference allows it; types without a preference (a card created) are always sent. Call it after
+ * the transaction that made the event: a failed e-mail must not undo a decision. Without `mail`, the type's
+ * sentence from the catalogue is sent with the generic footer.
+ */
+export async function deliverNotification(
+  deps: NotifyDeps,
+  userId: string,
+  type: string,
+  dataId: string | null,
+  { mail }: { mail?: NotificationMail } = {},
+): Promise<void> {
+  if (!deps.messenger && !deps.push) return;
   const preference = preferenceOf(type);
   const preferences = preference ? (await getNotificationPreferences(deps.db, userId))[preference] : null;
   const catalogue = resources.fr.translation.notificationCentre;
@@ -164,12 +194,11 @@ export async function notify(
         channel: "email",
         to: user.email,
         subject: mail?.subject ?? text,
-        text: `${mail?.text ?? text}\n\n${catalogue.mailFooter}`,
+        text: mail?.text ?? `${text}\n\n${catalogue.mailFooter}`,
       });
   }
   if (deps.push && (preferences?.push ?? true))
     await deps.push.send({ userId, title: catalogue.pushTitle, body: text, path: notificationPath(type, dataId) });
-  return id;
 }
 
 /** A type's sentence in French (e-mails and pushes are written outside i18next). */
