@@ -77,6 +77,9 @@ export default [
         route(":requestId", "routes/plans/allowance-wizard.tsx"),
       ]),
     ]),
+    // The notification centre (decision 0030): a panel over the page named by its `back`; the bell's count.
+    route("notifications", "routes/notifications/panel.tsx"),
+    route("notifications/count", "routes/notifications/count.ts"),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),
       route("profile", "routes/settings/profile.tsx"),

@@ -9,6 +9,7 @@ import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
 import { isSandboxProcessor } from "./providers/payments/sandbox";
+import { createPushSender, type PushSender } from "./providers/push";
 import { createReceiptReader, type ReceiptReader } from "./providers/receipt-reading";
 import { setGuessLimits, type GuessLimits } from "./services/guess-limits";
 
@@ -18,6 +19,8 @@ export interface Platform {
   db: DB;
   database: DatabaseHandle;
   messenger: Messenger;
+  /** Pushes to the mobile app (the sandbox outbox for now, decision 0030). */
+  push: PushSender;
   issuer: CardIssuer;
   payments: PaymentProcessor;
   /** Uploaded receipts (a folder or an S3-compatible bucket). */
@@ -61,6 +64,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     db: database.db,
     database,
     messenger,
+    push: createPushSender(database.db),
     issuer,
     payments,
     fileStorage,

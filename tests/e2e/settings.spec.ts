@@ -137,7 +137,10 @@ test("a cardholder changes her notification preferences, then her password, and 
   const MARIE = account.email;
   await signInAs(page, account);
   await page.goto("/settings/notifications");
-  await expect(page.getByRole("link", { name: "Notifications" })).toHaveAttribute("aria-current", "page");
+  // The settings tab, not the header's bell (also named "Notifications").
+  await expect(
+    page.getByRole("navigation", { name: "Paramètres" }).getByRole("link", { name: "Notifications" }),
+  ).toHaveAttribute("aria-current", "page");
   // Defaults: approved payments off/off, the others on/on.
   await expect(page.getByRole("checkbox", { name: "Paiements acceptés par e-mail" })).not.toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Paiements refusés par notification push" })).toBeChecked();

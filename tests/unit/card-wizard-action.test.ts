@@ -14,6 +14,7 @@ import { createLogger } from "~/.server/logger";
 import { installPlatform } from "~/.server/platform";
 import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
+import { SandboxPushSender } from "~/.server/providers/push/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { getAccount } from "~/.server/services/accounts";
 import { newRequestId } from "~/.server/services/card-creation";
@@ -38,6 +39,7 @@ beforeAll(async () => {
     db: handle.db,
     database: handle,
     messenger: new SandboxMessenger(handle.db),
+    push: new SandboxPushSender(handle.db),
     issuer: new SandboxIssuer(handle.db, keyFile),
     payments: new SandboxPaymentProcessor(handle.db),
     fileStorage: new FilesystemStorage(mkdtempSync(join(tmpdir(), "files-"))),

@@ -11,6 +11,7 @@ import { installPlatform } from "~/.server/platform";
 import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
 import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
+import { SandboxPushSender } from "~/.server/providers/push/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
 import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
@@ -35,6 +36,7 @@ beforeAll(async () => {
     db: handle.db,
     database: handle,
     messenger: new SandboxMessenger(handle.db),
+    push: new SandboxPushSender(handle.db),
     issuer: new SandboxIssuer(handle.db, join(folder, "vault.key")),
     payments: new SandboxPaymentProcessor(handle.db),
     fileStorage,

@@ -6,6 +6,7 @@ import type { Messenger } from "../providers/messaging/port";
 import { claimAllowanceDraft, linkAllowance } from "./allowance-drafts";
 import { fill, frenchDay } from "./expense-requests";
 import { getNotificationPreferences } from "./notification-preferences";
+import { deliverNotification, recordNotification } from "./notifications";
 import {
   addressLine,
   ALLOWANCE_TYPES,
@@ -933,17 +934,7 @@ export async function listScheduledAllowancePayouts(
 type AllowanceEvent = "created" | "cancelled" | "approved" | "refused" | "finished";
 
 async function addNotification(trx: DB, userId: string, event: AllowanceEvent, allowanceId: string, now: Date) {
-  await trx
-    .insertInto("notifications")
-    .values({
-      id: newId("ntf"),
-      user_id: userId,
-      type: `allowance_${event}_notification`,
-      data_id: allowanceId,
-      created_at: now.toISOString(),
-      read_at: null,
-    })
-    .execute();
+  await recordNotification(trx, userId, `allowance_${event}_notification`, allowanceId, now);
 }
 
 /** The e-mail of a change, in French, sent only when the employee keeps the expenseRequests e-mails on. */
@@ -956,6 +947,7 @@ async function notifyByMail(
 ) {
   const { db, messenger } = deps;
   if (!messenger) return;
+  // deliverNotification checks the preference too; checked first here so that the row is not read for nothing.
   const preferences = await getNotificationPreferences(db, userId);
   if (!preferences.expenseRequests.mail) return;
   const row = await db
@@ -976,10 +968,7 @@ async function notifyByMail(
     reason: extra.reason ?? "",
     payoutDate: extra.payoutDate ? frenchDay(extra.payoutDate) : "",
   };
-  await messenger.send({
-    channel: "email",
-    to: row.email,
-    subject: fill(mail.subject, values),
-    text: `${fill(mail.text, values)}\n\n${catalogue.mail.footer}`,
+  await deliverNotification({ db, messenger }, userId, `allowance_${event}_notification`, allowanceId, {
+    mail: { subject: fill(mail.subject, values), text: `${fill(mail.text, values)}\n\n${catalogue.mail.footer}` },
   });
 }

@@ -2,6 +2,7 @@ import type { DB } from "../db";
 import { newId } from "../ids";
 import { encryptPin } from "../providers/issuer/pin";
 import { IssuerError, type AddressField, type CardIssuer, type ShippingAddress } from "../providers/issuer/port";
+import { recordNotification } from "./notifications";
 import type { CardType, CardCreationOptions } from "~/domain/card-creation";
 
 export async function cardCreationOptions(db: DB, userId: string): Promise<CardCreationOptions> {
@@ -494,17 +495,7 @@ async function settleCardRequest(db: DB, issuer: CardIssuer, requestId: string):
         .values(wallets.map((w, position) => ({ card_id: cardId, wallet_id: w.id, position })))
         .execute();
     }
-    await trx
-      .insertInto("notifications")
-      .values({
-        id: newId("ntf"),
-        user_id: request.user_id,
-        type: "card_created_to_user_notification",
-        data_id: cardId,
-        created_at: stamp,
-        read_at: null,
-      })
-      .execute();
+    await recordNotification(trx, request.user_id, "card_created_to_user_notification", cardId, new Date(stamp));
     return true;
   });
   if (made) return cardId;

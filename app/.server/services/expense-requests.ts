@@ -4,7 +4,7 @@ import type { ExpenseRequestStatus, ExpenseRequestTable } from "../db/schema";
 import type { Locale } from "../env";
 import { newId } from "../ids";
 import type { Messenger } from "../providers/messaging/port";
-import { getNotificationPreferences } from "./notification-preferences";
+import { deliverNotification, recordNotification } from "./notifications";
 import { debitWallet, walletSummaries } from "./wallets";
 import { addWorkingDays, isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
@@ -956,17 +956,7 @@ export async function listScheduledPayouts(
 type RequestEvent = "created" | "updated" | "cancelled" | "approved" | "refused" | "rectification_needed" | "finished";
 
 async function addNotification(trx: DB, userId: string, event: RequestEvent, requestId: string, now: Date) {
-  await trx
-    .insertInto("notifications")
-    .values({
-      id: newId("ntf"),
-      user_id: userId,
-      type: `expense_request_${event}_notification`,
-      data_id: requestId,
-      created_at: now.toISOString(),
-      read_at: null,
-    })
-    .execute();
+  await recordNotification(trx, userId, `expense_request_${event}_notification`, requestId, now);
 }
 
 interface MailFacts {
@@ -991,12 +981,11 @@ export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "");
 }
 
-/** The e-mail of a change, in French, sent only when the employee keeps the expenseRequests e-mails on. */
+/**
+ * The e-mail of a change, in French, sent through deliverNotification: only when the employee keeps the
+ * expenseRequests e-mails on. (No push yet: the callers do not carry the push sender; issue 16 integration.)
+ */
 async function notifyByMail(db: DB, messenger: Messenger, userId: string, event: RequestEvent, facts: MailFacts) {
-  const preferences = await getNotificationPreferences(db, userId);
-  if (!preferences.expenseRequests.mail) return;
-  const user = await db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
-  if (!user) return;
   const mails = resources.fr.translation.refunds.mail;
   const mail = mails[event];
   const values = {
@@ -1005,11 +994,8 @@ async function notifyByMail(db: DB, messenger: Messenger, userId: string, event:
     reason: facts.reason ?? "",
     payoutDate: facts.payoutDate ? frenchDay(facts.payoutDate) : "",
   };
-  await messenger.send({
-    channel: "email",
-    to: user.email,
-    subject: fill(mail.subject, values),
-    text: `${fill(mail.text, values)}\n\n${mails.footer}`,
+  await deliverNotification({ db, messenger }, userId, `expense_request_${event}_notification`, null, {
+    mail: { subject: fill(mail.subject, values), text: `${fill(mail.text, values)}\n\n${mails.footer}` },
   });
 }
 

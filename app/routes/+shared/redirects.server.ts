@@ -95,6 +95,8 @@ export const SIGNED_IN_PAGES = [
   "/plans/allowances",
   "/plans/allowances/:allowanceId/cancel",
   "/plans/allowances/:requestId",
+  "/notifications",
+  "/notifications/count",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",

@@ -18,6 +18,8 @@ import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
 import { SignOutButton } from "~/components/SignOutButton";
 import { NewTabLink } from "~/components/NewTabLink";
+import { NotificationBell } from "~/components/NotificationBell";
+import { countUnread } from "~/.server/services/notifications";
 import { planFeaturesOf, planTabs } from "~/domain/plans";
 
 export const middleware = [requireAccount];
@@ -34,10 +36,11 @@ export async function loader({ context }: Route.LoaderArgs) {
     await settleCardRequests(db, issuer, account.id);
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
   }
-  const [cards, wallets, pending] = await Promise.all([
+  const [cards, wallets, pending, unreadNotifications] = await Promise.all([
     listCards(db, account.id).catch(failedTo("nav.fetchCardsFailed")),
     listWalletNames(db, account.id).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     pendingFields(db, account.id),
+    countUnread(db, account.id),
   ]);
   return {
     user: {
@@ -51,6 +54,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     // Spec 001 §4: a change waiting for its code is offered on every page until settled.
     pendingFields: pending,
     wallets,
+    // The header's bell (spec 000 §2); the notification centre's panel lowers it.
+    unreadNotifications,
     // The plans page's tabs this account has (spec 001 §2.5): only pages that exist.
     plans: planTabs(planFeaturesOf(account)).map(({ id, path, label }) => ({ id, path, label })),
     links: {
@@ -245,6 +250,7 @@ function Shell({ data, children }: { data: AppLayoutData | undefined; children: 
         </Link>
         {data ? (
           <>
+            <NotificationBell unread={data.unreadNotifications} />
             <UserMenu data={data} />
             <MobileMenu data={data} />
           </>

@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { DatabaseHandle } from "../db";
+import type { DEMO_EMAILS } from "../db/seed";
+import { buildWalletBalance, createAccount } from "../db/factories";
+import { openDemoDatabase } from "../db/test-database";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { SandboxPushSender } from "../providers/push/sandbox";
+import { saveNotificationPreferences, defaultNotificationPreferences } from "./notification-preferences";
+import {
+  countUnread,
+  deleteNotification,
+  listNotifications,
+  markRead,
+  markUnread,
+  notify,
+  notifyExpiringBalances,
+  NOTIFICATIONS_PAGE_SIZE,
+} from "./notifications";
+
+let handle: DatabaseHandle;
+let ids: Record<keyof typeof DEMO_EMAILS, string>;
+
+beforeAll(async () => {
+  ({ handle, ids } = await openDemoDatabase());
+}, 30_000);
+afterAll(() => handle.close());
+
+const outbox = (recipient: string, channel: string) =>
+  handle.db
+    .selectFrom("outbox")
+    .selectAll()
+    .where("recipient", "=", recipient)
+    .where("channel", "=", channel)
+    .execute();
+
+describe("the centre's list", () => {
+  test("marie's 20 seeded notifications: 16 unread, pages of 15, newest first, links to their targets", async () => {
+    expect(await countUnread(handle.db, ids.marie)).toBe(16);
+    const first = await listNotifications(handle.db, ids.marie, { unreadOnly: false, page: 1 });
+    expect(first?.items).toHaveLength(NOTIFICATIONS_PAGE_SIZE);
+    expect(first?.hasMore).toBe(true);
+    const dates = first!.items.map((n) => n.createdAt);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const second = await listNotifications(handle.db, ids.marie, { unreadOnly: false, page: 2 });
+    expect(second?.items).toHaveLength(20);
+    expect(second?.hasMore).toBe(false);
+    expect(second!.items.filter((n) => n.type === "card_created_to_user_notification")[0]?.path).toMatch(
+      /^\/cards\/card_/,
+    );
+    expect(second!.items.find((n) => n.type === "wallet_reload_notification")?.path).toMatch(/^\/wallets\//);
+    const unread = await listNotifications(handle.db, ids.marie, { unreadOnly: true, page: 2 });
+    expect(unread?.items).toHaveLength(16);
+    expect(unread?.items.every((n) => !n.read)).toBe(true);
+  });
+
+  test("a page beyond the last is null (the route's 404), page 1 always exists", async () => {
+    expect(await listNotifications(handle.db, ids.marie, { unreadOnly: false, page: 3 })).toBeNull();
+    expect(await listNotifications(handle.db, ids.marie, { unreadOnly: false, page: 0 })).toBeNull();
+    expect(await listNotifications(handle.db, ids.claire, { unreadOnly: true, page: 1 })).toEqual({
+      items: [],
+      hasMore: false,
+    });
+    expect(await listNotifications(handle.db, ids.claire, { unreadOnly: true, page: 2 })).toBeNull();
+  });
+});
+
+describe("read marking, mark unread, delete", () => {
+  test("another person's notification is never changed", async () => {
+    const page = await listNotifications(handle.db, ids.marie, { unreadOnly: true, page: 1 });
+    const id = page!.items[0]!.id;
+    expect(await markRead(handle.db, ids.claire, [id])).toBe(0);
+    expect(await markUnread(handle.db, ids.claire, id)).toBe(false);
+    expect(await deleteNotification(handle.db, ids.claire, id)).toBe(false);
+    expect(await countUnread(handle.db, ids.marie)).toBe(16);
+  });
+
+  test("marks read, unread, deletes; the count follows", async () => {
+    const page = await listNotifications(handle.db, ids.marie, { unreadOnly: true, page: 1 });
+    const [a, b] = page!.items;
+    expect(await markRead(handle.db, ids.marie, [a!.id, b!.id, "ntf_unknown"])).toBe(2);
+    expect(await markRead(handle.db, ids.marie, [a!.id])).toBe(0);
+    expect(await countUnread(handle.db, ids.marie)).toBe(14);
+    expect(await markUnread(handle.db, ids.marie, a!.id)).toBe(true);
+    expect(await countUnread(handle.db, ids.marie)).toBe(15);
+    expect(await deleteNotification(handle.db, ids.marie, a!.id)).toBe(true);
+    expect(await deleteNotification(handle.db, ids.marie, a!.id)).toBe(false);
+    expect(await countUnread(handle.db, ids.marie)).toBe(14);
+  });
+});
+
+describe("notify: the row, then e-mail and push per the preferences", () => {
+  let userId: string;
+  let email: string;
+  const deps = () => ({
+    db: handle.db,
+    messenger: new SandboxMessenger(handle.db),
+    push: new SandboxPushSender(handle.db),
+  });
+
+  beforeEach(async () => {
+    const account = await createAccount(handle.db, {
+      email: `notify-${Math.random().toString(36).slice(2)}@example.test`,
+      passwordHash: "x",
+    });
+    userId = account.userId;
+    email = account.email;
+  });
+
+  const cases = [
+    ["card_authorization_approved_notification", "cardAuthorizationApproved"],
+    ["card_authorization_declined_notification", "cardAuthorizationDeclined"],
+    ["expense_request_approved_notification", "expenseRequests"],
+    ["allowance_refused_notification", "expenseRequests"],
+    ["wallet_reload_notification", "wallets"],
+  ] as const;
+
+  for (const [type, preference] of cases)
+    for (const channel of ["mail", "push"] as const)
+      test(`${type}: ${channel} only when ${preference}.${channel} is on`, async () => {
+        const preferences = defaultNotificationPreferences();
+        preferences[preference] = { mail: false, push: false };
+        preferences[preference][channel] = true;
+        await saveNotificationPreferences(handle.db, userId, preferences);
+        await notify(deps(), userId, type, "data_1");
+        const rows = await handle.db.selectFrom("notifications").selectAll().where("user_id", "=", userId).execute();
+        expect(rows).toMatchObject([{ type, data_id: "data_1", read_at: null }]);
+        expect(await outbox(email, "email")).toHaveLength(channel === "mail" ? 1 : 0);
+        expect(await outbox(userId, "push")).toHaveLength(channel === "push" ? 1 : 0);
+      });
+
+  test("the defaults: approved payments neither mailed nor pushed, a card created both", async () => {
+    await notify(deps(), userId, "card_authorization_approved_notification", null);
+    expect(await outbox(email, "email")).toHaveLength(0);
+    expect(await outbox(userId, "push")).toHaveLength(0);
+    await notify(deps(), userId, "card_created_to_user_notification", "card_1", {
+      mail: { subject: "Sujet", text: "Texte" },
+    });
+    expect(await outbox(email, "email")).toMatchObject([{ subject: "Sujet" }]);
+    expect((await outbox(email, "email"))[0]!.body).toBe("Texte");
+    expect(await outbox(userId, "push")).toMatchObject([{ subject: "Nouvelle notification" }]);
+    expect((await outbox(userId, "push"))[0]!.body).toContain("/cards/card_1");
+    expect(await countUnread(handle.db, userId)).toBe(2);
+  });
+});
+
+describe("the daily expiry job", () => {
+  test("one notification per wallet whose balance ends within 30 days; running again adds none", async () => {
+    const now = new Date("2026-11-24T06:00:00Z");
+    const account = await createAccount(
+      handle.db,
+      {
+        email: "expiry@example.test",
+        passwordHash: "x",
+        wallets: [
+          { name: "Soon", type: "gift" },
+          { name: "Later", type: "meal" },
+          { name: "Empty", type: "culture" },
+        ],
+      },
+      now,
+    );
+    await handle.db
+      .insertInto("wallet_balances")
+      .values([
+        buildWalletBalance({
+          wallet_id: account.wallets.Soon!,
+          balance: 500,
+          deposit_amount: 500,
+          start_date: "2026-01-01",
+          end_date: "2026-12-20",
+        }),
+        buildWalletBalance({
+          wallet_id: account.wallets.Later!,
+          balance: 500,
+          deposit_amount: 500,
+          start_date: "2026-01-01",
+          end_date: "2027-02-01",
+        }),
+        buildWalletBalance({
+          wallet_id: account.wallets.Empty!,
+          balance: 0,
+          deposit_amount: 500,
+          start_date: "2026-01-01",
+          end_date: "2026-12-01",
+        }),
+      ])
+      .execute();
+    const deps = { db: handle.db, push: new SandboxPushSender(handle.db) };
+    const first = await notifyExpiringBalances(deps, now);
+    expect(first).toBeGreaterThanOrEqual(1);
+    const mine = () =>
+      handle.db.selectFrom("notifications").select(["type", "data_id"]).where("user_id", "=", account.userId).execute();
+    expect(await mine()).toEqual([{ type: "wallet_expire_in_notification", data_id: account.wallets.Soon }]);
+    expect(await notifyExpiringBalances(deps, new Date(now.getTime() + 3600_000))).toBe(0);
+    expect(await notifyExpiringBalances(deps, new Date("2026-11-25T06:00:00Z"))).toBe(0);
+    expect(await mine()).toHaveLength(1);
+    expect(await outbox(account.userId, "push")).toHaveLength(1);
+  });
+});

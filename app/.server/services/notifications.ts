@@ -1,0 +1,252 @@
+import type { DB } from "../db";
+import { newId } from "../ids";
+import type { Messenger } from "../providers/messaging/port";
+import type { PushSender } from "../providers/push/port";
+import { getNotificationPreferences, type NotificationType } from "./notification-preferences";
+import { todayInParis } from "~/domain/wallets";
+import resources from "~/i18n/catalogues";
+
+/** The notification centre (spec 000 §2, §4, §7): pages of 15, newest first. */
+export const NOTIFICATIONS_PAGE_SIZE = 15;
+
+export interface NotificationItem {
+  id: string;
+  type: string;
+  /** Where it leads inside the portal, or null when it has no page of its own. */
+  path: string | null;
+  createdAt: string;
+  read: boolean;
+}
+
+export interface NotificationPage {
+  items: NotificationItem[];
+  /** Another "Voir plus" is possible. */
+  hasMore: boolean;
+}
+
+/**
+ * The page a notification opens (spec 000 §7): a card for card_created_to_user_notification, the wallet for
+ * wallet_expire_in_notification and wallet_reload_notification; the refund and allowance lists for theirs.
+ */
+export function notificationPath(type: string, dataId: string | null): string | null {
+  if (type === "card_created_to_user_notification") return dataId ? `/cards/${encodeURIComponent(dataId)}` : "/cards";
+  if (type === "wallet_expire_in_notification" || type === "wallet_reload_notification")
+    return dataId ? `/wallets/${encodeURIComponent(dataId)}` : "/wallets";
+  if (type.startsWith("expense_request_")) return "/plans/expense-requests";
+  if (type.startsWith("allowance_")) return "/plans/allowances";
+  return null;
+}
+
+/** The preference (settings/notifications) that governs a type's e-mails and pushes; null: always sent. */
+export function preferenceOf(type: string): NotificationType | null {
+  if (type === "card_authorization_approved_notification") return "cardAuthorizationApproved";
+  if (type === "card_authorization_declined_notification") return "cardAuthorizationDeclined";
+  if (type.startsWith("expense_request_") || type.startsWith("allowance_")) return "expenseRequests";
+  if (type.startsWith("wallet_")) return "wallets";
+  return null;
+}
+
+/**
+ * The first `page` pages at once (the list grows with "Voir plus", so that without JS the page shows all it
+ * showed before). Null when `page` is beyond the last one (page 1 always exists, even empty).
+ */
+export async function listNotifications(
+  db: DB,
+  userId: string,
+  { unreadOnly, page }: { unreadOnly: boolean; page: number },
+): Promise<NotificationPage | null> {
+  if (!Number.isSafeInteger(page) || page < 1) return null;
+  let query = db
+    .selectFrom("notifications")
+    .select(["id", "type", "data_id", "created_at", "read_at"])
+    .where("user_id", "=", userId);
+  if (unreadOnly) query = query.where("read_at", "is", null);
+  const limit = page * NOTIFICATIONS_PAGE_SIZE;
+  const rows = await query
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit + 1)
+    .execute();
+  if (page > 1 && rows.length <= (page - 1) * NOTIFICATIONS_PAGE_SIZE) return null;
+  return {
+    items: rows.slice(0, limit).map((row) => ({
+      id: row.id,
+      type: row.type,
+      path: notificationPath(row.type, row.data_id),
+      createdAt: row.created_at,
+      read: row.read_at !== null,
+    })),
+    hasMore: rows.length > limit,
+  };
+}
+
+export async function countUnread(db: DB, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("notifications")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("user_id", "=", userId)
+    .where("read_at", "is", null)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Marks read those of `ids` that are this person's and still unread (the others are left as they are). */
+export async function markRead(db: DB, userId: string, ids: readonly string[], now = new Date()): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable("notifications")
+    .set({ read_at: now.toISOString() })
+    .where("user_id", "=", userId)
+    .where("id", "in", ids.slice(0, NOTIFICATIONS_PAGE_SIZE * 20))
+    .where("read_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** False when the notification is not this person's (or does not exist): nothing changed. */
+export async function markUnread(db: DB, userId: string, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable("notifications")
+    .set({ read_at: null })
+    .where("user_id", "=", userId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** False when the notification is not this person's (or does not exist): nothing deleted. */
+export async function deleteNotification(db: DB, userId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom("notifications")
+    .where("user_id", "=", userId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export interface NotifyDeps {
+  db: DB;
+  messenger?: Messenger;
+  push?: PushSender;
+}
+
+/** The e-mail of an event when its producer writes one of its own (a refund decision's facts, its own footer). */
+export interface NotificationMail {
+  subject: string;
+  /** The whole body, sent as it is. */
+  text: string;
+}
+
+/**
+ * Produces a notification: the row the centre shows, then the e-mail and the push its preference
+ * (/settings/notifications) allows (see `deliverNotification`).
+ */
+export async function notify(
+  deps: NotifyDeps,
+  userId: string,
+  type: string,
+  dataId: string | null,
+  { mail, now = new Date() }: { mail?: NotificationMail; now?: Date } = {},
+): Promise<string> {
+  const id = await recordNotification(deps.db, userId, type, dataId, now);
+  await deliverNotification(deps, userId, type, dataId, { mail });
+  return id;
+}
+
+/** The row alone, for a producer that writes it in the transaction of its event (then delivers after commit). */
+export async function recordNotification(
+  db: DB,
+  userId: string,
+  type: string,
+  dataId: string | null,
+  now = new Date(),
+): Promise<string> {
+  const id = newId("ntf");
+  await db
+    .insertInto("notifications")
+    .values({ id, user_id: userId, type, data_id: dataId, created_at: now.toISOString(), read_at: null })
+    .execute();
+  return id;
+}
+
+/**
+ * The e-mail (when a messenger is given) and the push (when a push sender is given) of a notification, each only
+ * when the type's preference allows it; types without a preference (a card created) are always sent. Call it after
+ * the transaction that made the event: a failed e-mail must not undo a decision. Without `mail`, the type's
+ * sentence from the catalogue is sent with the generic footer.
+ */
+export async function deliverNotification(
+  deps: NotifyDeps,
+  userId: string,
+  type: string,
+  dataId: string | null,
+  { mail }: { mail?: NotificationMail } = {},
+): Promise<void> {
+  if (!deps.messenger && !deps.push) return;
+  const preference = preferenceOf(type);
+  const preferences = preference ? (await getNotificationPreferences(deps.db, userId))[preference] : null;
+  const catalogue = resources.fr.translation.notificationCentre;
+  const text = notificationText(type);
+  if (deps.messenger && (preferences?.mail ?? true)) {
+    const user = await deps.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+    if (user)
+      await deps.messenger.send({
+        channel: "email",
+        to: user.email,
+        subject: mail?.subject ?? text,
+        text: mail?.text ?? `${text}\n\n${catalogue.mailFooter}`,
+      });
+  }
+  if (deps.push && (preferences?.push ?? true))
+    await deps.push.send({ userId, title: catalogue.pushTitle, body: text, path: notificationPath(type, dataId) });
+}
+
+/** A type's sentence in French (e-mails and pushes are written outside i18next). */
+export function notificationText(type: string): string {
+  const types: Record<string, string> = resources.fr.translation.notificationCentre.types;
+  return Object.hasOwn(types, type) ? types[type]! : types.other!;
+}
+
+const EXPIRY_WINDOW_DAYS = 30;
+
+/**
+ * The daily job (spec 000 §7): a wallet_expire_in_notification for each wallet with a balance left that
+ * ends within 30 days. Idempotent: a wallet already told about within the last 30 days is not told again,
+ * so running it twice a day, or on consecutive days, sends one notification per expiry window.
+ */
+export async function notifyExpiringBalances(deps: NotifyDeps, now = new Date()): Promise<number> {
+  const today = todayInParis(now);
+  const limit = addDays(today, EXPIRY_WINDOW_DAYS);
+  const since = new Date(now.getTime() - EXPIRY_WINDOW_DAYS * 24 * 3600 * 1000).toISOString();
+  const wallets = await deps.db
+    .selectFrom("wallet_balances as b")
+    .innerJoin("wallets as w", "w.id", "b.wallet_id")
+    .select(["w.id", "w.user_id"])
+    .where("b.balance", ">", 0)
+    .where("b.end_date", ">=", today)
+    .where("b.end_date", "<=", limit)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("notifications as n")
+            .select("n.id")
+            .whereRef("n.data_id", "=", "w.id")
+            .whereRef("n.user_id", "=", "w.user_id")
+            .where("n.type", "=", "wallet_expire_in_notification")
+            .where("n.created_at", ">=", since),
+        ),
+      ),
+    )
+    .groupBy(["w.id", "w.user_id"])
+    .execute();
+  for (const wallet of wallets) await notify(deps, wallet.user_id, "wallet_expire_in_notification", wallet.id, { now });
+  return wallets.length;
+}
+
+/** 2026-11-24 + 30 → 2026-12-24 (calendar days, no time zone involved). */
+function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}

@@ -1,0 +1,215 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useFetcher } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/panel";
+import { Panel } from "~/components/Panel";
+import { useHydrated } from "~/components/useHydrated";
+import { formatDateTime } from "~/domain/dates";
+import { getPlatform } from "~/.server/platform";
+import {
+  countUnread,
+  deleteNotification,
+  listNotifications,
+  markRead,
+  markUnread,
+} from "~/.server/services/notifications";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
+import { internalPath } from "~/routes/+shared/redirects.server";
+import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { viewHref, viewSearch, type NotificationView } from "./view";
+import { viewOf } from "./view.server";
+
+const INTENT = intents("read", "markUnread", "delete");
+
+/** The most ids one "read" post may carry (what a few pages in view hold). */
+const MAX_READ_IDS = 60;
+
+/**
+ * The notification centre (spec 000 §2, §4, decision 0030): a panel over the page named by `back`.
+ * Without JS the notifications shown are marked read once rendered (all but one just marked unread);
+ * with JS (`observe=1`) the page marks them when they are scrolled into view.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const view = viewOf(request);
+  const { db } = await getPlatform();
+  const page = await listNotifications(db, account.id, { unreadOnly: view.unreadOnly, page: view.page });
+  if (!page) throw refusal(404, "notificationCentre.pageNotFound");
+  if (!view.observe) {
+    const kept = new URL(request.url).searchParams.get("kept");
+    await markRead(
+      db,
+      account.id,
+      page.items.filter((n) => !n.read && n.id !== kept).map((n) => n.id),
+    );
+  }
+  // The count after this rendering's marking: the bell shows it (the layout's loader runs alongside, before or after).
+  return { view, ...page, unread: await countUnread(db, account.id) };
+}
+
+const idOf = (form: FormData) => {
+  const id = form.get("id");
+  if (typeof id !== "string" || id.length === 0 || id.length > 64) throw refusal(404, "notificationCentre.notFound");
+  return id;
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const account = context.get(accountContext);
+  const view = viewOf(request);
+  const form = await request.formData();
+  const intent = intentOf(form, INTENT);
+  const { db } = await getPlatform();
+  switch (intent) {
+    case INTENT.read: {
+      const ids = form.getAll("id").filter((id): id is string => typeof id === "string" && id.length <= 64);
+      if (ids.length === 0 || ids.length > MAX_READ_IDS) throw refusal(400, "notificationCentre.notFound");
+      return { marked: await markRead(db, account.id, ids) };
+    }
+    case INTENT.markUnread: {
+      const id = idOf(form);
+      if (!(await markUnread(db, account.id, id))) throw refusal(404, "notificationCentre.notFound");
+      // Shown again at once, it must not be marked read by that very rendering.
+      return redirectWithFlash(
+        request,
+        internalPath("/notifications", {}, { search: { ...viewSearch(view), ...(view.observe ? {} : { kept: id }) } }),
+        { kind: "success", message: "notificationCentre.markedUnread" },
+      );
+    }
+    case INTENT.delete: {
+      const id = idOf(form);
+      if (!(await deleteNotification(db, account.id, id))) throw refusal(404, "notificationCentre.notFound");
+      return redirectWithFlash(request, internalPath("/notifications", {}, { search: viewSearch(view) }), {
+        kind: "success",
+        message: "notificationCentre.deleted",
+      });
+    }
+  }
+}
+
+/** With JS: marks read, in small batches, the unread notifications that come into view (each once). */
+function useReadWhenSeen(observe: boolean) {
+  const { submit } = useFetcher();
+  const list = useRef<HTMLOListElement>(null);
+  const sent = useRef(new Set<string>());
+  useEffect(() => {
+    const root = list.current;
+    if (!observe || !root || typeof IntersectionObserver === "undefined") return;
+    let pending: string[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      const ids = pending.slice(0, MAX_READ_IDS);
+      pending = pending.slice(MAX_READ_IDS);
+      if (ids.length === 0) return;
+      const body = new FormData();
+      body.set("intent", INTENT.read);
+      for (const id of ids) body.append("id", id);
+      void submit(body, { method: "post" });
+      if (pending.length > 0) timer = setTimeout(flush, 500);
+    };
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const id = entry.target instanceof HTMLElement ? entry.target.dataset.unreadId : undefined;
+          if (!entry.isIntersecting || !id || sent.current.has(id)) continue;
+          sent.current.add(id);
+          pending.push(id);
+          observer.unobserve(entry.target);
+        }
+        if (pending.length > 0 && timer === undefined) timer = setTimeout(flush, 500);
+      },
+      { threshold: 0.6 },
+    );
+    for (const item of root.querySelectorAll<HTMLElement>("[data-unread-id]"))
+      if (!sent.current.has(item.dataset.unreadId ?? "")) observer.observe(item);
+    return () => {
+      observer.disconnect();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  });
+  return list;
+}
+
+export default function NotificationCentre({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  // Once JS runs, the panel's own links keep `observe=1`: reading is then marked when seen.
+  const view: NotificationView = { ...loaderData.view, observe: loaderData.view.observe || hydrated };
+  const list = useReadWhenSeen(view.observe);
+  const { items, hasMore } = loaderData;
+  const title = t("notificationCentre.title");
+  return (
+    <Panel id="notifications" title={title} closeTo={view.back}>
+      <nav aria-label={t("notificationCentre.filterLabel")} className="notification-centre__filter">
+        <ul className="tabs">
+          <li>
+            <Link
+              to={viewHref(view, { unreadOnly: false, page: 1 })}
+              className="tabs__link"
+              aria-current={view.unreadOnly ? undefined : "page"}
+              preventScrollReset
+            >
+              {t("notificationCentre.all")}
+            </Link>
+          </li>
+          <li>
+            <Link
+              to={viewHref(view, { unreadOnly: true, page: 1 })}
+              className="tabs__link"
+              aria-current={view.unreadOnly ? "page" : undefined}
+              preventScrollReset
+            >
+              {t("notificationCentre.unreadOnly")}
+            </Link>
+          </li>
+        </ul>
+      </nav>
+      {items.length === 0 ? (
+        <p className="notification-centre__empty">
+          {t(view.unreadOnly ? "notificationCentre.empty" : "notificationCentre.emptyAll")}
+        </p>
+      ) : (
+        <ol className="notification-centre__list" ref={list}>
+          {items.map((item) => (
+            <li
+              key={item.id}
+              className={item.read ? "notification" : "notification notification--unread"}
+              data-unread-id={item.read ? undefined : item.id}
+            >
+              <p className="notification__text">
+                {item.read ? null : <span className="badge">{t("notificationCentre.unread")}</span>}{" "}
+                {t(`notificationCentre.types.${item.type}`, { defaultValue: t("notificationCentre.types.other") })}
+              </p>
+              <p className="notification__date">
+                {t("notificationCentre.receivedOn", { date: formatDateTime(item.createdAt) })}
+              </p>
+              <div className="notification__actions">
+                {item.path ? <Link to={item.path}>{t("notificationCentre.open")}</Link> : null}
+                <Form method="post" preventScrollReset className="notification__form">
+                  <input type="hidden" name="id" value={item.id} />
+                  {item.read ? (
+                    <button type="submit" name="intent" value={INTENT.markUnread} className="link-action">
+                      {t("notificationCentre.markUnread")}
+                    </button>
+                  ) : null}
+                  <button type="submit" name="intent" value={INTENT.delete} className="link-action">
+                    {t("notificationCentre.delete")}
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      {hasMore ? (
+        <p>
+          <Link to={viewHref(view, { page: view.page + 1 })} preventScrollReset className="button button--secondary">
+            {t("notificationCentre.more")}
+          </Link>
+        </p>
+      ) : null}
+    </Panel>
+  );
+}
