@@ -14,6 +14,7 @@ import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
 import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
+import { SandboxPartnerLinks } from "~/.server/providers/partner-links/sandbox";
 import { getAccount } from "~/.server/services/accounts";
 import { storeReceipt } from "~/.server/services/receipts";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -40,6 +41,7 @@ beforeAll(async () => {
     fileStorage,
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
+    partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),
