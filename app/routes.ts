@@ -16,6 +16,7 @@ export default [
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
   route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("dev/allowances", "routes/sandbox/allowance-review.tsx"),
+  route("dev/partners", "routes/sandbox/partner-access.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
   route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
   route("sandbox-partner/:token", "routes/sandbox/partner-page.ts"),

@@ -92,3 +92,21 @@ export async function redeemSandboxPartnerLink(db: DB, token: string, now = new 
   if (!used || !isPartnerId(used.partner)) return { kind: "invalid" };
   return { kind: "valid", partner: used.partner, userId: used.user_id };
 }
+
+/** The sandbox switch by e-mail (the /dev/partners page): false when no account has this e-mail. */
+export async function setSandboxAccessByEmail(
+  db: DB,
+  email: string,
+  partner: PartnerId,
+  hasAccess: boolean,
+  now = new Date(),
+): Promise<boolean> {
+  const user = await db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!user) return false;
+  await setSandboxAccess(db, user.id, partner, hasAccess, now);
+  return true;
+}
