@@ -39,12 +39,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
   }
   const submission = parseForm(form, schema);
-  if (submission.status !== "success") return refusal(404, "integrations.errors.unknownPartner");
+  if (submission.status !== "success") throw refusal(404, "integrations.errors.unknownPartner");
   const platform = await getPlatform();
   const result = await openPartner(platform, account.id, submission.value.partner);
   switch (result.kind) {
     case "unknown_partner":
-      return refusal(404, "integrations.errors.unknownPartner");
+      throw refusal(404, "integrations.errors.unknownPartner");
     case "refused":
       return refuse(submission, { formErrors: [`integrations.errors.${result.message}`] });
     case "opened":
@@ -117,8 +117,9 @@ export default function IntegrationsPage({ loaderData, actionData }: Route.Compo
               <li key={partner} className="integrations__item">
                 <h3 className="integrations__name">{t(`integrations.partners.${partner}.name`)}</h3>
                 <p className="hint">{t(`integrations.partners.${partner}.description`)}</p>
-                {/* A plain form, not <Form>: the browser posts it into a new tab, with or without JavaScript. */}
-                <form method="post" target="_blank" rel="noopener noreferrer">
+                {/* A plain form, not <Form>: the browser posts it into a new tab, with or without JavaScript.
+                    noopener, not noreferrer: without a referrer the post would carry `Origin: null`, refused (CSRF). */}
+                <form method="post" target="_blank" rel="noopener">
                   <input type="hidden" name="partner" value={partner} />
                   <button type="submit" name="intent" value={INTENT.openPartner} className="button">
                     {t("integrations.partners.open", { partner: t(`integrations.partners.${partner}.name`) })}
