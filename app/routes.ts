@@ -16,8 +16,10 @@ export default [
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
   route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("dev/allowances", "routes/sandbox/allowance-review.tsx"),
+  route("dev/partners", "routes/sandbox/partner-access.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
   route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
+  route("sandbox-partner/:token", "routes/sandbox/partner-page.ts"),
 
   // Signed-in users not yet onboarded (spec 001 §2.3)
   route("onboarding", "routes/onboarding/layout.tsx", [
@@ -62,6 +64,7 @@ export default [
     // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx; issue 14's parts add theirs inside.
     route("plans", "routes/plans/layout.tsx", [
       index("routes/plans/index.ts"),
+      route("integrations", "routes/plans/integrations.tsx"),
       route("partners", "routes/plans/partners.ts"),
       route("suggest-establishment", "routes/plans/suggest-establishment.tsx"),
       // The list of refund requests; its side panels (the wizard, the cancel confirmation) are children.

@@ -143,6 +143,12 @@ const envSchema = z
     ROUTING_URL: optionalUrl,
     /** How long one route may take before the estimate is used instead. */
     ROUTING_TIMEOUT_MS: positiveInt(2000),
+    /** The partners' gateway (integrations page): a link is asked at <url>/<partner>/link; unset: the sandbox partners. */
+    PARTNER_LINKS_URL: optionalUrl,
+    /** Bearer token sent to PARTNER_LINKS_URL. */
+    PARTNER_LINKS_TOKEN: optionalString,
+    /** How long a partner may take to answer its link. */
+    PARTNER_LINKS_TIMEOUT_MS: positiveInt(5000),
   })
   .superRefine((env, ctx) => {
     if (env.APP_MODE === "sandbox" && !isLoopback(env.HOST) && env.ALLOW_PUBLIC_SANDBOX !== "1") {

@@ -7,6 +7,7 @@ import { createGeodata, type Geodata } from "./providers/geodata";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
+import { createPartnerLinks, type PartnerLinks } from "./providers/partner-links";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
 import { isSandboxProcessor } from "./providers/payments/sandbox";
 import { createPushSender, type PushSender } from "./providers/push";
@@ -29,6 +30,8 @@ export interface Platform {
   receiptReader: ReceiptReader;
   /** Where addresses are and how far home is from work (the allowances; its dataset loads on first use). */
   geodata: Geodata;
+  /** The partner services' sign-in links (the integrations page). */
+  partnerLinks: PartnerLinks;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -59,6 +62,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const fileStorage = createFileStorage(env);
   const receiptReader = createReceiptReader();
   const geodata = createGeodata(env, logger);
+  const partnerLinks = createPartnerLinks(env, database.db, logger, publicUrl(env));
   return {
     env,
     db: database.db,
@@ -70,6 +74,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     fileStorage,
     receiptReader,
     geodata,
+    partnerLinks,
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {

@@ -28,10 +28,16 @@ test("the tab of a path: its page and the pages below it, not a page that merely
   expect(planTabOf("/plans")).toBeNull();
 });
 
-test("the built tabs today: refund requests and allowances, each with its feature (integrations come later)", () => {
-  expect(ids(planTabs({ expenseRequests: true, allowances: true }))).toEqual(["expenseRequests", "allowances"]);
-  expect(ids(planTabs({ expenseRequests: false, allowances: true }))).toEqual(["allowances"]);
-  expect(ids(planTabs({ expenseRequests: true, allowances: false }))).toEqual(["expenseRequests"]);
+test("every tab is built: integrations for everyone, refund requests and allowances each with its feature", () => {
+  expect(ids(planTabs({ expenseRequests: true, allowances: true }))).toEqual([
+    "integrations",
+    "expenseRequests",
+    "allowances",
+  ]);
+  expect(ids(planTabs({ expenseRequests: false, allowances: true }))).toEqual(["integrations", "allowances"]);
+  expect(ids(planTabs({ expenseRequests: true, allowances: false }))).toEqual(["integrations", "expenseRequests"]);
+  expect(ids(planTabs(null))).toEqual(["integrations"]);
+  expect(planTabOf("/plans/integrations")?.id).toBe("integrations");
   expect(planTabOf("/plans/allowances/new")?.id).toBe("allowances");
   expect(planTabOf("/plans/allowances/alw_1/cancel")?.id).toBe("allowances");
 });

@@ -15,7 +15,7 @@ export interface PlanTab {
 }
 
 export const PLAN_TABS: readonly PlanTab[] = [
-  { id: "integrations", path: "/plans/integrations", label: "plans.tabs.integrations", feature: null, built: false },
+  { id: "integrations", path: "/plans/integrations", label: "plans.tabs.integrations", feature: null, built: true },
   {
     id: "expenseRequests",
     path: "/plans/expense-requests",

@@ -69,7 +69,10 @@ test("the list says each allowance in words, with its payouts and refusal reason
   });
   await signInAs(page, account);
 
+  // /plans opens the integrations tab (every account has it); the allowances tab is one click away.
   await page.goto("/plans");
+  await expect(page).toHaveURL(/\/plans\/integrations$/);
+  await tabs(page).getByRole("link", { name: "Indemnités mobilité" }).click();
   await expect(page).toHaveURL(new RegExp(`${LIST}$`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Avantages");
   await expect(page).toHaveTitle(/^Indemnités mobilité/);

@@ -17,7 +17,8 @@ test("marie's layout: status banner, navigation of her cards, wallets and benefi
     "Cadeaux de Noël",
     "Mobilité",
     "Culture",
-    // Only the plans pages that exist: integrations is not built yet (issue 16).
+    // The plans tabs marie has: integrations (everyone), refunds and allowances (her features).
+    "Services et partenaires",
     "Demandes de remboursement",
     "Indemnités mobilité",
     "Trouver un commerce",
@@ -51,8 +52,11 @@ test("claire, a manager without refunds or allowances, sees the manager entry an
 }) => {
   await signIn(page, CLAIRE);
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
-  // No plans tab at all: integrations is not built yet (issue 16), and claire has neither refunds nor allowances.
-  await expect(nav.getByRole("link", { name: "Services et partenaires" })).toHaveCount(0);
+  // Only the integrations tab (every account has it): claire has neither refunds nor allowances.
+  await expect(nav.getByRole("link", { name: "Services et partenaires" })).toHaveAttribute(
+    "href",
+    "/plans/integrations",
+  );
   await expect(nav.getByRole("link", { name: "Demandes de remboursement" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Indemnités mobilité" })).toHaveCount(0);
   await page.locator("summary", { hasText: "Mon compte (Claire Petit)" }).click();

@@ -3,13 +3,13 @@ import { expect, test } from "./fixtures";
 import { expectAccessible } from "./helpers";
 
 /**
- * Spec 001 §2.5 plans page (tabs from the account's features, only pages that exist), §2.8 suggest an
+ * Spec 001 §2.5 plans page (tabs from the account's features: integrations for everyone), §2.8 suggest an
  * establishment, §2.6 partner search (the JSON route of the partner field). Accounts of their own.
  */
 const CARD = [{ type: "physical" as const, lastFour: "4242" }];
 const REFUNDS = { expenseRequests: { any: true }, allowances: { any: true } };
 
-test("with refunds and allowances: the plans page's tabs and the navigation lead to both; no tab for pages not built", async ({
+test("with refunds and allowances: /plans opens the integrations tab; the tabs and the navigation lead to all three", async ({
   page,
   makeAccount,
   signInAs,
@@ -17,33 +17,38 @@ test("with refunds and allowances: the plans page's tabs and the navigation lead
   const account = await makeAccount({ cards: CARD, features: REFUNDS });
   await signInAs(page, account);
 
-  // /plans opens the first tab the account has (the list itself is another part of issue 14).
+  // /plans opens the first tab, integrations, which every account has.
   const opened = await page.request.get("/plans", { maxRedirects: 0 });
   expect(opened.status()).toBe(302);
-  expect(opened.headers()["location"]).toBe("/plans/expense-requests");
+  expect(opened.headers()["location"]).toBe("/plans/integrations");
 
   await page.goto("/plans/suggest-establishment");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Avantages");
   const tabs = page.getByRole("navigation", { name: "Rubriques des avantages" });
-  await expect(tabs.getByRole("link")).toHaveCount(2);
+  await expect(tabs.getByRole("link")).toHaveCount(3);
+  await expect(tabs.getByRole("link", { name: "Services et partenaires" })).toHaveAttribute(
+    "href",
+    "/plans/integrations",
+  );
   await expect(tabs.getByRole("link", { name: "Demandes de remboursement" })).toHaveAttribute(
     "href",
     "/plans/expense-requests",
   );
   await expect(tabs.getByRole("link", { name: "Indemnités mobilité" })).toHaveAttribute("href", "/plans/allowances");
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
+  await expect(nav.getByRole("link", { name: "Services et partenaires" })).toHaveAttribute(
+    "href",
+    "/plans/integrations",
+  );
   await expect(nav.getByRole("link", { name: "Demandes de remboursement" })).toHaveAttribute(
     "href",
     "/plans/expense-requests",
   );
   await expect(nav.getByRole("link", { name: "Indemnités mobilité" })).toHaveAttribute("href", "/plans/allowances");
-  // Integrations are not built yet (issue 16): no tab, and no way in.
-  await expect(page.getByRole("link", { name: "Services et partenaires" })).toHaveCount(0);
-  expect((await page.request.get("/plans/integrations")).status()).toBe(404);
-  await expectAccessible(page, "plans page with the refunds tab");
+  await expectAccessible(page, "plans page with its three tabs");
 });
 
-test("without refunds (as claire): no plans tab anywhere, /plans and the refund pages answer 404", async ({
+test("without refunds (as claire): only the integrations tab; the refund pages answer 404", async ({
   page,
   makeAccount,
   signInAs,
@@ -53,19 +58,28 @@ test("without refunds (as claire): no plans tab anywhere, /plans and the refund 
   await page.goto("/cards");
   const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
   await expect(nav.getByRole("link", { name: "Demandes de remboursement" })).toHaveCount(0);
-  await expect(nav.getByText("Avantages", { exact: true })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Services et partenaires" })).toHaveAttribute(
+    "href",
+    "/plans/integrations",
+  );
 
-  for (const path of ["/plans", "/plans/expense-requests", "/plans/expense-requests/new"]) {
+  await page.goto("/plans");
+  await expect(page).toHaveURL(/\/plans\/integrations$/);
+  await expect(
+    page.getByText("Aucun service ni partenaire n’est proposé par votre financeur pour le moment."),
+  ).toBeVisible();
+
+  for (const path of ["/plans/expense-requests", "/plans/expense-requests/new"]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page introuvable");
   }
   await expectAccessible(page, "plans 404");
 
-  // The suggestion form is still there for whoever has the link: the plans heading, no tabs.
+  // The suggestion form is still there for whoever has the link: the plans heading, the one tab.
   await page.goto("/plans/suggest-establishment");
   await expect(page.getByRole("main").getByRole("heading", { level: 2 })).toHaveText("Suggérer un établissement");
-  await expect(page.getByRole("navigation", { name: "Rubriques des avantages" })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Rubriques des avantages" }).getByRole("link")).toHaveCount(1);
 });
 
 test("suggesting an establishment: French errors on the fields, then thanks on the page it came from", async ({
@@ -135,7 +149,8 @@ test("a back address outside the portal's signed-in pages is not followed", asyn
   await signInAs(page, account);
   for (const back of ["https://evil.example/", "//evil.example", "/login", "/%2e%2e//evil.example"]) {
     await page.goto(`/plans/suggest-establishment?back=${encodeURIComponent(back)}`);
-    await expect(page.getByRole("link", { name: "Retour" }), back).toHaveAttribute("href", "/plans/expense-requests");
+    // The account's first plans tab instead: integrations, which every account has.
+    await expect(page.getByRole("link", { name: "Retour" }), back).toHaveAttribute("href", "/plans/integrations");
   }
 });
 

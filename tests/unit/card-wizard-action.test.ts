@@ -1,6 +1,7 @@
 import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
 import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
+import { SandboxPartnerLinks } from "~/.server/providers/partner-links/sandbox";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,6 +46,7 @@ beforeAll(async () => {
     fileStorage: new FilesystemStorage(mkdtempSync(join(tmpdir(), "files-"))),
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
+    partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

@@ -15,6 +15,7 @@ import { SandboxPushSender } from "~/.server/providers/push/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
 import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
+import { SandboxPartnerLinks } from "~/.server/providers/partner-links/sandbox";
 import { getAccount } from "~/.server/services/accounts";
 import { storeReceipt } from "~/.server/services/receipts";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -42,6 +43,7 @@ beforeAll(async () => {
     fileStorage,
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
+    partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

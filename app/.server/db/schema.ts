@@ -46,6 +46,9 @@ export interface Database {
   allowance_payouts: AllowancePayoutTable;
   allowance_drafts: AllowanceDraftTable;
   partner_suggestions: PartnerSuggestionTable;
+  partner_openings: PartnerOpeningTable;
+  sandbox_partner_links: SandboxPartnerLinkTable;
+  sandbox_partner_access: SandboxPartnerAccessTable;
 }
 
 export interface GroupTable {
@@ -603,6 +606,38 @@ export interface SandboxProcessorSetupTable {
   created_at: string;
 }
 
+/** Each opening of a partner service from the integrations page (issue 16). */
+export interface PartnerOpeningTable {
+  id: string;
+  user_id: string;
+  /** A partner id of ~/domain/integrations (uggy, klaro, …). */
+  partner: string;
+  /** opened, no_access, failed */
+  outcome: string;
+  /** The partner-link adapter that answered (sandbox, http). */
+  provider: string;
+  created_at: string;
+}
+
+/** A sandbox partner link: single use, short-lived; only the hash of its token is kept. */
+export interface SandboxPartnerLinkTable {
+  token_hash: string;
+  user_id: string;
+  partner: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** The sandbox partners' access of a user (Klaro's has_access); no row: access granted. */
+export interface SandboxPartnerAccessTable {
+  user_id: string;
+  partner: string;
+  /** 1 or 0 */
+  has_access: number;
+  updated_at: string;
+}
+
 export interface SandboxProcessorPaymentTable {
   ref: string;
   customer_ref: string;
@@ -1003,6 +1038,9 @@ export const SCHEMA_COLUMNS = {
   sandbox_processor_payments: ["ref", "customer_ref", "amount", "status", "card_ref", "updated_at"],
   guess_limits: ["purpose", "subject_hash", "failures", "locked_until", "last_guess_at"],
   rate_limit_hits: ["key", "hits", "reset_at"],
+  partner_openings: ["id", "user_id", "partner", "outcome", "provider", "created_at"],
+  sandbox_partner_links: ["token_hash", "user_id", "partner", "expires_at", "used_at", "created_at"],
+  sandbox_partner_access: ["user_id", "partner", "has_access", "updated_at"],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */

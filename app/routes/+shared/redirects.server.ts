@@ -86,6 +86,7 @@ export const SIGNED_IN_PAGES = [
   "/wallets/:walletId",
   "/transactions",
   "/plans",
+  "/plans/integrations",
   "/plans/partners",
   "/plans/suggest-establishment",
   "/plans/expense-requests",
