@@ -64,6 +64,8 @@ export default [
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
     route("store-locator", "routes/store-locator/index.tsx"),
+    // The support chat (issue 16 §5): a panel over the page given by ?back=.
+    route("support", "routes/support/index.tsx"),
     // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx; issue 14's parts add theirs inside.
     route("plans", "routes/plans/layout.tsx", [
       index("routes/plans/index.ts"),

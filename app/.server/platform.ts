@@ -7,6 +7,7 @@ import { createGeodata, type Geodata } from "./providers/geodata";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
+import { createSupportChat, type SupportChat } from "./providers/chat";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
 import { isSandboxProcessor } from "./providers/payments/sandbox";
 import { createReceiptReader, type ReceiptReader } from "./providers/receipt-reading";
@@ -26,6 +27,8 @@ export interface Platform {
   receiptReader: ReceiptReader;
   /** Where addresses are and how far home is from work (the allowances; its dataset loads on first use). */
   geodata: Geodata;
+  /** The support chat: a conversation in the database (sandbox) or Crisp, loaded by the browser. */
+  supportChat: SupportChat;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -56,6 +59,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const fileStorage = createFileStorage(env);
   const receiptReader = createReceiptReader();
   const geodata = createGeodata(env, logger);
+  const supportChat = createSupportChat(env, database.db);
   return {
     env,
     db: database.db,
@@ -66,6 +70,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     fileStorage,
     receiptReader,
     geodata,
+    supportChat,
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {

@@ -14,6 +14,7 @@ import { createLogger } from "~/.server/logger";
 import { installPlatform } from "~/.server/platform";
 import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
+import { SandboxSupportChat } from "~/.server/providers/chat/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { getAccount } from "~/.server/services/accounts";
 import { newRequestId } from "~/.server/services/card-creation";
@@ -43,6 +44,7 @@ beforeAll(async () => {
     fileStorage: new FilesystemStorage(mkdtempSync(join(tmpdir(), "files-"))),
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
+    supportChat: new SandboxSupportChat(handle.db),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

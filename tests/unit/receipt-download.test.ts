@@ -11,6 +11,7 @@ import { installPlatform } from "~/.server/platform";
 import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
 import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
+import { SandboxSupportChat } from "~/.server/providers/chat/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
 import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
@@ -40,6 +41,7 @@ beforeAll(async () => {
     fileStorage,
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
+    supportChat: new SandboxSupportChat(handle.db),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

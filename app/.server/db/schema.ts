@@ -38,6 +38,7 @@ export interface Database {
   sandbox_processor_payments: SandboxProcessorPaymentTable;
   guess_limits: GuessLimitTable;
   rate_limit_hits: RateLimitHitTable;
+  support_messages: SupportMessageTable;
   files: FileTable;
   expense_request_payment_methods: ExpenseRequestPaymentMethodTable;
   wallet_reservations: WalletReservationTable;
@@ -635,6 +636,18 @@ export interface GuessLimitTable {
 }
 
 /** Request counts of the rate limits when they live in the database (PostgreSQL). */
+/** A message of the sandbox support chat (migration 014). */
+export interface SupportMessageTable {
+  id: string;
+  user_id: string;
+  author: "user" | "support";
+  /** Plain text, shown as text (never as HTML). */
+  body: string;
+  /** What the conversation was opened about (`card:<id>`), or null. */
+  context: string | null;
+  created_at: string;
+}
+
 export interface RateLimitHitTable {
   /** The limit's prefix and the requester: an address or a session's hash. */
   key: string;
@@ -1003,6 +1016,7 @@ export const SCHEMA_COLUMNS = {
   sandbox_processor_payments: ["ref", "customer_ref", "amount", "status", "card_ref", "updated_at"],
   guess_limits: ["purpose", "subject_hash", "failures", "locked_until", "last_guess_at"],
   rate_limit_hits: ["key", "hits", "reset_at"],
+  support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */
