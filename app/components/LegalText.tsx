@@ -1,6 +1,6 @@
 import { useTranslation, type Translate } from "~/i18n";
 
-/** The entries of a catalogue list (`legal.terms.items`, an object keyed "0", "1"…): in order, until one is missing. */
+/** The entries of a catalogue list (an object keyed "0", "1"…): in order, until one is missing. */
 export function catalogueList(t: Translate, key: string): string[] {
   const items: string[] = [];
   for (let i = 0; ; i++) {
@@ -10,9 +10,10 @@ export function catalogueList(t: Translate, key: string): string[] {
   }
 }
 
-/** A legal page's list of points, read from the catalogue. */
-export function LegalList({ listKey }: { listKey: string }) {
+/** A legal page's list of points, read from the catalogue's `legal.<page>.<list>`. */
+export function LegalList({ page, list }: { page: "terms" | "privacy" | "accessibility"; list: string }) {
   const { t } = useTranslation();
+  const listKey = `legal.${page}.${list}`;
   return (
     <ul className="legal__list">
       {catalogueList(t, listKey).map((item) => (

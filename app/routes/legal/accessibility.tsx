@@ -29,8 +29,8 @@ export default function Accessibility({ loaderData }: Route.ComponentProps) {
     <PublicPage title={t("legal.accessibility.title")}>
       <p>{t("legal.accessibility.intro", { product })}</p>
       {section("status", <p>{t("legal.accessibility.status")}</p>)}
-      {section("results", <LegalList listKey="legal.accessibility.results" />)}
-      {section("issues", <LegalList listKey="legal.accessibility.issues" />)}
+      {section("results", <LegalList page="accessibility" list="results" />)}
+      {section("issues", <LegalList page="accessibility" list="issues" />)}
       {section("method", <p>{t("legal.accessibility.method")}</p>)}
       {section(
         "contact",
@@ -45,7 +45,7 @@ export default function Accessibility({ loaderData }: Route.ComponentProps) {
         "recourse",
         <>
           <p>{t("legal.accessibility.recourse")}</p>
-          <LegalList listKey="legal.accessibility.recourseItems" />
+          <LegalList page="accessibility" list="recourseItems" />
         </>,
       )}
     </PublicPage>

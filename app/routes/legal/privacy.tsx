@@ -19,7 +19,7 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
   return (
     <PublicPage title={t("legal.privacy.title")}>
       <p>{t("legal.privacy.intro", { product })}</p>
-      <LegalList listKey="legal.privacy.items" />
+      <LegalList page="privacy" list="items" />
       <p>
         <NewTabLink href={loaderData.full}>{t("legal.privacy.full")}</NewTabLink>
       </p>

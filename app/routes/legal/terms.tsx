@@ -19,7 +19,7 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
   return (
     <PublicPage title={t("legal.terms.title")}>
       <p>{t("legal.terms.intro", { product })}</p>
-      <LegalList listKey="legal.terms.items" />
+      <LegalList page="terms" list="items" />
       <p>
         <NewTabLink href={loaderData.full}>{t("legal.terms.full")}</NewTabLink>
       </p>
