@@ -70,6 +70,7 @@ async function main() {
       platform.database.kind === "postgres" ? { database: platform.db } : { sharedAcrossWorkers: clustered },
     ),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
+    crisp: Boolean(env.CRISP_WEBSITE_ID),
     log,
   });
 

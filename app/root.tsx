@@ -13,6 +13,7 @@ import { useEffect } from "react";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/root";
 import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavigation";
+import { PageLoader } from "./components/PageLoader";
 import { StatusBanner } from "./components/StatusBanner";
 import { MobileAppBanner } from "./components/MobileAppBanner";
 import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPages";
@@ -94,7 +95,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useFocusHeadingOnNavigation();
-  return <Outlet />;
+  return (
+    <>
+      <PageLoader />
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

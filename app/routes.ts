@@ -13,6 +13,10 @@ export default [
   // The invitation's onboarding link (spec 001 §2.1, public); /onboarding/card and /onboarding/wait rank first.
   route("onboarding/:token", "routes/onboarding/link.tsx"),
   route("locales/:lng", "routes/public/locales.ts"),
+  // Legal pages inside the portal (issue 16 §10), public, linked from the footer.
+  route("terms", "routes/legal/terms.tsx"),
+  route("privacy", "routes/legal/privacy.tsx"),
+  route("accessibility", "routes/legal/accessibility.tsx"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
   route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("dev/allowances", "routes/sandbox/allowance-review.tsx"),
@@ -61,6 +65,9 @@ export default [
     route("wallets", "routes/wallets/index.tsx"),
     route("wallets/:walletId", "routes/wallets/wallet.tsx"),
     route("transactions", "routes/shell/transactions.ts"),
+    route("store-locator", "routes/store-locator/index.tsx"),
+    // The support chat (issue 16 §5): a panel over the page given by ?back=.
+    route("support", "routes/support/index.tsx"),
     // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx; issue 14's parts add theirs inside.
     route("plans", "routes/plans/layout.tsx", [
       index("routes/plans/index.ts"),

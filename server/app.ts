@@ -32,6 +32,8 @@ export interface ServerAppOptions {
   maxBodyBytes?: number;
   /** Stripe is the card issuer and processor: its scripts and frames are allowed by the CSP. */
   stripe?: boolean;
+  /** Crisp is the support chat: its widget's script, styles and sockets are allowed by the CSP. */
+  crisp?: boolean;
   log: Platform["logger"];
 }
 
@@ -45,7 +47,11 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.set("trust proxy", options.trustProxy ? 1 : false);
 
   app.use(assignNonce);
-  const headers = securityHeaders({ development: options.development, stripe: options.stripe });
+  const headers = securityHeaders({
+    development: options.development,
+    stripe: options.stripe,
+    crisp: options.crisp,
+  });
   // The sandbox issuer's reveal document sets its own, framable policy (the issuer's, not the portal's).
   // The sandbox providers' own documents set their own headers (framed by the portal).
   app.use((req, res, next) =>

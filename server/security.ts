@@ -17,19 +17,44 @@ const STRIPE = {
   connect: ["https://api.stripe.com"],
 };
 
-export function securityHeaders({ development, stripe = false }: { development: boolean; stripe?: boolean }) {
+/** Crisp's chat widget (crisp-sdk-web), allowed only when the support chat is Crisp (CRISP_WEBSITE_ID). */
+const CRISP = {
+  script: ["https://client.crisp.chat"],
+  style: ["https://client.crisp.chat"],
+  img: ["https://client.crisp.chat", "https://image.crisp.chat", "https://storage.crisp.chat"],
+  font: ["https://client.crisp.chat"],
+  connect: ["https://client.crisp.chat", "https://storage.crisp.chat", "wss://client.relay.crisp.chat"],
+  frame: ["https://game.crisp.chat"],
+};
+
+export function securityHeaders({
+  development,
+  stripe = false,
+  crisp = false,
+}: {
+  development: boolean;
+  stripe?: boolean;
+  crisp?: boolean;
+}) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", nonce, ...(stripe ? STRIPE.script : [])],
-        "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
-        "img-src": ["'self'", "data:"],
-        "font-src": ["'self'"],
-        "connect-src": [...(development ? ["'self'", "ws:"] : ["'self'"]), ...(stripe ? STRIPE.connect : [])],
-        "frame-src": ["'self'", ...(stripe ? STRIPE.frame : [])],
+        "script-src": ["'self'", nonce, ...(stripe ? STRIPE.script : []), ...(crisp ? CRISP.script : [])],
+        "style-src": [
+          ...(development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce]),
+          ...(crisp ? CRISP.style : []),
+        ],
+        "img-src": ["'self'", "data:", ...(crisp ? CRISP.img : [])],
+        "font-src": ["'self'", ...(crisp ? CRISP.font : [])],
+        "connect-src": [
+          ...(development ? ["'self'", "ws:"] : ["'self'"]),
+          ...(stripe ? STRIPE.connect : []),
+          ...(crisp ? CRISP.connect : []),
+        ],
+        "frame-src": ["'self'", ...(stripe ? STRIPE.frame : []), ...(crisp ? CRISP.frame : [])],
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
         "base-uri": ["'none'"],

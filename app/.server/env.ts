@@ -83,6 +83,12 @@ const envSchema = z
     ANALYTICS_KEY: z.string().default(""),
     SENTRY_DSN: z.string().default(""),
     SUPPORT_URL: z.string().default("mailto:support@portail.example"),
+    /** Crisp's website id: the support chat is Crisp (loaded with JS) when set, the sandbox chat otherwise. */
+    CRISP_WEBSITE_ID: z
+      .string()
+      .regex(/^[0-9a-f-]{36}$/i, "CRISP_WEBSITE_ID must be a Crisp website id (a UUID)")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     FAQ_URL: z.string().default("https://aide.portail.example/faq"),
     LEGAL_URL: z.string().default("https://portail.example/mentions-legales"),
     PRIVACY_URL: z.string().default("https://portail.example/confidentialite"),

@@ -8,6 +8,7 @@ import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
 import { createMessenger, type Messenger } from "./providers/messaging";
 import { createPartnerLinks, type PartnerLinks } from "./providers/partner-links";
+import { createSupportChat, type SupportChat } from "./providers/chat";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
 import { isSandboxProcessor } from "./providers/payments/sandbox";
 import { createPushSender, type PushSender } from "./providers/push";
@@ -32,6 +33,8 @@ export interface Platform {
   geodata: Geodata;
   /** The partner services' sign-in links (the integrations page). */
   partnerLinks: PartnerLinks;
+  /** The support chat: a conversation in the database (sandbox) or Crisp, loaded by the browser. */
+  supportChat: SupportChat;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -63,6 +66,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const receiptReader = createReceiptReader();
   const geodata = createGeodata(env, logger);
   const partnerLinks = createPartnerLinks(env, database.db, logger, publicUrl(env));
+  const supportChat = createSupportChat(env, database.db);
   return {
     env,
     db: database.db,
@@ -75,6 +79,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     receiptReader,
     geodata,
     partnerLinks,
+    supportChat,
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n";
-import { useRouteLoaderData } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 
 export function SiteFooter() {
@@ -21,6 +21,19 @@ export function SiteFooter() {
           </a>
         </li>
       </ul>
+      <nav className="site-footer__legal" aria-label={t("legal.footerLabel")}>
+        <ul>
+          <li>
+            <Link to="/terms">{t("legal.terms.link")}</Link>
+          </li>
+          <li>
+            <Link to="/privacy">{t("legal.privacy.link")}</Link>
+          </li>
+          <li>
+            <Link to="/accessibility">{t("legal.accessibility.link")}</Link>
+          </li>
+        </ul>
+      </nav>
       <p className="site-footer__copy">
         {t("footer.copyright", { year: new Date().getFullYear(), product: root.productName })}
       </p>

@@ -203,3 +203,15 @@ export const changePasswordSchema = z
   })
   .refine(sameTwice, mismatch);
 export type ChangePasswordForm = z.input<typeof changePasswordSchema>;
+
+/** Issue 16 §5: a message to support, plain text, about one of the user's cards when `card` is given. */
+export const SUPPORT_MESSAGE_MAX = 2000;
+export const supportMessageSchema = z.object({
+  message: z
+    .string({ error: "support.errors.required" })
+    .trim()
+    .min(1, "support.errors.required")
+    .max(SUPPORT_MESSAGE_MAX, "support.errors.tooLong"),
+  card: z.string().trim().min(1).max(64).optional(),
+});
+export type SupportMessageForm = z.input<typeof supportMessageSchema>;

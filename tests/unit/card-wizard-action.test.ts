@@ -16,6 +16,7 @@ import { installPlatform } from "~/.server/platform";
 import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
 import { SandboxPushSender } from "~/.server/providers/push/sandbox";
+import { SandboxSupportChat } from "~/.server/providers/chat/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { getAccount } from "~/.server/services/accounts";
 import { newRequestId } from "~/.server/services/card-creation";
@@ -47,6 +48,7 @@ beforeAll(async () => {
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
     partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
+    supportChat: new SandboxSupportChat(handle.db),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

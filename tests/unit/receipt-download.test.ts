@@ -12,6 +12,7 @@ import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
 import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
 import { SandboxPushSender } from "~/.server/providers/push/sandbox";
+import { SandboxSupportChat } from "~/.server/providers/chat/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
 import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
@@ -44,6 +45,7 @@ beforeAll(async () => {
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
     partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
+    supportChat: new SandboxSupportChat(handle.db),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

@@ -24,6 +24,7 @@ import * as supplierScopes from "./migrations/009_supplier_scopes";
 import * as refunds from "./migrations/010_refunds";
 import * as allowances from "./migrations/011_allowances";
 import * as partnerLinks from "./migrations/013_partner_links";
+import * as supportChat from "./migrations/014_support_chat";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   "010_refunds": refunds,
   "011_allowances": allowances,
   "013_partner_links": partnerLinks,
+  "014_support_chat": supportChat,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

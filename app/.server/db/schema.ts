@@ -38,6 +38,7 @@ export interface Database {
   sandbox_processor_payments: SandboxProcessorPaymentTable;
   guess_limits: GuessLimitTable;
   rate_limit_hits: RateLimitHitTable;
+  support_messages: SupportMessageTable;
   files: FileTable;
   expense_request_payment_methods: ExpenseRequestPaymentMethodTable;
   wallet_reservations: WalletReservationTable;
@@ -670,6 +671,18 @@ export interface GuessLimitTable {
 }
 
 /** Request counts of the rate limits when they live in the database (PostgreSQL). */
+/** A message of the sandbox support chat (migration 014). */
+export interface SupportMessageTable {
+  id: string;
+  user_id: string;
+  author: "user" | "support";
+  /** Plain text, shown as text (never as HTML). */
+  body: string;
+  /** What the conversation was opened about (`card:<id>`), or null. */
+  context: string | null;
+  created_at: string;
+}
+
 export interface RateLimitHitTable {
   /** The limit's prefix and the requester: an address or a session's hash. */
   key: string;
@@ -1041,6 +1054,7 @@ export const SCHEMA_COLUMNS = {
   partner_openings: ["id", "user_id", "partner", "outcome", "provider", "created_at"],
   sandbox_partner_links: ["token_hash", "user_id", "partner", "expires_at", "used_at", "created_at"],
   sandbox_partner_access: ["user_id", "partner", "has_access", "updated_at"],
+  support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */

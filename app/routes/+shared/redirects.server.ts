@@ -85,6 +85,8 @@ export const SIGNED_IN_PAGES = [
   "/wallets",
   "/wallets/:walletId",
   "/transactions",
+  "/store-locator",
+  "/support",
   "/plans",
   "/plans/integrations",
   "/plans/partners",

@@ -1,4 +1,5 @@
 import { useTranslation } from "~/i18n";
+import { Link } from "react-router";
 import type { Route } from "./+types/delivery";
 import { Panel } from "~/components/Panel";
 import { formatDate } from "~/domain/dates";
@@ -14,14 +15,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireOwnCard(request, context, params.cardId);
   if (card.type !== "physical" || !card.shipping)
     throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
-  const { db, env } = await getPlatform();
+  const { db } = await getPlatform();
   const address = await getShippingAddress(db, context.get(accountContext).id, card.id);
-  return { cardId: card.id, shipping: card.shipping, address, supportUrl: env.SUPPORT_URL };
+  // The "problem" link opens the support chat about this card, closing back to this panel (issue 16 §5).
+  const support = internalPath(
+    "/support",
+    {},
+    { search: { card: card.id, back: internalPath("/cards/:cardId/delivery", { cardId: card.id }) } },
+  );
+  return { cardId: card.id, shipping: card.shipping, address, support };
 }
 
 export default function DeliveryPanel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { cardId, shipping, address, supportUrl } = loaderData;
+  const { cardId, shipping, address, support } = loaderData;
   const current = deliveryStepOf(shipping.status);
   const currentIndex = current ? DELIVERY_STEPS.indexOf(current) : -1;
   const problem = isDeliveryProblem(shipping.status);
@@ -74,9 +81,9 @@ export default function DeliveryPanel({ loaderData }: Route.ComponentProps) {
         </>
       ) : null}
       <p>
-        <a href={supportUrl} className="link-action">
+        <Link to={support} className="link-action">
           {t("cards.delivery.problemLink")}
-        </a>
+        </Link>
       </p>
     </Panel>
   );

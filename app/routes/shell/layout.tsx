@@ -5,6 +5,7 @@ import type { Route } from "./+types/layout";
 import { FlashAlert } from "~/components/FlashAlert";
 import { LogoMark } from "~/components/Logo";
 import { SiteFooter } from "~/components/SiteFooter";
+import { resetCrispOnSignOut } from "~/components/CrispChat";
 import { useDisclosureMenu } from "~/components/useDisclosureMenu";
 import type { loader as rootLoader } from "~/root";
 import { accountContext, requireAccount } from "~/routes/+shared/auth.server";
@@ -26,7 +27,7 @@ export const middleware = [requireAccount];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db, env, issuer } = await getPlatform();
+  const { db, env, issuer, supportChat } = await getPlatform();
   // A card asked for earlier may have been made since: record it before listing (one query when none).
   // A write on GET, on purpose: an idempotent sync of the issuer's state. It only turns a "submitted"
   // request the issuer has finished into its card, guarded by `status = 'submitted'` in one transaction
@@ -66,6 +67,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       manager: env.MANAGER_URL,
       feedback: env.ANALYTICS_KEY ? "/feedback" : null,
     },
+    // Crisp's browser session is reset on sign-out (issue 16 §5); the sandbox chat has none.
+    chat: supportChat.kind,
   };
 }
 
@@ -231,6 +234,18 @@ function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
   );
 }
 
+/** The header's support chat button (spec 000 §2): opens /support over the current page. */
+function SupportButton() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  if (pathname === "/support") return null;
+  return (
+    <Link to={`/support?back=${encodeURIComponent(pathname)}`} className="support-button">
+      {t("support.open")}
+    </Link>
+  );
+}
+
 /** The shell around every signed-in page: skip link, header, navigation, main, footer. */
 function Shell({ data, children }: { data: AppLayoutData | undefined; children: React.ReactNode }) {
   const { t } = useTranslation();
@@ -248,6 +263,7 @@ function Shell({ data, children }: { data: AppLayoutData | undefined; children: 
             {product}
           </span>
         </Link>
+        <SupportButton />
         {data ? (
           <>
             <NotificationBell unread={data.unreadNotifications} />
@@ -295,6 +311,7 @@ function SectionsNav() {
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  useEffect(() => (loaderData.chat === "browser" ? resetCrispOnSignOut() : undefined), [loaderData.chat]);
   return (
     <Shell data={loaderData}>
       <FlashAlert />

@@ -1,0 +1,159 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { useEffect } from "react";
+import { Form, Link, useLocation, useRevalidator } from "react-router";
+import type { Route } from "./+types/index";
+import { ErrorSummary, TextArea } from "~/components/forms";
+import { PageHeader } from "~/components/PageHeader";
+import { Panel } from "~/components/Panel";
+import { CrispChat } from "~/components/CrispChat";
+import { formatDateTime } from "~/domain/dates";
+import { supportMessageSchema, type SupportMessageForm } from "~/domain/schemas";
+import { useTranslation } from "~/i18n";
+import { accountContext } from "~/routes/+shared/auth.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
+import { internalPath, isSignedInPage } from "~/routes/+shared/redirects.server";
+import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { getPlatform } from "~/.server/platform";
+import { displayName } from "~/.server/services/accounts";
+import { sendSupportMessage, supportCardContext, supportConversation } from "~/.server/services/support";
+
+/**
+ * The support chat (issue 16 §5) as a side panel over the page it was opened from (`?back=`, a page of
+ * the signed-in portal, /cards otherwise), about a card when `?card=` names one of the user's cards (the
+ * delivery panel's "problem" link). Sandbox: the conversation is kept by the portal, posted as a form and
+ * shown as text; with JS it is read again every 15 s. Crisp: the widget is loaded with JS only.
+ */
+function queryOf(request: Request) {
+  const url = new URL(request.url);
+  const back = url.searchParams.get("back") ?? "";
+  const card = url.searchParams.get("card")?.slice(0, 64) || null;
+  return { back: safeBack(back), card };
+}
+
+/** Where "Fermer" leads: a signed-in page of the portal given by `?back=`, never another site. */
+function safeBack(back: string): string {
+  if (!back.startsWith("/") || back.startsWith("//") || back.length > 500) return "/cards";
+  const url = new URL(back, "http://portal.invalid");
+  if (url.origin !== "http://portal.invalid" || !isSignedInPage(url.pathname)) return "/cards";
+  return url.pathname;
+}
+
+function supportPath(back: string, card: string | null) {
+  return internalPath("/support", {}, { search: { back, ...(card ? { card } : {}) } });
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const account = context.get(accountContext);
+  const { db, env, supportChat } = await getPlatform();
+  const { back, card: cardId } = queryOf(request);
+  const card = cardId ? await supportCardContext(db, account.id, cardId) : null;
+  if (cardId && !card) throw refusal(404, "support.errors.cardNotFound");
+  const messages = await supportConversation({ db, supportChat }, account.id);
+  return {
+    back,
+    card,
+    kind: supportChat.kind,
+    browserChat: supportChat.browserChat(account.id),
+    user: { email: account.email, name: displayName(account) },
+    supportUrl: env.SUPPORT_URL,
+    messages: messages.map((m) => ({
+      id: m.id,
+      author: m.author,
+      // The sandbox's automatic answer is a catalogue key, translated when shown.
+      body: m.body,
+      translated: m.automatic,
+      createdAt: m.createdAt,
+    })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const account = context.get(accountContext);
+  const { db, supportChat } = await getPlatform();
+  const { back } = queryOf(request);
+  const submission = parseForm(await request.formData(), supportMessageSchema);
+  if (submission.status !== "success") return refuse(submission);
+  const card = submission.value.card ?? null;
+  const result = await sendSupportMessage({ db, supportChat }, account.id, submission.value.message, card);
+  if (result.kind === "notFound") throw refusal(404, "support.errors.cardNotFound");
+  if (result.kind === "unavailable") return refuse(submission, { formErrors: ["support.errors.sendFailed"] });
+  return redirectWithFlash(request, supportPath(back, card), { kind: "success", message: "support.sent" });
+}
+
+const RECHECK_MS = 15_000;
+
+export default function Support({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { back, card, kind, browserChat, messages, supportUrl, user } = loaderData;
+  const location = useLocation();
+  const { revalidate } = useRevalidator();
+  const [form, fields] = useForm<SupportMessageForm>({ id: "support", lastResult: actionData });
+  const error = Boolean(fields.message.errors?.length);
+  useEffect(() => {
+    if (kind !== "portal") return;
+    const timer = setInterval(() => void revalidate(), RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [kind, revalidate]);
+  const cardLabel = card
+    ? t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })
+    : null;
+  return (
+    <>
+      <PageHeader title={t("support.title")} namesDocument={false} />
+      <Panel id="support" title={t("support.title")} closeTo={back} error={error}>
+        {cardLabel ? <p>{t("support.about", { card: cardLabel })}</p> : null}
+        {kind === "browser" && browserChat ? (
+          <>
+            <CrispChat settings={browserChat} user={user} context={cardLabel} />
+            <noscript>
+              <p>
+                {t("support.needsJavascript")} <a href={supportUrl}>{t("support.contact")}</a>
+              </p>
+            </noscript>
+          </>
+        ) : (
+          <>
+            <p>{t("support.intro")}</p>
+            <ErrorSummary form={form} fields={[fields.message]} />
+            {messages.length === 0 ? (
+              <p>{t("support.empty")}</p>
+            ) : (
+              <ol className="chat" aria-label={t("support.conversationLabel")}>
+                {messages.map((message) => (
+                  <li key={message.id} className={`chat__message chat__message--${message.author}`}>
+                    <p className="chat__meta">
+                      <strong>{t(message.author === "user" ? "support.you" : "support.support")}</strong>,{" "}
+                      <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
+                    </p>
+                    {/* Text, never HTML: React escapes it; line breaks kept by CSS. */}
+                    <p className="chat__body">{message.translated ? t(message.body) : message.body}</p>
+                  </li>
+                ))}
+              </ol>
+            )}
+            <p>
+              <Link to={`${location.pathname}${location.search}`} className="link-action" preventScrollReset>
+                {t("support.refresh")}
+              </Link>
+            </p>
+            <Form method="post" {...getFormProps(form)} noValidate>
+              {card ? <input type="hidden" name="card" value={card.id} /> : null}
+              <TextArea
+                required
+                field={fields.message}
+                label={t("support.message")}
+                hint={t("support.hint")}
+                rows={4}
+              />
+              <div className="actions">
+                <button type="submit" className="button">
+                  {t("support.send")}
+                </button>
+              </div>
+            </Form>
+          </>
+        )}
+      </Panel>
+    </>
+  );
+}

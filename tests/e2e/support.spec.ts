@@ -1,0 +1,121 @@
+import { expect, test } from "./fixtures";
+import { expectAccessible } from "./helpers";
+
+/** Issue 16 §4, §5, §10, §11: the support chat, the store locator, the legal pages and the footer's links. */
+
+test("from the delivery panel, a cardholder writes to support about her card and gets the sandbox answer", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  const eta = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  const account = await makeAccount({
+    cards: [{ type: "physical", lastFour: "1881", shippingStatus: "shipped", shippingEta: eta }],
+  });
+  await signInAs(page, account);
+  await page.goto("/cards");
+  await page.locator("summary", { hasText: "Actions sur la carte" }).click();
+  await page.getByRole("link", { name: "Suivre la livraison" }).click();
+  const delivery = page.getByRole("dialog", { name: "Suivi de livraison" });
+  await delivery.getByRole("link", { name: "Signaler un problème de livraison au support" }).click();
+
+  const chat = page.getByRole("dialog", { name: "Aide" });
+  await expect(chat.getByText("À propos de votre Carte physique •••• 1881")).toBeVisible();
+  await expect(chat.getByText("Aucun message pour l’instant.")).toBeVisible();
+  await expect(page).toHaveTitle("Aide – Portail Avantages");
+  await expectAccessible(page, "support chat, empty");
+
+  // Blank: refused with the message, nothing sent.
+  await chat.getByLabel("Votre message").fill("   ");
+  await chat.getByRole("button", { name: "Envoyer" }).click();
+  await expect(page.getByRole("link", { name: "Saisissez votre message." })).toBeVisible();
+  await expect(page).toHaveTitle("Erreur : Aide – Portail Avantages");
+  await expectAccessible(page, "support chat, blank message");
+
+  // Markup is shown as the text typed, never as HTML.
+  const markup = "Toujours rien <b>reçu</b> <img src=x>";
+  await page.getByRole("dialog", { name: "Aide" }).getByLabel("Votre message").fill(markup);
+  await page.getByRole("dialog", { name: "Aide" }).getByRole("button", { name: "Envoyer" }).click();
+  const conversation = page.getByRole("list", { name: "Conversation avec le support" });
+  await expect(conversation.getByText(markup)).toBeVisible();
+  await expect(conversation.locator("b, img")).toHaveCount(0);
+  await expect(conversation.getByText(/nous avons bien reçu votre message/)).toBeVisible();
+  await expect(page.getByText("Message envoyé.")).toBeVisible();
+  await expectAccessible(page, "support chat, answered");
+
+  // Closing goes back to the delivery panel it was opened from.
+  await page
+    .getByRole("dialog", { name: "Aide" })
+    .getByRole("link", { name: /^Fermer/ })
+    .click();
+  await expect(page.getByRole("dialog", { name: "Suivi de livraison" })).toBeVisible();
+});
+
+test("the chat button opens the chat over the current page; a foreign card or an outside back link is refused", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "virtual", lastFour: "5556" }] }));
+  await page.goto("/wallets");
+  await page.getByRole("link", { name: "Aide et discussion" }).click();
+  const chat = page.getByRole("dialog", { name: "Aide" });
+  await expect(chat.getByLabel("Votre message")).toBeVisible();
+  await chat.getByRole("link", { name: /^Fermer/ }).click();
+  await expect(page).toHaveURL(/\/wallets$/);
+
+  const foreign = await page.request.get("/support?card=card_of_someone_else", { maxRedirects: 0 });
+  expect(foreign.status()).toBe(404);
+  await page.goto("/support?back=https://evil.example/");
+  await expect(page.getByRole("dialog", { name: "Aide" }).getByRole("link", { name: /^Fermer/ })).toHaveAttribute(
+    "href",
+    "/cards",
+  );
+  const tooLong = await page.request.post("/support", {
+    form: { message: "x".repeat(5000) },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(tooLong.status()).toBe(400);
+});
+
+test("the store locator says it lives in the mobile app, and closing it returns to the cards", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  await signInAs(page, await makeAccount({ cards: [{ type: "virtual", lastFour: "5556" }] }));
+  await page.goto("/cards");
+  await page
+    .getByRole("navigation", { name: "Navigation principale" })
+    .filter({ visible: true })
+    .getByRole("link", { name: "Trouver un commerce" })
+    .click();
+  const dialog = page.getByRole("dialog", { name: "Le localisateur de commerces est dans l’application mobile" });
+  await expect(dialog.getByRole("link", { name: "Télécharger dans l’App Store" })).toBeVisible();
+  await expect(dialog.getByRole("link", { name: "Disponible sur Google Play" })).toBeVisible();
+  await expect(page).toHaveTitle("Le localisateur de commerces est dans l’application mobile – Portail Avantages");
+  await expectAccessible(page, "store locator");
+  await dialog.getByRole("link", { name: /^Fermer/ }).click();
+  await expect(page).toHaveURL(/\/cards\//);
+});
+
+test("the legal pages and the accessibility statement are inside the portal, linked from the footer", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  const footer = page.getByRole("navigation", { name: "Informations légales" });
+  for (const [link, title] of [
+    ["Conditions d’utilisation", "Conditions générales d’utilisation"],
+    ["Confidentialité", "Politique de confidentialité"],
+    ["Accessibilité : partiellement conforme", "Déclaration d’accessibilité"],
+  ] as const) {
+    await footer.getByRole("link", { name: link }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+    await expect(page).toHaveTitle(`${title} – Portail Avantages`);
+    await expectAccessible(page, title);
+  }
+  await expect(page.getByRole("heading", { name: "État de conformité" })).toBeVisible();
+  await expect(page.getByText(/partiellement conforme avec le référentiel/)).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Voies de recours" })).toBeVisible();
+});
