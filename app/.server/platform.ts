@@ -2,6 +2,7 @@ import { getEnv, type Env } from "./env";
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
 import { isDatabaseEmpty, registerDemoCards, registerDemoPayments, seedDemo } from "./db/seed";
 import { createLogger, type Logger } from "./logger";
+import { createAnalytics, type AnalyticsProvider } from "./providers/analytics";
 import { createFileStorage, type FileStorage } from "./providers/file-storage";
 import { createGeodata, type Geodata } from "./providers/geodata";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
@@ -26,6 +27,8 @@ export interface Platform {
   receiptReader: ReceiptReader;
   /** Where addresses are and how far home is from work (the allowances; its dataset loads on first use). */
   geodata: Geodata;
+  /** Product analytics when ANALYTICS_KEY is set (services/analytics.ts records only with consent). */
+  analytics: AnalyticsProvider | null;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -56,6 +59,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const fileStorage = createFileStorage(env);
   const receiptReader = createReceiptReader();
   const geodata = createGeodata(env, logger);
+  const analytics = createAnalytics(env, database.db);
   return {
     env,
     db: database.db,
@@ -66,10 +70,12 @@ export async function createPlatform(env: Env): Promise<Platform> {
     fileStorage,
     receiptReader,
     geodata,
+    analytics,
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {
       await receiptReader.close();
+      await analytics?.close();
       await database.close();
     },
   };

@@ -43,6 +43,7 @@ beforeAll(async () => {
     fileStorage: new FilesystemStorage(mkdtempSync(join(tmpdir(), "files-"))),
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
+    analytics: null,
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

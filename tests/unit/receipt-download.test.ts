@@ -40,6 +40,7 @@ beforeAll(async () => {
     fileStorage,
     receiptReader: new LocalReceiptReader(),
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
+    analytics: null,
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

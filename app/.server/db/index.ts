@@ -23,6 +23,7 @@ import * as codeTargets from "./migrations/008_code_targets";
 import * as supplierScopes from "./migrations/009_supplier_scopes";
 import * as refunds from "./migrations/010_refunds";
 import * as allowances from "./migrations/011_allowances";
+import * as consent from "./migrations/015_consent";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   "009_supplier_scopes": supplierScopes,
   "010_refunds": refunds,
   "011_allowances": allowances,
+  "015_consent": consent,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -44,6 +44,8 @@ export interface Database {
   payouts: PayoutTable;
   expense_request_drafts: ExpenseRequestDraftTable;
   allowance_payouts: AllowancePayoutTable;
+  consents: ConsentTable;
+  analytics_events: AnalyticsEventTable;
   allowance_drafts: AllowanceDraftTable;
   partner_suggestions: PartnerSuggestionTable;
 }
@@ -1003,6 +1005,8 @@ export const SCHEMA_COLUMNS = {
   sandbox_processor_payments: ["ref", "customer_ref", "amount", "status", "card_ref", "updated_at"],
   guess_limits: ["purpose", "subject_hash", "failures", "locked_until", "last_guess_at"],
   rate_limit_hits: ["key", "hits", "reset_at"],
+  consents: ["user_id", "analytics", "tag_manager", "decided_at"],
+  analytics_events: ["id", "user_id", "name", "properties", "created_at"],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */
@@ -1011,3 +1015,21 @@ type Unlisted = {
 }[keyof Database];
 const everyColumnListed: [Unlisted] extends [never] ? true : { missing: Unlisted } = true;
 void everyColumnListed;
+
+/** The cookie choice of a signed-in person (/cookies); no row: everything but the necessary refused. */
+export interface ConsentTable {
+  user_id: string;
+  analytics: number;
+  tag_manager: number;
+  decided_at: string;
+}
+
+/** An event the sandbox analytics provider kept instead of sending it. */
+export interface AnalyticsEventTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** JSON object. */
+  properties: string;
+  created_at: string;
+}
