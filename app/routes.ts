@@ -13,6 +13,8 @@ export default [
   // The invitation's onboarding link (spec 001 §2.1, public); /onboarding/card and /onboarding/wait rank first.
   route("onboarding/:token", "routes/onboarding/link.tsx"),
   route("locales/:lng", "routes/public/locales.ts"),
+  // Signed in or not: the cookie explanations and the recorded consent choice (issue 16 §8).
+  route("cookies", "routes/public/cookies.tsx"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
   route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("dev/allowances", "routes/sandbox/allowance-review.tsx"),

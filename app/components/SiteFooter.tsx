@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n";
-import { useRouteLoaderData } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 
 export function SiteFooter() {
@@ -21,6 +21,9 @@ export function SiteFooter() {
           </a>
         </li>
       </ul>
+      <p className="site-footer__consent">
+        <Link to="/cookies">{t("footer.cookies")}</Link>
+      </p>
       <p className="site-footer__copy">
         {t("footer.copyright", { year: new Date().getFullYear(), product: root.productName })}
       </p>

@@ -17,10 +17,6 @@ export interface Consent {
 
 export const REFUSED: Consent = { analytics: false, tagManager: false, decidedAt: null };
 
-/** The consent choices a form may send: each is exactly "accept" or "refuse". */
-export const CONSENT_CHOICES = ["accept", "refuse"] as const;
-export type ConsentChoice = (typeof CONSENT_CHOICES)[number];
-
 export async function getConsent(db: DB, userId: string): Promise<Consent> {
   const row = await db
     .selectFrom("consents")
