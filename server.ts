@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createLogger } from "./app/.server/logger";
 import { ConfigError, getEnv } from "./app/.server/env";
+import { browserErrorReporting } from "./app/.server/error-reporting";
 import { createServerApp, type ServerRuntime } from "./server/app";
 import { rateLimitsOf } from "./server/rate-limits";
 
@@ -70,6 +71,7 @@ async function main() {
       platform.database.kind === "postgres" ? { database: platform.db } : { sharedAcrossWorkers: clustered },
     ),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
+    sentryOrigin: browserErrorReporting(env)?.origin,
     log,
   });
 

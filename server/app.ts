@@ -32,6 +32,8 @@ export interface ServerAppOptions {
   maxBodyBytes?: number;
   /** Stripe is the card issuer and processor: its scripts and frames are allowed by the CSP. */
   stripe?: boolean;
+  /** The origin of SENTRY_DSN, when error reporting runs in the browser: the CSP lets it be reached. */
+  sentryOrigin?: string;
   log: Platform["logger"];
 }
 
@@ -45,7 +47,11 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.set("trust proxy", options.trustProxy ? 1 : false);
 
   app.use(assignNonce);
-  const headers = securityHeaders({ development: options.development, stripe: options.stripe });
+  const headers = securityHeaders({
+    development: options.development,
+    stripe: options.stripe,
+    sentryOrigin: options.sentryOrigin,
+  });
   // The sandbox issuer's reveal document sets its own, framable policy (the issuer's, not the portal's).
   // The sandbox providers' own documents set their own headers (framed by the portal).
   app.use((req, res, next) =>

@@ -17,7 +17,16 @@ const STRIPE = {
   connect: ["https://api.stripe.com"],
 };
 
-export function securityHeaders({ development, stripe = false }: { development: boolean; stripe?: boolean }) {
+export function securityHeaders({
+  development,
+  stripe = false,
+  sentryOrigin,
+}: {
+  development: boolean;
+  stripe?: boolean;
+  /** Where the browser sends its error reports (SENTRY_DSN's origin); unset: nowhere. */
+  sentryOrigin?: string;
+}) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
   return helmet({
     contentSecurityPolicy: {
@@ -28,7 +37,11 @@ export function securityHeaders({ development, stripe = false }: { development: 
         "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
-        "connect-src": [...(development ? ["'self'", "ws:"] : ["'self'"]), ...(stripe ? STRIPE.connect : [])],
+        "connect-src": [
+          ...(development ? ["'self'", "ws:"] : ["'self'"]),
+          ...(stripe ? STRIPE.connect : []),
+          ...(sentryOrigin ? [sentryOrigin] : []),
+        ],
         "frame-src": ["'self'", ...(stripe ? STRIPE.frame : [])],
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],

@@ -1,6 +1,7 @@
 import { getEnv, type Env } from "./env";
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
 import { isDatabaseEmpty, registerDemoCards, registerDemoPayments, seedDemo } from "./db/seed";
+import { initServerErrorReporting } from "./error-reporting";
 import { createLogger, type Logger } from "./logger";
 import { createAnalytics, type AnalyticsProvider } from "./providers/analytics";
 import { createFileStorage, type FileStorage } from "./providers/file-storage";
@@ -36,6 +37,8 @@ export interface Platform {
 
 export async function createPlatform(env: Env): Promise<Platform> {
   const logger = createLogger(env.LOG_LEVEL);
+  // Sentry when SENTRY_DSN is set (not in development); entry.server.tsx's handleError reports to it.
+  initServerErrorReporting(env);
   setGuessLimits(guessLimitsOf(env));
   const database = openDatabase(env.DATABASE_URL);
   await migrateToLatest(database.db);
