@@ -55,9 +55,9 @@ test("the tag manager alone lets its own events through, never the survey's", as
 test("without a provider nothing is recorded, whatever the consent", async () => {
   const userId = await newUser("no-provider@example.com");
   await saveConsent(handle.db, userId, { analytics: true, tagManager: true });
-  expect(await recordEvent({ db: handle.db, analytics: null, logger }, userId, "clickMenu", { target: "/cards" })).toEqual(
-    { kind: "notConfigured" },
-  );
+  expect(
+    await recordEvent({ db: handle.db, analytics: null, logger }, userId, "clickMenu", { target: "/cards" }),
+  ).toEqual({ kind: "notConfigured" });
   expect(await listRecordedEvents(handle.db, userId)).toEqual([]);
 });
 
@@ -120,7 +120,12 @@ test("PostHog is called only after consent, with the user id and the event's pro
 test("PostHog's active survey: the first running open question; none → null; unreachable → a failure", async () => {
   const standIn = await startPostHogStandIn({
     surveys: [
-      { id: "ended", start_date: "2026-01-01", end_date: "2026-02-01", questions: [{ type: "open", question: "Old?" }] },
+      {
+        id: "ended",
+        start_date: "2026-01-01",
+        end_date: "2026-02-01",
+        questions: [{ type: "open", question: "Old?" }],
+      },
       { id: "rating", start_date: "2026-01-01", end_date: null, questions: [{ type: "rating", question: "Note?" }] },
       { id: "s-open", start_date: "2026-01-01", end_date: null, questions: [{ type: "open", question: "Un avis ?" }] },
     ],

@@ -33,7 +33,11 @@ export async function saveConsent(
   choice: { analytics: boolean; tagManager: boolean },
   now: Date = new Date(),
 ): Promise<Consent> {
-  const values = { analytics: choice.analytics ? 1 : 0, tag_manager: choice.tagManager ? 1 : 0, decided_at: nowIso(now) };
+  const values = {
+    analytics: choice.analytics ? 1 : 0,
+    tag_manager: choice.tagManager ? 1 : 0,
+    decided_at: nowIso(now),
+  };
   await db
     .insertInto("consents")
     .values({ user_id: userId, ...values })
@@ -72,7 +76,8 @@ const TAG_MANAGER_EVENTS: ReadonlySet<EventName> = new Set([
   "submitCreateExpenseRequest",
 ]);
 
-export type RecordResult = { kind: "recorded" } | { kind: "notConfigured" } | { kind: "noConsent" } | { kind: "failed" };
+export type RecordResult =
+  { kind: "recorded" } | { kind: "notConfigured" } | { kind: "noConsent" } | { kind: "failed" };
 
 /**
  * Records one event of this user through the analytics provider, only when analytics is configured

@@ -7,7 +7,7 @@ import { PublicPage } from "~/components/PublicShell";
 import { consentSchema, type ConsentForm } from "~/domain/consent";
 import { formatDateTime } from "~/domain/dates";
 import { getPlatform } from "~/.server/platform";
-import { getConsent, saveConsent } from "~/.server/services/analytics";
+import { getConsent, identifyUser, saveConsent } from "~/.server/services/analytics";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
@@ -29,11 +29,13 @@ export async function action({ request }: Route.ActionArgs) {
   if (!userId) throw refusal(403, "consent.signedOut");
   const submission = parseForm(await request.formData(), consentSchema);
   if (submission.status !== "success") return refuse(submission);
-  const { db } = await getPlatform();
-  await saveConsent(db, userId, {
+  const platform = await getPlatform();
+  const consent = await saveConsent(platform.db, userId, {
     analytics: submission.value.analytics === "accept",
     tagManager: submission.value.tagManager === "accept",
   });
+  // PostHog's `identify` ties this person's events together: only now that they accepted.
+  if (consent.analytics) await identifyUser(platform, userId);
   return redirectWithFlash(request, "/cookies", { kind: "success", message: "consent.saved" });
 }
 

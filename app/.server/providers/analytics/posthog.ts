@@ -59,7 +59,12 @@ export class PostHogAnalytics implements AnalyticsProvider {
     for (const survey of answer.surveys ?? []) {
       const question = survey.questions?.[0];
       const running = typeof survey.start_date === "string" && !survey.end_date;
-      if (running && typeof survey.id === "string" && question?.type === "open" && typeof question.question === "string")
+      if (
+        running &&
+        typeof survey.id === "string" &&
+        question?.type === "open" &&
+        typeof question.question === "string"
+      )
         return { id: survey.id, question: question.question };
     }
     return null;
