@@ -85,6 +85,7 @@ export const SIGNED_IN_PAGES = [
   "/wallets",
   "/wallets/:walletId",
   "/transactions",
+  "/feedback",
   "/plans",
   "/plans/partners",
   "/plans/suggest-establishment",
