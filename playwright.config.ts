@@ -67,6 +67,8 @@ export default defineConfig({
       // The configurable status banner shows on every page the journeys reach (and axe checks its contrast).
       STATUS_BANNER_TEXT: "Maintenance prévue dimanche de 2 h à 4 h : le portail sera indisponible.",
       STATUS_BANNER_COLOR: "#1d3f8f",
+      // Product analytics in the database (the sandbox adapter): the feedback entry and survey are reachable.
+      ANALYTICS_KEY: "sandbox",
     },
   })),
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createLogger } from "./app/.server/logger";
 import { ConfigError, getEnv } from "./app/.server/env";
+import { browserErrorReporting } from "./app/.server/error-reporting";
 import { createServerApp, type ServerRuntime } from "./server/app";
 import { rateLimitsOf } from "./server/rate-limits";
 
@@ -71,6 +72,7 @@ async function main() {
     ),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
     crisp: Boolean(env.CRISP_WEBSITE_ID),
+    sentryOrigin: browserErrorReporting(env)?.origin,
     log,
   });
 

@@ -14,6 +14,7 @@ import {
 import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
 import { pathForLog } from "./.server/logger";
+import { reportError } from "./.server/error-reporting";
 
 export const streamTimeout = 5_000;
 
@@ -101,4 +102,5 @@ export const handleError: HandleErrorFunction = (error, { request, params }) => 
   // A refusal (4xx) answered to the sender is not the portal's fault: the request log has it.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   void logError(error, request, params);
+  reportError(error);
 };

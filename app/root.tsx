@@ -20,6 +20,7 @@ import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPa
 import { refuseUnreadableForms } from "./middleware/forms";
 import { i18nMiddleware } from "./i18n/i18next.server";
 import { getPlatform } from "./.server/platform";
+import { browserErrorReporting } from "./.server/error-reporting";
 import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
@@ -46,6 +47,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       productName: env.PRODUCT_NAME,
       nonce: nonceOf(context),
       sandbox: env.sandbox,
+      // Sentry in the browser when SENTRY_DSN is set (loaded after hydration, only then).
+      errorReporting: browserErrorReporting(env),
       banner: env.STATUS_BANNER_TEXT ? { text: env.STATUS_BANNER_TEXT, color: env.STATUS_BANNER_COLOR } : null,
       mobileApp: mobilePlatformOf(request.headers.get("User-Agent")),
       stores: { appStore: env.APP_STORE_URL, playStore: env.PLAY_STORE_URL },
@@ -64,6 +67,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
     (window as { portalHydrated?: boolean }).portalHydrated = true;
   }, []);
   const root = useRouteLoaderData<typeof loader>("root");
+  const errorReporting = root?.errorReporting;
+  useEffect(() => {
+    if (!errorReporting) return;
+    void import("./client-error-reporting").then((m) => m.initBrowserErrorReporting(errorReporting));
+  }, [errorReporting]);
   const nonce = root?.nonce;
   // The language the server rendered in; the browser fetches this language's catalogue to hydrate.
   const { i18n } = useTranslation();

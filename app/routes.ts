@@ -17,6 +17,8 @@ export default [
   route("terms", "routes/legal/terms.tsx"),
   route("privacy", "routes/legal/privacy.tsx"),
   route("accessibility", "routes/legal/accessibility.tsx"),
+  // Signed in or not: the cookie explanations and the recorded consent choice (issue 16 §8).
+  route("cookies", "routes/public/cookies.tsx"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),
   route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("dev/allowances", "routes/sandbox/allowance-review.tsx"),
@@ -68,6 +70,8 @@ export default [
     route("store-locator", "routes/store-locator/index.tsx"),
     // The support chat (issue 16 §5): a panel over the page given by ?back=.
     route("support", "routes/support/index.tsx"),
+    // The feedback survey (issue 16 §6): a dialog route, only when analytics is configured.
+    route("feedback", "routes/shell/feedback.tsx"),
     // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx; issue 14's parts add theirs inside.
     route("plans", "routes/plans/layout.tsx", [
       index("routes/plans/index.ts"),

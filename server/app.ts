@@ -34,6 +34,8 @@ export interface ServerAppOptions {
   stripe?: boolean;
   /** Crisp is the support chat: its widget's script, styles and sockets are allowed by the CSP. */
   crisp?: boolean;
+  /** The origin of SENTRY_DSN, when error reporting runs in the browser: the CSP lets it be reached. */
+  sentryOrigin?: string;
   log: Platform["logger"];
 }
 
@@ -51,6 +53,7 @@ export function createServerApp(options: ServerAppOptions): Express {
     development: options.development,
     stripe: options.stripe,
     crisp: options.crisp,
+    sentryOrigin: options.sentryOrigin,
   });
   // The sandbox issuer's reveal document sets its own, framable policy (the issuer's, not the portal's).
   // The sandbox providers' own documents set their own headers (framed by the portal).

@@ -31,10 +31,13 @@ export function securityHeaders({
   development,
   stripe = false,
   crisp = false,
+  sentryOrigin,
 }: {
   development: boolean;
   stripe?: boolean;
   crisp?: boolean;
+  /** Where the browser sends its error reports (SENTRY_DSN's origin); unset: nowhere. */
+  sentryOrigin?: string;
 }) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
   return helmet({
@@ -53,6 +56,7 @@ export function securityHeaders({
           ...(development ? ["'self'", "ws:"] : ["'self'"]),
           ...(stripe ? STRIPE.connect : []),
           ...(crisp ? CRISP.connect : []),
+          ...(sentryOrigin ? [sentryOrigin] : []),
         ],
         "frame-src": ["'self'", ...(stripe ? STRIPE.frame : []), ...(crisp ? CRISP.frame : [])],
         "frame-ancestors": ["'none'"],

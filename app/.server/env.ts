@@ -80,7 +80,10 @@ const envSchema = z
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, "STATUS_BANNER_COLOR must be a #rrggbb colour")
       .default("#fff4ce"),
-    ANALYTICS_KEY: z.string().default(""),
+    /** Product analytics: unset, none; `sandbox` (sandbox mode), events kept in the database; else a PostHog key. */
+    ANALYTICS_KEY: z.string().trim().default(""),
+    /** The PostHog instance of ANALYTICS_KEY (a local stand-in in tests). */
+    ANALYTICS_HOST: z.url().default("https://eu.i.posthog.com"),
     SENTRY_DSN: z.string().default(""),
     SUPPORT_URL: z.string().default("mailto:support@portail.example"),
     /** Crisp's website id: the support chat is Crisp (loaded with JS) when set, the sandbox chat otherwise. */

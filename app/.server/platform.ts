@@ -1,7 +1,9 @@
 import { getEnv, type Env } from "./env";
 import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
 import { isDatabaseEmpty, registerDemoCards, registerDemoPayments, seedDemo } from "./db/seed";
+import { initServerErrorReporting } from "./error-reporting";
 import { createLogger, type Logger } from "./logger";
+import { createAnalytics, type AnalyticsProvider } from "./providers/analytics";
 import { createFileStorage, type FileStorage } from "./providers/file-storage";
 import { createGeodata, type Geodata } from "./providers/geodata";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
@@ -35,6 +37,8 @@ export interface Platform {
   partnerLinks: PartnerLinks;
   /** The support chat: a conversation in the database (sandbox) or Crisp, loaded by the browser. */
   supportChat: SupportChat;
+  /** Product analytics when ANALYTICS_KEY is set (services/analytics.ts records only with consent). */
+  analytics: AnalyticsProvider | null;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +46,8 @@ export interface Platform {
 
 export async function createPlatform(env: Env): Promise<Platform> {
   const logger = createLogger(env.LOG_LEVEL);
+  // Sentry when SENTRY_DSN is set (not in development); entry.server.tsx's handleError reports to it.
+  initServerErrorReporting(env);
   setGuessLimits(guessLimitsOf(env));
   const database = openDatabase(env.DATABASE_URL);
   await migrateToLatest(database.db);
@@ -67,6 +73,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const geodata = createGeodata(env, logger);
   const partnerLinks = createPartnerLinks(env, database.db, logger, publicUrl(env));
   const supportChat = createSupportChat(env, database.db);
+  const analytics = createAnalytics(env, database.db);
   return {
     env,
     db: database.db,
@@ -80,10 +87,12 @@ export async function createPlatform(env: Env): Promise<Platform> {
     geodata,
     partnerLinks,
     supportChat,
+    analytics,
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {
       await receiptReader.close();
+      await analytics?.close();
       await database.close();
     },
   };

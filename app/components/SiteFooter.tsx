@@ -32,6 +32,9 @@ export function SiteFooter() {
           <li>
             <Link to="/accessibility">{t("legal.accessibility.link")}</Link>
           </li>
+          <li>
+            <Link to="/cookies">{t("footer.cookies")}</Link>
+          </li>
         </ul>
       </nav>
       <p className="site-footer__copy">

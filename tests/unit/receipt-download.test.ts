@@ -46,6 +46,7 @@ beforeAll(async () => {
     geodata: createOfflineGeodata({ roadFactor: 1.3 }),
     partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
     supportChat: new SandboxSupportChat(handle.db),
+    analytics: null,
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

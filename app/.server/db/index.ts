@@ -23,8 +23,9 @@ import * as codeTargets from "./migrations/008_code_targets";
 import * as supplierScopes from "./migrations/009_supplier_scopes";
 import * as refunds from "./migrations/010_refunds";
 import * as allowances from "./migrations/011_allowances";
-import * as partnerLinks from "./migrations/013_partner_links";
-import * as supportChat from "./migrations/014_support_chat";
+import * as partnerLinks from "./migrations/012_partner_links";
+import * as supportChat from "./migrations/013_support_chat";
+import * as consent from "./migrations/014_consent";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -91,8 +92,9 @@ const migrations: Record<string, Migration> = {
   "009_supplier_scopes": supplierScopes,
   "010_refunds": refunds,
   "011_allowances": allowances,
-  "013_partner_links": partnerLinks,
-  "014_support_chat": supportChat,
+  "012_partner_links": partnerLinks,
+  "013_support_chat": supportChat,
+  "014_consent": consent,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -45,6 +45,8 @@ export interface Database {
   payouts: PayoutTable;
   expense_request_drafts: ExpenseRequestDraftTable;
   allowance_payouts: AllowancePayoutTable;
+  consents: ConsentTable;
+  analytics_events: AnalyticsEventTable;
   allowance_drafts: AllowanceDraftTable;
   partner_suggestions: PartnerSuggestionTable;
   partner_openings: PartnerOpeningTable;
@@ -671,7 +673,7 @@ export interface GuessLimitTable {
 }
 
 /** Request counts of the rate limits when they live in the database (PostgreSQL). */
-/** A message of the sandbox support chat (migration 014). */
+/** A message of the sandbox support chat (migration 013). */
 export interface SupportMessageTable {
   id: string;
   user_id: string;
@@ -1055,6 +1057,8 @@ export const SCHEMA_COLUMNS = {
   sandbox_partner_links: ["token_hash", "user_id", "partner", "expires_at", "used_at", "created_at"],
   sandbox_partner_access: ["user_id", "partner", "has_access", "updated_at"],
   support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
+  consents: ["user_id", "analytics", "tag_manager", "decided_at"],
+  analytics_events: ["id", "user_id", "name", "properties", "created_at"],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */
@@ -1063,3 +1067,21 @@ type Unlisted = {
 }[keyof Database];
 const everyColumnListed: [Unlisted] extends [never] ? true : { missing: Unlisted } = true;
 void everyColumnListed;
+
+/** The cookie choice of a signed-in person (/cookies); no row: everything but the necessary refused. */
+export interface ConsentTable {
+  user_id: string;
+  analytics: number;
+  tag_manager: number;
+  decided_at: string;
+}
+
+/** An event the sandbox analytics provider kept instead of sending it. */
+export interface AnalyticsEventTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** JSON object. */
+  properties: string;
+  created_at: string;
+}

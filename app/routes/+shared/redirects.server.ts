@@ -87,6 +87,7 @@ export const SIGNED_IN_PAGES = [
   "/transactions",
   "/store-locator",
   "/support",
+  "/feedback",
   "/plans",
   "/plans/integrations",
   "/plans/partners",

@@ -1,0 +1,109 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { Form, Link } from "react-router";
+import { useTranslation } from "~/i18n";
+import type { Route } from "./+types/cookies";
+import { choiceTarget, ErrorSummary, Radios } from "~/components/forms";
+import { PublicPage } from "~/components/PublicShell";
+import { consentSchema, type ConsentForm } from "~/domain/consent";
+import { formatDateTime } from "~/domain/dates";
+import { getPlatform } from "~/.server/platform";
+import { getConsent, identifyUser, saveConsent } from "~/.server/services/analytics";
+import { currentUserId } from "~/routes/+shared/auth.server";
+import { parseForm, refuse } from "~/routes/+shared/forms.server";
+import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+
+/**
+ * Cookies (spec 001 §2.1, issue 16 §8): what the portal sets, and the signed-in person's recorded
+ * choice for analytics and the tag manager — refused until they accept (CNIL). Reached from every
+ * page's footer, signed in or not; before signing in no analytics runs, so there is nothing to choose.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const userId = await currentUserId(request);
+  if (!userId) return { signedIn: false as const, consent: null };
+  const { db } = await getPlatform();
+  return { signedIn: true as const, consent: await getConsent(db, userId) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const userId = await currentUserId(request);
+  if (!userId) throw refusal(403, "consent.signedOut");
+  const submission = parseForm(await request.formData(), consentSchema);
+  if (submission.status !== "success") return refuse(submission);
+  const platform = await getPlatform();
+  const consent = await saveConsent(platform.db, userId, {
+    analytics: submission.value.analytics === "accept",
+    tagManager: submission.value.tagManager === "accept",
+  });
+  // PostHog's `identify` ties this person's events together: only now that they accepted.
+  if (consent.analytics) await identifyUser(platform, userId);
+  return redirectWithFlash(request, "/cookies", { kind: "success", message: "consent.saved" });
+}
+
+export default function Cookies({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { consent } = loaderData;
+  const answer = (accepted: boolean) => (accepted ? "accept" : "refuse");
+  const [form, fields] = useForm<ConsentForm>({
+    id: "consent",
+    lastResult: actionData,
+    // Never chosen: no answer ticked (both are refused meanwhile), so that the choice is the person's own.
+    defaultValue: consent?.decidedAt
+      ? { analytics: answer(consent.analytics), tagManager: answer(consent.tagManager) }
+      : {},
+  });
+  const options = [
+    { value: "accept", label: t("consent.accept") },
+    { value: "refuse", label: t("consent.refuse") },
+  ];
+  return (
+    <PublicPage title={t("consent.title")} error={!form.valid}>
+      <p>{t("consent.intro")}</p>
+      <h2>{t("consent.necessaryTitle")}</h2>
+      <p>{t("consent.necessaryText")}</p>
+      <h2>{t("consent.analyticsTitle")}</h2>
+      <p>{t("consent.analyticsText")}</p>
+      <h2>{t("consent.tagManagerTitle")}</h2>
+      <p>{t("consent.tagManagerText")}</p>
+      {consent ? (
+        <>
+          <p id="consent-current">
+            {consent.decidedAt
+              ? `${t("consent.current", {
+                  analytics: t(consent.analytics ? "consent.accepted" : "consent.refused"),
+                  tagManager: t(consent.tagManager ? "consent.acceptedTag" : "consent.refusedTag"),
+                })} ${t("consent.decidedAt", { date: formatDateTime(consent.decidedAt) })}`
+              : t("consent.currentNever")}
+          </p>
+          <ErrorSummary
+            form={form}
+            fields={[
+              { field: fields.analytics, target: choiceTarget(fields.analytics, options) },
+              { field: fields.tagManager, target: choiceTarget(fields.tagManager, options) },
+            ]}
+          />
+          <Form method="post" {...getFormProps(form)} noValidate>
+            <Radios required field={fields.analytics} legend={t("consent.legendAnalytics")} options={options} />
+            <Radios required field={fields.tagManager} legend={t("consent.legendTagManager")} options={options} />
+            <div className="actions">
+              <button type="submit" className="button">
+                {t("consent.save")}
+              </button>
+              <Link to="/cards" className="link-action">
+                {t("consent.back")}
+              </Link>
+            </div>
+          </Form>
+        </>
+      ) : (
+        <>
+          <p>{t("consent.signedOut")}</p>
+          <p>
+            <Link to="/login" className="link-action">
+              {t("consent.signIn")}
+            </Link>
+          </p>
+        </>
+      )}
+    </PublicPage>
+  );
+}
