@@ -31,9 +31,12 @@ test("marie's layout: status banner, navigation of her cards, wallets and benefi
   const menu = page.locator(".user-menu__panel");
   await expect(menu.getByText("Financeurs : Acme France, CSE Acme")).toBeVisible();
   await expect(menu.getByRole("link", { name: "Paramètres" })).toHaveAttribute("href", "/settings/profile");
-  for (const name of ["Aide (FAQ)", "Mentions légales", "Confidentialité", "Site du service"]) {
+  for (const name of ["Aide (FAQ)", "Site du service"]) {
     await expect(menu.getByRole("link", { name })).toHaveAttribute("target", "_blank");
   }
+  // The terms and the privacy policy are the portal's own pages (which link to the funder's full texts).
+  await expect(menu.getByRole("link", { name: "Mentions légales" })).toHaveAttribute("href", "/terms");
+  await expect(menu.getByRole("link", { name: "Confidentialité" })).toHaveAttribute("href", "/privacy");
   // Marie cannot manage groups; analytics is configured in the journeys (the sandbox adapter).
   await expect(menu.getByRole("link", { name: /Espace gestionnaire/ })).toHaveCount(0);
   await expect(menu.getByRole("link", { name: "Donner mon avis" })).toHaveAttribute("href", "/feedback");

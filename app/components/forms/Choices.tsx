@@ -165,29 +165,20 @@ export function Checkbox({
 }
 
 /**
- * "I accept the terms and the privacy policy" with both texts one click away (onboarding, activation,
- * profile). Once accepted on the profile it is shown ticked and locked: acceptance cannot be taken back here.
+ * "I accept the terms and the privacy policy" with both texts one click away, the portal's own pages in a new tab
+ * (onboarding, activation, profile). Once accepted on the profile it is shown ticked and locked: acceptance cannot
+ * be taken back here.
  */
-export function TermsField({
-  field,
-  locked,
-  legalUrl,
-  privacyUrl,
-}: {
-  field: FieldMeta;
-  locked?: boolean;
-  legalUrl: string;
-  privacyUrl: string;
-}) {
+export function TermsField({ field, locked }: { field: FieldMeta; locked?: boolean }) {
   const { t } = useTranslation();
   return (
     <Checkbox field={field} locked={locked} label={t("onboarding.profile.terms")}>
       <ul className="inline-links">
         <li>
-          <NewTabLink href={legalUrl}>{t("onboarding.profile.readTerms")}</NewTabLink>
+          <NewTabLink href="/terms">{t("onboarding.profile.readTerms")}</NewTabLink>
         </li>
         <li>
-          <NewTabLink href={privacyUrl}>{t("onboarding.profile.readPrivacy")}</NewTabLink>
+          <NewTabLink href="/privacy">{t("onboarding.profile.readPrivacy")}</NewTabLink>
         </li>
       </ul>
     </Checkbox>

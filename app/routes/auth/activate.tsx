@@ -19,10 +19,10 @@ import { activateAccount, invitationIsLive } from "~/.server/services/activation
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { token, email } = emailedLinkOf(request, params.token);
-  const { db, env } = await getPlatform();
+  const { db } = await getPlatform();
   const live = Boolean(token && email) && (await invitationIsLive(db, token, email));
   return data(
-    { live, email, legalUrl: env.LEGAL_URL, privacyUrl: env.PRIVACY_URL },
+    { live, email },
     { status: live ? 200 : 410, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
   );
 }
@@ -110,7 +110,7 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
               label={t("auth.activate.password")}
               confirmationLabel={t("auth.activate.confirmation")}
             />
-            <TermsField field={fields.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
+            <TermsField field={fields.terms} />
             <Checkbox field={fields.marketing} label={t("auth.activate.marketing")} />
             <button type="submit" className="button">
               {t("auth.activate.submit")}

@@ -17,7 +17,7 @@ import { internalRedirect } from "~/routes/+shared/redirects.server";
 /** Onboarding step 0: the profile (spec 001 §2.3, §5 "Onboarding profile"). */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db, env } = await getPlatform();
+  const { db } = await getPlatform();
   if (await isOnboarded(db, account)) throw internalRedirect("/cards");
   const pending = (await pendingChanges(db, account.id)).phone;
   return {
@@ -27,8 +27,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     // A pending phone change is confirmed by its own code: the phone is then left out of this form.
     pendingPhone: pending && account.phone ? pending : null,
     termsAccepted: account.termsConfirmed,
-    legalUrl: env.LEGAL_URL,
-    privacyUrl: env.PRIVACY_URL,
   };
 }
 
@@ -98,7 +96,7 @@ export default function OnboardingProfile({ loaderData, actionData }: Route.Comp
             hint={t("onboarding.profile.phoneHint")}
           />
         )}
-        <TermsField field={fields.terms} legalUrl={loaderData.legalUrl} privacyUrl={loaderData.privacyUrl} />
+        <TermsField field={fields.terms} />
         <div className="actions">
           <button type="submit" className="button">
             {t("onboarding.profile.submit")}

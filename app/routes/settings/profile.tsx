@@ -29,10 +29,10 @@ import { internalPath, internalRedirect } from "~/routes/+shared/redirects.serve
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db, env } = await getPlatform();
+  const { db } = await getPlatform();
   const profile = await getProfileSettings(db, account.id);
   if (!profile) throw internalRedirect("/login");
-  return { profile, legalUrl: env.LEGAL_URL, privacyUrl: env.PRIVACY_URL };
+  return { profile };
 }
 
 /** Save the contact details, or cancel a pending change of one of them. */
@@ -181,8 +181,6 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
         <TermsField
           field={fields.terms}
           locked={profile.termsConfirmed}
-          legalUrl={loaderData.legalUrl}
-          privacyUrl={loaderData.privacyUrl}
         />
         <div className="actions">
           <button type="submit" name="intent" value={INTENT.save} className="button">

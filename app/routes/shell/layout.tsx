@@ -61,8 +61,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     plans: planTabs(planFeaturesOf(account)).map(({ id, path, label }) => ({ id, path, label })),
     links: {
       faq: env.FAQ_URL,
-      legal: env.LEGAL_URL,
-      privacy: env.PRIVACY_URL,
       landing: env.LANDING_URL,
       manager: env.MANAGER_URL,
       feedback: env.ANALYTICS_KEY ? "/feedback" : null,
@@ -165,8 +163,12 @@ function UserMenu({ data }: { data: AppLayoutData }) {
             <Link to="/settings/profile">{t("userMenu.settings")}</Link>
           </li>
           {external(data.links.faq, t("userMenu.faq"))}
-          {external(data.links.legal, t("userMenu.legal"))}
-          {external(data.links.privacy, t("userMenu.privacy"))}
+          <li>
+            <Link to="/terms">{t("userMenu.legal")}</Link>
+          </li>
+          <li>
+            <Link to="/privacy">{t("userMenu.privacy")}</Link>
+          </li>
           {data.user.canManage ? external(data.links.manager, t("userMenu.manager")) : null}
           {external(data.links.landing, t("userMenu.landing"))}
           {data.links.feedback ? (
