@@ -178,10 +178,7 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
             maxLength={25}
           />
         )}
-        <TermsField
-          field={fields.terms}
-          locked={profile.termsConfirmed}
-        />
+        <TermsField field={fields.terms} locked={profile.termsConfirmed} />
         <div className="actions">
           <button type="submit" name="intent" value={INTENT.save} className="button">
             {t("settings.profile.save")}
