@@ -124,10 +124,14 @@ export async function deleteNotification(db: DB, userId: string, id: string): Pr
   return Number(result.numDeletedRows) === 1;
 }
 
-export interface NotifyDeps {
-  db: DB;
+/** How notifications leave the portal: the e-mail and the push senders (either may be absent: not sent). */
+export interface Notifier {
   messenger?: Messenger;
   push?: PushSender;
+}
+
+export interface NotifyDeps extends Notifier {
+  db: DB;
 }
 
 /** The e-mail of an event when its producer writes one of its own (a refund decision's facts, its own footer). */
