@@ -24,16 +24,26 @@ export interface NotificationPage {
   hasMore: boolean;
 }
 
+/** Refund events after which the request sits in the list's "finished" tab. */
+const FINISHED_REQUEST_TYPES = new Set([
+  "expense_request_cancelled_notification",
+  "expense_request_refused_notification",
+  "expense_request_finished_notification",
+]);
+
 /**
  * The page a notification opens (spec 000 §7): a card for card_created_to_user_notification, the wallet for
- * wallet_expire_in_notification and wallet_reload_notification; the refund and allowance lists for theirs.
+ * wallet_expire_in_notification and wallet_reload_notification; for refunds and allowances their list, at
+ * the request's own entry (the list's `exr-`/`alw-` anchors; the tab the event leaves it in).
  */
 export function notificationPath(type: string, dataId: string | null): string | null {
   if (type === "card_created_to_user_notification") return dataId ? `/cards/${encodeURIComponent(dataId)}` : "/cards";
   if (type === "wallet_expire_in_notification" || type === "wallet_reload_notification")
     return dataId ? `/wallets/${encodeURIComponent(dataId)}` : "/wallets";
-  if (type.startsWith("expense_request_")) return "/plans/expense-requests";
-  if (type.startsWith("allowance_")) return "/plans/allowances";
+  const anchor = (prefix: string) => (dataId ? `#${prefix}-${encodeURIComponent(dataId)}` : "");
+  if (type.startsWith("expense_request_"))
+    return `/plans/expense-requests${FINISHED_REQUEST_TYPES.has(type) ? "?tab=finished" : ""}${anchor("exr")}`;
+  if (type.startsWith("allowance_")) return `/plans/allowances${anchor("alw")}`;
   return null;
 }
 
