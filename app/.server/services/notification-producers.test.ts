@@ -190,9 +190,12 @@ const producers: Producer[] = [
   },
 ];
 
+/** Each channel alone, neither, both. */
+const COMBINATIONS: readonly (readonly Channel[])[] = [["mail"], ["push"], [], ["mail", "push"]];
+
 describe("refund and allowance decisions: each type × e-mail and push, per the expenseRequests preference", () => {
   for (const producer of producers)
-    for (const on of [["mail"], ["push"], [], ["mail", "push"]] as const)
+    for (const on of COMBINATIONS)
       test(`${producer.type} with ${on.length ? on.join(" and ") : "nothing"} on`, async () => {
         const account = await person(on);
         const dataId = await producer.run(account, senders());
@@ -207,7 +210,7 @@ describe("refund and allowance decisions: each type × e-mail and push, per the 
 });
 
 describe("a card created: no preference, always mailed and pushed", () => {
-  for (const on of [[], ["mail", "push"]] as const)
+  for (const on of [[], ["mail", "push"]] as (readonly Channel[])[])
     test(`with ${on.length ? "everything" : "nothing"} on in the settings`, async () => {
       const account = await person(on, { freeLicences: ["virtual_card"] });
       const requestId = newRequestId();

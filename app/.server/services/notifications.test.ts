@@ -68,7 +68,7 @@ describe("read marking, mark unread, delete", () => {
   test("another person's notification is never changed", async () => {
     const page = await listNotifications(handle.db, ids.marie, { unreadOnly: true, page: 1 });
     const id = page!.items[0]!.id;
-    expect(await markRead(handle.db, ids.claire, [id])).toBe(0);
+    expect(await markRead(handle.db, ids.claire, [id])).toBeNull();
     expect(await markUnread(handle.db, ids.claire, id)).toBe(false);
     expect(await deleteNotification(handle.db, ids.claire, id)).toBe(false);
     expect(await countUnread(handle.db, ids.marie)).toBe(16);

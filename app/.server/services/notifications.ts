@@ -100,17 +100,34 @@ export async function countUnread(db: DB, userId: string): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-/** Marks read those of `ids` that are this person's and still unread (the others are left as they are). */
-export async function markRead(db: DB, userId: string, ids: readonly string[], now = new Date()): Promise<number> {
+/**
+ * Marks read those of `ids` that are this person's and still unread (the others are left as they are); answers
+ * how many it marked, or null when none of the ids is this person's (unknown or another's: the route's 404).
+ */
+export async function markRead(
+  db: DB,
+  userId: string,
+  ids: readonly string[],
+  now = new Date(),
+): Promise<number | null> {
   if (ids.length === 0) return 0;
+  const some = ids.slice(0, NOTIFICATIONS_PAGE_SIZE * 20);
   const result = await db
     .updateTable("notifications")
     .set({ read_at: now.toISOString() })
     .where("user_id", "=", userId)
-    .where("id", "in", ids.slice(0, NOTIFICATIONS_PAGE_SIZE * 20))
+    .where("id", "in", some)
     .where("read_at", "is", null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const marked = Number(result.numUpdatedRows);
+  if (marked > 0) return marked;
+  const owned = await db
+    .selectFrom("notifications")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("id", "in", some)
+    .executeTakeFirst();
+  return owned ? 0 : null;
 }
 
 /** False when the notification is not this person's (or does not exist): nothing changed. */
