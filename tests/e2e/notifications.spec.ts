@@ -84,7 +84,7 @@ test("marie's notifications: unread only, pages past 15, a card's notification, 
   // Her new card's notification leads to that card; closing the centre goes back to the page it was opened over.
   await items.nth(1).getByRole("link", { name: "Voir" }).click();
   await expect(page).toHaveURL(new RegExp(`/cards/${newCard}$`));
-  await expect(page.getByText("1881").first()).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Carte physique •••• 1881" })).toBeVisible();
   await bell.click();
   await expect(page).toHaveURL(new RegExp(`/notifications\\?back=%2Fcards%2F${newCard}`));
   await page.getByRole("link", { name: /^Fermer/ }).click();
@@ -114,7 +114,7 @@ test("another person's notification cannot be marked or deleted (404, nothing ch
   await signInAs(page, other);
   await page.goto("/notifications?back=%2Fcards");
   await expect(page.getByText("Vous n’avez aucune notification.")).toBeVisible();
-  for (const intent of ["markUnread", "delete"]) {
+  for (const intent of ["read", "markUnread", "delete"]) {
     const response = await page.request.post("/notifications?back=%2Fcards", {
       form: { intent, id },
       headers: { Origin: new URL(page.url()).origin },
