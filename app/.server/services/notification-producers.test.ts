@@ -12,6 +12,7 @@ import { SandboxPushSender } from "../providers/push/sandbox";
 import { reviewAllowance } from "./allowances";
 import { newRequestId, saveCardChoice, submitCardRequest } from "./card-creation";
 import { cancelExpenseRequest, payDuePayouts, reviewExpenseRequest } from "./expense-requests";
+import { getWalletDetail, reloadWallet } from "./wallets";
 import {
   defaultNotificationPreferences,
   saveNotificationPreferences,
@@ -241,4 +242,78 @@ test("an event of one person's never reaches another's outbox or centre", async 
   await producers[0]!.run(owner, senders());
   expect(await rowsOf(bystander)).toEqual([]);
   expect(await sent(bystander)).toEqual({ mails: [], pushes: [] });
+});
+
+describe("a wallet reloaded by its funder: per the wallets preference", () => {
+  const deposit = { amount: 4000, startDate: "2026-11-24", endDate: "2027-12-31" };
+  const now = new Date("2026-11-24T10:00:00Z");
+
+  for (const on of COMBINATIONS)
+    test(`with ${on.length ? on.join(" and ") : "nothing"} on: the balance, its history line, the notification`, async () => {
+      const account = await person(on, { wallets: [{ name: "Cadeaux", type: "gift", balance: 1000 }] });
+      const walletId = account.wallets.Cadeaux!;
+      const result = await reloadWallet({ db: handle.db, ...senders() }, walletId, deposit, now);
+      expect(result.kind).toBe("reloaded");
+      const balances = await handle.db
+        .selectFrom("wallet_balances")
+        .select(["balance", "deposit_amount", "start_date", "end_date"])
+        .where("wallet_id", "=", walletId)
+        .execute();
+      expect(balances).toContainEqual({
+        balance: 4000,
+        deposit_amount: 4000,
+        start_date: "2026-11-24",
+        end_date: "2027-12-31",
+      });
+      const history = await handle.db
+        .selectFrom("wallet_transactions")
+        .select(["amount", "main_comment"])
+        .where("wallet_id", "=", walletId)
+        .where("amount", ">", 0)
+        .where("created_at", "=", now.toISOString())
+        .execute();
+      expect(history).toEqual([{ amount: 4000, main_comment: "deposit" }]);
+      expect(await rowsOf(account)).toEqual([{ type: "wallet_reload_notification", data_id: walletId }]);
+      const { mails, pushes } = await sent(account);
+      expect(mails).toHaveLength(on.includes("mail") ? 1 : 0);
+      expect(pushes).toHaveLength(on.includes("push") ? 1 : 0);
+      if (on.includes("mail")) expect(mails[0]!.subject).toBe("Un portefeuille a été rechargé.");
+      if (on.includes("push")) expect(pushes[0]!.body.split("\n").at(-1)).toBe(`/wallets/${walletId}`);
+    });
+
+  test("the wallet's page counts the new balance", async () => {
+    const account = await person([], { wallets: [{ name: "Cadeaux", type: "gift", balance: 1000 }] });
+    const walletId = account.wallets.Cadeaux!;
+    const before = await getWalletDetail(handle.db, account.userId, walletId, now);
+    await reloadWallet({ db: handle.db }, walletId, deposit, now);
+    const after = await getWalletDetail(handle.db, account.userId, walletId, now);
+    expect(after!.available).toBe(before!.available! + 4000);
+    expect(after!.total).toBe(before!.total! + 4000);
+  });
+
+  test("refused: unknown wallet, unlimited wallet, an amount or dates that make no sense; nothing written", async () => {
+    const account = await person(["mail", "push"], {
+      wallets: [
+        { name: "Cadeaux", type: "gift", balance: 1000 },
+        { name: "Culture", type: "culture" },
+      ],
+    });
+    await handle.db.updateTable("wallets").set({ unlimited: 1 }).where("id", "=", account.wallets.Culture!).execute();
+    const deps = { db: handle.db, ...senders() };
+    const gift = account.wallets.Cadeaux!;
+    expect(await reloadWallet(deps, "wal_unknown", deposit, now)).toEqual({ kind: "notFound" });
+    expect(await reloadWallet(deps, account.wallets.Culture!, deposit, now)).toEqual({ kind: "invalid" });
+    for (const bad of [
+      { ...deposit, amount: 0 },
+      { ...deposit, amount: -500 },
+      { ...deposit, amount: 12.5 },
+      { ...deposit, amount: 10_000_001 },
+      { ...deposit, endDate: "2026-11-23" },
+      { ...deposit, startDate: "2027-01-01", endDate: "2026-12-31" },
+      { ...deposit, endDate: "2027-02-30" },
+    ])
+      expect(await reloadWallet(deps, gift, bad, now), JSON.stringify(bad)).toEqual({ kind: "invalid" });
+    expect(await rowsOf(account)).toEqual([]);
+    expect(await sent(account)).toEqual({ mails: [], pushes: [] });
+  });
 });
