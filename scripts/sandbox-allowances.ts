@@ -5,10 +5,12 @@
  *   npm run sandbox:allowances -- <allowance id> approve
  *   npm run sandbox:allowances -- <allowance id> refuse <reason…>
  *   npm run sandbox:allowances -- pay-due [YYYY-MM-DD]     (default: today in Paris)
- * Uses DATABASE_URL like the server (default data/portal.sqlite); e-mails go through the configured messenger.
+ * Uses DATABASE_URL like the server (default data/portal.sqlite); e-mails go through the configured messenger,
+ * pushes through the push provider (the sandbox outbox).
  */
 import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
+import { createPushSender } from "../app/.server/providers/push";
 import {
   listAllowancesAwaitingReview,
   payDueAllowancePayouts,
@@ -28,6 +30,7 @@ async function main() {
   }
   const { env, handle } = await openCommandDatabase();
   const messenger = createMessenger(env, handle.db);
+  const push = createPushSender(handle.db);
   try {
     if (first === "list") {
       const awaiting = await listAllowancesAwaitingReview(handle.db);
@@ -43,7 +46,7 @@ async function main() {
         process.exitCode = 2;
         return;
       }
-      const { paid, finished } = await payDueAllowancePayouts(handle.db, today, { messenger });
+      const { paid, finished } = await payDueAllowancePayouts(handle.db, today, { messenger, push });
       console.log(
         paid.length === 0
           ? "no payout due"
@@ -62,7 +65,7 @@ async function main() {
       process.exitCode = 2;
       return;
     }
-    const result = await reviewAllowance(handle.db, first, decision, { messenger });
+    const result = await reviewAllowance(handle.db, first, decision, { messenger, push });
     if (result.kind === "approved") {
       console.log("approved; monthly payouts:");
       for (const p of result.payouts) console.log(`  ${p.month}: ${p.amount} cents on ${p.scheduledFor}`);

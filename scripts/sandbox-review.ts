@@ -4,10 +4,12 @@
  *   npm run sandbox:review -- <request id> approve
  *   npm run sandbox:review -- <request id> refuse|correct <reason…>
  *   npm run sandbox:review -- pay-due [YYYY-MM-DD]     (default: today in Paris)
- * Uses DATABASE_URL like the server (default data/portal.sqlite); e-mails go through the configured messenger.
+ * Uses DATABASE_URL like the server (default data/portal.sqlite); e-mails go through the configured messenger,
+ * pushes through the push provider (the sandbox outbox).
  */
 import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
+import { createPushSender } from "../app/.server/providers/push";
 import { payDuePayouts, reviewExpenseRequest, type ReviewDecision } from "../app/.server/services/expense-requests";
 import { todayInParis } from "../app/domain/wallets";
 
@@ -21,6 +23,7 @@ async function main() {
   }
   const { env, handle } = await openCommandDatabase();
   const messenger = createMessenger(env, handle.db);
+  const push = createPushSender(handle.db);
   try {
     if (first === "pay-due") {
       const today = second ?? todayInParis();
@@ -29,7 +32,7 @@ async function main() {
         process.exitCode = 2;
         return;
       }
-      const { paid } = await payDuePayouts(handle.db, messenger, today);
+      const { paid } = await payDuePayouts(handle.db, messenger, today, { push });
       console.log(paid.length === 0 ? "no payout due" : `paid: ${paid.join(", ")}`);
       return;
     }
@@ -47,7 +50,7 @@ async function main() {
       process.exitCode = 2;
       return;
     }
-    const result = await reviewExpenseRequest(handle.db, messenger, first, decision);
+    const result = await reviewExpenseRequest(handle.db, messenger, first, decision, { push });
     console.log(result.kind === "approved" ? `approved: payout on ${result.payoutDate}` : result.kind);
     if (!["approved", "refused", "toCorrect"].includes(result.kind)) process.exitCode = 1;
   } finally {

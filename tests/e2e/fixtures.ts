@@ -17,6 +17,7 @@ import {
   DEMO_PASSWORD,
   registerDemoCards,
   registerDemoPayments,
+  seedMarieCopy,
   sendPendingPhoneCode,
 } from "../../app/.server/db/seed";
 import { hashPassword } from "../../app/.server/passwords";
@@ -49,6 +50,12 @@ interface WorkerFixtures {
 interface TestFixtures {
   /** A fresh account of this test's own (unique e-mail), with the cards, wallets… it asks for. */
   makeAccount: (options?: AccountOptions) => Promise<TestAccount>;
+  /**
+   * A fresh copy of the demo's marie (seed.ts `seedMarieCopy`): her cards, wallets, history, refunds, allowance
+   * and 20 notifications under a unique e-mail, for the journeys that change marie's data. Cards by last four
+   * (4242, 5556, 1881), wallets by name, as makeAccount's; `groupId` is Acme France.
+   */
+  makeMarie: () => Promise<TestAccount>;
   /**
    * Signs this page's browser in as `account` by planting a session: the row and the signed cookie the
    * portal makes after a full sign-in (password and second factor), without going through the forms.
@@ -174,6 +181,45 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await sendPendingPhoneCode(handle.db, new SandboxMessenger(handle.db), account.userId, pendingPhone, now);
       }
       return { ...account, password: DEMO_PASSWORD };
+    });
+  },
+
+  makeMarie: async ({ e2eDatabase, passwordHash }, provide) => {
+    const { handle, root } = e2eDatabase;
+    await provide(async () => {
+      const email = `marie-${randomBytes(4).toString("hex")}@example.com`;
+      const userId = await seedMarieCopy(handle.db, { email, passwordHash, now: new Date() });
+      await registerDemoCards(
+        handle.db,
+        new SandboxIssuer(handle.db, resolve(root, "data/sandbox-issuer.key")),
+        userId,
+      );
+      await registerDemoPayments(handle.db, new SandboxPaymentProcessor(handle.db), userId);
+      const cards = await handle.db
+        .selectFrom("cards")
+        .select(["id", "last_four"])
+        .where("user_id", "=", userId)
+        .execute();
+      const wallets = await handle.db
+        .selectFrom("wallets")
+        .select(["id", "name"])
+        .where("user_id", "=", userId)
+        .execute();
+      const acme = await handle.db
+        .selectFrom("memberships as m")
+        .innerJoin("groups as g", "g.id", "m.group_id")
+        .select("g.id")
+        .where("m.user_id", "=", userId)
+        .where("g.name", "=", "Acme France")
+        .executeTakeFirstOrThrow();
+      return {
+        userId,
+        email,
+        groupId: acme.id,
+        cards: Object.fromEntries(cards.map((c) => [c.last_four, c.id])),
+        wallets: Object.fromEntries(wallets.map((w) => [w.name, w.id])),
+        password: DEMO_PASSWORD,
+      };
     });
   },
 

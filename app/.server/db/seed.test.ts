@@ -6,7 +6,7 @@ import { capStatus, listAllowancesAwaitingReview } from "../services/allowances"
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import type { DatabaseHandle, DB } from "./index";
-import { DEMO_EMAILS, DEMO_PASSWORD, isDatabaseEmpty, seedDemo } from "./seed";
+import { DEMO_EMAILS, DEMO_PASSWORD, isDatabaseEmpty, seedDemo, seedMarieCopy } from "./seed";
 import { openTestDatabase } from "./test-database";
 
 // The facts of shared/DEMO.md that screens and end-to-end tests rely on.
@@ -463,4 +463,38 @@ test("catalogue: 20+ partners with 2 disabled, expense types with meal disabled 
   ]);
   expect(types.at(-1)).toMatchObject({ technical_name: "meal", front_disabled: 1 });
   expect(types.every((t) => t.name_fr && t.name_en && t.name_nl)).toBe(true);
+});
+
+// Last in this file: the copy adds a second "4242" and the others look cards up by their last four.
+test("a copy of marie (the journeys' own): her world under another e-mail, the demo's marie unchanged", async () => {
+  const marie = await userId(DEMO_EMAILS.marie);
+  const count = async (
+    table: "cards" | "wallets" | "notifications" | "expense_requests" | "allowances",
+    user: string,
+  ) => (await db.selectFrom(table).select("id").where("user_id", "=", user).execute()).length;
+  const before = await count("notifications", marie);
+  const copy = await seedMarieCopy(db, { email: "marie-copy@example.com", passwordHash: "x", now });
+  expect(copy).not.toBe(marie);
+  for (const table of ["cards", "wallets", "notifications", "expense_requests", "allowances"] as const)
+    expect(await count(table, copy), table).toBe(await count(table, marie));
+  expect(await count("notifications", marie)).toBe(before);
+  const unread = await db
+    .selectFrom("notifications")
+    .select("id")
+    .where("user_id", "=", copy)
+    .where("read_at", "is", null)
+    .execute();
+  expect(unread).toHaveLength(16);
+  // Her notifications lead to her own cards and wallets, not to marie's.
+  const targets = await db
+    .selectFrom("notifications as n")
+    .innerJoin("cards as c", "c.id", "n.data_id")
+    .select("c.user_id")
+    .where("n.user_id", "=", copy)
+    .execute();
+  expect(targets.length).toBeGreaterThan(0);
+  expect(targets.every((t) => t.user_id === copy)).toBe(true);
+  const groups = await db.selectFrom("memberships").select("group_id").where("user_id", "=", copy).execute();
+  const marieGroups = await db.selectFrom("memberships").select("group_id").where("user_id", "=", marie).execute();
+  expect(groups.map((g) => g.group_id).sort()).toEqual(marieGroups.map((g) => g.group_id).sort());
 });

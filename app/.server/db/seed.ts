@@ -28,7 +28,14 @@ import {
   type Address,
   type AuthorizationKind,
 } from "./factories";
-import type { CardTable, NotificationTable, PartnerTable, WalletTable, WalletTransactionTable } from "./schema";
+import type {
+  CardTable,
+  NotificationTable,
+  PartnerTable,
+  UserTable,
+  WalletTable,
+  WalletTransactionTable,
+} from "./schema";
 
 /**
  * The demo world of shared/DEMO.md, created on an empty database in sandbox mode (and by
@@ -223,24 +230,11 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
   await db
     .insertInto("users")
     .values([
-      buildUser({
+      marieUser(clock, {
         id: users.marie,
         email: DEMO_EMAILS.marie,
         password_hash: passwordHash,
-        first_name: "Marie",
-        last_name: "Martin",
-        phone: "+33612345678",
-        address_line1: "8 rue des Lilas",
-        address_zipcode: "69003",
-        address_city: "Lyon",
-        address_country: "FR",
-        terms_confirmed_at: clock.at(-400 * DAY + HOUR),
-        mfa_enabled: 1,
-        mfa_preferred: "EMAIL",
-        features: JSON.stringify(MARIE_FEATURES),
-        balance_overflow_authorized: 5000,
         processor_customer_ref: "scus_demo_marie",
-        created_at: clock.at(-400 * DAY),
       }),
       // A newcomer: signing in leads to onboarding (no names, phone, terms or card).
       buildUser({
@@ -297,6 +291,85 @@ async function seedUsers(db: DB, clock: Clock, passwordHash: string): Promise<Us
     ])
     .execute();
   return users;
+}
+
+/** Marie's user row: the richest account, every feature on. */
+function marieUser(
+  clock: Clock,
+  fields: Pick<UserTable, "id" | "email" | "password_hash" | "processor_customer_ref">,
+): UserTable {
+  return buildUser({
+    ...fields,
+    first_name: "Marie",
+    last_name: "Martin",
+    phone: "+33612345678",
+    address_line1: "8 rue des Lilas",
+    address_zipcode: "69003",
+    address_city: "Lyon",
+    address_country: "FR",
+    terms_confirmed_at: clock.at(-400 * DAY + HOUR),
+    mfa_enabled: 1,
+    mfa_preferred: "EMAIL",
+    features: JSON.stringify(MARIE_FEATURES),
+    balance_overflow_authorized: 5000,
+    created_at: clock.at(-400 * DAY),
+  });
+}
+
+/**
+ * A copy of marie in a database the demo is already in: her whole world (cards, wallets and their history,
+ * saved cards, licences, refunds, allowance, the 20 notifications) under another e-mail, in her two employers.
+ * For the journeys that change marie's data (tests/e2e/fixtures.ts `makeMarie`): each works on its own copy,
+ * so the journeys run alone and in any order, and the demo's marie stays as DEMO.md says. Answers the user id.
+ */
+export async function seedMarieCopy(
+  db: DB,
+  options: { email: string; passwordHash: string; now: Date },
+): Promise<string> {
+  const clock = new Clock(options.now);
+  return db.transaction().execute(async (trx) => {
+    const memberships = await trx
+      .selectFrom("memberships as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .innerJoin("groups as g", "g.id", "m.group_id")
+      .select(["g.id", "g.name"])
+      .where("u.email", "=", DEMO_EMAILS.marie)
+      .execute();
+    const groupNamed = (name: string) => {
+      const group = memberships.find((g) => g.name === name);
+      if (!group) throw new Error(`seedMarieCopy: the demo's marie is not in ${name}`);
+      return group.id;
+    };
+    const groups: Groups = { acme: groupNamed("Acme France"), cse: groupNamed("CSE Acme") };
+    const catalogue: Catalogue = { types: {}, partners: {} };
+    for (const t of await trx.selectFrom("expense_types").select(["id", "technical_name"]).execute())
+      catalogue.types[t.technical_name] = t.id;
+    // The demo's shops, by name (a journey's own shop of the same name would serve as well).
+    const names = PARTNERS.map((p) => p.name_fr);
+    for (const p of await trx.selectFrom("partners").select(["id", "name_fr"]).where("name_fr", "in", names).execute())
+      catalogue.partners[p.name_fr] ??= p.id;
+    const userId = newId("usr");
+    await trx
+      .insertInto("users")
+      .values(
+        marieUser(clock, {
+          id: userId,
+          email: options.email,
+          password_hash: options.passwordHash,
+          processor_customer_ref: `scus_${userId}`,
+        }),
+      )
+      .execute();
+    await trx
+      .insertInto("memberships")
+      .values([
+        { user_id: userId, group_id: groups.acme },
+        { user_id: userId, group_id: groups.cse },
+      ])
+      .execute();
+    await seedMarie(trx, clock, userId, groups, catalogue);
+    return userId;
+  });
 }
 
 async function seedMemberships(db: DB, users: Users, groups: Groups): Promise<void> {

@@ -3,10 +3,11 @@ import type { AllowancePayoutTable, AllowanceStatus, AllowanceTable } from "../d
 import { newId } from "../ids";
 import type { GeoAddress, Geodata } from "../providers/geodata/port";
 import type { Messenger } from "../providers/messaging/port";
+import type { PushSender } from "../providers/push/port";
 import { claimAllowanceDraft, linkAllowance } from "./allowance-drafts";
 import { fill, frenchDay } from "./expense-requests";
 import { getNotificationPreferences } from "./notification-preferences";
-import { deliverNotification, recordNotification } from "./notifications";
+import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
 import {
   addressLine,
   ALLOWANCE_TYPES,
@@ -47,6 +48,8 @@ export interface AllowanceDeps {
   geodata: Geodata;
   /** The confirmation's e-mail goes through it (per the expenseRequests preference), as refund requests'. */
   messenger: Messenger;
+  /** The confirmation's push (per the same preference). */
+  push?: PushSender;
 }
 
 export interface AllowanceGroup {
@@ -699,7 +702,7 @@ export async function cancelAllowance(
   db: DB,
   userId: string,
   allowanceId: string,
-  options: { now?: Date; messenger?: Messenger } = {},
+  options: { now?: Date; messenger?: Messenger; push?: PushSender } = {},
 ): Promise<{ kind: "cancelled" } | { kind: "not_found" } | { kind: "not_cancellable" }> {
   const now = options.now ?? new Date();
   if (typeof allowanceId !== "string" || allowanceId.length > 100) return { kind: "not_found" };
@@ -723,7 +726,7 @@ export async function cancelAllowance(
     return true;
   });
   if (!done) return { kind: "not_cancellable" };
-  await notifyByMail({ db, messenger: options.messenger }, userId, "cancelled", row.id);
+  await notifyByMail({ db, messenger: options.messenger, push: options.push }, userId, "cancelled", row.id);
   return { kind: "cancelled" };
 }
 
@@ -743,7 +746,7 @@ export async function reviewAllowance(
   db: DB,
   allowanceId: string,
   decision: AllowanceDecision,
-  options: { now?: Date; messenger?: Messenger } = {},
+  options: { now?: Date; messenger?: Messenger; push?: PushSender } = {},
 ): Promise<AllowanceReviewResult> {
   const now = options.now ?? new Date();
   const nowIso = now.toISOString();
@@ -804,7 +807,7 @@ export async function reviewAllowance(
     return { kind: "approved", payouts };
   });
   if (outcome.kind === "approved" || outcome.kind === "refused") {
-    await notifyByMail({ db, messenger: options.messenger }, row.user_id, outcome.kind, row.id, {
+    await notifyByMail({ db, messenger: options.messenger, push: options.push }, row.user_id, outcome.kind, row.id, {
       reason,
       payoutDate: outcome.kind === "approved" ? outcome.payouts[0]?.scheduledFor : undefined,
     });
@@ -819,7 +822,7 @@ export async function reviewAllowance(
 export async function payDueAllowancePayouts(
   db: DB,
   today: string,
-  options: { now?: Date; messenger?: Messenger } = {},
+  options: { now?: Date; messenger?: Messenger; push?: PushSender } = {},
 ): Promise<{ paid: string[]; finished: string[] }> {
   const now = options.now ?? new Date();
   const due = await db
@@ -863,7 +866,12 @@ export async function payDueAllowancePayouts(
     paid.push(payout.id);
     if (done === "finished") {
       finished.push(payout.allowance_id);
-      await notifyByMail({ db, messenger: options.messenger }, payout.user_id, "finished", payout.allowance_id);
+      await notifyByMail(
+        { db, messenger: options.messenger, push: options.push },
+        payout.user_id,
+        "finished",
+        payout.allowance_id,
+      );
     }
   }
   return { paid, finished };
@@ -937,19 +945,25 @@ async function addNotification(trx: DB, userId: string, event: AllowanceEvent, a
   await recordNotification(trx, userId, `allowance_${event}_notification`, allowanceId, now);
 }
 
-/** The e-mail of a change, in French, sent only when the employee keeps the expenseRequests e-mails on. */
+/**
+ * The e-mail (in French, with the allowance's facts) and the push of a change, after the event's transaction:
+ * each only when the employee keeps the expenseRequests e-mails or pushes on (allowances share that preference).
+ */
 async function notifyByMail(
-  deps: { db: DB; messenger?: Messenger },
+  deps: NotifyDeps,
   userId: string,
   event: AllowanceEvent,
   allowanceId: string,
   extra: { reason?: string; payoutDate?: string } = {},
 ) {
   const { db, messenger } = deps;
-  if (!messenger) return;
+  const type = `allowance_${event}_notification`;
   // deliverNotification checks the preference too; checked first here so that the row is not read for nothing.
   const preferences = await getNotificationPreferences(db, userId);
-  if (!preferences.expenseRequests.mail) return;
+  if (!messenger || !preferences.expenseRequests.mail) {
+    await deliverNotification({ db, push: deps.push }, userId, type, allowanceId);
+    return;
+  }
   const row = await db
     .selectFrom("allowances as a")
     .innerJoin("users as u", "u.id", "a.user_id")
@@ -968,7 +982,7 @@ async function notifyByMail(
     reason: extra.reason ?? "",
     payoutDate: extra.payoutDate ? frenchDay(extra.payoutDate) : "",
   };
-  await deliverNotification({ db, messenger }, userId, `allowance_${event}_notification`, allowanceId, {
+  await deliverNotification(deps, userId, type, allowanceId, {
     mail: { subject: fill(mail.subject, values), text: `${fill(mail.text, values)}\n\n${catalogue.mail.footer}` },
   });
 }

@@ -2,7 +2,7 @@ import type { DB } from "../db";
 import { newId } from "../ids";
 import { encryptPin } from "../providers/issuer/pin";
 import { IssuerError, type AddressField, type CardIssuer, type ShippingAddress } from "../providers/issuer/port";
-import { recordNotification } from "./notifications";
+import { deliverNotification, recordNotification, type Notifier } from "./notifications";
 import type { CardType, CardCreationOptions } from "~/domain/card-creation";
 
 export async function cardCreationOptions(db: DB, userId: string): Promise<CardCreationOptions> {
@@ -278,6 +278,7 @@ export async function submitCardRequest(
   userId: string,
   requestId: string,
   now = new Date(),
+  notifier: Notifier = {},
 ): Promise<SubmitResult> {
   const request = await db
     .selectFrom("card_requests")
@@ -422,16 +423,22 @@ export async function submitCardRequest(
       .where("id", "=", userId)
       .execute();
   });
-  const cardId = await settleCardRequest(db, issuer, requestId);
+  const cardId = await settleCardRequest(db, issuer, requestId, notifier);
   return { kind: "created", cardId };
 }
 
 /**
  * Records the card of a submitted request once the issuer has made it: the card row, its links to the
- * user's wallets from the same funder, and a "card created" notification. Returns the card id, or null
- * while the issuer is still at work.
+ * user's wallets from the same funder, and a "card created" notification (its e-mail and push sent after
+ * the commit, by the one call that recorded the card). Returns the card id, or null while the issuer is
+ * still at work.
  */
-async function settleCardRequest(db: DB, issuer: CardIssuer, requestId: string): Promise<string | null> {
+async function settleCardRequest(
+  db: DB,
+  issuer: CardIssuer,
+  requestId: string,
+  notifier: Notifier,
+): Promise<string | null> {
   const request = await db.selectFrom("card_requests").selectAll().where("id", "=", requestId).executeTakeFirst();
   if (!request) return null;
   if (request.card_id) return request.card_id;
@@ -498,13 +505,21 @@ async function settleCardRequest(db: DB, issuer: CardIssuer, requestId: string):
     await recordNotification(trx, request.user_id, "card_created_to_user_notification", cardId, new Date(stamp));
     return true;
   });
-  if (made) return cardId;
+  if (made) {
+    await deliverNotification({ db, ...notifier }, request.user_id, "card_created_to_user_notification", cardId);
+    return cardId;
+  }
   const winner = await db.selectFrom("card_requests").select("card_id").where("id", "=", requestId).executeTakeFirst();
   return winner?.card_id ?? null;
 }
 
 /** Records every card of this user that the issuer has finished since the last look (the wait screen's poll). */
-export async function settleCardRequests(db: DB, issuer: CardIssuer, userId: string): Promise<void> {
+export async function settleCardRequests(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  notifier: Notifier = {},
+): Promise<void> {
   const pending = await db
     .selectFrom("card_requests")
     .select("id")
@@ -512,7 +527,7 @@ export async function settleCardRequests(db: DB, issuer: CardIssuer, userId: str
     .where("status", "=", "submitted")
     .where("issuer_ref", "is not", null)
     .execute();
-  for (const request of pending) await settleCardRequest(db, issuer, request.id);
+  for (const request of pending) await settleCardRequest(db, issuer, request.id, notifier);
 }
 
 /** True while a submitted card is still being made by the issuer. */

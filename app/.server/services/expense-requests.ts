@@ -4,7 +4,8 @@ import type { ExpenseRequestStatus, ExpenseRequestTable } from "../db/schema";
 import type { Locale } from "../env";
 import { newId } from "../ids";
 import type { Messenger } from "../providers/messaging/port";
-import { deliverNotification, recordNotification } from "./notifications";
+import type { PushSender } from "../providers/push/port";
+import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
 import { debitWallet, walletSummaries } from "./wallets";
 import { addWorkingDays, isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
@@ -361,7 +362,7 @@ export async function submitExpenseRequest(
   messenger: Messenger,
   userId: string,
   input: ExpenseRequestInput,
-  options: { now?: Date } = {},
+  options: { now?: Date; push?: PushSender } = {},
 ): Promise<SubmitExpenseRequestResult> {
   const now = options.now ?? new Date();
   const user = await db
@@ -637,7 +638,10 @@ export async function submitExpenseRequest(
       throw err;
     });
   if (result.kind === "created" || result.kind === "updated") {
-    await notifyByMail(db, messenger, userId, result.kind, { amount: input.amount, partner: partner.name_fr });
+    await notifyByMail({ db, messenger, push: options.push }, userId, result.kind, result.requestId, {
+      amount: input.amount,
+      partner: partner.name_fr,
+    });
   }
   return result;
 }
@@ -682,7 +686,7 @@ export async function cancelExpenseRequest(
   messenger: Messenger,
   userId: string,
   requestId: string,
-  options: { now?: Date } = {},
+  options: { now?: Date; push?: PushSender } = {},
 ): Promise<{ kind: "cancelled" } | { kind: "notFound" } | { kind: "notCancellable" }> {
   const now = options.now ?? new Date();
   const row = await db
@@ -707,7 +711,7 @@ export async function cancelExpenseRequest(
     return true;
   });
   if (!done) return { kind: "notCancellable" };
-  await notifyByMail(db, messenger, userId, "cancelled", await mailFacts(db, row.id));
+  await notifyByMail({ db, messenger, push: options.push }, userId, "cancelled", row.id, await mailFacts(db, row.id));
   return { kind: "cancelled" };
 }
 
@@ -743,7 +747,7 @@ export async function reviewExpenseRequest(
   messenger: Messenger,
   requestId: string,
   decision: ReviewDecision,
-  options: { now?: Date } = {},
+  options: { now?: Date; push?: PushSender } = {},
 ): Promise<ReviewResult> {
   const now = options.now ?? new Date();
   const nowIso = now.toISOString();
@@ -842,7 +846,7 @@ export async function reviewExpenseRequest(
   });
   if (outcome.kind === "approved" || outcome.kind === "refused" || outcome.kind === "toCorrect") {
     const event = outcome.kind === "toCorrect" ? "rectification_needed" : outcome.kind;
-    await notifyByMail(db, messenger, request.user_id, event, {
+    await notifyByMail({ db, messenger, push: options.push }, request.user_id, event, request.id, {
       ...(await mailFacts(db, request.id)),
       reason,
       payoutDate: outcome.kind === "approved" ? outcome.payoutDate : undefined,
@@ -856,7 +860,7 @@ export async function payDuePayouts(
   db: DB,
   messenger: Messenger,
   today: string,
-  options: { now?: Date } = {},
+  options: { now?: Date; push?: PushSender } = {},
 ): Promise<{ paid: string[] }> {
   const now = options.now ?? new Date();
   const due = await db
@@ -888,7 +892,13 @@ export async function payDuePayouts(
     });
     if (!done) continue;
     paid.push(payout.expense_request_id);
-    await notifyByMail(db, messenger, payout.user_id, "finished", await mailFacts(db, payout.expense_request_id));
+    await notifyByMail(
+      { db, messenger, push: options.push },
+      payout.user_id,
+      "finished",
+      payout.expense_request_id,
+      await mailFacts(db, payout.expense_request_id),
+    );
   }
   return { paid };
 }
@@ -982,10 +992,16 @@ export function fill(template: string, values: Record<string, string>): string {
 }
 
 /**
- * The e-mail of a change, in French, sent through deliverNotification: only when the employee keeps the
- * expenseRequests e-mails on. (No push yet: the callers do not carry the push sender; issue 16 integration.)
+ * The e-mail (in French, with the request's facts) and the push of a change, sent through deliverNotification
+ * after the event's transaction: each only when the employee keeps the expenseRequests e-mails or pushes on.
  */
-async function notifyByMail(db: DB, messenger: Messenger, userId: string, event: RequestEvent, facts: MailFacts) {
+async function notifyByMail(
+  deps: NotifyDeps,
+  userId: string,
+  event: RequestEvent,
+  requestId: string,
+  facts: MailFacts,
+) {
   const mails = resources.fr.translation.refunds.mail;
   const mail = mails[event];
   const values = {
@@ -994,7 +1010,7 @@ async function notifyByMail(db: DB, messenger: Messenger, userId: string, event:
     reason: facts.reason ?? "",
     payoutDate: facts.payoutDate ? frenchDay(facts.payoutDate) : "",
   };
-  await deliverNotification({ db, messenger }, userId, `expense_request_${event}_notification`, null, {
+  await deliverNotification(deps, userId, `expense_request_${event}_notification`, requestId, {
     mail: { subject: fill(mail.subject, values), text: `${fill(mail.text, values)}\n\n${mails.footer}` },
   });
 }

@@ -68,7 +68,7 @@ describe("read marking, mark unread, delete", () => {
   test("another person's notification is never changed", async () => {
     const page = await listNotifications(handle.db, ids.marie, { unreadOnly: true, page: 1 });
     const id = page!.items[0]!.id;
-    expect(await markRead(handle.db, ids.claire, [id])).toBe(0);
+    expect(await markRead(handle.db, ids.claire, [id])).toBeNull();
     expect(await markUnread(handle.db, ids.claire, id)).toBe(false);
     expect(await deleteNotification(handle.db, ids.claire, id)).toBe(false);
     expect(await countUnread(handle.db, ids.marie)).toBe(16);
@@ -195,5 +195,125 @@ describe("the daily expiry job", () => {
     expect(await notifyExpiringBalances(deps, new Date("2026-11-25T06:00:00Z"))).toBe(0);
     expect(await mine()).toHaveLength(1);
     expect(await outbox(account.userId, "push")).toHaveLength(1);
+  });
+});
+
+describe("the daily expiry job: the window's edges, the preferences, nobody else", () => {
+  test("ends from today to today + 30 (Paris days) are told once; expired, later or empty balances and other people are not", async () => {
+    // 23:30 UTC on 30 November is already 1 December in Paris: the window is 1–31 December.
+    const now = new Date("2026-11-30T23:30:00Z");
+    const wallets = ["Today", "Last", "Edge", "After", "Gone", "Spent"].map((name) => ({ name, type: "gift" }));
+    const told = await createAccount(
+      handle.db,
+      { email: `expiry-edges-${Date.now()}@example.test`, passwordHash: "x", wallets },
+      now,
+    );
+    const bystander = await createAccount(
+      handle.db,
+      {
+        email: `expiry-bystander-${Date.now()}@example.test`,
+        passwordHash: "x",
+        wallets: [{ name: "Later", type: "meal" }],
+      },
+      now,
+    );
+    const balance = (walletId: string, endDate: string, amount = 500) =>
+      buildWalletBalance({
+        wallet_id: walletId,
+        balance: amount,
+        deposit_amount: 500,
+        start_date: "2026-01-01",
+        end_date: endDate,
+      });
+    await handle.db
+      .insertInto("wallet_balances")
+      .values([
+        balance(told.wallets.Today!, "2026-12-01"),
+        balance(told.wallets.Last!, "2026-12-31"),
+        balance(told.wallets.Edge!, "2027-01-01"),
+        balance(told.wallets.After!, "2027-01-05"),
+        balance(told.wallets.Gone!, "2026-11-30"),
+        balance(told.wallets.Spent!, "2026-12-10", 0),
+        balance(bystander.wallets.Later!, "2027-06-30"),
+      ])
+      .execute();
+    // Mail on, push off for this one.
+    const preferences = defaultNotificationPreferences();
+    preferences.wallets = { mail: true, push: false };
+    await saveNotificationPreferences(handle.db, told.userId, preferences);
+    const bystanderBefore = await handle.db
+      .selectFrom("notifications")
+      .select("id")
+      .where("user_id", "=", bystander.userId)
+      .execute();
+
+    const deps = { db: handle.db, messenger: new SandboxMessenger(handle.db), push: new SandboxPushSender(handle.db) };
+    await notifyExpiringBalances(deps, now);
+    const rows = await handle.db
+      .selectFrom("notifications")
+      .select(["type", "data_id", "read_at"])
+      .where("user_id", "=", told.userId)
+      .execute();
+    expect(rows.map((r) => r.data_id).sort()).toEqual([told.wallets.Today, told.wallets.Last].sort());
+    expect(rows.every((r) => r.type === "wallet_expire_in_notification" && r.read_at === null)).toBe(true);
+    expect(await outbox(told.email, "email")).toHaveLength(2);
+    expect(await outbox(told.userId, "push")).toHaveLength(0);
+    // Twice the same day: nothing sent twice. The next day the window reaches 1 January: Edge alone is added.
+    await notifyExpiringBalances(deps, new Date(now.getTime() + 60_000));
+    expect(await outbox(told.email, "email")).toHaveLength(2);
+    await notifyExpiringBalances(deps, new Date(now.getTime() + 24 * 3600_000));
+    await notifyExpiringBalances(deps, new Date(now.getTime() + 25 * 3600_000));
+    expect(await outbox(told.email, "email")).toHaveLength(3);
+    expect(
+      (
+        await handle.db
+          .selectFrom("notifications")
+          .select("data_id")
+          .where("user_id", "=", told.userId)
+          .orderBy("created_at", "desc")
+          .executeTakeFirst()
+      )?.data_id,
+    ).toBe(told.wallets.Edge);
+    expect(await countUnread(handle.db, told.userId)).toBe(3);
+    // The bystander: nothing added, nothing sent.
+    expect(
+      await handle.db.selectFrom("notifications").select("id").where("user_id", "=", bystander.userId).execute(),
+    ).toEqual(bystanderBefore);
+    expect(await outbox(bystander.email, "email")).toHaveLength(0);
+    expect(await outbox(bystander.userId, "push")).toHaveLength(0);
+  });
+
+  test("a wallet told about more than 30 days ago is told again while its balance still ends within 30 days", async () => {
+    const first = new Date("2026-03-01T08:00:00Z");
+    const account = await createAccount(
+      handle.db,
+      {
+        email: `expiry-again-${Date.now()}@example.test`,
+        passwordHash: "x",
+        wallets: [{ name: "Long", type: "gift" }],
+      },
+      first,
+    );
+    await handle.db
+      .insertInto("wallet_balances")
+      .values(
+        buildWalletBalance({
+          wallet_id: account.wallets.Long!,
+          balance: 500,
+          deposit_amount: 500,
+          start_date: "2026-01-01",
+          end_date: "2026-03-31",
+        }),
+      )
+      .execute();
+    const deps = { db: handle.db };
+    const mine = () =>
+      handle.db.selectFrom("notifications").select("id").where("user_id", "=", account.userId).execute();
+    await notifyExpiringBalances(deps, first);
+    expect(await mine()).toHaveLength(1);
+    await notifyExpiringBalances(deps, new Date("2026-03-30T08:00:00Z"));
+    expect(await mine()).toHaveLength(1);
+    await notifyExpiringBalances(deps, new Date("2026-03-31T09:00:00Z"));
+    expect(await mine()).toHaveLength(2);
   });
 });

@@ -24,16 +24,26 @@ export interface NotificationPage {
   hasMore: boolean;
 }
 
+/** Refund events after which the request sits in the list's "finished" tab. */
+const FINISHED_REQUEST_TYPES = new Set([
+  "expense_request_cancelled_notification",
+  "expense_request_refused_notification",
+  "expense_request_finished_notification",
+]);
+
 /**
  * The page a notification opens (spec 000 §7): a card for card_created_to_user_notification, the wallet for
- * wallet_expire_in_notification and wallet_reload_notification; the refund and allowance lists for theirs.
+ * wallet_expire_in_notification and wallet_reload_notification; for refunds and allowances their list, at
+ * the request's own entry (the list's `exr-`/`alw-` anchors; the tab the event leaves it in).
  */
 export function notificationPath(type: string, dataId: string | null): string | null {
   if (type === "card_created_to_user_notification") return dataId ? `/cards/${encodeURIComponent(dataId)}` : "/cards";
   if (type === "wallet_expire_in_notification" || type === "wallet_reload_notification")
     return dataId ? `/wallets/${encodeURIComponent(dataId)}` : "/wallets";
-  if (type.startsWith("expense_request_")) return "/plans/expense-requests";
-  if (type.startsWith("allowance_")) return "/plans/allowances";
+  const anchor = (prefix: string) => (dataId ? `#${prefix}-${encodeURIComponent(dataId)}` : "");
+  if (type.startsWith("expense_request_"))
+    return `/plans/expense-requests${FINISHED_REQUEST_TYPES.has(type) ? "?tab=finished" : ""}${anchor("exr")}`;
+  if (type.startsWith("allowance_")) return `/plans/allowances${anchor("alw")}`;
   return null;
 }
 
@@ -90,17 +100,34 @@ export async function countUnread(db: DB, userId: string): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-/** Marks read those of `ids` that are this person's and still unread (the others are left as they are). */
-export async function markRead(db: DB, userId: string, ids: readonly string[], now = new Date()): Promise<number> {
+/**
+ * Marks read those of `ids` that are this person's and still unread (the others are left as they are); answers
+ * how many it marked, or null when none of the ids is this person's (unknown or another's: the route's 404).
+ */
+export async function markRead(
+  db: DB,
+  userId: string,
+  ids: readonly string[],
+  now = new Date(),
+): Promise<number | null> {
   if (ids.length === 0) return 0;
+  const some = ids.slice(0, NOTIFICATIONS_PAGE_SIZE * 20);
   const result = await db
     .updateTable("notifications")
     .set({ read_at: now.toISOString() })
     .where("user_id", "=", userId)
-    .where("id", "in", ids.slice(0, NOTIFICATIONS_PAGE_SIZE * 20))
+    .where("id", "in", some)
     .where("read_at", "is", null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const marked = Number(result.numUpdatedRows);
+  if (marked > 0) return marked;
+  const owned = await db
+    .selectFrom("notifications")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("id", "in", some)
+    .executeTakeFirst();
+  return owned ? 0 : null;
 }
 
 /** False when the notification is not this person's (or does not exist): nothing changed. */
@@ -124,10 +151,14 @@ export async function deleteNotification(db: DB, userId: string, id: string): Pr
   return Number(result.numDeletedRows) === 1;
 }
 
-export interface NotifyDeps {
-  db: DB;
+/** How notifications leave the portal: the e-mail and the push senders (either may be absent: not sent). */
+export interface Notifier {
   messenger?: Messenger;
   push?: PushSender;
+}
+
+export interface NotifyDeps extends Notifier {
+  db: DB;
 }
 
 /** The e-mail of an event when its producer writes one of its own (a refund decision's facts, its own footer). */

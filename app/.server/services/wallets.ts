@@ -1,5 +1,6 @@
 import type { DB } from "../db";
 import { newId } from "../ids";
+import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
 import {
   currentBalances,
   daysBetween,
@@ -10,6 +11,7 @@ import {
   walletTransactionLabel,
 } from "~/domain/wallets";
 import type { WalletSummary, WalletDetail, WalletTransactionView, WalletLicence } from "~/domain/wallets";
+import { isCalendarDay } from "~/domain/calendar";
 
 /** The user's wallets with today's amounts, in a stable order (creation, then name). */
 export async function listWallets(db: DB, userId: string, now = new Date()): Promise<WalletSummary[]> {
@@ -420,4 +422,63 @@ export async function debitWallet(
       created_at: now.toISOString(),
     })
     .execute();
+}
+
+/** The largest single deposit accepted, in cents (100 000 €): anything above is a typing error. */
+export const MAX_RELOAD_AMOUNT = 10_000_000;
+
+export type ReloadWalletResult = { kind: "reloaded"; balanceId: string } | { kind: "notFound" } | { kind: "invalid" };
+
+/**
+ * A funder's deposit on a wallet (a "reload", spec 000 §7; in the sandbox `npm run sandbox:reload` stands for the
+ * funder): a new balance of `amount` cents valid from `startDate` to `endDate` (Paris days), its "deposit" line in
+ * the wallet's history and a wallet_reload_notification, in one transaction; then the notification's e-mail and
+ * push, per the person's wallets preference. An unlimited wallet has no balance to add to: invalid.
+ */
+export async function reloadWallet(
+  deps: NotifyDeps,
+  walletId: string,
+  deposit: { amount: number; startDate: string; endDate: string },
+  now = new Date(),
+): Promise<ReloadWalletResult> {
+  const { amount, startDate, endDate } = deposit;
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_RELOAD_AMOUNT) return { kind: "invalid" };
+  if (!isCalendarDay(startDate) || !isCalendarDay(endDate) || endDate < startDate || endDate < todayInParis(now))
+    return { kind: "invalid" };
+  const wallet = await deps.db
+    .selectFrom("wallets")
+    .select(["id", "user_id", "unlimited"])
+    .where("id", "=", walletId)
+    .executeTakeFirst();
+  if (!wallet) return { kind: "notFound" };
+  if (wallet.unlimited === 1) return { kind: "invalid" };
+  const balanceId = newId("bal");
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("wallet_balances")
+      .values({
+        id: balanceId,
+        wallet_id: wallet.id,
+        balance: amount,
+        deposit_amount: amount,
+        start_date: startDate,
+        end_date: endDate,
+      })
+      .execute();
+    await trx
+      .insertInto("wallet_transactions")
+      .values({
+        id: newId("wtx"),
+        wallet_id: wallet.id,
+        amount,
+        main_comment: "deposit",
+        merchant_name: null,
+        status: "processed",
+        created_at: now.toISOString(),
+      })
+      .execute();
+    await recordNotification(trx, wallet.user_id, "wallet_reload_notification", wallet.id, now);
+  });
+  await deliverNotification(deps, wallet.user_id, "wallet_reload_notification", wallet.id);
+  return { kind: "reloaded", balanceId };
 }

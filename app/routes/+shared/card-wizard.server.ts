@@ -155,7 +155,7 @@ function issuerReasons(code: string, message: string | null): { formErrors: stri
 
 /** One action for every step: the hidden `step` field says which form was sent (WIZARD_STEPS, declared once). */
 export async function cardWizardAction(request: Request, userId: string, routes: WizardRoutes) {
-  const { db, issuer } = await getPlatform();
+  const { db, issuer, messenger, push } = await getPlatform();
   const form = await request.formData();
   const step = String(form.get("step") ?? "");
   if (!(WIZARD_STEPS as readonly string[]).includes(step)) throw unknownIntent();
@@ -231,7 +231,7 @@ export async function cardWizardAction(request: Request, userId: string, routes:
   throw unknownIntent();
 
   async function finish() {
-    const result = await submitCardRequest(db, issuer, userId, requestId as string);
+    const result = await submitCardRequest(db, issuer, userId, requestId as string, new Date(), { messenger, push });
     switch (result.kind) {
       case "created":
         return success(result.cardId, false);

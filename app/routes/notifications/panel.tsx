@@ -65,7 +65,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     case INTENT.read: {
       const ids = form.getAll("id").filter((id): id is string => typeof id === "string" && id.length <= 64);
       if (ids.length === 0 || ids.length > MAX_READ_IDS) throw refusal(400, "notificationCentre.notFound");
-      return { marked: await markRead(db, account.id, ids) };
+      // None of them this person's (unknown or another's): 404, nothing changed.
+      const marked = await markRead(db, account.id, ids);
+      if (marked === null) throw refusal(404, "notificationCentre.notFound");
+      return { marked };
     }
     case INTENT.markUnread: {
       const id = idOf(form);

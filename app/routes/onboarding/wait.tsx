@@ -20,13 +20,13 @@ import { internalRedirect } from "~/routes/+shared/redirects.server";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db, issuer } = await getPlatform();
+  const { db, issuer, messenger, push } = await getPlatform();
   if (!profileComplete(account)) throw internalRedirect("/onboarding");
   // A write on GET, on purpose: an idempotent sync with the issuer. It records a card the issuer has
   // finished (its own state, not the person's choice), once: the request moves from "submitted" to
   // "issued" in the same transaction that inserts the card, guarded by `status = submitted`, so a
   // reload, a prefetch or two polls at once record nothing more (settleCardRequest, card-creation.ts).
-  await settleCardRequests(db, issuer, account.id);
+  await settleCardRequests(db, issuer, account.id, { messenger, push });
   const [cards, cardInTheMaking] = await Promise.all([listCards(db, account.id), hasCardInTheMaking(db, account.id)]);
   const attempt = parseAttempt(new URL(request.url).searchParams.get("attempt"));
   const outcome = waitOutcome({ hasCard: cards.length > 0, cardInTheMaking, attempt });

@@ -54,8 +54,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case INTENT.cancel:
       break;
   }
-  const { db } = await getPlatform();
-  const result = await cancelAllowance(db, account.id, params.allowanceId);
+  const { db, messenger, push } = await getPlatform();
+  const result = await cancelAllowance(db, account.id, params.allowanceId, { messenger, push });
   switch (result.kind) {
     case "cancelled":
       return redirectWithFlash(request, LIST, { kind: "success", message: "allowanceList.cancellation.done" });

@@ -339,7 +339,7 @@ export async function distanceAct(ctx: AllowanceFlowContext, form: FormData) {
     const input = inputOf(type, draft.answers);
     if (!input || draft.stepReached < stepIndex("summary")) return go("details");
     const result = await createAllowance(
-      { db, geodata, messenger: ctx.platform.messenger },
+      { db, geodata, messenger: ctx.platform.messenger, push: ctx.platform.push },
       userId,
       { ...input, draftId: draft.id, swornStatement: true },
       ctx.today,

@@ -51,8 +51,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case INTENT.cancel:
       break;
   }
-  const { db, messenger } = await getPlatform();
-  const result = await cancelExpenseRequest(db, messenger, account.id, params.requestId);
+  const { db, messenger, push } = await getPlatform();
+  const result = await cancelExpenseRequest(db, messenger, account.id, params.requestId, { push });
   switch (result.kind) {
     case "cancelled":
       return redirectWithFlash(request, internalPath(LIST, {}, { search: { tab: "finished" } }), {

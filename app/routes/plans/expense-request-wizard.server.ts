@@ -676,20 +676,26 @@ export async function wizardAction(args: Args) {
         "summary",
         reply(submission, { fieldErrors: { sworn_name: ["refunds.errors.swornNameRequired"] } }),
       );
-    const result = await submitExpenseRequest(db, platform.messenger, userId, {
-      draftId: d.id,
-      requestId: d.requestId,
-      typeId: d.typeId ?? "",
-      partnerId: d.partnerId ?? "",
-      ticketDate: d.ticketDate ?? "",
-      amount: d.amount ?? 0,
-      iban: d.iban,
-      paymentMethods: d.paymentMethods,
-      mediaId: d.mediaId ?? "",
-      secondMediaId: d.secondMediaId,
-      swornStatement: true,
-      swornName: swornName ? (submission.value.sworn_name ?? null) : null,
-    });
+    const result = await submitExpenseRequest(
+      db,
+      platform.messenger,
+      userId,
+      {
+        draftId: d.id,
+        requestId: d.requestId,
+        typeId: d.typeId ?? "",
+        partnerId: d.partnerId ?? "",
+        ticketDate: d.ticketDate ?? "",
+        amount: d.amount ?? 0,
+        iban: d.iban,
+        paymentMethods: d.paymentMethods,
+        mediaId: d.mediaId ?? "",
+        secondMediaId: d.secondMediaId,
+        swornStatement: true,
+        swornName: swornName ? (submission.value.sworn_name ?? null) : null,
+      },
+      { push: platform.push },
+    );
     switch (result.kind) {
       case "created":
       case "updated":

@@ -56,11 +56,11 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const { db, messenger } = await sandboxPlatform();
+  const { db, messenger, push } = await sandboxPlatform();
   const form = await request.formData();
   const intent = intentOf(form, INTENT);
   if (intent === INTENT.payDue) {
-    await payDueAllowancePayouts(db, todayInParis(), { messenger });
+    await payDueAllowancePayouts(db, todayInParis(), { messenger, push });
     return redirectWithFlash(request, PAGE, { kind: "success", message: "allowances.review.paid" });
   }
   const submission = parseForm(form, reviewSchema);
@@ -70,7 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
     db,
     allowanceId,
     intent === INTENT.approve ? { kind: "approve" } : { kind: "refuse", reason },
-    { messenger },
+    { messenger, push },
   );
   const [kind, message] = OUTCOMES[result.kind];
   return redirectWithFlash(request, PAGE, { kind, message });

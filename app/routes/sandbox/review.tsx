@@ -45,11 +45,11 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const { db, messenger } = await sandboxPlatform();
+  const { db, messenger, push } = await sandboxPlatform();
   const form = await request.formData();
   const intent = intentOf(form, INTENT);
   if (intent === INTENT.payDue) {
-    await payDuePayouts(db, messenger, todayInParis());
+    await payDuePayouts(db, messenger, todayInParis(), { push });
     return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.paid" });
   }
   const submission = parseForm(form, reviewSchema);
@@ -61,7 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
       : intent === INTENT.refuse
         ? { kind: "refuse", reason }
         : { kind: "askCorrection", reason };
-  const result = await reviewExpenseRequest(db, messenger, requestId, decision);
+  const result = await reviewExpenseRequest(db, messenger, requestId, decision, { push });
   switch (result.kind) {
     case "approved":
       return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.approved" });

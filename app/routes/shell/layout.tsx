@@ -27,14 +27,14 @@ export const middleware = [requireAccount];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db, env, issuer, supportChat } = await getPlatform();
+  const { db, env, issuer, supportChat, messenger, push } = await getPlatform();
   // A card asked for earlier may have been made since: record it before listing (one query when none).
   // A write on GET, on purpose: an idempotent sync of the issuer's state. It only turns a "submitted"
   // request the issuer has finished into its card, guarded by `status = 'submitted'` in one transaction
   // (settleCardRequest), so a second look, or two at once, records nothing more.
   let cardInTheMaking = await hasCardInTheMaking(db, account.id);
   if (cardInTheMaking) {
-    await settleCardRequests(db, issuer, account.id);
+    await settleCardRequests(db, issuer, account.id, { messenger, push });
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
   }
   const [cards, wallets, pending, unreadNotifications] = await Promise.all([
