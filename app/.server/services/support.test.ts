@@ -5,7 +5,13 @@ import { openTestDatabase } from "../db/test-database";
 import { CrispSupportChat } from "../providers/chat/crisp";
 import { SandboxSupportChat } from "../providers/chat/sandbox";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { sendSupportMessage, supportConversation, type SupportDeps } from "./support";
+import {
+  AWAITING_ANSWER_MS,
+  awaitingAnswer,
+  sendSupportMessage,
+  supportConversation,
+  type SupportDeps,
+} from "./support";
 
 let handle: DatabaseHandle;
 let deps: SupportDeps;
@@ -70,4 +76,31 @@ test("Crisp keeps no conversation in the portal, and its token id is stable per 
   expect(token).not.toContain(marie);
   const other = new CrispSupportChat({ websiteId: "00000000-0000-0000-0000-000000000000", secret: "t".repeat(32) });
   expect(other.browserChat(marie).tokenId).not.toBe(token);
+});
+
+test("the user waits for an answer only while their own last message is recent", () => {
+  const now = new Date("2026-11-24T10:00:00.000Z");
+  const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+  expect(awaitingAnswer([], now)).toBe(false);
+  expect(awaitingAnswer([{ author: "user", createdAt: at(1) }], now)).toBe(true);
+  expect(awaitingAnswer([{ author: "user", createdAt: at(9.9) }], now)).toBe(true);
+  expect(awaitingAnswer([{ author: "user", createdAt: at(AWAITING_ANSWER_MS / 60_000) }], now)).toBe(false);
+  expect(
+    awaitingAnswer(
+      [
+        { author: "user", createdAt: at(2) },
+        { author: "support", createdAt: at(1) },
+      ],
+      now,
+    ),
+  ).toBe(false);
+  expect(
+    awaitingAnswer(
+      [
+        { author: "support", createdAt: at(3) },
+        { author: "user", createdAt: at(2) },
+      ],
+      now,
+    ),
+  ).toBe(true);
 });
