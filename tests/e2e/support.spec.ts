@@ -96,7 +96,7 @@ test("the store locator says it lives in the mobile app, and closing it returns 
   const dialog = page.getByRole("dialog", { name: "Le localisateur de commerces est dans l’application mobile" });
   await expect(dialog.getByRole("link", { name: "Télécharger dans l’App Store" })).toBeVisible();
   await expect(dialog.getByRole("link", { name: "Disponible sur Google Play" })).toBeVisible();
-  await expect(page).toHaveTitle("Le localisateur de commerces est dans l’application mobile – Portail Avantages");
+  await expect(page).toHaveTitle("Trouver un commerce – Portail Avantages");
   await expectAccessible(page, "store locator");
   await dialog.getByRole("link", { name: /^Fermer/ }).click();
   await expect(page).toHaveURL(/\/cards\//);
