@@ -81,26 +81,32 @@ test("Crisp keeps no conversation in the portal, and its token id is stable per 
 test("the user waits for an answer only while their own last message is recent", () => {
   const now = new Date("2026-11-24T10:00:00.000Z");
   const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString();
-  expect(awaitingAnswer([], now)).toBe(false);
-  expect(awaitingAnswer([{ author: "user", createdAt: at(1) }], now)).toBe(true);
-  expect(awaitingAnswer([{ author: "user", createdAt: at(9.9) }], now)).toBe(true);
-  expect(awaitingAnswer([{ author: "user", createdAt: at(AWAITING_ANSWER_MS / 60_000) }], now)).toBe(false);
-  expect(
-    awaitingAnswer(
+  const limit = AWAITING_ANSWER_MS / 60_000;
+  const cases: [[string, number][], boolean][] = [
+    [[], false],
+    [[["user", 1]], true],
+    [[["user", limit - 0.1]], true],
+    [[["user", limit]], false],
+    [
       [
-        { author: "user", createdAt: at(2) },
-        { author: "support", createdAt: at(1) },
+        ["user", 2],
+        ["support", 1],
       ],
-      now,
-    ),
-  ).toBe(false);
-  expect(
-    awaitingAnswer(
+      false,
+    ],
+    [
       [
-        { author: "support", createdAt: at(3) },
-        { author: "user", createdAt: at(2) },
+        ["support", 3],
+        ["user", 2],
       ],
-      now,
-    ),
-  ).toBe(true);
+      true,
+    ],
+  ];
+  for (const [messages, waiting] of cases) {
+    const conversation = messages.map(([author, ago]) => ({
+      author: author as "user" | "support",
+      createdAt: at(ago),
+    }));
+    expect(awaitingAnswer(conversation, now), JSON.stringify(messages)).toBe(waiting);
+  }
 });
