@@ -217,10 +217,13 @@ test("with JS, the open conversation fetches new messages while the tab is visib
   await page.waitForTimeout(16_000);
   expect(rechecks.filter((at) => at > hiddenSince)).toEqual([]);
   await expect(chat.getByText("Un second message.")).toHaveCount(0);
+  const shownAt = Date.now();
   await page.evaluate(() => {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
     document.dispatchEvent(new Event("visibilitychange"));
   });
   await expect(chat.getByText("Un second message.")).toBeVisible({ timeout: 3_000 });
+  // At once, not at the next 15 s tick.
+  expect(rechecks.filter((at) => at >= shownAt && at < shownAt + 1_000).length).toBeGreaterThan(0);
   await expect(chat.getByLabel("Votre message")).toHaveValue("Un brouillon en cours");
 });
