@@ -45,14 +45,31 @@ export function CrispChat({
   return <p role="status">{opened ? null : t("support.opening")}</p>;
 }
 
-/** On sign-out (with JS), forgets the Crisp session in this browser if Crisp was loaded. */
+/**
+ * Crisp keeps its session in first-party cookies named `crisp-client/…` (URL-encoded): forgetting them
+ * resets the session in a page where the widget was not loaded, without loading it.
+ */
+function forgetCrispCookies() {
+  for (const pair of document.cookie.split(";")) {
+    const name = pair.split("=")[0]!.trim();
+    if (!name.startsWith("crisp-client")) continue;
+    const expired = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+    document.cookie = expired;
+    document.cookie = `${expired}; domain=${location.hostname}`;
+  }
+}
+
+/**
+ * On sign-out (with JS), forgets the Crisp session in this browser: through the widget when it is
+ * loaded in this page (token forgotten, session reset), else by forgetting Crisp's cookies.
+ */
 export function resetCrispOnSignOut(): () => void {
   const reset = () => {
     void import("crisp-sdk-web").then(({ Crisp }) => {
       if (Crisp.isCrispInjected()) {
         Crisp.setTokenId();
         Crisp.session.reset(false);
-      }
+      } else forgetCrispCookies();
     });
   };
   window.addEventListener(SIGN_OUT_EVENT, reset);

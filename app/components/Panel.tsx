@@ -16,12 +16,15 @@ export function Panel({
   title,
   closeTo,
   error = false,
+  namesDocument = true,
   children,
 }: {
   id: string;
   title: string;
   closeTo: string;
   error?: boolean;
+  /** False when the page under it names the document (a page that is only a dialog, spec 001 §2.1). */
+  namesDocument?: boolean;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -83,7 +86,7 @@ export function Panel({
   const titleId = `${id}-title`;
   return (
     <dialog ref={ref} open className="panel-dialog" aria-labelledby={titleId}>
-      <DocumentTitle page={title} error={error} />
+      {namesDocument ? <DocumentTitle page={title} error={error} /> : null}
       <div className="panel-dialog__header">
         <h2 id={titleId} className="panel-dialog__title">
           {title}

@@ -1,3 +1,5 @@
+import type { DB } from "../../app/.server/db";
+import { newId } from "../../app/.server/ids";
 import { expect, test } from "./fixtures";
 import { expectAccessible } from "./helpers";
 
@@ -94,7 +96,7 @@ test("the store locator says it lives in the mobile app, and closing it returns 
   const dialog = page.getByRole("dialog", { name: "Le localisateur de commerces est dans l’application mobile" });
   await expect(dialog.getByRole("link", { name: "Télécharger dans l’App Store" })).toBeVisible();
   await expect(dialog.getByRole("link", { name: "Disponible sur Google Play" })).toBeVisible();
-  await expect(page).toHaveTitle("Le localisateur de commerces est dans l’application mobile – Portail Avantages");
+  await expect(page).toHaveTitle("Trouver un commerce – Portail Avantages");
   await expectAccessible(page, "store locator");
   await dialog.getByRole("link", { name: /^Fermer/ }).click();
   await expect(page).toHaveURL(/\/cards\//);
@@ -118,4 +120,110 @@ test("the legal pages and the accessibility statement are inside the portal, lin
   await expect(page.getByRole("heading", { name: "État de conformité" })).toBeVisible();
   await expect(page.getByText(/partiellement conforme avec le référentiel/)).toBeVisible();
   await expect(page.getByRole("heading", { name: "Voies de recours" })).toBeVisible();
+});
+
+/** A message of the conversation written straight into the portal's database, as a real chat backend would. */
+async function addMessage(db: DB, userId: string, author: "user" | "support", body: string) {
+  await db
+    .insertInto("support_messages")
+    .values({ id: newId("sup"), user_id: userId, author, body, context: null, created_at: new Date().toISOString() })
+    .execute();
+}
+
+const jsOff = () => test.info().project.use.javaScriptEnabled === false;
+
+test("without JS, a conversation waiting for its answer refreshes itself, and never with a text box on it", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.skip(!jsOff(), "the meta refresh is for pages without JS; with JS the next test polls instead");
+  const account = await makeAccount({ cards: [{ type: "virtual", lastFour: "5556" }] });
+  await signInAs(page, account);
+  const { db } = e2eDatabase.handle;
+  await addMessage(db, account.userId, "user", "Ma carte est-elle active ?");
+
+  await page.goto("/support?back=/wallets");
+  const chat = page.getByRole("dialog", { name: "Aide" });
+  await expect(chat.getByText(/En attente de la réponse du support/)).toBeVisible();
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute(
+    "content",
+    "15;url=/support?back=%2Fwallets",
+  );
+  // Nothing to type into on a page that reloads itself: a link gives the box back, without the refresh.
+  await expect(chat.getByLabel("Votre message")).toHaveCount(0);
+  await expectAccessible(page, "support chat, waiting without JS");
+
+  // The answer arrives: the page shows it by itself, then stops refreshing.
+  await addMessage(db, account.userId, "support", "Oui, elle est active depuis ce matin.");
+  await expect(chat.getByText("Oui, elle est active depuis ce matin.")).toBeVisible({ timeout: 25_000 });
+  await expect(chat.getByText(/En attente de la réponse du support/)).toHaveCount(0);
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+  await expect(chat.getByLabel("Votre message")).toBeVisible();
+  await expect(chat.getByRole("link", { name: /^Fermer/ })).toHaveAttribute("href", "/wallets");
+
+  // Waiting again, the person chooses to write: the box, and no refresh that would lose the text.
+  await addMessage(db, account.userId, "user", "Et le code PIN ?");
+  await page.reload();
+  await chat.getByRole("link", { name: "Écrire un autre message" }).click();
+  await expect(page).toHaveURL(/compose=1/);
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+  await chat.getByLabel("Votre message").fill("Je l’ai oublié.");
+  await chat.getByRole("button", { name: "Envoyer" }).click();
+  await expect(chat.getByText("Je l’ai oublié.")).toBeVisible();
+  await expect(chat.getByRole("link", { name: /^Fermer/ })).toHaveAttribute("href", "/wallets");
+});
+
+test("with JS, the open conversation fetches new messages while the tab is visible, keeping what is typed", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.skip(jsOff(), "polling is JavaScript's; the previous test covers the page without it");
+  test.setTimeout(90_000);
+  const account = await makeAccount({ cards: [{ type: "virtual", lastFour: "5556" }] });
+  await signInAs(page, account);
+  const { db } = e2eDatabase.handle;
+  await addMessage(db, account.userId, "user", "Ma carte est-elle active ?");
+  const rechecks: number[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/support.data") rechecks.push(Date.now());
+  });
+
+  await page.goto("/support?back=/wallets");
+  const chat = page.getByRole("dialog", { name: "Aide" });
+  await expect(chat.getByText(/En attente de la réponse du support/)).toBeVisible();
+  // With JS the box stays while waiting: polling does not reload the page.
+  await chat.getByLabel("Votre message").fill("Un brouillon en cours");
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  await addMessage(db, account.userId, "support", "Oui, elle est active depuis ce matin.");
+  await expect(chat.getByText("Oui, elle est active depuis ce matin.")).toBeVisible({ timeout: 20_000 });
+  expect(rechecks.length).toBeGreaterThan(0);
+  // Past the no-JS refresh's 15 s: no reload happened, the draft is still there.
+  await page.waitForTimeout(2_000);
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  await expect(chat.getByLabel("Votre message")).toHaveValue("Un brouillon en cours");
+
+  // A hidden tab is not polled; showing it again rechecks at once.
+  await page.evaluate(() => {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  const hiddenSince = Date.now();
+  await addMessage(db, account.userId, "support", "Un second message.");
+  await page.waitForTimeout(16_000);
+  expect(rechecks.filter((at) => at > hiddenSince)).toEqual([]);
+  await expect(chat.getByText("Un second message.")).toHaveCount(0);
+  const shownAt = Date.now();
+  await page.evaluate(() => {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  await expect(chat.getByText("Un second message.")).toBeVisible({ timeout: 3_000 });
+  // At once, not at the next 15 s tick.
+  expect(rechecks.filter((at) => at >= shownAt && at < shownAt + 1_000).length).toBeGreaterThan(0);
+  await expect(chat.getByLabel("Votre message")).toHaveValue("Un brouillon en cours");
 });

@@ -5,7 +5,13 @@ import { openTestDatabase } from "../db/test-database";
 import { CrispSupportChat } from "../providers/chat/crisp";
 import { SandboxSupportChat } from "../providers/chat/sandbox";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { sendSupportMessage, supportConversation, type SupportDeps } from "./support";
+import {
+  AWAITING_ANSWER_MS,
+  awaitingAnswer,
+  sendSupportMessage,
+  supportConversation,
+  type SupportDeps,
+} from "./support";
 
 let handle: DatabaseHandle;
 let deps: SupportDeps;
@@ -70,4 +76,37 @@ test("Crisp keeps no conversation in the portal, and its token id is stable per 
   expect(token).not.toContain(marie);
   const other = new CrispSupportChat({ websiteId: "00000000-0000-0000-0000-000000000000", secret: "t".repeat(32) });
   expect(other.browserChat(marie).tokenId).not.toBe(token);
+});
+
+test("the user waits for an answer only while their own last message is recent", () => {
+  const now = new Date("2026-11-24T10:00:00.000Z");
+  const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+  const limit = AWAITING_ANSWER_MS / 60_000;
+  const cases: [[string, number][], boolean][] = [
+    [[], false],
+    [[["user", 1]], true],
+    [[["user", limit - 0.1]], true],
+    [[["user", limit]], false],
+    [
+      [
+        ["user", 2],
+        ["support", 1],
+      ],
+      false,
+    ],
+    [
+      [
+        ["support", 3],
+        ["user", 2],
+      ],
+      true,
+    ],
+  ];
+  for (const [messages, waiting] of cases) {
+    const conversation = messages.map(([author, ago]) => ({
+      author: author as "user" | "support",
+      createdAt: at(ago),
+    }));
+    expect(awaitingAnswer(conversation, now), JSON.stringify(messages)).toBe(waiting);
+  }
 });

@@ -17,6 +17,20 @@ export async function supportConversation(deps: SupportDeps, userId: string): Pr
   return messages.map((m) => ({ ...m, automatic: m.author === "support" && m.body === SANDBOX_ACKNOWLEDGEMENT }));
 }
 
+/** How long after the user's last unanswered message the page keeps looking for the answer by itself. */
+export const AWAITING_ANSWER_MS = 10 * 60_000;
+
+/**
+ * Whether the user is waiting for support's answer: the conversation's last message is theirs, sent
+ * less than AWAITING_ANSWER_MS ago. Only then does /support refresh itself without JS (an answer is
+ * expected soon, and a page that reloads would lose a message being typed: see docs/decisions/0032).
+ */
+export function awaitingAnswer(messages: readonly Pick<ChatMessage, "author" | "createdAt">[], now: Date): boolean {
+  const last = messages.at(-1);
+  if (!last || last.author !== "user") return false;
+  return now.getTime() - Date.parse(last.createdAt) < AWAITING_ANSWER_MS;
+}
+
 /**
  * Posts the user's message (already trimmed and bounded by the form's schema), about one of their cards
  * when `cardId` is given: another user's card, or one that does not exist, is `notFound` and nothing is sent.

@@ -9,6 +9,7 @@ import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { Checkbox, ErrorSummary, Field, RequiredNote, Radios, choiceTarget, type FieldMeta } from "~/components/forms";
 import { FileField, FormAlert, IntentButton as WizardButton, SummaryRow } from "~/components/forms";
 import { NewTabLink } from "~/components/NewTabLink";
+import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
 import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } from "./wizard";
 
@@ -287,8 +288,7 @@ function ReadingPending({ skip }: { skip: string }) {
   }, [revalidator]);
   return (
     <>
-      {/* Read only without JavaScript; React would move a <meta> of its own into <head>. */}
-      <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} />
+      <NoScriptRefresh seconds={2} />
       <div className="alert alert--info" role="status">
         <p>{t("refundWizard.details.reading")}</p>
       </div>

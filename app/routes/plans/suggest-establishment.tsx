@@ -9,10 +9,10 @@ import { partnerSuggestionSchema, SUGGESTION_MAX, type PartnerSuggestionForm } f
 import { planFeaturesOf, planTabs } from "~/domain/plans";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { parseForm, refuse, reply } from "~/routes/+shared/forms.server";
+import { panelBackOf } from "~/routes/+shared/back.server";
 import type { InternalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { getPlatform } from "~/.server/platform";
-import { safeRedirectPath } from "~/.server/session";
 import { suggestPartner } from "~/.server/services/partners";
 
 /**
@@ -23,9 +23,7 @@ import { suggestPartner } from "~/.server/services/partners";
  */
 function backOf(request: Request, account: Parameters<typeof planFeaturesOf>[0]): InternalPath {
   const [firstTab] = planTabs(planFeaturesOf(account));
-  const back = new URL(request.url).searchParams.get("back");
-  // safeRedirectPath keeps only a normalised path of a signed-in page of routes.ts: an internal path.
-  return safeRedirectPath(back, firstTab?.path ?? "/cards") as InternalPath;
+  return panelBackOf(request, { self: "/plans/suggest-establishment", fallback: firstTab?.path ?? "/cards" });
 }
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -15,9 +15,10 @@ export default function StoreLocator() {
   const product = root?.productName ?? "";
   return (
     <div className="store-locator">
-      <PageHeader title={t("storeLocator.title")} namesDocument={false} />
+      {/* Spec 001 §2.1: the page's title is the route's ("store locator"), not the dialog's sentence. */}
+      <PageHeader title={t("storeLocator.title")} />
       <div className="store-locator__placeholder" aria-hidden="true" />
-      <Panel id="store-locator" title={t("storeLocator.dialogTitle")} closeTo="/cards">
+      <Panel id="store-locator" title={t("storeLocator.dialogTitle")} closeTo="/cards" namesDocument={false}>
         <p>{t("storeLocator.text", { product })}</p>
         <ul className="store-locator__badges">
           <li>

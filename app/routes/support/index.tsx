@@ -1,57 +1,66 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useEffect } from "react";
-import { Form, Link, useLocation, useRevalidator } from "react-router";
+import { Form, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/index";
 import { ErrorSummary, TextArea } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Panel } from "~/components/Panel";
 import { CrispChat } from "~/components/CrispChat";
+import { NoScriptRefresh } from "~/components/NoScriptRefresh";
+import { useHydrated } from "~/components/useHydrated";
 import { formatDateTime } from "~/domain/dates";
 import { supportMessageSchema, type SupportMessageForm } from "~/domain/schemas";
 import { useTranslation } from "~/i18n";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
-import { internalPath, isSignedInPage } from "~/routes/+shared/redirects.server";
+import { panelBack } from "~/routes/+shared/back.server";
+import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
 import { getPlatform } from "~/.server/platform";
 import { displayName } from "~/.server/services/accounts";
-import { sendSupportMessage, supportCardContext, supportConversation } from "~/.server/services/support";
+import {
+  awaitingAnswer,
+  sendSupportMessage,
+  supportCardContext,
+  supportConversation,
+} from "~/.server/services/support";
 
 /**
  * The support chat (issue 16 §5) as a side panel over the page it was opened from (`?back=`, a page of
  * the signed-in portal, /cards otherwise), about a card when `?card=` names one of the user's cards (the
  * delivery panel's "problem" link). Sandbox: the conversation is kept by the portal, posted as a form and
- * shown as text; with JS it is read again every 15 s. Crisp: the widget is loaded with JS only.
+ * shown as text. While the user waits for an answer (`awaitingAnswer`), the page looks again by itself:
+ * without JS a meta refresh, on a page that then offers "write another message" instead of a text box
+ * (a reload would lose what is being typed; `?compose=1` gives the box back, without the refresh); with
+ * JS the conversation is read again every 15 s while the tab is visible, and the box is always there.
+ * Crisp: the widget is loaded with JS only. docs/decisions/0032.
  */
 function queryOf(request: Request) {
   const url = new URL(request.url);
-  const back = url.searchParams.get("back") ?? "";
   const card = url.searchParams.get("card")?.slice(0, 64) || null;
-  return { back: safeBack(back), card };
+  // Where "Fermer" leads: the panels' one rule (a signed-in page of the portal, never the chat itself).
+  const compose = url.searchParams.get("compose") === "1";
+  return { back: panelBack(url.searchParams.get("back"), { self: "/support" }), card, compose };
 }
 
-/** Where "Fermer" leads: a signed-in page of the portal given by `?back=`, never another site. */
-function safeBack(back: string): string {
-  if (!back.startsWith("/") || back.startsWith("//") || back.length > 500) return "/cards";
-  const url = new URL(back, "http://portal.invalid");
-  if (url.origin !== "http://portal.invalid" || !isSignedInPage(url.pathname)) return "/cards";
-  return url.pathname;
-}
-
-function supportPath(back: string, card: string | null) {
-  return internalPath("/support", {}, { search: { back, ...(card ? { card } : {}) } });
+function supportPath(back: string, card: string | null, extra: Record<string, string> = {}) {
+  return internalPath("/support", {}, { search: { back, ...(card ? { card } : {}), ...extra } });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env, supportChat } = await getPlatform();
-  const { back, card: cardId } = queryOf(request);
+  const { back, card: cardId, compose } = queryOf(request);
   const card = cardId ? await supportCardContext(db, account.id, cardId) : null;
   if (cardId && !card) throw refusal(404, "support.errors.cardNotFound");
   const messages = await supportConversation({ db, supportChat }, account.id);
   return {
     back,
     card,
+    // Without JS, while waiting: the page refreshes itself, unless the person asked for the text box.
+    selfRefresh: supportChat.kind === "portal" && awaitingAnswer(messages, new Date()) && !compose,
+    here: supportPath(back, card?.id ?? null),
+    composePath: supportPath(back, card?.id ?? null, { compose: "1" }),
     kind: supportChat.kind,
     browserChat: supportChat.browserChat(account.id),
     user: { email: account.email, name: displayName(account) },
@@ -80,20 +89,32 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithFlash(request, supportPath(back, card), { kind: "success", message: "support.sent" });
 }
 
-const RECHECK_MS = 15_000;
+/** With JS, how often the open conversation is read again (only while the tab is visible). */
+export const RECHECK_MS = 15_000;
+/** Without JS, how often a page waiting for an answer reloads itself. */
+export const SELF_REFRESH_SECONDS = 15;
 
 export default function Support({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { back, card, kind, browserChat, messages, supportUrl, user } = loaderData;
-  const location = useLocation();
-  const { revalidate } = useRevalidator();
+  const { back, card, kind, browserChat, messages, supportUrl, user, selfRefresh, here, composePath } = loaderData;
+  const hydrated = useHydrated();
+  const { revalidate, state: revalidation } = useRevalidator();
   const [form, fields] = useForm<SupportMessageForm>({ id: "support", lastResult: actionData });
   const error = Boolean(fields.message.errors?.length);
+  // With JS: new messages are fetched while the panel is open, paused while the tab is hidden, and at
+  // once when it shows again. Revalidating keeps the text box as it is (nothing typed is lost).
   useEffect(() => {
     if (kind !== "portal") return;
-    const timer = setInterval(() => void revalidate(), RECHECK_MS);
-    return () => clearInterval(timer);
-  }, [kind, revalidate]);
+    const recheck = () => {
+      if (!document.hidden && revalidation === "idle") void revalidate();
+    };
+    const timer = setInterval(recheck, RECHECK_MS);
+    document.addEventListener("visibilitychange", recheck);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", recheck);
+    };
+  }, [kind, revalidate, revalidation]);
   const cardLabel = card
     ? t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })
     : null;
@@ -131,26 +152,41 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
                 ))}
               </ol>
             )}
+            {selfRefresh ? (
+              <>
+                <NoScriptRefresh seconds={SELF_REFRESH_SECONDS} to={here} />
+                <p role="status">{t("support.waiting", { seconds: SELF_REFRESH_SECONDS })}</p>
+              </>
+            ) : null}
             <p>
-              <Link to={`${location.pathname}${location.search}`} className="link-action" preventScrollReset>
+              <Link to={here} className="link-action" preventScrollReset>
                 {t("support.refresh")}
               </Link>
             </p>
-            <Form method="post" {...getFormProps(form)} noValidate>
-              {card ? <input type="hidden" name="card" value={card.id} /> : null}
-              <TextArea
-                required
-                field={fields.message}
-                label={t("support.message")}
-                hint={t("support.hint")}
-                rows={4}
-              />
-              <div className="actions">
-                <button type="submit" className="button">
-                  {t("support.send")}
-                </button>
-              </div>
-            </Form>
+            {selfRefresh && !hydrated ? (
+              // Without JS this page reloads by itself: no text box on it, so nothing typed is ever lost.
+              <p>
+                <Link to={composePath} className="button">
+                  {t("support.writeAnother")}
+                </Link>
+              </p>
+            ) : (
+              <Form method="post" {...getFormProps(form)} noValidate>
+                {card ? <input type="hidden" name="card" value={card.id} /> : null}
+                <TextArea
+                  required
+                  field={fields.message}
+                  label={t("support.message")}
+                  hint={t("support.hint")}
+                  rows={4}
+                />
+                <div className="actions">
+                  <button type="submit" className="button">
+                    {t("support.send")}
+                  </button>
+                </div>
+              </Form>
+            )}
           </>
         )}
       </Panel>
