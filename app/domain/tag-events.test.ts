@@ -6,16 +6,18 @@ import {
   parseClickEvent,
   tagAttributes,
   tagManagerScriptUrl,
+  type ClickEvent,
 } from "./tag-events";
 
 const parse = (query: string) => parseClickEvent(new URLSearchParams(query));
 
 test("a link's ping URL reads back as the same event", () => {
-  for (const event of [
+  const events: ClickEvent[] = [
     { name: "clickCreateCard", properties: {} },
     { name: "clickShowWalletsPriority", properties: {} },
     { name: "clickMenu", properties: { target: "/wallets/wal_1" } },
-  ] as const) {
+  ];
+  for (const event of events) {
     const url = new URL(clickEventUrl(event), "http://portal.test");
     expect(url.pathname).toBe("/events");
     expect(parseClickEvent(url.searchParams)).toEqual(event);

@@ -77,7 +77,10 @@ test("accepting the tag manager: the six events are recorded by the server, and 
   await page.locator("summary", { hasText: "Actions sur la carte" }).click();
   await page.getByRole("link", { name: "Ordre de débit des portefeuilles" }).click();
   await expect(page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" })).toBeVisible();
-  await page.getByRole("link", { name: /^Fermer/ }).first().click();
+  await page
+    .getByRole("link", { name: /^Fermer/ })
+    .first()
+    .click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 
   // 2. and 3. A card's creation: its link (clickCreateCard), its final submission (submitCreateCard).
@@ -155,7 +158,10 @@ test("refusing the tag manager and analytics: no snippet, no ping, nothing recor
   await page.locator("summary", { hasText: "Actions sur la carte" }).click();
   await page.getByRole("link", { name: "Ordre de débit des portefeuilles" }).click();
   await expect(page.getByRole("dialog", { name: "Ordre de débit des portefeuilles" })).toBeVisible();
-  await page.getByRole("link", { name: /^Fermer/ }).first().click();
+  await page
+    .getByRole("link", { name: /^Fermer/ })
+    .first()
+    .click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await nav(page).getByRole("link", { name: "Services et partenaires" }).click();
   const [tab] = await Promise.all([
