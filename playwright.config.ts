@@ -69,6 +69,8 @@ export default defineConfig({
       STATUS_BANNER_COLOR: "#1d3f8f",
       // Product analytics in the database (the sandbox adapter): the feedback entry and survey are reachable.
       ANALYTICS_KEY: "sandbox",
+      // The tag manager's dataLayer without loading anything from outside (decision 0031; tag-manager.spec.ts).
+      TAG_MANAGER_ID: "sandbox",
     },
   })),
 });

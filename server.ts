@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import { createLogger } from "./app/.server/logger";
 import { ConfigError, getEnv } from "./app/.server/env";
 import { browserErrorReporting } from "./app/.server/error-reporting";
+import { tagManagerScriptUrl } from "./app/domain/tag-events";
 import { createServerApp, type ServerRuntime } from "./server/app";
 import { rateLimitsOf } from "./server/rate-limits";
 
@@ -72,6 +73,7 @@ async function main() {
     ),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
     crisp: Boolean(env.CRISP_WEBSITE_ID),
+    tagManager: Boolean(env.TAG_MANAGER_ID && tagManagerScriptUrl(env.TAG_MANAGER_ID)),
     sentryOrigin: browserErrorReporting(env)?.origin,
     log,
   });

@@ -16,11 +16,14 @@ import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavig
 import { PageLoader } from "./components/PageLoader";
 import { StatusBanner } from "./components/StatusBanner";
 import { MobileAppBanner } from "./components/MobileAppBanner";
+import { TagManagerSnippet, useTagEvents } from "./components/TagManager";
 import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPages";
 import { refuseUnreadableForms } from "./middleware/forms";
 import { i18nMiddleware } from "./i18n/i18next.server";
 import { getPlatform } from "./.server/platform";
 import { browserErrorReporting } from "./.server/error-reporting";
+import { tagManagerFor } from "./.server/services/tag-events";
+import { currentUserId } from "~/routes/+shared/auth.server";
 import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
@@ -34,7 +37,7 @@ export const links: Route.LinksFunction = () => [
 export const middleware: Route.MiddlewareFunction[] = [i18nMiddleware, refuseUnreadableForms];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = await getPlatform();
+  const { env, db } = await getPlatform();
   const headers = new Headers();
   let flash = null;
   if (request.headers.get("Cookie")) {
@@ -42,6 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     flash = session.get("flash") ?? null;
     if (flash) headers.append("Set-Cookie", await commitSession(session));
   }
+  // The tag manager in the browser (decision 0031): only with its id and this person's consent.
+  const tagManager = await tagManagerFor(db, env.TAG_MANAGER_ID, await currentUserId(request));
   return data(
     {
       productName: env.PRODUCT_NAME,
@@ -52,7 +57,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       banner: env.STATUS_BANNER_TEXT ? { text: env.STATUS_BANNER_TEXT, color: env.STATUS_BANNER_COLOR } : null,
       mobileApp: mobilePlatformOf(request.headers.get("User-Agent")),
       stores: { appStore: env.APP_STORE_URL, playStore: env.PLAY_STORE_URL },
-      flash,
+      flash: flash ? { kind: flash.kind, message: flash.message } : null,
+      tagManager,
+      // The tag manager's event the last action recorded, for the dataLayer (only with the tag manager).
+      tagEvent: tagManager ? (flash?.tagEvent ?? null) : null,
       // Changes on every response so that two identical messages in a row are both shown.
       flashId: flash ? crypto.randomUUID() : null,
     },
@@ -83,6 +91,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="color-scheme" content="light" />
         <Meta />
         <Links />
+        {root?.tagManager ? <TagManagerSnippet nonce={nonce} scriptUrl={root.tagManager.scriptUrl} /> : null}
       </head>
       <body>
         {root?.banner ? <StatusBanner text={root.banner.text} color={root.banner.color} nonce={nonce} /> : null}
@@ -103,6 +112,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useFocusHeadingOnNavigation();
+  const root = useRouteLoaderData<typeof loader>("root");
+  useTagEvents(Boolean(root?.tagManager), root?.tagEvent ?? null, root?.flashId ?? null);
   return (
     <>
       <PageLoader />

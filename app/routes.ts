@@ -94,6 +94,8 @@ export default [
     // The notification centre (decision 0030): a panel over the page named by its `back`; the bell's count.
     route("notifications", "routes/notifications/panel.tsx"),
     route("notifications/count", "routes/notifications/count.ts"),
+    // The tag manager's link clicks, posted by the links' `ping` or a beacon (decision 0031).
+    route("events", "routes/shell/events.ts"),
     route("settings", "routes/settings/layout.tsx", [
       index("routes/settings/index.ts"),
       route("profile", "routes/settings/profile.tsx"),

@@ -36,6 +36,8 @@ export interface ServerAppOptions {
   crisp?: boolean;
   /** The origin of SENTRY_DSN, when error reporting runs in the browser: the CSP lets it be reached. */
   sentryOrigin?: string;
+  /** A Google Tag Manager container is configured (TAG_MANAGER_ID, not the sandbox): its script is allowed. */
+  tagManager?: boolean;
   log: Platform["logger"];
 }
 
@@ -54,6 +56,7 @@ export function createServerApp(options: ServerAppOptions): Express {
     stripe: options.stripe,
     crisp: options.crisp,
     sentryOrigin: options.sentryOrigin,
+    tagManager: options.tagManager,
   });
   // The sandbox issuer's reveal document sets its own, framable policy (the issuer's, not the portal's).
   // The sandbox providers' own documents set their own headers (framed by the portal).

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 import { uploadLimitsFor, uploadReadLimit, type UploadLimits } from "../app/routes/+shared/upload-routes";
+import { EVENTS_PATH, TAG_MANAGER_ORIGIN } from "../app/domain/tag-events";
 import { sendErrorPage } from "./error-page";
 
 /** A fresh nonce per response, used by the enforced Content-Security-Policy below. */
@@ -27,17 +28,31 @@ const CRISP = {
   frame: ["https://game.crisp.chat"],
 };
 
+/**
+ * Google Tag Manager's container script and its own requests, allowed only when a container id is
+ * configured (TAG_MANAGER_ID other than `sandbox`, decision 0031). The tags the container loads from
+ * other origins need those origins added here by whoever adds the tags.
+ */
+const TAG_MANAGER = {
+  script: [TAG_MANAGER_ORIGIN],
+  img: [TAG_MANAGER_ORIGIN],
+  connect: [TAG_MANAGER_ORIGIN],
+};
+
 export function securityHeaders({
   development,
   stripe = false,
   crisp = false,
   sentryOrigin,
+  tagManager = false,
 }: {
   development: boolean;
   stripe?: boolean;
   crisp?: boolean;
   /** Where the browser sends its error reports (SENTRY_DSN's origin); unset: nowhere. */
   sentryOrigin?: string;
+  /** A Google Tag Manager container is configured: its script may load. */
+  tagManager?: boolean;
 }) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
   return helmet({
@@ -45,18 +60,25 @@ export function securityHeaders({
       useDefaults: false,
       directives: {
         "default-src": ["'self'"],
-        "script-src": ["'self'", nonce, ...(stripe ? STRIPE.script : []), ...(crisp ? CRISP.script : [])],
+        "script-src": [
+          "'self'",
+          nonce,
+          ...(stripe ? STRIPE.script : []),
+          ...(crisp ? CRISP.script : []),
+          ...(tagManager ? TAG_MANAGER.script : []),
+        ],
         "style-src": [
           ...(development ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce]),
           ...(crisp ? CRISP.style : []),
         ],
-        "img-src": ["'self'", "data:", ...(crisp ? CRISP.img : [])],
+        "img-src": ["'self'", "data:", ...(crisp ? CRISP.img : []), ...(tagManager ? TAG_MANAGER.img : [])],
         "font-src": ["'self'", ...(crisp ? CRISP.font : [])],
         "connect-src": [
           ...(development ? ["'self'", "ws:"] : ["'self'"]),
           ...(stripe ? STRIPE.connect : []),
           ...(crisp ? CRISP.connect : []),
           ...(sentryOrigin ? [sentryOrigin] : []),
+          ...(tagManager ? TAG_MANAGER.connect : []),
         ],
         "frame-src": ["'self'", ...(stripe ? STRIPE.frame : []), ...(crisp ? CRISP.frame : [])],
         "frame-ancestors": ["'none'"],
@@ -113,8 +135,9 @@ export type UploadLimitsOf = (pathname: string) => UploadLimits | null;
 /**
  * Only the portal's own kinds of request reach the routes: any other method is a 405 (React Router
  * would run the POST action for PUT, PATCH and DELETE, and fails on TRACE), and a POST must carry a
- * form (415 for JSON, text, XML or no type at all). Files (multipart) only where a route takes them
- * (415 elsewhere: the portal's other forms are url-encoded); a multipart body needs its boundary.
+ * form (415 for JSON, text, XML or no type at all; a link's `text/ping` only at EVENTS_PATH). Files
+ * (multipart) only where a route takes them (415 elsewhere: the portal's other forms are url-encoded);
+ * a multipart body needs its boundary.
  */
 export function acceptOnlyForms(uploadLimitsOf: UploadLimitsOf = uploadLimitsFor) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -124,6 +147,8 @@ export function acceptOnlyForms(uploadLimitsOf: UploadLimitsOf = uploadLimitsFor
     }
     if (req.method !== "POST") return next();
     const type = (req.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+    // A link's `ping` (the tag manager's clicks, decision 0031): the browser's own body, read by nobody.
+    if (type === "text/ping" && req.path === EVENTS_PATH) return next();
     if (!FORM_TYPES.includes(type)) return sendErrorPage(res, 415);
     if (type === "multipart/form-data") {
       if (!uploadLimitsOf(req.path)) return sendErrorPage(res, 415);

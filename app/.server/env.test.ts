@@ -134,3 +134,12 @@ test("geodata settings: the road factor (default 1.3), the routing service and i
   expect(() => parseEnv({ ROUTING_URL: "osrm.local" })).toThrow(/ROUTING_URL/);
   expect(() => parseEnv({ ROUTING_TIMEOUT_MS: "0" })).toThrow(/ROUTING_TIMEOUT_MS/);
 });
+
+test("TAG_MANAGER_ID: unset or blank, none; a GTM container id or `sandbox`; anything else named in the error", () => {
+  expect(parseEnv({}).TAG_MANAGER_ID).toBeUndefined();
+  expect(parseEnv({ TAG_MANAGER_ID: "" }).TAG_MANAGER_ID).toBeUndefined();
+  expect(parseEnv({ TAG_MANAGER_ID: "sandbox" }).TAG_MANAGER_ID).toBe("sandbox");
+  expect(parseEnv({ TAG_MANAGER_ID: " GTM-AB12CD " }).TAG_MANAGER_ID).toBe("GTM-AB12CD");
+  expect(() => parseEnv({ TAG_MANAGER_ID: "GTM-x');alert(1)//" })).toThrow(/TAG_MANAGER_ID/);
+  expect(() => parseEnv({ TAG_MANAGER_ID: "UA-12345-1" })).toThrow(/TAG_MANAGER_ID/);
+});

@@ -84,6 +84,16 @@ const envSchema = z
     ANALYTICS_KEY: z.string().trim().default(""),
     /** The PostHog instance of ANALYTICS_KEY (a local stand-in in tests). */
     ANALYTICS_HOST: z.url().default("https://eu.i.posthog.com"),
+    /** The tag manager in the browser (decision 0031): a GTM container id, or `sandbox` (dataLayer only); unset: none. */
+    TAG_MANAGER_ID: z
+      .string()
+      .trim()
+      .regex(
+        /^(sandbox|GTM-[A-Z0-9]{4,12})$/,
+        "TAG_MANAGER_ID must be a Google Tag Manager id (GTM-XXXXXXX) or sandbox",
+      )
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     SENTRY_DSN: z.string().default(""),
     SUPPORT_URL: z.string().default("mailto:support@portail.example"),
     /** Crisp's website id: the support chat is Crisp (loaded with JS) when set, the sandbox chat otherwise. */

@@ -5,12 +5,15 @@ import type { Env } from "./env";
 import { nowIso } from "./ids";
 import { isSignedInPage } from "~/routes/+shared/redirects.server";
 import { hashSecret } from "./tokens";
+import type { TagEvent } from "~/domain/tag-events";
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
 export interface FlashMessage {
   kind: "success" | "error" | "info";
   message: string;
+  /** The tag manager's event the action recorded (decision 0031): the next page copies it to the dataLayer. */
+  tagEvent?: TagEvent;
 }
 
 /** A sign-in waiting for its second factor. */

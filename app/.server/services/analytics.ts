@@ -76,6 +76,21 @@ const TAG_MANAGER_EVENTS: ReadonlySet<EventName> = new Set([
   "submitCreateExpenseRequest",
 ]);
 
+/** Whether this choice lets this event be recorded: analytics covers all, the tag manager its own events. */
+function allows(consent: Consent, name: EventName): boolean {
+  return consent.analytics || (TAG_MANAGER_EVENTS.has(name) && consent.tagManager);
+}
+
+/**
+ * Whether the server would record this person's tag-manager events (analytics configured and either
+ * choice accepted): the links carry their `ping` only then (decision 0031), so nothing is sent for nothing.
+ */
+export async function recordsTagEvents(deps: Pick<AnalyticsDeps, "db" | "analytics">, userId: string) {
+  if (!deps.analytics) return false;
+  const consent = await getConsent(deps.db, userId);
+  return consent.analytics || consent.tagManager;
+}
+
 export type RecordResult =
   { kind: "recorded" } | { kind: "notConfigured" } | { kind: "noConsent" } | { kind: "failed" };
 
@@ -91,10 +106,8 @@ export async function recordEvent(
   properties: EventProperties = {},
 ): Promise<RecordResult> {
   if (!deps.analytics) return { kind: "notConfigured" };
-  const consent = await getConsent(deps.db, userId);
-  const allowed = consent.analytics || (TAG_MANAGER_EVENTS.has(name) && consent.tagManager);
-  if (!allowed) return { kind: "noConsent" };
   try {
+    if (!allows(await getConsent(deps.db, userId), name)) return { kind: "noConsent" };
     await deps.analytics.capture({ userId, name, properties });
     return { kind: "recorded" };
   } catch (err) {

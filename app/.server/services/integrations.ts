@@ -1,14 +1,17 @@
 import type { DB } from "../db";
 import { newId, nowIso } from "../ids";
 import type { PartnerLinks } from "../providers/partner-links";
+import type { AnalyticsProvider } from "../providers/analytics";
+import type { Logger } from "../logger";
+import { recordInBackground } from "./tag-events";
 import { getAccount } from "./accounts";
 import { failureOf, isPartnerId, visiblePartners, type PartnerFailure, type PartnerId } from "~/domain/integrations";
 
 /**
  * The integrations page (issue 16, spec 000 §2, §6, §7): the services and partners a user sees, and the
  * opening of a partner through the partner-link provider. Each opening is recorded with its outcome
- * (`partner_openings`; the tag manager's clickPartner event, issue 16 item 7, is to be sent from here
- * once the analytics service exists).
+ * (`partner_openings`) and is the tag manager's clickPartner event (issue 16 item 7, decision 0031),
+ * recorded through the analytics service with the person's consent, for a partner of their own only.
  */
 
 export interface IntegrationsView {
@@ -38,6 +41,9 @@ export type OpenPartnerResult =
 export interface OpenPartnerDeps {
   db: DB;
   partnerLinks: PartnerLinks;
+  /** The platform's analytics and logger: the clickPartner event (left out: not recorded). */
+  analytics?: AnalyticsProvider | null;
+  logger?: Logger;
 }
 
 /** Asks the partner for this user's link; records the opening (opened, no_access, failed). */
@@ -50,6 +56,12 @@ export async function openPartner(
   const account = await getAccount(deps.db, userId);
   if (!account || !isPartnerId(partner) || !visiblePartners(account.features.integrations).includes(partner))
     return { kind: "unknown_partner" };
+  // The click counts whatever the partner answers; the page does not wait for the analytics provider.
+  if (deps.analytics && deps.logger)
+    void recordInBackground({ db: deps.db, analytics: deps.analytics, logger: deps.logger }, userId, {
+      name: "clickPartner",
+      properties: { partner },
+    });
   const answer = await deps.partnerLinks.link({ partner, userId, email: account.email });
   const outcome = answer.kind === "url" ? "opened" : answer.kind;
   await deps.db

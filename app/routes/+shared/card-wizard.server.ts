@@ -21,6 +21,8 @@ import {
   type CardRequestView,
 } from "~/.server/services/card-creation";
 import type { ShippingAddress } from "~/.server/providers/issuer/port";
+import { recordInBackground } from "~/.server/services/tag-events";
+import type { TagEvent } from "~/domain/tag-events";
 import {
   WIZARD_STEPS,
   type WizardActionData,
@@ -154,8 +156,12 @@ function issuerReasons(code: string, message: string | null): { formErrors: stri
 }
 
 /** One action for every step: the hidden `step` field says which form was sent (WIZARD_STEPS, declared once). */
+/** The wizard's final submission that asks for the card (the tag manager's, decision 0031). */
+const CARD_SUBMITTED: TagEvent = { name: "submitCreateCard", properties: {} };
+
 export async function cardWizardAction(request: Request, userId: string, routes: WizardRoutes) {
-  const { db, issuer, messenger, push } = await getPlatform();
+  const platform = await getPlatform();
+  const { db, issuer, messenger, push } = platform;
   const form = await request.formData();
   const step = String(form.get("step") ?? "");
   if (!(WIZARD_STEPS as readonly string[]).includes(step)) throw unknownIntent();
@@ -175,6 +181,7 @@ export async function cardWizardAction(request: Request, userId: string, routes:
       : redirectWithFlash(request, routes.created(cardId), {
           kind: "success",
           message: cardId ? "cards.create.created" : "cards.create.createdPending",
+          tagEvent: CARD_SUBMITTED,
         });
 
   switch (step) {
@@ -234,6 +241,8 @@ export async function cardWizardAction(request: Request, userId: string, routes:
     const result = await submitCardRequest(db, issuer, userId, requestId as string, new Date(), { messenger, push });
     switch (result.kind) {
       case "created":
+        // Recorded once the card is asked for, never for a refused or replayed submission; nobody waits for it.
+        void recordInBackground(platform, userId, CARD_SUBMITTED);
         return success(result.cardId, false);
       case "replayed":
         return success(result.cardId, true);

@@ -101,6 +101,7 @@ export const SIGNED_IN_PAGES = [
   "/plans/allowances/:requestId",
   "/notifications",
   "/notifications/count",
+  "/events",
   "/settings",
   "/settings/profile",
   "/settings/profile/confirm/:field",

@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n";
 import { useEffect, useRef } from "react";
-import { Link, Outlet, useLocation, useOutlet } from "react-router";
+import { Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/card";
 import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
@@ -18,6 +18,14 @@ import { deliveryHint } from "~/domain/delivery";
 import { todayInParis } from "~/domain/wallets";
 import { transactionsQuery } from "~/domain/transactions";
 import { NewTabLink } from "~/components/NewTabLink";
+import { clickAttributes, type ClickEvent } from "~/domain/tag-events";
+import type { AppLayoutData } from "~/routes/shell/layout";
+
+/** A link's tag-manager click (decision 0031): pinged to the server only when it records this person's events. */
+function useClickAttributes() {
+  const pingClicks = useRouteLoaderData<AppLayoutData>("routes/shell/layout")?.pingClicks ?? false;
+  return (event: ClickEvent) => clickAttributes(event, pingClicks);
+}
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
@@ -53,6 +61,7 @@ export function ErrorBoundary() {
 /** The card's actions (the spec's flyout menu): a disclosure that opens without JavaScript. */
 function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"]["card"]; faqUrl: string }) {
   const { t } = useTranslation();
+  const click = useClickAttributes();
   const base = `/cards/${card.id}`;
   // A new page (or panel) closes the menu, as a full page load would — the same element, not a new
   // one: a panel opened from the menu returns focus to its summary when it closes.
@@ -79,7 +88,11 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
           </Link>
         </li>
         <li>
-          <Link to={`${base}/priority`} preventScrollReset>
+          <Link
+            to={`${base}/priority`}
+            preventScrollReset
+            {...click({ name: "clickShowWalletsPriority", properties: {} })}
+          >
             {t("cards.menu.priority")}
           </Link>
         </li>
@@ -89,7 +102,7 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
           </Link>
         </li>
         <li>
-          <Link to={`${base}/new-card`} preventScrollReset>
+          <Link to={`${base}/new-card`} preventScrollReset {...click({ name: "clickCreateCard", properties: {} })}>
             {t("cards.menu.newCard")}
           </Link>
         </li>
@@ -113,6 +126,7 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
 
 export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const click = useClickAttributes();
   const panel = useOutlet();
   const { card, next, hint, faqUrl, transactions, licences } = loaderData;
   const cardName = t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour });
@@ -200,7 +214,12 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
             <h2 id="add-card-title">{t("cards.addCard.title")}</h2>
             <p>{t("cards.addCard.available", { physical: licences.physical, virtual: licences.virtual })}</p>
             <p>
-              <Link to={`/cards/${card.id}/new-card`} className="button button--secondary" preventScrollReset>
+              <Link
+                to={`/cards/${card.id}/new-card`}
+                className="button button--secondary"
+                preventScrollReset
+                {...click({ name: "clickCreateCard", properties: {} })}
+              >
                 {t("cards.addCard.link")}
               </Link>
             </p>

@@ -64,6 +64,8 @@ import {
   type InternalTarget,
 } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { recordInBackground } from "~/.server/services/tag-events";
+import type { TagEvent } from "~/domain/tag-events";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { parseUploadForm } from "~/routes/+shared/uploads.server";
 import {
@@ -697,14 +699,23 @@ export async function wizardAction(args: Args) {
       { push: platform.push },
     );
     switch (result.kind) {
-      case "created":
+      case "created": {
+        // The tag manager's event (decision 0031): a new request sent, not a correction; nobody waits for it.
+        const tagEvent: TagEvent = {
+          name: "submitCreateExpenseRequest",
+          properties: { type: typeOf?.technicalName ?? "" },
+        };
+        void recordInBackground(platform, userId, tagEvent);
+        return redirectWithFlash(request, LIST, {
+          kind: "success",
+          message: "refundWizard.successCreateRefundRequest",
+          tagEvent,
+        });
+      }
       case "updated":
         return redirectWithFlash(request, LIST, {
           kind: "success",
-          message:
-            result.kind === "created"
-              ? "refundWizard.successCreateRefundRequest"
-              : "refundWizard.successUpdateRefundRequest",
+          message: "refundWizard.successUpdateRefundRequest",
         });
       case "invalid": {
         // Spec 001 §8: each error on its row, and the alert failedCreateRefundRequest.

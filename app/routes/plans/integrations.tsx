@@ -12,6 +12,7 @@ import { failedTo } from "~/routes/+shared/load-failure.server";
 import { refusal } from "~/routes/+shared/request.server";
 import { getPlatform } from "~/.server/platform";
 import { getIntegrations, openPartner } from "~/.server/services/integrations";
+import { tagAttributes } from "~/domain/tag-events";
 
 const INTENT = intents("openPartner");
 const schema = z.object({ intent: z.string(), partner: z.string().max(100) });
@@ -119,7 +120,12 @@ export default function IntegrationsPage({ loaderData, actionData }: Route.Compo
                 <p className="hint">{t(`integrations.partners.${partner}.description`)}</p>
                 {/* A plain form, not <Form>: the browser posts it into a new tab, with or without JavaScript.
                     noopener, not noreferrer: without a referrer the post would carry `Origin: null`, refused (CSRF). */}
-                <form method="post" target="_blank" rel="noopener">
+                <form
+                  method="post"
+                  target="_blank"
+                  rel="noopener"
+                  {...tagAttributes({ name: "clickPartner", properties: { partner } })}
+                >
                   <input type="hidden" name="partner" value={partner} />
                   <button type="submit" name="intent" value={INTENT.openPartner} className="button">
                     {t("integrations.partners.open", { partner: t(`integrations.partners.${partner}.name`) })}

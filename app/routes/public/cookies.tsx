@@ -81,7 +81,9 @@ export default function Cookies({ loaderData, actionData }: Route.ComponentProps
               { field: fields.tagManager, target: choiceTarget(fields.tagManager, options) },
             ]}
           />
-          <Form method="post" {...getFormProps(form)} noValidate>
+          {/* A full page load after saving (reloadDocument): the tag manager's snippet and script start, or
+              stop, with the new choice (decision 0031), instead of staying in the page until the next one. */}
+          <Form method="post" {...getFormProps(form)} noValidate reloadDocument>
             <Radios required field={fields.analytics} legend={t("consent.legendAnalytics")} options={options} />
             <Radios required field={fields.tagManager} legend={t("consent.legendTagManager")} options={options} />
             <div className="actions">

@@ -50,6 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const platform = await requireAnalytics();
   const survey = await surveyFor(platform, account.id);
+  // A write on GET, on purpose (decision 0031): the panel being shown is the event, with or without JS.
   if (survey.kind === "survey") await recordEvent(platform, account.id, "survey shown", { surveyId: survey.id });
   return { survey, maxLength: MAX_FEEDBACK_LENGTH };
 }

@@ -22,12 +22,15 @@ import { NewTabLink } from "~/components/NewTabLink";
 import { NotificationBell } from "~/components/NotificationBell";
 import { countUnread } from "~/.server/services/notifications";
 import { planFeaturesOf, planTabs } from "~/domain/plans";
+import { clickAttributes } from "~/domain/tag-events";
+import { recordsTagEvents } from "~/.server/services/analytics";
 
 export const middleware = [requireAccount];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db, env, issuer, supportChat, messenger, push } = await getPlatform();
+  const platform = await getPlatform();
+  const { db, env, issuer, supportChat, messenger, push } = platform;
   // A card asked for earlier may have been made since: record it before listing (one query when none).
   // A write on GET, on purpose: an idempotent sync of the issuer's state. It only turns a "submitted"
   // request the issuer has finished into its card, guarded by `status = 'submitted'` in one transaction
@@ -37,11 +40,12 @@ export async function loader({ context }: Route.LoaderArgs) {
     await settleCardRequests(db, issuer, account.id, { messenger, push });
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
   }
-  const [cards, wallets, pending, unreadNotifications] = await Promise.all([
+  const [cards, wallets, pending, unreadNotifications, pingClicks] = await Promise.all([
     listCards(db, account.id).catch(failedTo("nav.fetchCardsFailed")),
     listWalletNames(db, account.id).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     pendingFields(db, account.id),
     countUnread(db, account.id),
+    recordsTagEvents(platform, account.id),
   ]);
   return {
     user: {
@@ -67,6 +71,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     // Crisp's browser session is reset on sign-out (issue 16 §5); the sandbox chat has none.
     chat: supportChat.kind,
+    // The tag manager's link clicks carry their `ping` only when the server records them (decision 0031).
+    pingClicks,
   };
 }
 
@@ -80,6 +86,8 @@ export function useAppLayoutData(): AppLayoutData {
 
 function SideNav({ data }: { data: AppLayoutData }) {
   const { t } = useTranslation();
+  // Each entry's click is the tag manager's clickMenu with the entry's page as target (decision 0031).
+  const menuClick = (target: string) => clickAttributes({ name: "clickMenu", properties: { target } }, data.pingClicks);
   return (
     <ul className="side-nav__sections">
       <li>
@@ -90,7 +98,12 @@ function SideNav({ data }: { data: AppLayoutData }) {
           <ul className="side-nav__list">
             {data.cards.map((card) => (
               <li key={card.id}>
-                <NavLink to={`/cards/${card.id}`} className="side-nav__link" prefetch="none">
+                <NavLink
+                  to={`/cards/${card.id}`}
+                  className="side-nav__link"
+                  prefetch="none"
+                  {...menuClick(`/cards/${card.id}`)}
+                >
                   {t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })}
                   {card.blocked ? ` ${t("nav.blockedSuffix")}` : null}
                 </NavLink>
@@ -107,7 +120,11 @@ function SideNav({ data }: { data: AppLayoutData }) {
           <ul className="side-nav__list">
             {data.wallets.map((wallet) => (
               <li key={wallet.id}>
-                <NavLink to={`/wallets/${wallet.id}`} className="side-nav__link">
+                <NavLink
+                  to={`/wallets/${wallet.id}`}
+                  className="side-nav__link"
+                  {...menuClick(`/wallets/${wallet.id}`)}
+                >
                   {wallet.name}
                 </NavLink>
               </li>
@@ -121,7 +138,7 @@ function SideNav({ data }: { data: AppLayoutData }) {
           <ul className="side-nav__list">
             {data.plans.map((tab) => (
               <li key={tab.id}>
-                <NavLink to={tab.path} className="side-nav__link">
+                <NavLink to={tab.path} className="side-nav__link" {...menuClick(tab.path)}>
                   {t(tab.label)}
                 </NavLink>
               </li>
@@ -130,7 +147,7 @@ function SideNav({ data }: { data: AppLayoutData }) {
         </li>
       ) : null}
       <li>
-        <NavLink to="/store-locator" className="side-nav__link side-nav__link--top">
+        <NavLink to="/store-locator" className="side-nav__link side-nav__link--top" {...menuClick("/store-locator")}>
           {t("nav.storeLocator")}
         </NavLink>
       </li>
@@ -303,7 +320,11 @@ function SectionsNav() {
     <ul className="side-nav__sections">
       {sections.map(([to, label]) => (
         <li key={to}>
-          <NavLink to={to} className="side-nav__link side-nav__link--top">
+          <NavLink
+            to={to}
+            className="side-nav__link side-nav__link--top"
+            {...clickAttributes({ name: "clickMenu", properties: { target: to } }, false)}
+          >
             {t(label)}
           </NavLink>
         </li>
