@@ -18,6 +18,16 @@ export type TagEvent =
 
 export type TagEventName = TagEvent["name"];
 
+/** The six tag-manager events, once (the analytics service's list of events starts from it). */
+export const TAG_EVENT_NAMES = [
+  "submitCreateCard",
+  "clickCreateCard",
+  "clickShowWalletsPriority",
+  "clickPartner",
+  "clickMenu",
+  "submitCreateExpenseRequest",
+] as const satisfies readonly TagEventName[];
+
 /** The events a link's ping records (the partner click and the two submissions are posts of their own). */
 export const CLICK_EVENTS = ["clickCreateCard", "clickShowWalletsPriority", "clickMenu"] as const;
 export type ClickEvent = Extract<TagEvent, { name: (typeof CLICK_EVENTS)[number] }>;

@@ -2,6 +2,7 @@ import type { DB } from "../db";
 import { nowIso } from "../ids";
 import type { Logger } from "../logger";
 import type { AnalyticsProvider, EventProperties } from "../providers/analytics";
+import { TAG_EVENT_NAMES } from "~/domain/tag-events";
 
 /**
  * Consent and product analytics (spec 000 §7, §8, issue 16). CNIL rules: before a person accepts,
@@ -52,29 +53,12 @@ export interface AnalyticsDeps {
   logger: Logger;
 }
 
-/** The events of spec 000 §7 (analytics) and issue 16 §7 (tag manager). */
-export const EVENT_NAMES = [
-  "survey shown",
-  "survey dismissed",
-  "survey sent",
-  "submitCreateCard",
-  "clickCreateCard",
-  "clickShowWalletsPriority",
-  "clickPartner",
-  "clickMenu",
-  "submitCreateExpenseRequest",
-] as const;
+/** The events of spec 000 §7 (analytics: the survey's) and issue 16 §7 (the tag manager's). */
+export const EVENT_NAMES = ["survey shown", "survey dismissed", "survey sent", ...TAG_EVENT_NAMES] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The tag-manager events (the rest are the survey's, analytics only). */
-const TAG_MANAGER_EVENTS: ReadonlySet<EventName> = new Set([
-  "submitCreateCard",
-  "clickCreateCard",
-  "clickShowWalletsPriority",
-  "clickPartner",
-  "clickMenu",
-  "submitCreateExpenseRequest",
-]);
+const TAG_MANAGER_EVENTS: ReadonlySet<EventName> = new Set(TAG_EVENT_NAMES);
 
 /** Whether this choice lets this event be recorded: analytics covers all, the tag manager its own events. */
 function allows(consent: Consent, name: EventName): boolean {
