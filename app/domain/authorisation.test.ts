@@ -220,7 +220,11 @@ describe("titres-restaurant: Sundays, public holidays, 25 € a day", () => {
   });
 
   test("30 € at a restaurant: 25 € from the meal wallet, the rest from the next eligible one", () => {
-    const wallets = [wallet("meal", "meal", 10000), wallet("mobility", "mobility", 10000), wallet("gift", "gift", 10000)];
+    const wallets = [
+      wallet("meal", "meal", 10000),
+      wallet("mobility", "mobility", 10000),
+      wallet("gift", "gift", 10000),
+    ];
     expect(authorise(request({ amount: 3000, wallets }))).toEqual({
       kind: "approved",
       split: [
@@ -237,8 +241,12 @@ describe("wallet limits, balances and priority", () => {
   test("the card's priority order decides who pays first", () => {
     const meal = wallet("meal", "meal", 10000);
     const gift = wallet("gift", "gift", 10000);
-    expect(authorise(request({ wallets: [gift, meal] }))).toMatchObject({ split: [{ walletId: "gift", amount: 1250 }] });
-    expect(authorise(request({ wallets: [meal, gift] }))).toMatchObject({ split: [{ walletId: "meal", amount: 1250 }] });
+    expect(authorise(request({ wallets: [gift, meal] }))).toMatchObject({
+      split: [{ walletId: "gift", amount: 1250 }],
+    });
+    expect(authorise(request({ wallets: [meal, gift] }))).toMatchObject({
+      split: [{ walletId: "meal", amount: 1250 }],
+    });
   });
 
   test("only balances valid today count; what is held is not available", () => {
@@ -322,7 +330,9 @@ describe("overflow to the default saved card, all or nothing", () => {
       pin: null,
     });
     expect(
-      declinedWith(request({ amount: 1010, wallets: [wallet("gift", "gift", 1000)], overflow: { ...card, authorizedMax: 49 } })),
+      declinedWith(
+        request({ amount: 1010, wallets: [wallet("gift", "gift", 1000)], overflow: { ...card, authorizedMax: 49 } }),
+      ),
     ).toBe("insufficient_funds");
   });
 

@@ -32,9 +32,7 @@ async function person(spec: Partial<AccountSpec> & { cardWallets?: string[]; fro
       email: `payer${accounts}@example.com`,
       passwordHash: "x",
       wallets,
-      cards: [
-        { type: "physical", lastFour: "4242", frozen, wallets: cardWallets ?? wallets.map((w) => w.name) },
-      ],
+      cards: [{ type: "physical", lastFour: "4242", frozen, wallets: cardWallets ?? wallets.map((w) => w.name) }],
       ...rest,
     },
     TUESDAY,
@@ -132,7 +130,9 @@ describe("approvals hold the amounts where the screens read them", () => {
       .select(["amount", "latest_status", "credit_card_id"])
       .where("authorization_id", "=", result.authorizationId)
       .execute();
-    expect(intents).toEqual([{ amount: 3000, latest_status: "processing", credit_card_id: result.overflowPayment!.creditCardId }]);
+    expect(intents).toEqual([
+      { amount: 3000, latest_status: "processing", credit_card_id: result.overflowPayment!.creditCardId },
+    ]);
     const auth = await handle.db
       .selectFrom("card_authorizations")
       .select("overflow_amount")
@@ -202,7 +202,11 @@ describe("declines are recorded with their reason, and hold nothing", () => {
     expect(await pay(card, wrong)).toMatchObject({ code: "incorrect_pin" });
     expect(await pay(card, wrong)).toMatchObject({ code: "incorrect_pin" });
     expect(await pay(card, wrong)).toMatchObject({ code: "pin_locked" });
-    const state = await handle.db.selectFrom("card_pin_attempts").selectAll().where("card_id", "=", card).executeTakeFirst();
+    const state = await handle.db
+      .selectFrom("card_pin_attempts")
+      .selectAll()
+      .where("card_id", "=", card)
+      .executeTakeFirst();
     expect(state).toMatchObject({ wrong_count: 3, locked: 1 });
     const row = await handle.db.selectFrom("cards").select("pin_can_update").where("id", "=", card).executeTakeFirst();
     expect(row?.pin_can_update).toBe(1);
@@ -215,7 +219,9 @@ describe("declines are recorded with their reason, and hold nothing", () => {
     await pay(card, { entryMode: "chip_and_pin", pinCheck: "mismatch" });
     await pay(card, { entryMode: "chip_and_pin", pinCheck: "mismatch" });
     expect((await pay(card, { entryMode: "chip_and_pin", pinCheck: "match" })).kind).toBe("approved");
-    expect(await pay(card, { entryMode: "chip_and_pin", pinCheck: "mismatch" })).toMatchObject({ code: "incorrect_pin" });
+    expect(await pay(card, { entryMode: "chip_and_pin", pinCheck: "mismatch" })).toMatchObject({
+      code: "incorrect_pin",
+    });
   });
 
   test("a physical card not yet delivered is not activated", async () => {
@@ -231,7 +237,19 @@ describe("declines are recorded with their reason, and hold nothing", () => {
   test("unknown card, malformed amount or category: refused, nothing written", async () => {
     const before = await handle.db.selectFrom("card_authorizations").select("id").execute();
     expect(await pay("card_unknown")).toEqual({ kind: "unknownCard" });
-    expect(await authorise({ db: handle.db }, { card: { issuerRef: "ic_nope" }, amount: 100, currency: "EUR", merchant: RESTAURANT, at: TUESDAY, entryMode: "online" })).toEqual({ kind: "unknownCard" });
+    expect(
+      await authorise(
+        { db: handle.db },
+        {
+          card: { issuerRef: "ic_nope" },
+          amount: 100,
+          currency: "EUR",
+          merchant: RESTAURANT,
+          at: TUESDAY,
+          entryMode: "online",
+        },
+      ),
+    ).toEqual({ kind: "unknownCard" });
     const p = await person();
     for (const amount of [0, -5, 1.5, 1e12]) {
       expect(await pay(p.cards["4242"]!, { amount })).toMatchObject({ code: "invalid_amount", authorizationId: null });

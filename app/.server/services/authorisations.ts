@@ -128,7 +128,9 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
     const walletIds = links.map((w) => w.id);
     const mealIds = mealWallets.map((w) => w.id);
     const [balances, limits, frozen, reservations, spent] = await Promise.all([
-      walletIds.length ? trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", walletIds).execute() : [],
+      walletIds.length
+        ? trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", walletIds).execute()
+        : [],
       walletIds.length ? trx.selectFrom("credit_limits").selectAll().where("wallet_id", "in", walletIds).execute() : [],
       walletIds.length
         ? trx
