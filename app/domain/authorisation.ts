@@ -226,7 +226,7 @@ export function authorise(input: AuthorisationInput): AuthorisationDecision {
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_AUTHORISATION_AMOUNT) {
     return decline("invalid_amount");
   }
-  if (!isCategoryCode(input.merchant.categoryCode)) return decline("invalid_merchant_category");
+  if (!isCategoryCode(input.merchant?.categoryCode)) return decline("invalid_merchant_category");
 
   if (card.status !== "active") return decline("card_blocked");
   if (card.frozen) return decline("card_frozen");

@@ -250,7 +250,7 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
         scopes: null,
         currency: cut(request.currency, 8),
         merchant_category_code: request.merchant.categoryCode,
-        entry_mode: request.entryMode,
+        entry_mode: cut(request.entryMode, 20),
       })
       .execute();
 
