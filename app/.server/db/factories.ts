@@ -49,6 +49,7 @@ export function buildGroup(fields: Pick<GroupTable, "name"> & Partial<GroupTable
     mobility_rate_per_km: 25,
     mobility_yearly_cap: 60000,
     subscription_share_percent: 50,
+    meal_sunday_workers: 0,
     ...fields,
   };
 }
@@ -113,6 +114,8 @@ export function buildWallet(
     unlimited: 0,
     daily_spending_limit: null,
     auto_extend_deposit: 0,
+    limit_per_transaction: null,
+    zero_limit_day: null,
     ...fields,
   };
 }
@@ -138,6 +141,7 @@ export function buildWalletTransaction(
     merchant_name: merchantName,
     status,
     created_at: createdAt,
+    authorization_id: null,
   };
 }
 
@@ -390,6 +394,9 @@ export function buildAuthorization(
     overflow_amount: overflow ?? 0,
     can_switch_payment_methods: canSwitch ? 1 : 0,
     scopes: scopes ? JSON.stringify(scopes) : null,
+    currency: null,
+    merchant_category_code: null,
+    entry_mode: null,
   };
 }
 

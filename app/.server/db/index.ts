@@ -26,6 +26,7 @@ import * as allowances from "./migrations/011_allowances";
 import * as partnerLinks from "./migrations/012_partner_links";
 import * as supportChat from "./migrations/013_support_chat";
 import * as consent from "./migrations/014_consent";
+import * as authorisations from "./migrations/015_authorisations";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   "012_partner_links": partnerLinks,
   "013_support_chat": supportChat,
   "014_consent": consent,
+  "015_authorisations": authorisations,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

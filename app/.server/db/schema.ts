@@ -52,6 +52,7 @@ export interface Database {
   partner_openings: PartnerOpeningTable;
   sandbox_partner_links: SandboxPartnerLinkTable;
   sandbox_partner_access: SandboxPartnerAccessTable;
+  card_pin_attempts: CardPinAttemptTable;
 }
 
 export interface GroupTable {
@@ -69,6 +70,8 @@ export interface GroupTable {
   mobility_yearly_cap: number;
   /** The share of a public-transport subscription paid, in percent (50 to 75). */
   subscription_share_percent: number;
+  /** 0/1: titres-restaurant may pay on Sundays and public holidays, for its workers of those days (migration 015). */
+  meal_sunday_workers: number;
 }
 
 export interface UserTable {
@@ -222,6 +225,20 @@ export interface CardAuthorizationTable {
   transaction_at: string;
   /** JSON array of the wallet types the supplier accepts (spec 000 §3 "scopes"); null: every wallet. */
   scopes: string | null;
+  /** What the payment request said (migration 015); null on rows written before the engine. */
+  currency: string | null;
+  merchant_category_code: string | null;
+  /** chip_and_pin, contactless or online. */
+  entry_mode: string | null;
+}
+
+/** Wrong PINs typed in a row at terminals (migration 015); no row: none. */
+export interface CardPinAttemptTable {
+  card_id: string;
+  wrong_count: number;
+  /** 1 after 3 wrong PINs in a row, until a new PIN is chosen. */
+  locked: number;
+  updated_at: string;
 }
 
 export interface PaymentIntentTable {
@@ -263,6 +280,10 @@ export interface WalletTable {
   auto_extend_deposit: number;
   source_name: string;
   created_at: string;
+  /** Cents one payment may take, or null: no such limit (migration 015). */
+  limit_per_transaction: number | null;
+  /** The Paris day on which the funder set today's limit to zero, or null. */
+  zero_limit_day: string | null;
 }
 
 export interface WalletBalanceTable {
@@ -295,6 +316,8 @@ export interface WalletTransactionTable {
   /** processed or frozen */
   status: string;
   created_at: string;
+  /** The card authorisation this movement holds or settles (migration 015), or null. */
+  authorization_id: string | null;
 }
 
 export interface LicenceTable {
@@ -712,6 +735,7 @@ export const SCHEMA_COLUMNS = {
     "mobility_rate_per_km",
     "mobility_yearly_cap",
     "subscription_share_percent",
+    "meal_sunday_workers",
   ],
   users: [
     "id",
@@ -794,6 +818,9 @@ export const SCHEMA_COLUMNS = {
     "can_switch_payment_methods",
     "transaction_at",
     "scopes",
+    "currency",
+    "merchant_category_code",
+    "entry_mode",
   ],
   payment_intents: [
     "id",
@@ -827,6 +854,8 @@ export const SCHEMA_COLUMNS = {
     "auto_extend_deposit",
     "source_name",
     "created_at",
+    "limit_per_transaction",
+    "zero_limit_day",
   ],
   wallet_balances: ["id", "wallet_id", "balance", "deposit_amount", "start_date", "end_date"],
   credit_limits: [
@@ -839,7 +868,16 @@ export const SCHEMA_COLUMNS = {
     "credit_started_at",
     "credit_ended_at",
   ],
-  wallet_transactions: ["id", "wallet_id", "amount", "main_comment", "merchant_name", "status", "created_at"],
+  wallet_transactions: [
+    "id",
+    "wallet_id",
+    "amount",
+    "main_comment",
+    "merchant_name",
+    "status",
+    "created_at",
+    "authorization_id",
+  ],
   licences: ["id", "group_id", "user_id", "license_type", "metadata", "used_at"],
   notifications: ["id", "user_id", "type", "data_id", "created_at", "read_at"],
   expense_types: ["id", "technical_name", "name_fr", "name_en", "name_nl", "front_disabled", "position"],
@@ -1056,6 +1094,7 @@ export const SCHEMA_COLUMNS = {
   partner_openings: ["id", "user_id", "partner", "outcome", "provider", "created_at"],
   sandbox_partner_links: ["token_hash", "user_id", "partner", "expires_at", "used_at", "created_at"],
   sandbox_partner_access: ["user_id", "partner", "has_access", "updated_at"],
+  card_pin_attempts: ["card_id", "wrong_count", "locked", "updated_at"],
   support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
   consents: ["user_id", "analytics", "tag_manager", "decided_at"],
   analytics_events: ["id", "user_id", "name", "properties", "created_at"],

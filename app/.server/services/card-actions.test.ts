@@ -104,6 +104,17 @@ test("a new PIN is 4 digits, only where the PIN can be updated, and reaches the 
   expect(calls).toContain(`pin ${physical.issuer_ref} 4321`);
 });
 
+test("choosing a new PIN unlocks a PIN locked by three wrong tries", async () => {
+  const physical = await card(marie, "4242");
+  await handle.db
+    .insertInto("card_pin_attempts")
+    .values({ card_id: physical.id, wrong_count: 3, locked: 1, updated_at: new Date().toISOString() })
+    .execute();
+  expect(await chooseNewPin(handle.db, issuer, marie, physical.id, "2468")).toEqual({ kind: "ok" });
+  const left = await handle.db.selectFrom("card_pin_attempts").selectAll().where("card_id", "=", physical.id).execute();
+  expect(left).toEqual([]);
+});
+
 test("a virtual card reveals its details, a physical one its PIN, never the other way", async () => {
   const physical = await card(marie, "4242");
   const virtual = await card(marie, "5556");

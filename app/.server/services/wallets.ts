@@ -166,7 +166,8 @@ export async function getWalletDetail(
   const reserved = summary?.reserved ?? 0;
   const available = summary?.available ?? null;
   const daily = wallet.daily_spending_limit;
-  const leftToday = daily === null ? null : Math.max(0, daily - (await spentToday(db, wallet.id, now)));
+  const leftToday =
+    daily === null ? null : Math.max(0, daily - ((await spentTodayByWallet(db, [wallet.id], now)).get(wallet.id) ?? 0));
   return {
     id: wallet.id,
     name: wallet.name,
@@ -195,21 +196,32 @@ export async function getWalletDetail(
   };
 }
 
-/** Cents paid with this wallet today (Paris day): payments processed and amounts held. */
-async function spentToday(db: DB, walletId: string, now: Date): Promise<number> {
+/**
+ * Cents paid with each of these wallets today (the Paris day of `now`): payments processed and amounts
+ * held (`withdraw` movements, processed or frozen). Read by the wallet page and the authorisation engine.
+ */
+export async function spentTodayByWallet(db: DB, walletIds: string[], now: Date): Promise<Map<string, number>> {
+  const spent = new Map(walletIds.map((id) => [id, 0]));
+  if (walletIds.length === 0) return spent;
   const today = todayInParis(now);
-  // A Paris day starts at most 2 h before its UTC date: a day and a half back holds all of it.
+  // A Paris day starts at most 2 h before its UTC date: a day and a half each side holds all of it.
   const since = new Date(now.getTime() - 36 * 60 * 60 * 1000).toISOString();
+  const until = new Date(now.getTime() + 36 * 60 * 60 * 1000).toISOString();
   const rows = await db
     .selectFrom("wallet_transactions")
-    .select(["amount", "created_at"])
-    .where("wallet_id", "=", walletId)
+    .select(["wallet_id", "amount", "created_at"])
+    .where("wallet_id", "in", walletIds)
     .where("main_comment", "=", "withdraw")
+    .where("status", "in", ["processed", "frozen"])
     .where("created_at", ">=", since)
+    .where("created_at", "<=", until)
     .execute();
-  return rows
-    .filter((r) => todayInParis(new Date(r.created_at)) === today)
-    .reduce((sum, r) => sum + Math.abs(r.amount), 0);
+  for (const r of rows) {
+    if (todayInParis(new Date(r.created_at)) === today) {
+      spent.set(r.wallet_id, (spent.get(r.wallet_id) ?? 0) + Math.abs(r.amount));
+    }
+  }
+  return spent;
 }
 
 export const WALLET_TRANSACTIONS_PAGE_SIZE = 7;

@@ -85,6 +85,7 @@ async function insertPortalCard(id: string, issuerRef: string, lastFour: string)
         mobility_rate_per_km: 25,
         mobility_yearly_cap: 60000,
         subscription_share_percent: 50,
+        meal_sunday_workers: 0,
       })
       .execute();
   }

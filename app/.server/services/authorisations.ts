@@ -1,0 +1,315 @@
+import {
+  authorise as decide,
+  MEAL_DAILY_CAP,
+  type AuthorisationDecision,
+  type DeclineCode,
+  type EntryMode,
+  type Merchant,
+  type PinCheck,
+  type WalletState,
+} from "~/domain/authorisation";
+import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
+import type { DB } from "../db";
+import { newId } from "../ids";
+import { spentTodayByWallet } from "./wallets";
+
+/**
+ * The authorisation engine (issue 17, decision 0031): loads a card's state in one transaction, asks
+ * the pure rules (`~/domain/authorisation`) and writes their decision with its holds before commit.
+ *
+ * One payment of a person at a time: the transaction first locks the person's row (a no-op update, as
+ * `createAllowance` does: a row lock on PostgreSQL held until commit; on SQLite one write transaction at
+ * a time, `begin immediate`). Every wallet, card and meal allowance the decision reads belongs to that
+ * person, so a second payment waits and then sees the first one's holds: a wallet never goes below zero
+ * and two payments never spend the same euro.
+ */
+
+export interface AuthoriseDeps {
+  db: DB;
+}
+
+export interface AuthoriseRequest {
+  /** The portal's card id, or the issuer's reference for it (a Stripe Issuing card id). */
+  card: { id: string } | { issuerRef: string };
+  /** Cents. */
+  amount: number;
+  currency: string;
+  merchant: Merchant;
+  /** When the card was used (the terminal may set another day); the Paris day of it decides. */
+  at: Date;
+  entryMode: EntryMode;
+  /** Chip and PIN only: what the terminal or the issuer found of the PIN typed. */
+  pinCheck?: PinCheck;
+}
+
+export type AuthoriseResult =
+  | { kind: "unknownCard" }
+  | {
+      kind: "approved";
+      authorizationId: string;
+      split: { walletId: string; amount: number }[];
+      overflow: number;
+      /** The saved card to charge the overflow to, with its payment intent (status `processing`). */
+      overflowPayment: { creditCardId: string; paymentIntentId: string } | null;
+    }
+  | {
+      kind: "declined";
+      /** Null for a request too malformed to record (amount or category code). */
+      authorizationId: string | null;
+      code: DeclineCode;
+      message: string;
+    };
+
+const NOT_RECORDED: DeclineCode[] = ["invalid_amount", "invalid_merchant_category"];
+/** Column lengths kept for what a merchant or a terminal sends (anything longer is cut). */
+const MAX_TEXT = 120;
+const cut = (value: unknown, max = MAX_TEXT) => (typeof value === "string" ? value.slice(0, max) : "");
+
+export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest): Promise<AuthoriseResult> {
+  const at = request.at;
+  const atIso = at.toISOString();
+  return deps.db.transaction().execute(async (trx): Promise<AuthoriseResult> => {
+    let cardQuery = trx
+      .selectFrom("cards")
+      .select(["id", "user_id", "status", "frozen", "type", "shipping_status", "pin_can_update"]);
+    cardQuery =
+      "id" in request.card
+        ? cardQuery.where("id", "=", request.card.id)
+        : cardQuery.where("issuer_ref", "=", request.card.issuerRef);
+    const card = await cardQuery.executeTakeFirst();
+    if (!card) return { kind: "unknownCard" };
+
+    // The lock: until commit, no other authorisation of this person reads or writes.
+    await trx
+      .updateTable("users")
+      .set((eb) => ({ email: eb.ref("email") }))
+      .where("id", "=", card.user_id)
+      .execute();
+
+    const [user, pinRow, links, creditCard, mealWallets] = await Promise.all([
+      trx
+        .selectFrom("users")
+        .select("balance_overflow_authorized")
+        .where("id", "=", card.user_id)
+        .executeTakeFirstOrThrow(),
+      trx.selectFrom("card_pin_attempts").selectAll().where("card_id", "=", card.id).executeTakeFirst(),
+      trx
+        .selectFrom("card_wallets")
+        .innerJoin("wallets", "wallets.id", "card_wallets.wallet_id")
+        .innerJoin("groups", "groups.id", "wallets.group_id")
+        .select([
+          "wallets.id",
+          "wallets.wallet_type",
+          "wallets.unlimited",
+          "wallets.daily_spending_limit",
+          "wallets.limit_per_transaction",
+          "wallets.zero_limit_day",
+          "groups.meal_sunday_workers",
+        ])
+        .where("card_wallets.card_id", "=", card.id)
+        .where("wallets.user_id", "=", card.user_id)
+        .orderBy("card_wallets.position")
+        .execute(),
+      trx
+        .selectFrom("credit_cards")
+        .select("id")
+        .where("user_id", "=", card.user_id)
+        .where("is_default", "=", 1)
+        .orderBy("created_at", "desc")
+        .executeTakeFirst(),
+      trx
+        .selectFrom("wallets")
+        .select("id")
+        .where("user_id", "=", card.user_id)
+        .where("wallet_type", "=", "meal")
+        .execute(),
+    ]);
+
+    const walletIds = links.map((w) => w.id);
+    const mealIds = mealWallets.map((w) => w.id);
+    const [balances, limits, frozen, reservations, spent] = await Promise.all([
+      walletIds.length
+        ? trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", walletIds).execute()
+        : [],
+      walletIds.length ? trx.selectFrom("credit_limits").selectAll().where("wallet_id", "in", walletIds).execute() : [],
+      walletIds.length
+        ? trx
+            .selectFrom("wallet_transactions")
+            .select(["wallet_id", "amount"])
+            .where("wallet_id", "in", walletIds)
+            .where("status", "=", "frozen")
+            .execute()
+        : [],
+      walletIds.length
+        ? trx
+            .selectFrom("wallet_reservations")
+            .select(["wallet_id", "amount"])
+            .where("wallet_id", "in", walletIds)
+            .where("status", "=", "held")
+            .execute()
+        : [],
+      spentTodayByWallet(trx, [...new Set([...walletIds, ...mealIds])], at),
+    ]);
+
+    const sumFor = (rows: { wallet_id: string; amount: number }[], id: string) =>
+      rows.filter((r) => r.wallet_id === id).reduce((sum, r) => sum + Math.abs(r.amount), 0);
+    const wallets: WalletState[] = links.map((w) => ({
+      id: w.id,
+      type: w.wallet_type,
+      unlimited: w.unlimited === 1,
+      balances: balances
+        .filter((b) => b.wallet_id === w.id)
+        .map((b) => ({ balance: b.balance, startDate: b.start_date, endDate: b.end_date })),
+      creditLimits: limits
+        .filter((c) => c.wallet_id === w.id)
+        .map((c) => ({
+          remainingAmount: c.remaining_amount,
+          creditStartedAt: c.credit_started_at,
+          creditEndedAt: c.credit_ended_at,
+        })),
+      held: sumFor(frozen, w.id) + sumFor(reservations, w.id),
+      dailyLimit: w.daily_spending_limit,
+      perTransactionLimit: w.limit_per_transaction,
+      zeroLimitDay: w.zero_limit_day,
+      spentToday: spent.get(w.id) ?? 0,
+      funderAllowsSundays: w.meal_sunday_workers === 1,
+    }));
+    const mealSpentToday = mealIds.reduce((sum, id) => sum + (spent.get(id) ?? 0), 0);
+
+    const decision: AuthorisationDecision = decide({
+      amount: request.amount,
+      currency: request.currency,
+      merchant: request.merchant,
+      at,
+      entryMode: request.entryMode,
+      pinCheck: request.pinCheck ?? "not_checked",
+      card: {
+        status: card.status,
+        frozen: card.frozen === 1,
+        // A physical card is activated once delivered (decision 0031); a virtual one at once.
+        activated: card.type !== "physical" || card.shipping_status === null || card.shipping_status === "delivered",
+        pinLocked: pinRow?.locked === 1,
+        wrongPinCount: pinRow?.wrong_count ?? 0,
+      },
+      wallets,
+      mealSpentToday,
+      overflow: {
+        creditCardId: creditCard?.id ?? null,
+        // Never set: the panel's default (spec 000 §9), as `overflowAmount` reads it.
+        authorizedMax: user.balance_overflow_authorized ?? OVERFLOW_DEFAULT_EUROS * 100,
+      },
+    });
+
+    if (decision.pin) {
+      const values = {
+        card_id: card.id,
+        wrong_count: decision.pin.wrongPinCount,
+        locked: decision.pin.locked ? 1 : 0,
+        updated_at: atIso,
+      };
+      await trx
+        .insertInto("card_pin_attempts")
+        .values(values)
+        .onConflict((oc) =>
+          oc.column("card_id").doUpdateSet({
+            wrong_count: values.wrong_count,
+            locked: values.locked,
+            updated_at: values.updated_at,
+          }),
+        )
+        .execute();
+      // Spec 000 §2 "unlock PIN": a locked PIN is freed by choosing a new one (`chooseNewPin`).
+      if (decision.pin.locked && card.type === "physical" && card.pin_can_update !== 1) {
+        await trx.updateTable("cards").set({ pin_can_update: 1 }).where("id", "=", card.id).execute();
+      }
+    }
+
+    if (decision.kind === "declined" && NOT_RECORDED.includes(decision.code)) {
+      return { kind: "declined", authorizationId: null, code: decision.code, message: decision.message };
+    }
+
+    const authorizationId = newId("auth");
+    const approved = decision.kind === "approved";
+    await trx
+      .insertInto("card_authorizations")
+      .values({
+        id: authorizationId,
+        card_id: card.id,
+        amount: request.amount,
+        merchant_name: cut(request.merchant.name),
+        merchant_city: cut(request.merchant.city),
+        merchant_country: cut(request.merchant.country, 3),
+        // Spec 000 §4: pending and frozen while held; closed without card transactions is declined.
+        status_name: approved ? "pending" : "closed",
+        status_reason: approved ? null : decision.code,
+        has_card_transactions: 0,
+        frozen: approved ? 1 : 0,
+        overflow_amount: approved ? decision.overflow : 0,
+        can_switch_payment_methods: 0,
+        transaction_at: atIso,
+        scopes: null,
+        currency: cut(request.currency, 8),
+        merchant_category_code: request.merchant.categoryCode,
+        entry_mode: cut(request.entryMode, 20),
+      })
+      .execute();
+
+    if (!approved) {
+      return { kind: "declined", authorizationId, code: decision.code, message: decision.message };
+    }
+
+    if (decision.split.length > 0) {
+      await trx
+        .insertInto("wallet_transactions")
+        .values(
+          decision.split.map((part) => ({
+            id: newId("wtx"),
+            wallet_id: part.walletId,
+            amount: -part.amount,
+            main_comment: "withdraw",
+            merchant_name: cut(request.merchant.name),
+            status: "frozen",
+            created_at: atIso,
+            authorization_id: authorizationId,
+          })),
+        )
+        .execute();
+    }
+
+    let overflowPayment: { creditCardId: string; paymentIntentId: string } | null = null;
+    if (decision.overflow > 0 && creditCard) {
+      const paymentIntentId = newId("pi");
+      await trx
+        .insertInto("payment_intents")
+        .values({
+          id: paymentIntentId,
+          authorization_id: authorizationId,
+          credit_card_id: creditCard.id,
+          amount: decision.overflow,
+          latest_status: "processing",
+          created_at: atIso,
+          processor_ref: null,
+        })
+        .execute();
+      overflowPayment = { creditCardId: creditCard.id, paymentIntentId };
+    }
+    return { kind: "approved", authorizationId, split: decision.split, overflow: decision.overflow, overflowPayment };
+  });
+}
+
+/** What is left today of the 25 € of titres-restaurant, in cents (the wallet details show it). */
+export async function mealAllowanceLeftToday(db: DB, userId: string, now = new Date()): Promise<number> {
+  const meal = await db
+    .selectFrom("wallets")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("wallet_type", "=", "meal")
+    .execute();
+  const spent = await spentTodayByWallet(
+    db,
+    meal.map((w) => w.id),
+    now,
+  );
+  const total = [...spent.values()].reduce((sum, cents) => sum + cents, 0);
+  return Math.max(0, MEAL_DAILY_CAP - total);
+}

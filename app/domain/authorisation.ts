@@ -1,0 +1,322 @@
+import { isSunday } from "date-fns";
+import { isFrenchPublicHoliday } from "./calendar";
+import { todayInParis, walletBalance, type BalanceLine, type CreditLimitLine } from "./wallets";
+
+/**
+ * The card-payment authorisation rules (issue 17, spec 000 §2 debit priority and overflow, §3, §4, §9;
+ * decision 0031). Pure: everything the decision needs comes in, the decision goes out; the service
+ * (`app/.server/services/authorisations.ts`) loads the input and writes the result in one transaction.
+ *
+ * Checks, in this order: the request itself (amount, category code), the card (blocked, frozen, not
+ * activated, PIN locked, the PIN typed), the currency, then the wallets in the card's priority order,
+ * then the overflow to the saved card. All or nothing: either the whole amount is covered, or nothing is.
+ * Days are Paris days (`todayInParis`), taken at noon for date-fns (decision 0027).
+ */
+
+/** Cents; the most one payment may be (anything larger is an input error, not a purchase). */
+export const MAX_AUTHORISATION_AMOUNT = 1_000_000;
+/** Code du travail R3262-10: at most 25 € of titres-restaurant a day (the 2026 ceiling). */
+export const MEAL_DAILY_CAP = 2500;
+/** Groceries (food not ready to eat) may be paid with titres-restaurant until this day inclusive. */
+export const MEAL_GROCERIES_UNTIL = "2026-12-31";
+/** The smallest amount the payment processor charges to a saved card (spec 000 §9, "0.5"). */
+export const OVERFLOW_MINIMUM = 50;
+/** Three wrong PINs in a row lock it (spec 000 §8, 001 §9). */
+export const PIN_ATTEMPTS = 3;
+export const SUPPORTED_CURRENCY = "EUR";
+
+export type EntryMode = "chip_and_pin" | "contactless" | "online";
+/** What the terminal (or the issuer) says of the PIN typed: only chip-and-PIN payments carry one. */
+export type PinCheck = "match" | "mismatch" | "not_checked";
+
+export interface CardState {
+  /** "active"; anything else (blocked, canceled…) is stopped for good. */
+  status: string;
+  frozen: boolean;
+  /** A physical card is usable once delivered; a virtual one at once. */
+  activated: boolean;
+  pinLocked: boolean;
+  wrongPinCount: number;
+}
+
+export interface Merchant {
+  name: string;
+  city: string;
+  country: string;
+  /** ISO 18245 merchant category code, four digits. */
+  categoryCode: string;
+}
+
+export interface WalletState {
+  id: string;
+  /** meal, mobility, culture, gift… */
+  type: string;
+  unlimited: boolean;
+  balances: BalanceLine[];
+  creditLimits: CreditLimitLine[];
+  /** Cents already held on it (pending card payments, expense-request reservations). */
+  held: number;
+  /** Cents a day, or null. */
+  dailyLimit: number | null;
+  /** Cents per payment, or null. */
+  perTransactionLimit: number | null;
+  /** The Paris day on which the funder set today's limit to zero ("today zero"), or null. */
+  zeroLimitDay: string | null;
+  /** Cents paid with it today (Paris day): processed and held. */
+  spentToday: number;
+  /** The funder lets its Sunday and holiday workers use titres-restaurant on those days. */
+  funderAllowsSundays: boolean;
+}
+
+export interface OverflowSettings {
+  /** The default saved credit card, or null: no overflow. */
+  creditCardId: string | null;
+  /** The most the saved card may add, in cents (`balance_overflow_authorized`). */
+  authorizedMax: number;
+}
+
+export interface AuthorisationInput {
+  amount: number;
+  currency: string;
+  merchant: Merchant;
+  at: Date;
+  entryMode: EntryMode;
+  pinCheck: PinCheck;
+  card: CardState;
+  /** The card's linked wallets, in the card's priority order. */
+  wallets: WalletState[];
+  /** Cents of titres-restaurant paid today across all the person's meal wallets. */
+  mealSpentToday: number;
+  overflow: OverflowSettings;
+}
+
+export type DeclineCode =
+  | "invalid_amount"
+  | "invalid_merchant_category"
+  | "card_blocked"
+  | "card_frozen"
+  | "card_not_activated"
+  | "pin_locked"
+  | "incorrect_pin"
+  | "currency_not_supported"
+  | "merchant_not_allowed"
+  | "meal_sunday"
+  | "meal_public_holiday"
+  | "meal_daily_cap"
+  | "today_zero_limit"
+  | "transaction_limit_exceeded"
+  | "daily_limit_exceeded"
+  | "overflow_limit_exceeded"
+  | "insufficient_funds";
+
+/** The sentence shown with a decline (the declined tab, the notification, the sandbox terminal). */
+export const DECLINE_SENTENCES: Record<DeclineCode, string> = {
+  invalid_amount: "Refusée : montant invalide",
+  invalid_merchant_category: "Refusée : catégorie du commerçant invalide",
+  card_blocked: "Refusée : votre carte est bloquée",
+  card_frozen: "Refusée : votre carte est gelée",
+  card_not_activated: "Refusée : votre carte n'est pas encore activée",
+  pin_locked: "Refusée : code PIN bloqué après 3 essais erronés, choisissez-en un nouveau",
+  incorrect_pin: "Refusée : code PIN erroné",
+  currency_not_supported: "Refusée : seuls les paiements en euros sont acceptés",
+  merchant_not_allowed: "Refusée : aucun de vos avantages n'est accepté chez ce commerçant",
+  meal_sunday: "Refusée : les titres-restaurant ne s'utilisent pas le dimanche",
+  meal_public_holiday: "Refusée : les titres-restaurant ne s'utilisent pas les jours fériés",
+  meal_daily_cap: "Refusée : plafond de 25 € par jour des titres-restaurant atteint",
+  today_zero_limit: "Refusée : votre financeur a suspendu ce portefeuille aujourd'hui",
+  transaction_limit_exceeded: "Refusée : montant supérieur à la limite par paiement",
+  daily_limit_exceeded: "Refusée : plafond quotidien atteint",
+  overflow_limit_exceeded: "Refusée : solde insuffisant et dépassement supérieur au montant autorisé",
+  insufficient_funds: "Refusée : solde insuffisant et dépassement non autorisé",
+};
+
+/** The PIN counter after this attempt, when it changes. */
+export interface PinUpdate {
+  wrongPinCount: number;
+  locked: boolean;
+}
+
+export type AuthorisationDecision =
+  | {
+      kind: "approved";
+      /** What each wallet pays, in priority order; wallets paying nothing are left out. */
+      split: { walletId: string; amount: number }[];
+      /** Cents charged to the default saved card (0: none). */
+      overflow: number;
+      pin: PinUpdate | null;
+    }
+  | { kind: "declined"; code: DeclineCode; message: string; pin: PinUpdate | null };
+
+// ---------------------------------------------------------------------------------------------
+// Merchant categories per wallet type
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * ISO 18245 merchant category codes (Visa Merchant Data Standards Manual, Mastercard Quick Reference
+ * Booklet — Merchant Edition). One table, read by `categoryEligible`.
+ */
+export const MCC = {
+  meal: {
+    // Titres-restaurant, Code du travail L3262-1 and R3262-4: restaurants and the shops assimilated to
+    // them (food ready to eat): caterers, restaurants, fast food, bakeries, butchers, dairy and
+    // confectionery shops, other food shops (delicatessens, convenience stores).
+    always: ["5811", "5812", "5814", "5422", "5441", "5451", "5462", "5499"],
+    // Groceries (food not ready to eat) in supermarkets: loi n° 2022-1158 art. 6, extended to
+    // 31 December 2026 (loi n° 2025-56) — MEAL_GROCERIES_UNTIL.
+    groceries: ["5411"],
+  },
+  // Forfait mobilités durables and transport (Code du travail L3261-3-1): local and commuter transport,
+  // railways, taxis, buses, other transport; fuel (service stations, fuel dispensers); electric vehicle
+  // charging (5552, added 2022); bicycle shops.
+  mobility: ["4111", "4112", "4121", "4131", "4789", "5541", "5542", "5552", "5940"],
+  // Culture: book shops, newsstands, music and record shops, cinemas, theatres and ticket agencies,
+  // bands and entertainers, tourist attractions and exhibits (museums).
+  culture: ["5942", "5994", "5733", "5735", "7832", "7922", "7929", "7991"],
+  gift: {
+    // Chèques-cadeaux (URSSAF): any shop, except cash and its equivalents and fuel. Cash: manual and
+    // automated cash, quasi-cash, wire transfers and money orders, stored-value loads. Fuel: service
+    // stations, automated fuel dispensers, fuel dealers.
+    excluded: ["6010", "6011", "6012", "6051", "4829", "6540", "5541", "5542", "5983"],
+  },
+} as const;
+
+export function isCategoryCode(code: unknown): code is string {
+  return typeof code === "string" && /^\d{4}$/.test(code);
+}
+
+/** Whether a wallet of this type may pay at a merchant of this category on this Paris day. */
+export function categoryEligible(walletType: string, categoryCode: string, day: string): boolean {
+  switch (walletType) {
+    case "meal":
+      return (
+        (MCC.meal.always as readonly string[]).includes(categoryCode) ||
+        (day <= MEAL_GROCERIES_UNTIL && (MCC.meal.groceries as readonly string[]).includes(categoryCode))
+      );
+    case "mobility":
+      return (MCC.mobility as readonly string[]).includes(categoryCode);
+    case "culture":
+      return (MCC.culture as readonly string[]).includes(categoryCode);
+    case "gift":
+      return !(MCC.gift.excluded as readonly string[]).includes(categoryCode);
+    default:
+      // A type without rules here (sport, holidays…) pays nowhere until its rules are written.
+      return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The decision
+// ---------------------------------------------------------------------------------------------
+
+const decline = (code: DeclineCode, pin: PinUpdate | null = null): AuthorisationDecision => ({
+  kind: "declined",
+  code,
+  message: DECLINE_SENTENCES[code],
+  pin,
+});
+
+/** A bound on what one wallet may pay, and the reason given when it is the one that stops a payment. */
+interface Bound {
+  cents: number;
+  code: DeclineCode;
+}
+
+export function authorise(input: AuthorisationInput): AuthorisationDecision {
+  const { amount, card } = input;
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_AUTHORISATION_AMOUNT) {
+    return decline("invalid_amount");
+  }
+  if (!isCategoryCode(input.merchant?.categoryCode)) return decline("invalid_merchant_category");
+
+  if (card.status !== "active") return decline("card_blocked");
+  if (card.frozen) return decline("card_frozen");
+  if (!card.activated) return decline("card_not_activated");
+  if (card.pinLocked) return decline("pin_locked");
+  let pin: PinUpdate | null = null;
+  if (input.entryMode === "chip_and_pin" && input.pinCheck === "mismatch") {
+    const wrongPinCount = card.wrongPinCount + 1;
+    const locked = wrongPinCount >= PIN_ATTEMPTS;
+    return decline(locked ? "pin_locked" : "incorrect_pin", { wrongPinCount, locked });
+  }
+  if (input.entryMode === "chip_and_pin" && input.pinCheck === "match" && card.wrongPinCount > 0) {
+    pin = { wrongPinCount: 0, locked: false };
+  }
+
+  if (input.currency !== SUPPORTED_CURRENCY) return decline("currency_not_supported", pin);
+
+  const day = todayInParis(input.at);
+  const sunday = isSunday(new Date(`${day}T12:00:00`));
+  const holiday = isFrenchPublicHoliday(day);
+  const code = input.merchant.categoryCode;
+
+  let remaining = amount;
+  let mealLeft = Math.max(0, MEAL_DAILY_CAP - input.mealSpentToday);
+  let anyEligible = false;
+  // The first rule (in priority order) that kept an eligible wallet from paying what was still due.
+  let firstRestriction: DeclineCode | null = null;
+  const split: { walletId: string; amount: number }[] = [];
+
+  for (const wallet of input.wallets) {
+    if (remaining === 0) break;
+    if (!categoryEligible(wallet.type, code, day)) continue;
+    anyEligible = true;
+    const bounds: Bound[] = [];
+    if (wallet.type === "meal") {
+      if (sunday && !wallet.funderAllowsSundays) bounds.push({ cents: 0, code: "meal_sunday" });
+      else if (holiday && !wallet.funderAllowsSundays) bounds.push({ cents: 0, code: "meal_public_holiday" });
+      bounds.push({ cents: mealLeft, code: "meal_daily_cap" });
+    }
+    if (wallet.zeroLimitDay === day) bounds.push({ cents: 0, code: "today_zero_limit" });
+    if (wallet.perTransactionLimit !== null) {
+      bounds.push({ cents: wallet.perTransactionLimit, code: "transaction_limit_exceeded" });
+    }
+    if (wallet.dailyLimit !== null) {
+      bounds.push({ cents: Math.max(0, wallet.dailyLimit - wallet.spentToday), code: "daily_limit_exceeded" });
+    }
+    const balance = walletBalance({
+      unlimited: wallet.unlimited,
+      balances: wallet.balances,
+      creditLimits: wallet.creditLimits,
+      today: day,
+    });
+    if (balance !== null) bounds.push({ cents: Math.max(0, balance - wallet.held), code: "insufficient_funds" });
+
+    // The tightest bound decides; on a tie the rule named first (a rule before the balance) is the reason.
+    let pays = remaining;
+    let binding: DeclineCode | null = null;
+    for (const bound of bounds) {
+      if (bound.cents < pays) {
+        pays = bound.cents;
+        binding = bound.code;
+      }
+    }
+    if (binding !== null && binding !== "insufficient_funds" && firstRestriction === null) {
+      firstRestriction = binding;
+    }
+    if (pays > 0) {
+      split.push({ walletId: wallet.id, amount: pays });
+      remaining -= pays;
+      if (wallet.type === "meal") mealLeft -= pays;
+    }
+  }
+
+  if (remaining === 0) return { kind: "approved", split, overflow: 0, pin };
+
+  const { creditCardId, authorizedMax } = input.overflow;
+  const why = (fallback: DeclineCode) =>
+    decline(firstRestriction ?? (input.wallets.length > 0 && !anyEligible ? "merchant_not_allowed" : fallback), pin);
+  if (creditCardId === null || authorizedMax < OVERFLOW_MINIMUM) return why("insufficient_funds");
+  // The processor charges at least 0,50 €: the wallets give back what lifts a smaller remainder to it.
+  // The saved card only tops up a payment a wallet takes part in: it never pays a whole payment alone.
+  const overflow = Math.max(remaining, OVERFLOW_MINIMUM);
+  if (overflow >= amount) return why("insufficient_funds");
+  if (overflow > authorizedMax) return why("overflow_limit_exceeded");
+  let giveBack = overflow - remaining;
+  for (let i = split.length - 1; i >= 0 && giveBack > 0; i -= 1) {
+    const part = split[i]!;
+    const back = Math.min(part.amount, giveBack);
+    part.amount -= back;
+    giveBack -= back;
+  }
+  return { kind: "approved", split: split.filter((s) => s.amount > 0), overflow, pin };
+}
