@@ -4,7 +4,7 @@ import { todayInParis, walletBalance, type BalanceLine, type CreditLimitLine } f
 
 /**
  * The card-payment authorisation rules (issue 17, spec 000 §2 debit priority and overflow, §3, §4, §9;
- * decision 0031). Pure: everything the decision needs comes in, the decision goes out; the service
+ * decision 0035). Pure: everything the decision needs comes in, the decision goes out; the service
  * (`app/.server/services/authorisations.ts`) loads the input and writes the result in one transaction.
  *
  * Checks, in this order: the request itself (amount, category code), the card (blocked, frozen, not

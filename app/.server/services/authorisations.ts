@@ -14,7 +14,7 @@ import { newId } from "../ids";
 import { spentTodayByWallet } from "./wallets";
 
 /**
- * The authorisation engine (issue 17, decision 0031): loads a card's state in one transaction, asks
+ * The authorisation engine (issue 17, decision 0035): loads a card's state in one transaction, asks
  * the pure rules (`~/domain/authorisation`) and writes their decision with its holds before commit.
  *
  * One payment of a person at a time: the transaction first locks the person's row (a no-op update, as
@@ -186,7 +186,7 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
       card: {
         status: card.status,
         frozen: card.frozen === 1,
-        // A physical card is activated once delivered (decision 0031); a virtual one at once.
+        // A physical card is activated once delivered (decision 0035); a virtual one at once.
         activated: card.type !== "physical" || card.shipping_status === null || card.shipping_status === "delivered",
         pinLocked: pinRow?.locked === 1,
         wrongPinCount: pinRow?.wrong_count ?? 0,

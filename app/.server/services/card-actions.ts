@@ -110,7 +110,7 @@ export async function chooseNewPin(
   try {
     const key = await issuer.pinEncryptionKey();
     await issuer.updatePin(card.issuer_ref, encryptPin(pin, key));
-    // A new PIN unlocks one locked by wrong tries at terminals (issue 17, decision 0031).
+    // A new PIN unlocks one locked by wrong tries at terminals (issue 17, decision 0035).
     await db.deleteFrom("card_pin_attempts").where("card_id", "=", card.id).execute();
     return OK;
   } catch (err) {

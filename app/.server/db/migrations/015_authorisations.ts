@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * The authorisation engine (issue 17, decision 0031). The decision is a `card_authorizations` row, the
+ * The authorisation engine (issue 17, decision 0035). The decision is a `card_authorizations` row, the
  * record the card screens already read (spec 000 §3): approved = `pending` and `frozen` 1 while its
  * amounts are held; declined = `closed`, with the reason code in `status_reason`. Each wallet's part is
  * a `wallet_transactions` row (`withdraw`, status `frozen`) that now names its authorisation: the wallet
