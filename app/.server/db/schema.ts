@@ -96,7 +96,10 @@ export interface UserTable {
   permissions: string;
   /** JSON object: integrations, allowances, expenseRequests (spec 000 §3, 001 §3). */
   features: string;
-  /** Cents a saved credit card may cover beyond the wallets; null when not authorised. */
+  /**
+   * Euro cents a saved credit card may cover beyond the wallets; null: never chosen, the panel's default (50 €,
+   * services/overflow.ts) applies. Nothing is covered without a default saved card.
+   */
   balance_overflow_authorized: number | null;
   created_at: string;
   /** The card issuer's reference for this person, once a first card was made. */
