@@ -1,27 +1,13 @@
-import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
-import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
-import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
-import { SandboxPartnerLinks } from "~/.server/providers/partner-links/sandbox";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createAccount, type CreatedAccount } from "~/.server/db/factories";
 import type { DatabaseHandle } from "~/.server/db";
 import { openTestDatabase } from "~/.server/db/test-database";
-import { parseEnv } from "~/.server/env";
-import { createLogger } from "~/.server/logger";
-import { installPlatform } from "~/.server/platform";
-import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
-import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
-import { SandboxPushSender } from "~/.server/providers/push/sandbox";
-import { SandboxSupportChat } from "~/.server/providers/chat/sandbox";
-import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { getAccount } from "~/.server/services/accounts";
 import { newRequestId } from "~/.server/services/card-creation";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { action } from "~/routes/cards/new-card";
+import { installTestPlatform } from "./test-platform";
 
 /**
  * The card creation wizard's action (routes/cards/new-card.tsx, flow in routes/+shared/card-wizard.server.ts)
@@ -34,26 +20,7 @@ let account: CreatedAccount;
 
 beforeAll(async () => {
   handle = await openTestDatabase();
-  const env = parseEnv({ SESSION_SECRET: "card-wizard-test-secret-0123456789abcdef", LOG_LEVEL: "silent" });
-  const keyFile = join(mkdtempSync(join(tmpdir(), "issuer-")), "vault.key");
-  installPlatform({
-    env,
-    db: handle.db,
-    database: handle,
-    messenger: new SandboxMessenger(handle.db),
-    push: new SandboxPushSender(handle.db),
-    issuer: new SandboxIssuer(handle.db, keyFile),
-    payments: new SandboxPaymentProcessor(handle.db),
-    fileStorage: new FilesystemStorage(mkdtempSync(join(tmpdir(), "files-"))),
-    receiptReader: new LocalReceiptReader(),
-    geodata: createOfflineGeodata({ roadFactor: 1.3 }),
-    partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
-    supportChat: new SandboxSupportChat(handle.db),
-    analytics: null,
-    logger: createLogger("silent"),
-    ping: async () => {},
-    close: () => handle.close(),
-  });
+  installTestPlatform(handle, "card-wizard-test-secret-0123456789abcdef");
   account = await createAccount(handle.db, {
     email: "wizard@example.com",
     passwordHash: "unused",

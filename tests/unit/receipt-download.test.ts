@@ -1,56 +1,24 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "~/.server/db";
 import { openDemoDatabase } from "~/.server/db/test-database";
-import { parseEnv } from "~/.server/env";
-import { createLogger } from "~/.server/logger";
-import { installPlatform } from "~/.server/platform";
-import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
-import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
-import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
-import { SandboxPushSender } from "~/.server/providers/push/sandbox";
-import { SandboxSupportChat } from "~/.server/providers/chat/sandbox";
-import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
-import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
-import { createOfflineGeodata } from "~/.server/providers/geodata/offline";
-import { SandboxPartnerLinks } from "~/.server/providers/partner-links/sandbox";
 import { getAccount } from "~/.server/services/accounts";
 import { storeReceipt } from "~/.server/services/receipts";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { contentDisposition, loader } from "~/routes/plans/receipt";
+import { installTestPlatform } from "./test-platform";
 
 /** The receipt download route's loader as React Router calls it, on the demo database and a real folder. */
 const bakery = readFileSync(resolve(__dirname, "../fixtures/receipts/boulangerie-2026-11-14.jpg"));
 let handle: DatabaseHandle;
 let ids: Record<string, string>;
-let folder: string;
 let fileId: string;
 
 beforeAll(async () => {
   ({ handle, ids } = await openDemoDatabase());
-  folder = mkdtempSync(join(tmpdir(), "download-"));
-  const fileStorage = new FilesystemStorage(join(folder, "files"));
-  installPlatform({
-    env: parseEnv({ SESSION_SECRET: "receipt-download-test-secret-0123456789", LOG_LEVEL: "silent" }),
-    db: handle.db,
-    database: handle,
-    messenger: new SandboxMessenger(handle.db),
-    push: new SandboxPushSender(handle.db),
-    issuer: new SandboxIssuer(handle.db, join(folder, "vault.key")),
-    payments: new SandboxPaymentProcessor(handle.db),
-    fileStorage,
-    receiptReader: new LocalReceiptReader(),
-    geodata: createOfflineGeodata({ roadFactor: 1.3 }),
-    partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
-    supportChat: new SandboxSupportChat(handle.db),
-    analytics: null,
-    logger: createLogger("silent"),
-    ping: async () => {},
-    close: () => handle.close(),
-  });
+  const { fileStorage } = installTestPlatform(handle, "receipt-download-test-secret-0123456789");
   const stored = await storeReceipt(
     { db: handle.db, fileStorage },
     ids.marie!,
@@ -61,7 +29,6 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await handle.close();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 async function download(userId: string, id: string): Promise<Response> {

@@ -11,7 +11,7 @@ import {
 import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
 import type { DB } from "../db";
 import { newId } from "../ids";
-import { spentTodayByWallet } from "./wallets";
+import { loadWalletFunds, spentTodayByWallet } from "./wallets";
 
 /**
  * The authorisation engine (issue 17, decision 0035): loads a card's state in one transaction, asks
@@ -127,53 +127,27 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
 
     const walletIds = links.map((w) => w.id);
     const mealIds = mealWallets.map((w) => w.id);
-    const [balances, limits, frozen, reservations, spent] = await Promise.all([
-      walletIds.length
-        ? trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", walletIds).execute()
-        : [],
-      walletIds.length ? trx.selectFrom("credit_limits").selectAll().where("wallet_id", "in", walletIds).execute() : [],
-      walletIds.length
-        ? trx
-            .selectFrom("wallet_transactions")
-            .select(["wallet_id", "amount"])
-            .where("wallet_id", "in", walletIds)
-            .where("status", "=", "frozen")
-            .execute()
-        : [],
-      walletIds.length
-        ? trx
-            .selectFrom("wallet_reservations")
-            .select(["wallet_id", "amount"])
-            .where("wallet_id", "in", walletIds)
-            .where("status", "=", "held")
-            .execute()
-        : [],
+    const [funds, spent] = await Promise.all([
+      loadWalletFunds(trx, walletIds),
       spentTodayByWallet(trx, [...new Set([...walletIds, ...mealIds])], at),
     ]);
 
-    const sumFor = (rows: { wallet_id: string; amount: number }[], id: string) =>
-      rows.filter((r) => r.wallet_id === id).reduce((sum, r) => sum + Math.abs(r.amount), 0);
-    const wallets: WalletState[] = links.map((w) => ({
-      id: w.id,
-      type: w.wallet_type,
-      unlimited: w.unlimited === 1,
-      balances: balances
-        .filter((b) => b.wallet_id === w.id)
-        .map((b) => ({ balance: b.balance, startDate: b.start_date, endDate: b.end_date })),
-      creditLimits: limits
-        .filter((c) => c.wallet_id === w.id)
-        .map((c) => ({
-          remainingAmount: c.remaining_amount,
-          creditStartedAt: c.credit_started_at,
-          creditEndedAt: c.credit_ended_at,
-        })),
-      held: sumFor(frozen, w.id) + sumFor(reservations, w.id),
-      dailyLimit: w.daily_spending_limit,
-      perTransactionLimit: w.limit_per_transaction,
-      zeroLimitDay: w.zero_limit_day,
-      spentToday: spent.get(w.id) ?? 0,
-      funderAllowsSundays: w.meal_sunday_workers === 1,
-    }));
+    const wallets: WalletState[] = links.map((w) => {
+      const { balances, creditLimits, frozen, reserved } = funds(w.id);
+      return {
+        id: w.id,
+        type: w.wallet_type,
+        unlimited: w.unlimited === 1,
+        balances,
+        creditLimits,
+        held: frozen + reserved,
+        dailyLimit: w.daily_spending_limit,
+        perTransactionLimit: w.limit_per_transaction,
+        zeroLimitDay: w.zero_limit_day,
+        spentToday: spent.get(w.id) ?? 0,
+        funderAllowsSundays: w.meal_sunday_workers === 1,
+      };
+    });
     const mealSpentToday = mealIds.reduce((sum, id) => sum + (spent.get(id) ?? 0), 0);
 
     const decision: AuthorisationDecision = decide({

@@ -13,6 +13,54 @@ import {
 import type { WalletSummary, WalletDetail, WalletTransactionView, WalletLicence } from "~/domain/wallets";
 import { isCalendarDay } from "~/domain/calendar";
 
+/** What stands behind one wallet: its dated balances and credit limits, and what payments and refunds hold. */
+export interface WalletFunds {
+  balances: { balance: number; startDate: string; endDate: string }[];
+  creditLimits: { remainingAmount: number; creditStartedAt: string; creditEndedAt: string }[];
+  /** Card payments approved and not yet captured (frozen withdrawals), in cents. */
+  frozen: number;
+  /** Refund payouts held on the wallet, in cents. */
+  reserved: number;
+}
+
+/**
+ * The funds of these wallets in four queries (none without a wallet), for the wallet pages and the authorisation
+ * engine alike; answers a look-up by wallet id. Pass a transaction to read them under its lock.
+ */
+export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId: string) => WalletFunds> {
+  if (ids.length === 0) return () => ({ balances: [], creditLimits: [], frozen: 0, reserved: 0 });
+  const [balances, limits, frozen, reservations] = await Promise.all([
+    db.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", ids).execute(),
+    db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).execute(),
+    db
+      .selectFrom("wallet_transactions")
+      .select(["wallet_id", "amount"])
+      .where("wallet_id", "in", ids)
+      .where("status", "=", "frozen")
+      .execute(),
+    db
+      .selectFrom("wallet_reservations")
+      .select(["wallet_id", "amount"])
+      .where("wallet_id", "in", ids)
+      .where("status", "=", "held")
+      .execute(),
+  ]);
+  return (walletId) => ({
+    balances: balances
+      .filter((b) => b.wallet_id === walletId)
+      .map((b) => ({ balance: b.balance, startDate: b.start_date, endDate: b.end_date })),
+    creditLimits: limits
+      .filter((c) => c.wallet_id === walletId)
+      .map((c) => ({
+        remainingAmount: c.remaining_amount,
+        creditStartedAt: c.credit_started_at,
+        creditEndedAt: c.credit_ended_at,
+      })),
+    frozen: frozen.filter((f) => f.wallet_id === walletId).reduce((sum, f) => sum + Math.abs(f.amount), 0),
+    reserved: reservations.filter((r) => r.wallet_id === walletId).reduce((sum, r) => sum + r.amount, 0),
+  });
+}
+
 /** The user's wallets with today's amounts, in a stable order (creation, then name). */
 export async function listWallets(db: DB, userId: string, now = new Date()): Promise<WalletSummary[]> {
   const wallets = await db
@@ -60,40 +108,11 @@ async function summarise(
 ): Promise<WalletSummary[]> {
   if (wallets.length === 0) return [];
   const ids = wallets.map((w) => w.id);
-  const [balances, limits, frozen, reservations] = await Promise.all([
-    db.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", ids).execute(),
-    db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).execute(),
-    db
-      .selectFrom("wallet_transactions")
-      .select(["wallet_id", "amount"])
-      .where("wallet_id", "in", ids)
-      .where("status", "=", "frozen")
-      .execute(),
-    db
-      .selectFrom("wallet_reservations")
-      .select(["wallet_id", "amount"])
-      .where("wallet_id", "in", ids)
-      .where("status", "=", "held")
-      .execute(),
-  ]);
+  const funds = await loadWalletFunds(db, ids);
   const today = todayInParis(now);
   return wallets.map((w) => {
-    const frozenAmount = frozen.filter((f) => f.wallet_id === w.id).reduce((sum, f) => sum + Math.abs(f.amount), 0);
-    const reserved = reservations.filter((r) => r.wallet_id === w.id).reduce((sum, r) => sum + r.amount, 0);
-    const balance = walletBalance({
-      unlimited: w.unlimited === 1,
-      today,
-      balances: balances
-        .filter((b) => b.wallet_id === w.id)
-        .map((b) => ({ balance: b.balance, startDate: b.start_date, endDate: b.end_date })),
-      creditLimits: limits
-        .filter((c) => c.wallet_id === w.id)
-        .map((c) => ({
-          remainingAmount: c.remaining_amount,
-          creditStartedAt: c.credit_started_at,
-          creditEndedAt: c.credit_ended_at,
-        })),
-    });
+    const { balances, creditLimits, frozen: frozenAmount, reserved } = funds(w.id);
+    const balance = walletBalance({ unlimited: w.unlimited === 1, today, balances, creditLimits });
     return {
       id: w.id,
       name: w.name,
