@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { allocateExtra, allocatePartialCapture, allocateRefund, maxCapture } from "./authorisation-lifecycle";
+import { allocatePartialCapture, allocateRefund, maxCapture } from "./authorisation-lifecycle";
 
 describe("maxCapture", () => {
   test("restaurants, bars, fast food and fuel: +20 %, rounded down to the cent; elsewhere the amount itself", () => {
@@ -24,16 +24,12 @@ describe("allocations", () => {
       overflow: 0,
     });
   });
-  test("an extra is taken in order, never more than a wallet can give, else null", () => {
-    expect(allocateExtra(300, [{ walletId: "a", amount: 100 }, { walletId: "b", amount: 1000 }])).toEqual([
-      { walletId: "a", amount: 100 },
-      { walletId: "b", amount: 200 },
-    ]);
-    expect(allocateExtra(300, [{ walletId: "a", amount: -5 }, { walletId: "b", amount: 299 }])).toBeNull();
-  });
   test("a refund gives back the overflow first, then the wallets from the last", () => {
     const none = { wallets: new Map<string, number>(), overflow: 0 };
-    expect(allocateRefund(1200, holds, 1000, none)).toEqual({ wallets: [{ walletId: "b", amount: 200 }], overflow: 1000 });
+    expect(allocateRefund(1200, holds, 1000, none)).toEqual({
+      wallets: [{ walletId: "b", amount: 200 }],
+      overflow: 1000,
+    });
     expect(allocateRefund(700, holds, 0, { wallets: new Map([["b", 500]]), overflow: 0 })).toEqual({
       wallets: [{ walletId: "a", amount: 700 }],
       overflow: 0,

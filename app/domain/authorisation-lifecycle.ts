@@ -60,23 +60,6 @@ export function allocatePartialCapture(
 }
 
 /**
- * The part of an over-capture above the authorised amount: taken from the wallets in the card's priority order,
- * each up to what it can still pay (never below zero); null when they cannot pay it all (the capture is then
- * refused: the saved card is not charged for a tip nobody authorised).
- */
-export function allocateExtra(extra: number, capacities: Part[]): Part[] | null {
-  let left = extra;
-  const parts: Part[] = [];
-  for (const c of capacities) {
-    if (left <= 0) break;
-    const amount = Math.min(left, Math.max(0, c.amount));
-    if (amount > 0) parts.push({ walletId: c.walletId, amount });
-    left -= amount;
-  }
-  return left > 0 ? null : parts;
-}
-
-/**
  * A merchant refund, in the reverse of the card's priority order: first the overflow (the employee's own money on
  * the saved card), then the wallets from the last to the first, each at most what it paid less what it already got
  * back. Reverse order mirrors the split — a refund undoes the last euros paid — so a partial refund (one item

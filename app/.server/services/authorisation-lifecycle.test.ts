@@ -81,7 +81,12 @@ describe("capture", () => {
       overflow: 0,
       overflowToRefund: 0,
     });
-    expect(await authRow(id)).toMatchObject({ status_name: "closed", has_card_transactions: 1, frozen: 0, amount: 1250 });
+    expect(await authRow(id)).toMatchObject({
+      status_name: "closed",
+      has_card_transactions: 1,
+      frozen: 0,
+      amount: 1250,
+    });
     expect(await movements(id)).toEqual([
       { wallet_id: p.wallets["Titres-restaurant"], amount: -1250, status: "captured", main_comment: "withdraw" },
       { wallet_id: p.wallets["Titres-restaurant"], amount: -1250, status: "processed", main_comment: "withdraw" },
@@ -157,6 +162,20 @@ describe("capture", () => {
         { walletId: q.wallets["Cadeaux"], amount: 380 },
       ],
     });
+  });
+
+  test("the tip follows the engine's rules: on a Sunday titres-restaurant pay nothing of it", async () => {
+    const SUNDAY = new Date("2026-11-22T11:30:00Z");
+    const p = await person();
+    // Paid by Cadeaux alone (titres-restaurant never on Sundays); its 1 € tip too, although Titres-restaurant holds 100 €.
+    const id = await approve(p.cards["4242"]!, { amount: 4900, at: SUNDAY });
+    expect(await capture(deps(), id, 5000)).toMatchObject({
+      kind: "captured",
+      wallets: [{ walletId: p.wallets["Cadeaux"], amount: 5000 }],
+    });
+    const q = await person();
+    const id2 = await approve(q.cards["4242"]!, { amount: 5000, at: SUNDAY });
+    expect(await capture(deps(), id2, 5001)).toEqual({ kind: "insufficientFunds" });
   });
 
   test("an over-capture the wallets cannot pay is refused and nothing changes", async () => {

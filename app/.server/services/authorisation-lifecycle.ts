@@ -1,17 +1,16 @@
 import {
-  allocateExtra,
   allocatePartialCapture,
   allocateRefund,
   maxCapture,
   STALE_AFTER_DAYS,
   type Part,
 } from "~/domain/authorisation-lifecycle";
-import { categoryEligible, MAX_AUTHORISATION_AMOUNT, MEAL_DAILY_CAP } from "~/domain/authorisation";
+import { MAX_AUTHORISATION_AMOUNT, payFromWallets } from "~/domain/authorisation";
 import { todayInParis } from "~/domain/wallets";
 import type { DB } from "../db";
 import { newId } from "../ids";
-import type { AuthoriseDeps } from "./authorisations";
-import { creditWallet, debitWallet, listWallets, spentTodayByWallet } from "./wallets";
+import { loadWalletStates, type AuthoriseDeps } from "./authorisations";
+import { creditWallet, debitWallet } from "./wallets";
 
 /**
  * The lifecycle of an approved card authorisation (issue 17 §2, decision 0035 "Lifecycle"): capture, reversal,
@@ -132,8 +131,8 @@ export type CaptureResult =
  * The merchant's capture of `amount` cents: the holds become processed payments (`debitWallet`, dated at the
  * authorisation so that the day's spending and the 25 € of titres-restaurant stay on the payment's day). Less than
  * authorised: the rest is released (`allocatePartialCapture`). More: only within `maxCapture`, the difference taken
- * from the wallets that paid, in the card's order, never below zero and for titres-restaurant within what the 25 €
- * of the day leave; otherwise refused.
+ * from the card's wallets by the engine's own rules (`payFromWallets`, without the overflow: the saved card is not
+ * charged for a tip nobody authorised), never below zero; otherwise refused.
  */
 export async function capture(deps: AuthoriseDeps, authorisationId: string, amount: number): Promise<CaptureResult> {
   if (!isAmount(amount)) return { kind: "invalid" };
@@ -161,29 +160,23 @@ export async function capture(deps: AuthoriseDeps, authorisationId: string, amou
     if (amount <= auth.amount) {
       ({ wallets, overflow } = allocatePartialCapture(holds, auth.overflow_amount, amount));
     } else {
-      // The difference comes from the card's wallets in its priority order that may pay at this merchant that day
-      // (a row written before the engine has no category: only the wallets it holds), each up to its available
-      // amount (already less this payment's holds) and, for titres-restaurant, what is left of the day's 25 €
-      // (the holds already count in it).
-      const day = todayInParis(at);
-      const summaries = await listWallets(trx, auth.userId, at);
-      const mealIds = summaries.filter((w) => w.walletType === "meal").map((w) => w.id);
-      const mealSpent = [...(await spentTodayByWallet(trx, mealIds, at)).values()].reduce((s, c) => s + c, 0);
-      const mealLeft = Math.max(0, MEAL_DAILY_CAP - mealSpent);
+      // The difference is a payment of its own at the same merchant on the same day: the engine's walk
+      // (`payFromWallets`: the card's order, the category, Sundays and holidays, the day's 25 €, the limits, the
+      // balance less what is held — this payment's holds included, so never below zero), without the overflow.
+      // A row written before the engine has no category: refused.
       const code = auth.merchant_category_code;
-      const candidates = summaries
-        .filter((w) =>
-          code ? order.has(w.id) && categoryEligible(w.walletType, code, day) : holds.some((h) => h.walletId === w.id),
-        )
-        .sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
-      const capacities = candidates.map((w) => ({
-        walletId: w.id,
-        amount: Math.max(0, Math.min(w.available ?? Number.MAX_SAFE_INTEGER, w.walletType === "meal" ? mealLeft : Infinity)),
-      }));
-      const extra = allocateExtra(amount - auth.amount, capacities);
-      if (!extra) return { kind: "insufficientFunds" };
+      if (!code) return { kind: "insufficientFunds" };
+      const { wallets: states, mealSpentToday } = await loadWalletStates(trx, auth.card_id, auth.userId, at);
+      const extra = payFromWallets({
+        amount: amount - auth.amount,
+        wallets: states,
+        day: todayInParis(at),
+        categoryCode: code,
+        mealSpentToday,
+      });
+      if (extra.remaining > 0) return { kind: "insufficientFunds" };
       wallets = byPriority(
-        [...holds, ...extra].map((p) => ({ wallet_id: p.walletId, amount: p.amount })),
+        [...holds, ...extra.split].map((p) => ({ wallet_id: p.walletId, amount: p.amount })),
         order,
       );
       overflow = auth.overflow_amount;
@@ -342,9 +335,10 @@ export async function refundFromMerchant(
     );
     const refundedOverflow = previous.reduce((s, r) => s + r.overflow_amount, 0);
     const refundable = auth.amount - previous.reduce((s, r) => s + r.amount, 0);
-    const split = amount <= refundable
-      ? allocateRefund(amount, paid, auth.overflow_amount, { wallets: refundedWallets, overflow: refundedOverflow })
-      : null;
+    const split =
+      amount <= refundable
+        ? allocateRefund(amount, paid, auth.overflow_amount, { wallets: refundedWallets, overflow: refundedOverflow })
+        : null;
     if (!split) return { kind: "tooMuch", refundable: Math.max(0, refundable) };
 
     for (const part of split.wallets) {
