@@ -328,7 +328,10 @@ export interface WalletTransactionTable {
   amount: number;
   main_comment: string;
   merchant_name: string | null;
-  /** processed or frozen */
+  /**
+   * processed or frozen; a card authorisation's hold becomes `captured` (its payment is a new processed row) or
+   * `released` (reversed or expired): neither is listed nor counted (decision 0035 "Lifecycle").
+   */
   status: string;
   created_at: string;
   /** The card authorisation this movement holds or settles (migration 015), or null. */

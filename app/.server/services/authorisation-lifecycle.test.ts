@@ -269,6 +269,20 @@ describe("reverse and expiry", () => {
     expect(intent.latest_status).toBe("canceled");
   });
 
+  test("a capture and a reversal at the same instant: exactly one applies, the other sees it", async () => {
+    const p = await person();
+    const id = await approve(p.cards["4242"]!);
+    const [captured, reversed] = await Promise.all([capture(deps(), id, 1250), reverse(deps(), id)]);
+    const kinds = [captured.kind, reversed.kind].sort();
+    expect([
+      ["captured", "captured"], // captured first: the reversal answers "captured"
+      ["notCapturable", "reversed"],
+    ]).toContainEqual(kinds);
+    const w = await wallet(p.userId, "Titres-restaurant");
+    expect(w.frozen).toBe(0);
+    expect(w.available).toBe(captured.kind === "captured" ? 8750 : 10000);
+  });
+
   test("expireStale releases approvals held more than 7 days, not younger ones nor captured ones", async () => {
     const p = await person();
     const old = await approve(p.cards["4242"]!, { amount: 500 });
