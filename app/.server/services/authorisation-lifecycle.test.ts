@@ -283,6 +283,33 @@ describe("reverse and expiry", () => {
     expect(w.available).toBe(captured.kind === "captured" ? 8750 : 10000);
   });
 
+  test("an overflow already charged is reported for the processor to give back", async () => {
+    const p = await person({
+      wallets: [{ name: "Culture", type: "culture", balance: 1000 }],
+      creditCards: [{ brand: "visa", last4: "1111", isDefault: true }],
+      overflowLimit: 5000,
+    });
+    const id = await approve(p.cards["4242"]!, { amount: 3000, merchant: BOOKSHOP });
+    await handle.db
+      .updateTable("payment_intents")
+      .set({ latest_status: "succeeded" })
+      .where("authorization_id", "=", id)
+      .execute();
+    expect(await reverse(deps(), id)).toMatchObject({ kind: "reversed", overflowToRefund: 2000 });
+    const q = await person({
+      wallets: [{ name: "Culture", type: "culture", balance: 1000 }],
+      creditCards: [{ brand: "visa", last4: "1111", isDefault: true }],
+      overflowLimit: 5000,
+    });
+    const id2 = await approve(q.cards["4242"]!, { amount: 3000, merchant: BOOKSHOP });
+    await handle.db
+      .updateTable("payment_intents")
+      .set({ latest_status: "succeeded" })
+      .where("authorization_id", "=", id2)
+      .execute();
+    expect(await capture(deps(), id2, 2500)).toMatchObject({ kind: "captured", overflow: 1500, overflowToRefund: 500 });
+  });
+
   test("expireStale releases approvals held more than 7 days, not younger ones nor captured ones", async () => {
     const p = await person();
     const old = await approve(p.cards["4242"]!, { amount: 500 });
