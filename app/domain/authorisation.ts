@@ -245,11 +245,60 @@ export function authorise(input: AuthorisationInput): AuthorisationDecision {
   if (input.currency !== SUPPORTED_CURRENCY) return decline("currency_not_supported", pin);
 
   const day = todayInParis(input.at);
+  const { split, remaining, firstRestriction, anyEligible } = payFromWallets({
+    amount,
+    wallets: input.wallets,
+    day,
+    categoryCode: input.merchant.categoryCode,
+    mealSpentToday: input.mealSpentToday,
+  });
+
+  if (remaining === 0) return { kind: "approved", split, overflow: 0, pin };
+
+  const { creditCardId, authorizedMax } = input.overflow;
+  const why = (fallback: DeclineCode) =>
+    decline(firstRestriction ?? (input.wallets.length > 0 && !anyEligible ? "merchant_not_allowed" : fallback), pin);
+  if (creditCardId === null || authorizedMax < OVERFLOW_MINIMUM) return why("insufficient_funds");
+  // The processor charges at least 0,50 €: the wallets give back what lifts a smaller remainder to it.
+  // The saved card only tops up a payment a wallet takes part in: it never pays a whole payment alone.
+  const overflow = Math.max(remaining, OVERFLOW_MINIMUM);
+  if (overflow >= amount) return why("insufficient_funds");
+  if (overflow > authorizedMax) return why("overflow_limit_exceeded");
+  let giveBack = overflow - remaining;
+  for (let i = split.length - 1; i >= 0 && giveBack > 0; i -= 1) {
+    const part = split[i]!;
+    const back = Math.min(part.amount, giveBack);
+    part.amount -= back;
+    giveBack -= back;
+  }
+  return { kind: "approved", split: split.filter((s) => s.amount > 0), overflow, pin };
+}
+
+/**
+ * The split's walk (decision 0035): each wallet eligible at this category, in the given (the card's priority)
+ * order, pays the least of what is still due and its bounds (Sundays and public holidays and the day's 25 € for
+ * titres-restaurant, "today zero", per-payment and daily limits, the balance less what is held). Shared by the
+ * decision and by an over-capture's difference (`authorisation-lifecycle`).
+ */
+export function payFromWallets(input: {
+  amount: number;
+  wallets: WalletState[];
+  /** The Paris day of the payment. */
+  day: string;
+  categoryCode: string;
+  mealSpentToday: number;
+}): {
+  split: { walletId: string; amount: number }[];
+  remaining: number;
+  firstRestriction: DeclineCode | null;
+  anyEligible: boolean;
+} {
+  const day = input.day;
   const sunday = isSunday(new Date(`${day}T12:00:00`));
   const holiday = isFrenchPublicHoliday(day);
-  const code = input.merchant.categoryCode;
+  const code = input.categoryCode;
 
-  let remaining = amount;
+  let remaining = input.amount;
   let mealLeft = Math.max(0, MEAL_DAILY_CAP - input.mealSpentToday);
   let anyEligible = false;
   // The first rule (in priority order) that kept an eligible wallet from paying what was still due.
@@ -300,23 +349,5 @@ export function authorise(input: AuthorisationInput): AuthorisationDecision {
     }
   }
 
-  if (remaining === 0) return { kind: "approved", split, overflow: 0, pin };
-
-  const { creditCardId, authorizedMax } = input.overflow;
-  const why = (fallback: DeclineCode) =>
-    decline(firstRestriction ?? (input.wallets.length > 0 && !anyEligible ? "merchant_not_allowed" : fallback), pin);
-  if (creditCardId === null || authorizedMax < OVERFLOW_MINIMUM) return why("insufficient_funds");
-  // The processor charges at least 0,50 €: the wallets give back what lifts a smaller remainder to it.
-  // The saved card only tops up a payment a wallet takes part in: it never pays a whole payment alone.
-  const overflow = Math.max(remaining, OVERFLOW_MINIMUM);
-  if (overflow >= amount) return why("insufficient_funds");
-  if (overflow > authorizedMax) return why("overflow_limit_exceeded");
-  let giveBack = overflow - remaining;
-  for (let i = split.length - 1; i >= 0 && giveBack > 0; i -= 1) {
-    const part = split[i]!;
-    const back = Math.min(part.amount, giveBack);
-    part.amount -= back;
-    giveBack -= back;
-  }
-  return { kind: "approved", split: split.filter((s) => s.amount > 0), overflow, pin };
+  return { split, remaining, firstRestriction, anyEligible };
 }

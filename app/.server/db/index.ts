@@ -27,6 +27,7 @@ import * as partnerLinks from "./migrations/012_partner_links";
 import * as supportChat from "./migrations/013_support_chat";
 import * as consent from "./migrations/014_consent";
 import * as authorisations from "./migrations/015_authorisations";
+import * as authorisationRefunds from "./migrations/016_authorisation_refunds";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -97,6 +98,7 @@ const migrations: Record<string, Migration> = {
   "013_support_chat": supportChat,
   "014_consent": consent,
   "015_authorisations": authorisations,
+  "016_authorisation_refunds": authorisationRefunds,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -53,6 +53,7 @@ export interface Database {
   sandbox_partner_links: SandboxPartnerLinkTable;
   sandbox_partner_access: SandboxPartnerAccessTable;
   card_pin_attempts: CardPinAttemptTable;
+  card_authorization_refunds: CardAuthorizationRefundTable;
 }
 
 export interface GroupTable {
@@ -244,6 +245,17 @@ export interface CardPinAttemptTable {
   updated_at: string;
 }
 
+/** A merchant refund of a captured authorisation, once per reference (migration 016). */
+export interface CardAuthorizationRefundTable {
+  id: string;
+  authorization_id: string;
+  reference: string;
+  amount: number;
+  /** The part going back to the saved card (the overflow). */
+  overflow_amount: number;
+  created_at: string;
+}
+
 export interface PaymentIntentTable {
   id: string;
   authorization_id: string;
@@ -316,7 +328,10 @@ export interface WalletTransactionTable {
   amount: number;
   main_comment: string;
   merchant_name: string | null;
-  /** processed or frozen */
+  /**
+   * processed or frozen; a card authorisation's hold becomes `captured` (its payment is a new processed row) or
+   * `released` (reversed or expired): neither is listed nor counted (decision 0035 "Lifecycle").
+   */
   status: string;
   created_at: string;
   /** The card authorisation this movement holds or settles (migration 015), or null. */
@@ -1098,6 +1113,7 @@ export const SCHEMA_COLUMNS = {
   sandbox_partner_links: ["token_hash", "user_id", "partner", "expires_at", "used_at", "created_at"],
   sandbox_partner_access: ["user_id", "partner", "has_access", "updated_at"],
   card_pin_attempts: ["card_id", "wrong_count", "locked", "updated_at"],
+  card_authorization_refunds: ["id", "authorization_id", "reference", "amount", "overflow_amount", "created_at"],
   support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
   consents: ["user_id", "analytics", "tag_manager", "decided_at"],
   analytics_events: ["id", "user_id", "name", "properties", "created_at"],

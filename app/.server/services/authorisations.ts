@@ -86,7 +86,7 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
       .where("id", "=", card.user_id)
       .execute();
 
-    const [user, pinRow, links, creditCard, mealWallets] = await Promise.all([
+    const [user, pinRow, creditCard, { wallets, mealSpentToday }] = await Promise.all([
       trx
         .selectFrom("users")
         .select("balance_overflow_authorized")
@@ -94,61 +94,14 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
         .executeTakeFirstOrThrow(),
       trx.selectFrom("card_pin_attempts").selectAll().where("card_id", "=", card.id).executeTakeFirst(),
       trx
-        .selectFrom("card_wallets")
-        .innerJoin("wallets", "wallets.id", "card_wallets.wallet_id")
-        .innerJoin("groups", "groups.id", "wallets.group_id")
-        .select([
-          "wallets.id",
-          "wallets.wallet_type",
-          "wallets.unlimited",
-          "wallets.daily_spending_limit",
-          "wallets.limit_per_transaction",
-          "wallets.zero_limit_day",
-          "groups.meal_sunday_workers",
-        ])
-        .where("card_wallets.card_id", "=", card.id)
-        .where("wallets.user_id", "=", card.user_id)
-        .orderBy("card_wallets.position")
-        .execute(),
-      trx
         .selectFrom("credit_cards")
         .select("id")
         .where("user_id", "=", card.user_id)
         .where("is_default", "=", 1)
         .orderBy("created_at", "desc")
         .executeTakeFirst(),
-      trx
-        .selectFrom("wallets")
-        .select("id")
-        .where("user_id", "=", card.user_id)
-        .where("wallet_type", "=", "meal")
-        .execute(),
+      loadWalletStates(trx, card.id, card.user_id, at),
     ]);
-
-    const walletIds = links.map((w) => w.id);
-    const mealIds = mealWallets.map((w) => w.id);
-    const [funds, spent] = await Promise.all([
-      loadWalletFunds(trx, walletIds),
-      spentTodayByWallet(trx, [...new Set([...walletIds, ...mealIds])], at),
-    ]);
-
-    const wallets: WalletState[] = links.map((w) => {
-      const { balances, creditLimits, frozen, reserved } = funds(w.id);
-      return {
-        id: w.id,
-        type: w.wallet_type,
-        unlimited: w.unlimited === 1,
-        balances,
-        creditLimits,
-        held: frozen + reserved,
-        dailyLimit: w.daily_spending_limit,
-        perTransactionLimit: w.limit_per_transaction,
-        zeroLimitDay: w.zero_limit_day,
-        spentToday: spent.get(w.id) ?? 0,
-        funderAllowsSundays: w.meal_sunday_workers === 1,
-      };
-    });
-    const mealSpentToday = mealIds.reduce((sum, id) => sum + (spent.get(id) ?? 0), 0);
 
     const decision: AuthorisationDecision = decide({
       amount: request.amount,
@@ -269,6 +222,64 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
     }
     return { kind: "approved", authorizationId, split: decision.split, overflow: decision.overflow, overflowPayment };
   });
+}
+
+/**
+ * The card's linked wallets as the rules read them (`WalletState`), in the card's priority order, and today's
+ * titres-restaurant spending across all the person's meal wallets; inside the caller's transaction, under its lock.
+ * `at` decides which balances are valid and which day's spending counts.
+ */
+export async function loadWalletStates(
+  trx: DB,
+  cardId: string,
+  userId: string,
+  at: Date,
+): Promise<{ wallets: WalletState[]; mealSpentToday: number }> {
+  const [links, mealWallets] = await Promise.all([
+    trx
+      .selectFrom("card_wallets")
+      .innerJoin("wallets", "wallets.id", "card_wallets.wallet_id")
+      .innerJoin("groups", "groups.id", "wallets.group_id")
+      .select([
+        "wallets.id",
+        "wallets.wallet_type",
+        "wallets.unlimited",
+        "wallets.daily_spending_limit",
+        "wallets.limit_per_transaction",
+        "wallets.zero_limit_day",
+        "groups.meal_sunday_workers",
+      ])
+      .where("card_wallets.card_id", "=", cardId)
+      .where("wallets.user_id", "=", userId)
+      .orderBy("card_wallets.position")
+      .execute(),
+    trx.selectFrom("wallets").select("id").where("user_id", "=", userId).where("wallet_type", "=", "meal").execute(),
+  ]);
+  const walletIds = links.map((w) => w.id);
+  const mealIds = mealWallets.map((w) => w.id);
+  const [funds, spent] = await Promise.all([
+    loadWalletFunds(trx, walletIds),
+    spentTodayByWallet(trx, [...new Set([...walletIds, ...mealIds])], at),
+  ]);
+
+  const wallets: WalletState[] = links.map((w) => {
+    const { balances, creditLimits, frozen, reserved } = funds(w.id);
+    return {
+      id: w.id,
+      type: w.wallet_type,
+      unlimited: w.unlimited === 1,
+      balances,
+      creditLimits,
+      held: frozen + reserved,
+      dailyLimit: w.daily_spending_limit,
+      perTransactionLimit: w.limit_per_transaction,
+      zeroLimitDay: w.zero_limit_day,
+      spentToday: spent.get(w.id) ?? 0,
+      funderAllowsSundays: w.meal_sunday_workers === 1,
+    };
+  });
+  const mealSpentToday = mealIds.reduce((sum, id) => sum + (spent.get(id) ?? 0), 0);
+  return { wallets, mealSpentToday };
 }
 
 /** What is left today of the 25 € of titres-restaurant, in cents (the wallet details show it). */

@@ -389,6 +389,7 @@ export async function debitWallet(
   mainComment: string,
   merchantName: string | null,
   now = new Date(),
+  authorizationId: string | null = null,
 ): Promise<void> {
   const wallet = await trx
     .selectFrom("wallets")
@@ -451,6 +452,67 @@ export async function debitWallet(
       merchant_name: merchantName,
       status: "processed",
       created_at: now.toISOString(),
+      authorization_id: authorizationId,
+    })
+    .execute();
+}
+
+/**
+ * Gives `amount` cents back to a wallet inside the caller's transaction, as a processed operation of kind
+ * `mainComment` (a merchant's refund): to the open credit limit when the wallet has one, else to its current
+ * balance that expires last (none current: the one that expired last, so money given back after its end date
+ * expires as the rest of it did); an unlimited wallet only records the operation.
+ */
+export async function creditWallet(
+  trx: DB,
+  walletId: string,
+  amount: number,
+  mainComment: string,
+  merchantName: string | null,
+  now: Date,
+  authorizationId: string | null = null,
+): Promise<void> {
+  const wallet = await trx
+    .selectFrom("wallets")
+    .select(["unlimited"])
+    .where("id", "=", walletId)
+    .executeTakeFirstOrThrow();
+  const today = todayInParis(now);
+  if (wallet.unlimited !== 1) {
+    const limits = await trx.selectFrom("credit_limits").selectAll().where("wallet_id", "=", walletId).execute();
+    const open = limits.find(
+      (c) => c.credit_started_at.slice(0, 10) <= today && today <= c.credit_ended_at.slice(0, 10),
+    );
+    if (open) {
+      await trx
+        .updateTable("credit_limits")
+        .set({ remaining_amount: open.remaining_amount + amount })
+        .where("id", "=", open.id)
+        .execute();
+    } else {
+      const rows = await trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", walletId).execute();
+      const byEnd = [...rows].sort((a, b) => b.end_date.localeCompare(a.end_date));
+      const target = byEnd.find((b) => b.start_date <= today && today <= b.end_date) ?? byEnd[0];
+      if (target) {
+        await trx
+          .updateTable("wallet_balances")
+          .set((eb) => ({ balance: eb("balance", "+", amount) }))
+          .where("id", "=", target.id)
+          .execute();
+      }
+    }
+  }
+  await trx
+    .insertInto("wallet_transactions")
+    .values({
+      id: newId("wtx"),
+      wallet_id: walletId,
+      amount,
+      main_comment: mainComment,
+      merchant_name: merchantName,
+      status: "processed",
+      created_at: now.toISOString(),
+      authorization_id: authorizationId,
     })
     .execute();
 }
