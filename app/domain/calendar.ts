@@ -1,3 +1,4 @@
+import getJoursFeries from "@socialgouv/jours-feries";
 import { addDays, differenceInCalendarDays, formatISO, isWeekend } from "date-fns";
 
 /**
@@ -43,29 +44,15 @@ export function isFrenchPublicHoliday(day: string): boolean {
   return frenchPublicHolidays(Number(day.slice(0, 4))).includes(day);
 }
 
-/** The eleven public holidays of a year: fixed days, and Easter Monday, Ascension and Whit Monday. */
+/**
+ * The eleven public holidays of metropolitan France in a year, as `@socialgouv/jours-feries` lists them
+ * (without the two extra days of Alsace-Moselle). The package builds each day in local time, so it is read
+ * with the local getters whatever the server's time zone.
+ */
 export function frenchPublicHolidays(year: number): string[] {
-  const easter = noonOf(easterSunday(year));
-  const movable = [1, 39, 50].map((offset) => formatISO(addDays(easter, offset), { representation: "date" }));
-  const fixed = ["01-01", "05-01", "05-08", "07-14", "08-15", "11-01", "11-11", "12-25"].map((md) => `${year}-${md}`);
-  return [...fixed, ...movable].sort();
-}
-
-/** Easter Sunday of a Gregorian year (the anonymous Gregorian algorithm, Meeus/Jones/Butcher). */
-function easterSunday(year: number): string {
-  const a = year % 19;
-  const b = Math.floor(year / 100);
-  const c = year % 100;
-  const d = Math.floor(b / 4);
-  const e = b % 4;
-  const f = Math.floor((b + 8) / 25);
-  const g = Math.floor((b - f + 1) / 3);
-  const h = (19 * a + b - d - g + 15) % 30;
-  const i = Math.floor(c / 4);
-  const k = c % 4;
-  const l = (32 + 2 * e + 2 * i - h - k) % 7;
-  const m = Math.floor((a + 11 * h + 22 * l) / 451);
-  const month = Math.floor((h + l - 7 * m + 114) / 31);
-  const dayOfMonth = ((h + l - 7 * m + 114) % 31) + 1;
-  return `${year}-${String(month).padStart(2, "0")}-${String(dayOfMonth).padStart(2, "0")}`;
+  return Object.values(getJoursFeries(year))
+    .map(
+      (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`,
+    )
+    .sort();
 }
