@@ -244,7 +244,12 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .where("payment_ref", "=", refund.paymentRef)
       .execute();
     const left = payment.amount - previous.reduce((sum, r) => sum + r.amount, 0);
-    if (payment.status !== "succeeded" || !Number.isSafeInteger(refund.amount) || refund.amount < 1 || refund.amount > left)
+    if (
+      payment.status !== "succeeded" ||
+      !Number.isSafeInteger(refund.amount) ||
+      refund.amount < 1 ||
+      refund.amount > left
+    )
       throw new PaymentError("rejected", "nothing to refund for this amount");
     const ref = newId("sre");
     await this.db

@@ -107,7 +107,10 @@ function answer(method: string, path: string, form: Record<string, string>): { s
         },
       };
     if (form.payment_method === "pm_down") return error(500, "api_error");
-    return { status: 200, body: { id: "pi_new", object: "payment_intent", customer: form.customer, status: "succeeded" } };
+    return {
+      status: 200,
+      body: { id: "pi_new", object: "payment_intent", customer: form.customer, status: "succeeded" },
+    };
   }
   if (method === "POST" && path === "/v1/refunds") {
     if (form.payment_intent === "pi_unpaid") return error(400, "invalid_request_error", "charge_already_refunded");
@@ -211,7 +214,12 @@ test("retrying confirms the PaymentIntent off-session on the default card; a dec
 
 test("the overflow is a PaymentIntent created and confirmed off-session on the saved card, keyed by our payment intent id", async () => {
   expect(
-    await processor().chargeOverflow({ customerRef: "cus_1", cardRef: "pm_1", amount: 750, idempotencyKey: "pi_ours_1" }),
+    await processor().chargeOverflow({
+      customerRef: "cus_1",
+      cardRef: "pm_1",
+      amount: 750,
+      idempotencyKey: "pi_ours_1",
+    }),
   ).toEqual({ paymentRef: "pi_new", status: "succeeded" });
   expect(calls()).toEqual(["POST /v1/payment_intents"]);
   expect(requests[0]!.headers["idempotency-key"]).toBe("pi_ours_1");

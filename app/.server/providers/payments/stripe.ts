@@ -158,7 +158,11 @@ export class StripePaymentProcessor implements PaymentProcessor {
       return {
         paymentRef: intent.id,
         status:
-          intent.status === "succeeded" ? "succeeded" : intent.status === "processing" ? "processing" : "payment_failed",
+          intent.status === "succeeded"
+            ? "succeeded"
+            : intent.status === "processing"
+              ? "processing"
+              : "payment_failed",
       };
     } catch (err) {
       if (err instanceof Stripe.errors.StripeCardError)
@@ -167,7 +171,11 @@ export class StripePaymentProcessor implements PaymentProcessor {
     }
   }
 
-  async refundPayment(refund: { paymentRef: string; amount: number; idempotencyKey: string }): Promise<{ refundRef: string }> {
+  async refundPayment(refund: {
+    paymentRef: string;
+    amount: number;
+    idempotencyKey: string;
+  }): Promise<{ refundRef: string }> {
     const created = await this.call(() =>
       this.stripe.refunds.create(
         { payment_intent: refund.paymentRef, amount: refund.amount },
