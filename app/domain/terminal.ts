@@ -87,12 +87,8 @@ export const terminalPaymentSchema = z
       .regex(/^\d{4}$/, { error: "terminal.errors.card" }),
     holder: z.email({ error: "terminal.errors.holder" }).max(254).optional(),
     amount: z.string({ error: "terminal.errors.amountRequired" }),
-    currency: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .default("EUR")
-      .refine((code) => /^[A-Z]{3}$/.test(code) && knownCurrency(code), { error: "terminal.errors.currency" }),
+    // Checked with the amount, the code, the day and the PIN below, so that all their errors show at once.
+    currency: z.string().trim().toUpperCase().default("EUR"),
     merchant: z.enum([...MERCHANT_PRESETS.map((p) => p.id), CUSTOM_MERCHANT], { error: "terminal.errors.merchant" }),
     categoryCode: z.string().trim().optional(),
     merchantName: text(TEXT_MAX),
@@ -104,6 +100,8 @@ export const terminalPaymentSchema = z
     failNextCharge: z.literal("on").optional(),
   })
   .transform((value, ctx) => {
+    if (!/^[A-Z]{3}$/.test(value.currency) || !knownCurrency(value.currency))
+      ctx.addIssue({ code: "custom", path: ["currency"], message: "terminal.errors.currency" });
     const amount = parseTerminalAmount(value.amount);
     if ("error" in amount) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.error });
     const preset = MERCHANT_PRESETS.find((p) => p.id === value.merchant);
@@ -114,7 +112,7 @@ export const terminalPaymentSchema = z
     if (!at) ctx.addIssue({ code: "custom", path: ["day"], message: "terminal.errors.dateTime" });
     if (value.entryMode === "chip_and_pin" && !/^\d{4}$/.test(value.pin ?? ""))
       ctx.addIssue({ code: "custom", path: ["pin"], message: "terminal.errors.pin" });
-    if ("error" in amount || !at) return z.NEVER;
+    if ("error" in amount || !at || !isCategoryCode(code)) return z.NEVER;
     return {
       lastFour: value.card,
       holder: value.holder ?? null,
