@@ -5,6 +5,7 @@ import type { DB } from "../db";
 import type { Platform } from "../platform";
 import { isSandboxIssuer } from "../providers/issuer/sandbox";
 import { isSandboxProcessor } from "../providers/payments/sandbox";
+import type { CaptureResult, RefundResult, ReverseResult } from "./authorisation-lifecycle";
 import { payWithCard, type CardPaymentDeps } from "./card-payments";
 
 /**
@@ -190,4 +191,47 @@ export async function listTerminalAuthorisations(
       refundable: captured ? r.amount - refunded : 0,
     };
   });
+}
+
+/** What a capture, a reversal or a refund at the terminal says: success or not, and its catalogue key. */
+export function lifecycleOutcome(
+  result: CaptureResult | ReverseResult | RefundResult,
+  step: "capture" | "reverse" | "refund",
+): { ok: boolean; message: string } {
+  switch (result.kind) {
+    case "captured":
+    case "alreadyCaptured":
+      return {
+        ok: step === "capture",
+        message: step === "capture" ? "terminal.captured" : "terminal.errors.reverseCaptured",
+      };
+    case "reversed":
+    case "alreadyReleased":
+      return { ok: true, message: "terminal.reversed" };
+    case "refunded":
+    case "alreadyRefunded":
+      return { ok: true, message: "terminal.refunded" };
+    case "overTolerance":
+      return { ok: false, message: "terminal.errors.overTolerance" };
+    case "insufficientFunds":
+      return { ok: false, message: "terminal.errors.captureFunds" };
+    case "tooMuch":
+      return { ok: false, message: "terminal.errors.refundTooMuch" };
+    case "notCaptured":
+      return { ok: false, message: "terminal.errors.notRefundable" };
+    case "notFound":
+      return { ok: false, message: "terminal.errors.authorization" };
+    case "invalid":
+      return { ok: false, message: "terminal.errors.amountFormat" };
+    default:
+      return {
+        ok: false,
+        message:
+          step === "capture"
+            ? "terminal.errors.notCapturable"
+            : step === "reverse"
+              ? "terminal.errors.notReversible"
+              : "terminal.errors.notRefundable",
+      };
+  }
 }

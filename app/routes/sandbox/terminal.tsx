@@ -22,6 +22,7 @@ import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { captureCardPayment, refundCardPayment, reverseCardPayment } from "~/.server/services/card-payments";
 import {
+  lifecycleOutcome,
   listTerminalAuthorisations,
   terminalPay,
   type TerminalAuthorisation,
@@ -86,28 +87,15 @@ export async function action({ request }: Route.ActionArgs) {
   const { authorization, amount } = submission.value;
   if ((intent === INTENT.capture || intent === INTENT.refund) && amount === null)
     return refused("terminal.errors.amountRequired");
-  switch (intent) {
-    case INTENT.capture: {
-      const result = await captureCardPayment(platform, authorization, amount!);
-      if (result.kind === "captured" || result.kind === "alreadyCaptured") return flash("success", "terminal.captured");
-      if (result.kind === "overTolerance") return flash("error", "terminal.errors.overTolerance");
-      if (result.kind === "insufficientFunds") return flash("error", "terminal.errors.captureFunds");
-      return flash("error", "terminal.errors.notCapturable");
-    }
-    case INTENT.reverse: {
-      const result = await reverseCardPayment(platform, authorization);
-      if (result.kind === "reversed" || result.kind === "alreadyReleased") return flash("success", "terminal.reversed");
-      if (result.kind === "captured") return flash("error", "terminal.errors.reverseCaptured");
-      return flash("error", "terminal.errors.notReversible");
-    }
-    case INTENT.refund: {
-      // Each press is a new refund of the merchant's (its own reference).
-      const result = await refundCardPayment(platform, authorization, amount!, newId("mref"));
-      if (result.kind === "refunded" || result.kind === "alreadyRefunded") return flash("success", "terminal.refunded");
-      if (result.kind === "tooMuch") return flash("error", "terminal.errors.refundTooMuch");
-      return flash("error", "terminal.errors.notRefundable");
-    }
-  }
+  const result =
+    intent === INTENT.capture
+      ? await captureCardPayment(platform, authorization, amount!)
+      : intent === INTENT.reverse
+        ? await reverseCardPayment(platform, authorization)
+        : // Each press is a new refund of the merchant's (its own reference).
+          await refundCardPayment(platform, authorization, amount!, newId("mref"));
+  const outcome = lifecycleOutcome(result, intent);
+  return flash(outcome.ok ? "success" : "error", outcome.message);
 }
 
 function stateInWords(t: Translate, a: TerminalAuthorisation): string {
