@@ -35,8 +35,8 @@ const post = (fields: Record<string, string>, search = "") =>
       body: new URLSearchParams(fields),
     }),
     params: {},
-    context: undefined as never,
-  } as Args);
+    context: undefined,
+  } as unknown as Args);
 
 /** A redirect's status and Location, or a refusal's status and its fields' first messages. */
 function answerOf(result: unknown) {
