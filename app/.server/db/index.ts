@@ -31,6 +31,14 @@ import * as authorisationRefunds from "./migrations/016_authorisation_refunds";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
+
+/**
+ * Runs `fn` in a transaction: a new one, or the caller's when `db` already is one (Kysely cannot nest them).
+ * The demo seed calls the authorisation engine inside its own transaction, so the demo is written whole or not.
+ */
+export function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
 export type DatabaseKind = "sqlite" | "postgres";
 
 export interface DatabaseHandle {
