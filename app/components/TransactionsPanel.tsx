@@ -8,7 +8,7 @@ import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/d
 
 /** Status names and decline reasons the catalogue says in words; others show as the issuer sent them. */
 const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];
-const KNOWN_REASONS = ["daily_limit_exceeded", "merchant_not_allowed", "insufficient_funds"];
+const KNOWN_REASONS = ["daily_limit_exceeded", "merchant_not_allowed", "insufficient_funds", "meal_sunday"];
 const TABS: TransactionTab[] = ["approved", "declined"];
 
 /**
