@@ -14,18 +14,16 @@ import { todayInParis } from "../../domain/wallets";
  * a Sunday, every payment on a day before today (today's 25 € stay whole) and older than the one listed before it.
  *
  * The story, oldest first: the Titres-restaurant wallet is loaded a few days before its first meal; Cadeaux de
- * Noël only the day after the Sunday decline (`giftLoadedAfter`). Before that, a 189,90 € purchase at an
- * electronics shop finds no wallet able to pay (the saved card only tops up: insufficient funds), a cash
- * withdrawal is refused everywhere (no benefit pays cash), a Sunday lunch is refused (titres-restaurant never on
- * Sundays, and nothing else could pay), and a 43,50 € meal takes the day's 25 € of titres-restaurant and 18,50 € from
- * the saved card, whose charge failed (the card page offers to retry it).
+ * Noël only the day after the Sunday decline (`giftLoadedAfter`), a few days ago. Before that, a 189,90 € purchase
+ * at an electronics shop finds no wallet able to pay (the saved card only tops up: insufficient funds), a cash
+ * withdrawal is refused everywhere (no benefit pays cash), a 43,50 € meal takes the day's 25 € of titres-restaurant
+ * and 18,50 € from the saved card, whose charge failed (the card page's first page offers to retry it), and a
+ * Sunday lunch is refused (titres-restaurant never on Sundays, and nothing else could pay).
  */
 
 export type DayRule =
   /** Titres-restaurant pay: a working day (not a Sunday nor a public holiday, Code du travail R3262-8). */
-  | "meal"
-  | "sunday"
-  | "any";
+  "meal" | "sunday" | "any";
 
 export type Expected =
   | { kind: "held"; split: Record<WalletRole, number> }
@@ -105,79 +103,13 @@ export const MARIE_PAYMENTS: DemoPayment[] = [
     expect: { kind: "captured", split: { ...none, meal: 890 } },
   },
   {
-    merchant: "Brasserie du Rhône",
-    city: "Lyon",
-    categoryCode: "5812",
-    amount: 1475,
-    entryMode: "contactless",
-    rule: "meal",
-    daysAgo: 4,
-    time: "13:05",
-    expect: { kind: "captured", split: { ...none, meal: 1475 } },
-  },
-  {
-    merchant: "SNCF Gare Part-Dieu",
-    city: "Lyon",
-    categoryCode: "4112",
-    amount: 12000,
-    entryMode: "chip_and_pin",
-    rule: "any",
-    daysAgo: 5,
-    time: "18:10",
-    expect: { kind: "captured", split: { ...none, mobility: 12000 } },
-  },
-  {
-    merchant: "Sakura Sushi",
-    city: "Lyon",
-    categoryCode: "5812",
-    amount: 1130,
-    entryMode: "contactless",
-    rule: "meal",
-    daysAgo: 7,
-    time: "12:40",
-    expect: { kind: "captured", split: { ...none, meal: 1130 } },
-  },
-  {
-    merchant: "Primeur du Plateau",
-    city: "Lyon",
-    categoryCode: "5499",
-    amount: 960,
-    entryMode: "contactless",
-    rule: "meal",
-    daysAgo: 9,
-    time: "17:30",
-    expect: { kind: "captured", split: { ...none, meal: 960 } },
-  },
-  {
-    merchant: "Pizzeria Bella Napoli",
-    city: "Villeurbanne",
-    categoryCode: "5812",
-    amount: 1550,
-    entryMode: "contactless",
-    rule: "meal",
-    daysAgo: 11,
-    time: "20:15",
-    expect: { kind: "captured", split: { ...none, meal: 1550 } },
-  },
-  {
-    merchant: "TCL Agence Bellecour",
-    city: "Lyon",
-    categoryCode: "4111",
-    amount: 6000,
-    entryMode: "chip_and_pin",
-    rule: "any",
-    daysAgo: 13,
-    time: "09:00",
-    expect: { kind: "captured", split: { ...none, mobility: 6000 } },
-  },
-  {
     merchant: "Boutique Cadeaux Presqu'île",
     city: "Lyon",
     categoryCode: "5947",
     amount: 3500,
     entryMode: "chip_and_pin",
     rule: "any",
-    daysAgo: 15,
+    daysAgo: 4,
     time: "15:20",
     expect: { kind: "captured", split: { ...none, gift: 3500 } },
   },
@@ -188,21 +120,32 @@ export const MARIE_PAYMENTS: DemoPayment[] = [
     amount: 3200,
     entryMode: "chip_and_pin",
     rule: "sunday",
-    daysAgo: 16,
+    daysAgo: 5,
     time: "12:50",
     expect: { kind: "declined", code: "meal_sunday" },
     giftLoadedAfter: true,
   },
   {
-    merchant: "Café de la Gare",
+    merchant: "Brasserie du Rhône",
     city: "Lyon",
-    categoryCode: "5814",
-    amount: 1215,
+    categoryCode: "5812",
+    amount: 1475,
     entryMode: "contactless",
     rule: "meal",
-    daysAgo: 17,
-    time: "12:10",
-    expect: { kind: "captured", split: { ...none, meal: 1215 } },
+    daysAgo: 6,
+    time: "13:05",
+    expect: { kind: "captured", split: { ...none, meal: 1475 } },
+  },
+  {
+    merchant: "SNCF Gare Part-Dieu",
+    city: "Lyon",
+    categoryCode: "4112",
+    amount: 12000,
+    entryMode: "chip_and_pin",
+    rule: "any",
+    daysAgo: 7,
+    time: "18:10",
+    expect: { kind: "captured", split: { ...none, mobility: 12000 } },
   },
   {
     merchant: "Le Comptoir Lyonnais",
@@ -211,10 +154,65 @@ export const MARIE_PAYMENTS: DemoPayment[] = [
     amount: 4350,
     entryMode: "chip_and_pin",
     rule: "meal",
-    daysAgo: 18,
+    daysAgo: 8,
     time: "13:15",
     expect: { kind: "captured", split: { ...none, meal: 2500 }, overflow: 1850 },
     overflowFailed: true,
+  },
+  {
+    merchant: "Sakura Sushi",
+    city: "Lyon",
+    categoryCode: "5812",
+    amount: 1130,
+    entryMode: "contactless",
+    rule: "meal",
+    daysAgo: 10,
+    time: "12:40",
+    expect: { kind: "captured", split: { ...none, meal: 1130 } },
+  },
+  {
+    merchant: "Primeur du Plateau",
+    city: "Lyon",
+    categoryCode: "5499",
+    amount: 960,
+    entryMode: "contactless",
+    rule: "meal",
+    daysAgo: 12,
+    time: "17:30",
+    expect: { kind: "captured", split: { ...none, meal: 960 } },
+  },
+  {
+    merchant: "Pizzeria Bella Napoli",
+    city: "Villeurbanne",
+    categoryCode: "5812",
+    amount: 1550,
+    entryMode: "contactless",
+    rule: "meal",
+    daysAgo: 14,
+    time: "20:15",
+    expect: { kind: "captured", split: { ...none, meal: 1550 } },
+  },
+  {
+    merchant: "TCL Agence Bellecour",
+    city: "Lyon",
+    categoryCode: "4111",
+    amount: 6000,
+    entryMode: "chip_and_pin",
+    rule: "any",
+    daysAgo: 16,
+    time: "09:00",
+    expect: { kind: "captured", split: { ...none, mobility: 6000 } },
+  },
+  {
+    merchant: "Café de la Gare",
+    city: "Lyon",
+    categoryCode: "5814",
+    amount: 1215,
+    entryMode: "contactless",
+    rule: "meal",
+    daysAgo: 18,
+    time: "12:10",
+    expect: { kind: "captured", split: { ...none, meal: 1215 } },
   },
   {
     merchant: "Saveurs d'Asie",

@@ -162,7 +162,11 @@ describe("marie", () => {
     const movements = await db
       .selectFrom("wallet_transactions")
       .select(["authorization_id", "amount", "status", "main_comment", "wallet_id", "created_at"])
-      .where("authorization_id", "in", rows.map((r) => r.id))
+      .where(
+        "authorization_id",
+        "in",
+        rows.map((r) => r.id),
+      )
       .execute();
     const paid = (id: string, status: string) =>
       movements
@@ -200,7 +204,9 @@ describe("marie", () => {
     expect(dayFits("sunday", todayInParis(new Date(sunday.transaction_at)))).toBe(true);
     // The overflow: 25,00 € of titres-restaurant, 18,50 € from the saved card (its charge failed).
     const overflowed = byMerchant("Le Comptoir Lyonnais");
-    expect([overflowed.amount, overflowed.overflow_amount, paid(overflowed.id, "processed")]).toEqual([4350, 1850, 2500]);
+    expect([overflowed.amount, overflowed.overflow_amount, paid(overflowed.id, "processed")]).toEqual([
+      4350, 1850, 2500,
+    ]);
     expect(byMerchant("Le Bistrot des Halles")).toMatchObject({
       can_switch_payment_methods: 1,
       scopes: JSON.stringify(["meal", "gift"]),

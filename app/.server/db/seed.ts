@@ -29,13 +29,7 @@ import {
   linkWallets,
   type Address,
 } from "./factories";
-import type {
-  CardTable,
-  NotificationTable,
-  PartnerTable,
-  UserTable,
-  WalletTable,
-} from "./schema";
+import type { CardTable, NotificationTable, PartnerTable, UserTable, WalletTable } from "./schema";
 
 /**
  * The demo world of shared/DEMO.md, created on an empty database in sandbox mode (and by
@@ -670,7 +664,9 @@ async function seedMarieWallets(
   await db
     .insertInto("wallet_transactions")
     .values(
-      deposits.map((d) => buildWalletTransaction(d.wallet, d.amount, parisInstant(d.start, d.time).toISOString(), null)),
+      deposits.map((d) =>
+        buildWalletTransaction(d.wallet, d.amount, parisInstant(d.start, d.time).toISOString(), null),
+      ),
     )
     .execute();
 
