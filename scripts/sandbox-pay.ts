@@ -27,7 +27,8 @@ import {
 } from "../app/.server/services/sandbox-terminal";
 import { formatDateTime } from "../app/domain/dates";
 import { formatCents } from "../app/domain/money";
-import { parisNow, parseTerminalAmount, terminalPaymentSchema } from "../app/domain/terminal";
+import { parseTerminalAmount, terminalPaymentSchema } from "../app/domain/terminal";
+import { parisNow } from "../app/domain/timezone";
 import { translatorFor } from "../app/i18n";
 import resources from "../app/i18n/catalogues";
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { categoryEligible } from "./authorisation";
-import { MERCHANT_PRESETS, parisInstant, parisNow, parseTerminalAmount, terminalPaymentSchema } from "./terminal";
+import { MERCHANT_PRESETS, parseTerminalAmount, terminalPaymentSchema } from "./terminal";
+import { parisInstant, parisNow } from "./timezone";
 
 const valid = {
   card: "4242",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isCategoryCode, MAX_AUTHORISATION_AMOUNT, type EntryMode } from "./authorisation";
 import { parseEuros } from "./payment-methods";
-import { TIME_ZONE } from "./timezone";
+import { parisInstant } from "./timezone";
 
 /**
  * The sandbox payment terminal (issue 17 §5, decision 0037): what `/dev/terminal` and `npm run sandbox:pay` accept.
@@ -38,42 +38,6 @@ export function parseTerminalAmount(text: string): { cents: number } | { error: 
   if (cents <= 0) return { error: "terminal.errors.amountPositive" };
   if (cents > MAX_AUTHORISATION_AMOUNT) return { error: "terminal.errors.amountTooLarge" };
   return { cents };
-}
-
-/** A Paris wall-clock day and time (2026-11-24, 12:30) → the instant. */
-export function parisInstant(day: string, time: string): Date | null {
-  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  const t = /^(\d{2}):(\d{2})$/.exec(time);
-  if (!d || !t) return null;
-  const [y, mo, da, h, mi] = [d[1], d[2], d[3], t[1], t[2]].map(Number) as [number, number, number, number, number];
-  if (mo < 1 || mo > 12 || da < 1 || da > 31 || h > 23 || mi > 59) return null;
-  const wall = Date.UTC(y, mo - 1, da, h, mi);
-  if (new Date(wall).getUTCDate() !== da) return null;
-  // The zone's offset at that instant, found twice (the second pass settles a guess across a change of offset).
-  let instant = wall;
-  for (let i = 0; i < 2; i += 1) instant = wall - offsetAt(instant);
-  return new Date(instant);
-}
-
-function offsetAt(instant: number): number {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: TIME_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(instant));
-  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute")) - instant;
-}
-
-/** Now in Paris as the form's defaults: { day: "2026-11-24", time: "12:30" }. */
-export function parisNow(now = new Date()): { day: string; time: string } {
-  const local = new Date(now.getTime() + offsetAt(now.getTime()));
-  const iso = local.toISOString();
-  return { day: iso.slice(0, 10), time: iso.slice(11, 16) };
 }
 
 const text = (max: number) => z.string().trim().max(max, { error: "terminal.errors.tooLong" }).default("");

@@ -1,7 +1,7 @@
 import type { Resource } from "i18next";
-import en from "../../locales/en/translation.json";
-import fr from "../../locales/fr/translation.json";
-import nl from "../../locales/nl/translation.json";
+import en from "../../locales/en/translation.json" with { type: "json" };
+import fr from "../../locales/fr/translation.json" with { type: "json" };
+import nl from "../../locales/nl/translation.json" with { type: "json" };
 
 /** The three catalogues (top-level locales/); a test keeps their keys identical. */
 const resources = {

@@ -48,7 +48,8 @@ test("marie pages through her approved transactions, then sees the declined ones
   const declined = panel.getByRole("list", { name: "Transactions refusées" }).getByRole("listitem");
   await expect(declined).toHaveCount(3);
   await expect(declined.first()).toContainText("Le Bouchon des Canuts");
-  await expect(declined.first()).toContainText("Refusée : plafond quotidien atteint");
+  // The demo's Sunday lunch, declined by the engine's rules (issue 17).
+  await expect(declined.first()).toContainText("Refusée : les titres-restaurant ne s'utilisent pas le dimanche");
   await expect(declined.nth(1)).toContainText("Refusée : aucun de vos avantages n'est accepté chez ce commerçant");
   await expect(declined.nth(2)).toContainText("Refusée : solde insuffisant");
   await expect(panel.getByRole("link", { name: "Voir plus de transactions" })).toHaveCount(0);

@@ -32,6 +32,14 @@ import * as sandboxProcessorRefunds from "./migrations/018_sandbox_processor_ref
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
+
+/**
+ * Runs `fn` in a transaction: a new one, or the caller's when `db` already is one (Kysely cannot nest them).
+ * The demo seed calls the authorisation engine inside its own transaction, so the demo is written whole or not.
+ */
+export function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
 export type DatabaseKind = "sqlite" | "postgres";
 
 export interface DatabaseHandle {

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DECLINE_SENTENCES, MEAL_DAILY_CAP, type DeclineCode } from "../../domain/authorisation";
+import { isFrenchPublicHoliday } from "../../domain/calendar";
 import { ibanProblem } from "../../domain/iban";
-import { parisDayAfter } from "../../domain/wallets";
+import { parisDayAfter, todayInParis } from "../../domain/wallets";
 import { verifyPassword } from "../passwords";
 import { capStatus, listAllowancesAwaitingReview } from "../services/allowances";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import type { DatabaseHandle, DB } from "./index";
 import { DEMO_EMAILS, DEMO_PASSWORD, isDatabaseEmpty, seedDemo, seedMarieCopy } from "./seed";
+import { dayFits, MARIE_PAYMENTS, planPayments } from "./seed-payments";
 import { openTestDatabase } from "./test-database";
 
 // The facts of shared/DEMO.md that screens and end-to-end tests rely on.
@@ -151,6 +154,74 @@ describe("marie", () => {
       .where("cards.user_id", "=", card.user_id)
       .execute();
     expect(all).toHaveLength(17);
+  });
+
+  test("every payment on 4242 is the engine's: splits add up, holds are held, declines carry the engine's codes", async () => {
+    const card = await cardByLastFour("4242");
+    const rows = await db.selectFrom("card_authorizations").selectAll().where("card_id", "=", card.id).execute();
+    const movements = await db
+      .selectFrom("wallet_transactions")
+      .select(["authorization_id", "amount", "status", "main_comment", "wallet_id", "created_at"])
+      .where(
+        "authorization_id",
+        "in",
+        rows.map((r) => r.id),
+      )
+      .execute();
+    const paid = (id: string, status: string) =>
+      movements
+        .filter((m) => m.authorization_id === id && m.status === status && m.main_comment === "withdraw")
+        .reduce((sum, m) => sum + -m.amount, 0);
+    for (const r of rows) {
+      // Every request the engine records carries its category code, currency and entry mode.
+      expect(r.merchant_category_code, r.merchant_name).toMatch(/^\d{4}$/);
+      expect([r.currency, r.entry_mode === null]).toEqual(["EUR", false]);
+      if (r.has_card_transactions === 1) {
+        // Captured: the wallets paid the amount less the overflow, the holds became `captured`.
+        expect(paid(r.id, "processed"), r.merchant_name).toBe(r.amount - r.overflow_amount);
+        expect(paid(r.id, "frozen")).toBe(0);
+        expect(paid(r.id, "captured"), r.merchant_name).toBe(r.amount - r.overflow_amount);
+      } else if (r.frozen === 1) {
+        expect(paid(r.id, "frozen"), r.merchant_name).toBe(r.amount - r.overflow_amount);
+        expect(paid(r.id, "processed")).toBe(0);
+      } else {
+        expect(Object.keys(DECLINE_SENTENCES)).toContain(r.status_reason);
+        expect(movements.filter((m) => m.authorization_id === r.id)).toEqual([]);
+      }
+    }
+    const byMerchant = (name: string) => rows.find((r) => r.merchant_name === name)!;
+    // The declines of DEMO.md, by the rules: a Sunday lunch, a cash machine, a purchase no wallet could pay.
+    const declines = rows
+      .filter((r) => r.status_name === "closed" && r.has_card_transactions === 0)
+      .sort((a, b) => b.transaction_at.localeCompare(a.transaction_at))
+      .map((r) => [r.merchant_name, r.status_reason]);
+    expect(declines).toEqual([
+      ["Le Bouchon des Canuts", "meal_sunday"],
+      ["Distributeur Bellecour", "merchant_not_allowed"],
+      ["Électro Shop Confluence", "insufficient_funds"],
+    ]);
+    const sunday = byMerchant("Le Bouchon des Canuts");
+    expect(dayFits("sunday", todayInParis(new Date(sunday.transaction_at)))).toBe(true);
+    // The overflow: 25,00 € of titres-restaurant, 18,50 € from the saved card (its charge failed).
+    const overflowed = byMerchant("Le Comptoir Lyonnais");
+    expect([overflowed.amount, overflowed.overflow_amount, paid(overflowed.id, "processed")]).toEqual([
+      4350, 1850, 2500,
+    ]);
+    expect(byMerchant("Le Bistrot des Halles")).toMatchObject({
+      can_switch_payment_methods: 1,
+      scopes: JSON.stringify(["meal", "gift"]),
+    });
+
+    // Titres-restaurant: only on working days, never more than 25 € a day, every day before the seed's day.
+    const meal = await walletByName(card.user_id, "Titres-restaurant");
+    const perDay = new Map<string, number>();
+    for (const m of movements.filter((m) => m.wallet_id === meal.id && m.status !== "captured")) {
+      const day = todayInParis(new Date(m.created_at));
+      expect(dayFits("meal", day), day).toBe(true);
+      expect(day < todayInParis(now)).toBe(true);
+      perDay.set(day, (perDay.get(day) ?? 0) - m.amount);
+    }
+    expect(Math.max(...perDay.values())).toBeLessThanOrEqual(MEAL_DAILY_CAP);
   });
 
   test("linked wallets in priority order", async () => {
@@ -463,6 +534,92 @@ test("catalogue: 20+ partners with 2 disabled, expense types with meal disabled 
   ]);
   expect(types.at(-1)).toMatchObject({ technical_name: "meal", front_disabled: 1 });
   expect(types.every((t) => t.name_fr && t.name_en && t.name_nl)).toBe(true);
+});
+
+describe("the same demo whatever the day the seed runs", () => {
+  const days = {
+    sunday: "2026-03-08T10:00:00.000Z",
+    monday: "2026-03-09T06:30:00.000Z",
+    "Whit Monday (public holiday)": "2026-05-25T09:00:00.000Z",
+    "Easter Monday after a Sunday (two days off)": "2026-04-06T08:00:00.000Z",
+    "New Year's Day (history in last year)": "2027-01-01T11:00:00.000Z",
+    "just after midnight in Paris on a Monday": "2026-03-08T23:10:00.000Z",
+  };
+
+  test("the planner puts each payment on a day its rule accepts, before today, newest first", () => {
+    for (const [name, at] of Object.entries(days)) {
+      const seedNow = new Date(at);
+      const plan = planPayments(MARIE_PAYMENTS, seedNow);
+      const today = todayInParis(seedNow);
+      for (const [i, p] of plan.entries()) {
+        expect(dayFits(p.rule, p.day), `${name}: ${p.merchant}`).toBe(true);
+        expect(p.day < today).toBe(true);
+        expect(todayInParis(p.at)).toBe(p.day);
+        if (i > 0) expect(p.at.getTime(), `${name}: ${p.merchant}`).toBeLessThan(plan[i - 1]!.at.getTime());
+        if (p.rule === "meal") expect(isFrenchPublicHoliday(p.day)).toBe(false);
+      }
+      // The frozen payments stay within the 7 days before an approval expires.
+      const held = plan.filter((p) => p.expect.kind === "held");
+      for (const p of held) expect(seedNow.getTime() - p.at.getTime()).toBeLessThan(7 * DAY);
+    }
+  });
+
+  test.each(Object.entries(days))("seeded on %s: the counts, reasons and balances of DEMO.md", async (_, at) => {
+    const other = await openTestDatabase();
+    try {
+      const seedNow = new Date(at);
+      await seedDemo(other.db, new SandboxMessenger(other.db), { now: seedNow, baseUrl: "http://localhost:3000" });
+      const card = await other.db
+        .selectFrom("cards")
+        .selectAll()
+        .where("last_four", "=", "4242")
+        .executeTakeFirstOrThrow();
+      const rows = await other.db
+        .selectFrom("card_authorizations")
+        .selectAll()
+        .where("card_id", "=", card.id)
+        .execute();
+      const approved = rows.filter((r) => r.has_card_transactions === 1 && r.status_name === "closed");
+      const declined = rows.filter((r) => r.has_card_transactions === 0 && r.status_name === "closed");
+      const frozen = rows.filter((r) => r.frozen === 1 && r.status_name === "pending");
+      expect([approved.length, declined.length, frozen.length]).toEqual([12, 3, 2]);
+      expect(declined.map((r) => r.status_reason as DeclineCode).sort()).toEqual([
+        "insufficient_funds",
+        "meal_sunday",
+        "merchant_not_allowed",
+      ]);
+      expect(approved.filter((r) => r.overflow_amount > 0).map((r) => r.overflow_amount)).toEqual([1850]);
+
+      const wallet = (name: string) =>
+        other.db
+          .selectFrom("wallets")
+          .select("id")
+          .where("user_id", "=", card.user_id)
+          .where("name", "=", name)
+          .executeTakeFirstOrThrow();
+      const balances = async (name: string) =>
+        (
+          await other.db
+            .selectFrom("wallet_balances")
+            .select("balance")
+            .where("wallet_id", "=", (await wallet(name)).id)
+            .orderBy("end_date")
+            .execute()
+        ).map((b) => b.balance);
+      expect(await balances("Titres-restaurant")).toEqual([15240]);
+      expect(await balances("Cadeaux de Noël")).toEqual([12000, 8000]);
+      const year = todayInParis(seedNow).slice(0, 4);
+      const limit = await other.db
+        .selectFrom("credit_limits")
+        .select(["initial_amount", "remaining_amount"])
+        .where("wallet_id", "=", (await wallet("Mobilité")).id)
+        .where("credit_ended_at", "like", `${year}-%`)
+        .executeTakeFirstOrThrow();
+      expect(limit).toEqual({ initial_amount: 60000, remaining_amount: 42000 });
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 // Last in this file: the copy adds a second "4242" and the others look cards up by their last four.

@@ -1,5 +1,7 @@
 import { clampDays, daysWithoutSundays, remainingCap, simulateDistance } from "../../domain/allowances";
 import { addCalendarDays } from "../../domain/calendar";
+import { capture } from "../services/authorisation-lifecycle";
+import { authorise } from "../services/authorisations";
 import { parisDayAfter } from "../../domain/wallets";
 import type { SandboxCardInput } from "../providers/issuer/sandbox";
 import type { ShippingStatus } from "../providers/issuer/port";
@@ -10,9 +12,9 @@ import { issueCode } from "../services/codes";
 import { contactChangeSubject } from "../services/profile";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
+import { MARIE_PAYMENTS, parisInstantOf, planPayments, type PlannedPayment, type WalletRole } from "./seed-payments";
 import {
   buildAllowance,
-  buildAuthorization,
   buildCard,
   buildCreditCard,
   buildGroup,
@@ -26,16 +28,8 @@ import {
   createPendingChange,
   linkWallets,
   type Address,
-  type AuthorizationKind,
 } from "./factories";
-import type {
-  CardTable,
-  NotificationTable,
-  PartnerTable,
-  UserTable,
-  WalletTable,
-  WalletTransactionTable,
-} from "./schema";
+import type { CardTable, NotificationTable, PartnerTable, UserTable, WalletTable } from "./schema";
 
 /**
  * The demo world of shared/DEMO.md, created on an empty database in sandbox mode (and by
@@ -542,15 +536,17 @@ interface MarieWallets {
 }
 
 async function seedMarie(db: DB, clock: Clock, userId: string, groups: Groups, catalogue: Catalogue): Promise<void> {
+  const payments = planPayments(MARIE_PAYMENTS, clock.now);
   const cards = await seedMarieCards(db, clock, userId, groups);
-  const wallets = await seedMarieWallets(db, clock, userId, groups);
+  const wallets = await seedMarieWallets(db, clock, userId, groups, payments);
   await linkWallets(db, cards.main.id, [wallets.meal.id, wallets.mobility.id, wallets.gift.id]);
   // A single wallet on purpose: the priority panel then shows its "fewer than 2 wallets" warning.
   await linkWallets(db, cards.virtual.id, [wallets.meal.id]);
   await linkWallets(db, cards.cse.id, [wallets.culture.id, wallets.gift.id]);
 
-  const creditCards = await seedMarieCreditCards(db, clock, userId);
-  const authorizations = await seedMarieAuthorizations(db, clock, cards.main.id, creditCards.defaultId);
+  // The default saved card takes the overflow of the payments below.
+  await seedMarieCreditCards(db, clock, userId);
+  const authorizations = await seedMarieAuthorizations(db, cards.main.id, wallets, payments);
   await seedMarieLicences(db, userId, groups, cards, wallets);
   const requests = await seedMarieExpenseRequests(db, clock, userId, catalogue, wallets);
   const allowanceId = await seedMarieAllowance(db, clock, userId, groups);
@@ -597,7 +593,13 @@ async function seedMarieCards(db: DB, clock: Clock, userId: string, groups: Grou
   return cards;
 }
 
-async function seedMarieWallets(db: DB, clock: Clock, userId: string, groups: Groups): Promise<MarieWallets> {
+async function seedMarieWallets(
+  db: DB,
+  clock: Clock,
+  userId: string,
+  groups: Groups,
+  payments: PlannedPayment[],
+): Promise<MarieWallets> {
   const acme = { user_id: userId, group_id: groups.acme, source_name: "Acme France" };
   const cse = { user_id: userId, group_id: groups.cse, source_name: "CSE Acme" };
   // created_at sets the order of the wallets page.
@@ -633,87 +635,74 @@ async function seedMarieWallets(db: DB, clock: Clock, userId: string, groups: Gr
   };
   await db.insertInto("wallets").values(Object.values(wallets)).execute();
 
+  // The deposits the payments below are made from; the engine then brings each wallet to DEMO.md's figures.
+  // Titres-restaurant: 270,00 € loaded two days before the first meal; nine meals (117,60 €) leave 152,40 €.
+  const mealDays = payments.filter((p) => p.rule === "meal").map((p) => p.day);
+  const mealLoaded = addCalendarDays(mealDays[mealDays.length - 1]!, -2);
+  // Cadeaux de Noël: loaded the day after the Sunday decline, 155,00 € ending D+20 and 80,00 € ending D+200;
+  // the gift shop (35,00 €) takes from the one ending first, leaving 120,00 € and 80,00 €.
+  const giftLoaded = addCalendarDays(payments.find((p) => p.giftLoadedAfter)!.day, 1);
+  const deposits = [
+    { wallet: wallets.meal.id, amount: 27000, start: mealLoaded, end: clock.day(340), time: "08:00" },
+    { wallet: wallets.gift.id, amount: 15500, start: giftLoaded, end: clock.day(20), time: "08:00" },
+    { wallet: wallets.gift.id, amount: 8000, start: giftLoaded, end: clock.day(200), time: "08:05" },
+  ];
   await db
     .insertInto("wallet_balances")
-    .values([
-      // 270,00 € loaded, 117,60 € spent (the withdrawals below): 152,40 € left.
-      buildWalletBalance({
-        wallet_id: wallets.meal.id,
-        balance: 15240,
-        deposit_amount: 27000,
-        start_date: clock.day(-25),
-        end_date: clock.day(340),
-      }),
-      // 200,00 € in two balances with different expiries (the soonest shows first).
-      buildWalletBalance({
-        wallet_id: wallets.gift.id,
-        balance: 12000,
-        deposit_amount: 15000,
-        start_date: clock.day(-45),
-        end_date: clock.day(20),
-      }),
-      buildWalletBalance({
-        wallet_id: wallets.gift.id,
-        balance: 8000,
-        deposit_amount: 11000,
-        start_date: clock.day(-30),
-        end_date: clock.day(200),
-      }),
-    ])
+    .values(
+      deposits.map((d) =>
+        buildWalletBalance({
+          wallet_id: d.wallet,
+          balance: d.amount,
+          deposit_amount: d.amount,
+          start_date: d.start,
+          end_date: d.end,
+        }),
+      ),
+    )
     .execute();
-
-  // The calendar year in Paris time: January and December are always UTC+1 there.
-  const year = clock.year();
-  const yearStart = `${year - 1}-12-31T23:00:00.000Z`;
-  const yearEnd = `${year}-12-31T22:59:59.999Z`;
   await db
-    .insertInto("credit_limits")
-    .values({
-      id: newId("cl"),
-      wallet_id: wallets.mobility.id,
-      initial_amount: 60000,
-      remaining_amount: 42000,
-      eligibility_started_at: yearStart,
-      eligibility_ended_at: yearEnd,
-      credit_started_at: yearStart,
-      credit_ended_at: yearEnd,
-    })
+    .insertInto("wallet_transactions")
+    .values(
+      deposits.map((d) =>
+        buildWalletTransaction(d.wallet, d.amount, parisInstantOf(d.start, d.time).toISOString(), null),
+      ),
+    )
     .execute();
 
-  await db.insertInto("wallet_transactions").values(marieWalletTransactions(clock, wallets)).execute();
+  // Mobilité: a yearly credit limit of 600,00 €, 420,00 € left once this year's card payments are captured. The
+  // calendar year in Paris time: January and December are always UTC+1 there. A limit opens on the day its
+  // start instant falls in UTC (31 December), as `walletBalance` reads it.
+  const year = clock.year();
+  const limitOf = (y: number) => ({
+    start: `${y - 1}-12-31T23:00:00.000Z`,
+    end: `${y}-12-31T22:59:59.999Z`,
+    firstDay: `${y - 1}-12-31`,
+  });
+  const current = limitOf(year);
+  const mobilityPayments = payments.filter((p) => p.expect.kind !== "declined" && p.expect.split.mobility > 0);
+  const capturedThisYear = mobilityPayments
+    .filter((p) => p.expect.kind === "captured" && p.day >= current.firstDay)
+    .reduce((sum, p) => sum + p.amount, 0);
+  const limits = [{ ...current, remaining: 42000 + capturedThisYear }];
+  // Early in January, some of the history is last year's: paid from last year's limit.
+  if (mobilityPayments.some((p) => p.day < current.firstDay)) limits.push({ ...limitOf(year - 1), remaining: 60000 });
+  for (const limit of limits) {
+    await db
+      .insertInto("credit_limits")
+      .values({
+        id: newId("cl"),
+        wallet_id: wallets.mobility.id,
+        initial_amount: 60000,
+        remaining_amount: limit.remaining,
+        eligibility_started_at: limit.start,
+        eligibility_ended_at: limit.end,
+        credit_started_at: limit.start,
+        credit_ended_at: limit.end,
+      })
+      .execute();
+  }
   return wallets;
-}
-
-/** Mirrors the card authorizations below, so the wallet and card pages tell the same story. */
-function marieWalletTransactions(clock: Clock, wallets: MarieWallets): WalletTransactionTable[] {
-  const ago = (days: number, hours = 0) => clock.at(-(days * DAY + hours * HOUR));
-  const meal = wallets.meal.id;
-  const mobility = wallets.mobility.id;
-  const gift = wallets.gift.id;
-  return [
-    // Titres-restaurant: one reload, nine meals (117,60 €), one pending meal.
-    buildWalletTransaction(meal, 27000, ago(25), null),
-    buildWalletTransaction(meal, -790, ago(21, 2), "Saveurs d'Asie"),
-    buildWalletTransaction(meal, -1215, ago(19, 2), "Café de la Gare"),
-    buildWalletTransaction(meal, -1550, ago(11, 2), "Pizzeria Bella Napoli"),
-    buildWalletTransaction(meal, -960, ago(9, 2), "Primeur du Plateau"),
-    buildWalletTransaction(meal, -1130, ago(7, 2), "Sakura Sushi"),
-    buildWalletTransaction(meal, -1475, ago(4, 2), "Brasserie du Rhône"),
-    buildWalletTransaction(meal, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
-    buildWalletTransaction(meal, -890, ago(2, 2), "Boulangerie Pain & Co"),
-    buildWalletTransaction(meal, -1250, ago(1, 2), "Le Bistrot des Halles"),
-    buildWalletTransaction(meal, -1890, clock.at(-3 * HOUR), "Le Petit Café", "frozen"),
-    // Mobilité: 180,00 € used of the 600,00 € yearly limit, 12,00 € pending.
-    buildWalletTransaction(mobility, -7500, ago(40), "Vélo Station Part-Dieu"),
-    buildWalletTransaction(mobility, -6000, ago(13, 2), "TCL Agence Bellecour"),
-    buildWalletTransaction(mobility, -4500, ago(5, 2), "SNCF Gare Part-Dieu"),
-    buildWalletTransaction(mobility, -1200, clock.at(-20 * HOUR), "SNCF Connect", "frozen"),
-    // Cadeaux de Noël: two deposits, 60,00 € spent.
-    buildWalletTransaction(gift, 15000, ago(45), null),
-    buildWalletTransaction(gift, 11000, ago(30), null),
-    buildWalletTransaction(gift, -3500, ago(17, 2), "Boutique Cadeaux Presqu'île"),
-    buildWalletTransaction(gift, -2500, ago(3, 2), "Le Comptoir Lyonnais"),
-  ];
 }
 
 interface MarieCreditCards {
@@ -744,113 +733,76 @@ async function seedMarieCreditCards(db: DB, clock: Clock, userId: string): Promi
   return { defaultId: visa.id };
 }
 
-interface AuthorizationSeed {
-  kind: AuthorizationKind;
-  merchant: string;
-  city: string;
-  amount: number;
-  /** Hours before now; distinct values keep the ordering deterministic. */
-  hoursAgo: number;
-  reason?: string;
-  overflow?: number;
-  canSwitch?: boolean;
-  /** Wallet types the supplier accepts; every wallet when absent. */
-  scopes?: string[];
-}
-
-/** Card •••• 4242: 12 approved (more than one page of 7), 3 declined, 2 frozen; newest first. */
-const MARIE_AUTHORIZATIONS: AuthorizationSeed[] = [
-  { kind: "frozen", merchant: "Le Petit Café", city: "Lyon", amount: 1890, hoursAgo: 3 },
-  { kind: "frozen", merchant: "SNCF Connect", city: "Paris", amount: 1200, hoursAgo: 20 },
-  {
-    kind: "approved",
-    merchant: "Le Bistrot des Halles",
-    city: "Lyon",
-    amount: 1250,
-    hoursAgo: 26,
-    canSwitch: true,
-    scopes: ["meal", "gift"],
-  },
-  { kind: "approved", merchant: "Boulangerie Pain & Co", city: "Lyon", amount: 890, hoursAgo: 50 },
-  {
-    kind: "declined",
-    merchant: "Le Bouchon des Canuts",
-    city: "Lyon",
-    amount: 3200,
-    hoursAgo: 52,
-    reason: "daily_limit_exceeded",
-  },
-  // 25,00 € from Titres-restaurant, 25,00 € from Cadeaux de Noël, 18,50 € overflow whose payment failed.
-  { kind: "approved", merchant: "Le Comptoir Lyonnais", city: "Lyon", amount: 6850, hoursAgo: 74, overflow: 1850 },
-  { kind: "approved", merchant: "Brasserie du Rhône", city: "Lyon", amount: 1475, hoursAgo: 98 },
-  { kind: "approved", merchant: "SNCF Gare Part-Dieu", city: "Lyon", amount: 4500, hoursAgo: 122 },
-  { kind: "approved", merchant: "Sakura Sushi", city: "Lyon", amount: 1130, hoursAgo: 170 },
-  {
-    kind: "declined",
-    merchant: "Station-service du Rhône",
-    city: "Vaulx-en-Velin",
-    amount: 5500,
-    hoursAgo: 194,
-    reason: "merchant_not_allowed",
-  },
-  { kind: "approved", merchant: "Primeur du Plateau", city: "Lyon", amount: 960, hoursAgo: 218 },
-  { kind: "approved", merchant: "Pizzeria Bella Napoli", city: "Villeurbanne", amount: 1550, hoursAgo: 266 },
-  { kind: "approved", merchant: "TCL Agence Bellecour", city: "Lyon", amount: 6000, hoursAgo: 314 },
-  {
-    kind: "declined",
-    merchant: "Électro Shop Confluence",
-    city: "Lyon",
-    amount: 18990,
-    hoursAgo: 362,
-    reason: "insufficient_funds",
-  },
-  { kind: "approved", merchant: "Boutique Cadeaux Presqu'île", city: "Lyon", amount: 3500, hoursAgo: 410 },
-  { kind: "approved", merchant: "Café de la Gare", city: "Lyon", amount: 1215, hoursAgo: 458 },
-  { kind: "approved", merchant: "Saveurs d'Asie", city: "Lyon", amount: 790, hoursAgo: 506 },
-];
-
 interface MarieAuthorizations {
+  /** Newest first. */
   approved: string[];
   declined: string[];
 }
 
+/**
+ * Card •••• 4242's payments (`MARIE_PAYMENTS`), decided by the authorisation engine on their planned day and
+ * written by it: approvals hold their amounts, then the merchant captures them (the two frozen ones stay held);
+ * declines are recorded with the engine's reason. What the processor and the issuer say afterwards is theirs to
+ * write: the failed charge of the overflow (registered with the sandbox processor by `registerDemoPayments`, so
+ * "Relancer le paiement" works) and the payment the issuer lets her move onto other wallets.
+ */
 async function seedMarieAuthorizations(
   db: DB,
-  clock: Clock,
   cardId: string,
-  defaultCreditCardId: string,
+  wallets: MarieWallets,
+  payments: PlannedPayment[],
 ): Promise<MarieAuthorizations> {
-  const rows = MARIE_AUTHORIZATIONS.map(({ merchant, city, hoursAgo, ...a }) =>
-    buildAuthorization({
-      ...a,
-      card_id: cardId,
-      merchant_name: merchant,
-      merchant_city: city,
-      transaction_at: clock.at(-(hoursAgo * HOUR + 13 * MINUTE)),
-    }),
-  );
-  await db.insertInto("card_authorizations").values(rows).execute();
+  const deps = { db };
+  const role = new Map<string, WalletRole>([
+    [wallets.meal.id, "meal"],
+    [wallets.mobility.id, "mobility"],
+    [wallets.gift.id, "gift"],
+  ]);
+  const ids: MarieAuthorizations = { approved: [], declined: [] };
+  for (const payment of payments) {
+    const result = await authorise(deps, {
+      card: { id: cardId },
+      amount: payment.amount,
+      currency: "EUR",
+      merchant: { name: payment.merchant, city: payment.city, country: "FR", categoryCode: payment.categoryCode },
+      at: payment.at,
+      entryMode: payment.entryMode,
+      pinCheck: payment.entryMode === "chip_and_pin" ? "match" : undefined,
+    });
+    const expected = payment.expect;
+    const problem = (got: unknown) =>
+      new Error(`Demo payment at ${payment.merchant} on ${payment.day}: the engine answered ${JSON.stringify(got)}`);
+    if (expected.kind === "declined") {
+      if (result.kind !== "declined" || result.code !== expected.code || !result.authorizationId) throw problem(result);
+      ids.declined.push(result.authorizationId);
+      continue;
+    }
+    if (result.kind !== "approved") throw problem(result);
+    const split: Record<WalletRole, number> = { meal: 0, mobility: 0, gift: 0 };
+    for (const part of result.split) split[role.get(part.walletId)!] += part.amount;
+    const overflow = expected.kind === "captured" ? (expected.overflow ?? 0) : 0;
+    if (JSON.stringify(split) !== JSON.stringify(expected.split) || result.overflow !== overflow) throw problem(result);
+    if (expected.kind === "held") continue;
 
-  // The overflow was charged to the default saved card and failed: the screen offers a retry.
-  const overflowed = rows.filter((r) => r.overflow_amount > 0);
-  await db
-    .insertInto("payment_intents")
-    .values(
-      overflowed.map((r) => ({
-        id: newId("pi"),
-        authorization_id: r.id,
-        credit_card_id: defaultCreditCardId,
-        amount: r.overflow_amount,
-        latest_status: "payment_failed",
-        created_at: r.transaction_at,
-        processor_ref: newId("spi"),
-      })),
-    )
-    .execute();
-
-  const idsOf = (kind: AuthorizationKind) =>
-    rows.filter((_, i) => MARIE_AUTHORIZATIONS[i]?.kind === kind).map((r) => r.id);
-  return { approved: idsOf("approved"), declined: idsOf("declined") };
+    const captured = await capture(deps, result.authorizationId, payment.amount);
+    if (captured.kind !== "captured") throw problem(captured);
+    ids.approved.push(result.authorizationId);
+    if (payment.overflowFailed && result.overflowPayment) {
+      await db
+        .updateTable("payment_intents")
+        .set({ latest_status: "payment_failed", processor_ref: newId("spi") })
+        .where("id", "=", result.overflowPayment.paymentIntentId)
+        .execute();
+    }
+    if (payment.switchableTo) {
+      await db
+        .updateTable("card_authorizations")
+        .set({ can_switch_payment_methods: 1, scopes: JSON.stringify(payment.switchableTo) })
+        .where("id", "=", result.authorizationId)
+        .execute();
+    }
+  }
+  return ids;
 }
 
 async function seedMarieLicences(

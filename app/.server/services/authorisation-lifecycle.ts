@@ -7,7 +7,7 @@ import {
 } from "~/domain/authorisation-lifecycle";
 import { MAX_AUTHORISATION_AMOUNT, payFromWallets } from "~/domain/authorisation";
 import { todayInParis } from "~/domain/wallets";
-import type { DB } from "../db";
+import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
 import { loadWalletStates, type AuthoriseDeps } from "./authorisations";
 import { creditWallet, debitWallet } from "./wallets";
@@ -137,7 +137,7 @@ export type CaptureResult =
  */
 export async function capture(deps: AuthoriseDeps, authorisationId: string, amount: number): Promise<CaptureResult> {
   if (!isAmount(amount)) return { kind: "invalid" };
-  return deps.db.transaction().execute(async (trx): Promise<CaptureResult> => {
+  return inTransaction(deps.db, async (trx): Promise<CaptureResult> => {
     const auth = await lockAuthorisation(trx, authorisationId);
     if (!auth) return { kind: "notFound" };
     if (isCaptured(auth)) return { kind: "alreadyCaptured", amount: auth.amount };

@@ -9,7 +9,7 @@ import {
   type WalletState,
 } from "~/domain/authorisation";
 import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
-import type { DB } from "../db";
+import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
 import { recordNotification } from "./notifications";
 import { loadWalletFunds, spentTodayByWallet } from "./wallets";
@@ -78,7 +78,7 @@ export async function authorise(
 ): Promise<AuthoriseResult> {
   const at = request.at;
   const atIso = at.toISOString();
-  return deps.db.transaction().execute(async (trx): Promise<AuthoriseResult> => {
+  return inTransaction(deps.db, async (trx): Promise<AuthoriseResult> => {
     let cardQuery = trx
       .selectFrom("cards")
       .select(["id", "user_id", "status", "frozen", "type", "shipping_status", "pin_can_update"]);

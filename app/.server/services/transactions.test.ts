@@ -53,7 +53,7 @@ test("marie's 4242: 12 approved, 3 declined, 2 frozen, newest first, with the §
   expect([approved.hasMore, declined.hasMore, frozen.hasMore]).toEqual([false, false, false]);
   expect(approved.items.every((i) => i.status === "approved")).toBe(true);
   expect(declined.items.map((i) => [i.status, i.statusReason])).toEqual([
-    ["declined", "daily_limit_exceeded"],
+    ["declined", "meal_sunday"],
     ["declined", "merchant_not_allowed"],
     ["declined", "insufficient_funds"],
   ]);

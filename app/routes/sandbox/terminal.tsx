@@ -11,10 +11,10 @@ import {
   CUSTOM_MERCHANT,
   ENTRY_MODES,
   MERCHANT_PRESETS,
-  parisNow,
   terminalLifecycleSchema,
   terminalPaymentSchema,
 } from "~/domain/terminal";
+import { parisNow } from "~/domain/timezone";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
