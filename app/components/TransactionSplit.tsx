@@ -13,7 +13,9 @@ export function TransactionSplit({ item }: { item: CardTransaction }) {
   if (item.walletParts.length === 0) return null;
   return (
     <div className="tx__split">
-      <span id={labelId}>{t(item.status === "approved" ? "cards.transactions.paidWith" : "cards.transactions.heldOn")}</span>
+      <span id={labelId}>
+        {t(item.status === "approved" ? "cards.transactions.paidWith" : "cards.transactions.heldOn")}
+      </span>
       <ul aria-labelledby={labelId}>
         {item.walletParts.map((part) => (
           <li key={part.walletName}>

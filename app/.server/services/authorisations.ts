@@ -303,7 +303,12 @@ export async function mealAllowanceLeftToday(db: DB, userId: string, now = new D
 }
 
 /** Today's titres-restaurant for this meal wallet of the user's (the engine's rules); null for any other wallet. */
-export async function mealDayOfWallet(db: DB, userId: string, walletId: string, now = new Date()): Promise<MealDay | null> {
+export async function mealDayOfWallet(
+  db: DB,
+  userId: string,
+  walletId: string,
+  now = new Date(),
+): Promise<MealDay | null> {
   const wallet = await db
     .selectFrom("wallets")
     .innerJoin("groups", "groups.id", "wallets.group_id")

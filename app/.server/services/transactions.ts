@@ -58,12 +58,12 @@ async function listSection(db: DB, cardId: string, section: Section, requested: 
       ? []
       : db
           .selectFrom("payment_intents")
-      .select(["authorization_id", "latest_status"])
-      .where(
-        "authorization_id",
-        "in",
-        page.map((r) => r.id),
-      )
+          .select(["authorization_id", "latest_status"])
+          .where(
+            "authorization_id",
+            "in",
+            page.map((r) => r.id),
+          )
           .orderBy("created_at", "desc")
           .orderBy("id", "desc")
           .execute(),

@@ -75,6 +75,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       kind: "error",
       message: "cards.switch.notAllowed",
     });
+  // The money moved (decision 0038). An overflow already charged to the saved card is `result.overflowToRefund`:
+  // the payment processor has no refund call on main yet (issue 17, helper terminal adds one), so none is made here.
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), {
     kind: "success",
     message: "cards.switch.done",
