@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "../db";
 import { createAccount, type AccountSpec } from "../db/factories";
 import { openTestDatabase } from "../db/test-database";
 import { capture, refundFromMerchant, reverse } from "./authorisation-lifecycle";
-import { authorise, type AuthoriseRequest } from "./authorisations";
+import { authorise, mealDayOfWallet, type AuthoriseRequest } from "./authorisations";
 import { getCardDetail } from "./cards";
 import { getSwitchableTransaction, SWITCH_CREDIT, switchPaymentMethods } from "./payment-methods";
 import { loadTransactionsForCard } from "./transactions";
@@ -364,5 +364,32 @@ describe("the screens read the engine's records", () => {
     expect(meals.processed.filter((t) => t.amount < 0).map((t) => t.amount)).toEqual([-2500]);
     expect((await getWalletDetail(handle.db, p.userId, gift, TUESDAY))!).toMatchObject({ available: 4500, frozen: 0 });
     expect((await getWalletDetail(handle.db, p.userId, meal, TUESDAY))!).toMatchObject({ available: 7500, frozen: 0 });
+  });
+});
+
+describe("the meal wallet's day (the wallet page)", () => {
+  test("what the 25 € leave today; Sundays and public holidays closed unless the funder allows them", async () => {
+    const p = await person();
+    const other = await person();
+    const meal = p.wallets["Titres-restaurant"]!;
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, TUESDAY)).toEqual({ left: 2500, closed: null });
+    await approve(p.cards["4242"]!);
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, TUESDAY)).toEqual({ left: 1250, closed: null });
+    // Sunday 29 November 2026, 00:30 in Paris (still Saturday in UTC); Christmas day.
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, new Date("2026-11-28T23:30:00Z"))).toEqual({
+      left: 2500,
+      closed: "meal_sunday",
+    });
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, new Date("2026-12-25T11:00:00Z"))).toMatchObject({
+      closed: "meal_public_holiday",
+    });
+    await handle.db.updateTable("groups").set({ meal_sunday_workers: 1 }).where("id", "=", p.groupId).execute();
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, new Date("2026-11-29T11:00:00Z"))).toEqual({
+      left: 2500,
+      closed: null,
+    });
+    // Another wallet, or another person's: nothing to say.
+    expect(await mealDayOfWallet(handle.db, p.userId, p.wallets["Cadeaux"]!, TUESDAY)).toBeNull();
+    expect(await mealDayOfWallet(handle.db, other.userId, meal, TUESDAY)).toBeNull();
   });
 });
