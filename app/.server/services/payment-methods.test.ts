@@ -310,7 +310,7 @@ describe("the screens read the engine's records", () => {
       (await loadTransactionsForCard(handle.db, p.userId, card, { tab: "approved", limit: 7, frozenLimit: 5 }))!;
     let detail = (await getCardDetail(handle.db, p.userId, card))!;
     expect(detail.balances).toMatchObject({ reserved: 3800, available: 10000 + 5000 - 3800, total: 15000 });
-    let frozen = (await panel()).frozen.items;
+    const frozen = (await panel()).frozen.items;
     expect(frozen.map((i) => [i.merchantName, i.walletParts])).toEqual([
       ["Cadeaux Shop", [{ walletName: "Cadeaux", amount: 800 }]],
       [
