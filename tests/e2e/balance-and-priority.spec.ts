@@ -214,9 +214,9 @@ test("a cardholder moves a transaction onto two wallets; a wrong total is refuse
     "Titres-restaurant : 12,50 €",
   ]);
   await expect(linkedWallets(page)).toHaveText([
-    /Titres-restaurant.*152,40 €/,
+    /Titres-restaurant.*152,40\s€/,
     /Mobilité/,
-    /Cadeaux de Noël.*200,00 €/,
+    /Cadeaux de Noël.*200,00\s€/,
   ]);
   await item.getByRole("link", { name: /Changer les moyens de paiement/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Changer les moyens de paiement");
@@ -246,9 +246,9 @@ test("a cardholder moves a transaction onto two wallets; a wrong total is refuse
     "Cadeaux de Noël : 2,50 €",
   ]);
   await expect(linkedWallets(page)).toHaveText([
-    /Titres-restaurant.*154,90 €/,
+    /Titres-restaurant.*154,90\s€/,
     /Mobilité/,
-    /Cadeaux de Noël.*197,50 €/,
+    /Cadeaux de Noël.*197,50\s€/,
   ]);
   await linkedWallets(page).getByRole("link", { name: "Titres-restaurant" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Titres-restaurant");
