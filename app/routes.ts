@@ -23,6 +23,7 @@ export default [
   route("dev/expense-requests", "routes/sandbox/review.tsx"),
   route("dev/allowances", "routes/sandbox/allowance-review.tsx"),
   route("dev/partners", "routes/sandbox/partner-access.tsx"),
+  route("dev/terminal", "routes/sandbox/terminal.tsx"),
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
   route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
   route("sandbox-partner/:token", "routes/sandbox/partner-page.ts"),

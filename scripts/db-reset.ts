@@ -6,10 +6,11 @@ import "dotenv/config";
 import { rmSync } from "node:fs";
 import { sql } from "kysely";
 import { migrateToLatest, openDatabase } from "../app/.server/db";
-import { DEMO_PASSWORD, registerDemoCards, seedDemo } from "../app/.server/db/seed";
+import { DEMO_PASSWORD, registerDemoCards, registerDemoPayments, seedDemo } from "../app/.server/db/seed";
 import { SandboxIssuer } from "../app/.server/providers/issuer/sandbox";
 import { parseEnv } from "../app/.server/env";
 import { SandboxMessenger } from "../app/.server/providers/messaging/sandbox";
+import { SandboxPaymentProcessor } from "../app/.server/providers/payments/sandbox";
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
     const baseUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
     await seedDemo(handle.db, new SandboxMessenger(handle.db), { now: new Date(), baseUrl });
     await registerDemoCards(handle.db, new SandboxIssuer(handle.db, env.SANDBOX_ISSUER_KEY_FILE));
+    // The saved cards and overflow payments, as the server registers them when it seeds an empty database: the
+    // overflow's charge and "Relancer le paiement" find them at the sandbox processor.
+    await registerDemoPayments(handle.db, new SandboxPaymentProcessor(handle.db));
   } finally {
     await handle.close();
   }

@@ -7,9 +7,8 @@ import { useTranslation, type Translate } from "~/i18n";
 import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/domain/transactions";
 import { TransactionSplit } from "~/components/TransactionSplit";
 
-/** Status names and decline reasons the catalogue says in words; others show as the issuer sent them. */
+/** Status names the catalogue says in words; others show as the issuer sent them. */
 const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];
-const KNOWN_REASONS = ["daily_limit_exceeded", "merchant_not_allowed", "insufficient_funds"];
 const TABS: TransactionTab[] = ["approved", "declined"];
 
 /**
@@ -41,8 +40,10 @@ function statusInWords(t: Translate, item: CardTransaction): string {
     ? t(`cards.transactions.status.${item.status}`)
     : t("cards.transactions.status.other", { status: item.status });
   if (!item.statusReason) return status;
-  const reason = KNOWN_REASONS.includes(item.statusReason)
-    ? t(`cards.transactions.reasons.${item.statusReason}`)
+  // Every decline code of the engine, and `expired`/`reversed`, is in the catalogue (`DECLINE_REASONS`, one wording);
+  // a reason the catalogue does not know shows as the issuer sent it.
+  const reason = /^[a-z_]+$/.test(item.statusReason)
+    ? t(`cards.transactions.reasons.${item.statusReason}`, { defaultValue: item.statusReason })
     : item.statusReason;
   return t("cards.transactions.statusWithReason", { status, reason });
 }

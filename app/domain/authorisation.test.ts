@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import fr from "../../locales/fr/translation.json";
 import {
   authorise,
   categoryEligible,
@@ -373,5 +374,18 @@ describe("overflow to the default saved card, all or nothing", () => {
 
   test("every decline has a sentence starting with « Refusée : »", () => {
     for (const sentence of Object.values(DECLINE_SENTENCES)) expect(sentence).toMatch(/^Refusée : \S/);
+  });
+
+  test("the sentences are the declined tab's words: one wording, the catalogue's (decision 0037)", () => {
+    const words = fr.cards.transactions;
+    // The lifecycle's reasons of a released approval are words of the catalogue too, but not declines.
+    expect(Object.keys(DECLINE_SENTENCES).sort()).toEqual(
+      Object.keys(words.reasons)
+        .filter((code) => code !== "expired" && code !== "reversed")
+        .sort(),
+    );
+    for (const [code, sentence] of Object.entries(DECLINE_SENTENCES))
+      expect(sentence).toBe(`${words.status.declined} : ${(words.reasons as Record<string, string>)[code]}`);
+    expect(DECLINE_SENTENCES.card_frozen).toBe("Refusée : votre carte est gelée");
   });
 });

@@ -1,4 +1,5 @@
 import { isSunday } from "date-fns";
+import fr from "../../locales/fr/translation.json";
 import { isFrenchPublicHoliday } from "./calendar";
 import { todayInParis, walletBalance, type BalanceLine, type CreditLimitLine } from "./wallets";
 
@@ -109,26 +110,27 @@ export type DeclineCode =
   | "overflow_limit_exceeded"
   | "insufficient_funds";
 
-/** The sentence shown with a decline (the declined tab, the notification, the sandbox terminal). */
-export const DECLINE_SENTENCES: Record<DeclineCode, string> = {
-  invalid_amount: "Refusée : montant invalide",
-  invalid_merchant_category: "Refusée : catégorie du commerçant invalide",
-  card_blocked: "Refusée : votre carte est bloquée",
-  card_frozen: "Refusée : votre carte est gelée",
-  card_not_activated: "Refusée : votre carte n'est pas encore activée",
-  pin_locked: "Refusée : code PIN bloqué après 3 essais erronés, choisissez-en un nouveau",
-  incorrect_pin: "Refusée : code PIN erroné",
-  currency_not_supported: "Refusée : seuls les paiements en euros sont acceptés",
-  merchant_not_allowed: "Refusée : aucun de vos avantages n'est accepté chez ce commerçant",
-  meal_sunday: "Refusée : les titres-restaurant ne s'utilisent pas le dimanche",
-  meal_public_holiday: "Refusée : les titres-restaurant ne s'utilisent pas les jours fériés",
-  meal_daily_cap: "Refusée : plafond de 25 € par jour des titres-restaurant atteint",
-  today_zero_limit: "Refusée : votre financeur a suspendu ce portefeuille aujourd'hui",
-  transaction_limit_exceeded: "Refusée : montant supérieur à la limite par paiement",
-  daily_limit_exceeded: "Refusée : plafond quotidien atteint",
-  overflow_limit_exceeded: "Refusée : solde insuffisant et dépassement supérieur au montant autorisé",
-  insufficient_funds: "Refusée : solde insuffisant et dépassement non autorisé",
-};
+/**
+ * Each decline code said in words: one French wording, the catalogue's `cards.transactions.reasons.*` (the declined
+ * tab reads it too); `satisfies` fails the build when the catalogue lacks a code. `expired` and `reversed` are the
+ * lifecycle's reasons of a released approval (decision 0035).
+ */
+export const DECLINE_REASONS = fr.cards.transactions.reasons satisfies Record<
+  DeclineCode | "expired" | "reversed",
+  string
+>;
+
+/** The sentence shown with a decline (the declined tab, the notification, the sandbox terminal): "Refusée : …". */
+export const DECLINE_SENTENCES = Object.fromEntries(
+  Object.keys(DECLINE_REASONS)
+    .filter((code) => code !== "expired" && code !== "reversed")
+    .map((code) => [
+      code,
+      fr.cards.transactions.statusWithReason
+        .replace("{{status}}", fr.cards.transactions.status.declined)
+        .replace("{{reason}}", DECLINE_REASONS[code as DeclineCode]),
+    ]),
+) as Record<DeclineCode, string>;
 
 /** The PIN counter after this attempt, when it changes. */
 export interface PinUpdate {

@@ -49,7 +49,7 @@ test("marie pages through her approved transactions, then sees the declined ones
   await expect(declined).toHaveCount(3);
   await expect(declined.first()).toContainText("Le Bouchon des Canuts");
   await expect(declined.first()).toContainText("Refusée : plafond quotidien atteint");
-  await expect(declined.nth(1)).toContainText("Refusée : commerce non autorisé pour ces avantages");
+  await expect(declined.nth(1)).toContainText("Refusée : aucun de vos avantages n'est accepté chez ce commerçant");
   await expect(declined.nth(2)).toContainText("Refusée : solde insuffisant");
   await expect(panel.getByRole("link", { name: "Voir plus de transactions" })).toHaveCount(0);
   if (jsEnabled()) await expect(panel.getByRole("status")).toHaveText("");

@@ -36,6 +36,7 @@ export interface Database {
   payment_method_switches: PaymentMethodSwitchTable;
   sandbox_processor_setups: SandboxProcessorSetupTable;
   sandbox_processor_payments: SandboxProcessorPaymentTable;
+  sandbox_processor_refunds: SandboxProcessorRefundTable;
   guess_limits: GuessLimitTable;
   rate_limit_hits: RateLimitHitTable;
   support_messages: SupportMessageTable;
@@ -691,6 +692,15 @@ export interface SandboxProcessorPaymentTable {
   updated_at: string;
 }
 
+/** A refund of a sandbox processor payment, once per idempotency key (migration 018). */
+export interface SandboxProcessorRefundTable {
+  ref: string;
+  payment_ref: string;
+  idempotency_key: string;
+  amount: number;
+  created_at: string;
+}
+
 export interface PaymentMethodSwitchTable {
   id: string;
   authorization_id: string;
@@ -1107,6 +1117,7 @@ export const SCHEMA_COLUMNS = {
     "created_at",
   ],
   sandbox_processor_payments: ["ref", "customer_ref", "amount", "status", "card_ref", "updated_at"],
+  sandbox_processor_refunds: ["ref", "payment_ref", "idempotency_key", "amount", "created_at"],
   guess_limits: ["purpose", "subject_hash", "failures", "locked_until", "last_guess_at"],
   rate_limit_hits: ["key", "hits", "reset_at"],
   partner_openings: ["id", "user_id", "partner", "outcome", "provider", "created_at"],

@@ -99,7 +99,8 @@ async function overflowIntent(trx: Trx, authorisationId: string) {
 export async function settleOverflow(trx: Trx, authorisationId: string, due: number): Promise<number> {
   const intent = await overflowIntent(trx, authorisationId);
   if (!intent || intent.amount <= due) return 0;
-  if (intent.latest_status === "processing") {
+  // Not charged (yet, or the charge failed and waits for "Relancer le paiement"): the intent itself is lowered.
+  if (intent.latest_status === "processing" || intent.latest_status === "payment_failed") {
     await trx
       .updateTable("payment_intents")
       .set(due > 0 ? { amount: due } : { latest_status: "canceled" })

@@ -14,6 +14,7 @@ import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
 import { todayInParis } from "~/domain/wallets";
 import type { DB } from "../db";
 import { newId } from "../ids";
+import { recordNotification } from "./notifications";
 import { loadWalletFunds, spentTodayByWallet } from "./wallets";
 
 /**
@@ -68,7 +69,16 @@ const NOT_RECORDED: DeclineCode[] = ["invalid_amount", "invalid_merchant_categor
 const MAX_TEXT = 120;
 const cut = (value: unknown, max = MAX_TEXT) => (typeof value === "string" ? value.slice(0, max) : "");
 
-export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest): Promise<AuthoriseResult> {
+/**
+ * `notify`: the payment's notification row (`card_authorization_approved_notification` or `…_declined_…`, naming the
+ * authorisation) is written in the decision's transaction, as the other producers do (decision 0030); the card
+ * payment orchestrator (`services/card-payments.ts`) asks for it and delivers the e-mail and push after commit.
+ */
+export async function authorise(
+  deps: AuthoriseDeps,
+  request: AuthoriseRequest,
+  { notify = false, now = new Date() }: { notify?: boolean; now?: Date } = {},
+): Promise<AuthoriseResult> {
   const at = request.at;
   const atIso = at.toISOString();
   return deps.db.transaction().execute(async (trx): Promise<AuthoriseResult> => {
@@ -183,6 +193,11 @@ export async function authorise(deps: AuthoriseDeps, request: AuthoriseRequest):
         entry_mode: cut(request.entryMode, 20),
       })
       .execute();
+
+    if (notify) {
+      const type = approved ? "card_authorization_approved_notification" : "card_authorization_declined_notification";
+      await recordNotification(trx, card.user_id, type, authorizationId, now);
+    }
 
     if (!approved) {
       return { kind: "declined", authorizationId, code: decision.code, message: decision.message };

@@ -204,20 +204,21 @@ export async function recordNotification(
  * The e-mail (when a messenger is given) and the push (when a push sender is given) of a notification, each only
  * when the type's preference allows it; types without a preference (a card created) are always sent. Call it after
  * the transaction that made the event: a failed e-mail must not undo a decision. Without `mail`, the type's
- * sentence from the catalogue is sent with the generic footer.
+ * sentence from the catalogue (or the event's own `sentence`) is sent with the generic footer; the push says the same.
  */
 export async function deliverNotification(
   deps: NotifyDeps,
   userId: string,
   type: string,
   dataId: string | null,
-  { mail }: { mail?: NotificationMail } = {},
+  { mail, sentence }: { mail?: NotificationMail; sentence?: string } = {},
 ): Promise<void> {
   if (!deps.messenger && !deps.push) return;
   const preference = preferenceOf(type);
   const preferences = preference ? (await getNotificationPreferences(deps.db, userId))[preference] : null;
   const catalogue = resources.fr.translation.notificationCentre;
-  const text = notificationText(type);
+  // `sentence`: this event's own words (a card payment's amount, merchant and decline reason) instead of the type's.
+  const text = sentence ?? notificationText(type);
   if (deps.messenger && (preferences?.mail ?? true)) {
     const user = await deps.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
     if (user)

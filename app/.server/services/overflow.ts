@@ -48,7 +48,12 @@ export async function retryOverflowPayment(
     .selectFrom("payment_intents")
     .innerJoin("card_authorizations", "card_authorizations.id", "payment_intents.authorization_id")
     .innerJoin("cards", "cards.id", "card_authorizations.card_id")
-    .select(["payment_intents.id", "payment_intents.processor_ref", "payment_intents.latest_status"])
+    .select([
+      "payment_intents.id",
+      "payment_intents.processor_ref",
+      "payment_intents.latest_status",
+      "payment_intents.amount",
+    ])
     .where("card_authorizations.id", "=", authorizationId)
     .where("cards.id", "=", cardId)
     .where("cards.user_id", "=", userId)
@@ -56,7 +61,7 @@ export async function retryOverflowPayment(
     .orderBy("payment_intents.id", "desc")
     .executeTakeFirst();
   if (!intent) return { kind: "notFound" };
-  if (intent.latest_status !== "payment_failed" || !intent.processor_ref) return { kind: "nothingToRetry" };
+  if (intent.latest_status !== "payment_failed") return { kind: "nothingToRetry" };
   const [user, card] = await Promise.all([
     db.selectFrom("users").select("processor_customer_ref").where("id", "=", userId).executeTakeFirst(),
     db
@@ -68,15 +73,28 @@ export async function retryOverflowPayment(
   ]);
   if (!card || !user?.processor_customer_ref) return { kind: "noDefaultCard" };
   let status;
+  let processorRef = intent.processor_ref;
   try {
-    status = await payments.retryPayment(user.processor_customer_ref, intent.processor_ref, card.processor_ref);
+    if (processorRef) {
+      status = await payments.retryPayment(user.processor_customer_ref, processorRef, card.processor_ref);
+    } else {
+      // The first charge never reached the processor (decision 0037): charged now, with the same idempotency key.
+      const charged = await payments.chargeOverflow({
+        customerRef: user.processor_customer_ref,
+        cardRef: card.processor_ref,
+        amount: intent.amount,
+        idempotencyKey: intent.id,
+      });
+      status = charged.status;
+      processorRef = charged.paymentRef;
+    }
   } catch (err) {
     if (err instanceof PaymentError) return { kind: "processorFailed" };
     throw err;
   }
   await db
     .updateTable("payment_intents")
-    .set({ latest_status: status, credit_card_id: card.id })
+    .set({ latest_status: status, credit_card_id: card.id, processor_ref: processorRef })
     .where("id", "=", intent.id)
     .execute();
   return { kind: status === "payment_failed" ? "failed" : "succeeded" };

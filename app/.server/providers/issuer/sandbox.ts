@@ -8,6 +8,7 @@ import {
   generateKeyPairSync,
   privateDecrypt,
   randomBytes,
+  timingSafeEqual,
   type KeyObject,
 } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
@@ -316,6 +317,29 @@ export class SandboxIssuer implements CardIssuer {
       .values({ key_hash: hashSecret(key), issuer_ref: issuerRef, kind, expires_at: expiresAt, used_at: null })
       .execute();
     return { kind: "document", url: `/sandbox-issuer/reveal/${key}`, expiresAt };
+  }
+
+  /**
+   * The terminal's PIN check (the sandbox terminal stands for the card's chip): the PIN typed against the one the
+   * issuer keeps for the card (encrypted at rest, as the reveal reads it). `not_checked` when the card has no PIN or
+   * it can no longer be read (the vault key changed); an unknown card too.
+   */
+  async checkPin(issuerRef: string, typed: string): Promise<"match" | "mismatch" | "not_checked"> {
+    const card = await this.db
+      .selectFrom("sandbox_issuer_cards")
+      .select("pin_ciphertext")
+      .where("issuer_ref", "=", issuerRef)
+      .executeTakeFirst();
+    if (!card?.pin_ciphertext) return "not_checked";
+    let pin: string;
+    try {
+      pin = decryptPinAtRest(this.vaultKey, card.pin_ciphertext);
+    } catch {
+      return "not_checked";
+    }
+    const a = Buffer.from(pin, "utf8");
+    const b = Buffer.from(typed, "utf8");
+    return a.length === b.length && timingSafeEqual(a, b) ? "match" : "mismatch";
   }
 
   /**

@@ -56,4 +56,21 @@ export interface PaymentProcessor {
    * Returns the new status; a decline is "payment_failed", not an error.
    */
   retryPayment(customerRef: string, paymentRef: string, cardRef: string): Promise<PaymentStatus>;
+  /**
+   * Charges `amount` cents off-session (the person is not there) on `cardRef`, the customer's default saved card:
+   * the overflow of an approved card payment. `idempotencyKey` is the portal's payment intent id, so a charge sent
+   * twice is made once. A decline is an answer (`payment_failed`, with the processor's payment to retry when it
+   * made one), not an error; an unreachable processor throws a PaymentError.
+   */
+  chargeOverflow(charge: {
+    customerRef: string;
+    cardRef: string;
+    amount: number;
+    idempotencyKey: string;
+  }): Promise<{ paymentRef: string | null; status: PaymentStatus }>;
+  /**
+   * Gives back `amount` cents of a succeeded charge (a merchant refund, a partial capture, a reversal), once per
+   * `idempotencyKey`. Throws a PaymentError when the processor refuses or cannot be reached.
+   */
+  refundPayment(refund: { paymentRef: string; amount: number; idempotencyKey: string }): Promise<{ refundRef: string }>;
 }

@@ -168,6 +168,114 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     return status;
   }
 
+  /**
+   * The overflow's charge: a row of sandbox_processor_payments whose ref comes from the idempotency key (the same
+   * key finds the same payment). The card's `outcome` decides: `succeed`, `decline` (always), `decline_once` (this
+   * charge fails, the card then succeeds again: the terminal's "next charge fails").
+   */
+  async chargeOverflow(
+    charge: { customerRef: string; cardRef: string; amount: number; idempotencyKey: string },
+    now = new Date(),
+  ): Promise<{ paymentRef: string | null; status: PaymentStatus }> {
+    const ref = `spay_${createHash("sha256").update(`charge:${charge.idempotencyKey}`).digest("base64url").slice(0, 20)}`;
+    const known = await this.db
+      .selectFrom("sandbox_processor_payments")
+      .select(["status", "customer_ref"])
+      .where("ref", "=", ref)
+      .executeTakeFirst();
+    if (known) {
+      if (known.customer_ref !== charge.customerRef) throw new PaymentError("rejected", "idempotency key reused");
+      return { paymentRef: ref, status: known.status === "succeeded" ? "succeeded" : "payment_failed" };
+    }
+    if (!Number.isSafeInteger(charge.amount) || charge.amount < 1) throw new PaymentError("rejected", "invalid amount");
+    const card = await this.db
+      .selectFrom("sandbox_processor_cards")
+      .select("outcome")
+      .where("ref", "=", charge.cardRef)
+      .where("customer_ref", "=", charge.customerRef)
+      .where("detached_at", "is", null)
+      .executeTakeFirst();
+    if (!card) throw new PaymentError("not_found", "no such card for this customer");
+    const status: PaymentStatus = card.outcome === "succeed" ? "succeeded" : "payment_failed";
+    if (card.outcome === "decline_once") {
+      await this.db
+        .updateTable("sandbox_processor_cards")
+        .set({ outcome: "succeed" })
+        .where("ref", "=", charge.cardRef)
+        .execute();
+    }
+    await this.db
+      .insertInto("sandbox_processor_payments")
+      .values({
+        ref,
+        customer_ref: charge.customerRef,
+        amount: charge.amount,
+        status,
+        card_ref: charge.cardRef,
+        updated_at: now.toISOString(),
+      })
+      .execute();
+    return { paymentRef: ref, status };
+  }
+
+  /** A refund row, once per idempotency key; never more than what the payment took, only of a succeeded one. */
+  async refundPayment(
+    refund: { paymentRef: string; amount: number; idempotencyKey: string },
+    now = new Date(),
+  ): Promise<{ refundRef: string }> {
+    const known = await this.db
+      .selectFrom("sandbox_processor_refunds")
+      .select(["ref", "payment_ref"])
+      .where("idempotency_key", "=", refund.idempotencyKey)
+      .executeTakeFirst();
+    if (known) {
+      if (known.payment_ref !== refund.paymentRef) throw new PaymentError("rejected", "idempotency key reused");
+      return { refundRef: known.ref };
+    }
+    const payment = await this.db
+      .selectFrom("sandbox_processor_payments")
+      .select(["amount", "status"])
+      .where("ref", "=", refund.paymentRef)
+      .executeTakeFirst();
+    if (!payment) throw new PaymentError("not_found", "no such payment");
+    const previous = await this.db
+      .selectFrom("sandbox_processor_refunds")
+      .select("amount")
+      .where("payment_ref", "=", refund.paymentRef)
+      .execute();
+    const left = payment.amount - previous.reduce((sum, r) => sum + r.amount, 0);
+    if (
+      payment.status !== "succeeded" ||
+      !Number.isSafeInteger(refund.amount) ||
+      refund.amount < 1 ||
+      refund.amount > left
+    )
+      throw new PaymentError("rejected", "nothing to refund for this amount");
+    const ref = newId("sre");
+    await this.db
+      .insertInto("sandbox_processor_refunds")
+      .values({
+        ref,
+        payment_ref: refund.paymentRef,
+        idempotency_key: refund.idempotencyKey,
+        amount: refund.amount,
+        created_at: now.toISOString(),
+      })
+      .execute();
+    return { refundRef: ref };
+  }
+
+  /** The sandbox terminal's switch: the customer's default card declines its next charge, then succeeds again. */
+  async failNextCharge(cardRef: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("sandbox_processor_cards")
+      .set({ outcome: "decline_once" })
+      .where("ref", "=", cardRef)
+      .where("outcome", "=", "succeed")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** Is this key a live setup? (The fields document shows the form, or says the link expired.) */
   async setupIsOpen(key: string, now = new Date()): Promise<boolean> {
     const row = await this.openSetup(key, now);

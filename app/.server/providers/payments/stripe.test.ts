@@ -93,6 +93,29 @@ function answer(method: string, path: string, form: Record<string, string>): { s
     return { status: 200, body: { id: "pi_failed", object: "payment_intent", customer: "cus_1", status: "succeeded" } };
   if (method === "POST" && path === "/v1/payment_intents/pi_declined/confirm")
     return error(402, "card_error", "card_declined");
+  if (method === "POST" && path === "/v1/payment_intents") {
+    if (form.payment_method === "pm_declining")
+      return {
+        status: 402,
+        body: {
+          error: {
+            type: "card_error",
+            code: "card_declined",
+            message: "declined",
+            payment_intent: { id: "pi_declined_new", object: "payment_intent", status: "requires_payment_method" },
+          },
+        },
+      };
+    if (form.payment_method === "pm_down") return error(500, "api_error");
+    return {
+      status: 200,
+      body: { id: "pi_new", object: "payment_intent", customer: form.customer, status: "succeeded" },
+    };
+  }
+  if (method === "POST" && path === "/v1/refunds") {
+    if (form.payment_intent === "pi_unpaid") return error(400, "invalid_request_error", "charge_already_refunded");
+    return { status: 200, body: { id: "re_1", object: "refund", status: "succeeded", amount: Number(form.amount) } };
+  }
   return error(404, "invalid_request_error", "resource_missing");
 }
 
@@ -187,6 +210,54 @@ test("retrying confirms the PaymentIntent off-session on the default card; a dec
   await expect(processor().retryPayment("cus_1", "pi_other", "pm_1")).rejects.toMatchObject({ code: "not_found" });
   expect(calls()).toEqual(["GET /v1/payment_intents/pi_other"]);
   await expect(processor().retryPayment("cus_1", "pi_down", "pm_1")).rejects.toMatchObject({ code: "unavailable" });
+});
+
+test("the overflow is a PaymentIntent created and confirmed off-session on the saved card, keyed by our payment intent id", async () => {
+  expect(
+    await processor().chargeOverflow({
+      customerRef: "cus_1",
+      cardRef: "pm_1",
+      amount: 750,
+      idempotencyKey: "pi_ours_1",
+    }),
+  ).toEqual({ paymentRef: "pi_new", status: "succeeded" });
+  expect(calls()).toEqual(["POST /v1/payment_intents"]);
+  expect(requests[0]!.headers["idempotency-key"]).toBe("pi_ours_1");
+  expect(requests[0]!.form).toEqual({
+    amount: "750",
+    currency: "eur",
+    customer: "cus_1",
+    payment_method: "pm_1",
+    off_session: "true",
+    confirm: "true",
+    "metadata[payment_intent_id]": "pi_ours_1",
+  });
+});
+
+test("a declined overflow charge is an answer with Stripe's PaymentIntent to retry; an unreachable Stripe is an error", async () => {
+  expect(
+    await processor().chargeOverflow({
+      customerRef: "cus_1",
+      cardRef: "pm_declining",
+      amount: 750,
+      idempotencyKey: "pi_ours_2",
+    }),
+  ).toEqual({ paymentRef: "pi_declined_new", status: "payment_failed" });
+  await expect(
+    processor().chargeOverflow({ customerRef: "cus_1", cardRef: "pm_down", amount: 750, idempotencyKey: "pi_ours_3" }),
+  ).rejects.toMatchObject({ code: "unavailable" });
+});
+
+test("a refund names the PaymentIntent and the amount, with our idempotency key; a refusal is a PaymentError", async () => {
+  expect(await processor().refundPayment({ paymentRef: "pi_new", amount: 300, idempotencyKey: "aref_1" })).toEqual({
+    refundRef: "re_1",
+  });
+  expect(calls()).toEqual(["POST /v1/refunds"]);
+  expect(requests[0]!.form).toEqual({ payment_intent: "pi_new", amount: "300" });
+  expect(requests[0]!.headers["idempotency-key"]).toBe("aref_1");
+  await expect(
+    processor().refundPayment({ paymentRef: "pi_unpaid", amount: 300, idempotencyKey: "aref_2" }),
+  ).rejects.toMatchObject({ code: "rejected" });
 });
 
 test("configuration: Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise, never the sandbox in production", async () => {

@@ -131,6 +131,60 @@ export class StripePaymentProcessor implements PaymentProcessor {
     }
   }
 
+  /**
+   * A PaymentIntent created and confirmed at once, off-session, on the saved card; the portal's payment intent id is
+   * the idempotency key (a retried request creates nothing twice). A card decline answers `payment_failed` with the
+   * PaymentIntent Stripe made (the "Relancer le paiement" button confirms it again).
+   */
+  async chargeOverflow(charge: {
+    customerRef: string;
+    cardRef: string;
+    amount: number;
+    idempotencyKey: string;
+  }): Promise<{ paymentRef: string | null; status: PaymentStatus }> {
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: charge.amount,
+          currency: "eur",
+          customer: charge.customerRef,
+          payment_method: charge.cardRef,
+          off_session: true,
+          confirm: true,
+          metadata: { payment_intent_id: charge.idempotencyKey },
+        },
+        { idempotencyKey: charge.idempotencyKey },
+      );
+      return {
+        paymentRef: intent.id,
+        status:
+          intent.status === "succeeded"
+            ? "succeeded"
+            : intent.status === "processing"
+              ? "processing"
+              : "payment_failed",
+      };
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError)
+        return { paymentRef: refOf(err.payment_intent) ?? null, status: "payment_failed" };
+      throw toPaymentError(err);
+    }
+  }
+
+  async refundPayment(refund: {
+    paymentRef: string;
+    amount: number;
+    idempotencyKey: string;
+  }): Promise<{ refundRef: string }> {
+    const created = await this.call(() =>
+      this.stripe.refunds.create(
+        { payment_intent: refund.paymentRef, amount: refund.amount },
+        { idempotencyKey: refund.idempotencyKey },
+      ),
+    );
+    return { refundRef: created.id };
+  }
+
   /** Every Stripe failure becomes a PaymentError; its message never includes the request. */
   private async call<T>(request: () => Promise<T>): Promise<T> {
     try {
