@@ -5,6 +5,7 @@ import { formatCents } from "~/domain/money";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
 import { useTranslation, type Translate } from "~/i18n";
 import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/domain/transactions";
+import { TransactionSplit } from "~/components/TransactionSplit";
 
 /** Status names the catalogue says in words; others show as the issuer sent them. */
 const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];
@@ -64,6 +65,7 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
         </span>
       </div>
       <span className="tx__amount">{formatCents(item.amount)}</span>
+      <TransactionSplit item={item} />
       {item.overflowAmount > 0 ? (
         <div className={`tx__overflow${item.latestPaymentStatus === "payment_failed" ? " tx__overflow--failed" : ""}`}>
           <span>

@@ -4,6 +4,7 @@ import { formatDate, formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import type { WalletDetail, WalletLicence, WalletTransactionView } from "~/domain/wallets";
 import { NewTabLink } from "~/components/NewTabLink";
+import type { MealDay } from "~/domain/authorisation";
 
 /** The pieces of the wallets page (spec 000 §2 "Wallets page"): create forms, details, transactions. */
 
@@ -37,7 +38,28 @@ export function CreateWalletForms({ licences, from }: { licences: WalletLicence[
 const amountOrUnlimited = (t: (key: string) => string, cents: number | null) =>
   cents === null ? t("wallets.unlimited") : formatCents(cents);
 
-export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guideUrl: string }) {
+/** Today's titres-restaurant (decision 0035): what the 25 € a day leave, or why they cannot be used today. */
+function MealToday({ mealDay }: { mealDay: MealDay }) {
+  const { t } = useTranslation();
+  return (
+    <p className="wallet-meal-today">
+      {mealDay.closed
+        ? t(`wallets.details.mealClosed.${mealDay.closed}`)
+        : t("wallets.details.mealLeftToday", { amount: formatCents(mealDay.left) })}
+    </p>
+  );
+}
+
+export function WalletDetails({
+  wallet,
+  guideUrl,
+  mealDay = null,
+}: {
+  wallet: WalletDetail;
+  guideUrl: string;
+  /** A meal wallet's day; null for other wallets. */
+  mealDay?: MealDay | null;
+}) {
   const { t } = useTranslation();
   return (
     <section className="panel" aria-labelledby="wallet-details-title">
@@ -72,6 +94,7 @@ export function WalletDetails({ wallet, guideUrl }: { wallet: WalletDetail; guid
           <dd>{formatCents(wallet.frozen)}</dd>
         </div>
       </dl>
+      {mealDay ? <MealToday mealDay={mealDay} /> : null}
       {wallet.frozen > 0 ? <p className="hint">{t("wallets.details.frozenHint")}</p> : null}
       {wallet.reserved > 0 ? (
         <p className="hint wallet-reserved">

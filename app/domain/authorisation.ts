@@ -276,6 +276,24 @@ export function authorise(input: AuthorisationInput): AuthorisationDecision {
   return { kind: "approved", split: split.filter((s) => s.amount > 0), overflow, pin };
 }
 
+/** A meal wallet's day (the wallet page): what is left of the 25 €, and why it cannot be used today, if so. */
+export interface MealDay {
+  /** Cents left today across all the person's titres-restaurant. */
+  left: number;
+  /** Sunday or public holiday (Paris day) without the funder's leave: titres-restaurant cannot be used today. */
+  closed: "meal_sunday" | "meal_public_holiday" | null;
+}
+
+/**
+ * Whether titres-restaurant may be used on this Paris day: not on Sundays nor public holidays, unless the funder
+ * allows it for its Sunday and holiday workers. Read by the split's walk and the wallet page.
+ */
+export function mealDayRestriction(day: string, funderAllowsSundays: boolean): MealDay["closed"] {
+  if (funderAllowsSundays) return null;
+  if (isSunday(new Date(`${day}T12:00:00`))) return "meal_sunday";
+  return isFrenchPublicHoliday(day) ? "meal_public_holiday" : null;
+}
+
 /**
  * The split's walk (decision 0035): each wallet eligible at this category, in the given (the card's priority)
  * order, pays the least of what is still due and its bounds (Sundays and public holidays and the day's 25 € for
@@ -296,8 +314,6 @@ export function payFromWallets(input: {
   anyEligible: boolean;
 } {
   const day = input.day;
-  const sunday = isSunday(new Date(`${day}T12:00:00`));
-  const holiday = isFrenchPublicHoliday(day);
   const code = input.categoryCode;
 
   let remaining = input.amount;
@@ -313,8 +329,8 @@ export function payFromWallets(input: {
     anyEligible = true;
     const bounds: Bound[] = [];
     if (wallet.type === "meal") {
-      if (sunday && !wallet.funderAllowsSundays) bounds.push({ cents: 0, code: "meal_sunday" });
-      else if (holiday && !wallet.funderAllowsSundays) bounds.push({ cents: 0, code: "meal_public_holiday" });
+      const closed = mealDayRestriction(day, wallet.funderAllowsSundays);
+      if (closed) bounds.push({ cents: 0, code: closed });
       bounds.push({ cents: mealLeft, code: "meal_daily_cap" });
     }
     if (wallet.zeroLimitDay === day) bounds.push({ cents: 0, code: "today_zero_limit" });

@@ -66,6 +66,8 @@ export interface CardTransaction {
   canSwitchPaymentMethods: boolean;
   /** latest_status of the newest payment intent, if any (succeeded, payment_failed, processing). */
   latestPaymentStatus: string | null;
+  /** What each wallet holds or paid of it, in the card's priority order (the split; the overflow apart). */
+  walletParts: { walletName: string; amount: number }[];
 }
 
 export interface TransactionPage {

@@ -34,6 +34,7 @@ const LIKE_MARIE: AccountOptions = {
           amount: 1250,
           canSwitch: true,
           scopes: ["meal", "gift"],
+          paidBy: { "Titres-restaurant": 1250 },
         },
         { kind: "approved", merchant: "Le Comptoir Lyonnais", amount: 6850, overflow: 1850 },
       ],
@@ -208,6 +209,15 @@ test("a cardholder moves a transaction onto two wallets; a wrong total is refuse
   await signInAs(page, await makeAccount(LIKE_MARIE));
   await page.goto("/cards");
   const item = page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" });
+  // The approved tab says the split in words (issue 17): Titres-restaurant paid it all.
+  await expect(item.getByRole("list", { name: "Payé avec :" }).getByRole("listitem")).toHaveText([
+    "Titres-restaurant : 12,50 €",
+  ]);
+  await expect(linkedWallets(page)).toHaveText([
+    /Titres-restaurant.*152,40\s€/,
+    /Mobilité/,
+    /Cadeaux de Noël.*200,00\s€/,
+  ]);
   await item.getByRole("link", { name: /Changer les moyens de paiement/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Changer les moyens de paiement");
   await expect(page.getByRole("group", { name: "Répartissez 12,50 € entre vos portefeuilles" })).toBeVisible();
@@ -228,10 +238,20 @@ test("a cardholder moves a transaction onto two wallets; a wrong total is refuse
   await page.getByLabel("Montant pris sur Cadeaux de Noël (€)").fill("2,50");
   await page.getByRole("button", { name: "Valider la répartition" }).click();
   await expect(page.getByText("Les moyens de paiement de la transaction ont été changés.")).toBeVisible();
-  await expect(
-    page
-      .getByRole("listitem")
-      .filter({ hasText: "Le Bistrot des Halles" })
-      .getByRole("link", { name: /Changer les moyens de paiement/ }),
-  ).toHaveCount(0);
+  const switched = page.getByRole("listitem").filter({ hasText: "Le Bistrot des Halles" });
+  await expect(switched.getByRole("link", { name: /Changer les moyens de paiement/ })).toHaveCount(0);
+  // The money moved (decision 0038): 12,50 € back to Titres-restaurant, 10 € taken from it, 2,50 € from Cadeaux.
+  await expect(switched.getByRole("list", { name: "Payé avec :" }).getByRole("listitem")).toHaveText([
+    "Titres-restaurant : 10,00 €",
+    "Cadeaux de Noël : 2,50 €",
+  ]);
+  await expect(linkedWallets(page)).toHaveText([
+    /Titres-restaurant.*154,90\s€/,
+    /Mobilité/,
+    /Cadeaux de Noël.*197,50\s€/,
+  ]);
+  await linkedWallets(page).getByRole("link", { name: "Titres-restaurant" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Titres-restaurant");
+  await expect(page.getByText("Changement de moyens de paiement")).toBeVisible();
+  await expectAccessible(page, "switched payment methods, wallet history");
 });

@@ -1,6 +1,10 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
+import { isSunday } from "date-fns";
+import { buildWalletTransaction } from "../../app/.server/db/factories";
+import { isFrenchPublicHoliday } from "../../app/domain/calendar";
+import { todayInParis } from "../../app/domain/wallets";
 
 /**
  * Spec 000 §2 "Wallets page": marie's four wallets, paging, a foreign id (the demo world, read only);
@@ -151,4 +155,37 @@ test("a cardholder activates the mobility wallet her licence offers, once", asyn
   ).toBeVisible();
   await expect(strip(page).getByRole("link")).toHaveCount(2);
   await expectAccessible(page, "wallet activation refused");
+});
+
+test("a meal wallet says what is left today of the titres-restaurant's 25 €, or why not today", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  const account = await makeAccount({
+    wallets: [{ name: "Titres-restaurant", type: "meal", balance: 5000 }],
+    cards: [{ type: "physical", lastFour: "4242", wallets: ["Titres-restaurant"] }],
+  });
+  // A payment of 12,50 € at a restaurant now, as the engine records it once captured (decision 0035).
+  const now = new Date();
+  await e2eDatabase.handle.db
+    .insertInto("wallet_transactions")
+    .values(buildWalletTransaction(account.wallets["Titres-restaurant"]!, -1250, now.toISOString(), "Le Petit Café"))
+    .execute();
+  await signInAs(page, account);
+  await page.goto(`/wallets/${account.wallets["Titres-restaurant"]}`);
+  const day = todayInParis(now);
+  if (isSunday(new Date(`${day}T12:00:00`))) {
+    await expect(
+      details(page).getByText(/Vos titres-restaurant ne s’utilisent pas aujourd’hui : pas le dimanche/),
+    ).toBeVisible();
+  } else if (isFrenchPublicHoliday(day)) {
+    await expect(details(page).getByText(/pas les jours fériés, sauf si votre employeur l’autorise/)).toBeVisible();
+  } else {
+    await expect(
+      details(page).getByText("Il vous reste 12,50 € à dépenser aujourd’hui en titres-restaurant."),
+    ).toBeVisible();
+  }
+  await expectAccessible(page, "wallet, meal allowance today");
 });

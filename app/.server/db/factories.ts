@@ -434,6 +434,11 @@ export interface CardSpec {
     overflow?: number;
     canSwitch?: boolean;
     scopes?: string[];
+    /**
+     * An approved payment's split as the engine records it: cents paid by each wallet named (a processed `withdraw`
+     * naming the authorisation; the wallet's `balance` is already after it).
+     */
+    paidBy?: Record<string, number>;
   }[];
 }
 
@@ -632,7 +637,7 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
       });
       if (walletIds.length > 0) await linkWallets(trx, card.id, walletIds);
       for (const [i, p] of (c.payments ?? []).entries()) {
-        const { merchant, city, ...payment } = p;
+        const { merchant, city, paidBy, ...payment } = p;
         const row = buildAuthorization({
           card_id: card.id,
           merchant_name: merchant,
@@ -641,6 +646,17 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
           ...payment,
         });
         await trx.insertInto("card_authorizations").values(row).execute();
+        for (const [name, cents] of Object.entries(paidBy ?? {})) {
+          const walletId = created.wallets[name];
+          if (!walletId) throw new Error(`createAccount: payment ${merchant} names an unknown wallet ${name}`);
+          await trx
+            .insertInto("wallet_transactions")
+            .values({
+              ...buildWalletTransaction(walletId, -cents, row.transaction_at, merchant),
+              authorization_id: row.id,
+            })
+            .execute();
+        }
         if (row.overflow_amount > 0) {
           await trx
             .insertInto("payment_intents")

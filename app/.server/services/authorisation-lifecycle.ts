@@ -33,8 +33,11 @@ const isAmount = (value: unknown): value is number =>
 
 type Trx = DB;
 
-/** Locks the person the authorisation belongs to, then reads it (after the lock: the state is current). */
-async function lockAuthorisation(trx: Trx, authorisationId: string) {
+/**
+ * Locks the person the authorisation belongs to, then reads it (after the lock: the state is current). Also the
+ * payment-method switch's lock (decision 0038).
+ */
+export async function lockAuthorisation(trx: Trx, authorisationId: string) {
   const owner = await trx
     .selectFrom("card_authorizations")
     .innerJoin("cards", "cards.id", "card_authorizations.card_id")
@@ -93,7 +96,7 @@ async function overflowIntent(trx: Trx, authorisationId: string) {
  * The overflow now due is `due` cents: a payment intent not charged yet (`processing`) is lowered, or cancelled
  * at zero; one already charged gives back the difference through the processor — returned for the caller.
  */
-async function settleOverflow(trx: Trx, authorisationId: string, due: number): Promise<number> {
+export async function settleOverflow(trx: Trx, authorisationId: string, due: number): Promise<number> {
   const intent = await overflowIntent(trx, authorisationId);
   if (!intent || intent.amount <= due) return 0;
   // Not charged (yet, or the charge failed and waits for "Relancer le paiement"): the intent itself is lowered.
@@ -324,8 +327,12 @@ export async function refundFromMerchant(
       .where("authorization_id", "=", authorisationId)
       .where("status", "=", "processed")
       .execute();
+    // What each wallet paid: its payments, less what a payment-method switch gave back (decision 0038).
+    const paidNet = new Map<string, number>();
+    for (const m of movements.filter((m) => m.main_comment !== "refund"))
+      paidNet.set(m.wallet_id, (paidNet.get(m.wallet_id) ?? 0) - m.amount);
     const paid = byPriority(
-      movements.filter((m) => m.main_comment === "withdraw"),
+      [...paidNet].filter(([, cents]) => cents > 0).map(([wallet_id, amount]) => ({ wallet_id, amount })),
       order,
     );
     const refundedWallets = new Map(

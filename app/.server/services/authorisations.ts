@@ -1,14 +1,17 @@
 import {
   authorise as decide,
   MEAL_DAILY_CAP,
+  mealDayRestriction,
   type AuthorisationDecision,
   type DeclineCode,
   type EntryMode,
+  type MealDay,
   type Merchant,
   type PinCheck,
   type WalletState,
 } from "~/domain/authorisation";
 import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
+import { todayInParis } from "~/domain/wallets";
 import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
 import { recordNotification } from "./notifications";
@@ -312,4 +315,26 @@ export async function mealAllowanceLeftToday(db: DB, userId: string, now = new D
   );
   const total = [...spent.values()].reduce((sum, cents) => sum + cents, 0);
   return Math.max(0, MEAL_DAILY_CAP - total);
+}
+
+/** Today's titres-restaurant for this meal wallet of the user's (the engine's rules); null for any other wallet. */
+export async function mealDayOfWallet(
+  db: DB,
+  userId: string,
+  walletId: string,
+  now = new Date(),
+): Promise<MealDay | null> {
+  const wallet = await db
+    .selectFrom("wallets")
+    .innerJoin("groups", "groups.id", "wallets.group_id")
+    .select(["groups.meal_sunday_workers"])
+    .where("wallets.id", "=", walletId)
+    .where("wallets.user_id", "=", userId)
+    .where("wallets.wallet_type", "=", "meal")
+    .executeTakeFirst();
+  if (!wallet) return null;
+  return {
+    left: await mealAllowanceLeftToday(db, userId, now),
+    closed: mealDayRestriction(todayInParis(now), wallet.meal_sunday_workers === 1),
+  };
 }

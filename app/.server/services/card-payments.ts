@@ -145,7 +145,12 @@ export async function chargeOverflow(deps: Pick<CardPaymentDeps, "db" | "payment
 }
 
 /** Gives back `amount` cents of the authorisation's overflow charge; a failure is logged (the wallets' side stands). */
-async function refundOverflow(deps: CardPaymentDeps, authorisationId: string, amount: number, idempotencyKey: string) {
+export async function refundOverflow(
+  deps: CardPaymentDeps,
+  authorisationId: string,
+  amount: number,
+  idempotencyKey: string,
+) {
   const intent = await deps.db
     .selectFrom("payment_intents")
     .select(["id", "processor_ref"])

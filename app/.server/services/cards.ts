@@ -58,9 +58,10 @@ export async function getCardDetail(db: DB, userId: string, cardId: string): Pro
 
   const linkedWallets = await linkedWalletSummaries(db, userId, card.id);
 
+  // What the card's pending payments hold on its wallets: the overflow's part is the saved card's, not a wallet's.
   const reservedRow = await db
     .selectFrom("card_authorizations")
-    .select((eb) => eb.fn.sum<number | string | null>("amount").as("reserved"))
+    .select((eb) => eb.fn.sum<number | string | null>(eb("amount", "-", eb.ref("overflow_amount"))).as("reserved"))
     .where("card_id", "=", card.id)
     .where("frozen", "=", 1)
     .executeTakeFirst();

@@ -1,11 +1,16 @@
+import { categoryEligible } from "~/domain/authorisation";
 import { validateSplit, type SelectableWallet, type SplitError } from "~/domain/payment-methods";
+import { todayInParis } from "~/domain/wallets";
 import type { DB } from "../db";
 import { newId } from "../ids";
-import { linkedWalletSummaries } from "./wallets";
+import { lockAuthorisation, settleOverflow } from "./authorisation-lifecycle";
+import { creditWallet, debitWallet, linkedWalletSummaries, walletPartsOf, type WalletPart } from "./wallets";
 
 /**
- * Switching a transaction's payment methods (spec 000 §5 "Payment-method selection"): an approved
- * transaction that allows it is moved onto wallets of the card, in amounts the user chooses.
+ * Switching a transaction's payment methods (spec 000 §5 "Payment-method selection", decision 0038): a captured
+ * payment that allows it is moved onto wallets of the card, in amounts the user chooses. The money really moves:
+ * each wallet that paid is credited back its part, the chosen wallets are debited the chosen amounts, and an
+ * overflow already charged to the saved card is given back — once, under the person's lock, never below zero.
  */
 export interface SwitchableTransaction {
   id: string;
@@ -17,12 +22,13 @@ export interface SwitchableTransaction {
   wallets: (SelectableWallet & { name: string })[];
 }
 
-export async function getSwitchableTransaction(
+/** The switchable transaction and what each wallet paid of it; read inside the switch's transaction too. */
+async function readSwitchable(
   db: DB,
   userId: string,
   cardId: string,
   authorizationId: string,
-): Promise<SwitchableTransaction | null> {
+): Promise<{ transaction: SwitchableTransaction; paid: WalletPart[] } | null> {
   const row = await db
     .selectFrom("card_authorizations")
     .innerJoin("cards", "cards.id", "card_authorizations.card_id")
@@ -33,32 +39,63 @@ export async function getSwitchableTransaction(
       "card_authorizations.transaction_at",
       "card_authorizations.amount",
       "card_authorizations.scopes",
+      "card_authorizations.merchant_category_code",
     ])
     .where("card_authorizations.id", "=", authorizationId)
     .where("cards.id", "=", cardId)
     .where("cards.user_id", "=", userId)
     .where("card_authorizations.can_switch_payment_methods", "=", 1)
+    // Captured payments only: a held amount may still change at the capture (decision 0038).
     .where("card_authorizations.has_card_transactions", "=", 1)
     .executeTakeFirst();
   if (!row) return null;
+  // A payment the merchant refunded in part is no longer the amount to split: not switchable.
+  const refunded = await db
+    .selectFrom("card_authorization_refunds")
+    .select("id")
+    .where("authorization_id", "=", row.id)
+    .executeTakeFirst();
+  if (refunded) return null;
+  const paid = (await walletPartsOf(db, [row.id])).get(row.id) ?? [];
   const accepted = acceptedWalletTypes(row.scopes);
+  const day = todayInParis(new Date(row.transaction_at));
   const wallets = (await linkedWalletSummaries(db, userId, cardId))
     // Spec 000 §5: wallets the supplier does not authorise are not offered.
     .filter((w) => accepted === null || accepted.includes(w.walletType))
-    .map((w) => ({
-      id: w.id,
-      name: w.name,
-      selectable: w.available === null ? row.amount : Math.max(0, Math.min(w.available, row.amount)),
-    }))
+    // The engine's categories (decision 0035): a wallet that could not pay at this merchant is not offered.
+    .filter(
+      (w) => row.merchant_category_code === null || categoryEligible(w.walletType, row.merchant_category_code, day),
+    )
+    .map((w) => {
+      // What it paid of this transaction comes back to it first.
+      const back = paid.find((p) => p.walletId === w.id)?.amount ?? 0;
+      return {
+        id: w.id,
+        name: w.name,
+        selectable: w.available === null ? row.amount : Math.max(0, Math.min(w.available + back, row.amount)),
+      };
+    })
     .filter((w) => w.selectable > 0);
   return {
-    id: row.id,
-    cardId: row.card_id,
-    merchantName: row.merchant_name,
-    transactionAt: row.transaction_at,
-    amount: row.amount,
-    wallets,
+    transaction: {
+      id: row.id,
+      cardId: row.card_id,
+      merchantName: row.merchant_name,
+      transactionAt: row.transaction_at,
+      amount: row.amount,
+      wallets,
+    },
+    paid,
   };
+}
+
+export async function getSwitchableTransaction(
+  db: DB,
+  userId: string,
+  cardId: string,
+  authorizationId: string,
+): Promise<SwitchableTransaction | null> {
+  return (await readSwitchable(db, userId, cardId, authorizationId))?.transaction ?? null;
 }
 
 /** The supplier's accepted wallet types; null when it accepts every wallet. An unreadable list accepts none. */
@@ -73,42 +110,81 @@ function acceptedWalletTypes(scopes: string | null): string[] | null {
 }
 
 export type SwitchResult =
-  { kind: "ok" } | { kind: "notFound" } | { kind: "invalid"; errors: Record<string, SplitError>; total: number | null };
+  | {
+      kind: "ok";
+      /** Of an overflow already charged to the saved card, what the processor must give back (cents; 0: none). */
+      overflowToRefund: number;
+    }
+  | { kind: "notFound" }
+  | { kind: "invalid"; errors: Record<string, SplitError>; total: number | null };
 
+/** The wallet movement of a credit given back by a switch (listed as "Changement de moyens de paiement"). */
+export const SWITCH_CREDIT = "payment_method_switch";
+
+/**
+ * Moves a captured payment onto the amounts typed per wallet (decision 0038), in one transaction under the
+ * person's lock (as the engine, decision 0035): the split is checked again under the lock against what each wallet
+ * holds now (a payment made meanwhile makes it a form error, never a negative balance), the transaction is marked
+ * switched (once only: a second submit answers notFound), each wallet that paid is credited back its part
+ * (`creditWallet`), the chosen wallets are debited (`debitWallet`), both naming the authorisation, and the overflow
+ * is settled: a card payment not charged yet or failed is cancelled, one charged is returned as `overflowToRefund`.
+ * On any refusal nothing is written.
+ */
 export async function switchPaymentMethods(
   db: DB,
   userId: string,
   cardId: string,
   authorizationId: string,
   typed: Record<string, string>,
+  now = new Date(),
 ): Promise<SwitchResult> {
-  const transaction = await getSwitchableTransaction(db, userId, cardId, authorizationId);
-  if (!transaction) return { kind: "notFound" };
-  const split = validateSplit(transaction.amount, transaction.wallets, typed);
-  if (!split.ok) return { kind: "invalid", errors: split.errors, total: split.total };
-  const done = await db.transaction().execute(async (trx) => {
+  // A quick answer outside the lock for what the person typed wrong; the lock checks again.
+  const before = await readSwitchable(db, userId, cardId, authorizationId);
+  if (!before) return { kind: "notFound" };
+  const first = validateSplit(before.transaction.amount, before.transaction.wallets, typed);
+  if (!first.ok) return { kind: "invalid", errors: first.errors, total: first.total };
+
+  return db.transaction().execute(async (trx): Promise<SwitchResult> => {
+    const auth = await lockAuthorisation(trx, authorizationId);
+    if (!auth || auth.userId !== userId || auth.card_id !== cardId) return { kind: "notFound" };
+    const current = await readSwitchable(trx, userId, cardId, authorizationId);
     // Once only: of two submits, the second finds the transaction already switched.
-    const claimed = await trx
+    if (!current) return { kind: "notFound" };
+    const split = validateSplit(current.transaction.amount, current.transaction.wallets, typed);
+    if (!split.ok) return { kind: "invalid", errors: split.errors, total: split.total };
+
+    await trx
       .updateTable("card_authorizations")
-      .set({ can_switch_payment_methods: 0 })
-      .where("id", "=", transaction.id)
-      .where("can_switch_payment_methods", "=", 1)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return false;
-    const now = new Date().toISOString();
+      .set({ can_switch_payment_methods: 0, overflow_amount: 0 })
+      .where("id", "=", authorizationId)
+      .execute();
+    const merchant = auth.merchant_name;
+    for (const part of current.paid) {
+      await creditWallet(trx, part.walletId, part.amount, SWITCH_CREDIT, merchant, now, authorizationId);
+    }
+    for (const part of split.parts) {
+      await debitWallet(trx, part.walletId, part.amount, "withdraw", merchant, now, authorizationId);
+    }
+    // The wallets now pay it all: the saved card pays nothing.
+    const overflowToRefund = await settleOverflow(trx, authorizationId, 0);
+    await trx
+      .updateTable("payment_intents")
+      .set({ latest_status: "canceled" })
+      .where("authorization_id", "=", authorizationId)
+      .where("latest_status", "=", "payment_failed")
+      .execute();
     await trx
       .insertInto("payment_method_switches")
       .values(
         split.parts.map((p) => ({
           id: newId("pms"),
-          authorization_id: transaction.id,
+          authorization_id: authorizationId,
           wallet_id: p.walletId,
           amount: p.amount,
-          created_at: now,
+          created_at: now.toISOString(),
         })),
       )
       .execute();
-    return true;
+    return { kind: "ok", overflowToRefund };
   });
-  return done ? { kind: "ok" } : { kind: "notFound" };
 }

@@ -288,7 +288,7 @@ describe("switching a transaction's payment methods", () => {
 
     expect(
       await switchPaymentMethods(handle.db, marie.id, marieCard, auth.id, { [first!.id]: "10", [second!.id]: "2,50" }),
-    ).toEqual({ kind: "ok" });
+    ).toEqual({ kind: "ok", overflowToRefund: 0 });
     const parts = await handle.db
       .selectFrom("payment_method_switches")
       .select(["wallet_id", "amount"])

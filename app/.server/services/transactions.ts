@@ -2,6 +2,7 @@ import type { Selectable } from "kysely";
 import type { DB } from "../db";
 import type { CardAuthorizationTable } from "../db/schema";
 import { newId } from "../ids";
+import { walletPartsOf, type WalletPart } from "./wallets";
 import { MAX_LISTED, REPORT_MAX_LENGTH, REPORT_MIN_LENGTH, transactionStatus } from "~/domain/transactions";
 import type {
   TransactionTab,
@@ -47,30 +48,41 @@ async function listSection(db: DB, cardId: string, section: Section, requested: 
     .execute();
   const page = rows.slice(0, limit);
   const latest = new Map<string, string>();
-  if (page.length > 0) {
-    const intents = await db
-      .selectFrom("payment_intents")
-      .select(["authorization_id", "latest_status"])
-      .where(
-        "authorization_id",
-        "in",
-        page.map((r) => r.id),
-      )
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .execute();
-    // Newest first: the first intent seen for an authorization is its latest.
-    for (const intent of intents)
-      if (!latest.has(intent.authorization_id)) latest.set(intent.authorization_id, intent.latest_status);
-  }
+  // The page's splits and payment intents: two queries for the whole page, not one per item.
+  const [parts, intents] = await Promise.all([
+    walletPartsOf(
+      db,
+      page.map((r) => r.id),
+    ),
+    page.length === 0
+      ? []
+      : db
+          .selectFrom("payment_intents")
+          .select(["authorization_id", "latest_status"])
+          .where(
+            "authorization_id",
+            "in",
+            page.map((r) => r.id),
+          )
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .execute(),
+  ]);
+  // Newest first: the first intent seen for an authorization is its latest.
+  for (const intent of intents)
+    if (!latest.has(intent.authorization_id)) latest.set(intent.authorization_id, intent.latest_status);
   return {
-    items: page.map((r) => toTransaction(r, latest.get(r.id) ?? null)),
+    items: page.map((r) => toTransaction(r, latest.get(r.id) ?? null, parts.get(r.id) ?? [])),
     hasMore: rows.length > limit,
     nextId: rows[limit]?.id ?? null,
   };
 }
 
-function toTransaction(r: Selectable<CardAuthorizationTable>, latestPaymentStatus: string | null): CardTransaction {
+function toTransaction(
+  r: Selectable<CardAuthorizationTable>,
+  latestPaymentStatus: string | null,
+  parts: WalletPart[] = [],
+): CardTransaction {
   return {
     id: r.id,
     merchantName: r.merchant_name,
@@ -83,6 +95,7 @@ function toTransaction(r: Selectable<CardAuthorizationTable>, latestPaymentStatu
     overflowAmount: r.overflow_amount,
     canSwitchPaymentMethods: r.can_switch_payment_methods === 1,
     latestPaymentStatus,
+    walletParts: parts.map((p) => ({ walletName: p.walletName, amount: p.amount })),
   };
 }
 

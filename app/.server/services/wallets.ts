@@ -61,6 +61,64 @@ export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId:
   });
 }
 
+/** A wallet's part of a card payment: what it holds (approved, not captured) or paid (captured), in cents. */
+export interface WalletPart {
+  walletId: string;
+  walletName: string;
+  amount: number;
+}
+
+/**
+ * What each wallet holds or paid of these card authorisations, in one query, by authorisation, in the card's
+ * priority order (a wallet no longer linked last): the engine's frozen holds and the processed payments naming the
+ * authorisation, net of a payment-method switch's credits (decision 0038); merchant refunds are apart. Captured and
+ * released holds are neither (the processed payment replaces a captured hold). The caller scopes the ids.
+ */
+export async function walletPartsOf(db: DB, authorizationIds: string[]): Promise<Map<string, WalletPart[]>> {
+  const parts = new Map<string, WalletPart[]>();
+  if (authorizationIds.length === 0) return parts;
+  const rows = await db
+    .selectFrom("wallet_transactions")
+    .innerJoin("wallets", "wallets.id", "wallet_transactions.wallet_id")
+    .innerJoin("card_authorizations", "card_authorizations.id", "wallet_transactions.authorization_id")
+    .leftJoin("card_wallets", (join) =>
+      join
+        .onRef("card_wallets.card_id", "=", "card_authorizations.card_id")
+        .onRef("card_wallets.wallet_id", "=", "wallet_transactions.wallet_id"),
+    )
+    .select([
+      "card_authorizations.id as authorizationId",
+      "wallet_transactions.wallet_id as walletId",
+      "wallets.name as walletName",
+      "wallet_transactions.amount",
+      "card_wallets.position",
+    ])
+    .where("wallet_transactions.authorization_id", "in", authorizationIds)
+    .where("wallet_transactions.status", "in", ["frozen", "processed"])
+    .where("wallet_transactions.main_comment", "!=", "refund")
+    .execute();
+  const net = new Map<string, WalletPart & { authorizationId: string; position: number }>();
+  for (const r of rows) {
+    const key = `${r.authorizationId} ${r.walletId}`;
+    const part = net.get(key) ?? {
+      authorizationId: r.authorizationId,
+      walletId: r.walletId,
+      walletName: r.walletName,
+      amount: 0,
+      position: r.position ?? Number.MAX_SAFE_INTEGER,
+    };
+    // A payment or a hold is negative on the wallet; a switch's credit back positive.
+    part.amount -= r.amount;
+    net.set(key, part);
+  }
+  for (const { authorizationId, position: _, ...part } of [...net.values()]
+    .filter((p) => p.amount > 0)
+    .sort((a, b) => a.position - b.position || a.walletName.localeCompare(b.walletName))) {
+    parts.set(authorizationId, [...(parts.get(authorizationId) ?? []), part]);
+  }
+  return parts;
+}
+
 /** The user's wallets with today's amounts, in a stable order (creation, then name). */
 export async function listWallets(db: DB, userId: string, now = new Date()): Promise<WalletSummary[]> {
   const wallets = await db

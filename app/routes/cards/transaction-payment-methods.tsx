@@ -14,6 +14,7 @@ import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { getSwitchableTransaction, switchPaymentMethods } from "~/.server/services/payment-methods";
+import { refundOverflow } from "~/.server/services/card-payments";
 
 /**
  * Switch a transaction's payment methods (spec 000 §5 "Payment-method selection"): one amount per
@@ -75,6 +76,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       kind: "error",
       message: "cards.switch.notAllowed",
     });
+  // The money moved (decision 0038); an overflow already charged to the saved card is given back (a failure is
+  // logged: the wallets' side stands, as for a capture).
+  if (result.overflowToRefund > 0)
+    await refundOverflow(await getPlatform(), transaction.id, result.overflowToRefund, `${transaction.id}:switch`);
   return redirectWithFlash(request, internalPath("/cards/:cardId", { cardId: transaction.cardId }), {
     kind: "success",
     message: "cards.switch.done",

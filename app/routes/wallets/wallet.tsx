@@ -18,6 +18,7 @@ import {
   WALLET_FROZEN_PAGE_SIZE,
   WALLET_TRANSACTIONS_PAGE_SIZE,
 } from "~/.server/services/wallets";
+import { mealDayOfWallet } from "~/.server/services/authorisations";
 
 /** How many items a "Voir plus" URL asks for: a whole number of pages, capped. */
 function limitParam(value: string | null, pageSize: number): number {
@@ -36,13 +37,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const limit = limitParam(url.searchParams.get("limit"), WALLET_TRANSACTIONS_PAGE_SIZE);
   const frozenLimit = limitParam(url.searchParams.get("frozenLimit"), WALLET_FROZEN_PAGE_SIZE);
-  const [wallets, wallet, transactions, licences] = await Promise.all([
+  const [wallets, wallet, transactions, licences, mealDay] = await Promise.all([
     listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     getWalletDetail(db, userId, params.walletId).catch(failedTo("wallets.errors.fetchWalletFailed")),
     listWalletTransactions(db, userId, params.walletId, { processed: limit, frozen: frozenLimit }).catch(
       failedTo("wallets.errors.fetchWalletFailed"),
     ),
     availableWalletLicences(db, userId),
+    // A meal wallet's 25 € a day and Sundays, by the engine's rules (null for other wallets).
+    mealDayOfWallet(db, userId, params.walletId).catch(failedTo("wallets.errors.fetchWalletFailed")),
   ]);
   if (!wallet || !transactions) {
     // Straight to where the user lands: a flash survives one redirect, not two.
@@ -65,6 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       frozenPageSize: WALLET_FROZEN_PAGE_SIZE,
     },
     licences,
+    mealDay,
   };
 }
 
@@ -76,7 +80,7 @@ export function ErrorBoundary() {
 
 export default function WalletPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { strip, wallet, guideUrl, transactions, licences } = loaderData;
+  const { strip, wallet, guideUrl, transactions, licences, mealDay } = loaderData;
   return (
     <>
       <PageHeader title={wallet.name} />
@@ -95,7 +99,7 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
         </ul>
       </nav>
       <div className="wallet-page">
-        <WalletDetails wallet={wallet} guideUrl={guideUrl} />
+        <WalletDetails wallet={wallet} guideUrl={guideUrl} mealDay={mealDay} />
         <WalletTransactions data={transactions} />
       </div>
       <CreateWalletForms licences={licences} from={wallet.id} />

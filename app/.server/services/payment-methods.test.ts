@@ -1,0 +1,395 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DatabaseHandle } from "../db";
+import { createAccount, type AccountSpec } from "../db/factories";
+import { openTestDatabase } from "../db/test-database";
+import { capture, refundFromMerchant, reverse } from "./authorisation-lifecycle";
+import { authorise, mealDayOfWallet, type AuthoriseRequest } from "./authorisations";
+import { getCardDetail } from "./cards";
+import { getSwitchableTransaction, SWITCH_CREDIT, switchPaymentMethods } from "./payment-methods";
+import { loadTransactionsForCard } from "./transactions";
+import { getWalletDetail, listWallets, listWalletTransactions, walletPartsOf } from "./wallets";
+
+/**
+ * The payment-method switch moves the money (decision 0038), and the screens read the engine's records
+ * (issue 17 §2): SQLite by default, PostgreSQL with TEST_DATABASE_URL.
+ */
+
+/** A fixed clock: Tuesday 24 November 2026, 12:30 in Paris. */
+const TUESDAY = new Date("2026-11-24T11:30:00Z");
+const RESTAURANT = { name: "Le Petit Café", city: "Lyon", country: "FR", categoryCode: "5812" };
+const BOOKSHOP = { name: "Librairie Mollat", city: "Bordeaux", country: "FR", categoryCode: "5942" };
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await openTestDatabase();
+});
+afterAll(() => handle.close());
+const deps = () => ({ db: handle.db });
+
+let accounts = 0;
+/** A fresh person: card •••• 4242 with Titres-restaurant 100 € then Cadeaux 50 €, in that order. */
+async function person(spec: Partial<AccountSpec> = {}) {
+  accounts += 1;
+  const wallets = spec.wallets ?? [
+    { name: "Titres-restaurant", type: "meal", balance: 10000 },
+    { name: "Cadeaux", type: "gift", balance: 5000 },
+  ];
+  return createAccount(
+    handle.db,
+    {
+      email: `switch${accounts}@example.com`,
+      passwordHash: "x",
+      wallets,
+      cards: [{ type: "physical", lastFour: "4242", wallets: wallets.map((w) => w.name) }],
+      ...spec,
+    },
+    TUESDAY,
+  );
+}
+
+async function approve(cardId: string, fields: Partial<AuthoriseRequest> = {}): Promise<string> {
+  const result = await authorise(deps(), {
+    card: { id: cardId },
+    amount: 1250,
+    currency: "EUR",
+    merchant: RESTAURANT,
+    at: TUESDAY,
+    entryMode: "contactless",
+    ...fields,
+  });
+  if (result.kind !== "approved") throw new Error(`expected an approval, got ${JSON.stringify(result)}`);
+  return result.authorizationId;
+}
+
+/** An approved payment, captured, that the issuer lets the person switch. */
+async function capturedSwitchable(cardId: string, fields: Partial<AuthoriseRequest> = {}) {
+  const id = await approve(cardId, fields);
+  const captured = await capture(deps(), id, fields.amount ?? 1250);
+  if (captured.kind !== "captured") throw new Error(`expected a capture, got ${JSON.stringify(captured)}`);
+  await handle.db
+    .updateTable("card_authorizations")
+    .set({ can_switch_payment_methods: 1 })
+    .where("id", "=", id)
+    .execute();
+  return id;
+}
+
+const available = async (userId: string, name: string) =>
+  (await listWallets(handle.db, userId, TUESDAY)).find((w) => w.name === name)!.available;
+const parts = async (id: string) =>
+  ((await walletPartsOf(handle.db, [id])).get(id) ?? []).map((p) => [p.walletName, p.amount]);
+const authRow = (id: string) =>
+  handle.db.selectFrom("card_authorizations").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const switchRows = (id: string) =>
+  handle.db.selectFrom("payment_method_switches").selectAll().where("authorization_id", "=", id).execute();
+const movementCount = async (id: string) =>
+  (await handle.db.selectFrom("wallet_transactions").select("id").where("authorization_id", "=", id).execute()).length;
+
+describe("switching a captured payment's payment methods", () => {
+  test("each wallet gets its part back and the chosen wallets pay; the wallet histories say so; a refund follows", async () => {
+    const p = await person();
+    const card = p.cards["4242"]!;
+    const meal = p.wallets["Titres-restaurant"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    const id = await capturedSwitchable(card);
+    expect(await parts(id)).toEqual([["Titres-restaurant", 1250]]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(8750);
+
+    // What Titres-restaurant paid comes back to it first: it may take the whole payment again.
+    const offered = (await getSwitchableTransaction(handle.db, p.userId, card, id))!;
+    expect(offered.wallets.map((w) => [w.name, w.selectable])).toEqual([
+      ["Titres-restaurant", 1250],
+      ["Cadeaux", 1250],
+    ]);
+
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "5", [gift]: "7,50" }, TUESDAY)).toEqual(
+      { kind: "ok", overflowToRefund: 0 },
+    );
+    expect(await available(p.userId, "Titres-restaurant")).toBe(9500);
+    expect(await available(p.userId, "Cadeaux")).toBe(4250);
+    expect(await parts(id)).toEqual([
+      ["Titres-restaurant", 500],
+      ["Cadeaux", 750],
+    ]);
+    expect(await authRow(id)).toMatchObject({ can_switch_payment_methods: 0, overflow_amount: 0, amount: 1250 });
+    expect((await switchRows(id)).map((r) => [r.wallet_id, r.amount]).sort()).toEqual(
+      [
+        [meal, 500],
+        [gift, 750],
+      ].sort(),
+    );
+
+    // The wallet page lists the payment, the switch's credit and the new payment.
+    const history = (await listWalletTransactions(handle.db, p.userId, meal, { processed: 10, frozen: 5 }))!;
+    expect(history.processed.slice(0, 3).map((t) => [t.amount, t.label])).toEqual(
+      expect.arrayContaining([
+        [1250, { kind: "comment", key: SWITCH_CREDIT }],
+        [-500, { kind: "merchant", name: "Le Petit Café" }],
+        [-1250, { kind: "merchant", name: "Le Petit Café" }],
+      ]),
+    );
+
+    // A merchant refund after the switch gives back what each wallet paid now (the last wallet first).
+    expect(await refundFromMerchant(deps(), id, 1000, "R1", TUESDAY)).toMatchObject({
+      kind: "refunded",
+      wallets: [
+        { walletId: gift, amount: 750 },
+        { walletId: meal, amount: 250 },
+      ],
+      overflow: 0,
+    });
+    expect(await available(p.userId, "Cadeaux")).toBe(5000);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(9750);
+  });
+
+  test("another person's id, a held payment or one not switchable: notFound, nothing written", async () => {
+    const p = await person();
+    const other = await person();
+    const card = p.cards["4242"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    const id = await capturedSwitchable(card);
+    const before = await movementCount(id);
+    expect(await getSwitchableTransaction(handle.db, other.userId, card, id)).toBeNull();
+    expect(await switchPaymentMethods(handle.db, other.userId, card, id, { [gift]: "12,50" })).toEqual({
+      kind: "notFound",
+    });
+    // Their own card id with this payment: still not theirs.
+    expect(await switchPaymentMethods(handle.db, other.userId, other.cards["4242"]!, id, { [gift]: "12,50" })).toEqual({
+      kind: "notFound",
+    });
+    // A held (not captured) payment is not switched (decision 0038), even when the issuer allows it.
+    const held = await approve(card);
+    await handle.db
+      .updateTable("card_authorizations")
+      .set({ can_switch_payment_methods: 1 })
+      .where("id", "=", held)
+      .execute();
+    expect(await switchPaymentMethods(handle.db, p.userId, card, held, { [gift]: "12,50" })).toEqual({
+      kind: "notFound",
+    });
+    expect(await movementCount(id)).toBe(before);
+    expect(await switchRows(id)).toEqual([]);
+    expect(await authRow(id)).toMatchObject({ can_switch_payment_methods: 1 });
+    expect(await available(p.userId, "Cadeaux")).toBe(5000);
+  });
+
+  test("two submits at once: the money moves once", async () => {
+    const p = await person();
+    const card = p.cards["4242"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    const id = await capturedSwitchable(card);
+    const results = await Promise.all(
+      [1, 2, 3].map(() => switchPaymentMethods(handle.db, p.userId, card, id, { [gift]: "12,50" }, TUESDAY)),
+    );
+    expect(results.filter((r) => r.kind === "ok")).toHaveLength(1);
+    expect(results.filter((r) => r.kind === "notFound")).toHaveLength(2);
+    expect(await available(p.userId, "Cadeaux")).toBe(3750);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000);
+    expect(await switchRows(id)).toHaveLength(1);
+  });
+
+  test("a wallet emptied by a payment meanwhile: a form error, nothing written, never below zero", async () => {
+    const p = await person({
+      wallets: [
+        { name: "Titres-restaurant", type: "meal", balance: 10000 },
+        { name: "Cadeaux", type: "gift", balance: 2000 },
+      ],
+    });
+    const card = p.cards["4242"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    const id = await capturedSwitchable(card);
+    // The form offered 12,50 € from Cadeaux; then a gift-shop payment takes 15 € of its 20 €.
+    expect(
+      (await getSwitchableTransaction(handle.db, p.userId, card, id))!.wallets.find((w) => w.id === gift),
+    ).toMatchObject({ selectable: 1250 });
+    await approve(card, { amount: 1500, merchant: { ...BOOKSHOP, name: "Boutique", categoryCode: "5947" } });
+    const before = await movementCount(id);
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [gift]: "12,50" }, TUESDAY)).toEqual({
+      kind: "invalid",
+      errors: { [gift]: "tooMuch" },
+      total: null,
+    });
+    expect(await movementCount(id)).toBe(before);
+    expect(await switchRows(id)).toEqual([]);
+    expect(await authRow(id)).toMatchObject({ can_switch_payment_methods: 1 });
+    expect(await available(p.userId, "Cadeaux")).toBe(500);
+
+    // At the same instant as a payment: whichever comes second sees the first; Cadeaux never goes below zero.
+    const [switched] = await Promise.all([
+      switchPaymentMethods(handle.db, p.userId, card, id, { [gift]: "5" }, TUESDAY),
+      approve(card, { amount: 400, merchant: { ...BOOKSHOP, name: "Boutique", categoryCode: "5947" } }).catch(
+        () => null,
+      ),
+    ]);
+    expect(["ok", "invalid"]).toContain(switched.kind);
+    expect(await available(p.userId, "Cadeaux")).toBeGreaterThanOrEqual(0);
+  });
+
+  test("an overflow already charged is returned for the processor to refund; one not charged is cancelled", async () => {
+    const p = await person({
+      wallets: [
+        { name: "Culture", type: "culture", balance: 1000 },
+        { name: "Cadeaux", type: "gift", balance: 10000 },
+      ],
+      cards: [{ type: "physical", lastFour: "4242", wallets: ["Culture"] }],
+      creditCards: [{ brand: "visa", last4: "1111", isDefault: true }],
+      overflowLimit: 5000,
+    });
+    const card = p.cards["4242"]!;
+    // 40 € at the bookshop: 10 € from Culture, 30 € from the saved card, charged.
+    const id = await approve(card, { amount: 4000, merchant: BOOKSHOP });
+    await handle.db
+      .updateTable("payment_intents")
+      .set({ latest_status: "succeeded" })
+      .where("authorization_id", "=", id)
+      .execute();
+    await capture(deps(), id, 4000);
+    await handle.db
+      .updateTable("card_authorizations")
+      .set({ can_switch_payment_methods: 1 })
+      .where("id", "=", id)
+      .execute();
+    await handle.db
+      .insertInto("card_wallets")
+      .values({ card_id: card, wallet_id: p.wallets["Cadeaux"]!, position: 1 })
+      .execute();
+    expect(
+      await switchPaymentMethods(handle.db, p.userId, card, id, { [p.wallets["Cadeaux"]!]: "40" }, TUESDAY),
+    ).toEqual({ kind: "ok", overflowToRefund: 3000 });
+    expect(await available(p.userId, "Culture")).toBe(1000);
+    expect(await available(p.userId, "Cadeaux")).toBe(6000);
+    expect(await authRow(id)).toMatchObject({ overflow_amount: 0 });
+
+    // Not charged yet (or failed): cancelled, nothing to refund, no retry offered.
+    // Paid by Culture and the saved card again: Cadeaux off the card for the payment.
+    await handle.db.deleteFrom("card_wallets").where("wallet_id", "=", p.wallets["Cadeaux"]!).execute();
+    const second = await approve(card, { amount: 3000, merchant: BOOKSHOP });
+    await handle.db
+      .insertInto("card_wallets")
+      .values({ card_id: card, wallet_id: p.wallets["Cadeaux"]!, position: 1 })
+      .execute();
+    expect(second).toBeTruthy();
+    await capture(deps(), second, 3000);
+    await handle.db
+      .updateTable("payment_intents")
+      .set({ latest_status: "payment_failed" })
+      .where("authorization_id", "=", second)
+      .execute();
+    await handle.db
+      .updateTable("card_authorizations")
+      .set({ can_switch_payment_methods: 1 })
+      .where("id", "=", second)
+      .execute();
+    expect(
+      await switchPaymentMethods(handle.db, p.userId, card, second, { [p.wallets["Cadeaux"]!]: "30" }, TUESDAY),
+    ).toEqual({ kind: "ok", overflowToRefund: 0 });
+    const intents = await handle.db
+      .selectFrom("payment_intents")
+      .select("latest_status")
+      .where("authorization_id", "=", second)
+      .execute();
+    expect(intents.map((i) => i.latest_status)).toEqual(["canceled"]);
+  });
+});
+
+describe("the screens read the engine's records", () => {
+  test("held, captured and reversed payments: the card's reserved amounts, its tabs, the wallet lists and balances agree", async () => {
+    const p = await person();
+    const card = p.cards["4242"]!;
+    const meal = p.wallets["Titres-restaurant"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    // 30 €: 25 € from Titres-restaurant, 5 € from Cadeaux (held).
+    const held = await approve(card, { amount: 3000 });
+    const toReverse = await approve(card, {
+      amount: 800,
+      merchant: { ...BOOKSHOP, name: "Cadeaux Shop", categoryCode: "5947" },
+      at: new Date(TUESDAY.getTime() + 60_000),
+    });
+
+    const panel = async () =>
+      (await loadTransactionsForCard(handle.db, p.userId, card, { tab: "approved", limit: 7, frozenLimit: 5 }))!;
+    let detail = (await getCardDetail(handle.db, p.userId, card))!;
+    expect(detail.balances).toMatchObject({ reserved: 3800, available: 10000 + 5000 - 3800, total: 15000 });
+    const frozen = (await panel()).frozen.items;
+    expect(frozen.map((i) => [i.merchantName, i.walletParts])).toEqual([
+      ["Cadeaux Shop", [{ walletName: "Cadeaux", amount: 800 }]],
+      [
+        "Le Petit Café",
+        [
+          { walletName: "Titres-restaurant", amount: 2500 },
+          { walletName: "Cadeaux", amount: 500 },
+        ],
+      ],
+    ]);
+    const giftHistory = async () =>
+      (await listWalletTransactions(handle.db, p.userId, gift, { processed: 10, frozen: 5 }))!;
+    expect((await giftHistory()).frozen.map((t) => t.amount).sort()).toEqual([500, 800]);
+    expect((await getWalletDetail(handle.db, p.userId, gift, TUESDAY))!).toMatchObject({
+      available: 3700,
+      frozen: 1300,
+    });
+
+    // Captured: the approved tab with its split, the processed payments, no more reserved.
+    await capture(deps(), held, 3000);
+    // Reversed: the declined tab (status reversed), released, nothing listed on the wallets.
+    await reverse(deps(), toReverse);
+    detail = (await getCardDetail(handle.db, p.userId, card))!;
+    expect(detail.balances).toMatchObject({ reserved: 0, available: 12000, total: 12000 });
+    const after = await panel();
+    expect(after.frozen.items).toEqual([]);
+    expect(after.items.map((i) => [i.merchantName, i.status, i.walletParts])).toEqual([
+      [
+        "Le Petit Café",
+        "approved",
+        [
+          { walletName: "Titres-restaurant", amount: 2500 },
+          { walletName: "Cadeaux", amount: 500 },
+        ],
+      ],
+    ]);
+    const declined = (await loadTransactionsForCard(handle.db, p.userId, card, {
+      tab: "declined",
+      limit: 7,
+      frozenLimit: 5,
+    }))!;
+    expect(declined.items.map((i) => [i.merchantName, i.status, i.statusReason, i.walletParts])).toEqual([
+      ["Cadeaux Shop", "reversed", "reversed", []],
+    ]);
+    const gifts = await giftHistory();
+    expect(gifts.frozen).toEqual([]);
+    expect(gifts.processed.filter((t) => t.amount < 0).map((t) => [t.amount, t.label])).toEqual([
+      [-500, { kind: "merchant", name: "Le Petit Café" }],
+    ]);
+    const meals = (await listWalletTransactions(handle.db, p.userId, meal, { processed: 10, frozen: 5 }))!;
+    expect(meals.processed.filter((t) => t.amount < 0).map((t) => t.amount)).toEqual([-2500]);
+    expect((await getWalletDetail(handle.db, p.userId, gift, TUESDAY))!).toMatchObject({ available: 4500, frozen: 0 });
+    expect((await getWalletDetail(handle.db, p.userId, meal, TUESDAY))!).toMatchObject({ available: 7500, frozen: 0 });
+  });
+});
+
+describe("the meal wallet's day (the wallet page)", () => {
+  test("what the 25 € leave today; Sundays and public holidays closed unless the funder allows them", async () => {
+    const p = await person();
+    const other = await person();
+    const meal = p.wallets["Titres-restaurant"]!;
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, TUESDAY)).toEqual({ left: 2500, closed: null });
+    await approve(p.cards["4242"]!);
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, TUESDAY)).toEqual({ left: 1250, closed: null });
+    // Sunday 29 November 2026, 00:30 in Paris (still Saturday in UTC); Christmas day.
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, new Date("2026-11-28T23:30:00Z"))).toEqual({
+      left: 2500,
+      closed: "meal_sunday",
+    });
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, new Date("2026-12-25T11:00:00Z"))).toMatchObject({
+      closed: "meal_public_holiday",
+    });
+    await handle.db.updateTable("groups").set({ meal_sunday_workers: 1 }).where("id", "=", p.groupId).execute();
+    expect(await mealDayOfWallet(handle.db, p.userId, meal, new Date("2026-11-29T11:00:00Z"))).toEqual({
+      left: 2500,
+      closed: null,
+    });
+    // Another wallet, or another person's: nothing to say.
+    expect(await mealDayOfWallet(handle.db, p.userId, p.wallets["Cadeaux"]!, TUESDAY)).toBeNull();
+    expect(await mealDayOfWallet(handle.db, other.userId, meal, TUESDAY)).toBeNull();
+  });
+});
