@@ -1,5 +1,5 @@
 import { isSunday } from "date-fns";
-import fr from "../../locales/fr/translation.json";
+import fr from "../../locales/fr/translation.json" with { type: "json" };
 import { isFrenchPublicHoliday } from "./calendar";
 import { todayInParis, walletBalance, type BalanceLine, type CreditLimitLine } from "./wallets";
 

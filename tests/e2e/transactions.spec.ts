@@ -15,7 +15,10 @@ test("marie pages through her approved transactions, then sees the declined ones
   const panel = transactions(page);
   await expect(panel.getByRole("link", { name: "Acceptées" })).toHaveAttribute("aria-current", "page");
   await expect(panel.getByRole("link", { name: "Refusées" })).not.toHaveAttribute("aria-current");
-  const approved = panel.getByRole("list", { name: "Transactions acceptées" }).getByRole("listitem");
+  const approved = panel
+    .getByRole("list", { name: "Transactions acceptées" })
+    // The items, not the lists of wallets inside them (each payment's split).
+    .locator(":scope > li");
   await expect(approved).toHaveCount(7);
   // Newest first: merchant, city, date dd/MM/yyyy HH:mm, amount in French format, status in words.
   await expect(approved.first()).toContainText("Le Bistrot des Halles");
@@ -45,7 +48,10 @@ test("marie pages through her approved transactions, then sees the declined ones
   await expect(page).toHaveURL(/\?tab=declined#transactions$/);
   await expect(panel.getByRole("link", { name: "Refusées" })).toHaveAttribute("aria-current", "page");
   await expect(panel.getByRole("link", { name: "Acceptées" })).not.toHaveAttribute("aria-current");
-  const declined = panel.getByRole("list", { name: "Transactions refusées" }).getByRole("listitem");
+  const declined = panel
+    .getByRole("list", { name: "Transactions refusées" })
+    // The items, not the lists of wallets inside them (each payment's split).
+    .locator(":scope > li");
   await expect(declined).toHaveCount(3);
   await expect(declined.first()).toContainText("Le Bouchon des Canuts");
   // The demo's Sunday lunch, declined by the engine's rules (issue 17).
@@ -56,7 +62,10 @@ test("marie pages through her approved transactions, then sees the declined ones
   if (jsEnabled()) await expect(panel.getByRole("status")).toHaveText("");
   await expectAccessible(page, "declined transactions");
 
-  const holds = reserved(page).getByRole("list", { name: "Montants réservés" }).getByRole("listitem");
+  const holds = reserved(page)
+    .getByRole("list", { name: "Montants réservés" })
+    // The items, not the lists of wallets inside them (each payment's split).
+    .locator(":scope > li");
   await expect(holds).toHaveCount(2);
   await expect(holds.first()).toContainText("Le Petit Café");
   await expect(holds.first()).toContainText("18,90 €");
