@@ -28,6 +28,7 @@ import * as supportChat from "./migrations/013_support_chat";
 import * as consent from "./migrations/014_consent";
 import * as authorisations from "./migrations/015_authorisations";
 import * as authorisationRefunds from "./migrations/016_authorisation_refunds";
+import * as stripeWebhooks from "./migrations/017_stripe_webhooks";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -99,6 +100,7 @@ const migrations: Record<string, Migration> = {
   "014_consent": consent,
   "015_authorisations": authorisations,
   "016_authorisation_refunds": authorisationRefunds,
+  "017_stripe_webhooks": stripeWebhooks,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {
