@@ -213,7 +213,9 @@ async function main() {
       `\nStripe webhook, issuing_authorization.request: ${CONNECTIONS} connections, ${SECONDS} s, ` +
         `${WORKERS} worker(s), SQLite, ${cardRefs.length} cardholders`,
     );
-    console.log(`  latency  p50 ${ms(latency.p50)}  p97.5 ${ms(latency.p97_5)}  p99 ${ms(latency.p99)}  max ${ms(latency.max)}`);
+    console.log(
+      `  latency  p50 ${ms(latency.p50)}  p97.5 ${ms(latency.p97_5)}  p99 ${ms(latency.p99)}  max ${ms(latency.max)}`,
+    );
     console.log(`  throughput ${requests.average.toFixed(0)} requests/s (${requests.total} requests)`);
     console.log(
       `  answers: ${answers.approved} approved, ${answers.declined} declined, ${answers.other} not 200; ` +

@@ -56,7 +56,8 @@ const post = (pathname: string, body: string, headers: Record<string, string>) =
   fetch(`${server.base}${pathname}`, { method: "POST", body, headers });
 
 test("a signed request from Stripe (no Origin, or another site's): the decision, synchronously", async () => {
-  for (const extra of [{}, { Origin: "https://hooks.stripe.com", "Sec-Fetch-Site": "cross-site" }]) {
+  const extras: Record<string, string>[] = [{}, { Origin: "https://hooks.stripe.com", "Sec-Fetch-Site": "cross-site" }];
+  for (const extra of extras) {
     const body = requestEvent();
     const res = await post("/webhooks/stripe", body, {
       "Content-Type": "application/json; charset=utf-8",
@@ -73,7 +74,10 @@ test("unsigned or tampered: 400, logged with the reason, never the body nor the 
   const body = requestEvent();
   const signature = sign(body);
   const tampered = body.replace('"amount":200', '"amount":1');
-  const res = await post("/webhooks/stripe", tampered, { "Content-Type": "application/json", "Stripe-Signature": signature });
+  const res = await post("/webhooks/stripe", tampered, {
+    "Content-Type": "application/json",
+    "Stripe-Signature": signature,
+  });
   expect(res.status).toBe(400);
   expect(await res.json()).toEqual({ error: "bad signature" });
   expect((await post("/webhooks/stripe", body, { "Content-Type": "application/json" })).status).toBe(400);

@@ -26,7 +26,8 @@ export function entryModeOf(method: unknown): EntryMode {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 /** An expandable reference: the id, or the expanded object's id. */
 const idOf = (value: unknown): string | null =>

@@ -75,7 +75,8 @@ function requestEvent(id = `evt_${crypto.randomUUID()}`) {
 async function post(body: string, signature?: string | null, contentType = "application/json"): Promise<Response> {
   const url = "http://localhost/webhooks/stripe";
   const headers: Record<string, string> = { "Content-Type": contentType };
-  const sig = signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET }) : signature;
+  const sig =
+    signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET }) : signature;
   if (sig) headers["Stripe-Signature"] = sig;
   return action({
     request: new Request(url, { method: "POST", body, headers }),
@@ -151,7 +152,12 @@ test("unsigned, badly signed, stale or not JSON: 400, logged with the reason onl
 test("an unknown event type: 200, recorded, ignored", async () => {
   withSecret(SECRET);
   const id = `evt_${crypto.randomUUID()}`;
-  const body = JSON.stringify({ id, object: "event", type: "issuing_dispute.created", data: { object: { id: "idp_1" } } });
+  const body = JSON.stringify({
+    id,
+    object: "event",
+    type: "issuing_dispute.created",
+    data: { object: { id: "idp_1" } },
+  });
   const res = await post(body);
   expect(res.status).toBe(200);
   expect(await res.json()).toEqual({ received: true });

@@ -275,7 +275,9 @@ export async function decisionOf(db: DB, stripeAuthorizationId: string): Promise
     authorizationId: row.id,
     split: parts.map((p) => ({ walletId: p.wallet_id, amount: -p.amount })),
     overflow: row.overflow_amount,
-    overflowPayment: intent?.credit_card_id ? { creditCardId: intent.credit_card_id, paymentIntentId: intent.id } : null,
+    overflowPayment: intent?.credit_card_id
+      ? { creditCardId: intent.credit_card_id, paymentIntentId: intent.id }
+      : null,
   };
 }
 

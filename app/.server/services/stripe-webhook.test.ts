@@ -289,7 +289,12 @@ describe("issuing_authorization.created / .updated", () => {
 
   test("decided by Stripe without us: a decline is recorded as declined; an approval is held by the engine", async () => {
     const p = await person();
-    const declined = authorization(p.cardRef, { approved: false, status: "closed", amount: 900, pending_request: null });
+    const declined = authorization(p.cardRef, {
+      approved: false,
+      status: "closed",
+      amount: 900,
+      pending_request: null,
+    });
     await handleStripeEvent(deps, event("issuing_authorization.created", declined), TUESDAY);
     expect(await records(declined.id)).toMatchObject([
       { card_id: p.cardId, amount: 900, status_name: "closed", status_reason: "declined_by_issuer", frozen: 0 },
