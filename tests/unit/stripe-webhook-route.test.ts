@@ -138,7 +138,7 @@ test("unsigned, badly signed, stale or not JSON: 400, logged with the reason onl
     lines.length = 0;
     const res = await post(payload, signature);
     expect(res.status, reason).toBe(400);
-    expect(await res.json()).toEqual({ error: reason });
+    expect(await res.json()).toMatchObject({ error: reason, message: expect.stringContaining("Requête refusée") });
     expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
       expect.objectContaining({ level: "warn", msg: "stripe webhook refused", reason }),
     ]);

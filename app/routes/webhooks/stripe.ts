@@ -18,7 +18,7 @@ export async function action({ request }: Route.ActionArgs) {
   const verified = verifyStripeEvent(raw, request.headers.get("Stripe-Signature"), secret);
   if (verified.kind === "refused") {
     platform.logger.warn("stripe webhook refused", { reason: verified.reason });
-    return json({ error: verified.reason }, 400);
+    return json({ error: verified.reason, message: REFUSED }, 400);
   }
   try {
     const answer = await handleStripeEvent(platform, verified.event);
@@ -32,6 +32,10 @@ export async function action({ request }: Route.ActionArgs) {
     return json({ error: "not applied" }, 500);
   }
 }
+
+/** Read by whoever looks at the endpoint's deliveries in Stripe's dashboard; `error` is the reason's code. */
+const REFUSED =
+  "Requête refusée : la signature Stripe de ce message est absente, invalide ou trop ancienne, ou son contenu n'est pas un évènement.";
 
 /** Nothing to read here: a webhook is a post. */
 export function loader() {
