@@ -27,6 +27,8 @@ export default [
   route("sandbox-issuer/reveal/:key", "routes/sandbox/issuer-reveal.ts"),
   route("sandbox-processor/fields/:key", "routes/sandbox/processor-fields.ts"),
   route("sandbox-partner/:token", "routes/sandbox/partner-page.ts"),
+  // Stripe Issuing's events and real-time authorisations (decision 0036): no session, signed by Stripe.
+  route("webhooks/stripe", "routes/webhooks/stripe.ts"),
 
   // Signed-in users not yet onboarded (spec 001 §2.3)
   route("onboarding", "routes/onboarding/layout.tsx", [

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import routes from "../app/routes";
+import { STRIPE_WEBHOOK_PATH } from "../app/domain/stripe-issuing";
 import { isUploadPattern } from "../app/routes/+shared/upload-routes";
 import { startTestServer, stopTestServer, type TestServer } from "./test-server";
 
@@ -1050,7 +1051,13 @@ beforeAll(async () => {
   const name = "hostile-input";
   dbFile = path.join(ROOT, `data/${name}.sqlite`);
   // RATE_LIMITS=off lifts every limit where the server knows it (issue 11); unknown settings are ignored.
-  server = await startTestServer(name, port, { RATE_LIMIT_SENSITIVE: "100000", RATE_LIMITS: "off", LOG_LEVEL: "info" });
+  // The Stripe webhook is live (its secret set), so that its refusals of unsigned posts are catalogued too.
+  server = await startTestServer(name, port, {
+    RATE_LIMIT_SENSITIVE: "100000",
+    RATE_LIMITS: "off",
+    LOG_LEVEL: "info",
+    STRIPE_WEBHOOK_SECRET: "whsec_hostile_input_catalogue",
+  });
   base = server.base;
   agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const fr = JSON.parse(readFileSync(path.join(ROOT, "locales/fr/translation.json"), "utf8")) as {
@@ -1453,12 +1460,20 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
       );
       const pairs = [...fields.entries()];
       const unsupported = { status: [415], why: "unsupported content type", page: true };
+      // Stripe's webhook takes JSON from another site by nature (decision 0036): its signature is the proof.
+      const webhook = e.pattern === STRIPE_WEBHOOK_PATH;
+      const unsigned = { status: [400], why: "unsigned webhook" };
       const malformed = { status: [400], why: "malformed body", page: true };
       // Files (multipart) only where a route takes them; anywhere else the body is refused unread.
       const takesFiles = isUploadPattern(e.pattern);
       const badMultipart = takesFiles ? malformed : unsupported;
       const bodies: [string, Record<string, string>, string, Case["expect"]][] = [
-        ["JSON body", { "Content-Type": "application/json" }, JSON.stringify(Object.fromEntries(pairs)), unsupported],
+        [
+          "JSON body",
+          { "Content-Type": "application/json" },
+          JSON.stringify(Object.fromEntries(pairs)),
+          webhook ? unsigned : unsupported,
+        ],
         [
           "text/plain body",
           { "Content-Type": "text/plain" },
@@ -1526,7 +1541,7 @@ function buildCases(plan: Map<Endpoint, Plan>): Case[] {
           headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
           body: fields.toString(),
           endpoint: e,
-          expect: { status: [403], why: "cross-site post" },
+          expect: webhook ? unsigned : { status: [403], why: "cross-site post" },
         });
       }
     } else {

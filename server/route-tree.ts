@@ -51,23 +51,40 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
     (parent ? parent.children : top).push(node);
   }
   const hasAction = (id: string) => Boolean(build.routes[id]?.module.action);
+  // React Router's matchRoutes flattens and ranks the whole tree on every call (a quarter of a webhook's time,
+  // decision 0036): the answers are kept per path and query, the oldest dropped first.
+  const answers = new Map<string, boolean>();
 
   return {
     patterns,
     maskPath: secretPathMasker(patterns),
     postHasAction(pathname, search) {
-      // `.data` requests are the same routes; `/_root.data` is the home page's.
-      let path = pathname.replace(/\.data$/, "");
-      if (path === "/_root") path = "/";
-      const matches = matchRoutes(top as unknown as RouteObject[], path);
-      if (!matches?.length) return false;
-      // React Router's target: the index route only with a bare `?index`, else the deepest route
-      // that has a path of its own (pathless layouts and index routes contribute none).
-      const last = matches[matches.length - 1]!;
-      if (last.route.index && new URLSearchParams(search).getAll("index").some((v) => v === ""))
-        return hasAction(last.route.id!);
-      const contributing = matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0));
-      return hasAction(contributing[contributing.length - 1]!.route.id!);
+      const key = `${pathname}?${search}`;
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        answer = findAction(pathname, search);
+        if (answers.size >= POST_ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
+        answers.set(key, answer);
+      }
+      return answer;
     },
   };
+
+  function findAction(pathname: string, search: string): boolean {
+    // `.data` requests are the same routes; `/_root.data` is the home page's.
+    let path = pathname.replace(/\.data$/, "");
+    if (path === "/_root") path = "/";
+    const matches = matchRoutes(top as unknown as RouteObject[], path);
+    if (!matches?.length) return false;
+    // React Router's target: the index route only with a bare `?index`, else the deepest route
+    // that has a path of its own (pathless layouts and index routes contribute none).
+    const last = matches[matches.length - 1]!;
+    if (last.route.index && new URLSearchParams(search).getAll("index").some((v) => v === ""))
+      return hasAction(last.route.id!);
+    const contributing = matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0));
+    return hasAction(contributing[contributing.length - 1]!.route.id!);
+  }
 }
+
+/** Paths whose POST answer is kept (each a short string and a boolean). */
+const POST_ANSWERS_KEPT = 1000;

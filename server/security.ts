@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 import { uploadLimitsFor, uploadReadLimit, type UploadLimits } from "../app/routes/+shared/upload-routes";
+import { STRIPE_WEBHOOK_PATH } from "../app/domain/stripe-issuing";
 import { EVENTS_PATH, TAG_MANAGER_ORIGIN } from "../app/domain/tag-events";
 import { sendErrorPage } from "./error-page";
 
@@ -98,10 +99,12 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Refuses form posts from other sites (CSRF): the browser's Sec-Fetch-Site when it sends one,
  * otherwise the Origin header must name this host. Requests with neither (curl, old browsers)
- * still need the SameSite=Lax session cookie to do anything.
+ * still need the SameSite=Lax session cookie to do anything. Not Stripe's webhook (exactly its path):
+ * another site by nature, it acts on no session and proves itself by its signature (decision 0036).
  */
 export function refuseCrossSitePosts(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
+  if (req.method === "POST" && req.path === STRIPE_WEBHOOK_PATH) return next();
   const site = req.get("Sec-Fetch-Site");
   if (site && site !== "same-origin" && site !== "none") return forbidden(res);
   const origin = req.get("Origin");
@@ -149,6 +152,8 @@ export function acceptOnlyForms(uploadLimitsOf: UploadLimitsOf = uploadLimitsFor
     const type = (req.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
     // A link's `ping` (the tag manager's clicks, decision 0031): the browser's own body, read by nobody.
     if (type === "text/ping" && req.path === EVENTS_PATH) return next();
+    // Stripe's events (decision 0036): no parser runs before the route, which checks the signature on the raw body.
+    if (type === "application/json" && req.path === STRIPE_WEBHOOK_PATH) return next();
     if (!FORM_TYPES.includes(type)) return sendErrorPage(res, 415);
     if (type === "multipart/form-data") {
       if (!uploadLimitsOf(req.path)) return sendErrorPage(res, 415);

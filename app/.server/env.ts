@@ -144,6 +144,11 @@ const envSchema = z
     /** Stripe's RSA public key (PEM) for encrypting new PINs, and its key id. */
     STRIPE_ISSUING_PIN_PUBLIC_KEY: optionalString,
     STRIPE_ISSUING_PIN_KEY_ID: optionalString,
+    /**
+     * The signing secret (whsec_…) of the Stripe webhook endpoint POST /webhooks/stripe (decision 0036); unset: the
+     * route does not exist (404).
+     */
+    STRIPE_WEBHOOK_SECRET: optionalString,
     /** Another Stripe API address (a local stand-in in tests), e.g. http://127.0.0.1:12111. */
     STRIPE_API_HOST: optionalString,
     /** Where uploaded receipts are kept: a folder of the server (default) or an S3-compatible bucket. */

@@ -28,6 +28,7 @@ import * as supportChat from "./migrations/013_support_chat";
 import * as consent from "./migrations/014_consent";
 import * as authorisations from "./migrations/015_authorisations";
 import * as authorisationRefunds from "./migrations/016_authorisation_refunds";
+import * as stripeWebhooks from "./migrations/017_stripe_webhooks";
 import * as sandboxProcessorRefunds from "./migrations/018_sandbox_processor_refunds";
 import type { Database } from "./schema";
 
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   "014_consent": consent,
   "015_authorisations": authorisations,
   "016_authorisation_refunds": authorisationRefunds,
+  "017_stripe_webhooks": stripeWebhooks,
   "018_sandbox_processor_refunds": sandboxProcessorRefunds,
 };
 

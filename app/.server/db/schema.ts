@@ -55,6 +55,7 @@ export interface Database {
   sandbox_partner_access: SandboxPartnerAccessTable;
   card_pin_attempts: CardPinAttemptTable;
   card_authorization_refunds: CardAuthorizationRefundTable;
+  stripe_webhook_events: StripeWebhookEventTable;
 }
 
 export interface GroupTable {
@@ -235,6 +236,16 @@ export interface CardAuthorizationTable {
   merchant_category_code: string | null;
   /** chip_and_pin, contactless or online. */
   entry_mode: string | null;
+  /** Stripe Issuing's authorisation id (`iauth_…`) of a decision taken for the webhook (migration 017); unique. */
+  stripe_authorization_id?: string | null;
+}
+
+/** A Stripe webhook event received and applied, once per id (migration 017). */
+export interface StripeWebhookEventTable {
+  id: string;
+  /** The event's type, e.g. issuing_authorization.request. */
+  type: string;
+  received_at: string;
 }
 
 /** Wrong PINs typed in a row at terminals (migration 015); no row: none. */
@@ -849,6 +860,7 @@ export const SCHEMA_COLUMNS = {
     "currency",
     "merchant_category_code",
     "entry_mode",
+    "stripe_authorization_id",
   ],
   payment_intents: [
     "id",
@@ -1125,6 +1137,7 @@ export const SCHEMA_COLUMNS = {
   sandbox_partner_access: ["user_id", "partner", "has_access", "updated_at"],
   card_pin_attempts: ["card_id", "wrong_count", "locked", "updated_at"],
   card_authorization_refunds: ["id", "authorization_id", "reference", "amount", "overflow_amount", "created_at"],
+  stripe_webhook_events: ["id", "type", "received_at"],
   support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
   consents: ["user_id", "analytics", "tag_manager", "decided_at"],
   analytics_events: ["id", "user_id", "name", "properties", "created_at"],

@@ -1,5 +1,6 @@
 import {
   authorise as decide,
+  DECLINE_SENTENCES,
   MEAL_DAILY_CAP,
   mealDayRestriction,
   type AuthorisationDecision,
@@ -44,6 +45,11 @@ export interface AuthoriseRequest {
   entryMode: EntryMode;
   /** Chip and PIN only: what the terminal or the issuer found of the PIN typed. */
   pinCheck?: PinCheck;
+  /**
+   * Stripe Issuing's authorisation id (`iauth_…`) when Stripe asks (the webhook, decision 0036): stored on the
+   * record for the later events; a request naming one already decided answers that decision, nothing written again.
+   */
+  stripeAuthorizationId?: string;
 }
 
 export type AuthoriseResult =
@@ -98,6 +104,12 @@ export async function authorise(
       .set((eb) => ({ email: eb.ref("email") }))
       .where("id", "=", card.user_id)
       .execute();
+
+    // After the lock: a replay of the same Stripe request (even a simultaneous one) finds the first decision.
+    if (request.stripeAuthorizationId) {
+      const previous = await decisionOf(trx, request.stripeAuthorizationId);
+      if (previous) return previous;
+    }
 
     const [user, pinRow, creditCard, { wallets, mealSpentToday }] = await Promise.all([
       trx
@@ -191,6 +203,7 @@ export async function authorise(
         currency: cut(request.currency, 8),
         merchant_category_code: request.merchant.categoryCode,
         entry_mode: cut(request.entryMode, 20),
+        stripe_authorization_id: request.stripeAuthorizationId ?? null,
       })
       .execute();
 
@@ -240,6 +253,50 @@ export async function authorise(
     }
     return { kind: "approved", authorizationId, split: decision.split, overflow: decision.overflow, overflowPayment };
   });
+}
+
+/**
+ * The decision already recorded for a Stripe authorisation, as `authorise` answered it, or undefined: none.
+ * A declined row keeps its code; the sentence is the domain's for that code.
+ */
+export async function decisionOf(db: DB, stripeAuthorizationId: string): Promise<AuthoriseResult | undefined> {
+  const row = await db
+    .selectFrom("card_authorizations")
+    .select(["id", "status_name", "status_reason", "has_card_transactions", "frozen", "overflow_amount"])
+    .where("stripe_authorization_id", "=", stripeAuthorizationId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const declined = row.status_name === "closed" && row.has_card_transactions === 0;
+  if (declined) {
+    const code = (row.status_reason ?? "insufficient_funds") as DeclineCode;
+    return { kind: "declined", authorizationId: row.id, code, message: DECLINE_SENTENCES[code] ?? "" };
+  }
+  const [parts, intent] = await Promise.all([
+    db
+      .selectFrom("wallet_transactions")
+      .select(["wallet_id", "amount"])
+      .where("authorization_id", "=", row.id)
+      .where("main_comment", "=", "withdraw")
+      .where("status", "in", ["frozen", "captured", "released"])
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("payment_intents")
+      .select(["id", "credit_card_id"])
+      .where("authorization_id", "=", row.id)
+      .orderBy("created_at")
+      .executeTakeFirst(),
+  ]);
+  return {
+    kind: "approved",
+    authorizationId: row.id,
+    split: parts.map((p) => ({ walletId: p.wallet_id, amount: -p.amount })),
+    overflow: row.overflow_amount,
+    overflowPayment: intent?.credit_card_id
+      ? { creditCardId: intent.credit_card_id, paymentIntentId: intent.id }
+      : null,
+  };
 }
 
 /**

@@ -1,0 +1,391 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { eventOf } from "~/domain/stripe-issuing";
+import type { DatabaseHandle } from "../db";
+import { createAccount } from "../db/factories";
+import { openTestDatabase } from "../db/test-database";
+import { createLogger } from "../logger";
+import { SandboxMessenger } from "../providers/messaging/sandbox";
+import { SandboxPaymentProcessor } from "../providers/payments/sandbox";
+import { SandboxPushSender } from "../providers/push/sandbox";
+import { handleStripeEvent, verifyStripeEvent, type WebhookDeps } from "./stripe-webhook";
+import { listWallets } from "./wallets";
+
+/**
+ * Stripe Issuing's events applied to the records (decision 0036), on SQLite and on PostgreSQL (TEST_DATABASE_URL):
+ * signatures made by the `stripe` package's own test helper; events shaped as Stripe documents them.
+ */
+const TUESDAY = new Date("2026-11-24T11:30:00Z");
+const SUNDAY = new Date("2026-11-22T11:30:00Z");
+const SECRET = "whsec_test_secret_for_the_webhook_tests";
+
+let handle: DatabaseHandle;
+let deps: WebhookDeps;
+const lines: string[] = [];
+beforeAll(async () => {
+  handle = await openTestDatabase();
+  deps = {
+    db: handle.db,
+    payments: new SandboxPaymentProcessor(handle.db),
+    messenger: new SandboxMessenger(handle.db),
+    push: new SandboxPushSender(handle.db),
+    logger: createLogger("debug", (line) => lines.push(line)),
+  };
+});
+afterAll(() => handle.close());
+
+let counter = 0;
+const next = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(counter += 1)}`;
+
+/** A fresh person with card •••• 4242: its portal id and its Stripe card id (issuer_ref). */
+async function person() {
+  const p = await createAccount(
+    handle.db,
+    {
+      email: `${next("hook")}@example.com`,
+      passwordHash: "x",
+      wallets: [
+        { name: "Titres-restaurant", type: "meal", balance: 10000 },
+        { name: "Cadeaux", type: "gift", balance: 5000 },
+      ],
+      cards: [{ type: "physical", lastFour: "4242", wallets: ["Titres-restaurant", "Cadeaux"] }],
+    },
+    TUESDAY,
+  );
+  const cardId = p.cards["4242"]!;
+  const { issuer_ref } = await handle.db
+    .selectFrom("cards")
+    .select("issuer_ref")
+    .where("id", "=", cardId)
+    .executeTakeFirstOrThrow();
+  return { ...p, cardId, cardRef: issuer_ref! };
+}
+
+/** Stripe's issuing authorisation as an `issuing_authorization.request` carries it. */
+function authorization(cardRef: string, fields: Record<string, unknown> = {}) {
+  return {
+    id: next("iauth"),
+    object: "issuing.authorization",
+    amount: 0,
+    approved: false,
+    authorization_method: "contactless",
+    card: { id: cardRef, object: "issuing.card" },
+    created: Math.floor(TUESDAY.getTime() / 1000),
+    currency: "eur",
+    merchant_amount: 0,
+    merchant_currency: "eur",
+    merchant_data: {
+      category: "eating_places_restaurants",
+      category_code: "5812",
+      city: "Lyon",
+      country: "FR",
+      name: "Le Petit Café",
+    },
+    pending_request: {
+      amount: 1250,
+      currency: "eur",
+      is_amount_controllable: false,
+      merchant_amount: 1250,
+      merchant_currency: "eur",
+    },
+    status: "pending",
+    transactions: [],
+    ...fields,
+  };
+}
+
+function event(type: string, object: Record<string, unknown>, id = next("evt")) {
+  const parsed = eventOf({ id, object: "event", api_version: "2025-03-31.basil", type, data: { object } });
+  if (!parsed) throw new Error("not an event");
+  return parsed;
+}
+
+const request = (object: Record<string, unknown>, id?: string) =>
+  handleStripeEvent(deps, event("issuing_authorization.request", object, id), TUESDAY);
+
+async function records(stripeAuthorizationId: string) {
+  return handle.db
+    .selectFrom("card_authorizations")
+    .selectAll()
+    .where("stripe_authorization_id", "=", stripeAuthorizationId)
+    .execute();
+}
+
+async function available(userId: string, name: string) {
+  return (await listWallets(handle.db, userId, TUESDAY)).find((w) => w.name === name)?.available;
+}
+
+describe("the signature, on the raw body (stripe.webhooks.generateTestHeaderString)", () => {
+  const payload = JSON.stringify({ id: "evt_sig", object: "event", type: "ping", data: { object: { id: "x" } } });
+  const header = (body: string, fields: { secret?: string; timestamp?: number } = {}) =>
+    Stripe.webhooks.generateTestHeaderString({ payload: body, secret: fields.secret ?? SECRET, ...fields });
+
+  test("valid: the event", () => {
+    expect(verifyStripeEvent(Buffer.from(payload), header(payload), SECRET)).toMatchObject({
+      kind: "event",
+      event: { id: "evt_sig", type: "ping" },
+    });
+  });
+
+  test("missing, another secret's, or a body changed after signing: refused with the reason", () => {
+    expect(verifyStripeEvent(Buffer.from(payload), null, SECRET)).toEqual({
+      kind: "refused",
+      reason: "missing signature",
+    });
+    expect(verifyStripeEvent(Buffer.from(payload), header(payload, { secret: "whsec_other" }), SECRET)).toEqual({
+      kind: "refused",
+      reason: "bad signature",
+    });
+    const signed = header(payload);
+    expect(verifyStripeEvent(Buffer.from(payload.replace("ping", "pong")), signed, SECRET)).toEqual({
+      kind: "refused",
+      reason: "bad signature",
+    });
+    expect(verifyStripeEvent(Buffer.from(payload), "t=1,v1=deadbeef", SECRET)).toEqual({
+      kind: "refused",
+      reason: "bad signature",
+    });
+  });
+
+  test("signed more than 300 s ago: stale; 299 s ago: accepted", () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(verifyStripeEvent(Buffer.from(payload), header(payload, { timestamp: now - 301 }), SECRET)).toEqual({
+      kind: "refused",
+      reason: "stale timestamp",
+    });
+    expect(verifyStripeEvent(Buffer.from(payload), header(payload, { timestamp: now - 299 }), SECRET).kind).toBe(
+      "event",
+    );
+  });
+
+  test("signed but not JSON, or JSON that is not an event: refused", () => {
+    const broken = '{"id": "evt_1", "type": ';
+    expect(verifyStripeEvent(Buffer.from(broken), header(broken), SECRET)).toEqual({
+      kind: "refused",
+      reason: "not JSON",
+    });
+    const notEvent = '{"hello": "world"}';
+    expect(verifyStripeEvent(Buffer.from(notEvent), header(notEvent), SECRET)).toEqual({
+      kind: "refused",
+      reason: "not an event",
+    });
+  });
+});
+
+describe("issuing_authorization.request: the engine's decision, once", () => {
+  test("approved: the record names Stripe's authorisation, the amount is held", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    expect(await request(auth)).toEqual({ kind: "decision", approved: true, stripeVersion: "2025-03-31.basil" });
+    const [row, ...others] = await records(auth.id);
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({
+      card_id: p.cardId,
+      amount: 1250,
+      currency: "EUR",
+      merchant_category_code: "5812",
+      merchant_name: "Le Petit Café",
+      merchant_city: "Lyon",
+      entry_mode: "contactless",
+      status_name: "pending",
+      frozen: 1,
+    });
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+  });
+
+  test("the engine's rules apply: 60 € at a restaurant on a Sunday is declined, and recorded with its reason", async () => {
+    const p = await person();
+    // Titres-restaurant pay nothing on Sundays, the gift wallet 50 €, no saved card for the rest.
+    const auth = authorization(p.cardRef, {
+      created: Math.floor(SUNDAY.getTime() / 1000),
+      pending_request: { amount: 6000, currency: "eur" },
+    });
+    expect(await request(auth)).toMatchObject({ kind: "decision", approved: false });
+    expect(await records(auth.id)).toMatchObject([{ status_name: "closed", status_reason: "meal_sunday" }]);
+  });
+
+  test("a replayed event answers the same decision and writes nothing again", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    const id = next("evt");
+    expect(await request(auth, id)).toMatchObject({ approved: true });
+    expect(await request(auth, id)).toMatchObject({ approved: true });
+    // Another event for the same Stripe authorisation (Stripe asked again): the same decision too.
+    expect(await request(auth)).toMatchObject({ approved: true });
+    expect(await records(auth.id)).toHaveLength(1);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+  });
+
+  test("two simultaneous deliveries of the same event: one decision, one hold", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    const id = next("evt");
+    const answers = await Promise.all([request(auth, id), request(auth, id), request(auth, id)]);
+    expect(answers.map((a) => (a.kind === "decision" ? a.approved : null))).toEqual([true, true, true]);
+    expect(await records(auth.id)).toHaveLength(1);
+    const events = await handle.db.selectFrom("stripe_webhook_events").selectAll().where("id", "=", id).execute();
+    expect(events).toEqual([{ id, type: "issuing_authorization.request", received_at: TUESDAY.toISOString() }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+  });
+
+  test("a foreign or unknown card, or an unreadable request: declined, nothing recorded", async () => {
+    const foreign = authorization("ic_not_ours");
+    expect(await request(foreign)).toMatchObject({ approved: false });
+    expect(await records(foreign.id)).toEqual([]);
+    const p = await person();
+    const unreadable = authorization(p.cardRef, { pending_request: null });
+    expect(await request(unreadable)).toMatchObject({ approved: false });
+    expect(await records(unreadable.id)).toEqual([]);
+    // Absurd amounts and currencies are the engine's refusals.
+    const absurd = authorization(p.cardRef, { pending_request: { amount: -500, currency: "eur" } });
+    expect(await request(absurd)).toMatchObject({ approved: false });
+    const dollars = authorization(p.cardRef, { pending_request: { amount: 500, currency: "usd" } });
+    expect(await request(dollars)).toMatchObject({ approved: false });
+    expect(await records(dollars.id)).toMatchObject([{ status_reason: "currency_not_supported" }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000);
+  });
+});
+
+describe("issuing_authorization.created / .updated", () => {
+  const update = (object: Record<string, unknown>, id?: string) =>
+    handleStripeEvent(deps, event("issuing_authorization.updated", object, id), TUESDAY);
+
+  test("created after our approval, still pending: nothing changes", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    await request(auth);
+    const created = { ...auth, approved: true, amount: 1250, pending_request: null };
+    expect(await handleStripeEvent(deps, event("issuing_authorization.created", created), TUESDAY)).toEqual({
+      kind: "received",
+    });
+    expect(await records(auth.id)).toMatchObject([{ status_name: "pending", frozen: 1 }]);
+  });
+
+  test("reversed by the merchant: the holds are released, once", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    await request(auth);
+    const reversed = { ...auth, approved: true, amount: 0, status: "reversed", pending_request: null };
+    const id = next("evt");
+    await update(reversed, id);
+    expect(await records(auth.id)).toMatchObject([{ status_name: "reversed", status_reason: "reversed", frozen: 0 }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000);
+    expect(await update(reversed, id)).toEqual({ kind: "received" });
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000);
+  });
+
+  test("closed declined after our approval (Stripe turned it down): released; expired: released", async () => {
+    const p = await person();
+    const declined = authorization(p.cardRef);
+    await request(declined);
+    await update({ ...declined, approved: false, status: "closed", pending_request: null });
+    expect(await records(declined.id)).toMatchObject([{ status_name: "reversed", frozen: 0 }]);
+    const expired = authorization(p.cardRef);
+    await request(expired);
+    await update({ ...expired, approved: true, status: "expired", pending_request: null });
+    expect(await records(expired.id)).toMatchObject([{ status_name: "reversed", frozen: 0 }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000);
+  });
+
+  test("decided by Stripe without us: a decline is recorded as declined; an approval is held by the engine", async () => {
+    const p = await person();
+    const declined = authorization(p.cardRef, {
+      approved: false,
+      status: "closed",
+      amount: 900,
+      pending_request: null,
+    });
+    await handleStripeEvent(deps, event("issuing_authorization.created", declined), TUESDAY);
+    expect(await records(declined.id)).toMatchObject([
+      { card_id: p.cardId, amount: 900, status_name: "closed", status_reason: "declined_by_issuer", frozen: 0 },
+    ]);
+    const approved = authorization(p.cardRef, { approved: true, amount: 700, pending_request: null });
+    await handleStripeEvent(deps, event("issuing_authorization.created", approved), TUESDAY);
+    expect(await records(approved.id)).toMatchObject([{ amount: 700, status_name: "pending", frozen: 1 }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 700);
+  });
+
+  test("an unknown card or an unreadable object: received and logged, nothing written", async () => {
+    const foreign = authorization("ic_not_ours", { approved: true });
+    expect(await update(foreign)).toEqual({ kind: "received" });
+    expect(await records(foreign.id)).toEqual([]);
+    expect(await update({ id: 42 })).toEqual({ kind: "received" });
+    expect(lines.some((l) => l.includes("unknown card, ignored"))).toBe(true);
+  });
+});
+
+describe("issuing_transaction.created", () => {
+  const transaction = (fields: Record<string, unknown>, id?: string) =>
+    handleStripeEvent(
+      deps,
+      event("issuing_transaction.created", { id: next("ipi"), object: "issuing.transaction", ...fields }, id),
+      TUESDAY,
+    );
+
+  test("a capture (negative in Stripe's balance) captures; a refund credits back once per transaction id", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    await request(auth);
+    const id = next("evt");
+    await transaction({ type: "capture", amount: -1250, authorization: auth.id }, id);
+    expect(await records(auth.id)).toMatchObject([{ status_name: "closed", has_card_transactions: 1, amount: 1250 }]);
+    // Replayed: nothing captured twice.
+    await transaction({ type: "capture", amount: -1250, authorization: auth.id }, id);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+
+    const refundId = next("ipi");
+    await transaction({ id: refundId, type: "refund", amount: 500, authorization: auth.id });
+    // The same Stripe transaction in another event: its id is the refund's reference, applied once.
+    await transaction({ id: refundId, type: "refund", amount: 500, authorization: auth.id });
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 750);
+    const refunds = await handle.db
+      .selectFrom("card_authorization_refunds")
+      .select(["reference", "amount"])
+      .where("authorization_id", "=", (await records(auth.id))[0]!.id)
+      .execute();
+    expect(refunds).toEqual([{ reference: refundId, amount: 500 }]);
+  });
+
+  test("of an authorisation unknown to us, or without one: received and logged, not an error", async () => {
+    expect(await transaction({ type: "capture", amount: -100, authorization: "iauth_unknown" })).toEqual({
+      kind: "received",
+    });
+    expect(await transaction({ type: "refund", amount: 100, authorization: null })).toEqual({ kind: "received" });
+    expect(lines.some((l) => l.includes("authorisation unknown to us"))).toBe(true);
+  });
+});
+
+test("any other type is recorded and ignored; its replay too", async () => {
+  const id = next("evt");
+  expect(await handleStripeEvent(deps, event("issuing_card.updated", { id: "ic_1" }, id), TUESDAY)).toEqual({
+    kind: "received",
+  });
+  expect(await handleStripeEvent(deps, event("issuing_card.updated", { id: "ic_1" }, id), TUESDAY)).toEqual({
+    kind: "received",
+  });
+  const rows = await handle.db.selectFrom("stripe_webhook_events").select(["type"]).where("id", "=", id).execute();
+  expect(rows).toEqual([{ type: "issuing_card.updated" }]);
+});
+
+test("an event that fails to apply is forgotten, so that Stripe's retry applies it", async () => {
+  const failing: WebhookDeps = {
+    ...deps,
+    db: new Proxy(handle.db, {
+      get(target, prop) {
+        // The lookup of the record fails (the database went away mid-event).
+        if (prop === "selectFrom")
+          return () => {
+            throw new Error("database unavailable");
+          };
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    }),
+  };
+  const id = next("evt");
+  const reversed = { id: "iauth_x", approved: true, status: "reversed", card: "ic_x" };
+  await expect(
+    handleStripeEvent(failing, event("issuing_authorization.updated", reversed, id), TUESDAY),
+  ).rejects.toThrow("database unavailable");
+  expect(await handle.db.selectFrom("stripe_webhook_events").select("id").where("id", "=", id).execute()).toEqual([]);
+});

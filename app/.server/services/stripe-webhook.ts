@@ -1,0 +1,257 @@
+import Stripe from "stripe";
+import {
+  authorisationRequestOf,
+  authorisationStateOf,
+  eventOf,
+  releasedWithoutCapture,
+  transactionOf,
+  type StripeEventLike,
+} from "~/domain/stripe-issuing";
+import { newId } from "../ids";
+import { authorise, type AuthoriseRequest } from "./authorisations";
+import {
+  captureCardPayment,
+  payWithCard,
+  refundCardPayment,
+  reverseCardPayment,
+  type CardPaymentDeps,
+} from "./card-payments";
+
+/**
+ * Stripe Issuing's webhook (issue 17 §6, decision 0036). `verifyStripeEvent` checks the signature of the raw body
+ * (`stripe.webhooks.constructEvent`, 300 s of tolerance); `handleStripeEvent` applies a verified event once:
+ * its id is recorded first (`stripe_webhook_events`, insert-or-nothing: of two simultaneous deliveries one applies
+ * it, the other answers as a replay), and forgotten again if applying it fails, so that Stripe's retry applies it.
+ */
+
+/** Stripe's own default: an event signed more than 5 minutes ago is refused (a replayed capture of the traffic). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+export type RefusalReason = "missing signature" | "bad signature" | "stale timestamp" | "not JSON" | "not an event";
+
+export type Verified = { kind: "event"; event: StripeEventLike } | { kind: "refused"; reason: RefusalReason };
+
+/** The raw body as Stripe signed it, checked against the `Stripe-Signature` header; never parsed before. */
+export function verifyStripeEvent(
+  rawBody: Buffer,
+  signature: string | null,
+  secret: string,
+  tolerance = SIGNATURE_TOLERANCE_SECONDS,
+): Verified {
+  if (!signature) return { kind: "refused", reason: "missing signature" };
+  let json: unknown;
+  try {
+    json = Stripe.webhooks.constructEvent(rawBody, signature, secret, tolerance);
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
+      return { kind: "refused", reason: /tolerance/i.test(err.message) ? "stale timestamp" : "bad signature" };
+    }
+    // Signed by Stripe but not JSON (constructEvent parses after checking).
+    if (err instanceof SyntaxError) return { kind: "refused", reason: "not JSON" };
+    throw err;
+  }
+  const event = eventOf(json);
+  return event ? { kind: "event", event } : { kind: "refused", reason: "not an event" };
+}
+
+/** What the route answers: the decision of an authorisation request (Stripe's synchronous webhook), or received. */
+export type WebhookAnswer = { kind: "decision"; approved: boolean; stripeVersion: string } | { kind: "received" };
+
+export type WebhookDeps = CardPaymentDeps;
+
+/** Applies a verified event once by its id. Throws when applying fails (the route answers 500, Stripe retries). */
+export async function handleStripeEvent(
+  deps: WebhookDeps,
+  event: StripeEventLike,
+  now = new Date(),
+): Promise<WebhookAnswer> {
+  const first = await claim(deps, event, now);
+  try {
+    if (event.type === "issuing_authorization.request") {
+      const approved = await decide(deps, event, first);
+      return { kind: "decision", approved, stripeVersion: event.apiVersion ?? Stripe.API_VERSION };
+    }
+    if (!first) {
+      deps.logger.info("stripe webhook replayed", { event: event.id, type: event.type });
+      return { kind: "received" };
+    }
+    if (event.type === "issuing_authorization.created" || event.type === "issuing_authorization.updated") {
+      await applyAuthorisation(deps, event);
+    } else if (event.type === "issuing_transaction.created") {
+      await applyTransaction(deps, event);
+    } else {
+      deps.logger.info("stripe webhook ignored", { event: event.id, type: event.type });
+    }
+    return { kind: "received" };
+  } catch (err) {
+    if (first) await deps.db.deleteFrom("stripe_webhook_events").where("id", "=", event.id).execute();
+    throw err;
+  }
+}
+
+/** Records the event; false: it was recorded before (a replay, or a simultaneous delivery of the same event). */
+async function claim(deps: WebhookDeps, event: StripeEventLike, now: Date): Promise<boolean> {
+  const result = await deps.db
+    .insertInto("stripe_webhook_events")
+    .values({ id: event.id, type: event.type, received_at: now.toISOString() })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * `issuing_authorization.request`: the engine's decision, answered at once. The first delivery goes through the
+ * orchestrator (`payWithCard`; what it settles afterwards — the overflow's charge, the notification — is not
+ * awaited: Stripe waits 2 s at most). A replay asks `authorise`, which finds the decision by Stripe's id (under the
+ * person's lock: a simultaneous first delivery is waited for) and settles nothing again.
+ */
+async function decide(deps: WebhookDeps, event: StripeEventLike, first: boolean): Promise<boolean> {
+  const mapped = authorisationRequestOf(event.object);
+  if (!mapped) {
+    deps.logger.warn("stripe authorisation request unreadable, declined", { event: event.id });
+    return false;
+  }
+  const { cardRef, ...rest } = mapped;
+  const request: AuthoriseRequest = { ...rest, card: { issuerRef: cardRef } };
+  let result;
+  if (first) {
+    const paid = await payWithCard(deps, request);
+    paid.settled.catch((err: unknown) => deps.logger.error("card payment not settled", { err, event: event.id }));
+    result = paid.result;
+  } else {
+    result = await authorise(deps, request);
+  }
+  if (result.kind === "unknownCard") {
+    deps.logger.warn("stripe authorisation request for an unknown card, declined", { event: event.id });
+    return false;
+  }
+  deps.logger.info("stripe authorisation request", {
+    event: event.id,
+    replay: !first,
+    decision: result.kind,
+    ...(result.kind === "declined" ? { reason: result.code } : {}),
+  });
+  return result.kind === "approved";
+}
+
+/** Our record of a Stripe authorisation, or undefined. */
+function recordOf(deps: WebhookDeps, stripeAuthorizationId: string) {
+  return deps.db
+    .selectFrom("card_authorizations")
+    .select(["id", "status_name", "has_card_transactions", "frozen"])
+    .where("stripe_authorization_id", "=", stripeAuthorizationId)
+    .executeTakeFirst();
+}
+
+/**
+ * `issuing_authorization.created` / `.updated`: our record brought in line. One Stripe decided without us (our
+ * answer came too late, Stripe was unreachable…) is recorded — an approval through the engine, which holds what the
+ * wallets can pay; a decline as a declined row. A reversal, an expiry, or a decline after our approval releases our
+ * holds (`reverseCardPayment`, idempotent). Anything else (pending, closed while captured) changes nothing here.
+ */
+async function applyAuthorisation(deps: WebhookDeps, event: StripeEventLike): Promise<void> {
+  const state = authorisationStateOf(event.object);
+  if (!state) {
+    deps.logger.warn("stripe authorisation event unreadable, ignored", { event: event.id, type: event.type });
+    return;
+  }
+  const record = await recordOf(deps, state.stripeAuthorizationId);
+  if (!record) {
+    await recordDecidedWithoutUs(deps, event, state);
+    return;
+  }
+  if (!releasedWithoutCapture(state)) return;
+  const result = await reverseCardPayment(deps, record.id);
+  deps.logger.info("stripe authorisation released", { event: event.id, status: state.status, outcome: result.kind });
+}
+
+async function recordDecidedWithoutUs(
+  deps: WebhookDeps,
+  event: StripeEventLike,
+  state: NonNullable<ReturnType<typeof authorisationStateOf>>,
+): Promise<void> {
+  const card = state.cardRef
+    ? await deps.db.selectFrom("cards").select("id").where("issuer_ref", "=", state.cardRef).executeTakeFirst()
+    : undefined;
+  if (!card) {
+    deps.logger.warn("stripe authorisation event for an unknown card, ignored", { event: event.id });
+    return;
+  }
+  if (state.approved && state.status === "pending") {
+    // Stripe approved without asking us (its timeout default): the engine holds what the wallets can pay.
+    const { result } = await payWithCard(deps, {
+      card: { id: card.id },
+      amount: state.amount,
+      currency: state.currency,
+      merchant: state.merchant,
+      at: state.at,
+      entryMode: state.entryMode,
+      stripeAuthorizationId: state.stripeAuthorizationId,
+    });
+    const level = result.kind === "approved" ? "info" : "error";
+    deps.logger[level]("stripe authorisation approved without us, recorded", { event: event.id, engine: result.kind });
+    return;
+  }
+  if (!state.approved) {
+    await deps.db
+      .insertInto("card_authorizations")
+      .values({
+        id: newId("auth"),
+        card_id: card.id,
+        amount: Number.isSafeInteger(state.amount) ? Math.abs(state.amount) : 0,
+        merchant_name: state.merchant.name.slice(0, 120),
+        merchant_city: state.merchant.city.slice(0, 120),
+        merchant_country: state.merchant.country.slice(0, 3),
+        status_name: "closed",
+        status_reason: "declined_by_issuer",
+        has_card_transactions: 0,
+        frozen: 0,
+        overflow_amount: 0,
+        can_switch_payment_methods: 0,
+        transaction_at: state.at.toISOString(),
+        scopes: null,
+        currency: state.currency.slice(0, 8),
+        merchant_category_code: /^\d{4}$/.test(state.merchant.categoryCode) ? state.merchant.categoryCode : null,
+        entry_mode: state.entryMode,
+        stripe_authorization_id: state.stripeAuthorizationId,
+      })
+      .onConflict((oc) => oc.column("stripe_authorization_id").doNothing())
+      .execute();
+    deps.logger.info("stripe authorisation declined without us, recorded", { event: event.id });
+    return;
+  }
+  // Approved but already reversed, expired or closed when we first hear of it: nothing held, nothing to record.
+  deps.logger.warn("stripe authorisation unknown to us and no longer pending, ignored", {
+    event: event.id,
+    status: state.status,
+  });
+}
+
+/** `issuing_transaction.created`: a capture or a merchant refund of one of our authorisations. */
+async function applyTransaction(deps: WebhookDeps, event: StripeEventLike): Promise<void> {
+  const transaction = transactionOf(event.object);
+  if (!transaction) {
+    deps.logger.warn("stripe transaction unreadable, ignored", { event: event.id });
+    return;
+  }
+  const record = transaction.stripeAuthorizationId
+    ? await recordOf(deps, transaction.stripeAuthorizationId)
+    : undefined;
+  if (!record) {
+    deps.logger.warn("stripe transaction of an authorisation unknown to us, ignored", {
+      event: event.id,
+      type: transaction.type,
+    });
+    return;
+  }
+  const result =
+    transaction.type === "capture"
+      ? await captureCardPayment(deps, record.id, transaction.amount)
+      : await refundCardPayment(deps, record.id, transaction.amount, transaction.id);
+  const applied = result.kind === "captured" || result.kind === "refunded";
+  deps.logger[applied ? "info" : "warn"]("stripe transaction", {
+    event: event.id,
+    type: transaction.type,
+    outcome: result.kind,
+  });
+}

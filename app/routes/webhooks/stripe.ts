@@ -1,0 +1,54 @@
+import type { Route } from "./+types/stripe";
+import { getPlatform } from "~/.server/platform";
+import { handleStripeEvent, verifyStripeEvent } from "~/.server/services/stripe-webhook";
+import { errorPage } from "~/routes/+shared/error-page.server";
+
+/**
+ * Stripe Issuing's webhook (issue 17 §6, decision 0036): `POST /webhooks/stripe`, no session, JSON let through for
+ * this path only by server/security.ts. The signature is checked on the raw body before anything reads it; an
+ * unsigned, badly signed, stale or unreadable body is a 400, logged with its reason only (never the body nor the
+ * signature). `issuing_authorization.request` is answered synchronously as Stripe documents it: 200, the
+ * `Stripe-Version` header, `{"approved": true|false}`. Without STRIPE_WEBHOOK_SECRET the route does not exist.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const platform = await getPlatform();
+  const secret = platform.env.STRIPE_WEBHOOK_SECRET;
+  if (!secret) return notFound();
+  const raw = Buffer.from(await request.arrayBuffer());
+  const verified = verifyStripeEvent(raw, request.headers.get("Stripe-Signature"), secret);
+  if (verified.kind === "refused") {
+    platform.logger.warn("stripe webhook refused", { reason: verified.reason });
+    return json({ error: verified.reason, message: REFUSED }, 400);
+  }
+  try {
+    const answer = await handleStripeEvent(platform, verified.event);
+    if (answer.kind === "decision") {
+      return json({ approved: answer.approved }, 200, { "Stripe-Version": answer.stripeVersion });
+    }
+    return json({ received: true }, 200);
+  } catch (err) {
+    // Not applied and forgotten: Stripe delivers it again (a request falls back to the endpoint's timeout setting).
+    platform.logger.error("stripe webhook failed", { err, event: verified.event.id, type: verified.event.type });
+    return json({ error: "not applied" }, 500);
+  }
+}
+
+/** Read by whoever looks at the endpoint's deliveries in Stripe's dashboard; `error` is the reason's code. */
+const REFUSED =
+  "Requête refusée : la signature Stripe de ce message est absente, invalide ou trop ancienne, ou son contenu n'est pas un évènement.";
+
+/** Nothing to read here: a webhook is a post. */
+export function loader() {
+  return notFound();
+}
+
+function notFound() {
+  return new Response(errorPage(404), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function json(body: unknown, status: number, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers },
+  });
+}

@@ -1,0 +1,166 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { DatabaseHandle } from "~/.server/db";
+import { openDemoDatabase } from "~/.server/db/test-database";
+import { parseEnv } from "~/.server/env";
+import { createLogger } from "~/.server/logger";
+import type { Platform } from "~/.server/platform";
+import { addCalendarDays, isFrenchPublicHoliday } from "~/domain/calendar";
+import { todayInParis } from "~/domain/wallets";
+import { action, loader } from "~/routes/webhooks/stripe";
+import { installTestPlatform } from "./test-platform";
+
+/**
+ * The webhook route as React Router calls it (decision 0036), on the demo database: marie's •••• 4242 paying 12,50 €
+ * at a restaurant. The server's own refusals (body types, cross-site posts) are tested on the built server
+ * (server/stripe-webhook.test.ts).
+ */
+const SECRET = "whsec_route_test_secret";
+let handle: DatabaseHandle;
+let platform: Platform;
+let cardRef: string;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  let ids: Record<string, string>;
+  ({ handle, ids } = await openDemoDatabase());
+  platform = installTestPlatform(handle, "stripe-webhook-route-test-secret-0123456789");
+  platform.logger = createLogger("debug", (line) => lines.push(line));
+  const card = await handle.db
+    .selectFrom("cards")
+    .select("issuer_ref")
+    .where("user_id", "=", ids.marie!)
+    .where("last_four", "=", "4242")
+    .executeTakeFirstOrThrow();
+  cardRef = card.issuer_ref!;
+}, 30_000);
+afterAll(() => handle.close());
+
+const withSecret = (secret: string | undefined) => {
+  platform.env = parseEnv({ SESSION_SECRET: "x".repeat(40), LOG_LEVEL: "silent", STRIPE_WEBHOOK_SECRET: secret });
+};
+
+/** Lunch time (12:30 in Paris) of the last day up to today on which titres-restaurant pay: not a Sunday nor a holiday. */
+function lastMealDay(): number {
+  let day = todayInParis();
+  while (new Date(`${day}T12:00:00Z`).getUTCDay() === 0 || isFrenchPublicHoliday(day)) day = addCalendarDays(day, -1);
+  return Math.floor(new Date(`${day}T11:30:00Z`).getTime() / 1000);
+}
+
+/** A lunch at a restaurant: an authorisation request Stripe signed just now. */
+function requestEvent(id = `evt_${crypto.randomUUID()}`) {
+  const now = Math.floor(Date.now() / 1000);
+  return JSON.stringify({
+    id,
+    object: "event",
+    api_version: "2025-03-31.basil",
+    type: "issuing_authorization.request",
+    data: {
+      object: {
+        id: `iauth_${crypto.randomUUID()}`,
+        object: "issuing.authorization",
+        approved: false,
+        authorization_method: "chip",
+        card: { id: cardRef, object: "issuing.card" },
+        created: lastMealDay(),
+        merchant_data: { name: "Le Petit Café", city: "Lyon", country: "FR", category_code: "5812" },
+        pending_request: { amount: 1250, currency: "eur", merchant_amount: 1250, merchant_currency: "eur" },
+        status: "pending",
+      },
+    },
+    created: now,
+  });
+}
+
+async function post(body: string, signature?: string | null, contentType = "application/json"): Promise<Response> {
+  const url = "http://localhost/webhooks/stripe";
+  const headers: Record<string, string> = { "Content-Type": contentType };
+  const sig =
+    signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET }) : signature;
+  if (sig) headers["Stripe-Signature"] = sig;
+  return action({
+    request: new Request(url, { method: "POST", body, headers }),
+    url: new URL(url),
+    pattern: "/webhooks/stripe",
+    params: {},
+    context: undefined as never,
+  });
+}
+
+test("without STRIPE_WEBHOOK_SECRET the route does not exist: 404, signed or not", async () => {
+  withSecret(undefined);
+  expect((await post(requestEvent())).status).toBe(404);
+  expect(loader().status).toBe(404);
+});
+
+test("a signed authorisation request: 200, Stripe-Version, {approved: true}, at once", async () => {
+  withSecret(SECRET);
+  const res = await post(requestEvent());
+  expect(res.status).toBe(200);
+  expect(res.headers.get("Stripe-Version")).toBe("2025-03-31.basil");
+  expect(res.headers.get("Content-Type")).toBe("application/json");
+  expect(await res.json()).toEqual({ approved: true });
+});
+
+test("replayed: the same answer, one record", async () => {
+  withSecret(SECRET);
+  const body = requestEvent();
+  const stripeId = (JSON.parse(body) as { data: { object: { id: string } } }).data.object.id;
+  const answers = await Promise.all([post(body), post(body)]);
+  for (const res of [...answers, await post(body)]) {
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ approved: true });
+  }
+  const rows = await handle.db
+    .selectFrom("card_authorizations")
+    .select("id")
+    .where("stripe_authorization_id", "=", stripeId)
+    .execute();
+  expect(rows).toHaveLength(1);
+});
+
+test("unsigned, badly signed, stale or not JSON: 400, logged with the reason only", async () => {
+  withSecret(SECRET);
+  const body = requestEvent();
+  const stale = Stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret: SECRET,
+    timestamp: Math.floor(Date.now() / 1000) - 301,
+  });
+  const wrong = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: "whsec_someone_else" });
+  const cases: [string, string, string | null][] = [
+    ["missing signature", body, null],
+    ["bad signature", body, wrong],
+    ["stale timestamp", body, stale],
+    ["not JSON", "{not json", Stripe.webhooks.generateTestHeaderString({ payload: "{not json", secret: SECRET })],
+  ];
+  for (const [reason, payload, signature] of cases) {
+    lines.length = 0;
+    const res = await post(payload, signature);
+    expect(res.status, reason).toBe(400);
+    expect(await res.json()).toMatchObject({ error: reason, message: expect.stringContaining("Requête refusée") });
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ level: "warn", msg: "stripe webhook refused", reason }),
+    ]);
+    const logged = lines.join("\n");
+    expect(logged).not.toContain(cardRef);
+    expect(logged).not.toContain("Petit Café");
+    if (signature) expect(logged).not.toContain(signature.split("v1=")[1]);
+  }
+});
+
+test("an unknown event type: 200, recorded, ignored", async () => {
+  withSecret(SECRET);
+  const id = `evt_${crypto.randomUUID()}`;
+  const body = JSON.stringify({
+    id,
+    object: "event",
+    type: "issuing_dispute.created",
+    data: { object: { id: "idp_1" } },
+  });
+  const res = await post(body);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ received: true });
+  const rows = await handle.db.selectFrom("stripe_webhook_events").select("type").where("id", "=", id).execute();
+  expect(rows).toEqual([{ type: "issuing_dispute.created" }]);
+});
