@@ -1,3 +1,5 @@
+import type { Selectable } from "kysely";
+import type { WalletBalanceTable } from "../db/schema";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
@@ -449,25 +451,12 @@ export async function debitWallet(
   now = new Date(),
   authorizationId: string | null = null,
 ): Promise<void> {
-  const wallet = await trx
-    .selectFrom("wallets")
-    .select(["unlimited"])
-    .where("id", "=", walletId)
-    .executeTakeFirstOrThrow();
-  const today = todayInParis(now);
-  if (wallet.unlimited !== 1) {
-    const limits = await trx.selectFrom("credit_limits").selectAll().where("wallet_id", "=", walletId).execute();
-    const open = limits.find(
-      (c) => c.credit_started_at.slice(0, 10) <= today && today <= c.credit_ended_at.slice(0, 10),
-    );
-    if (open) {
-      await trx
-        .updateTable("credit_limits")
-        .set({ remaining_amount: open.remaining_amount - amount })
-        .where("id", "=", open.id)
-        .execute();
-    } else {
-      const rows = await trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", walletId).execute();
+  await applyToWallet(
+    trx,
+    walletId,
+    -amount,
+    { mainComment, merchantName, now, authorizationId },
+    async (rows, today) => {
       let left = amount;
       const current = currentBalances(
         rows.map((b) => ({
@@ -498,21 +487,8 @@ export async function debitWallet(
           .where("id", "=", last.id)
           .execute();
       }
-    }
-  }
-  await trx
-    .insertInto("wallet_transactions")
-    .values({
-      id: newId("wtx"),
-      wallet_id: walletId,
-      amount: -amount,
-      main_comment: mainComment,
-      merchant_name: merchantName,
-      status: "processed",
-      created_at: now.toISOString(),
-      authorization_id: authorizationId,
-    })
-    .execute();
+    },
+  );
 }
 
 /**
@@ -530,25 +506,12 @@ export async function creditWallet(
   now: Date,
   authorizationId: string | null = null,
 ): Promise<void> {
-  const wallet = await trx
-    .selectFrom("wallets")
-    .select(["unlimited"])
-    .where("id", "=", walletId)
-    .executeTakeFirstOrThrow();
-  const today = todayInParis(now);
-  if (wallet.unlimited !== 1) {
-    const limits = await trx.selectFrom("credit_limits").selectAll().where("wallet_id", "=", walletId).execute();
-    const open = limits.find(
-      (c) => c.credit_started_at.slice(0, 10) <= today && today <= c.credit_ended_at.slice(0, 10),
-    );
-    if (open) {
-      await trx
-        .updateTable("credit_limits")
-        .set({ remaining_amount: open.remaining_amount + amount })
-        .where("id", "=", open.id)
-        .execute();
-    } else {
-      const rows = await trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", walletId).execute();
+  await applyToWallet(
+    trx,
+    walletId,
+    amount,
+    { mainComment, merchantName, now, authorizationId },
+    async (rows, today) => {
       const byEnd = [...rows].sort((a, b) => b.end_date.localeCompare(a.end_date));
       const target = byEnd.find((b) => b.start_date <= today && today <= b.end_date) ?? byEnd[0];
       if (target) {
@@ -558,6 +521,43 @@ export async function creditWallet(
           .where("id", "=", target.id)
           .execute();
       }
+    },
+  );
+}
+
+/**
+ * What a debit and a credit share: `delta` cents on the open credit limit when the wallet has one, else the
+ * wallet's balances handed to `onBalances` (unlimited wallets: neither), then the processed operation recorded.
+ */
+async function applyToWallet(
+  trx: DB,
+  walletId: string,
+  delta: number,
+  operation: { mainComment: string; merchantName: string | null; now: Date; authorizationId: string | null },
+  onBalances: (rows: Selectable<WalletBalanceTable>[], today: string) => Promise<void>,
+): Promise<void> {
+  const wallet = await trx
+    .selectFrom("wallets")
+    .select(["unlimited"])
+    .where("id", "=", walletId)
+    .executeTakeFirstOrThrow();
+  const today = todayInParis(operation.now);
+  if (wallet.unlimited !== 1) {
+    const limits = await trx.selectFrom("credit_limits").selectAll().where("wallet_id", "=", walletId).execute();
+    const open = limits.find(
+      (c) => c.credit_started_at.slice(0, 10) <= today && today <= c.credit_ended_at.slice(0, 10),
+    );
+    if (open) {
+      await trx
+        .updateTable("credit_limits")
+        .set({ remaining_amount: open.remaining_amount + delta })
+        .where("id", "=", open.id)
+        .execute();
+    } else {
+      await onBalances(
+        await trx.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", walletId).execute(),
+        today,
+      );
     }
   }
   await trx
@@ -565,12 +565,12 @@ export async function creditWallet(
     .values({
       id: newId("wtx"),
       wallet_id: walletId,
-      amount,
-      main_comment: mainComment,
-      merchant_name: merchantName,
+      amount: delta,
+      main_comment: operation.mainComment,
+      merchant_name: operation.merchantName,
       status: "processed",
-      created_at: now.toISOString(),
-      authorization_id: authorizationId,
+      created_at: operation.now.toISOString(),
+      authorization_id: operation.authorizationId,
     })
     .execute();
 }
