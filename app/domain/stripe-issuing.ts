@@ -73,21 +73,14 @@ export function authorisationRequestOf(authorization: Json): StripeAuthorisation
   const cardRef = idOf(authorization.card);
   const pending = authorization.pending_request;
   if (!stripeAuthorizationId || !cardRef || !isObject(pending)) return null;
-  const merchant = isObject(authorization.merchant_data) ? authorization.merchant_data : {};
-  const created = typeof authorization.created === "number" ? authorization.created : NaN;
   return {
     stripeAuthorizationId,
     cardRef,
     // The engine refuses what is not a whole number of cents from 1 to its maximum.
     amount: typeof pending.amount === "number" ? pending.amount : NaN,
     currency: text(pending.currency).toUpperCase(),
-    merchant: {
-      name: text(merchant.name),
-      city: text(merchant.city),
-      country: text(merchant.country),
-      categoryCode: text(merchant.category_code),
-    },
-    at: Number.isFinite(created) ? new Date(created * 1000) : new Date(),
+    merchant: merchantOf(authorization),
+    at: createdAt(authorization),
     entryMode: entryModeOf(authorization.authorization_method),
   };
 }
@@ -109,8 +102,6 @@ export interface StripeAuthorisationState {
 export function authorisationStateOf(authorization: Json): StripeAuthorisationState | null {
   const stripeAuthorizationId = idOf(authorization.id);
   if (!stripeAuthorizationId || typeof authorization.approved !== "boolean") return null;
-  const merchant = isObject(authorization.merchant_data) ? authorization.merchant_data : {};
-  const created = typeof authorization.created === "number" ? authorization.created : NaN;
   return {
     stripeAuthorizationId,
     cardRef: idOf(authorization.card),
@@ -118,13 +109,8 @@ export function authorisationStateOf(authorization: Json): StripeAuthorisationSt
     status: text(authorization.status),
     amount: typeof authorization.amount === "number" ? authorization.amount : NaN,
     currency: text(authorization.currency).toUpperCase(),
-    merchant: {
-      name: text(merchant.name),
-      city: text(merchant.city),
-      country: text(merchant.country),
-      categoryCode: text(merchant.category_code),
-    },
-    at: Number.isFinite(created) ? new Date(created * 1000) : new Date(),
+    merchant: merchantOf(authorization),
+    at: createdAt(authorization),
     entryMode: entryModeOf(authorization.authorization_method),
   };
 }
@@ -157,4 +143,21 @@ export function transactionOf(transaction: Json): StripeTransaction | null {
     stripeAuthorizationId: idOf(transaction.authorization),
     amount: Math.abs(transaction.amount),
   };
+}
+
+/** Stripe's `merchant_data` as the engine's merchant (missing fields are empty: the engine refuses a bad code). */
+function merchantOf(authorization: Json): Merchant {
+  const merchant = isObject(authorization.merchant_data) ? authorization.merchant_data : {};
+  return {
+    name: text(merchant.name),
+    city: text(merchant.city),
+    country: text(merchant.country),
+    categoryCode: text(merchant.category_code),
+  };
+}
+
+/** When the card was used: Stripe's `created` (seconds), or now when it is missing. */
+function createdAt(authorization: Json): Date {
+  const created = typeof authorization.created === "number" ? authorization.created : NaN;
+  return Number.isFinite(created) ? new Date(created * 1000) : new Date();
 }
