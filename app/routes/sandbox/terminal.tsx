@@ -153,21 +153,14 @@ function LifecycleForms({ a }: { a: TerminalAuthorisation }) {
     <div className="actions">
       {a.state === "approved" ? (
         <>
-          <Form method="post" className="inline-form">
-            <input type="hidden" name="authorization" value={a.id} />
-            <label htmlFor={`capture-${a.id}`}>{t("terminal.captureAmount")}</label>
-            <input
-              className="input input--short"
-              id={`capture-${a.id}`}
-              name="amount"
-              inputMode="decimal"
-              defaultValue={(a.amount / 100).toFixed(2).replace(".", ",")}
-            />
-            <button type="submit" name="intent" value={INTENT.capture} className="button button--small">
-              {t("terminal.capture")}
-              <span className="visually-hidden"> {label}</span>
-            </button>
-          </Form>
+          <AmountForm
+            authorization={a.id}
+            intent={INTENT.capture}
+            amount={a.amount}
+            field={t("terminal.captureAmount")}
+            action={t("terminal.capture")}
+            label={label}
+          />
           <Form method="post">
             <input type="hidden" name="authorization" value={a.id} />
             <button
@@ -183,21 +176,15 @@ function LifecycleForms({ a }: { a: TerminalAuthorisation }) {
         </>
       ) : null}
       {a.state === "captured" && a.refundable > 0 ? (
-        <Form method="post" className="inline-form">
-          <input type="hidden" name="authorization" value={a.id} />
-          <label htmlFor={`refund-${a.id}`}>{t("terminal.refundAmount")}</label>
-          <input
-            className="input input--short"
-            id={`refund-${a.id}`}
-            name="amount"
-            inputMode="decimal"
-            defaultValue={(a.refundable / 100).toFixed(2).replace(".", ",")}
-          />
-          <button type="submit" name="intent" value={INTENT.refund} className="button button--secondary button--small">
-            {t("terminal.refund")}
-            <span className="visually-hidden"> {label}</span>
-          </button>
-        </Form>
+        <AmountForm
+          authorization={a.id}
+          intent={INTENT.refund}
+          amount={a.refundable}
+          field={t("terminal.refundAmount")}
+          action={t("terminal.refund")}
+          label={label}
+          secondary
+        />
       ) : null}
     </div>
   );
@@ -355,5 +342,40 @@ export default function SandboxTerminal({ loaderData, actionData }: Route.Compon
         </ol>
       )}
     </PublicShell>
+  );
+}
+
+/** A lifecycle step that takes an amount (capture, refund): the amount in euros, prefilled, and its button. */
+function AmountForm(props: {
+  authorization: string;
+  intent: string;
+  amount: number;
+  field: string;
+  action: string;
+  label: string;
+  secondary?: boolean;
+}) {
+  const inputId = `${props.intent}-${props.authorization}`;
+  return (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="authorization" value={props.authorization} />
+      <label htmlFor={inputId}>{props.field}</label>
+      <input
+        className="input input--short"
+        id={inputId}
+        name="amount"
+        inputMode="decimal"
+        defaultValue={(props.amount / 100).toFixed(2).replace(".", ",")}
+      />
+      <button
+        type="submit"
+        name="intent"
+        value={props.intent}
+        className={props.secondary ? "button button--secondary button--small" : "button button--small"}
+      >
+        {props.action}
+        <span className="visually-hidden"> {props.label}</span>
+      </button>
+    </Form>
   );
 }
