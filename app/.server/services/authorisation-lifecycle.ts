@@ -261,9 +261,13 @@ export function reverse(deps: AuthoriseDeps, authorisationId: string): Promise<R
 
 /**
  * The job releasing approvals held for more than 7 days without a capture (issue 17 §2); each in its own
- * transaction under its person's lock. Returns the ids it released.
+ * transaction under its person's lock. Returns those it released, with the overflow charged already (for the
+ * caller to refund through the processor: `expireStaleCardPayments`).
  */
-export async function expireStale(deps: AuthoriseDeps, now: Date): Promise<string[]> {
+export async function expireStale(
+  deps: AuthoriseDeps,
+  now: Date,
+): Promise<{ id: string; overflowToRefund: number }[]> {
   const before = new Date(now.getTime() - STALE_AFTER_DAYS * 24 * 60 * 60 * 1000).toISOString();
   const stale = await deps.db
     .selectFrom("card_authorizations")
@@ -273,10 +277,10 @@ export async function expireStale(deps: AuthoriseDeps, now: Date): Promise<strin
     .where("transaction_at", "<", before)
     .orderBy("transaction_at")
     .execute();
-  const expired: string[] = [];
+  const expired: { id: string; overflowToRefund: number }[] = [];
   for (const { id } of stale) {
     const result = await release(deps, id, "expired", before);
-    if (result.kind === "reversed") expired.push(id);
+    if (result.kind === "reversed") expired.push({ id, overflowToRefund: result.overflowToRefund });
   }
   return expired;
 }

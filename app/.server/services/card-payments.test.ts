@@ -14,6 +14,7 @@ import {
   captureCardPayment,
   payWithCard,
   refundCardPayment,
+  expireStaleCardPayments,
   reverseCardPayment,
   type CardPaymentDeps,
 } from "./card-payments";
@@ -304,6 +305,26 @@ describe("the lifecycle through the orchestrator", () => {
     expect(recorded.refunds).toEqual([
       { paymentRef: intent.processor_ref, amount: 2000, idempotencyKey: `${authorizationId}:reverse` },
     ]);
+  });
+
+  test("the expiry job releases an approval held 8 days and refunds its charged overflow, once", async () => {
+    const recorded: Recorded = { charges: [], refunds: [] };
+    const { authorizationId, intent } = await approvedWithOverflow(recorded);
+    const processor = fakeProcessor("succeeded", recorded);
+    const eightDaysLater = new Date(TUESDAY.getTime() + 8 * 24 * 60 * 60 * 1000);
+    expect(await expireStaleCardPayments(deps(processor), eightDaysLater)).toBeGreaterThanOrEqual(1);
+    const row = await handle.db
+      .selectFrom("card_authorizations")
+      .select(["status_name", "status_reason", "frozen"])
+      .where("id", "=", authorizationId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status_name: "reversed", status_reason: "expired", frozen: 0 });
+    const mine = () => recorded.refunds.filter((r) => r.paymentRef === intent.processor_ref);
+    expect(mine()).toEqual([
+      { paymentRef: intent.processor_ref, amount: 2000, idempotencyKey: `${authorizationId}:expire` },
+    ]);
+    await expireStaleCardPayments(deps(processor), eightDaysLater);
+    expect(mine()).toHaveLength(1);
   });
 
   test("a merchant refund gives the overflow back first, once per reference", async () => {

@@ -6,6 +6,7 @@ import { PaymentError } from "../providers/payments/port";
 import { authorise, type AuthoriseRequest, type AuthoriseResult } from "./authorisations";
 import {
   capture,
+  expireStale,
   refundFromMerchant,
   reverse,
   type CaptureResult,
@@ -192,6 +193,17 @@ export async function reverseCardPayment(deps: CardPaymentDeps, authorizationId:
   if (result.kind === "reversed" && result.overflowToRefund > 0)
     await refundOverflow(deps, authorizationId, result.overflowToRefund, `${authorizationId}:reverse`);
   return result;
+}
+
+/**
+ * The daily job (`npm run payments:expire`): approvals held more than 7 days without a capture are released, and an
+ * overflow already charged for them goes back to the saved card. Returns how many were released.
+ */
+export async function expireStaleCardPayments(deps: CardPaymentDeps, now = new Date()): Promise<number> {
+  const expired = await expireStale(deps, now);
+  for (const { id, overflowToRefund } of expired)
+    if (overflowToRefund > 0) await refundOverflow(deps, id, overflowToRefund, `${id}:expire`);
+  return expired.length;
 }
 
 /** A merchant refund of a captured payment, once per reference; its overflow part goes back to the saved card. */
