@@ -323,9 +323,9 @@ describe("the switch applies the engine's rules on the payment's day (decision 0
       ["Titres-restaurant", 1250],
       ["Cadeaux", 1250],
     ]);
-    expect(
-      await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "12,50", [gift]: "" }, TUESDAY),
-    ).toEqual({ kind: "ok", overflowToRefund: 0 });
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "12,50", [gift]: "" }, TUESDAY)).toEqual(
+      { kind: "ok", overflowToRefund: 0 },
+    );
     expect(await parts(id)).toEqual([["Titres-restaurant", 1250]]);
   });
 
@@ -353,9 +353,10 @@ describe("the switch applies the engine's rules on the payment's day (decision 0
     expect(await movementCount(id)).toBe(before);
     expect(await available(p.userId, "Titres-restaurant")).toBe(7500);
 
-    expect(
-      await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "5", [gift]: "15" }, TUESDAY),
-    ).toEqual({ kind: "ok", overflowToRefund: 0 });
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "5", [gift]: "15" }, TUESDAY)).toEqual({
+      kind: "ok",
+      overflowToRefund: 0,
+    });
     expect(await parts(id)).toEqual([
       ["Titres-restaurant", 500],
       ["Cadeaux", 1500],
@@ -388,7 +389,14 @@ describe("the switch applies the engine's rules on the payment's day (decision 0
       await switchPaymentMethods(handle.db, p.userId, card, id, { [meal!]: "15", [meal2!]: "15" }, TUESDAY),
     ).toEqual({ kind: "invalid", errors: { [meal2!]: "tooMuch" }, total: null });
     expect(
-      await switchPaymentMethods(handle.db, p.userId, card, id, { [meal!]: "15", [meal2!]: "10", [gift!]: "5" }, TUESDAY),
+      await switchPaymentMethods(
+        handle.db,
+        p.userId,
+        card,
+        id,
+        { [meal!]: "15", [meal2!]: "10", [gift!]: "5" },
+        TUESDAY,
+      ),
     ).toEqual({ kind: "ok", overflowToRefund: 0 });
   });
 
@@ -430,11 +438,7 @@ describe("the switch applies the engine's rules on the payment's day (decision 0
     );
     expect(await movementCount(id)).toBe(before);
     // "Today zero" set on the payment's day: not offered.
-    await handle.db
-      .updateTable("wallets")
-      .set({ zero_limit_day: "2026-11-24" })
-      .where("id", "=", gift)
-      .execute();
+    await handle.db.updateTable("wallets").set({ zero_limit_day: "2026-11-24" }).where("id", "=", gift).execute();
     expect(await offered(p.userId, card, id)).toEqual([["Titres-restaurant", 1250]]);
 
     expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "4,50", [gift]: "8" }, TUESDAY)).toEqual(
