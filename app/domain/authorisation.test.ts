@@ -5,6 +5,7 @@ import {
   categoryEligible,
   DECLINE_SENTENCES,
   MCC,
+  ruleAllowance,
   type AuthorisationInput,
   type WalletState,
 } from "./authorisation";
@@ -387,5 +388,40 @@ describe("overflow to the default saved card, all or nothing", () => {
     for (const [code, sentence] of Object.entries(DECLINE_SENTENCES))
       expect(sentence).toBe(`${words.status.declined} : ${(words.reasons as Record<string, string>)[code]}`);
     expect(DECLINE_SENTENCES.card_frozen).toBe("Refusée : votre carte est gelée");
+  });
+});
+
+describe("what the rules let one wallet pay, its balance apart (the payment-method switch)", () => {
+  const allow = (wallet: WalletState, fields: { day?: string; categoryCode?: string | null; meal?: number } = {}) =>
+    ruleAllowance({
+      amount: 3000,
+      wallet,
+      day: fields.day ?? "2026-11-24",
+      categoryCode: fields.categoryCode === undefined ? "5812" : fields.categoryCode,
+      mealSpentToday: fields.meal ?? 0,
+    });
+
+  test("titres-restaurant: the day's 25 € less what was paid, nothing on Sundays and holidays unless allowed", () => {
+    const meal = wallet("meal", "meal", 1);
+    expect(allow(meal)).toBe(2500);
+    expect(allow(meal, { meal: 1500 })).toBe(1000);
+    expect(allow(meal, { meal: 2600 })).toBe(0);
+    expect(allow(meal, { day: "2026-11-22" })).toBe(0);
+    expect(allow(meal, { day: "2026-11-11" })).toBe(0);
+    expect(allow(wallet("meal", "meal", 1, { funderAllowsSundays: true }), { day: "2026-11-22" })).toBe(2500);
+  });
+
+  test("the category, today zero, the per-payment and daily limits; never more than the payment; no balance bound", () => {
+    const gift = wallet("gift", "gift", 1);
+    expect(allow(gift)).toBe(3000);
+    expect(allow(gift, { categoryCode: "6011" })).toBe(0);
+    expect(allow(wallet("mobility", "mobility", 1))).toBe(0);
+    // A payment recorded without a category: the category is not checked, the day's rules are.
+    expect(allow(wallet("mobility", "mobility", 1), { categoryCode: null })).toBe(3000);
+    expect(allow(wallet("gift", "gift", 1, { zeroLimitDay: "2026-11-24" }))).toBe(0);
+    expect(allow(wallet("gift", "gift", 1, { zeroLimitDay: "2026-11-23" }))).toBe(3000);
+    expect(allow(wallet("gift", "gift", 1, { perTransactionLimit: 800 }))).toBe(800);
+    expect(allow(wallet("gift", "gift", 1, { dailyLimit: 5000, spentToday: 4000 }))).toBe(1000);
+    expect(allow(wallet("gift", "gift", 1, { dailyLimit: 5000, spentToday: 6000 }))).toBe(0);
   });
 });

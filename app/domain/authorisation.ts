@@ -295,6 +295,48 @@ export function mealDayRestriction(day: string, funderAllowsSundays: boolean): M
 }
 
 /**
+ * The rules' bounds on what one wallet may pay on this Paris day, its balance apart, in the order their reasons are
+ * given: Sundays and public holidays and what is left of the day's 25 € (`mealLeft`) for titres-restaurant, "today
+ * zero", the per-payment limit, what the daily limit leaves.
+ */
+function ruleBounds(wallet: WalletState, day: string, mealLeft: number): Bound[] {
+  const bounds: Bound[] = [];
+  if (wallet.type === "meal") {
+    const closed = mealDayRestriction(day, wallet.funderAllowsSundays);
+    if (closed) bounds.push({ cents: 0, code: closed });
+    bounds.push({ cents: mealLeft, code: "meal_daily_cap" });
+  }
+  if (wallet.zeroLimitDay === day) bounds.push({ cents: 0, code: "today_zero_limit" });
+  if (wallet.perTransactionLimit !== null) {
+    bounds.push({ cents: wallet.perTransactionLimit, code: "transaction_limit_exceeded" });
+  }
+  if (wallet.dailyLimit !== null) {
+    bounds.push({ cents: Math.max(0, wallet.dailyLimit - wallet.spentToday), code: "daily_limit_exceeded" });
+  }
+  return bounds;
+}
+
+/**
+ * The most the rules let one wallet pay of a payment made on this Paris day, its balance apart (the caller knows
+ * what it holds): 0 when the category, Sunday or holiday, or "today zero" excludes it, else the least of `amount`,
+ * what the day's 25 € leave (titres-restaurant), the per-payment limit and what the daily limit leaves. The same
+ * bounds as the split's walk; read by the payment-method switch (decision 0038). `categoryCode` null: a payment
+ * recorded without one (before the engine), whose category is not checked.
+ */
+export function ruleAllowance(input: {
+  amount: number;
+  wallet: WalletState;
+  day: string;
+  categoryCode: string | null;
+  mealSpentToday: number;
+}): number {
+  const { wallet, day, categoryCode } = input;
+  if (categoryCode !== null && !categoryEligible(wallet.type, categoryCode, day)) return 0;
+  const mealLeft = Math.max(0, MEAL_DAILY_CAP - input.mealSpentToday);
+  return Math.max(0, Math.min(input.amount, ...ruleBounds(wallet, day, mealLeft).map((b) => b.cents)));
+}
+
+/**
  * The split's walk (decision 0035): each wallet eligible at this category, in the given (the card's priority)
  * order, pays the least of what is still due and its bounds (Sundays and public holidays and the day's 25 € for
  * titres-restaurant, "today zero", per-payment and daily limits, the balance less what is held). Shared by the
@@ -327,19 +369,7 @@ export function payFromWallets(input: {
     if (remaining === 0) break;
     if (!categoryEligible(wallet.type, code, day)) continue;
     anyEligible = true;
-    const bounds: Bound[] = [];
-    if (wallet.type === "meal") {
-      const closed = mealDayRestriction(day, wallet.funderAllowsSundays);
-      if (closed) bounds.push({ cents: 0, code: closed });
-      bounds.push({ cents: mealLeft, code: "meal_daily_cap" });
-    }
-    if (wallet.zeroLimitDay === day) bounds.push({ cents: 0, code: "today_zero_limit" });
-    if (wallet.perTransactionLimit !== null) {
-      bounds.push({ cents: wallet.perTransactionLimit, code: "transaction_limit_exceeded" });
-    }
-    if (wallet.dailyLimit !== null) {
-      bounds.push({ cents: Math.max(0, wallet.dailyLimit - wallet.spentToday), code: "daily_limit_exceeded" });
-    }
+    const bounds = ruleBounds(wallet, day, mealLeft);
     const balance = walletBalance({
       unlimited: wallet.unlimited,
       balances: wallet.balances,

@@ -302,13 +302,15 @@ export async function decisionOf(db: DB, stripeAuthorizationId: string): Promise
 /**
  * The card's linked wallets as the rules read them (`WalletState`), in the card's priority order, and today's
  * titres-restaurant spending across all the person's meal wallets; inside the caller's transaction, under its lock.
- * `at` decides which balances are valid and which day's spending counts.
+ * `at` decides which balances are valid and which day's spending counts; the payments of `exceptAuthorizationId`
+ * do not count in it (the payment-method switch splits that payment again, decision 0038).
  */
 export async function loadWalletStates(
   trx: DB,
   cardId: string,
   userId: string,
   at: Date,
+  exceptAuthorizationId?: string,
 ): Promise<{ wallets: WalletState[]; mealSpentToday: number }> {
   const [links, mealWallets] = await Promise.all([
     trx
@@ -334,7 +336,7 @@ export async function loadWalletStates(
   const mealIds = mealWallets.map((w) => w.id);
   const [funds, spent] = await Promise.all([
     loadWalletFunds(trx, walletIds),
-    spentTodayByWallet(trx, [...new Set([...walletIds, ...mealIds])], at),
+    spentTodayByWallet(trx, [...new Set([...walletIds, ...mealIds])], at, exceptAuthorizationId),
   ]);
 
   const wallets: WalletState[] = links.map((w) => {

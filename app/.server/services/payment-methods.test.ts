@@ -292,6 +292,168 @@ describe("switching a captured payment's payment methods", () => {
   });
 });
 
+describe("the switch applies the engine's rules on the payment's day (decision 0035)", () => {
+  /** Sunday 22 November 2026, 12:30 in Paris. */
+  const SUNDAY = new Date("2026-11-22T11:30:00Z");
+  const offered = async (userId: string, card: string, id: string) =>
+    (await getSwitchableTransaction(handle.db, userId, card, id))!.wallets.map((w) => [w.name, w.selectable]);
+
+  test("a Sunday restaurant payment cannot move onto titres-restaurant, unless the funder allows its Sunday workers", async () => {
+    const p = await person();
+    const card = p.cards["4242"]!;
+    const meal = p.wallets["Titres-restaurant"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    // On a Sunday the engine has Cadeaux pay it.
+    const id = await capturedSwitchable(card, { at: SUNDAY });
+    expect(await parts(id)).toEqual([["Cadeaux", 1250]]);
+    // Titres-restaurant holds 100 € but is not offered; the switch refuses it, nothing written.
+    expect(await offered(p.userId, card, id)).toEqual([["Cadeaux", 1250]]);
+    const before = await movementCount(id);
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "12,50" }, TUESDAY)).toEqual({
+      kind: "invalid",
+      errors: { form: "empty" },
+      total: 0,
+    });
+    expect(await movementCount(id)).toBe(before);
+    expect(await authRow(id)).toMatchObject({ can_switch_payment_methods: 1 });
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000);
+
+    await handle.db.updateTable("groups").set({ meal_sunday_workers: 1 }).where("id", "=", p.groupId).execute();
+    expect(await offered(p.userId, card, id)).toEqual([
+      ["Titres-restaurant", 1250],
+      ["Cadeaux", 1250],
+    ]);
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "12,50", [gift]: "" }, TUESDAY)).toEqual(
+      { kind: "ok", overflowToRefund: 0 },
+    );
+    expect(await parts(id)).toEqual([["Titres-restaurant", 1250]]);
+  });
+
+  test("a weekday payment moves onto titres-restaurant at most what the day's 25 € leave, its own part apart", async () => {
+    const p = await person();
+    const card = p.cards["4242"]!;
+    const meal = p.wallets["Titres-restaurant"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    // Lunch, 15 € from Titres-restaurant; then dinner, 20 €: 10 € left of the day's 25 €, Cadeaux the rest.
+    await capturedSwitchable(card, { amount: 1500 });
+    const id = await capturedSwitchable(card, { amount: 2000 });
+    expect(await parts(id)).toEqual([
+      ["Titres-restaurant", 1000],
+      ["Cadeaux", 1000],
+    ]);
+    // The dinner's own 10 € do not count against it: Titres-restaurant may still give 10 €, not 0 and not 20.
+    expect(await offered(p.userId, card, id)).toEqual([
+      ["Titres-restaurant", 1000],
+      ["Cadeaux", 2000],
+    ]);
+    const before = await movementCount(id);
+    expect(
+      await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "10,01", [gift]: "9,99" }, TUESDAY),
+    ).toEqual({ kind: "invalid", errors: { [meal]: "tooMuch" }, total: null });
+    expect(await movementCount(id)).toBe(before);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(7500);
+
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "5", [gift]: "15" }, TUESDAY)).toEqual({
+      kind: "ok",
+      overflowToRefund: 0,
+    });
+    expect(await parts(id)).toEqual([
+      ["Titres-restaurant", 500],
+      ["Cadeaux", 1500],
+    ]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(8000);
+  });
+
+  test("two titres-restaurant wallets share the day's 25 €", async () => {
+    const p = await person({
+      wallets: [
+        { name: "Titres-restaurant", type: "meal", balance: 10000 },
+        { name: "Titres-restaurant 2", type: "meal", balance: 10000 },
+        { name: "Cadeaux", type: "gift", balance: 5000 },
+      ],
+    });
+    const card = p.cards["4242"]!;
+    const [meal, meal2, gift] = ["Titres-restaurant", "Titres-restaurant 2", "Cadeaux"].map((n) => p.wallets[n]!);
+    const id = await capturedSwitchable(card, { amount: 3000 });
+    expect(await parts(id)).toEqual([
+      ["Titres-restaurant", 2500],
+      ["Cadeaux", 500],
+    ]);
+    expect(await offered(p.userId, card, id)).toEqual([
+      ["Titres-restaurant", 2500],
+      ["Titres-restaurant 2", 2500],
+      ["Cadeaux", 3000],
+    ]);
+    // Each alone within 25 €, together 30 €: the second is too much.
+    expect(
+      await switchPaymentMethods(handle.db, p.userId, card, id, { [meal!]: "15", [meal2!]: "15" }, TUESDAY),
+    ).toEqual({ kind: "invalid", errors: { [meal2!]: "tooMuch" }, total: null });
+    expect(
+      await switchPaymentMethods(
+        handle.db,
+        p.userId,
+        card,
+        id,
+        { [meal!]: "15", [meal2!]: "10", [gift!]: "5" },
+        TUESDAY,
+      ),
+    ).toEqual({ kind: "ok", overflowToRefund: 0 });
+  });
+
+  test("a wallet's per-payment limit, daily limit and today zero on the payment's day", async () => {
+    const p = await person();
+    const card = p.cards["4242"]!;
+    const meal = p.wallets["Titres-restaurant"]!;
+    const gift = p.wallets["Cadeaux"]!;
+    const id = await capturedSwitchable(card);
+    await handle.db.updateTable("wallets").set({ limit_per_transaction: 800 }).where("id", "=", gift).execute();
+    expect(await offered(p.userId, card, id)).toEqual([
+      ["Titres-restaurant", 1250],
+      ["Cadeaux", 800],
+    ]);
+    const before = await movementCount(id);
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [gift]: "12,50" }, TUESDAY)).toEqual({
+      kind: "invalid",
+      errors: { [gift]: "tooMuch" },
+      total: null,
+    });
+    expect(await movementCount(id)).toBe(before);
+    expect(await available(p.userId, "Cadeaux")).toBe(5000);
+
+    // A daily limit less what Cadeaux paid that day (a bookshop, 3 €): 5 € left.
+    await handle.db
+      .updateTable("wallets")
+      .set({ limit_per_transaction: null, daily_spending_limit: 800 })
+      .where("id", "=", gift)
+      .execute();
+    await approve(card, { amount: 300, merchant: { ...BOOKSHOP, categoryCode: "5947" } });
+    expect(await offered(p.userId, card, id)).toEqual([
+      ["Titres-restaurant", 1250],
+      ["Cadeaux", 500],
+    ]);
+    // The form offered 5 €; another 3 € at the bookshop meanwhile: the lock finds 2 € left, nothing written.
+    await approve(card, { amount: 300, merchant: { ...BOOKSHOP, categoryCode: "5947" } });
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "7,50", [gift]: "5" }, TUESDAY)).toEqual(
+      { kind: "invalid", errors: { [gift]: "tooMuch" }, total: null },
+    );
+    expect(await movementCount(id)).toBe(before);
+    // "Today zero" set on the payment's day: not offered.
+    await handle.db.updateTable("wallets").set({ zero_limit_day: "2026-11-24" }).where("id", "=", gift).execute();
+    expect(await offered(p.userId, card, id)).toEqual([["Titres-restaurant", 1250]]);
+
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "4,50", [gift]: "8" }, TUESDAY)).toEqual(
+      { kind: "invalid", errors: { form: "total" }, total: 450 },
+    );
+    expect(await switchPaymentMethods(handle.db, p.userId, card, id, { [meal]: "12,50" }, TUESDAY)).toEqual({
+      kind: "ok",
+      overflowToRefund: 0,
+    });
+    // Another person's ids still answer notFound.
+    const other = await person();
+    expect(await getSwitchableTransaction(handle.db, other.userId, card, id)).toBeNull();
+  });
+});
+
 describe("the screens read the engine's records", () => {
   test("held, captured and reversed payments: the card's reserved amounts, its tabs, the wallet lists and balances agree", async () => {
     const p = await person();

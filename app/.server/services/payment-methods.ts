@@ -1,9 +1,10 @@
-import { categoryEligible } from "~/domain/authorisation";
-import { validateSplit, type SelectableWallet, type SplitError } from "~/domain/payment-methods";
+import { ruleAllowance, type WalletState } from "~/domain/authorisation";
+import { validateSplit, type SelectableWallet, type SplitError, type SplitResult } from "~/domain/payment-methods";
 import { todayInParis } from "~/domain/wallets";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { lockAuthorisation, settleOverflow } from "./authorisation-lifecycle";
+import { loadWalletStates } from "./authorisations";
 import { creditWallet, debitWallet, linkedWalletSummaries, walletPartsOf, type WalletPart } from "./wallets";
 
 /**
@@ -18,8 +19,26 @@ export interface SwitchableTransaction {
   merchantName: string;
   transactionAt: string;
   amount: number;
-  /** The card's wallets that can give something, with what they can give (wallets with nothing are left out). */
+  /**
+   * The card's wallets that can give something, with what they can give: the least of what they hold (with what
+   * they paid of it) and what the engine's rules let them pay of it on its day (wallets with nothing are left out).
+   */
   wallets: (SelectableWallet & { name: string })[];
+}
+
+/** What the engine's rules read of the payment's day (decision 0035): the wallets' states, without its own parts. */
+interface PaymentDay {
+  day: string;
+  categoryCode: string | null;
+  states: Map<string, WalletState>;
+  /** Titres-restaurant paid that day across the person's meal wallets, this payment apart. */
+  mealSpentToday: number;
+}
+
+interface Switchable {
+  transaction: SwitchableTransaction;
+  paid: WalletPart[];
+  rules: PaymentDay;
 }
 
 /** The switchable transaction and what each wallet paid of it; read inside the switch's transaction too. */
@@ -28,7 +47,7 @@ async function readSwitchable(
   userId: string,
   cardId: string,
   authorizationId: string,
-): Promise<{ transaction: SwitchableTransaction; paid: WalletPart[] } | null> {
+): Promise<Switchable | null> {
   const row = await db
     .selectFrom("card_authorizations")
     .innerJoin("cards", "cards.id", "card_authorizations.card_id")
@@ -58,23 +77,25 @@ async function readSwitchable(
   if (refunded) return null;
   const paid = (await walletPartsOf(db, [row.id])).get(row.id) ?? [];
   const accepted = acceptedWalletTypes(row.scopes);
-  const day = todayInParis(new Date(row.transaction_at));
+  // The engine's rules on the payment's own Paris day, as if it were paid again: its own parts do not count.
+  const at = new Date(row.transaction_at);
+  const { wallets: states, mealSpentToday } = await loadWalletStates(db, cardId, userId, at, row.id);
+  const rules: PaymentDay = {
+    day: todayInParis(at),
+    categoryCode: row.merchant_category_code,
+    states: new Map(states.map((w) => [w.id, w])),
+    mealSpentToday,
+  };
   const wallets = (await linkedWalletSummaries(db, userId, cardId))
     // Spec 000 §5: wallets the supplier does not authorise are not offered.
     .filter((w) => accepted === null || accepted.includes(w.walletType))
-    // The engine's categories (decision 0035): a wallet that could not pay at this merchant is not offered.
-    .filter(
-      (w) => row.merchant_category_code === null || categoryEligible(w.walletType, row.merchant_category_code, day),
-    )
     .map((w) => {
       // What it paid of this transaction comes back to it first.
       const back = paid.find((p) => p.walletId === w.id)?.amount ?? 0;
-      return {
-        id: w.id,
-        name: w.name,
-        selectable: w.available === null ? row.amount : Math.max(0, Math.min(w.available + back, row.amount)),
-      };
+      const holds = w.available === null ? row.amount : Math.max(0, Math.min(w.available + back, row.amount));
+      return { id: w.id, name: w.name, selectable: Math.min(holds, allowance(rules, w.id, row.amount, 0)) };
     })
+    // Nothing to give, or the rules exclude it that day (category, Sunday, holiday, "today zero", limits used up).
     .filter((w) => w.selectable > 0);
   return {
     transaction: {
@@ -86,7 +107,42 @@ async function readSwitchable(
       wallets,
     },
     paid,
+    rules,
   };
+}
+
+/**
+ * What the engine's rules (`ruleAllowance`, decision 0035) let this wallet pay of the payment on its day, when the
+ * other chosen wallets already take `mealTaken` of the day's titres-restaurant; 0 for a wallet the rules do not know.
+ */
+function allowance(rules: PaymentDay, walletId: string, amount: number, mealTaken: number): number {
+  const wallet = rules.states.get(walletId);
+  if (!wallet) return 0;
+  return ruleAllowance({
+    amount,
+    wallet,
+    day: rules.day,
+    categoryCode: rules.categoryCode,
+    mealSpentToday: rules.mealSpentToday + mealTaken,
+  });
+}
+
+/**
+ * The typed split checked against what each wallet can give (`validateSplit`), then together against the day's 25 €
+ * of titres-restaurant, which all the meal wallets share: in the card's order, a meal wallet's amount beyond what the
+ * earlier ones leave is "too much".
+ */
+function checkSplit(switchable: Switchable, typed: Record<string, string>): SplitResult {
+  const { transaction, rules } = switchable;
+  const split = validateSplit(transaction.amount, transaction.wallets, typed);
+  if (!split.ok) return split;
+  const errors: Record<string, SplitError> = {};
+  let mealTaken = 0;
+  for (const part of split.parts) {
+    if (part.amount > allowance(rules, part.walletId, transaction.amount, mealTaken)) errors[part.walletId] = "tooMuch";
+    if (rules.states.get(part.walletId)?.type === "meal") mealTaken += part.amount;
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors, total: null } : split;
 }
 
 export async function getSwitchableTransaction(
@@ -141,7 +197,7 @@ export async function switchPaymentMethods(
   // A quick answer outside the lock for what the person typed wrong; the lock checks again.
   const before = await readSwitchable(db, userId, cardId, authorizationId);
   if (!before) return { kind: "notFound" };
-  const first = validateSplit(before.transaction.amount, before.transaction.wallets, typed);
+  const first = checkSplit(before, typed);
   if (!first.ok) return { kind: "invalid", errors: first.errors, total: first.total };
 
   return db.transaction().execute(async (trx): Promise<SwitchResult> => {
@@ -150,7 +206,7 @@ export async function switchPaymentMethods(
     const current = await readSwitchable(trx, userId, cardId, authorizationId);
     // Once only: of two submits, the second finds the transaction already switched.
     if (!current) return { kind: "notFound" };
-    const split = validateSplit(current.transaction.amount, current.transaction.wallets, typed);
+    const split = checkSplit(current, typed);
     if (!split.ok) return { kind: "invalid", errors: split.errors, total: split.total };
 
     await trx

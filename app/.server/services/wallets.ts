@@ -279,7 +279,13 @@ export async function getWalletDetail(
  * Cents paid with each of these wallets today (the Paris day of `now`): payments processed and amounts
  * held (`withdraw` movements, processed or frozen). Read by the wallet page and the authorisation engine.
  */
-export async function spentTodayByWallet(db: DB, walletIds: string[], now: Date): Promise<Map<string, number>> {
+export async function spentTodayByWallet(
+  db: DB,
+  walletIds: string[],
+  now: Date,
+  /** A card authorisation whose own payments do not count (the payment-method switch re-splits it). */
+  exceptAuthorizationId?: string,
+): Promise<Map<string, number>> {
   const spent = new Map(walletIds.map((id) => [id, 0]));
   if (walletIds.length === 0) return spent;
   const today = todayInParis(now);
@@ -294,6 +300,11 @@ export async function spentTodayByWallet(db: DB, walletIds: string[], now: Date)
     .where("status", "in", ["processed", "frozen"])
     .where("created_at", ">=", since)
     .where("created_at", "<=", until)
+    .$if(exceptAuthorizationId !== undefined, (q) =>
+      q.where((eb) =>
+        eb.or([eb("authorization_id", "is", null), eb("authorization_id", "!=", exceptAuthorizationId!)]),
+      ),
+    )
     .execute();
   for (const r of rows) {
     if (todayInParis(new Date(r.created_at)) === today) {
