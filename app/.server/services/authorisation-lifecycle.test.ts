@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, type AccountSpec } from "../db/factories";
+import type { AccountSpec } from "../db/factories";
 import { openTestDatabase } from "../db/test-database";
+import { approvedPayment, BOOKSHOP, paymentPerson, RESTAURANT, TUESDAY } from "./payment-test-kit";
 import { capture, expireStale, refundFromMerchant, reverse } from "./authorisation-lifecycle";
 import { authorise, type AuthoriseRequest } from "./authorisations";
 import { listWallets, spentTodayByWallet } from "./wallets";
 
-/** A fixed clock: Tuesday 24 November 2026, 12:30 in Paris. */
-const TUESDAY = new Date("2026-11-24T11:30:00Z");
-const RESTAURANT = { name: "Le Petit Café", city: "Lyon", country: "FR", categoryCode: "5812" };
-const BOOKSHOP = { name: "Librairie Mollat", city: "Bordeaux", country: "FR", categoryCode: "5942" };
 const FUEL = { name: "Station Total", city: "Lyon", country: "FR", categoryCode: "5542" };
 
 let handle: DatabaseHandle;
@@ -19,40 +16,8 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 const deps = () => ({ db: handle.db });
 
-let accounts = 0;
-/** A fresh person: card •••• 4242 with Titres-restaurant 100 € then Cadeaux 50 €, in that order. */
-async function person(spec: Partial<AccountSpec> = {}) {
-  accounts += 1;
-  const wallets = spec.wallets ?? [
-    { name: "Titres-restaurant", type: "meal", balance: 10000 },
-    { name: "Cadeaux", type: "gift", balance: 5000 },
-  ];
-  return createAccount(
-    handle.db,
-    {
-      email: `lifecycle${accounts}@example.com`,
-      passwordHash: "x",
-      wallets,
-      cards: [{ type: "physical", lastFour: "4242", wallets: wallets.map((w) => w.name) }],
-      ...spec,
-    },
-    TUESDAY,
-  );
-}
-
-async function approve(cardId: string, fields: Partial<AuthoriseRequest> = {}): Promise<string> {
-  const result = await authorise(deps(), {
-    card: { id: cardId },
-    amount: 1250,
-    currency: "EUR",
-    merchant: RESTAURANT,
-    at: TUESDAY,
-    entryMode: "contactless",
-    ...fields,
-  });
-  if (result.kind !== "approved") throw new Error(`expected an approval, got ${JSON.stringify(result)}`);
-  return result.authorizationId;
-}
+const person = (spec: Partial<AccountSpec> = {}) => paymentPerson(handle.db, spec);
+const approve = (cardId: string, fields: Partial<AuthoriseRequest> = {}) => approvedPayment(handle.db, cardId, fields);
 
 async function wallet(userId: string, name: string) {
   const w = (await listWallets(handle.db, userId, TUESDAY)).find((x) => x.name === name)!;

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, type AccountSpec } from "../db/factories";
+import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../db/test-database";
+import { BOOKSHOP, cardRequest, paymentPerson, RESTAURANT, SUNDAY, TUESDAY } from "./payment-test-kit";
 import { authorise, mealAllowanceLeftToday, type AuthoriseRequest } from "./authorisations";
 import { listWallets } from "./wallets";
-
-/** A fixed clock: Tuesday 24 November 2026, 12:30 in Paris; Sunday the 22nd, 12:30. */
-const TUESDAY = new Date("2026-11-24T11:30:00Z");
-const SUNDAY = new Date("2026-11-22T11:30:00Z");
-const RESTAURANT = { name: "Le Petit Café", city: "Lyon", country: "FR", categoryCode: "5812" };
-const BOOKSHOP = { name: "Librairie Mollat", city: "Bordeaux", country: "FR", categoryCode: "5942" };
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -17,41 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => handle.close());
 
-let accounts = 0;
-/** A fresh person: card •••• 4242 (physical, delivered) with the wallets named, in that order. */
-async function person(spec: Partial<AccountSpec> & { cardWallets?: string[]; frozen?: boolean } = {}) {
-  const { cardWallets, frozen, ...rest } = spec;
-  accounts += 1;
-  const wallets = rest.wallets ?? [
-    { name: "Titres-restaurant", type: "meal", balance: 10000 },
-    { name: "Cadeaux", type: "gift", balance: 5000 },
-  ];
-  return createAccount(
-    handle.db,
-    {
-      email: `payer${accounts}@example.com`,
-      passwordHash: "x",
-      wallets,
-      cards: [{ type: "physical", lastFour: "4242", frozen, wallets: cardWallets ?? wallets.map((w) => w.name) }],
-      ...rest,
-    },
-    TUESDAY,
-  );
-}
-
+const person = (spec: Parameters<typeof paymentPerson>[1] = {}) => paymentPerson(handle.db, spec);
 const pay = (cardId: string, fields: Partial<AuthoriseRequest> = {}) =>
-  authorise(
-    { db: handle.db },
-    {
-      card: { id: cardId },
-      amount: 1250,
-      currency: "EUR",
-      merchant: RESTAURANT,
-      at: TUESDAY,
-      entryMode: "contactless",
-      ...fields,
-    },
-  );
+  authorise({ db: handle.db }, cardRequest(cardId, fields));
 
 async function available(userId: string, name: string) {
   const wallets = await listWallets(handle.db, userId, TUESDAY);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, type AccountSpec } from "../db/factories";
+import type { AccountSpec } from "../db/factories";
 import { openTestDatabase } from "../db/test-database";
+import { approvedPayment, BOOKSHOP, paymentPerson, TUESDAY } from "./payment-test-kit";
 import { capture, refundFromMerchant, reverse } from "./authorisation-lifecycle";
-import { authorise, mealDayOfWallet, type AuthoriseRequest } from "./authorisations";
+import { mealDayOfWallet, type AuthoriseRequest } from "./authorisations";
 import { getCardDetail } from "./cards";
 import { getSwitchableTransaction, SWITCH_CREDIT, switchPaymentMethods } from "./payment-methods";
 import { loadTransactionsForCard } from "./transactions";
@@ -14,11 +15,6 @@ import { getWalletDetail, listWallets, listWalletTransactions, walletPartsOf } f
  * (issue 17 §2): SQLite by default, PostgreSQL with TEST_DATABASE_URL.
  */
 
-/** A fixed clock: Tuesday 24 November 2026, 12:30 in Paris. */
-const TUESDAY = new Date("2026-11-24T11:30:00Z");
-const RESTAURANT = { name: "Le Petit Café", city: "Lyon", country: "FR", categoryCode: "5812" };
-const BOOKSHOP = { name: "Librairie Mollat", city: "Bordeaux", country: "FR", categoryCode: "5942" };
-
 let handle: DatabaseHandle;
 beforeAll(async () => {
   handle = await openTestDatabase();
@@ -26,40 +22,8 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 const deps = () => ({ db: handle.db });
 
-let accounts = 0;
-/** A fresh person: card •••• 4242 with Titres-restaurant 100 € then Cadeaux 50 €, in that order. */
-async function person(spec: Partial<AccountSpec> = {}) {
-  accounts += 1;
-  const wallets = spec.wallets ?? [
-    { name: "Titres-restaurant", type: "meal", balance: 10000 },
-    { name: "Cadeaux", type: "gift", balance: 5000 },
-  ];
-  return createAccount(
-    handle.db,
-    {
-      email: `switch${accounts}@example.com`,
-      passwordHash: "x",
-      wallets,
-      cards: [{ type: "physical", lastFour: "4242", wallets: wallets.map((w) => w.name) }],
-      ...spec,
-    },
-    TUESDAY,
-  );
-}
-
-async function approve(cardId: string, fields: Partial<AuthoriseRequest> = {}): Promise<string> {
-  const result = await authorise(deps(), {
-    card: { id: cardId },
-    amount: 1250,
-    currency: "EUR",
-    merchant: RESTAURANT,
-    at: TUESDAY,
-    entryMode: "contactless",
-    ...fields,
-  });
-  if (result.kind !== "approved") throw new Error(`expected an approval, got ${JSON.stringify(result)}`);
-  return result.authorizationId;
-}
+const person = (spec: Partial<AccountSpec> = {}) => paymentPerson(handle.db, spec);
+const approve = (cardId: string, fields: Partial<AuthoriseRequest> = {}) => approvedPayment(handle.db, cardId, fields);
 
 /** An approved payment, captured, that the issuer lets the person switch. */
 async function capturedSwitchable(cardId: string, fields: Partial<AuthoriseRequest> = {}) {
