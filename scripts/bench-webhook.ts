@@ -1,13 +1,15 @@
 /**
  * `npm run bench:webhook`: the card authorisation's latency through Stripe's signed webhook (issue 17 §7,
- * decision 0036). Budget: p99 ≤ 10 ms at 50 concurrent requests on this machine (Stripe waits 2 s at most).
+ * decision 0036). Budget: the decision's p99 ≤ 10 ms at 50 concurrent requests on this machine (Stripe waits 2 s at most).
  *
  * Resets a SQLite file to the demo world plus BENCH_PEOPLE cardholders, each with a gift wallet big enough for
  * every payment to be approved, starts the built portal on a free loopback port (sandbox mode, the webhook's
  * secret set, request limits off: RATE_LIMITS=off), then autocannon posts `issuing_authorization.request` events
  * from 50 connections — each a new event id and a new Stripe authorisation id, signed with the `stripe` package's
  * test helper, 2 € at a bakery with one of the cards in turn — for a few seconds after a warm-up. Prints p50,
- * p97.5, p99, the throughput and whether p99 is within the budget; checks that the answers were approvals.
+ * p97.5, p99 twice — the decision's own latency, read from each answer's `Server-Timing: decision;dur=…` header (what
+ * the budget is about), and the end-to-end latency autocannon measures (mostly queueing at 50 connections) — with
+ * the throughput and each against the budget; checks that the answers were approvals.
  *
  * Needs `npm run build` first. Settings: BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_PEOPLE (50),
  * WEB_CONCURRENCY (1: SQLite writes one transaction at a time whatever the number of workers).
@@ -42,7 +44,7 @@ interface CannonRequest {
   headers?: Record<string, string>;
   body?: string;
   setupRequest?: (request: CannonRequest) => CannonRequest;
-  onResponse?: (status: number, body: string) => void;
+  onResponse?: (status: number, body: string, context: unknown, headers: Record<string, string | string[]>) => void;
 }
 interface CannonResult {
   latency: { p50: number; p97_5: number; p99: number; average: number; max: number };
@@ -51,12 +53,11 @@ interface CannonResult {
   errors: number;
   timeouts: number;
 }
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: CannonRequest[];
-}) => Promise<CannonResult>;
+/** The callback form returns the running instance: its `response` events carry the client and the latency. */
+type Autocannon = (
+  options: { url: string; connections: number; duration: number; requests: CannonRequest[] },
+  done: (err: unknown, result: CannonResult) => void,
+) => { on(event: "response", listener: (client: object, status: number, bytes: number, ms: number) => void): void };
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 function freePort(): Promise<number> {
@@ -165,33 +166,70 @@ function signedRequest(cardRefs: string[]): { body: string; signature: string } 
   return { body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET }) };
 }
 
+/** The `decision;dur=…` of a `Server-Timing` header, in milliseconds, or undefined. */
+function decisionMs(headers: Record<string, string | string[]>): number | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== "server-timing") continue;
+    const match = /(?:^|,)\s*decision;dur=([\d.]+)/.exec(String(value));
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
+/** The value at quantile q of sorted values (nearest rank). */
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
 async function run(base: string, cardRefs: string[], duration: number) {
   const answers = { approved: 0, declined: 0, other: 0 };
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration,
-    requests: [
+  const decisions: number[] = [];
+  // Each connection's first answer waits for the server to accept the connection (see decision 0036): kept apart.
+  const seen = new WeakSet<object>();
+  const later: number[] = [];
+  let instance: ReturnType<Autocannon> | undefined;
+  const result = await new Promise<CannonResult>((resolve, reject) => {
+    instance = autocannon(
       {
-        method: "POST",
-        path: "/webhooks/stripe",
-        setupRequest: (request) => {
-          const { body, signature } = signedRequest(cardRefs);
-          return {
-            ...request,
-            body,
-            headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
-          };
-        },
-        onResponse: (status, body) => {
-          if (status !== 200) answers.other += 1;
-          else if (body.includes('"approved":true')) answers.approved += 1;
-          else answers.declined += 1;
-        },
+        url: base,
+        connections: CONNECTIONS,
+        duration,
+        requests: [
+          {
+            method: "POST",
+            path: "/webhooks/stripe",
+            setupRequest: (request) => {
+              const { body, signature } = signedRequest(cardRefs);
+              return {
+                ...request,
+                body,
+                headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+              };
+            },
+            onResponse: (status, body, _context, headers) => {
+              const decision = decisionMs(headers);
+              if (decision !== undefined) decisions.push(decision);
+              if (status !== 200) answers.other += 1;
+              else if (body.includes('"approved":true')) answers.approved += 1;
+              else answers.declined += 1;
+            },
+          },
+        ],
       },
-    ],
+      (err, done) => (err ? reject(err) : resolve(done)),
+    );
+    instance.on("response", (client, _status, _bytes, ms) => {
+      if (seen.has(client)) later.push(ms);
+      else seen.add(client);
+    });
   });
-  return { result, answers };
+  return {
+    result,
+    answers,
+    decisions: decisions.sort((a, b) => a - b),
+    later: later.sort((a, b) => a - b),
+  };
 }
 
 async function main() {
@@ -206,23 +244,49 @@ async function main() {
   try {
     await waitForHealth(base, server.child, server.output);
     await run(base, cardRefs, 1); // warm-up: the JIT, the statement caches
-    const { result, answers } = await run(base, cardRefs, SECONDS);
+    const { result, answers, decisions, later } = await run(base, cardRefs, SECONDS);
     const { latency, requests } = result;
     const ms = (v: number) => `${v.toFixed(2)} ms`;
     console.log(
       `\nStripe webhook, issuing_authorization.request: ${CONNECTIONS} connections, ${SECONDS} s, ` +
         `${WORKERS} worker(s), SQLite, ${cardRefs.length} cardholders`,
     );
+    const decision = {
+      p50: quantile(decisions, 0.5),
+      p97_5: quantile(decisions, 0.975),
+      p99: quantile(decisions, 0.99),
+      max: quantile(decisions, 1),
+    };
+    const verdict = (p99: number) => (p99 <= BUDGET_P99_MS ? "within" : "NOT within");
     console.log(
-      `  latency  p50 ${ms(latency.p50)}  p97.5 ${ms(latency.p97_5)}  p99 ${ms(latency.p99)}  max ${ms(latency.max)}`,
+      `  decision (Server-Timing, ${decisions.length} answers)  p50 ${ms(decision.p50)}  p97.5 ${ms(decision.p97_5)}  ` +
+        `p99 ${ms(decision.p99)}  max ${ms(decision.max)}  — p99 ${verdict(decision.p99)} the ${BUDGET_P99_MS} ms budget`,
+    );
+    console.log(
+      `  end to end (autocannon)  p50 ${ms(latency.p50)}  p97.5 ${ms(latency.p97_5)}  p99 ${ms(latency.p99)}  ` +
+        `max ${ms(latency.max)}  — p99 ${verdict(latency.p99)} ${BUDGET_P99_MS} ms; Stripe's limit 2 000 ms ` +
+        `${latency.p99 <= 2000 ? "met" : "NOT met"}`,
+    );
+    console.log(
+      `  end to end, each connection's first request left out (${later.length} answers)  p50 ${ms(quantile(later, 0.5))}  ` +
+        `p97.5 ${ms(quantile(later, 0.975))}  p99 ${ms(quantile(later, 0.99))}  max ${ms(quantile(later, 1))}`,
     );
     console.log(`  throughput ${requests.average.toFixed(0)} requests/s (${requests.total} requests)`);
     console.log(
       `  answers: ${answers.approved} approved, ${answers.declined} declined, ${answers.other} not 200; ` +
         `errors ${result.errors}, timeouts ${result.timeouts}`,
     );
-    const within = latency.p99 <= BUDGET_P99_MS;
-    console.log(`  budget p99 ≤ ${BUDGET_P99_MS} ms: ${within ? "met" : "NOT met"} (Stripe's own limit: 2 000 ms)`);
+    // Little's law: with CONNECTIONS requests always in flight, the end-to-end latency is CONNECTIONS / throughput
+    // whatever the decision costs; the budget is the decision's (decision 0036).
+    console.log(
+      `  the ${BUDGET_P99_MS} ms budget is the decision's: with ${CONNECTIONS} requests always in flight, end to end is ` +
+        `mostly queueing (${CONNECTIONS} / ${requests.average.toFixed(0)} req/s ≈ ` +
+        `${((CONNECTIONS / Math.max(requests.average, 1)) * 1000).toFixed(0)} ms)`,
+    );
+    if (decisions.length < answers.approved) {
+      console.error("  ⚠ some answers had no Server-Timing decision: the decision figures are incomplete");
+      process.exitCode = 1;
+    }
     if (answers.declined > 0 || answers.other > 0 || result.errors > 0) {
       console.error("  ⚠ not every request was an approval: the measure is not the one intended");
       process.exitCode = 1;

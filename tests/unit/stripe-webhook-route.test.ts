@@ -102,6 +102,51 @@ test("a signed authorisation request: 200, Stripe-Version, {approved: true}, at 
   expect(await res.json()).toEqual({ approved: true });
 });
 
+/** The milliseconds of `Server-Timing: decision;dur=…`, or null without one. */
+function decisionMs(res: Response): number | null {
+  const match = /^decision;dur=(\d+(?:\.\d+)?)$/.exec(res.headers.get("Server-Timing") ?? "");
+  return match ? Number(match[1]) : null;
+}
+
+test("the decision's latency, waits for the database included, is in Server-Timing; only on a decision", async () => {
+  withSecret(SECRET);
+  const started = performance.now();
+  const quick = await post(requestEvent());
+  const wall = performance.now() - started;
+  expect(await quick.json()).toEqual({ approved: true });
+  const quickMs = decisionMs(quick);
+  expect(quickMs).not.toBeNull();
+  expect(quickMs!).toBeGreaterThan(0);
+  expect(quickMs!).toBeLessThanOrEqual(wall);
+
+  // Another write transaction holds the database for 150 ms: the decision's time counts that wait.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const busy = handle.db.transaction().execute(async (trx) => {
+    await trx.selectFrom("users").select("id").limit(1).execute();
+    await held;
+  });
+  const waiting = post(requestEvent());
+  await new Promise((r) => setTimeout(r, 150));
+  release();
+  await busy;
+  const waited = await waiting;
+  expect(await waited.json()).toEqual({ approved: true });
+  expect(decisionMs(waited)!).toBeGreaterThanOrEqual(140);
+
+  const other = JSON.stringify({
+    id: `evt_${crypto.randomUUID()}`,
+    object: "event",
+    type: "issuing_card.created",
+    data: { object: { id: "ic_x", object: "issuing.card" } },
+    created: Math.floor(Date.now() / 1000),
+  });
+  const received = await post(other);
+  expect(await received.json()).toEqual({ received: true });
+  expect(received.headers.get("Server-Timing")).toBeNull();
+  expect((await post(requestEvent(), "t=1,v1=00")).headers.get("Server-Timing")).toBeNull();
+});
+
 test("replayed: the same answer, one record", async () => {
   withSecret(SECRET);
   const body = requestEvent();

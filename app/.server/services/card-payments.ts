@@ -34,13 +34,25 @@ export async function payWithCard(
   request: AuthoriseRequest,
 ): Promise<{ result: AuthoriseResult; settled: Promise<void> }> {
   const result = await authorise(deps, request, { notify: true });
-  const settled = settle(deps, request, result).catch((err: unknown) => {
+  return { result, settled: settleCardPayment(deps, request, result) };
+}
+
+/**
+ * What `payWithCard` does after the decision's commit (the overflow's charge, the notification), for a caller that
+ * took the decision inside its own transaction (`authorise` with `notify: true`): call it after that commit. Never
+ * rejects (it logs).
+ */
+export function settleCardPayment(
+  deps: CardPaymentDeps,
+  request: AuthoriseRequest,
+  result: AuthoriseResult,
+): Promise<void> {
+  return settle(deps, request, result).catch((err: unknown) => {
     deps.logger.error("card payment: settling failed", {
       authorisation: "authorizationId" in result ? result.authorizationId : null,
       error: err instanceof Error ? err.message : String(err),
     });
   });
-  return { result, settled };
 }
 
 async function settle(deps: CardPaymentDeps, request: AuthoriseRequest, result: AuthoriseResult): Promise<void> {

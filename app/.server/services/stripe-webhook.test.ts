@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { eventOf } from "~/domain/stripe-issuing";
@@ -225,6 +226,40 @@ describe("issuing_authorization.request: the engine's decision, once", () => {
     expect(await records(auth.id)).toHaveLength(1);
     const events = await handle.db.selectFrom("stripe_webhook_events").selectAll().where("id", "=", id).execute();
     expect(events).toEqual([{ id, type: "issuing_authorization.request", received_at: TUESDAY.toISOString() }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+  });
+
+  test("a decision that fails is rolled back with its event id: Stripe's retry decides", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    const id = next("evt");
+    // The decision's own write fails (the database refuses it): a trigger, removed afterwards.
+    const failure =
+      handle.kind === "postgres"
+        ? [
+            sql`create function refuse_authorisation() returns trigger language plpgsql as $$ begin
+                raise exception 'database unavailable'; end $$`,
+            sql`create trigger refuse_authorisation before insert on card_authorizations
+                for each row execute function refuse_authorisation()`,
+          ]
+        : [
+            sql`create trigger refuse_authorisation before insert on card_authorizations
+                begin select raise(abort, 'database unavailable'); end`,
+          ];
+    for (const statement of failure) await statement.execute(handle.db);
+    try {
+      await expect(request(auth, id)).rejects.toThrow("database unavailable");
+    } finally {
+      await sql`drop trigger refuse_authorisation${sql.raw(handle.kind === "postgres" ? " on card_authorizations" : "")}`.execute(
+        handle.db,
+      );
+      if (handle.kind === "postgres") await sql`drop function refuse_authorisation()`.execute(handle.db);
+    }
+    expect(await handle.db.selectFrom("stripe_webhook_events").select("id").where("id", "=", id).execute()).toEqual([]);
+    expect(await records(auth.id)).toEqual([]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000);
+    expect(await request(auth, id)).toMatchObject({ approved: true });
+    expect(await records(auth.id)).toHaveLength(1);
     expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
   });
 

@@ -7,6 +7,7 @@ import {
   transactionOf,
   type StripeEventLike,
 } from "~/domain/stripe-issuing";
+import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
 import { authorise, type AuthoriseRequest } from "./authorisations";
 import {
@@ -14,14 +15,16 @@ import {
   payWithCard,
   refundCardPayment,
   reverseCardPayment,
+  settleCardPayment,
   type CardPaymentDeps,
 } from "./card-payments";
 
 /**
  * Stripe Issuing's webhook (issue 17 §6, decision 0036). `verifyStripeEvent` checks the signature of the raw body
  * (`stripe.webhooks.constructEvent`, 300 s of tolerance); `handleStripeEvent` applies a verified event once:
- * its id is recorded first (`stripe_webhook_events`, insert-or-nothing: of two simultaneous deliveries one applies
- * it, the other answers as a replay), and forgotten again if applying it fails, so that Stripe's retry applies it.
+ * its id is recorded (`stripe_webhook_events`, insert-or-nothing: of two simultaneous deliveries one applies it, the
+ * other answers as a replay) — in the decision's transaction for an authorisation request, first otherwise and
+ * forgotten again if applying it fails — so that Stripe's retry of a failure applies it.
  */
 
 /** Stripe's own default: an event signed more than 5 minutes ago is refused (a replayed capture of the traffic). */
@@ -65,12 +68,12 @@ export async function handleStripeEvent(
   event: StripeEventLike,
   now = new Date(),
 ): Promise<WebhookAnswer> {
-  const first = await claim(deps, event, now);
+  if (event.type === "issuing_authorization.request") {
+    const approved = await decide(deps, event, now);
+    return { kind: "decision", approved, stripeVersion: event.apiVersion ?? Stripe.API_VERSION };
+  }
+  const first = await claim(deps.db, event, now);
   try {
-    if (event.type === "issuing_authorization.request") {
-      const approved = await decide(deps, event, first);
-      return { kind: "decision", approved, stripeVersion: event.apiVersion ?? Stripe.API_VERSION };
-    }
     if (!first) {
       deps.logger.info("stripe webhook replayed", { event: event.id, type: event.type });
       return { kind: "received" };
@@ -90,8 +93,8 @@ export async function handleStripeEvent(
 }
 
 /** Records the event; false: it was recorded before (a replay, or a simultaneous delivery of the same event). */
-async function claim(deps: WebhookDeps, event: StripeEventLike, now: Date): Promise<boolean> {
-  const result = await deps.db
+async function claim(db: DB, event: StripeEventLike, now: Date): Promise<boolean> {
+  const result = await db
     .insertInto("stripe_webhook_events")
     .values({ id: event.id, type: event.type, received_at: now.toISOString() })
     .onConflict((oc) => oc.column("id").doNothing())
@@ -100,27 +103,32 @@ async function claim(deps: WebhookDeps, event: StripeEventLike, now: Date): Prom
 }
 
 /**
- * `issuing_authorization.request`: the engine's decision, answered at once. The first delivery goes through the
- * orchestrator (`payWithCard`; what it settles afterwards — the overflow's charge, the notification — is not
- * awaited: Stripe waits 2 s at most). A replay asks `authorise`, which finds the decision by Stripe's id (under the
- * person's lock: a simultaneous first delivery is waited for) and settles nothing again.
+ * `issuing_authorization.request`: the engine's decision, answered at once. The event's id is recorded in the
+ * decision's own transaction (one write transaction per request; a failure rolls both back, so Stripe's retry
+ * decides again). The first delivery decides with its notification row (`authorise` with `notify`, as
+ * `payWithCard` does) and, after commit, settles — the overflow's charge, the notification — without being
+ * awaited (Stripe waits 2 s at most). A replay, or a simultaneous delivery of the same event (it waits for the
+ * first one's commit on the event's row: the write lock in SQLite, the unique index in PostgreSQL), finds the
+ * decision by Stripe's id under the person's lock and settles nothing again.
  */
-async function decide(deps: WebhookDeps, event: StripeEventLike, first: boolean): Promise<boolean> {
+async function decide(deps: WebhookDeps, event: StripeEventLike, now: Date): Promise<boolean> {
   const mapped = authorisationRequestOf(event.object);
-  if (!mapped) {
+  let request: AuthoriseRequest | undefined;
+  if (mapped) {
+    const { cardRef, ...rest } = mapped;
+    request = { ...rest, card: { issuerRef: cardRef } };
+  }
+  const { first, result } = await inTransaction(deps.db, async (trx) => {
+    const first = await claim(trx, event, now);
+    const result = request ? await authorise({ ...deps, db: trx }, request, { notify: first }) : undefined;
+    return { first, result };
+  });
+  if (!request || !result) {
     deps.logger.warn("stripe authorisation request unreadable, declined", { event: event.id });
     return false;
   }
-  const { cardRef, ...rest } = mapped;
-  const request: AuthoriseRequest = { ...rest, card: { issuerRef: cardRef } };
-  let result;
-  if (first) {
-    const paid = await payWithCard(deps, request);
-    paid.settled.catch((err: unknown) => deps.logger.error("card payment not settled", { err, event: event.id }));
-    result = paid.result;
-  } else {
-    result = await authorise(deps, request);
-  }
+  // Not awaited: Stripe has the answer first. Never rejects (it logs).
+  if (first) void settleCardPayment(deps, request, result);
   if (result.kind === "unknownCard") {
     deps.logger.warn("stripe authorisation request for an unknown card, declined", { event: event.id });
     return false;

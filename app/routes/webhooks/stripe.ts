@@ -8,7 +8,8 @@ import { errorPage } from "~/routes/+shared/error-page.server";
  * this path only by server/security.ts. The signature is checked on the raw body before anything reads it; an
  * unsigned, badly signed, stale or unreadable body is a 400, logged with its reason only (never the body nor the
  * signature). `issuing_authorization.request` is answered synchronously as Stripe documents it: 200, the
- * `Stripe-Version` header, `{"approved": true|false}`. Without STRIPE_WEBHOOK_SECRET the route does not exist.
+ * `Stripe-Version` header, `{"approved": true|false}`, and `Server-Timing: decision;dur=…` (milliseconds from the verified
+ * event to the committed decision: what the latency budget of DESIGN.md §6 is about). Without STRIPE_WEBHOOK_SECRET the route does not exist.
  */
 export async function action({ request }: Route.ActionArgs) {
   const platform = await getPlatform();
@@ -21,9 +22,16 @@ export async function action({ request }: Route.ActionArgs) {
     return json({ error: verified.reason, message: REFUSED }, 400);
   }
   try {
+    const started = performance.now();
     const answer = await handleStripeEvent(platform, verified.event);
     if (answer.kind === "decision") {
-      return json({ approved: answer.approved }, 200, { "Stripe-Version": answer.stripeVersion });
+      // The decision's own latency (decision 0036): from the verified event to the committed decision, waits for
+      // the database and the person's lock included, the HTTP queue before this handler excluded.
+      const decision = `decision;dur=${(performance.now() - started).toFixed(2)}`;
+      return json({ approved: answer.approved }, 200, {
+        "Stripe-Version": answer.stripeVersion,
+        "Server-Timing": decision,
+      });
     }
     return json({ received: true }, 200);
   } catch (err) {
