@@ -264,10 +264,7 @@ export function reverse(deps: AuthoriseDeps, authorisationId: string): Promise<R
  * transaction under its person's lock. Returns those it released, with the overflow charged already (for the
  * caller to refund through the processor: `expireStaleCardPayments`).
  */
-export async function expireStale(
-  deps: AuthoriseDeps,
-  now: Date,
-): Promise<{ id: string; overflowToRefund: number }[]> {
+export async function expireStale(deps: AuthoriseDeps, now: Date): Promise<{ id: string; overflowToRefund: number }[]> {
   const before = new Date(now.getTime() - STALE_AFTER_DAYS * 24 * 60 * 60 * 1000).toISOString();
   const stale = await deps.db
     .selectFrom("card_authorizations")
