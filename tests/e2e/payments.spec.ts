@@ -69,7 +69,8 @@ test("marie pays 12,50 € at a restaurant on a weekday: from Titres-restaurant,
   await expect(page).toHaveTitle(/Terminal de paiement \(bac à sable\)/);
   await expectAccessible(page, "terminal");
 
-  const decision = await pay(page, marie, { amount: "12,50" });
+  const day = paymentDay();
+  const decision = await pay(page, marie, { amount: "12,50", day });
   await expect(decision.getByRole("heading")).toHaveText("Paiement de 12,50 € accepté");
   await expect(decision.getByRole("listitem")).toHaveText(["Titres-restaurant : 12,50 €"]);
   await expectAccessible(page, "terminal, approved");
@@ -77,10 +78,17 @@ test("marie pays 12,50 € at a restaurant on a weekday: from Titres-restaurant,
 
   await signInAs(page, marie);
   await page.goto(`/cards/${marie.cards["4242"]}`);
-  const accepted = page.getByRole("list", { name: "Transactions acceptées" }).getByRole("listitem").first();
+  // Newest first: this payment (dated ahead), not the demo's own 12,50 € at Le Bistrot des Halles.
+  const accepted = page.getByRole("list", { name: "Transactions acceptées" }).locator(":scope > li").first();
+  const [year, month, date] = day.split("-");
+  await expect(accepted).toContainText(`${date}/${month}/${year} 12:30`);
   await expect(accepted).toContainText("Le Bistrot des Halles");
   await expect(accepted).toContainText("12,50 €");
   await expect(accepted).toContainText("Acceptée");
+  // Its split, in words.
+  await expect(accepted).toContainText("Payé avec :");
+  await expect(accepted.getByRole("list").getByRole("listitem")).toHaveText(["Titres-restaurant : 12,50 €"]);
+  await expectAccessible(page, "card with the payment");
 
   await page.goto(`/wallets/${marie.wallets["Titres-restaurant"]}`);
   await expect(page.getByText("139,90 €").first()).toBeVisible();
