@@ -29,7 +29,9 @@ import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
+  // `precedence` makes it a stylesheet resource for React, sent before the scripts it preloads:
+  // the one render-blocking file is asked for first (decision 0039).
+  { rel: "stylesheet", href: stylesheet, precedence: "default" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

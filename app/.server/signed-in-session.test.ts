@@ -93,3 +93,20 @@ test("a cookie signed with an older secret still in SESSION_SECRET's list is acc
   const rotated = parseEnv({ SESSION_SECRET: `${"n".repeat(40)},${"o".repeat(40)}` });
   expect(await signedInSessionKey(handle.db, sessionCookie(rotated), cookie)).toMatch(/^[\w-]{43}$/);
 });
+
+test("a remembered signature never vouches for another header, and the cookie still signs and expires", async () => {
+  const cookie = sessionCookie(env);
+  const signedIn = await cookieFor((s) => s.set("userId", userId));
+  const first = await signedInSessionKey(handle.db, cookie, signedIn);
+  expect(first).toMatch(/^[\w-]{43}$/);
+  // Checked again from memory: the same answer.
+  expect(await signedInSessionKey(handle.db, cookie, signedIn)).toBe(first);
+  const [name, value] = signedIn.split("=") as [string, string];
+  // One character changed, or the same value with a made-up signature: checked, and refused.
+  for (const forged of [`${name}=${value.slice(0, -1)}${value.endsWith("A") ? "B" : "A"}`, `${name}=${value}x`])
+    expect(await signedInSessionKey(handle.db, cookie, forged), forged).toBeNull();
+  expect(cookie.name).toBe("session");
+  expect(cookie.isSigned).toBe(true);
+  expect(cookie.expires!.getTime()).toBeGreaterThan(Date.now());
+  expect(await cookie.parse(await cookie.serialize("an-id"))).toBe("an-id");
+});
