@@ -68,7 +68,12 @@ export default function handleRequest(
             },
             final(done) {
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+              resolve(
+                new Response(scriptsAfterContent(Buffer.concat(chunks).toString("utf8")), {
+                  headers: responseHeaders,
+                  status: responseStatusCode,
+                }),
+              );
               done();
             },
           });
@@ -86,6 +91,15 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/**
+ * The scripts React Router preloads are asked for at a low priority: on a slow network the page's
+ * HTML and its stylesheet arrive and the page shows before 130 KB of scripts that only enhance it
+ * (every page works without them). Decision 0039.
+ */
+function scriptsAfterContent(html: string): string {
+  return html.replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ');
 }
 
 /**
