@@ -83,9 +83,13 @@ export interface OpenOptions {
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
-    // Without a listener, an idle client's 'error' would end the process: the pool drops that client
-    // and the next query opens a new connection, so the portal recovers when PostgreSQL is back.
-    pool.on("error", (err) => options.onConnectionLost?.(err));
+    // A connection cut by the server (PostgreSQL restarted, the network cut) emits 'error' on its client
+    // when no query is running on it, idle in the pool or checked out between two queries: without a
+    // listener Node would end the process. The pool drops a broken client and the next query opens a
+    // new connection, so the portal recovers by itself when PostgreSQL is back (decision 0041).
+    pool.on("connect", (client) => client.on("error", (err) => options.onConnectionLost?.(err)));
+    // The pool re-emits an idle client's error: already told by the client's own listener above.
+    pool.on("error", () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
