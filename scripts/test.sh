@@ -21,9 +21,11 @@ npm run --silent build
 step "unit and service tests (SQLite)"
 npx vitest run
 
-step "service tests (PostgreSQL)"
+step "service and server tests (PostgreSQL)"
 PG_URL=$(bash scripts/ensure-postgres.sh)
-TEST_DATABASE_URL="$PG_URL" npx vitest run app/.server
+# The server tests that need PostgreSQL, or that run on whichever database they are given (decision 0041).
+TEST_DATABASE_URL="$PG_URL" npx vitest run app/.server server/two-machines.test.ts server/crash-durability.test.ts \
+  server/database-restart.test.ts
 
 step "browser journeys (JavaScript on and off)"
 npx playwright test

@@ -86,7 +86,8 @@ export function createServerApp(options: ServerAppOptions): Express {
       res.set("Cache-Control", "no-store").json({ status: "ok", database: platform.database.kind });
     } catch (err) {
       options.log.error("health check failed", { err });
-      res.status(503).set("Cache-Control", "no-store").json({ status: "unavailable" });
+      // The process is up but cannot serve: the load balancer sends traffic elsewhere until it says ok again.
+      res.status(503).set("Cache-Control", "no-store").json({ status: "degraded", database: "unreachable" });
     }
   });
 

@@ -13,9 +13,23 @@ export interface RawAnswer {
  * followed (each answer is checked as it is), forms posted from the portal's own origin.
  */
 export class TestBrowser {
-  private cookie = "";
+  constructor(
+    readonly base: string,
+    private readonly jar = { cookie: "" },
+  ) {}
 
-  constructor(readonly base: string) {}
+  private get cookie() {
+    return this.jar.cookie;
+  }
+
+  private set cookie(value: string) {
+    this.jar.cookie = value;
+  }
+
+  /** The same person, with the same cookie jar, on another machine (behind one load balancer). */
+  at(base: string): TestBrowser {
+    return new TestBrowser(base, this.jar);
+  }
 
   async request(pathname: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
@@ -100,4 +114,35 @@ export async function signIn(
     if (verified.status !== 302) throw new Error(`code of ${email}: ${verified.status}`);
   }
   return browser;
+}
+
+/**
+ * Signs in through the real forms and the sandbox's `/dev/outbox` page (whatever the database): the
+ * password on `base`, then the newest code sent to the e-mail address, posted by `codeBase` (another
+ * machine, or the same one).
+ */
+export async function signInThroughOutbox(
+  base: string,
+  email: string,
+  { password = "Demo-Portail-2026!", codeBase = base }: { password?: string; codeBase?: string } = {},
+): Promise<TestBrowser> {
+  const browser = new TestBrowser(base);
+  const res = await browser.post("/login", { email, password });
+  if (res.status !== 302) throw new Error(`sign-in of ${email}: ${res.status}`);
+  if (res.headers.get("location") !== "/login/code") return browser;
+  const code = await newestCode(codeBase, email);
+  const verified = await browser.at(codeBase).post("/login/code", { intent: "verify", code });
+  if (verified.status !== 302) throw new Error(`code of ${email}: ${verified.status}`);
+  return browser;
+}
+
+/** The newest six-digit code the sandbox outbox (`/dev/outbox`, newest first) shows for this recipient. */
+export async function newestCode(base: string, recipient: string): Promise<string> {
+  const html = await (await fetch(`${base}/dev/outbox`)).text();
+  for (const message of html.split('<li class="outbox__message"').slice(1)) {
+    if (!message.includes(`>${recipient}</dd>`)) continue;
+    const code = /<pre class="outbox__body">[\s\S]*?\b(\d{6})\b/.exec(message)?.[1];
+    if (code) return code;
+  }
+  throw new Error(`no code for ${recipient} in the outbox`);
 }

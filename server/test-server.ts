@@ -12,19 +12,22 @@ export interface TestServer {
 }
 
 /**
- * The real server (server.ts on the production build) on a loopback port with a fresh SQLite file,
- * for the server tests; resolves once it answers /healthz. Needs `npm run build` first.
+ * The real server (server.ts on the production build) on a loopback port with a fresh SQLite file
+ * (or the one a previous start left, with `keepDatabase`), for the server tests; resolves once it
+ * answers /healthz. Needs `npm run build` first. One process (tsx as a loader, not its launcher), so
+ * that a signal sent to `process` reaches the server itself, SIGKILL included.
  */
 export async function startTestServer(
   name: string,
   port: number,
   env: Record<string, string> = {},
+  { keepDatabase = false }: { keepDatabase?: boolean } = {},
 ): Promise<TestServer> {
   if (!existsSync(path.join(root, "build/server/index.js")))
     throw new Error("Run `npm run build` before the server tests");
   const dbFile = path.join(root, `data/${name}.sqlite`);
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+  if (!keepDatabase) for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
     env: {
       ...process.env,
@@ -58,7 +61,8 @@ export async function startTestServer(
 
 /** Stops it with SIGTERM and resolves with its exit code (at once if it already stopped). */
 export function stopTestServer(server: TestServer | undefined): Promise<number | null> {
-  if (!server || server.process.exitCode !== null) return Promise.resolve(server?.process.exitCode ?? null);
+  const stopped = (p: ChildProcess) => p.exitCode !== null || p.signalCode !== null;
+  if (!server || stopped(server.process)) return Promise.resolve(server?.process.exitCode ?? null);
   const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
   server.process.kill("SIGTERM");
   return exited;

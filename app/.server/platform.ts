@@ -1,5 +1,5 @@
 import { getEnv, type Env } from "./env";
-import { migrateToLatest, openDatabase, pingDatabase, type DatabaseHandle, type DB } from "./db";
+import { migrateToLatest, openDatabase, pingDatabase, withStartupLock, type DatabaseHandle, type DB } from "./db";
 import { isDatabaseEmpty, registerDemoCards, registerDemoPayments, seedDemo } from "./db/seed";
 import { initServerErrorReporting } from "./error-reporting";
 import { createLogger, type Logger } from "./logger";
@@ -49,7 +49,9 @@ export async function createPlatform(env: Env): Promise<Platform> {
   // Sentry when SENTRY_DSN is set (not in development); entry.server.tsx's handleError reports to it.
   initServerErrorReporting(env);
   setGuessLimits(guessLimitsOf(env));
-  const database = openDatabase(env.DATABASE_URL);
+  const database = openDatabase(env.DATABASE_URL, {
+    onConnectionLost: (err) => logger.warn("database connection lost", { err: err.message }),
+  });
   await migrateToLatest(database.db);
   const messenger = createMessenger(env, database.db);
   // After the database: the sandbox issuer keeps its records there. Throws a ConfigError in production without Stripe.
@@ -62,12 +64,15 @@ export async function createPlatform(env: Env): Promise<Platform> {
     await database.close();
     throw err;
   }
-  if (env.sandbox && (await isDatabaseEmpty(database.db))) {
-    await seedDemo(database.db, messenger, { now: new Date(), baseUrl: publicUrl(env) });
-    if (isSandboxIssuer(issuer)) await registerDemoCards(database.db, issuer);
-    if (isSandboxProcessor(payments)) await registerDemoPayments(database.db, payments);
-    logger.info("demo data created", { database: database.kind });
-  }
+  // Machines that start together on one PostgreSQL database seed it once: the second waits, then finds it full.
+  if (env.sandbox)
+    await withStartupLock(database.db, async () => {
+      if (!(await isDatabaseEmpty(database.db))) return;
+      await seedDemo(database.db, messenger, { now: new Date(), baseUrl: publicUrl(env) });
+      if (isSandboxIssuer(issuer)) await registerDemoCards(database.db, issuer);
+      if (isSandboxProcessor(payments)) await registerDemoPayments(database.db, payments);
+      logger.info("demo data created", { database: database.kind });
+    });
   const fileStorage = createFileStorage(env);
   const receiptReader = createReceiptReader();
   const geodata = createGeodata(env, logger);

@@ -74,10 +74,22 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+export interface OpenOptions {
+  /** PostgreSQL: an idle connection failed (the server restarted, the network cut); the pool replaces it. */
+  onConnectionLost?: (err: Error) => void;
+}
+
 /** `postgres://…` selects PostgreSQL; `file:path` (or a bare path, or `:memory:`) selects SQLite. */
-export function openDatabase(url: string): DatabaseHandle {
+export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A connection cut by the server (PostgreSQL restarted, the network cut) emits 'error' on its client
+    // when no query is running on it, idle in the pool or checked out between two queries: without a
+    // listener Node would end the process. The pool drops a broken client and the next query opens a
+    // new connection, so the portal recovers by itself when PostgreSQL is back (decision 0041).
+    pool.on("connect", (client) => client.on("error", (err) => options.onConnectionLost?.(err)));
+    // The pool re-emits an idle client's error: already told by the client's own listener above.
+    pool.on("error", () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
@@ -135,6 +147,24 @@ async function currentSchema(db: DB): Promise<string | undefined> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
+}
+
+/**
+ * Runs `fn` while holding this database's startup lock: on PostgreSQL a session advisory lock (keyed by
+ * the schema), so that machines starting together check for an empty database and seed it one after
+ * the other; on SQLite `fn` runs as is (one machine; a cluster's primary prepares the file alone).
+ */
+export async function withStartupLock<T>(db: DB, fn: () => Promise<T>): Promise<T> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return fn();
+  return db.connection().execute(async (connection) => {
+    const key = sql`hashtext(current_schema() || ':portal-startup')`;
+    await sql`select pg_advisory_lock(${key})`.execute(connection);
+    try {
+      return await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(connection);
+    }
+  });
 }
 
 export async function pingDatabase(db: DB): Promise<void> {

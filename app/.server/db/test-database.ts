@@ -15,6 +15,23 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     await migrateToLatest(handle.db);
     return handle;
   }
+  const schema = await createTestSchema(pgUrl);
+  const handle = openDatabase(schema.url);
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await schema.drop();
+    },
+  };
+}
+
+/**
+ * A new, empty schema on the PostgreSQL server of `pgUrl`, and the URL that works in it (its
+ * `search_path`): a test's own tables beside the other test files running on the same database.
+ */
+export async function createTestSchema(pgUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const schema = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
@@ -22,12 +39,9 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   await admin.end();
   const url = new URL(pgUrl);
   url.searchParams.set("options", `-c search_path=${schema}`);
-  const handle = openDatabase(url.toString());
-  await migrateToLatest(handle.db);
   return {
-    ...handle,
-    async close() {
-      await handle.close();
+    url: url.toString(),
+    async drop() {
       const cleanup = new pg.Client({ connectionString: pgUrl });
       await cleanup.connect();
       await cleanup.query(`drop schema ${schema} cascade`);
