@@ -19,11 +19,11 @@ export interface StripeStandIn {
   /** Every request received, replays included. */
   requests: RecordedRequest[];
   /**
-   * From now on every answer is sent `ms` later (0: at once again). The request is handled when it arrives — what
-   * it creates is created, its answer stored under its key — only the answer is late: a client that gives up first
-   * does not know what happened, as with a real provider that is slow to answer.
+   * From now on every answer (or those `only` picks) is sent `ms` later (0: at once again). The request is handled
+   * when it arrives — what it creates is created, its answer stored under its key — only the answer is late: a
+   * client that gives up first does not know what happened, as with a real provider that is slow to answer.
    */
-  delayAnswers(ms: number): void;
+  delayAnswers(ms: number, only?: (method: string, path: string) => boolean): void;
   close: () => Promise<void>;
 }
 
@@ -46,6 +46,7 @@ export async function startStripeStandIn(
   const requests: RecordedRequest[] = [];
   const keys = new Map<string, { request: string; answer: StandInAnswer }>();
   let delayMs = 0;
+  let delayOnly: ((method: string, path: string) => boolean) | undefined;
   const server: Server = createServer((req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -68,7 +69,8 @@ export async function startStripeStandIn(
           body: {
             error: {
               type: "idempotency_error",
-              message: "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+              message:
+                "Keys for idempotent requests can only be used with the same parameters they were first used with.",
             },
           },
         };
@@ -94,7 +96,7 @@ export async function startStripeStandIn(
         res.writeHead(reply.status, headers);
         res.end(JSON.stringify(reply.body));
       };
-      if (delayMs > 0) setTimeout(send, delayMs);
+      if (delayMs > 0 && (!delayOnly || delayOnly(method, path))) setTimeout(send, delayMs);
       else send();
     });
   });
@@ -102,8 +104,9 @@ export async function startStripeStandIn(
   return {
     port: (server.address() as AddressInfo).port,
     requests,
-    delayAnswers: (ms) => {
+    delayAnswers: (ms, only) => {
       delayMs = ms;
+      delayOnly = only;
     },
     close: () =>
       new Promise<void>((resolve) => {

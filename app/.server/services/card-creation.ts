@@ -401,7 +401,8 @@ export async function submitCardRequest(
     return {
       kind: "issuerFailed",
       code: err.code,
-      message: err.message && err.message !== err.code ? err.message : null,
+      // No answer came: there is no server message to show, only that the service does not answer.
+      message: !err.outcomeUnknown && err.message && err.message !== err.code ? err.message : null,
     };
   }
 
