@@ -277,7 +277,12 @@ export async function cardWizardAction(request: Request, userId: string, routes:
         const { formErrors, serverMessage } = issuerReasons(result.code, result.message);
         const shown = step === "card" ? "card" : "summary";
         return data<WizardActionData>(
-          { step: shown, lastResult: reply(submission, { formErrors, ...SECRETS }), serverMessage, requestId: requestId as string },
+          {
+            step: shown,
+            lastResult: reply(submission, { formErrors, ...SECRETS }),
+            serverMessage,
+            requestId: requestId as string,
+          },
           { status: 400 },
         );
       }
