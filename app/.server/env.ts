@@ -151,6 +151,14 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     /** Another Stripe API address (a local stand-in in tests), e.g. http://127.0.0.1:12111. */
     STRIPE_API_HOST: optionalString,
+    /**
+     * How long one Stripe request may wait for its answer before it counts as "outcome unknown" (decision 0043).
+     * With STRIPE_NETWORK_RETRIES, a Stripe that does not answer holds a request at most about
+     * (retries + 1) × this + 1 s of back-off.
+     */
+    STRIPE_TIMEOUT_MS: positiveInt(4000),
+    /** How many times the Stripe client sends a request again, with the same idempotency key, after no answer. */
+    STRIPE_NETWORK_RETRIES: z.coerce.number().int().min(0).max(3).default(1),
     /** Where uploaded receipts are kept: a folder of the server (default) or an S3-compatible bucket. */
     FILE_STORAGE: z.enum(["filesystem", "s3"]).default("filesystem"),
     /** The folder of FILE_STORAGE=filesystem. */

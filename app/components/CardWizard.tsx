@@ -43,8 +43,11 @@ export function wizardInvalid(view: WizardView, actionData: WizardActionData | u
   );
 }
 
-export function CardWizard({ view, actionData, base, cancelTo }: CardWizardProps) {
+export function CardWizard({ view: loaded, actionData, base, cancelTo }: CardWizardProps) {
   const { t } = useTranslation();
+  // After the issuer did not answer, the form sends the same request again (the same idempotency key, so at most one
+  // card), not the new one the page's loader offers when the URL names none (decision 0043).
+  const view = actionData?.requestId ? { ...loaded, requestId: actionData.requestId } : loaded;
   const step = actionData?.step ?? view.step;
 
   if (view.blocked) {

@@ -84,7 +84,14 @@ export async function blockCard(
   const card = await ownedCard(db, userId, cardId);
   if (!card) return NOT_FOUND;
   if (card.status === "blocked") return BLOCKED;
-  const result = await callIssuer(() => issuer.cancel(card.issuer_ref, reason));
+  const result = await callIssuer(async () => {
+    try {
+      await issuer.cancel(card.issuer_ref, reason);
+    } catch (err) {
+      // Already canceled at the issuer (an earlier cancel whose answer never came back): record it here too.
+      if (!(err instanceof IssuerError && err.code === "card_canceled")) throw err;
+    }
+  });
   if (result.kind !== "ok") return result;
   await db
     .updateTable("cards")

@@ -356,7 +356,8 @@ export async function submitCardRequest(
   let issued;
   try {
     issued = await issuer.issueCard({
-      // A fresh key per attempt: a corrected address is a new request to the issuer, a replay is not.
+      // One key per attempt: a corrected address is a new request to the issuer; a replay, or a retry after the
+      // issuer did not answer, is not (decision 0043).
       requestKey: `${request.id}:${request.attempt}`,
       cardholder: {
         ref: user.issuer_cardholder_ref,
@@ -373,7 +374,12 @@ export async function submitCardRequest(
     });
   } catch (err) {
     if (!(err instanceof IssuerError)) throw err;
-    // The issuer said no: give the licence back and let the user correct the request.
+    // The issuer said no, or did not answer: give the licence back and let the user correct or resend the request.
+    // No answer (a timeout, a dropped connection) means the outcome is unknown — the issuer may have made the card —
+    // so the attempt keeps its number: the retry sends the same idempotency key and gets that card back rather than
+    // a second one (decision 0043). A refusal, or a failure the issuer answered (which it replays for the same key),
+    // made nothing: the next attempt is a new request.
+    const outcomeUnknown = err.outcomeUnknown;
     await db.transaction().execute(async (trx) => {
       await trx.updateTable("licences").set({ used_at: null }).where("id", "=", licenceId).execute();
       await trx
@@ -382,7 +388,7 @@ export async function submitCardRequest(
           status: "draft",
           licence_id: null,
           submitted_at: null,
-          attempt: request.attempt + 1,
+          attempt: outcomeUnknown ? request.attempt : request.attempt + 1,
           updated_at: new Date().toISOString(),
           ...(err.code === "invalid_pin" ? { pin_ciphertext: null } : {}),
         })
@@ -395,7 +401,8 @@ export async function submitCardRequest(
     return {
       kind: "issuerFailed",
       code: err.code,
-      message: err.message && err.message !== err.code ? err.message : null,
+      // No answer came: there is no server message to show, only that the service does not answer.
+      message: !err.outcomeUnknown && err.message && err.message !== err.code ? err.message : null,
     };
   }
 

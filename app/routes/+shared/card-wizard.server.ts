@@ -148,7 +148,9 @@ const SECRETS = { hideFields: ["pin", "confirmation"] };
 
 /** What the issuer said, in the person's language when the catalogue has it (spec 000 §8: "shown with server messages"). */
 function issuerReasons(code: string, message: string | null): { formErrors: string[]; serverMessage: string | null } {
-  const known = ["unavailable", "rejected", "card_canceled", "card_not_found"].includes(code);
+  // The issuer not answering says on its own what happened and what to do (decision 0043).
+  if (code === "unavailable") return { formErrors: ["cards.create.reasons.unavailable"], serverMessage: message };
+  const known = ["rejected", "card_canceled", "card_not_found"].includes(code);
   return {
     formErrors: ["cards.create.failed", ...(known ? [`cards.create.reasons.${code}`] : [])],
     serverMessage: message,
@@ -275,7 +277,12 @@ export async function cardWizardAction(request: Request, userId: string, routes:
         const { formErrors, serverMessage } = issuerReasons(result.code, result.message);
         const shown = step === "card" ? "card" : "summary";
         return data<WizardActionData>(
-          { step: shown, lastResult: reply(submission, { formErrors, ...SECRETS }), serverMessage },
+          {
+            step: shown,
+            lastResult: reply(submission, { formErrors, ...SECRETS }),
+            serverMessage,
+            requestId: requestId as string,
+          },
           { status: 400 },
         );
       }

@@ -41,4 +41,6 @@ export interface WizardActionData {
   done?: string;
   /** The card issuer's own words when it refused to make the card (spec 000 §8), shown under the message. */
   serverMessage?: string | null;
+  /** After the issuer failed: the request the form must send again, whatever the URL names (decision 0043). */
+  requestId?: string;
 }

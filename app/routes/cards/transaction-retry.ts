@@ -31,7 +31,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     failed: ["error", "cards.transactions.retryOverflowFailed"],
     noDefaultCard: ["error", "cards.transactions.retryNoDefaultCard"],
     nothingToRetry: ["error", "cards.transactions.retryNothing"],
-    processorFailed: ["error", "cards.transactions.retryOverflowFailed"],
+    processorFailed: ["error", "cards.transactions.retryUnavailable"],
     notFound: ["error", "cards.transactions.retryNothing"],
   } as const;
   const [kind, message] = outcomes[result.kind];

@@ -27,6 +27,8 @@ export function createCardIssuer(env: Env, db: DB): CardIssuer {
       pinPublicKeyPem: env.STRIPE_ISSUING_PIN_PUBLIC_KEY?.replace(/\\n/g, "\n"),
       pinKeyId: env.STRIPE_ISSUING_PIN_KEY_ID,
       ...(env.STRIPE_API_HOST ? parseApiHost(env.STRIPE_API_HOST) : {}),
+      timeoutMs: env.STRIPE_TIMEOUT_MS,
+      maxNetworkRetries: env.STRIPE_NETWORK_RETRIES,
     });
   }
   if (!env.sandbox) {

@@ -51,6 +51,12 @@ export class IssuerError extends Error {
     message?: string,
     /** For invalid_address: the address field the issuer refused, when it says which (spec 000 §5, the 422 mapping). */
     readonly field?: AddressField,
+    /**
+     * For unavailable: no answer came (a timeout, a dropped connection, a request still running at the issuer), so
+     * the issuer may have done what was asked. Whatever creates something is then sent again with the same
+     * idempotency key, never a new one (decision 0043). False when the issuer answered with its own failure.
+     */
+    readonly outcomeUnknown = false,
   ) {
     super(message ?? code);
   }

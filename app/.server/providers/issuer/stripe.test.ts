@@ -1,7 +1,11 @@
 import { constants, generateKeyPairSync, privateDecrypt } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startStripeStandIn, type RecordedRequest } from "../../../../tests/support/stripe-stand-in";
+import {
+  startStripeStandIn,
+  type RecordedRequest,
+  type StripeStandIn,
+} from "../../../../tests/support/stripe-stand-in";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { parseEnv } from "../../env";
 import { createCardIssuer } from "./index";
@@ -16,6 +20,7 @@ import { parseApiHost, StripeIssuer } from "./stripe";
 let requests: RecordedRequest[] = [];
 let port: number;
 let closeStandIn: () => Promise<void>;
+let standIn: StripeStandIn;
 const pinKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const pinPublicKeyPem = pinKeys.publicKey.export({ type: "spki", format: "pem" }).toString();
 const EXPIRES = 1_900_000_000;
@@ -83,6 +88,15 @@ function answer(method: string, path: string, form: Record<string, string> = {})
       undefined,
       "This card has been canceled and can no longer be updated.",
     );
+  if (path === "/v1/issuing/cards/ic_gone" && method === "POST")
+    return stripeError(
+      400,
+      "invalid_request_error",
+      undefined,
+      "This card has been canceled and can no longer be updated.",
+    );
+  if (path === "/v1/issuing/cards/ic_gone")
+    return { status: 200, body: { id: "ic_gone", ...CARD, status: "canceled" } };
   if (path === "/v1/issuing/cards/ic_down")
     return stripeError(500, "api_error", undefined, "An unknown error occurred");
   if (method === "POST" && path.startsWith("/v1/issuing/cards/")) {
@@ -105,7 +119,7 @@ function answer(method: string, path: string, form: Record<string, string> = {})
 }
 
 beforeAll(async () => {
-  const standIn = await startStripeStandIn(answer);
+  standIn = await startStripeStandIn(answer);
   ({ port, requests, close: closeStandIn } = standIn);
 });
 afterAll(() => closeStandIn());
@@ -235,6 +249,43 @@ test("an unreachable Stripe is 'unavailable'", async () => {
   const closedPort = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   await expect(issuer({ port: closedPort }).freeze("ic_123")).rejects.toMatchObject({ code: "unavailable" });
+});
+
+test("a Stripe that answers too late: 'unavailable' with the outcome unknown, within the timeout and one retry", async () => {
+  standIn.delayAnswers(2000);
+  try {
+    const started = Date.now();
+    const late = await issuer({ timeoutMs: 200, maxNetworkRetries: 1 })
+      .freeze("ic_123")
+      .catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(late).toMatchObject({ code: "unavailable", outcomeUnknown: true });
+    // The SDK's own retry: the same request, with the key the SDK gave it.
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.headers["idempotency-key"]).toBe(requests[0]!.headers["idempotency-key"]);
+  } finally {
+    standIn.delayAnswers(0);
+  }
+  // Stripe's own failure is an answer: the outcome is known (Stripe replays it for the key).
+  await expect(issuer().unfreeze("ic_down")).rejects.toMatchObject({ code: "unavailable", outcomeUnknown: false });
+});
+
+test("cancelling a card Stripe already cancelled (an earlier answer lost) is card_canceled, not a refusal", async () => {
+  await expect(issuer().cancel("ic_gone", "stolen")).rejects.toMatchObject({ code: "card_canceled" });
+  expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+    "POST /v1/issuing/cards/ic_gone",
+    "GET /v1/issuing/cards/ic_gone",
+  ]);
+});
+
+test("the timeout and retries come from STRIPE_TIMEOUT_MS and STRIPE_NETWORK_RETRIES (4 s and 1 by default)", () => {
+  expect(parseEnv({})).toMatchObject({ STRIPE_TIMEOUT_MS: 4000, STRIPE_NETWORK_RETRIES: 1 });
+  expect(parseEnv({ STRIPE_TIMEOUT_MS: "300", STRIPE_NETWORK_RETRIES: "0" })).toMatchObject({
+    STRIPE_TIMEOUT_MS: 300,
+    STRIPE_NETWORK_RETRIES: 0,
+  });
+  expect(() => parseEnv({ STRIPE_TIMEOUT_MS: "0" })).toThrow(/STRIPE_TIMEOUT_MS/);
+  expect(() => parseEnv({ STRIPE_NETWORK_RETRIES: "9" })).toThrow(/STRIPE_NETWORK_RETRIES/);
 });
 
 test("configuration: Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise, never the sandbox in production", () => {

@@ -61,7 +61,7 @@ export class StripeIssuer implements CardIssuer {
       port: options.port,
       protocol: options.protocol,
       maxNetworkRetries: options.maxNetworkRetries ?? 1,
-      timeout: options.timeoutMs ?? 20_000,
+      timeout: options.timeoutMs ?? 4_000,
       appInfo: { name: "portail-avantages" },
     });
   }
@@ -74,10 +74,21 @@ export class StripeIssuer implements CardIssuer {
     await this.call(() => this.stripe.issuing.cards.update(issuerRef, { status: "active" }));
   }
 
+  /**
+   * A card already canceled answers card_canceled, like the sandbox: a cancel whose answer was lost (a timeout) did
+   * happen, and Stripe refuses the retry (decision 0043).
+   */
   async cancel(issuerRef: string, reason: CancelReason): Promise<void> {
-    await this.call(() =>
-      this.stripe.issuing.cards.update(issuerRef, { status: "canceled", cancellation_reason: reason }),
-    );
+    try {
+      await this.call(() =>
+        this.stripe.issuing.cards.update(issuerRef, { status: "canceled", cancellation_reason: reason }),
+      );
+    } catch (err) {
+      if (!(err instanceof IssuerError) || err.code !== "rejected") throw err;
+      const card = await this.stripe.issuing.cards.retrieve(issuerRef).catch(() => null);
+      if (card?.status === "canceled") throw new IssuerError("card_canceled", err.message);
+      throw err;
+    }
   }
 
   async pinEncryptionKey(): Promise<PinEncryptionKey> {
@@ -225,8 +236,12 @@ const ADDRESS_PARAMS: Record<string, AddressField> = {
 export function toIssuerError(err: unknown): IssuerError {
   if (err instanceof IssuerError) return err;
   if (!(err instanceof Stripe.errors.StripeError))
-    return new IssuerError("unavailable", "the card issuer could not be reached");
+    return new IssuerError("unavailable", "the card issuer could not be reached", undefined, true);
   const detail = `Stripe ${err.type}${err.code ? ` ${err.code}` : ""}${err.statusCode ? ` (HTTP ${err.statusCode})` : ""}`;
+  // No answer (the client's timeout, a dropped connection), or the same key still being worked on at Stripe (409):
+  // Stripe may have done it. An answered 5xx is stored under the key and replayed: a retry needs a new key.
+  if (err instanceof Stripe.errors.StripeConnectionError || err.statusCode === 409)
+    return new IssuerError("unavailable", detail, undefined, true);
   const addressParam = /^(?:billing|shipping)\[address\]\[(\w+)\]$/.exec(err.param ?? "");
   if (err instanceof Stripe.errors.StripeInvalidRequestError && addressParam)
     return new IssuerError("invalid_address", detail, ADDRESS_PARAMS[addressParam[1]!]);

@@ -20,6 +20,8 @@ export function createPaymentProcessor(env: Env, db: DB): PaymentProcessor {
       secretKey: env.STRIPE_SECRET_KEY,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,
       ...(env.STRIPE_API_HOST ? parseApiHost(env.STRIPE_API_HOST) : {}),
+      timeoutMs: env.STRIPE_TIMEOUT_MS,
+      maxNetworkRetries: env.STRIPE_NETWORK_RETRIES,
     });
   }
   if (!env.sandbox) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import Stripe from "stripe";
 import {
   PaymentError,
@@ -38,21 +39,27 @@ export class StripePaymentProcessor implements PaymentProcessor {
       port: options.port,
       protocol: options.protocol,
       maxNetworkRetries: options.maxNetworkRetries ?? 1,
-      timeout: options.timeoutMs ?? 20_000,
+      timeout: options.timeoutMs ?? 4_000,
       appInfo: { name: "portail-avantages" },
     });
   }
 
-  /** `returnUrl` is for Stripe.js in the browser (confirmParams.return_url); the API does not need it. */
+  /**
+   * `returnUrl` is for Stripe.js in the browser (confirmParams.return_url); the API does not need it.
+   * The customer is created once per person: its idempotency key is our user id (with what is sent, as Stripe
+   * refuses a key reused with other parameters), so a retry after a lost answer, or two tabs at once, get the same
+   * customer instead of a second one that would hold the card out of our sight (decision 0043). The SetupIntent
+   * has no key of ours: it moves nothing until the browser confirms it, and a key would hand a later visit the
+   * SetupIntent already used.
+   */
   async startCardSetup(customer: Customer, _returnUrl: string): Promise<{ customerRef: string; setup: CardSetup }> {
+    const fields = { email: customer.email, name: customer.name, metadata: { user_id: customer.userId } };
     const customerRef =
       customer.ref ??
       (
         await this.call(() =>
-          this.stripe.customers.create({
-            email: customer.email,
-            name: customer.name,
-            metadata: { user_id: customer.userId },
+          this.stripe.customers.create(fields, {
+            idempotencyKey: `${customer.userId}:customer:${createHash("sha256").update(JSON.stringify(fields)).digest("hex").slice(0, 16)}`,
           }),
         )
       ).id;
