@@ -472,6 +472,8 @@ interface LoadResult {
   p99: number;
   max: number;
   failures: number;
+  /** The Content-Encoding the server chose for a browser's Accept-Encoding (brotli costs CPU). */
+  encoding: string;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -491,7 +493,12 @@ async function load(label: string, urlPath: string, connections: number, cookie?
     ...(cookie ? { Cookie: cookie } : {}),
   };
   // Warm-up, not counted: the first requests of each worker compile and fill caches.
-  for (let i = 0; i < LOAD.warmup; i++) await request(urlPath, { headers });
+  let encoding = "identity";
+  for (let i = 0; i < LOAD.warmup; i++) {
+    const reply = await request(urlPath, { headers });
+    if (reply.status !== 200) throw new BenchError(`warm-up: GET ${urlPath} answered ${reply.status}`);
+    encoding = String(reply.headers["content-encoding"] ?? "identity");
+  }
   const latencies: number[] = [];
   const result = await new Promise<CannonResult>((resolve, reject) => {
     const instance = autocannon(
@@ -515,6 +522,7 @@ async function load(label: string, urlPath: string, connections: number, cookie?
     p99: result.latency.p99,
     max: result.latency.max,
     failures: result.non2xx + result.errors + result.timeouts,
+    encoding,
   };
 }
 
@@ -660,10 +668,12 @@ async function bench() {
     ]),
   );
 
-  console.log("\nLoad runs (autocannon; p95 from every 200 response's latency):");
+  console.log(
+    "\nLoad runs (autocannon, Accept-Encoding of a browser: gzip, deflate, br; p95 from every 200 response's latency):",
+  );
   console.log(
     table([
-      ["Page", "Connections", "req/s", "requests", "p50", "p95", "p97.5", "p99", "max", "failed"],
+      ["Page", "Connections", "req/s", "requests", "p50", "p95", "p97.5", "p99", "max", "failed", "encoding"],
       ...[floor, card20, card50, wallets].map((r) => [
         `${r.label} ${r.path}`,
         String(r.connections),
@@ -675,6 +685,7 @@ async function bench() {
         ms(r.p99),
         ms(r.max),
         String(r.failures),
+        r.encoding,
       ]),
     ]),
   );
