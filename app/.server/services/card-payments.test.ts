@@ -9,7 +9,6 @@ import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { PaymentError, type PaymentProcessor, type PaymentStatus } from "../providers/payments/port";
 import { SandboxPaymentProcessor } from "../providers/payments/sandbox";
 import { SandboxPushSender } from "../providers/push/sandbox";
-import type { AuthoriseRequest } from "./authorisations";
 import {
   captureCardPayment,
   payWithCard,
@@ -20,6 +19,7 @@ import {
 } from "./card-payments";
 import { defaultNotificationPreferences, saveNotificationPreferences } from "./notification-preferences";
 import { retryOverflowPayment } from "./overflow";
+import { cardRequest, SUNDAY, TUESDAY } from "./payment-test-kit";
 
 /**
  * The card payment orchestrator (decision 0037): the engine's decision, then after commit the overflow charged to
@@ -27,9 +27,6 @@ import { retryOverflowPayment } from "./overflow";
  * already charged go back through the processor. Real database, sandbox messenger and push (the outbox table), and
  * a processor that records what it is asked (or the sandbox processor itself).
  */
-const TUESDAY = new Date("2026-11-24T11:30:00Z");
-const SUNDAY = new Date("2026-11-22T11:30:00Z");
-const RESTAURANT = { name: "Le Petit Café", city: "Lyon", country: "FR", categoryCode: "5812" };
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -107,15 +104,14 @@ async function person({ notifications = true }: { notifications?: boolean } = {}
   return account;
 }
 
-const request = (cardId: string, fields: Partial<AuthoriseRequest> = {}): AuthoriseRequest => ({
-  card: { id: cardId },
-  amount: 1250,
-  currency: "EUR",
-  merchant: RESTAURANT,
-  at: TUESDAY,
-  entryMode: "contactless",
-  ...fields,
-});
+const request = cardRequest;
+
+/** "Relancer le paiement" on the person's card •••• 4242, through `processor`. */
+const retryOverflow = (
+  p: { userId: string; cards: Record<string, string | undefined> },
+  authorizationId: string,
+  processor: PaymentProcessor,
+) => retryOverflowPayment(handle.db, processor, p.userId, p.cards["4242"]!, authorizationId);
 
 const intentOf = (authorizationId: string) =>
   handle.db
@@ -224,15 +220,9 @@ describe("paying with the card", () => {
     expect(intent).toMatchObject({ latest_status: "payment_failed", processor_ref: `pay_${intent.id}` });
     expect((await notificationsOf(p.userId)).map((n) => n.type)).toEqual(["card_authorization_approved_notification"]);
     // "Relancer le paiement" confirms the processor's payment again (retryPayment answers succeeded here).
-    expect(
-      await retryOverflowPayment(
-        handle.db,
-        fakeProcessor("succeeded", recorded),
-        p.userId,
-        p.cards["4242"]!,
-        result.authorizationId,
-      ),
-    ).toEqual({ kind: "succeeded" });
+    expect(await retryOverflow(p, result.authorizationId, fakeProcessor("succeeded", recorded))).toEqual({
+      kind: "succeeded",
+    });
     expect((await intentOf(result.authorizationId)).latest_status).toBe("succeeded");
   });
 
@@ -254,15 +244,9 @@ describe("paying with the card", () => {
     expect((await sent(p)).mails).toHaveLength(1);
 
     const retry: Recorded = { charges: [], refunds: [] };
-    expect(
-      await retryOverflowPayment(
-        handle.db,
-        fakeProcessor("succeeded", retry),
-        p.userId,
-        p.cards["4242"]!,
-        result.authorizationId,
-      ),
-    ).toEqual({ kind: "succeeded" });
+    expect(await retryOverflow(p, result.authorizationId, fakeProcessor("succeeded", retry))).toEqual({
+      kind: "succeeded",
+    });
     expect(retry.charges).toEqual([expect.objectContaining({ amount: 1000, idempotencyKey: intent.id })]);
     expect(await intentOf(result.authorizationId)).toMatchObject({
       latest_status: "succeeded",
@@ -354,15 +338,9 @@ describe("the lifecycle through the orchestrator", () => {
     if (result.kind !== "approved") throw new Error("expected an approval");
     await reverseCardPayment(deps(fakeProcessor("succeeded", recorded)), result.authorizationId);
     expect((await intentOf(result.authorizationId)).latest_status).toBe("canceled");
-    expect(
-      await retryOverflowPayment(
-        handle.db,
-        fakeProcessor("succeeded", recorded),
-        p.userId,
-        p.cards["4242"]!,
-        result.authorizationId,
-      ),
-    ).toEqual({ kind: "nothingToRetry" });
+    expect(await retryOverflow(p, result.authorizationId, fakeProcessor("succeeded", recorded))).toEqual({
+      kind: "nothingToRetry",
+    });
     expect(recorded.refunds).toEqual([]);
   });
 });
