@@ -1,15 +1,28 @@
 /**
- * `npm run bench`: checks the production build against the budgets of DESIGN.md §6.
+ * `npm run bench`: checks the production build against the budgets of DESIGN.md §6, in one run.
  *
- * Starts the built portal (2 workers, as on the 2-core machine of the budget) on 127.0.0.1 with a fresh
- * SQLite file (the demo world), request limits lifted (RATE_LIMITS=off), signs in as Marie (the richest
- * account) through the plain HTML forms with the code from the sandbox outbox, then measures: the
- * JavaScript and CSS shipped (gzip -9), the HTML of the card and wallets pages, and, with autocannon, the
- * public /login page (the framework's floor) and Marie's card •••• 4242 at 20 and 50 connections and the
- * wallets page at 20. Every budget is printed on one line with its measured value and a ✓/✗ mark. Budgets
- * are reported, not enforced: the exit code is 0 unless the build is missing or the server or the sign-in fails.
+ * Prepares a fresh SQLite file before the server starts: the demo world (as the server makes it on an
+ * empty sandbox database) and, for the soak, 50 copies of Marie (seed.ts `seedMarieCopy`, as the e2e
+ * fixtures make them) with a signed-in session planted for each (the fixtures' `signInAs`), signed with a
+ * bench-only SESSION_SECRET given to the server. Then starts the built portal (2 workers, as on the
+ * 2-core machine of the budget) on 127.0.0.1, request limits lifted (RATE_LIMITS=off), signs in as Marie
+ * (the richest account) through the plain HTML forms with the code from the sandbox outbox, and measures:
+ * - the JavaScript and CSS shipped (gzip -9), the HTML of the card, wallets and refunds pages;
+ * - with autocannon: the public /login page (the framework's floor), Marie's card •••• 4242 at 20 and 50
+ *   connections and the wallets page at 20;
+ * - with Lighthouse (scripts/bench/lighthouse.ts: mobile, simulated slow 4G, 4× CPU, Debian's Chromium):
+ *   the card, wallets and refunds pages signed in as Marie and /login, each BENCH_LIGHTHOUSE_RUNS times
+ *   (median reported): performance score, LCP, JavaScript transferred;
+ * - the light version (Save-Data: on): the card page's HTML + CSS, its script elements, its Lighthouse LCP;
+ * - the soak (scripts/bench/soak.ts): 50 signed-in people, each on their own account, for
+ *   BENCH_SOAK_SECONDS on a walk of pages and form posts: errors and the server's memory.
+ * Every budget is printed on one line with its measured value and a ✓/✗ mark. Budgets are reported, not
+ * enforced: the exit code is 0 unless the build is missing or the server, the sign-in or a measuring tool
+ * fails (a soak error is a failed budget, not a failed bench).
  *
  * Needs `npm run build` first. Traffic goes to 127.0.0.1 only. 1 KB = 1024 bytes.
+ * Settings: BENCH_PORT (3300), BENCH_SECONDS (10, each autocannon run), BENCH_LIGHTHOUSE_RUNS (3),
+ * BENCH_SOAK_SECONDS (60), BENCH_SOAK_PEOPLE (50), WEB_CONCURRENCY (2), CHROMIUM_PATH (/usr/bin/chromium).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
@@ -17,7 +30,28 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { migrateToLatest, openDatabase } from "../app/.server/db";
+import {
+  DEMO_PASSWORD,
+  registerDemoCards,
+  registerDemoPayments,
+  seedDemo,
+  seedMarieCopy,
+} from "../app/.server/db/seed";
+import { hashPassword } from "../app/.server/passwords";
+import { SandboxIssuer } from "../app/.server/providers/issuer/sandbox";
+import { SandboxMessenger } from "../app/.server/providers/messaging/sandbox";
+import { SandboxPaymentProcessor } from "../app/.server/providers/payments/sandbox";
+import { createDatabaseSessionStorage } from "../app/.server/session";
+import {
+  LighthouseSetupError,
+  measurePages,
+  median,
+  type LighthousePage,
+  type LighthouseRun,
+} from "./bench/lighthouse";
+import { meanRss, memoryMeasurable, soak, warmUp, type SoakPerson } from "./bench/soak";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1";
@@ -27,7 +61,12 @@ const DB_FILE = path.join(root, "data/bench.sqlite");
 const MARIE = "marie.martin@example.com";
 const CARD_LAST4 = "4242";
 const WALLETS = "/wallets";
-const PASSWORD = "Demo-Portail-2026!";
+const PASSWORD = DEMO_PASSWORD;
+const REFUNDS = "/plans/expense-requests";
+/** Known to the server (its SESSION_SECRET) and to this script, which plants the soak's sessions. Bench-only. */
+const SESSION_SECRET = "bench-only-session-secret-never-on-a-real-server";
+/** The sandbox issuer's key, as the server reads it (env.ts SANDBOX_ISSUER_KEY_FILE's default). */
+const ISSUER_KEY_FILE = path.join(root, "data/sandbox-issuer.key");
 
 const LOAD = { durationSeconds: Number(process.env.BENCH_SECONDS ?? 10), warmup: 20 };
 /** As deployed on the 2-core machine of the budget: one worker per core (decision 0013); WEB_CONCURRENCY overrides. */
@@ -35,6 +74,25 @@ const WORKERS = process.env.WEB_CONCURRENCY ?? "2";
 const BUDGET_KB = { js: 130, css: 15, html: 30 };
 const BUDGET_MS = { p95At20: 50, p99At50: 100 };
 const BUDGET_RATIO = 0.5;
+const LIGHTHOUSE = {
+  runs: Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3)),
+  score: 100,
+  lcpMs: 1500,
+};
+/** Issue 18 item 3: the light version (Save-Data: on). */
+const LIGHT = { htmlCssKb: 30, lcpMs: 1000 };
+/**
+ * Issue 18 item 6. Memory "does not grow" when the mean resident set of the last 10 s is at most 10 % above
+ * that of the first 10 s (after a warm-up round): V8 grows its heaps in steps and gives memory back lazily,
+ * so the resident set of a healthy server moves by several percent within a minute; a leak of the size
+ * that matters (kilobytes kept per request, tens of thousands of requests a minute) shows beyond that.
+ */
+const SOAK = {
+  people: Number(process.env.BENCH_SOAK_PEOPLE ?? 50),
+  seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 60),
+  window: 10,
+  growth: 1.1,
+};
 
 /** autocannon ships no types: what this script uses of it (as scripts/bench-webhook.ts). */
 interface CannonResult {
@@ -148,8 +206,69 @@ interface RunningServer {
   exited: Promise<number | null>;
 }
 
-function startServer(): RunningServer {
+/** One of the soak's people, as the database knows them before the server starts. */
+interface SoakAccount {
+  email: string;
+  cookie: string;
+  cardId: string;
+  walletId: string;
+}
+
+/**
+ * The database the server will find: the demo world, as the server makes it on an empty sandbox database
+ * (platform.ts: seed, then the sandbox issuer's and processor's records), and the soak's people, each a copy
+ * of Marie (the e2e fixtures' `makeMarie`) with a signed-in session planted (the fixtures' `signInAs`).
+ */
+async function prepareDatabase(people: number): Promise<SoakAccount[]> {
   removeDatabase();
+  const handle = openDatabase(`file:${DB_FILE}`);
+  try {
+    const { db } = handle;
+    await migrateToLatest(db);
+    await seedDemo(db, new SandboxMessenger(db), { now: new Date(), baseUrl: ORIGIN });
+    const issuer = new SandboxIssuer(db, ISSUER_KEY_FILE);
+    const processor = new SandboxPaymentProcessor(db);
+    await registerDemoCards(db, issuer);
+    await registerDemoPayments(db, processor);
+
+    const passwordHash = await hashPassword(PASSWORD);
+    const sessions = createDatabaseSessionStorage(db, { APP_MODE: "sandbox", sessionSecrets: [SESSION_SECRET] });
+    const accounts: SoakAccount[] = [];
+    for (let i = 1; i <= people; i++) {
+      const email = `soak-${String(i).padStart(2, "0")}@example.com`;
+      const userId = await seedMarieCopy(db, { email, passwordHash, now: new Date() });
+      await registerDemoCards(db, issuer, userId);
+      await registerDemoPayments(db, processor, userId);
+      const card = await db
+        .selectFrom("cards")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("last_four", "=", CARD_LAST4)
+        .executeTakeFirstOrThrow();
+      const wallet = await db
+        .selectFrom("wallets")
+        .select("id")
+        .where("user_id", "=", userId)
+        .orderBy("created_at")
+        .orderBy("id")
+        .executeTakeFirstOrThrow();
+      const session = await sessions.getSession();
+      session.set("userId", userId);
+      const setCookie = await sessions.commitSession(session);
+      accounts.push({
+        email,
+        cookie: setCookie.slice(0, setCookie.indexOf(";")),
+        cardId: card.id,
+        walletId: wallet.id,
+      });
+    }
+    return accounts;
+  } finally {
+    await handle.close();
+  }
+}
+
+function startServer(): RunningServer {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
     env: {
@@ -160,6 +279,9 @@ function startServer(): RunningServer {
       PORT: String(PORT),
       DATABASE_URL: `file:${path.relative(root, DB_FILE)}`,
       LOG_LEVEL: "warn",
+      PUBLIC_URL: ORIGIN,
+      // The soak's sessions were signed by this script (prepareDatabase).
+      SESSION_SECRET,
       // A load measurement: no request limit, so the bench measures the server and not the limiter
       // (the per-account guess limits stay; the bench signs in once).
       RATE_LIMITS: "off",
@@ -539,11 +661,173 @@ function table(rows: string[][]): string {
 const mark = (ok: boolean) => (ok ? "✓" : "✗");
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
-async function bench() {
+const seconds = (msValue: number) => `${(msValue / 1000).toFixed(2)} s`;
+const mb = (kbValue: number) => `${(kbValue / 1024).toFixed(0)} MB`;
+
+// ---------------------------------------------------------------------------------------------
+// The light version (issue 18 item 3): the card page with Save-Data: on
+
+interface LightMeasure {
+  htmlGzip: number;
+  cssGzip: number;
+  cssFiles: number;
+  /** How the bytes were counted: the server's own gzip, or gzip -9 here when it sent something else. */
+  counted: string;
+  scriptElements: number;
+  modulePreloads: number;
+  fontFiles: number;
+  vary: string;
+}
+
+/** Fetches a page or asset as a browser asking for the light version and gzip would; its size as sent. */
+async function fetchGzip(
+  urlPath: string,
+  headers: OutgoingHttpHeaders,
+): Promise<{ text: string; bytes: number; gzip: boolean; reply: Reply }> {
+  const reply = await request(urlPath, { headers: { ...headers, "Accept-Encoding": "gzip" } });
+  if (reply.status !== 200)
+    throw new BenchError(
+      `GET ${urlPath} (Save-Data: on) answered ${reply.status}${reply.headers.location ? ` → ${reply.headers.location}` : ""}`,
+    );
+  const gzip = reply.headers["content-encoding"] === "gzip";
+  const body = gzip ? gunzipSync(reply.body) : reply.body;
+  return { text: body.toString("utf8"), bytes: gzip ? reply.body.length : gzipSize(body), gzip, reply };
+}
+
+async function measureLight(cookie: string, cardPath: string): Promise<LightMeasure> {
+  const headers = { Cookie: cookie, "Save-Data": "on", "Accept-Language": "fr-FR" };
+  const page = await fetchGzip(cardPath, headers);
+  const { styles } = assetsOf(page.text, ORIGIN + cardPath);
+  let cssGzip = 0;
+  let allGzip = page.gzip;
+  let fontFiles = (page.text.match(/\.woff2?\b/g) ?? []).length;
+  for (const style of styles) {
+    const css = await fetchGzip(style, headers);
+    cssGzip += css.bytes;
+    allGzip &&= css.gzip;
+    fontFiles += (css.text.match(/\.woff2?\b/g) ?? []).length;
+  }
+  return {
+    htmlGzip: page.bytes,
+    cssGzip,
+    cssFiles: styles.size,
+    counted: allGzip ? "as the server gzips them" : "gzip -9 here (the server sent another encoding)",
+    scriptElements: (page.text.match(/<script\b/gi) ?? []).length,
+    modulePreloads: (page.text.match(/<link\b[^>]*\brel="modulepreload"/gi) ?? []).length,
+    fontFiles,
+    vary: String(page.reply.headers.vary ?? ""),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The soak's walk
+
+/**
+ * What the notification settings form posts, ticking every box or none (static bodies: each person's
+ * walk posts both in turn). Read from the form in the page, as a browser would post it: every checkbox
+ * by its name, every hidden field ("the switch was on before") set as the page would after the ticking.
+ */
+function notificationBodies(html: string): { allOn: string; allOff: string } {
+  const form = formsOf(html).find((f) => f.method === "post" && /type="checkbox"/.test(f.inner));
+  if (!form) throw new BenchError("/settings/notifications has no POST form with checkboxes in its HTML");
+  const allOn = new URLSearchParams();
+  const allOff = new URLSearchParams();
+  for (const m of form.inner.matchAll(/<input\b([^>]*)>/gi)) {
+    const attrs = attributes(m[1] ?? "");
+    if (!attrs.name) continue;
+    if (attrs.type === "checkbox") allOn.set(attrs.name, "on");
+    else if (attrs.type === "hidden") {
+      allOn.set(attrs.name, "on");
+      allOff.set(attrs.name, "");
+    }
+  }
+  if (![...allOn.keys()].length) throw new BenchError("/settings/notifications: no checkbox in the form");
+  return { allOn: allOn.toString(), allOff: allOff.toString() };
+}
+
+const PAGE = [200];
+/** A successful form post: the portal redirects (post/redirect/get), with its flash message. */
+const POSTED = [302, 303];
+
+/** A person's walk: their card page, wallets, refunds, notifications, and four writes to their own data. */
+function soakWalk(account: SoakAccount, bodies: { allOn: string; allOff: string }): SoakPerson {
+  const card = `/cards/${account.cardId}`;
+  return {
+    email: account.email,
+    cookie: account.cookie,
+    steps: [
+      { name: "card page", method: "GET", path: card, expect: PAGE },
+      { name: "/wallets", method: "GET", path: WALLETS, expect: [302] },
+      { name: "wallet page", method: "GET", path: `/wallets/${account.walletId}`, expect: PAGE },
+      { name: "freeze panel", method: "GET", path: `${card}/freeze`, expect: PAGE },
+      { name: "freeze the card", method: "POST", path: `${card}/freeze`, body: "intent=freeze", expect: POSTED },
+      { name: "card page", method: "GET", path: card, expect: PAGE },
+      { name: "refunds", method: "GET", path: REFUNDS, expect: PAGE },
+      { name: "unfreeze the card", method: "POST", path: `${card}/freeze`, body: "intent=unfreeze", expect: POSTED },
+      { name: "card page", method: "GET", path: card, expect: PAGE },
+      {
+        name: "notification centre",
+        method: "GET",
+        path: `/notifications?back=${encodeURIComponent(card)}`,
+        expect: PAGE,
+      },
+      { name: "notification settings", method: "GET", path: "/settings/notifications", expect: PAGE },
+      {
+        name: "notifications: none",
+        method: "POST",
+        path: "/settings/notifications",
+        body: bodies.allOff,
+        expect: POSTED,
+      },
+      { name: "notification settings", method: "GET", path: "/settings/notifications", expect: PAGE },
+      {
+        name: "notifications: all",
+        method: "POST",
+        path: "/settings/notifications",
+        body: bodies.allOn,
+        expect: POSTED,
+      },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+interface LighthouseSummary {
+  label: string;
+  path: string;
+  runs: LighthouseRun[];
+  score: number;
+  lcpMs: number;
+  jsBytes: number;
+  failed: boolean;
+}
+
+function summarise(label: string, urlPath: string, runs: LighthouseRun[]): LighthouseSummary {
+  return {
+    label,
+    path: urlPath,
+    runs,
+    score: median(runs.map((r) => r.score)),
+    lcpMs: median(runs.map((r) => r.lcpMs)),
+    jsBytes: median(runs.map((r) => r.jsBytes)),
+    failed: runs.some((r) => r.score === null || r.lcpMs === null),
+  };
+}
+
+const range = (values: (number | null)[], format: (n: number) => string) => {
+  const known = values.filter((v): v is number => v !== null);
+  if (known.length < 2) return "";
+  return ` (${format(Math.min(...known))}–${format(Math.max(...known))})`;
+};
+
+async function bench(server: RunningServer, accounts: SoakAccount[]) {
   const jar = new CookieJar();
   const { loginHtml } = await signInAsMarie(jar);
   const cardPath = await findCardPage(jar, CARD_LAST4);
   const walletPath = await landingPath(jar, WALLETS);
+  const refundsPath = await landingPath(jar, REFUNDS);
   const cookie = jar.header();
 
   const page = async (pagePath: string) => {
@@ -558,6 +842,8 @@ async function bench() {
   };
   const cardBody = await page(cardPath);
   const walletsBody = await page(walletPath);
+  const refundsBody = await page(refundsPath);
+  const settingsHtml = (await page("/settings/notifications")).toString("utf8");
   const cardHtml = cardBody.toString("utf8");
 
   // 1. No JavaScript needed: full content and working forms in the server's HTML.
@@ -582,11 +868,14 @@ async function bench() {
   const appCss = allBuiltCss();
   const jsGzip = sum(js, "gzip");
   const cssGzip = sum(appCss, "gzip");
-  const cardHtmlGzip = gzipSize(cardBody);
-  const walletsHtmlGzip = gzipSize(walletsBody);
+  const htmlPages = [
+    { label: `card •••• ${CARD_LAST4}`, path: cardPath, body: cardBody },
+    { label: `wallets (${WALLETS} →)`, path: walletPath, body: walletsBody },
+    { label: "refunds", path: refundsPath, body: refundsBody },
+  ].map((p) => ({ ...p, gzip: gzipSize(p.body) }));
 
   // 5. The server under load, with autocannon: the floor first, then Marie's pages.
-  console.log(`Load: autocannon, ${LOAD.durationSeconds} s per run, ${LOAD.warmup} warm-up requests before each…\n`);
+  console.log(`Load: autocannon, ${LOAD.durationSeconds} s per run, ${LOAD.warmup} warm-up requests before each…`);
   const runs: LoadResult[] = [];
   for (const [label, urlPath, connections, withCookie] of [
     ["floor: /login (public)", "/login", 20, false],
@@ -604,70 +893,60 @@ async function bench() {
   const ratio = card20.rps / floor.rps;
   const clean = (...rs: LoadResult[]) => rs.every((r) => r.failures === 0 && r.total > 0);
 
-  console.log(`\nBudgets (DESIGN.md §6) — card page ${cardPath}, gzip -9, 1 KB = 1024 bytes\n`);
+  // 6. Lighthouse: Marie's pages and /login, then the card page in its light version.
+  const browserHeaders = { "Accept-Language": "fr-FR,fr;q=0.9" };
+  const signedIn = { ...browserHeaders, Cookie: cookie };
+  const lighthousePages: (LighthousePage & { path: string })[] = [
+    { label: `card •••• ${CARD_LAST4}`, path: cardPath, headers: signedIn },
+    { label: "wallets", path: walletPath, headers: signedIn },
+    { label: "refunds", path: refundsPath, headers: signedIn },
+    { label: "/login (public)", path: "/login", headers: browserHeaders },
+    { label: "card, Save-Data: on", path: cardPath, headers: { ...signedIn, "Save-Data": "on" } },
+  ].map((p) => ({ ...p, url: ORIGIN + p.path }));
   console.log(
-    table([
-      ["What", "Measured", "Budget", ""],
-      [
-        "JavaScript needed to use any page",
-        noJsOk
-          ? `0 KB (h1 + ${cardForms.length} form(s), ${cardLinks} card link(s) in server HTML)`
-          : "content or forms missing without JS",
-        "0 KB",
-        mark(noJsOk),
-      ],
-      [
-        "JavaScript loaded by the card page, gzip",
-        `${kb(jsGzip)} (${js.length} files, ${kb(sum(js, "raw"))} raw)`,
-        `≤ ${BUDGET_KB.js} KB`,
-        mark(jsGzip <= BUDGET_KB.js * 1024),
-      ],
-      [
-        "CSS, whole app, gzip",
-        `${kb(cssGzip)} (${appCss.length} file(s), ${kb(sum(appCss, "raw"))} raw)`,
-        `≤ ${BUDGET_KB.css} KB`,
-        mark(cssGzip <= BUDGET_KB.css * 1024),
-      ],
-      [
-        "HTML of the card page, gzip",
-        `${kb(cardHtmlGzip)} (${kb(cardBody.length)} raw)`,
-        `≤ ${BUDGET_KB.html} KB`,
-        mark(cardHtmlGzip <= BUDGET_KB.html * 1024),
-      ],
-      [
-        `HTML of the wallets page (${WALLETS} →), gzip`,
-        `${kb(walletsHtmlGzip)} (${kb(walletsBody.length)} raw)`,
-        `≤ ${BUDGET_KB.html} KB`,
-        mark(walletsHtmlGzip <= BUDGET_KB.html * 1024),
-      ],
-      [
-        "Card page, 20 connections, p95",
-        `${ms(card20.p95)} (p50 ${ms(card20.p50)} · p97.5 ${ms(card20.p97_5)} · p99 ${ms(card20.p99)})`,
-        `≤ ${BUDGET_MS.p95At20} ms`,
-        mark(clean(card20) && card20.p95 <= BUDGET_MS.p95At20),
-      ],
-      [
-        "Card page, 50 connections, p99",
-        `${ms(card50.p99)} (p50 ${ms(card50.p50)} · p97.5 ${ms(card50.p97_5)})`,
-        `≤ ${BUDGET_MS.p99At50} ms`,
-        mark(clean(card50) && card50.p99 <= BUDGET_MS.p99At50),
-      ],
-      [
-        "Card page throughput / /login, 20 connections",
-        `${ratio.toFixed(2)}× (${card20.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s)`,
-        `≥ ${BUDGET_RATIO}×`,
-        mark(clean(floor, card20) && ratio >= BUDGET_RATIO),
-      ],
-      [
-        "Lighthouse mobile, card/wallets/refunds",
-        "not measured by this bench yet (issue 18)",
-        "performance 100, LCP ≤ 1.5 s",
-        "–",
-      ],
-      ["Payment authorisation decision, 50 concurrent, p99", "measured by `npm run bench:webhook`", "≤ 10 ms", "–"],
-    ]),
+    `\nLighthouse ${LIGHTHOUSE.runs}× per page (mobile, simulated slow 4G, 4× CPU; ${lighthousePages.length} pages, interleaved)…`,
+  );
+  const lighthouseStarted = performance.now();
+  const measured = await measurePages(lighthousePages, LIGHTHOUSE.runs);
+  const lighthouse = lighthousePages.map((p) => summarise(p.label, p.path, measured.get(p.label) ?? []));
+  console.log(`  done in ${((performance.now() - lighthouseStarted) / 1000).toFixed(0)} s`);
+  const [lhCard, lhWallets, lhRefunds, lhLogin, lhLight] = lighthouse as [
+    LighthouseSummary,
+    LighthouseSummary,
+    LighthouseSummary,
+    LighthouseSummary,
+    LighthouseSummary,
+  ];
+  const lighthouseOk = (s: LighthouseSummary) =>
+    !s.failed && s.score >= LIGHTHOUSE.score && s.lcpMs <= LIGHTHOUSE.lcpMs;
+  const jsHeaviest = lighthouse.slice(0, 4).reduce((max, s) => (s.jsBytes > max.jsBytes ? s : max), lhCard);
+  const jsEncodings = [...new Set(lighthouse.flatMap((s) => s.runs.flatMap((r) => r.jsEncodings)))].join(", ");
+
+  // 7. The light version: what the card page weighs with Save-Data: on.
+  const light = await measureLight(cookie, cardPath);
+  const lightBytes = light.htmlGzip + light.cssGzip;
+
+  // 8. The soak: the people prepared before the server started, each on their own account.
+  const bodies = notificationBodies(settingsHtml);
+  const people = accounts.map((a) => soakWalk(a, bodies));
+  console.log(`\nSoak: ${people.length} signed-in people, one walk each (warm-up round, then ${SOAK.seconds} s)…`);
+  const warmUpProblems = await warmUp(ORIGIN, people);
+  for (const problem of warmUpProblems.slice(0, 10)) console.log(`  warm-up: ${problem}`);
+  const soaked = await soak(ORIGIN, people, SOAK.seconds, server.child.pid!);
+  const soakErrors =
+    warmUpProblems.length +
+    [...soaked.unexpected.values()].reduce((a, b) => a + b, 0) +
+    soaked.connectionErrors +
+    soaked.timeouts;
+  const memoryKnown = memoryMeasurable() && soaked.samples.some((s) => s.rssKb[0]! > 0);
+  const firstRss = meanRss(soaked.samples, 0, SOAK.window);
+  const lastRss = meanRss(soaked.samples, soaked.seconds - SOAK.window, soaked.seconds + 1);
+  const memoryOk = memoryKnown && lastRss <= firstRss * SOAK.growth;
+  console.log(
+    `  ${soaked.requests} requests in ${soaked.seconds.toFixed(0)} s: ${soaked.requestsPerSecond.toFixed(0)} req/s, ${soakErrors} error(s)`,
   );
 
+  // Details first, the budgets last.
   console.log(
     "\nLoad runs (autocannon, Accept-Encoding of a browser: gzip, deflate, br; p95 from every 200 response's latency):",
   );
@@ -691,6 +970,55 @@ async function bench() {
   );
 
   console.log(
+    `\nLighthouse ${LIGHTHOUSE.runs}× per page, medians (min–max); JS = script bodies as transferred (${jsEncodings || "–"}), headers not counted:`,
+  );
+  console.log(
+    table([
+      ["Page", "Performance", "LCP", "JS transferred", "LCP element (median run's page)", "Problems"],
+      ...lighthouse.map((s) => [
+        `${s.label} ${s.path}`,
+        `${Number.isNaN(s.score) ? "–" : s.score.toFixed(0)}${range(
+          s.runs.map((r) => r.score),
+          (n) => n.toFixed(0),
+        )}`,
+        `${Number.isNaN(s.lcpMs) ? "–" : seconds(s.lcpMs)}${range(
+          s.runs.map((r) => r.lcpMs),
+          (n) => (n / 1000).toFixed(2),
+        )}`,
+        `${kb(s.jsBytes)} (${s.runs[0]?.jsFiles ?? 0} files)`,
+        (s.runs.find((r) => r.lcpElement)?.lcpElement ?? "–").slice(0, 60),
+        [...new Set(s.runs.map((r) => r.problem).filter(Boolean))].join(" / ").slice(0, 120) || "",
+      ]),
+    ]),
+  );
+
+  console.log(
+    `\nLight version (card page, Save-Data: on; bytes ${light.counted}): HTML ${kb(light.htmlGzip)} + CSS ${kb(light.cssGzip)} (${light.cssFiles} file(s)); ${light.scriptElements} <script> element(s), ${light.modulePreloads} modulepreload link(s), ${light.fontFiles} web font reference(s); Vary: ${light.vary || "—"}`,
+  );
+
+  console.log(
+    `\nSoak: ${soaked.people} people × ${soaked.seconds.toFixed(0)} s, ${soaked.requests} requests (${soaked.reads} page reads, ${soaked.writes} form posts), p50 ${ms(soaked.p50)} · p99 ${ms(soaked.p99)}`,
+  );
+  if (soakErrors) {
+    const lines = [
+      ...warmUpProblems.map((p) => `warm-up: ${p}`),
+      ...[...soaked.unexpected].map(([what, count]) => `${what}: ${count}×`),
+      ...(soaked.connectionErrors ? [`connection errors: ${soaked.connectionErrors}`] : []),
+      ...(soaked.timeouts ? [`timeouts (10 s): ${soaked.timeouts}`] : []),
+    ];
+    console.log(`  errors: ${lines.slice(0, 20).join("\n          ")}`);
+  }
+  if (memoryKnown) {
+    const perProcess = (sample: { rssKb: number[] } | undefined) =>
+      sample ? sample.rssKb.map((k, i) => `${i === 0 ? "primary" : `worker ${i}`} ${mb(k)}`).join(", ") : "–";
+    console.log(
+      `  server memory (resident set, primary + workers, sampled each second): first ${SOAK.window} s ${mb(firstRss)}, last ${SOAK.window} s ${mb(lastRss)} (${((lastRss / firstRss - 1) * 100).toFixed(1)} %)`,
+    );
+    console.log(`  at the start: ${perProcess(soaked.samples[0])}`);
+    console.log(`  at the end:   ${perProcess(soaked.samples.at(-1))}`);
+  } else console.log("  server memory: not measured (no /proc on this system)");
+
+  console.log(
     `\nNo-JS checks: /login h1 "${loginH1 ?? "—"}", POST form with e-mail + submit: ${loginFormOk ? "yes" : "NO"} (sign-in above used it, without scripts)`,
   );
   console.log(
@@ -698,7 +1026,7 @@ async function bench() {
   );
 
   console.log(
-    `\nJavaScript of the card page, biggest first (inline bootstrap scripts in the HTML: ${kb(inlineScriptBytes)} raw, counted with the HTML):`,
+    `\nJavaScript of the card page by its imports, biggest first (inline bootstrap scripts in the HTML: ${kb(inlineScriptBytes)} raw, counted with the HTML):`,
   );
   console.log(
     table([
@@ -718,13 +1046,125 @@ async function bench() {
     console.log(
       `  also linked, not in build/client/assets: ${unbuilt.map((a) => `${a.path} ${kb(a.gzip)}`).join(", ")}`,
     );
+
+  const lighthouseRow = (s: LighthouseSummary, what: string): string[] => [
+    `Lighthouse mobile, ${what}`,
+    s.failed
+      ? `not scored: ${s.runs.find((r) => r.problem)?.problem ?? "no score"}`
+      : `performance ${s.score.toFixed(0)}, LCP ${seconds(s.lcpMs)} (median of ${s.runs.length})`,
+    `performance ${LIGHTHOUSE.score}, LCP ≤ ${seconds(LIGHTHOUSE.lcpMs)}`,
+    mark(lighthouseOk(s)),
+  ];
+  const htmlHeaviest = htmlPages.reduce((max, p) => (p.gzip > max.gzip ? p : max));
+  console.log(`\nBudgets (DESIGN.md §6) — card page ${cardPath}, gzip -9 unless said, 1 KB = 1024 bytes\n`);
+  console.log(
+    table([
+      ["What", "Measured", "Budget", ""],
+      [
+        "JavaScript needed to use any page",
+        noJsOk
+          ? `0 KB (h1 + ${cardForms.length} form(s), ${cardLinks} card link(s) in server HTML)`
+          : "content or forms missing without JS",
+        "0 KB",
+        mark(noJsOk),
+      ],
+      [
+        "JavaScript loaded by a page, gzip",
+        `${kb(jsHeaviest.jsBytes)} on ${jsHeaviest.label} (Lighthouse, ${jsEncodings || "–"}); card by its imports ${kb(jsGzip)}`,
+        `≤ ${BUDGET_KB.js} KB`,
+        mark(!jsHeaviest.failed && jsHeaviest.jsBytes <= BUDGET_KB.js * 1024 && jsGzip <= BUDGET_KB.js * 1024),
+      ],
+      [
+        "CSS, whole app, gzip",
+        `${kb(cssGzip)} (${appCss.length} file(s), ${kb(sum(appCss, "raw"))} raw)`,
+        `≤ ${BUDGET_KB.css} KB`,
+        mark(cssGzip <= BUDGET_KB.css * 1024),
+      ],
+      [
+        "HTML of a main page, gzip",
+        `${kb(htmlHeaviest.gzip)} on ${htmlHeaviest.label} (${htmlPages.map((p) => `${p.label.split(" ")[0]} ${kb(p.gzip)}`).join(", ")})`,
+        `≤ ${BUDGET_KB.html} KB`,
+        mark(htmlPages.every((p) => p.gzip <= BUDGET_KB.html * 1024)),
+      ],
+      [
+        "Card page, 20 connections, p95",
+        `${ms(card20.p95)} (p50 ${ms(card20.p50)} · p97.5 ${ms(card20.p97_5)} · p99 ${ms(card20.p99)})`,
+        `≤ ${BUDGET_MS.p95At20} ms`,
+        mark(clean(card20) && card20.p95 <= BUDGET_MS.p95At20),
+      ],
+      [
+        "Card page, 50 connections, p99",
+        `${ms(card50.p99)} (p50 ${ms(card50.p50)} · p97.5 ${ms(card50.p97_5)})`,
+        `≤ ${BUDGET_MS.p99At50} ms`,
+        mark(clean(card50) && card50.p99 <= BUDGET_MS.p99At50),
+      ],
+      [
+        "Card page throughput / /login, 20 connections",
+        `${ratio.toFixed(2)}× (${card20.rps.toFixed(0)} / ${floor.rps.toFixed(0)} req/s)`,
+        `≥ ${BUDGET_RATIO}×`,
+        mark(clean(floor, card20) && ratio >= BUDGET_RATIO),
+      ],
+      lighthouseRow(lhCard, "card page"),
+      lighthouseRow(lhWallets, "wallets page"),
+      lighthouseRow(lhRefunds, "refunds page"),
+      ["Payment authorisation decision, 50 concurrent, p99", "measured by `npm run bench:webhook`", "≤ 10 ms", "–"],
+      ["Beyond §6 (issue 18)", "", "", ""],
+      lighthouseRow(lhLogin, "/login (the floor)"),
+      [
+        "Light version: card HTML + CSS, gzip",
+        `${kb(lightBytes)} (HTML ${kb(light.htmlGzip)} + CSS ${kb(light.cssGzip)})`,
+        `< ${LIGHT.htmlCssKb} KB`,
+        mark(lightBytes < LIGHT.htmlCssKb * 1024),
+      ],
+      [
+        "Light version: script elements on the card page",
+        `${light.scriptElements} <script>, ${light.modulePreloads} modulepreload`,
+        "0",
+        mark(light.scriptElements === 0 && light.modulePreloads === 0),
+      ],
+      [
+        "Light version: Lighthouse mobile LCP, card page",
+        lhLight.failed
+          ? `not scored: ${lhLight.runs.find((r) => r.problem)?.problem ?? "no score"}`
+          : `${seconds(lhLight.lcpMs)} (performance ${lhLight.score.toFixed(0)}, median of ${lhLight.runs.length})`,
+        `≤ ${seconds(LIGHT.lcpMs)}`,
+        mark(!lhLight.failed && lhLight.lcpMs <= LIGHT.lcpMs),
+      ],
+      [
+        `Soak: ${soaked.people} signed-in people, ${soaked.seconds.toFixed(0)} s, pages + posts`,
+        `${soakErrors} error(s) in ${soaked.requests} requests (${soaked.requestsPerSecond.toFixed(0)} req/s, ${soaked.writes} posts)`,
+        "0 errors",
+        mark(soakErrors === 0 && soaked.requests > 0),
+      ],
+      [
+        `Soak: server memory, last ${SOAK.window} s vs first ${SOAK.window} s`,
+        memoryKnown
+          ? `${mb(lastRss)} vs ${mb(firstRss)} (${lastRss >= firstRss ? "+" : ""}${((lastRss / firstRss - 1) * 100).toFixed(1)} %)`
+          : "not measured (no /proc)",
+        `no growth (≤ +${((SOAK.growth - 1) * 100).toFixed(0)} %)`,
+        memoryKnown ? mark(memoryOk) : "–",
+      ],
+    ]),
+  );
 }
 
 async function main(): Promise<number> {
+  const started = performance.now();
+  const runTime = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   try {
     checkBuild();
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
+    return 1;
+  }
+  let accounts: SoakAccount[];
+  try {
+    accounts = await prepareDatabase(SOAK.people);
+  } catch (err) {
+    console.error(
+      `✗ The bench database could not be prepared: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+    removeDatabase();
     return 1;
   }
   const server = startServer();
@@ -739,12 +1179,15 @@ async function main(): Promise<number> {
       if (server.output.length) console.error(server.output.slice(-40).join("\n"));
       return 1;
     }
-    console.log(`Server ready on ${ORIGIN} (fresh database ${path.relative(root, DB_FILE)}, ${WORKERS} worker(s))\n`);
-    await bench();
+    console.log(
+      `Server ready on ${ORIGIN} (fresh database ${path.relative(root, DB_FILE)}: the demo and ${accounts.length} copies of Marie for the soak; ${WORKERS} worker(s))\n`,
+    );
+    await bench(server, accounts);
+    console.log(`\nBench run time: ${runTime()}`);
     return 0;
   } catch (err) {
     console.error(
-      `\n✗ Benchmark failed: ${err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      `\n✗ Benchmark failed after ${runTime()}: ${err instanceof BenchError || err instanceof LighthouseSetupError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
     );
     return 1;
   } finally {
