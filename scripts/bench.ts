@@ -51,7 +51,7 @@ import {
   type LighthousePage,
   type LighthouseRun,
 } from "./bench/lighthouse";
-import { meanRss, memoryMeasurable, soak, warmUp, type SoakPerson } from "./bench/soak";
+import { meanRss, memoryMeasurable, soak, TIMEOUT_SECONDS, warmUp, type SoakPerson } from "./bench/soak";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1";
@@ -643,7 +643,8 @@ async function load(label: string, urlPath: string, connections: number, cookie?
     p97_5: result.latency.p97_5,
     p99: result.latency.p99,
     max: result.latency.max,
-    failures: result.non2xx + result.errors + result.timeouts,
+    // autocannon counts timeouts among its errors.
+    failures: result.non2xx + result.errors,
     encoding,
   };
 }
@@ -800,18 +801,37 @@ interface LighthouseSummary {
   runs: LighthouseRun[];
   score: number;
   lcpMs: number;
+  /** As transferred (the server's encoding), median. */
   jsBytes: number;
+  /** The same scripts by gzip -9 (the budget's measure, as the other rows), median. */
+  jsGzip: number;
   failed: boolean;
 }
 
-function summarise(label: string, urlPath: string, runs: LighthouseRun[]): LighthouseSummary {
+/** gzip -9 size of each script Lighthouse saw, fetched once each from this server. */
+const gzipOfUrl = new Map<string, number>();
+async function gzipOfScripts(urls: string[]): Promise<number> {
+  let total = 0;
+  for (const url of new Set(urls)) {
+    const parsed = new URL(url);
+    if (parsed.origin !== ORIGIN) throw new BenchError(`the page loaded a script from elsewhere: ${url}`);
+    if (!gzipOfUrl.has(url)) gzipOfUrl.set(url, gzipSize(await fetchAsset(parsed.pathname + parsed.search)));
+    total += gzipOfUrl.get(url)!;
+  }
+  return total;
+}
+
+async function summarise(label: string, urlPath: string, runs: LighthouseRun[]): Promise<LighthouseSummary> {
+  const gzips: number[] = [];
+  for (const run of runs) if (run.score !== null) gzips.push(await gzipOfScripts(run.scriptUrls));
   return {
     label,
     path: urlPath,
     runs,
     score: median(runs.map((r) => r.score)),
     lcpMs: median(runs.map((r) => r.lcpMs)),
-    jsBytes: median(runs.map((r) => r.jsBytes)),
+    jsBytes: median(runs.filter((r) => r.score !== null).map((r) => r.jsBytes)),
+    jsGzip: median(gzips),
     failed: runs.some((r) => r.score === null || r.lcpMs === null),
   };
 }
@@ -908,7 +928,8 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
   );
   const lighthouseStarted = performance.now();
   const measured = await measurePages(lighthousePages, LIGHTHOUSE.runs);
-  const lighthouse = lighthousePages.map((p) => summarise(p.label, p.path, measured.get(p.label) ?? []));
+  const lighthouse: LighthouseSummary[] = [];
+  for (const p of lighthousePages) lighthouse.push(await summarise(p.label, p.path, measured.get(p.label) ?? []));
   console.log(`  done in ${((performance.now() - lighthouseStarted) / 1000).toFixed(0)} s`);
   const [lhCard, lhWallets, lhRefunds, lhLogin, lhLight] = lighthouse as [
     LighthouseSummary,
@@ -919,7 +940,7 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
   ];
   const lighthouseOk = (s: LighthouseSummary) =>
     !s.failed && s.score >= LIGHTHOUSE.score && s.lcpMs <= LIGHTHOUSE.lcpMs;
-  const jsHeaviest = lighthouse.slice(0, 4).reduce((max, s) => (s.jsBytes > max.jsBytes ? s : max), lhCard);
+  const jsHeaviest = lighthouse.slice(0, 4).reduce((max, s) => (s.jsGzip > max.jsGzip ? s : max), lhCard);
   const jsEncodings = [...new Set(lighthouse.flatMap((s) => s.runs.flatMap((r) => r.jsEncodings)))].join(", ");
 
   // 7. The light version: what the card page weighs with Save-Data: on.
@@ -933,11 +954,9 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
   const warmUpProblems = await warmUp(ORIGIN, people);
   for (const problem of warmUpProblems.slice(0, 10)) console.log(`  warm-up: ${problem}`);
   const soaked = await soak(ORIGIN, people, SOAK.seconds, server.child.pid!);
+  const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
   const soakErrors =
-    warmUpProblems.length +
-    [...soaked.unexpected.values()].reduce((a, b) => a + b, 0) +
-    soaked.connectionErrors +
-    soaked.timeouts;
+    warmUpProblems.length + total(soaked.unexpected) + soaked.connectionErrors + total(soaked.timeouts);
   const memoryKnown = memoryMeasurable() && soaked.samples.some((s) => s.rssKb[0]! > 0);
   const firstRss = meanRss(soaked.samples, 0, SOAK.window);
   const lastRss = meanRss(soaked.samples, soaked.seconds - SOAK.window, soaked.seconds + 1);
@@ -970,11 +989,11 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
   );
 
   console.log(
-    `\nLighthouse ${LIGHTHOUSE.runs}× per page, medians (min–max); JS = script bodies as transferred (${jsEncodings || "–"}), headers not counted:`,
+    `\nLighthouse ${LIGHTHOUSE.runs}× per page, medians (min–max). JS: the scripts the page loaded, by gzip -9, and as transferred (${jsEncodings || "–"}, bodies without headers):`,
   );
   console.log(
     table([
-      ["Page", "Performance", "LCP", "JS transferred", "LCP element (median run's page)", "Problems"],
+      ["Page", "Performance", "LCP", "JS gzip -9", "JS transferred", "LCP element", "Problems"],
       ...lighthouse.map((s) => [
         `${s.label} ${s.path}`,
         `${Number.isNaN(s.score) ? "–" : s.score.toFixed(0)}${range(
@@ -985,9 +1004,15 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
           s.runs.map((r) => r.lcpMs),
           (n) => (n / 1000).toFixed(2),
         )}`,
-        `${kb(s.jsBytes)} (${s.runs[0]?.jsFiles ?? 0} files)`,
+        `${kb(s.jsGzip)} (${s.runs[0]?.jsFiles ?? 0} files)`,
+        kb(s.jsBytes),
         (s.runs.find((r) => r.lcpElement)?.lcpElement ?? "–").slice(0, 60),
-        [...new Set(s.runs.map((r) => r.problem).filter(Boolean))].join(" / ").slice(0, 120) || "",
+        [
+          ...new Set(s.runs.map((r) => r.problem).filter(Boolean)),
+          ...(s.runs.some((r) => r.retries) ? [`${s.runs.reduce((n, r) => n + r.retries, 0)} run(s) redone`] : []),
+        ]
+          .join(" / ")
+          .slice(0, 120),
       ]),
     ]),
   );
@@ -1004,7 +1029,7 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
       ...warmUpProblems.map((p) => `warm-up: ${p}`),
       ...[...soaked.unexpected].map(([what, count]) => `${what}: ${count}×`),
       ...(soaked.connectionErrors ? [`connection errors: ${soaked.connectionErrors}`] : []),
-      ...(soaked.timeouts ? [`timeouts (10 s): ${soaked.timeouts}`] : []),
+      ...[...soaked.timeouts].map(([step, count]) => `${step} → no answer within ${TIMEOUT_SECONDS} s: ${count}×`),
     ];
     console.log(`  errors: ${lines.slice(0, 20).join("\n          ")}`);
   }
@@ -1013,6 +1038,10 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
       sample ? sample.rssKb.map((k, i) => `${i === 0 ? "primary" : `worker ${i}`} ${mb(k)}`).join(", ") : "–";
     console.log(
       `  server memory (resident set, primary + workers, sampled each second): first ${SOAK.window} s ${mb(firstRss)}, last ${SOAK.window} s ${mb(lastRss)} (${((lastRss / firstRss - 1) * 100).toFixed(1)} %)`,
+    );
+    const every5 = soaked.samples.filter((_, i) => i % 5 === 0 || i === soaked.samples.length - 1);
+    console.log(
+      `  total by time: ${every5.map((s) => `${s.at.toFixed(0)} s ${mb(s.rssKb.reduce((a, b) => a + b, 0))}`).join(" · ")}`,
     );
     console.log(`  at the start: ${perProcess(soaked.samples[0])}`);
     console.log(`  at the end:   ${perProcess(soaked.samples.at(-1))}`);
@@ -1070,9 +1099,9 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
       ],
       [
         "JavaScript loaded by a page, gzip",
-        `${kb(jsHeaviest.jsBytes)} on ${jsHeaviest.label} (Lighthouse, ${jsEncodings || "–"}); card by its imports ${kb(jsGzip)}`,
+        `${kb(jsHeaviest.jsGzip)} on ${jsHeaviest.label} (scripts Lighthouse saw; ${kb(jsHeaviest.jsBytes)} as sent, ${jsEncodings || "–"}); card by its imports ${kb(jsGzip)}`,
         `≤ ${BUDGET_KB.js} KB`,
-        mark(!jsHeaviest.failed && jsHeaviest.jsBytes <= BUDGET_KB.js * 1024 && jsGzip <= BUDGET_KB.js * 1024),
+        mark(!jsHeaviest.failed && jsHeaviest.jsGzip <= BUDGET_KB.js * 1024 && jsGzip <= BUDGET_KB.js * 1024),
       ],
       [
         "CSS, whole app, gzip",

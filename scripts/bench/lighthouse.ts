@@ -23,13 +23,20 @@ export interface LighthouseRun {
   /** Bytes of JavaScript bodies as transferred (content-encoded), response headers not counted. */
   jsBytes: number;
   jsFiles: number;
+  /** The scripts' URLs, in the order the page loaded them. */
+  scriptUrls: string[];
   /** Content-Encoding of the scripts as the server sent them to Chromium. */
   jsEncodings: string[];
   /** What Lighthouse calls the largest contentful paint's element (its selector or snippet). */
   lcpElement: string | null;
   /** Lighthouse's runtime error or warnings, if any. */
   problem: string | null;
+  /** Runs Lighthouse threw away (a runtime error such as NO_NAVSTART, which asks to run again). */
+  retries: number;
 }
+
+/** Lighthouse's runtime errors (a trace not recorded…) say "run Lighthouse again": so many times, no more. */
+const RETRIES = 2;
 
 export class LighthouseSetupError extends Error {}
 
@@ -62,7 +69,10 @@ export async function measurePages(pages: LighthousePage[], runs: number): Promi
   try {
     for (let run = 0; run < runs; run++) {
       for (const page of pages) {
-        results.get(page.label)!.push(await measureOnce(chrome.port, page));
+        let result = await measureOnce(chrome.port, page);
+        for (let retry = 1; retry <= RETRIES && result.score === null; retry++)
+          result = { ...(await measureOnce(chrome.port, page)), retries: retry };
+        results.get(page.label)!.push(result);
       }
     }
   } finally {
@@ -108,9 +118,11 @@ async function measureOnce(port: number, page: LighthousePage): Promise<Lighthou
     lcpMs: typeof lcp === "number" ? lcp : null,
     jsBytes: scripts.reduce((total, r) => total + Math.max(0, r.transferSize - r.responseHeadersTransferSize), 0),
     jsFiles: scripts.length,
+    scriptUrls: scripts.map((r) => r.url),
     jsEncodings: [...encodings].sort(),
     lcpElement: lcpNode?.selector ?? lcpNode?.snippet ?? null,
     problem,
+    retries: 0,
   };
 }
 

@@ -45,8 +45,10 @@ export interface SoakResult {
   writes: number;
   /** Answers other than the step's expected statuses, by step name and status. */
   unexpected: Map<string, number>;
+  /** Connections that failed, not counting timeouts. */
   connectionErrors: number;
-  timeouts: number;
+  /** Requests without an answer within the timeout, by step name. */
+  timeouts: Map<string, number>;
   p50: number;
   p99: number;
   samples: MemorySample[];
@@ -62,7 +64,9 @@ interface CannonRequest {
   path: string;
   body?: string;
   headers?: Record<string, string>;
-  onResponse?: (status: number, body: string, context: object, headers: Record<string, string>) => void;
+  /** Called as the request is built, just before it is sent. */
+  setupRequest?: (request: CannonRequest) => CannonRequest;
+  onResponse?: (status: number | undefined, body: string, context: object, headers: Record<string, string>) => void;
 }
 type Autocannon = (
   options: {
@@ -77,12 +81,24 @@ type Autocannon = (
   done: (err: unknown, result: CannonResult) => void,
 ) => {
   on(event: "response", listener: (client: object, status: number, bytes: number, ms: number) => void): void;
+  on(event: "reqError", listener: (error: Error) => void): void;
   stop(): void;
 };
+/** How long a person waits for an answer before it counts as an error (autocannon's default). */
+export const TIMEOUT_SECONDS = 10;
+
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-/** The requests a browser makes for a person's walk: form posts from the portal's own origin. */
-function requestsOf(origin: string, person: SoakPerson, tally: (step: SoakStep, status: number) => void) {
+/**
+ * The requests a browser makes for a person's walk: form posts from the portal's own origin. `sent`
+ * learns which step is on the wire (one connection, one request at a time), to name a step that times out.
+ */
+function requestsOf(
+  origin: string,
+  person: SoakPerson,
+  tally: (step: SoakStep, status: number | undefined) => void,
+  sent: (step: SoakStep) => void,
+) {
   return person.steps.map<CannonRequest>((step) => ({
     method: step.method,
     path: step.path,
@@ -96,6 +112,10 @@ function requestsOf(origin: string, person: SoakPerson, tally: (step: SoakStep, 
           },
         }
       : {}),
+    setupRequest: (request) => {
+      sent(step);
+      return request;
+    },
     onResponse: (status) => tally(step, status),
   }));
 }
@@ -109,9 +129,10 @@ function baseHeaders(person: SoakPerson): Record<string, string> {
   };
 }
 
+/** One autocannon instance; `onTimeout` hears of each request that got no answer within the timeout. */
 function runCannon(
   options: Parameters<Autocannon>[0],
-  onLatency?: (ms: number) => void,
+  listeners: { onLatency?: (ms: number) => void; onTimeout?: () => void } = {},
 ): { done: Promise<CannonResult>; stop: () => void } {
   let instance: ReturnType<Autocannon> | undefined;
   const done = new Promise<CannonResult>((resolve, reject) => {
@@ -119,9 +140,15 @@ function runCannon(
       err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res),
     );
   });
+  const { onLatency, onTimeout } = listeners;
   if (onLatency) instance!.on("response", (_client, _status, _bytes, ms) => onLatency(ms));
+  // autocannon's own wording for a timeout (it counts timeouts among its errors as well).
+  if (onTimeout) instance!.on("reqError", (error) => error.message === "request timed out" && onTimeout());
   return { done, stop: () => instance?.stop() };
 }
+
+const statusText = (status: number | undefined) =>
+  status === undefined ? "no status (answer cut off)" : String(status);
 
 /**
  * Every person goes round their walk once, all at the same time, before the measure: it checks that
@@ -132,20 +159,31 @@ export async function warmUp(origin: string, people: SoakPerson[]): Promise<stri
   const problems: string[] = [];
   await Promise.all(
     people.map(async (person) => {
-      const run = runCannon({
-        url: origin,
-        connections: 1,
-        amount: person.steps.length,
-        timeout: 30,
-        headers: baseHeaders(person),
-        requests: requestsOf(origin, person, (step, status) => {
-          if (!step.expect.includes(status))
-            problems.push(`${person.email}: ${step.name} (${step.method} ${step.path}) answered ${status}`);
-        }),
-      });
+      let onTheWire: SoakStep | undefined;
+      const run = runCannon(
+        {
+          url: origin,
+          connections: 1,
+          amount: person.steps.length,
+          timeout: 30,
+          headers: baseHeaders(person),
+          requests: requestsOf(
+            origin,
+            person,
+            (step, status) => {
+              if (status === undefined || !step.expect.includes(status))
+                problems.push(
+                  `${person.email}: ${step.name} (${step.method} ${step.path}) answered ${statusText(status)}`,
+                );
+            },
+            (step) => (onTheWire = step),
+          ),
+        },
+        { onTimeout: () => problems.push(`${person.email}: ${onTheWire?.name ?? "?"} got no answer within 30 s`) },
+      );
       const result = await run.done;
-      if (result.errors || result.timeouts)
-        problems.push(`${person.email}: ${result.errors} connection error(s), ${result.timeouts} timeout(s)`);
+      if (result.errors > result.timeouts)
+        problems.push(`${person.email}: ${result.errors - result.timeouts} connection error(s)`);
     }),
   );
   return problems;
@@ -158,6 +196,8 @@ export async function soak(
   serverPid: number,
 ): Promise<SoakResult> {
   const unexpected = new Map<string, number>();
+  const timeouts = new Map<string, number>();
+  const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   let reads = 0;
   let writes = 0;
   const latencies: number[] = [];
@@ -167,26 +207,33 @@ export async function soak(
   sample();
   const sampler = setInterval(sample, 1000);
   try {
-    const runs = people.map((person) =>
-      runCannon(
+    const runs = people.map((person) => {
+      let onTheWire: SoakStep | undefined;
+      return runCannon(
         {
           url: origin,
           connections: 1,
           duration: seconds,
-          timeout: 10,
+          timeout: TIMEOUT_SECONDS,
           headers: baseHeaders(person),
-          requests: requestsOf(origin, person, (step, status) => {
-            if (step.method === "POST") writes++;
-            else reads++;
-            if (!step.expect.includes(status)) {
-              const key = `${step.name} → ${status}`;
-              unexpected.set(key, (unexpected.get(key) ?? 0) + 1);
-            }
-          }),
+          requests: requestsOf(
+            origin,
+            person,
+            (step, status) => {
+              if (step.method === "POST") writes++;
+              else reads++;
+              if (status === undefined || !step.expect.includes(status))
+                count(unexpected, `${step.name} → ${statusText(status)}`);
+            },
+            (step) => (onTheWire = step),
+          ),
         },
-        (ms) => latencies.push(ms),
-      ),
-    );
+        {
+          onLatency: (ms) => latencies.push(ms),
+          onTimeout: () => count(timeouts, onTheWire?.name ?? "?"),
+        },
+      );
+    });
     const results = await Promise.all(runs.map((r) => r.done));
     const elapsed = (performance.now() - started) / 1000;
     sample();
@@ -201,8 +248,8 @@ export async function soak(
       reads,
       writes,
       unexpected,
-      connectionErrors: results.reduce((total, r) => total + r.errors, 0),
-      timeouts: results.reduce((total, r) => total + r.timeouts, 0),
+      connectionErrors: results.reduce((total, r) => total + r.errors - r.timeouts, 0),
+      timeouts,
       p50: at(0.5),
       p99: at(0.99),
       samples,
