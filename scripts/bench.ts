@@ -40,6 +40,7 @@ import {
   seedMarieCopy,
 } from "../app/.server/db/seed";
 import { hashPassword } from "../app/.server/passwords";
+import fr from "../locales/fr/translation.json" with { type: "json" };
 import { SandboxIssuer } from "../app/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "../app/.server/providers/messaging/sandbox";
 import { SandboxPaymentProcessor } from "../app/.server/providers/payments/sandbox";
@@ -750,9 +751,29 @@ const PAGE = [200];
 /** A successful form post: the portal redirects (post/redirect/get), with its flash message. */
 const POSTED = [302, 303];
 
-/** A person's walk: their card page, wallets, refunds, notifications, and four writes to their own data. */
+/** A catalogue text as React writes it in HTML. */
+const asHtml = (text: string) =>
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;");
+/** The page after a post shows its flash message: read uncompressed, to find the text. */
+const confirmation = (text: string) => ({ expectText: asHtml(text), headers: { "Accept-Encoding": "identity" } });
+
+/**
+ * A person's walk: their card page, wallets, refunds, notifications, and four writes to their own data
+ * (freeze and unfreeze their card, notification preferences off and on), each checked by the
+ * confirmation the next page shows.
+ */
 function soakWalk(account: SoakAccount, bodies: { allOn: string; allOff: string }): SoakPerson {
   const card = `/cards/${account.cardId}`;
+  const done = {
+    frozen: confirmation(fr.cards.actions.freezeSuccess),
+    unfrozen: confirmation(fr.cards.actions.unfreezeSuccess),
+    saved: confirmation(fr.settings.notifications.saved),
+  };
   return {
     email: account.email,
     cookie: account.cookie,
@@ -762,10 +783,10 @@ function soakWalk(account: SoakAccount, bodies: { allOn: string; allOff: string 
       { name: "wallet page", method: "GET", path: `/wallets/${account.walletId}`, expect: PAGE },
       { name: "freeze panel", method: "GET", path: `${card}/freeze`, expect: PAGE },
       { name: "freeze the card", method: "POST", path: `${card}/freeze`, body: "intent=freeze", expect: POSTED },
-      { name: "card page", method: "GET", path: card, expect: PAGE },
+      { name: "card page, frozen", method: "GET", path: card, expect: PAGE, ...done.frozen },
       { name: "refunds", method: "GET", path: REFUNDS, expect: PAGE },
       { name: "unfreeze the card", method: "POST", path: `${card}/freeze`, body: "intent=unfreeze", expect: POSTED },
-      { name: "card page", method: "GET", path: card, expect: PAGE },
+      { name: "card page, unfrozen", method: "GET", path: card, expect: PAGE, ...done.unfrozen },
       {
         name: "notification centre",
         method: "GET",
@@ -780,7 +801,7 @@ function soakWalk(account: SoakAccount, bodies: { allOn: string; allOff: string 
         body: bodies.allOff,
         expect: POSTED,
       },
-      { name: "notification settings", method: "GET", path: "/settings/notifications", expect: PAGE },
+      { name: "settings, saved", method: "GET", path: "/settings/notifications", expect: PAGE, ...done.saved },
       {
         name: "notifications: all",
         method: "POST",
@@ -788,6 +809,7 @@ function soakWalk(account: SoakAccount, bodies: { allOn: string; allOff: string 
         body: bodies.allOn,
         expect: POSTED,
       },
+      { name: "settings, saved", method: "GET", path: "/settings/notifications", expect: PAGE, ...done.saved },
     ],
   };
 }

@@ -21,6 +21,10 @@ export interface SoakStep {
   body?: string;
   /** The statuses this step must answer. */
   expect: number[];
+  /** Text the answer must hold, as HTML (the confirmation a form post leaves for the next page). */
+  expectText?: string;
+  /** Headers of this step only (e.g. Accept-Encoding: identity, to read the text). */
+  headers?: Record<string, string>;
 }
 
 export interface SoakPerson {
@@ -82,73 +86,89 @@ type Autocannon = (
 ) => {
   on(event: "response", listener: (client: object, status: number, bytes: number, ms: number) => void): void;
   on(event: "reqError", listener: (error: Error) => void): void;
-  stop(): void;
 };
 /** How long a person waits for an answer before it counts as an error (autocannon's default). */
 export const TIMEOUT_SECONDS = 10;
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-/**
- * The requests a browser makes for a person's walk: form posts from the portal's own origin. `sent`
- * learns which step is on the wire (one connection, one request at a time), to name a step that times out.
- */
-function requestsOf(
-  origin: string,
-  person: SoakPerson,
-  tally: (step: SoakStep, status: number | undefined) => void,
-  sent: (step: SoakStep) => void,
-) {
-  return person.steps.map<CannonRequest>((step) => ({
-    method: step.method,
-    path: step.path,
-    ...(step.method === "POST"
-      ? {
-          body: step.body ?? "",
-          headers: {
-            "Content-Type": "application/x-www-form-urlencoded",
-            Origin: origin,
-            "Sec-Fetch-Site": "same-origin",
-          },
-        }
-      : {}),
-    setupRequest: (request) => {
-      sent(step);
-      return request;
-    },
-    onResponse: (status) => tally(step, status),
-  }));
+const NO_STATUS = "no status (answer cut off)";
+
+/** What is wrong with an answer, or null. */
+function problemOf(step: SoakStep, status: number | undefined, body: string): string | null {
+  if (status === undefined) return NO_STATUS;
+  if (!step.expect.includes(status)) return String(status);
+  if (step.expectText && !body.includes(step.expectText)) return `${status} without "${step.expectText.slice(0, 40)}…"`;
+  return null;
 }
 
-function baseHeaders(person: SoakPerson): Record<string, string> {
-  return {
+interface WalkListeners {
+  /** Each answer, with what is wrong with it (null: as expected). */
+  answer(step: SoakStep, problem: string | null): void;
+  /** A request without an answer within the timeout. */
+  timeout(step: SoakStep | undefined): void;
+  latency?(ms: number): void;
+}
+
+/**
+ * One person's walk, on one connection: a browser's requests (form posts from the portal's own origin),
+ * round and round, for `amount` requests or `duration` seconds.
+ */
+function walk(
+  origin: string,
+  person: SoakPerson,
+  limit: { amount: number } | { duration: number },
+  timeout: number,
+  on: WalkListeners,
+): Promise<CannonResult> {
+  // autocannon builds (and names here) the next request before it reports a timeout: the step that
+  // timed out is the one before. The answer it then reads first may be the rest of the lost one,
+  // without a status: part of that timeout, not another error.
+  let previous: SoakStep | undefined;
+  let current: SoakStep | undefined;
+  let justTimedOut = false;
+  const requests = person.steps.map<CannonRequest>((step) => ({
+    method: step.method,
+    path: step.path,
+    headers: {
+      ...(step.method === "POST"
+        ? { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, "Sec-Fetch-Site": "same-origin" }
+        : {}),
+      ...step.headers,
+    },
+    ...(step.method === "POST" ? { body: step.body ?? "" } : {}),
+    setupRequest: (request) => {
+      previous = current;
+      current = step;
+      return request;
+    },
+    onResponse: (status, body) => {
+      const problem = problemOf(step, status, body);
+      const echo = justTimedOut && problem === NO_STATUS;
+      justTimedOut = false;
+      on.answer(step, echo ? null : problem);
+    },
+  }));
+  const headers = {
     Cookie: person.cookie,
     Accept: "text/html",
     "Accept-Encoding": "gzip, deflate, br",
     "Accept-Language": "fr-FR,fr;q=0.9",
   };
-}
-
-/** One autocannon instance; `onTimeout` hears of each request that got no answer within the timeout. */
-function runCannon(
-  options: Parameters<Autocannon>[0],
-  listeners: { onLatency?: (ms: number) => void; onTimeout?: () => void } = {},
-): { done: Promise<CannonResult>; stop: () => void } {
-  let instance: ReturnType<Autocannon> | undefined;
-  const done = new Promise<CannonResult>((resolve, reject) => {
-    instance = autocannon(options, (err, res) =>
+  return new Promise<CannonResult>((resolve, reject) => {
+    const instance = autocannon({ url: origin, connections: 1, timeout, headers, requests, ...limit }, (err, res) =>
       err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res),
     );
+    const { latency } = on;
+    if (latency) instance.on("response", (_client, _status, _bytes, ms) => latency(ms));
+    // autocannon's own wording for a timeout (it counts timeouts among its errors as well).
+    instance.on("reqError", (error) => {
+      if (error.message !== "request timed out") return;
+      justTimedOut = true;
+      on.timeout(previous);
+    });
   });
-  const { onLatency, onTimeout } = listeners;
-  if (onLatency) instance!.on("response", (_client, _status, _bytes, ms) => onLatency(ms));
-  // autocannon's own wording for a timeout (it counts timeouts among its errors as well).
-  if (onTimeout) instance!.on("reqError", (error) => error.message === "request timed out" && onTimeout());
-  return { done, stop: () => instance?.stop() };
 }
-
-const statusText = (status: number | undefined) =>
-  status === undefined ? "no status (answer cut off)" : String(status);
 
 /**
  * Every person goes round their walk once, all at the same time, before the measure: it checks that
@@ -159,29 +179,12 @@ export async function warmUp(origin: string, people: SoakPerson[]): Promise<stri
   const problems: string[] = [];
   await Promise.all(
     people.map(async (person) => {
-      let onTheWire: SoakStep | undefined;
-      const run = runCannon(
-        {
-          url: origin,
-          connections: 1,
-          amount: person.steps.length,
-          timeout: 30,
-          headers: baseHeaders(person),
-          requests: requestsOf(
-            origin,
-            person,
-            (step, status) => {
-              if (status === undefined || !step.expect.includes(status))
-                problems.push(
-                  `${person.email}: ${step.name} (${step.method} ${step.path}) answered ${statusText(status)}`,
-                );
-            },
-            (step) => (onTheWire = step),
-          ),
+      const result = await walk(origin, person, { amount: person.steps.length }, 30, {
+        answer: (step, problem) => {
+          if (problem) problems.push(`${person.email}: ${step.name} (${step.method} ${step.path}) answered ${problem}`);
         },
-        { onTimeout: () => problems.push(`${person.email}: ${onTheWire?.name ?? "?"} got no answer within 30 s`) },
-      );
-      const result = await run.done;
+        timeout: (step) => problems.push(`${person.email}: ${step?.name ?? "?"} got no answer within 30 s`),
+      });
       if (result.errors > result.timeouts)
         problems.push(`${person.email}: ${result.errors - result.timeouts} connection error(s)`);
     }),
@@ -207,34 +210,19 @@ export async function soak(
   sample();
   const sampler = setInterval(sample, 1000);
   try {
-    const runs = people.map((person) => {
-      let onTheWire: SoakStep | undefined;
-      return runCannon(
-        {
-          url: origin,
-          connections: 1,
-          duration: seconds,
-          timeout: TIMEOUT_SECONDS,
-          headers: baseHeaders(person),
-          requests: requestsOf(
-            origin,
-            person,
-            (step, status) => {
-              if (step.method === "POST") writes++;
-              else reads++;
-              if (status === undefined || !step.expect.includes(status))
-                count(unexpected, `${step.name} → ${statusText(status)}`);
-            },
-            (step) => (onTheWire = step),
-          ),
-        },
-        {
-          onLatency: (ms) => latencies.push(ms),
-          onTimeout: () => count(timeouts, onTheWire?.name ?? "?"),
-        },
-      );
-    });
-    const results = await Promise.all(runs.map((r) => r.done));
+    const results = await Promise.all(
+      people.map((person) =>
+        walk(origin, person, { duration: seconds }, TIMEOUT_SECONDS, {
+          answer: (step, problem) => {
+            if (step.method === "POST") writes++;
+            else reads++;
+            if (problem) count(unexpected, `${step.name} → ${problem}`);
+          },
+          timeout: (step) => count(timeouts, step?.name ?? "?"),
+          latency: (ms) => latencies.push(ms),
+        }),
+      ),
+    );
     const elapsed = (performance.now() - started) / 1000;
     sample();
     const requests = results.reduce((total, r) => total + r.requests.total, 0);
