@@ -14,6 +14,7 @@ import { requestInfoContext } from "./context";
 import { getPlatform } from "./.server/platform";
 import { pathForLog } from "./.server/logger";
 import { reportError } from "./.server/error-reporting";
+import { scriptsAfterPaint } from "./.server/scripts-after-paint";
 
 export const streamTimeout = 5_000;
 
@@ -69,7 +70,7 @@ export default function handleRequest(
             final(done) {
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               resolve(
-                new Response(scriptsAfterContent(Buffer.concat(chunks).toString("utf8")), {
+                new Response(scriptsAfterPaint(Buffer.concat(chunks).toString("utf8")), {
                   headers: responseHeaders,
                   status: responseStatusCode,
                 }),
@@ -91,15 +92,6 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1000);
   });
-}
-
-/**
- * The scripts React Router preloads are asked for at a low priority: on a slow network the page's
- * HTML and its stylesheet arrive and the page shows before 130 KB of scripts that only enhance it
- * (every page works without them). Decision 0039.
- */
-function scriptsAfterContent(html: string): string {
-  return html.replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ');
 }
 
 /**
