@@ -139,12 +139,17 @@ describe("the display form (/settings/profile, intent display)", () => {
 });
 
 /** A request carrying a signed-in session of `account`'s, as a full sign-in leaves it. */
-async function signedInRequest(account: CreatedAccount, headers: Record<string, string> = {}) {
+async function signedInRequest(
+  account: CreatedAccount,
+  headers: Record<string, string> = {},
+  path = "/cards",
+  method = "GET",
+) {
   const storage = await sessionStorage();
   const session = await storage.getSession();
   session.set("userId", account.userId);
   const cookie = (await storage.commitSession(session)).split(";")[0]!;
-  return new Request("http://localhost/cards", { headers: { Cookie: cookie, ...headers } });
+  return new Request(`http://localhost${path}`, { method, headers: { Cookie: cookie, ...headers } });
 }
 
 describe("where the choice is read", () => {
@@ -167,6 +172,33 @@ describe("where the choice is read", () => {
       );
       expect(seen).toBe(expected);
     }
+  });
+
+  test("an app already running that asks for a light page's data is sent to load it as a whole document", async () => {
+    await handle.db.updateTable("users").set({ light_version: 1 }).where("id", "=", me.userId).execute();
+    const run = async (account: CreatedAccount, path: string, method = "GET") => {
+      const request = await signedInRequest(account, {}, path, method);
+      const url = new URL(request.url);
+      url.pathname = url.pathname.replace(/\.data$/, "");
+      url.searchParams.delete("_routes");
+      const args = { request, url, context: new RouterContextProvider(), params: {}, pattern: "/cards/:cardId" };
+      try {
+        return await requireAccount(
+          args as unknown as Parameters<typeof requireAccount>[0],
+          async () => new Response("page"),
+        );
+      } catch (thrown) {
+        return thrown as Response;
+      }
+    };
+    const data = await run(me, "/cards/card_x.data?tab=declined&_routes=root");
+    expect(data.status).toBe(302);
+    expect(data.headers.get("Location")).toBe("/cards/card_x?tab=declined");
+    expect(data.headers.get("X-Remix-Reload-Document")).toBe("true");
+    // The document itself, a form sent by the running app, and someone without the choice: served as asked.
+    expect(await (await run(me, "/cards/card_x")).text()).toBe("page");
+    expect(await (await run(me, "/cards/card_x.data", "POST")).text()).toBe("page");
+    expect(await (await run(other, "/cards/card_x.data")).text()).toBe("page");
   });
 
   test("the root loader: the Save-Data header, then the account's choice; never the tag manager on a light page", async () => {
