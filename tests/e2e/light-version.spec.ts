@@ -85,6 +85,7 @@ async function freezeCard(page: Page) {
     page.getByText("Votre carte est gelée : les paiements sont suspendus jusqu’à ce que vous la dégeliez."),
   ).toBeVisible();
   await expectNoScript(page, "frozen card");
+  await expectAccessible(page, "frozen card, light");
 }
 
 async function chooseLightVersion(page: Page, on: boolean) {
@@ -113,6 +114,7 @@ test.describe("with the browser's Save-Data: on", () => {
     await submitPassword(page, account.email);
     await expect(page).toHaveURL(/\/login\/code$/);
     await expectNoScript(page, "code");
+    await expectAccessible(page, "code, light");
     await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, account.email));
     await page.getByRole("button", { name: "Valider le code" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 4242");
@@ -149,6 +151,7 @@ test.describe("with the browser's Save-Data: on", () => {
     await expect(page.getByText("Vos préférences de notification sont enregistrées.")).toBeVisible();
     await expect(page.getByRole("checkbox", { name: "Portefeuilles par e-mail" })).not.toBeChecked();
     await expectNoScript(page, "notification settings, saved");
+    await expectAccessible(page, "notification settings saved, light");
 
     // The setting says the browser's request wins over it.
     await page.goto(`${saveData}/settings/profile`);
@@ -202,6 +205,7 @@ test("the account's setting: light pages everywhere signed in, remembered across
   await freezeCard(page);
   await page.goto("/wallets");
   await expectNoScript(page, "wallets");
+  await expectAccessible(page, "wallets, light by the setting");
 
   // Remembered for the account: signed out and in again (the sign-in pages themselves are anonymous: full).
   await page.locator("summary.user-menu__toggle").click();
