@@ -183,10 +183,10 @@ describe("where the choice is read", () => {
       url.searchParams.delete("_routes");
       const args = { request, url, context: new RouterContextProvider(), params: {}, pattern: "/cards/:cardId" };
       try {
-        return await requireAccount(
+        return (await requireAccount(
           args as unknown as Parameters<typeof requireAccount>[0],
           async () => new Response("page"),
-        );
+        )) as Response;
       } catch (thrown) {
         return thrown as Response;
       }
