@@ -8,6 +8,7 @@ import {
   RouterContextProvider,
   ServerRouter,
   type EntryContext,
+  type HandleDataRequestFunction,
   type HandleErrorFunction,
 } from "react-router";
 import { requestInfoContext } from "./context";
@@ -36,6 +37,19 @@ const translators = Object.fromEntries(
  */
 export const serverRuntime = { requestInfoContext, getPlatform, RouterContextProvider };
 
+/**
+ * A page and its `.data` differ with the browser's `Save-Data` header (the light version, decision 0040): said
+ * to caches, although nothing the portal renders is stored (`no-store`, server/app.ts).
+ */
+function varyOnSaveData(headers: Headers) {
+  headers.append("Vary", "Save-Data");
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  varyOnSaveData(response.headers);
+  return response;
+};
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -43,6 +57,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  varyOnSaveData(responseHeaders);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

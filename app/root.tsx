@@ -25,6 +25,7 @@ import { browserErrorReporting } from "./.server/error-reporting";
 import { tagManagerFor } from "./.server/services/tag-events";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
+import { lightVersionFor } from "~/routes/+shared/light-version.server";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
 
@@ -47,15 +48,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     flash = session.get("flash") ?? null;
     if (flash) headers.append("Set-Cookie", await commitSession(session));
   }
+  // The light version (decision 0040): no script at all, so neither the tag manager nor Sentry.
+  const light = lightVersionFor(request, context);
   // The tag manager in the browser (decision 0031): only with its id and this person's consent.
-  const tagManager = await tagManagerFor(db, env.TAG_MANAGER_ID, await currentUserId(request));
+  const tagManager = light ? null : await tagManagerFor(db, env.TAG_MANAGER_ID, await currentUserId(request));
   return data(
     {
+      light,
       productName: env.PRODUCT_NAME,
       nonce: nonceOf(context),
       sandbox: env.sandbox,
       // Sentry in the browser when SENTRY_DSN is set (loaded after hydration, only then).
-      errorReporting: browserErrorReporting(env),
+      errorReporting: light ? null : browserErrorReporting(env),
       banner: env.STATUS_BANNER_TEXT ? { text: env.STATUS_BANNER_TEXT, color: env.STATUS_BANNER_COLOR } : null,
       mobileApp: mobilePlatformOf(request.headers.get("User-Agent")),
       stores: { appStore: env.APP_STORE_URL, playStore: env.PLAY_STORE_URL },
@@ -83,6 +87,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
     void import("./client-error-reporting").then((m) => m.initBrowserErrorReporting(errorReporting));
   }, [errorReporting]);
   const nonce = root?.nonce;
+  // The light version is the page a browser without JavaScript gets: no script element of any kind.
+  const light = Boolean(root?.light);
   // The language the server rendered in; the browser fetches this language's catalogue to hydrate.
   const { i18n } = useTranslation();
   return (
@@ -105,8 +111,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
           />
         ) : null}
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {light ? null : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 import { useTranslation } from "~/i18n";
 import { Link, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
+import { LightVersionNote } from "./LightVersion";
 
 export function SiteFooter() {
   const { t } = useTranslation();
@@ -37,6 +38,7 @@ export function SiteFooter() {
           </li>
         </ul>
       </nav>
+      <LightVersionNote className="site-footer__copy" />
       <p className="site-footer__copy">
         {t("footer.copyright", { year: new Date().getFullYear(), product: root.productName })}
       </p>

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation, type Translate } from "~/i18n";
 import { stripeFor } from "./stripe";
+import { LightVersionNote } from "./LightVersion";
 
 /**
  * Why a card was not saved (spec 000 §8): `shared.reasons.{code}` when the catalogue has words for
@@ -97,7 +98,13 @@ export function StripeCardSetup({
   }, [publishableKey, i18n.language]);
 
   if (stripe === "unavailable") return <p className="alert alert--error">{t("cards.addCreditCard.unavailable")}</p>;
-  if (!stripe) return <p className="hint">{t("cards.addCreditCard.needsJs")}</p>;
+  if (!stripe)
+    return (
+      <>
+        <p className="hint">{t("cards.addCreditCard.needsJs")}</p>
+        <LightVersionNote className="hint" />
+      </>
+    );
   return (
     <Elements stripe={stripe} options={{ locale: i18n.language as "fr" }}>
       <CardForm clientSecret={clientSecret} returnTo={returnTo} />

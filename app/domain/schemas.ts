@@ -191,6 +191,13 @@ export const profileSchema = z.object({
 
 export type ProfileForm = z.input<typeof profileSchema>;
 
+/** The light version's setting (decision 0040): on or off, said explicitly. */
+export const lightVersionSchema = z.object({
+  lightVersion: z.enum(["on", "off"], { error: "errors.lightVersionRequired" }),
+});
+
+export type LightVersionForm = z.input<typeof lightVersionSchema>;
+
 /** Spec 001 §3 "Password form": the current password, then the new one by the rules, typed twice. */
 export const changePasswordSchema = z
   .object({

@@ -77,6 +77,7 @@ export function buildUser(fields: Pick<UserTable, "email" | "created_at"> & Part
     processor_customer_ref: null,
     marketing_emails: 0,
     password_change_required: 0,
+    light_version: 0,
     ...fields,
   };
 }

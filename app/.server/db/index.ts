@@ -30,6 +30,7 @@ import * as authorisations from "./migrations/015_authorisations";
 import * as authorisationRefunds from "./migrations/016_authorisation_refunds";
 import * as stripeWebhooks from "./migrations/017_stripe_webhooks";
 import * as sandboxProcessorRefunds from "./migrations/018_sandbox_processor_refunds";
+import * as lightVersion from "./migrations/019_light_version";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -123,6 +124,7 @@ const migrations: Record<string, Migration> = {
   "016_authorisation_refunds": authorisationRefunds,
   "017_stripe_webhooks": stripeWebhooks,
   "018_sandbox_processor_refunds": sandboxProcessorRefunds,
+  "019_light_version": lightVersion,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

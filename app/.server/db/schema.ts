@@ -113,6 +113,8 @@ export interface UserTable {
   marketing_emails: number;
   /** 1 when the next sign-in must choose a new password (a temporary one was given). */
   password_change_required: number;
+  /** 1 when the person chose the light version (settings, decision 0040): pages without any script. */
+  light_version: number;
 }
 
 /** A saved notification preference (spec 001 §3); a type without a row has its default. */
@@ -800,6 +802,7 @@ export const SCHEMA_COLUMNS = {
     "processor_customer_ref",
     "marketing_emails",
     "password_change_required",
+    "light_version",
   ],
   notification_preferences: ["user_id", "type", "mail", "push", "updated_at"],
   memberships: ["user_id", "group_id"],

@@ -22,6 +22,8 @@ export interface Account {
   permissions: Permission[];
   features: Features;
   groups: { id: string; name: string }[];
+  /** Chose the light version in the settings (decision 0040): pages without any script. */
+  lightVersion: boolean;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -110,6 +112,7 @@ export async function getAccount(db: DB, userId: string): Promise<Account | null
       ...parseJson<Partial<Features>>(row.features, {}),
     },
     groups,
+    lightVersion: row.light_version === 1,
   };
 }
 

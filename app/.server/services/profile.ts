@@ -284,3 +284,12 @@ export async function confirmEmailByLink(
     ? { kind: "ok" }
     : { kind: "invalid" };
 }
+
+/** The light version's choice (decision 0040), on this person's own account row. */
+export async function saveLightVersion(db: DB, userId: string, on: boolean): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ light_version: on ? 1 : 0 })
+    .where("id", "=", userId)
+    .execute();
+}

@@ -11,6 +11,7 @@ import { checkCredentials, codeDestination, getAccount, isOnboarded, type Accoun
 import { issueCode, withdrawCodes, type CodeSubject, type IssueResult } from "~/.server/services/codes";
 import { passwordChangeRequired, mustSetUpMfa } from "~/.server/services/security";
 import type { FlashMessage, PendingLogin, PortalSession } from "~/.server/session";
+import { documentWhenLight, lightVersionChosenContext } from "~/routes/+shared/light-version.server";
 
 /** What a failed password step sends back to the form: the route answers it with `refuse` (400). */
 export class LoginRejected extends Error {
@@ -193,17 +194,22 @@ async function signedInAccount(request: Request): Promise<Account> {
  * Protected layout middleware: signed in, account active, onboarded (else /onboarding), and with a
  * second factor unless exempt (else held on /secure-account, spec 001 §4 "MFA-required").
  */
-export const requireAccount: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const requireAccount: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
   const account = await signedInAccount(request);
   const { db } = await getPlatform();
   if (!(await isOnboarded(db, account))) throw redirect("/onboarding");
   if (mustSetUpMfa(account)) throw redirect("/secure-account");
   context.set(accountContext, account);
+  context.set(lightVersionChosenContext, account.lightVersion);
+  documentWhenLight(request, url, context);
   return next();
 };
 
 /** Onboarding's middleware: signed in and active, onboarded or not (spec 001 §2.3). */
-export const requireSignedIn: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  context.set(accountContext, await signedInAccount(request));
+export const requireSignedIn: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
+  const account = await signedInAccount(request);
+  context.set(accountContext, account);
+  context.set(lightVersionChosenContext, account.lightVersion);
+  documentWhenLight(request, url, context);
   return next();
 };

@@ -1,4 +1,4 @@
-import { data, matchPath, redirect, type Register } from "react-router";
+import { data, matchPath, redirect, redirectDocument, type Register } from "react-router";
 
 /**
  * Every redirect within the portal goes through here (docs/decisions/0015). A path is built from a
@@ -53,6 +53,14 @@ export function internalPath<P extends Page>(page: P, params: ParamsOf<P>, extra
 /** A redirect to a page of the portal; the only way routes redirect (lint forbids react-router's `redirect` elsewhere). */
 export function internalRedirect(to: InternalTarget, init?: number | ResponseInit): Response {
   return redirect(to, init);
+}
+
+/**
+ * The same, loaded as a whole new document even when the browser runs the app (no client-side navigation):
+ * for a change of what the document itself holds, such as its scripts (the light version, decision 0040).
+ */
+export function internalRedirectDocument(to: InternalTarget, init?: number | ResponseInit): Response {
+  return redirectDocument(to, init);
 }
 
 /**

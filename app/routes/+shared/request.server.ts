@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { requestInfoContext } from "~/context";
 import { getPlatform, type Platform } from "~/.server/platform";
-import { internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
+import { internalRedirect, internalRedirectDocument, type InternalTarget } from "~/routes/+shared/redirects.server";
 import {
   createDatabaseSessionStorage,
   type FlashMessage,
@@ -41,11 +41,20 @@ export async function commitSession(session: PortalSession): Promise<string> {
   return (await sessionStorage()).commitSession(session);
 }
 
-/** Post-redirect-get with a message shown once on the next page. */
-export async function redirectWithFlash(request: Request, to: InternalTarget, flash: FlashMessage): Promise<Response> {
+/**
+ * Post-redirect-get with a message shown once on the next page; `reloadDocument`: that page is loaded as a
+ * whole new document even with JavaScript (`internalRedirectDocument`).
+ */
+export async function redirectWithFlash(
+  request: Request,
+  to: InternalTarget,
+  flash: FlashMessage,
+  { reloadDocument = false }: { reloadDocument?: boolean } = {},
+): Promise<Response> {
   const session = await getSession(request);
   session.flash("flash", flash);
-  return internalRedirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
+  const init = { headers: { "Set-Cookie": await commitSession(session) } };
+  return reloadDocument ? internalRedirectDocument(to, init) : internalRedirect(to, init);
 }
 
 export function nonceOf(context: Readonly<RouterContextProvider>): string {

@@ -18,6 +18,7 @@ import { codeDestination, maskDestination, type Account } from "~/.server/servic
 import { browserRevealTarget, openRevealSession, revealKindFor } from "~/.server/services/card-actions";
 import { grantsReveal } from "~/.server/session";
 import { StripeIssuingReveal } from "~/components/StripeIssuingReveal";
+import { LightVersionNote } from "~/components/LightVersion";
 import type { CardDetail } from "~/.server/services/cards";
 import { issueCode } from "~/.server/services/codes";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
@@ -194,7 +195,10 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
             {hydrated ? (
               <StripeIssuingReveal {...loaderData.inBrowser} kind={kind} keyUrl={`/cards/${cardId}/reveal/key`} />
             ) : (
-              <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+              <>
+                <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+                <LightVersionNote className="hint" />
+              </>
             )}
             <p className="hint">{t("cards.reveal.private")}</p>
           </>

@@ -4,6 +4,7 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wait";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { Panel } from "~/components/Panel";
+import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import { CARD_POLL_INTERVAL_MS, CARD_POLL_LIMIT, parseAttempt, waitOutcome } from "~/domain/onboarding";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
@@ -66,10 +67,8 @@ export default function OnboardingWait({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="wait-title">
       <DocumentTitle page={t("onboarding.wait.title")} />
-      {/* Without JavaScript the page looks again by itself (inert when scripts run). */}
-      <noscript>
-        <meta httpEquiv="refresh" content={`${CARD_POLL_INTERVAL_MS / 1000};url=${next}`} />
-      </noscript>
+      {/* Without JavaScript (or on a light page) the page looks again by itself (inert when scripts run). */}
+      <NoScriptRefresh seconds={CARD_POLL_INTERVAL_MS / 1000} to={next} />
       <h2 id="wait-title">{t("onboarding.wait.title")}</h2>
       <p>{t("onboarding.wait.text")}</p>
       <p role="status" className="wait-progress">

@@ -2,10 +2,19 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/profile";
-import { ErrorSummary, Field, RequiredNote, TermsField } from "~/components/forms";
+import {
+  choiceTarget,
+  ErrorSummary,
+  Field,
+  Radios,
+  RequiredNote,
+  TermsField,
+  type ChoiceOption,
+} from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { internationalPhone } from "~/domain/countries";
-import { profileSchema, type ProfileForm } from "~/domain/schemas";
+import { lightVersionSchema, profileSchema, type LightVersionForm, type ProfileForm } from "~/domain/schemas";
+import { saveDataRequested } from "~/domain/light-version";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
@@ -17,6 +26,7 @@ import {
   cancelPendingChange,
   getProfileSettings,
   isContactField,
+  saveLightVersion,
   updateProfile,
   type ContactField,
 } from "~/.server/services/profile";
@@ -25,18 +35,26 @@ import { internalPath, internalRedirect } from "~/routes/+shared/redirects.serve
 /**
  * Profile settings (spec 001 §2.4, §5 "Profile save"): names read-only (support changes them), e-mail
  * and phone editable, each change confirmed by a code sent to the new address or number; terms can be
- * accepted once. A save that changes nothing is refused.
+ * accepted once. A save that changes nothing is refused. Below, the display: the light version
+ * (issue 18 §3, decision 0040).
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
   const profile = await getProfileSettings(db, account.id);
   if (!profile) throw internalRedirect("/login");
-  return { profile };
+  return {
+    profile,
+    lightVersion: {
+      chosen: account.lightVersion,
+      // The browser asks for it whatever the setting: said beside the setting.
+      saveData: saveDataRequested(request.headers.get("Save-Data")),
+    },
+  };
 }
 
-/** Save the contact details, or cancel a pending change of one of them. */
-const INTENT = intents("save", "cancel");
+/** Save the contact details, cancel a pending change of one of them, or save the display. */
+const INTENT = intents("save", "cancel", "display");
 
 export async function action({ request, context }: Route.ActionArgs) {
   const account = context.get(accountContext);
@@ -44,6 +62,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
 
   switch (intentOf(form, INTENT)) {
+    case INTENT.display: {
+      const submission = parseForm(form, lightVersionSchema);
+      if (submission.status !== "success") return refuse(submission);
+      const on = submission.value.lightVersion === "on";
+      await saveLightVersion(db, account.id, on);
+      // A new document even with JavaScript: the page's scripts go (or come back) with the choice.
+      return redirectWithFlash(
+        request,
+        "/settings/profile",
+        { kind: "success", message: on ? "settings.display.savedOn" : "settings.display.savedOff" },
+        { reloadDocument: true },
+      );
+    }
     case INTENT.cancel: {
       const field = form.get("field");
       if (isContactField(field)) await cancelPendingChange(db, account.id, field);
@@ -118,12 +149,58 @@ function PendingValue({ field, value }: { field: ContactField; value: string }) 
   );
 }
 
+/**
+ * The display's form (decision 0040): the light version on or off. Its own form on the page; a refusal
+ * comes back to it only (the reply's intent says which form was sent).
+ */
+function LightVersionSetting({
+  setting,
+  form,
+  field,
+  options,
+}: {
+  setting: { chosen: boolean; saveData: boolean };
+  form: ReturnType<typeof useForm<LightVersionForm>>[0];
+  field: ReturnType<typeof useForm<LightVersionForm>>[1]["lightVersion"];
+  options: ChoiceOption[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="light-version">
+      <h2 id="light-version">{t("settings.display.title")}</h2>
+      {setting.saveData ? <p className="alert alert--info">{t("settings.display.saveDataActive")}</p> : null}
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <Radios
+          required
+          field={field}
+          legend={t("settings.display.legend")}
+          hint={t("settings.display.hint")}
+          options={options}
+        />
+        <div className="actions">
+          <button type="submit" name="intent" value={INTENT.display} className="button">
+            {t("settings.display.save")}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
 export default function ProfileSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { profile } = loaderData;
+  const { profile, lightVersion } = loaderData;
+  // Two forms, one action: each shows only the reply to its own intent.
+  const displayReply = actionData?.initialValue?.intent === INTENT.display ? actionData : undefined;
+  const [displayForm, displayFields] = useForm<LightVersionForm>({
+    id: "display",
+    lastResult: displayReply,
+    defaultValue: { lightVersion: lightVersion.chosen ? "on" : "off" },
+  });
+  const displayOptions = (["on", "off"] as const).map((value) => ({ value, label: t(`settings.display.${value}`) }));
   const [form, fields] = useForm<ProfileForm>({
     id: "profile",
-    lastResult: actionData,
+    lastResult: displayReply ? undefined : actionData,
     defaultValue: {
       email: profile.email,
       phone: profile.phone ?? "",
@@ -132,9 +209,15 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
   });
   return (
     <div>
-      <PageHeader title={t("settings.profile.title")} error={!form.valid} />
+      <PageHeader title={t("settings.profile.title")} error={!form.valid || !displayForm.valid} />
       {/* "Nothing changed" is about the whole form: its link goes to the e-mail (its field, or its pending change). */}
       <ErrorSummary form={form} fields={[fields.email, fields.phone]} />
+      <ErrorSummary
+        form={displayForm}
+        fields={[
+          { field: displayFields.lightVersion, target: choiceTarget(displayFields.lightVersion, displayOptions) },
+        ]}
+      />
       <p>{t("settings.profile.connectedAs", { email: profile.email })}</p>
 
       <h2 id="profile-identity">{t("settings.profile.identity")}</h2>
@@ -185,6 +268,13 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
           </button>
         </div>
       </Form>
+
+      <LightVersionSetting
+        setting={lightVersion}
+        form={displayForm}
+        field={displayFields.lightVersion}
+        options={displayOptions}
+      />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { Panel } from "~/components/Panel";
 import { CrispChat } from "~/components/CrispChat";
 import { NoScriptRefresh } from "~/components/NoScriptRefresh";
+import { NoScript } from "~/components/LightVersion";
 import { useHydrated } from "~/components/useHydrated";
 import { formatDateTime } from "~/domain/dates";
 import { supportMessageSchema, type SupportMessageForm } from "~/domain/schemas";
@@ -126,11 +127,11 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
         {kind === "browser" && browserChat ? (
           <>
             <CrispChat settings={browserChat} user={user} context={cardLabel} />
-            <noscript>
+            <NoScript>
               <p>
                 {t("support.needsJavascript")} <a href={supportUrl}>{t("support.contact")}</a>
               </p>
-            </noscript>
+            </NoScript>
           </>
         ) : (
           <>
