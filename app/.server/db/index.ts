@@ -30,6 +30,7 @@ import * as authorisations from "./migrations/015_authorisations";
 import * as authorisationRefunds from "./migrations/016_authorisation_refunds";
 import * as stripeWebhooks from "./migrations/017_stripe_webhooks";
 import * as sandboxProcessorRefunds from "./migrations/018_sandbox_processor_refunds";
+import * as mailOutbox from "./migrations/020_mail_outbox";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -111,6 +112,7 @@ const migrations: Record<string, Migration> = {
   "016_authorisation_refunds": authorisationRefunds,
   "017_stripe_webhooks": stripeWebhooks,
   "018_sandbox_processor_refunds": sandboxProcessorRefunds,
+  "020_mail_outbox": mailOutbox,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -10,6 +10,7 @@ import { codeRefusalMessage } from "./guess-messages.server";
 import { intentOf, unknownIntent } from "./intents.server";
 import type { InternalTarget } from "./redirects.server";
 import { redirectWithFlash } from "./request.server";
+import type { FlashMessage } from "~/.server/session";
 
 /**
  * The one-time-code step (decision 0022; spec 001 §4 one-time code and pending change, §5 "Codes", §8;
@@ -41,6 +42,15 @@ export async function codeStepScreen(step: CodeStep): Promise<CodeStepScreen> {
 
 const RESENT: Record<Channel, string> = { email: "auth.code.resentEmail", sms: "auth.code.resentSms" };
 
+/**
+ * What the page after a code was sent says: "sent" (`sentMessage`, when the page says it), or, when the message
+ * could not leave yet and waits in the outbox (decision 0042), that it will leave by itself — never a false "sent".
+ */
+export function codeSentFlash(result: IssueResult | null, sentMessage?: string): FlashMessage | null {
+  if (result?.kind === "sent" && result.delayed) return { kind: "info", message: "auth.code.delayed" };
+  return sentMessage ? { kind: "success", message: sentMessage } : null;
+}
+
 /** The code never comes back in a reply, whatever the button. */
 const CODE_SECRETS = ["code"];
 
@@ -70,7 +80,7 @@ export async function codeStepAction(request: Request, step: CodeStep, form: For
           { status: 429 },
         );
       }
-      return redirectWithFlash(request, step.here, { kind: "success", message: RESENT[step.channel] });
+      return redirectWithFlash(request, step.here, codeSentFlash(result, RESENT[step.channel])!);
     }
     case CODE_STEP_INTENT.cancel:
       if (!step.cancelled) throw unknownIntent();
