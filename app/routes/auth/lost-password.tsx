@@ -10,6 +10,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform, publicUrl } from "~/.server/platform";
 import { parseForm, refuse, resetForm } from "~/routes/+shared/forms.server";
 import { requestPasswordReset } from "~/.server/services/password-reset";
+import { mailDelayed } from "~/.server/providers/messaging";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 
 /**
@@ -45,11 +46,12 @@ export default function LostPassword({ loaderData, actionData }: Route.Component
   });
   // The same answer for every address: the form is done and not shown again.
   const sent = actionData?.initialValue === null;
+  const delayed = sent && actionData && "mailDelayed" in actionData && actionData.mailDelayed;
   return (
     <PublicPage title={t("auth.lostPassword.title")} error={!form.valid}>
       {sent ? (
-        <div className="alert alert--success" role="status">
-          <p>{t("auth.lostPassword.sent")}</p>
+        <div className={`alert alert--${delayed ? "info" : "success"}`} role="status">
+          <p>{t(delayed ? "auth.lostPassword.delayed" : "auth.lostPassword.sent")}</p>
         </div>
       ) : (
         <>

@@ -24,11 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("finished_at", "text")
     .execute();
-  await db.schema
-    .createIndex("mail_outbox_due")
-    .on("mail_outbox")
-    .columns(["status", "next_attempt_at"])
-    .execute();
+  await db.schema.createIndex("mail_outbox_due").on("mail_outbox").columns(["status", "next_attempt_at"]).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
