@@ -34,7 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }).catch((err: unknown) =>
     logger.error("password reset e-mail failed", { error: err instanceof Error ? err.message : String(err) }),
   );
-  return resetForm(submission);
+  // Whether e-mails are failing to leave now, whoever they are for (decision 0042): says nothing of this address.
+  return { ...resetForm(submission), mailDelayed: await mailDelayed(db) };
 }
 
 export default function LostPassword({ loaderData, actionData }: Route.ComponentProps) {
