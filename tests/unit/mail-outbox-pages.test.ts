@@ -10,7 +10,7 @@ import { SmtpMessenger } from "~/.server/providers/messaging/smtp";
 import { codeSequence, setCodeGenerator } from "~/.server/services/codes";
 import { getSession } from "~/routes/+shared/request.server";
 import { action as loginAction } from "~/routes/auth/login";
-import { action as loginCodeAction } from "~/routes/auth/login-code";
+import { action as loginCodeAction, loader as loginCodeLoader } from "~/routes/auth/login-code";
 import { action as lostPasswordAction } from "~/routes/auth/lost-password";
 import { installTestPlatform } from "./test-platform";
 
@@ -50,6 +50,20 @@ function post(path: string, form: Record<string, string>, cookie?: string) {
   return { request, url: new URL(request.url), pattern: path, params: {}, context: new RouterContextProvider() };
 }
 
+/** What the code page shows, for this session. */
+async function codePage(cookie: string) {
+  const request = new Request("http://localhost/login/code", { headers: { Cookie: cookie } });
+  const args = {
+    request,
+    url: new URL(request.url),
+    pattern: "/login/code",
+    params: {},
+    context: new RouterContextProvider(),
+  };
+  const answer = (await loginCodeLoader(args as never)) as unknown as { data: { delayed: boolean } };
+  return answer.data;
+}
+
 /** The session cookie a response sets (name=value), to send back as the browser does. */
 const cookieOf = (response: Response) => response.headers.get("Set-Cookie")!.split(";")[0]!;
 
@@ -69,6 +83,8 @@ test("SMTP down at sign-in: the code page says the e-mail will leave by itself; 
   const cookie = cookieOf(response);
   const session = await getSession(new Request("http://localhost/login/code", { headers: { Cookie: cookie } }));
   expect(session.get("flash")).toEqual({ kind: "info", message: "auth.code.delayed" });
+  // Shown again (a reload), the page still does not say the code was sent.
+  expect(await codePage(cookie)).toMatchObject({ delayed: true });
   const waiting = await handle.db.selectFrom("mail_outbox").selectAll().execute();
   expect(waiting).toMatchObject([{ recipient: "lea.outbox@example.com", status: "pending", attempts: 1 }]);
 
@@ -78,6 +94,7 @@ test("SMTP down at sign-in: the code page says the e-mail will leave by itself; 
   expect(smtp.received).toHaveLength(1);
   expect(smtp.received[0]!.raw).toContain("314159");
   expect(await handle.db.selectFrom("mail_outbox").select("body").execute()).toEqual([{ body: "" }]);
+  expect(await codePage(cookie)).toMatchObject({ delayed: false });
 
   const signedIn = (await loginCodeAction(
     post("/login/code", { intent: "verify", code: "314159" }, cookie) as never,

@@ -239,3 +239,16 @@ export async function mailDelayed(db: DB): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Whether an e-mail to this address is still waiting after a failed attempt (the code page says so). */
+export async function mailWaitingFor(db: DB, recipient: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("mail_outbox")
+    .select("id")
+    .where("recipient", "=", recipient)
+    .where("status", "=", "pending")
+    .where("attempts", ">", 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
