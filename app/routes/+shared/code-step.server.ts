@@ -46,8 +46,11 @@ const RESENT: Record<Channel, string> = { email: "auth.code.resentEmail", sms: "
  * What the page after a code was sent says: "sent" (`sentMessage`, when the page says it), or, when the message
  * could not leave yet and waits in the outbox (decision 0042), that it will leave by itself — never a false "sent".
  */
-export function codeSentFlash(result: IssueResult | null, sentMessage?: string): FlashMessage | null {
-  if (result?.kind === "sent" && result.delayed) return { kind: "info", message: "auth.code.delayed" };
+export function codeSentFlash(
+  result: { kind: string; delayed?: boolean } | null,
+  sentMessage?: string,
+): FlashMessage | null {
+  if (result?.delayed) return { kind: "info", message: "auth.code.delayed" };
   return sentMessage ? { kind: "success", message: sentMessage } : null;
 }
 

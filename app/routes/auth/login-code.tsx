@@ -17,7 +17,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
-import { mailWaitingFor } from "~/.server/providers/messaging";
+import { mailWaitingFor } from "~/.server/services/mail-status";
 
 /**
  * The sign-in's second factor (spec 001 §4): the code step, for the sign-in waiting in the session.

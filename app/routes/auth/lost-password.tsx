@@ -10,7 +10,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform, publicUrl } from "~/.server/platform";
 import { parseForm, refuse, resetForm } from "~/routes/+shared/forms.server";
 import { requestPasswordReset } from "~/.server/services/password-reset";
-import { mailDelayed } from "~/.server/providers/messaging";
+import { mailDelayed } from "~/.server/services/mail-status";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 
 /**

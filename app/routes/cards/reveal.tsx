@@ -117,11 +117,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const step = revealCodeStep(request, context, context.get(accountContext), card);
   const form = await request.formData();
   switch (intentOf(form, INTENT)) {
-    case INTENT.send:
+    case INTENT.send: {
       // Asked again within a minute, the code already sent stands: the person goes on with that one.
       const flash = codeSentFlash(await step.send());
       if (!flash) return internalRedirect(stepPath(card.id, "code"));
       return redirectWithFlash(request, stepPath(card.id, "code"), flash);
+    }
     default:
       return codeStepAction(request, step, form);
   }

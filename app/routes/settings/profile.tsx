@@ -13,6 +13,7 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { pendingChangeMessagesFor } from "~/routes/+shared/pending-change-step.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { codeSentFlash } from "~/routes/+shared/code-step.server";
 import {
   cancelPendingChange,
   getProfileSettings,
@@ -79,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             return redirectWithFlash(
               request,
               internalPath("/settings/profile/confirm/:field", { field: firstPending }),
-              { kind: "success", message: "settings.profile.savedPending" },
+              codeSentFlash(result, "settings.profile.savedPending")!,
             );
           return redirectWithFlash(request, "/settings/profile", {
             kind: "success",

@@ -22,5 +22,5 @@ export function createMessenger(env: Env, db: DB, logger?: Logger): Messenger | 
   return new SandboxMessenger(db);
 }
 
-export { OutboxMessenger, mailDelayed, mailWaitingFor } from "./outbox";
+export { OutboxMessenger } from "./outbox";
 export type { Messenger, OutgoingMessage, Channel, Delivery } from "./port";

@@ -5,7 +5,9 @@ import { createAccount } from "../../db/factories";
 import { openSharedTestDatabase, openTestDatabase } from "../../db/test-database";
 import { createLogger } from "../../logger";
 import { codeSequence, issueCode, setCodeGenerator } from "../../services/codes";
-import { mailDelayed, OutboxMessenger, RETRY_DELAYS_MS } from "./outbox";
+import { updateProfile } from "../../services/profile";
+import { mailDelayed } from "../../services/mail-status";
+import { OutboxMessenger, RETRY_DELAYS_MS } from "./outbox";
 import { SmtpMessenger } from "./smtp";
 
 /**
@@ -223,4 +225,31 @@ test("text messages are not queued: they go to the SMS fallback as they are", as
   );
   expect(texts).toEqual(["Code 123123"]);
   expect(await rows()).toEqual([]);
+});
+
+test("an e-mail change asked while SMTP is down says its code's e-mail is delayed; with SMTP up, it does not", async () => {
+  const account = await createAccount(handle.db, { email: "change.outbox@example.com", passwordHash: "unused" });
+  const messages = {
+    email: () => ({ subject: "Confirmez votre adresse", text: (code: string) => `Code ${code}` }),
+    phone: () => ({ subject: "Confirmez votre numéro", text: (code: string) => `Code ${code}` }),
+  };
+  await smtp.stop();
+  const down = await updateProfile(
+    handle.db,
+    outbox(),
+    account.userId,
+    { email: "new.outbox@example.com", acceptTerms: false },
+    messages,
+  );
+  expect(down).toEqual({ kind: "saved", pendingFields: ["email"], delayed: true });
+  await smtp.start();
+  const other = await createAccount(handle.db, { email: "change2.outbox@example.com", passwordHash: "unused" });
+  const up = await updateProfile(
+    handle.db,
+    outbox(),
+    other.userId,
+    { email: "new2.outbox@example.com", acceptTerms: false },
+    messages,
+  );
+  expect(up).toEqual({ kind: "saved", pendingFields: ["email"], delayed: false });
 });
