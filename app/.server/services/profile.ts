@@ -101,7 +101,8 @@ export type ProfileUpdateResult =
   | {
       kind: "saved";
       pendingFields: ContactField[];
-      /** A code's e-mail could not leave yet (decision 0042). */ delayed: boolean;
+      /** A code's e-mail could not leave yet (decision 0042). */
+      delayed: boolean;
     };
 
 /**
