@@ -10,7 +10,7 @@ import { codeRefusalMessage } from "./guess-messages.server";
 import { intentOf, unknownIntent } from "./intents.server";
 import type { InternalTarget } from "./redirects.server";
 import { redirectWithFlash } from "./request.server";
-import type { FlashMessage } from "~/.server/session";
+import { codeSentFlash } from "./code-sent.server";
 
 /**
  * The one-time-code step (decision 0022; spec 001 §4 one-time code and pending change, §5 "Codes", §8;
@@ -41,18 +41,6 @@ export async function codeStepScreen(step: CodeStep): Promise<CodeStepScreen> {
 }
 
 const RESENT: Record<Channel, string> = { email: "auth.code.resentEmail", sms: "auth.code.resentSms" };
-
-/**
- * What the page after a code was sent says: "sent" (`sentMessage`, when the page says it), or, when the message
- * could not leave yet and waits in the outbox (decision 0042), that it will leave by itself — never a false "sent".
- */
-export function codeSentFlash(
-  result: { kind: string; delayed?: boolean } | null,
-  sentMessage?: string,
-): FlashMessage | null {
-  if (result?.delayed) return { kind: "info", message: "auth.code.delayed" };
-  return sentMessage ? { kind: "success", message: sentMessage } : null;
-}
 
 /** The code never comes back in a reply, whatever the button. */
 const CODE_SECRETS = ["code"];

@@ -18,7 +18,7 @@ import { refuse } from "~/routes/+shared/forms.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession } from "~/routes/+shared/request.server";
-import { codeSentFlash } from "~/routes/+shared/code-step.server";
+import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import { getAccount } from "~/.server/services/accounts";
 import { safeRedirectPath } from "~/.server/session";
 import { internalRedirect } from "~/routes/+shared/redirects.server";

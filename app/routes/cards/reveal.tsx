@@ -7,12 +7,8 @@ import { useHydrated } from "~/components/useHydrated";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { CODE_STEP_INTENTS } from "~/routes/+shared/code-step";
-import {
-  codeSentFlash,
-  codeStepAction,
-  codeStepScreen,
-  type CodeStep as CodeStepFlow,
-} from "~/routes/+shared/code-step.server";
+import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
+import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { requireActiveCard } from "~/routes/+shared/guards.server";

@@ -13,7 +13,7 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { pendingChangeMessagesFor } from "~/routes/+shared/pending-change-step.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
-import { codeSentFlash } from "~/routes/+shared/code-step.server";
+import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import {
   cancelPendingChange,
   getProfileSettings,
