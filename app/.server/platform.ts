@@ -8,7 +8,7 @@ import { createFileStorage, type FileStorage } from "./providers/file-storage";
 import { createGeodata, type Geodata } from "./providers/geodata";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
-import { createMessenger, type Messenger } from "./providers/messaging";
+import { createMessenger, OutboxMessenger, type Messenger } from "./providers/messaging";
 import { createPartnerLinks, type PartnerLinks } from "./providers/partner-links";
 import { createSupportChat, type SupportChat } from "./providers/chat";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
@@ -53,7 +53,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     onConnectionLost: (err) => logger.warn("database connection lost", { err: err.message }),
   });
   await migrateToLatest(database.db);
-  const messenger = createMessenger(env, database.db);
+  const messenger = createMessenger(env, database.db, logger);
   // After the database: the sandbox issuer keeps its records there. Throws a ConfigError in production without Stripe.
   let issuer: CardIssuer;
   let payments: PaymentProcessor;
@@ -79,6 +79,8 @@ export async function createPlatform(env: Env): Promise<Platform> {
   const partnerLinks = createPartnerLinks(env, database.db, logger, publicUrl(env));
   const supportChat = createSupportChat(env, database.db);
   const analytics = createAnalytics(env, database.db);
+  // Each process sends what waits in the outbox (decision 0042); the loop's timer never holds the process.
+  if (messenger instanceof OutboxMessenger) messenger.start();
   return {
     env,
     db: database.db,
@@ -96,6 +98,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {
+      if (messenger instanceof OutboxMessenger) await messenger.stop();
       await receiptReader.close();
       await analytics?.close();
       await database.close();

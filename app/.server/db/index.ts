@@ -31,6 +31,7 @@ import * as authorisationRefunds from "./migrations/016_authorisation_refunds";
 import * as stripeWebhooks from "./migrations/017_stripe_webhooks";
 import * as sandboxProcessorRefunds from "./migrations/018_sandbox_processor_refunds";
 import * as lightVersion from "./migrations/019_light_version";
+import * as mailOutbox from "./migrations/020_mail_outbox";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -125,6 +126,7 @@ const migrations: Record<string, Migration> = {
   "017_stripe_webhooks": stripeWebhooks,
   "018_sandbox_processor_refunds": sandboxProcessorRefunds,
   "019_light_version": lightVersion,
+  "020_mail_outbox": mailOutbox,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -56,6 +56,7 @@ export interface Database {
   card_pin_attempts: CardPinAttemptTable;
   card_authorization_refunds: CardAuthorizationRefundTable;
   stripe_webhook_events: StripeWebhookEventTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export interface GroupTable {
@@ -174,6 +175,24 @@ export interface OutboxTable {
   subject: string;
   body: string;
   created_at: string;
+}
+
+/** An e-mail waiting for, or done with, SMTP (migration 020, decision 0042). */
+export interface MailOutboxTable {
+  id: string;
+  recipient: string;
+  subject: string;
+  /** The text; blanked ("") once sent or given up. */
+  body: string;
+  status: "pending" | "sent" | "given_up";
+  attempts: number;
+  next_attempt_at: string;
+  give_up_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
 }
 
 export interface PendingChangeTable {
@@ -1141,6 +1160,21 @@ export const SCHEMA_COLUMNS = {
   card_pin_attempts: ["card_id", "wrong_count", "locked", "updated_at"],
   card_authorization_refunds: ["id", "authorization_id", "reference", "amount", "overflow_amount", "created_at"],
   stripe_webhook_events: ["id", "type", "received_at"],
+  mail_outbox: [
+    "id",
+    "recipient",
+    "subject",
+    "body",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "give_up_at",
+    "lease_owner",
+    "lease_until",
+    "last_error",
+    "created_at",
+    "finished_at",
+  ],
   support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
   consents: ["user_id", "analytics", "tag_manager", "decided_at"],
   analytics_events: ["id", "user_id", "name", "properties", "created_at"],

@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./index";
@@ -46,6 +49,50 @@ export async function createTestSchema(pgUrl: string): Promise<{ url: string; dr
       await cleanup.connect();
       await cleanup.query(`drop schema ${schema} cascade`);
       await cleanup.end();
+    },
+  };
+}
+
+/**
+ * One fresh, migrated database opened twice, as two server processes (or machines) open it: each handle has its
+ * own connections. A SQLite file in a temporary folder, or a private schema on TEST_DATABASE_URL's server.
+ */
+export async function openSharedTestDatabase(): Promise<{
+  handles: [DatabaseHandle, DatabaseHandle];
+  close(): Promise<void>;
+}> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  let url: string;
+  let cleanup: () => Promise<void>;
+  if (!pgUrl) {
+    const folder = mkdtempSync(join(tmpdir(), "shared-db-"));
+    url = `file:${join(folder, "portal.sqlite")}`;
+    cleanup = async () => rmSync(folder, { recursive: true, force: true });
+  } else {
+    const schema = `t_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const scoped = new URL(pgUrl);
+    scoped.searchParams.set("options", `-c search_path=${schema}`);
+    url = scoped.toString();
+    cleanup = async () => {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    };
+  }
+  const first = openDatabase(url);
+  await migrateToLatest(first.db);
+  const second = openDatabase(url);
+  return {
+    handles: [first, second],
+    async close() {
+      await first.close();
+      await second.close();
+      await cleanup();
     },
   };
 }

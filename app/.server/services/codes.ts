@@ -26,7 +26,11 @@ export interface CodeSubject {
   target: string;
 }
 
-export type IssueResult = { kind: "sent"; expiresAt: Date } | { kind: "throttled"; retryAt: Date };
+/**
+ * `sent`, with `delayed` when the message could not leave yet: it waits in the outbox and leaves as soon as it can
+ * (decision 0042); the page says so rather than "code sent".
+ */
+export type IssueResult = { kind: "sent"; expiresAt: Date; delayed: boolean } | { kind: "throttled"; retryAt: Date };
 
 /** `locked`: too many wrong codes for this account lately (any purpose); codes wait until `retryAt`. */
 export type VerifyResult =
@@ -41,6 +45,8 @@ export type CodeRefusal = Exclude<VerifyResult, { kind: "ok" }>;
 export interface CodeMessage {
   subject: string;
   text: (code: string) => string;
+  /** When the message is no use any more, if before the code's end (a sign-in's end): never sent after. */
+  usefulUntil?: Date;
 }
 
 /** Makes the digits of each new code. */
@@ -128,13 +134,15 @@ export async function issueCode(
       })
       .execute();
   });
-  await messenger.send({
+  const usefulUntil = input.message.usefulUntil;
+  const delivery = await messenger.send({
     channel: input.channel,
     to: input.destination,
     subject: input.message.subject,
     text: input.message.text(code),
+    expiresAt: usefulUntil && usefulUntil < expiresAt ? usefulUntil : expiresAt,
   });
-  return { kind: "sent", expiresAt };
+  return { kind: "sent", expiresAt, delayed: delivery === "queued" };
 }
 
 /**

@@ -39,6 +39,7 @@ export async function requestPasswordReset(
     .executeTakeFirst();
   if (recent) return;
   const token = newSecretToken();
+  const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
   await db
     .insertInto("action_tokens")
     .values({
@@ -46,13 +47,14 @@ export async function requestPasswordReset(
       user_id: user.id,
       purpose: "reset_password",
       token_hash: hashSecret(token),
-      expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
+      expires_at: expiresAt.toISOString(),
       used_at: null,
       created_at: now.toISOString(),
     })
     .execute();
   const link = `${baseUrl.replace(/\/+$/, "")}/reset-password/${token}?email=${encodeURIComponent(address)}`;
-  await messenger.send({ channel: "email", to: address, subject: mail.subject, text: mail.text(link) });
+  // The link is no use after its hour: the outbox never sends it later (decision 0042).
+  await messenger.send({ channel: "email", to: address, subject: mail.subject, text: mail.text(link), expiresAt });
 }
 
 async function liveToken(db: DB, token: string, email: string, now: Date) {

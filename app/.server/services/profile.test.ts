@@ -89,7 +89,7 @@ test("a new e-mail waits for the code sent to the new address; the old one still
     { email: "Claire.Nouvelle@example.com", acceptTerms: false },
     messages,
   );
-  expect(result).toEqual({ kind: "saved", pendingFields: ["email"] });
+  expect(result).toEqual({ kind: "saved", pendingFields: ["email"], delayed: false });
   const profile = (await getProfileSettings(handle.db, ids.claire))!;
   expect(profile.email).toBe(DEMO_EMAILS.claire);
   expect(profile.pending.email).toBe("claire.nouvelle@example.com");
@@ -195,6 +195,7 @@ test("terms are accepted once, and one user's change never touches another's", a
   expect(await updateProfile(handle.db, messenger, ids.lucas, { acceptTerms: true }, messages)).toEqual({
     kind: "saved",
     pendingFields: [],
+    delayed: false,
   });
   expect((await getProfileSettings(handle.db, ids.lucas))?.termsConfirmed).toBe(true);
   // Paul cannot cancel or confirm marie's change by naming the same field: everything is scoped by user.

@@ -98,7 +98,12 @@ export type ProfileUpdateResult =
   | { kind: "unchanged" }
   /** The new e-mail is another account's. */
   | { kind: "emailTaken" }
-  | { kind: "saved"; pendingFields: ContactField[] };
+  | {
+      kind: "saved";
+      pendingFields: ContactField[];
+      /** A code's e-mail could not leave yet (decision 0042). */
+      delayed: boolean;
+    };
 
 /**
  * Saves what changed. A new e-mail or phone becomes a pending change and its code goes to the new
@@ -149,9 +154,20 @@ export async function updateProfile(
     }
   });
   // Codes go out once the changes are recorded, each to the new destination.
-  for (const field of pendingFields)
-    await sendPendingChangeCode(db, messenger, userId, field, changes[field]!, messages[field](changes[field]!), now);
-  return { kind: "saved", pendingFields };
+  let delayed = false;
+  for (const field of pendingFields) {
+    const sent = await sendPendingChangeCode(
+      db,
+      messenger,
+      userId,
+      field,
+      changes[field]!,
+      messages[field](changes[field]!),
+      now,
+    );
+    if (sent.kind === "sent" && sent.delayed) delayed = true;
+  }
+  return { kind: "saved", pendingFields, delayed };
 }
 
 async function emailTaken(db: DB, userId: string, email: string): Promise<boolean> {

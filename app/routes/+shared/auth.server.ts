@@ -152,6 +152,7 @@ export async function sendLoginCode(
       subject: t("auth.code.messageSubject"),
       // The code is good only while the sign-in waits: its end, not the code's hour, is what counts.
       text: (code) => t("auth.code.messageText", { code, time: formatTime(pending.expiresAt) }),
+      usefulUntil: new Date(pending.expiresAt),
     },
   });
 }

@@ -10,6 +10,7 @@ import { codeRefusalMessage } from "./guess-messages.server";
 import { intentOf, unknownIntent } from "./intents.server";
 import type { InternalTarget } from "./redirects.server";
 import { redirectWithFlash } from "./request.server";
+import { codeSentFlash } from "./code-sent.server";
 
 /**
  * The one-time-code step (decision 0022; spec 001 §4 one-time code and pending change, §5 "Codes", §8;
@@ -70,7 +71,7 @@ export async function codeStepAction(request: Request, step: CodeStep, form: For
           { status: 429 },
         );
       }
-      return redirectWithFlash(request, step.here, { kind: "success", message: RESENT[step.channel] });
+      return redirectWithFlash(request, step.here, codeSentFlash(result, RESENT[step.channel])!);
     }
     case CODE_STEP_INTENT.cancel:
       if (!step.cancelled) throw unknownIntent();

@@ -17,6 +17,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
+import { mailWaitingFor } from "~/.server/services/mail-status";
 
 /**
  * The sign-in's second factor (spec 001 §4): the code step, for the sign-in waiting in the session.
@@ -44,15 +45,18 @@ async function signInStep(request: Request, context: Readonly<RouterContextProvi
     verified: () => completeSignIn(request, pending.userId, pending.redirectTo),
     cancelled: () => cancelWaitingSignIn(session),
   };
-  return { step, pending, channel, destination: maskDestination(channel, destination) };
+  return { step, pending, channel, to: destination, destination: maskDestination(channel, destination) };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { step, pending, channel, destination } = await signInStep(request, context);
+  const { step, pending, channel, destination, to } = await signInStep(request, context);
+  const { db } = await getPlatform();
   const screen = {
     ...(await codeStepScreen(step)),
     channel,
     destination,
+    // The code's e-mail could not leave yet (decision 0042): the page does not say it was sent.
+    delayed: channel === "email" && (await mailWaitingFor(db, to)),
     expiresAt: pending.expiresAt,
     minutes: PENDING_LOGIN_MINUTES,
   };
@@ -77,7 +81,11 @@ export default function LoginCode({ loaderData: screen, actionData }: Route.Comp
         hint={t("auth.code.signInHint", { time: formatTime(screen.expiresAt), minutes: screen.minutes })}
         cancelLabel={t("auth.code.cancel")}
       >
-        <p>{t("auth.code.intro", { destination: `${screen.destination} (${via})` })}</p>
+        <p>
+          {t(screen.delayed ? "auth.code.introDelayed" : "auth.code.intro", {
+            destination: `${screen.destination} (${via})`,
+          })}
+        </p>
       </CodeStep>
     </PublicPage>
   );

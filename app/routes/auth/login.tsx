@@ -18,6 +18,7 @@ import { refuse } from "~/routes/+shared/forms.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession } from "~/routes/+shared/request.server";
+import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import { getAccount } from "~/.server/services/accounts";
 import { safeRedirectPath } from "~/.server/session";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
@@ -53,7 +54,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString(),
   });
   const t = getInstance(context).t;
-  await sendLoginCode(session, (key, vars) => t(key, vars));
+  const flash = codeSentFlash(await sendLoginCode(session, (key, vars) => t(key, vars)));
+  if (flash) session.flash("flash", flash);
   return internalRedirect("/login/code", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 

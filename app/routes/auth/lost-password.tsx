@@ -10,6 +10,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform, publicUrl } from "~/.server/platform";
 import { parseForm, refuse, resetForm } from "~/routes/+shared/forms.server";
 import { requestPasswordReset } from "~/.server/services/password-reset";
+import { mailDelayed } from "~/.server/services/mail-status";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 
 /**
@@ -33,7 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }).catch((err: unknown) =>
     logger.error("password reset e-mail failed", { error: err instanceof Error ? err.message : String(err) }),
   );
-  return resetForm(submission);
+  // Whether e-mails are failing to leave now, whoever they are for (decision 0042): says nothing of this address.
+  return { ...resetForm(submission), mailDelayed: await mailDelayed(db) };
 }
 
 export default function LostPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -45,11 +47,12 @@ export default function LostPassword({ loaderData, actionData }: Route.Component
   });
   // The same answer for every address: the form is done and not shown again.
   const sent = actionData?.initialValue === null;
+  const delayed = sent && actionData && "mailDelayed" in actionData && actionData.mailDelayed;
   return (
     <PublicPage title={t("auth.lostPassword.title")} error={!form.valid}>
       {sent ? (
-        <div className="alert alert--success" role="status">
-          <p>{t("auth.lostPassword.sent")}</p>
+        <div className={`alert alert--${delayed ? "info" : "success"}`} role="status">
+          <p>{t(delayed ? "auth.lostPassword.delayed" : "auth.lostPassword.sent")}</p>
         </div>
       ) : (
         <>

@@ -8,12 +8,13 @@ import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { CODE_STEP_INTENTS } from "~/routes/+shared/code-step";
 import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
+import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { requireActiveCard } from "~/routes/+shared/guards.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
-import { commitSession, getSession } from "~/routes/+shared/request.server";
+import { commitSession, getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, maskDestination, type Account } from "~/.server/services/accounts";
 import { browserRevealTarget, openRevealSession, revealKindFor } from "~/.server/services/card-actions";
 import { grantsReveal } from "~/.server/session";
@@ -113,10 +114,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const step = revealCodeStep(request, context, context.get(accountContext), card);
   const form = await request.formData();
   switch (intentOf(form, INTENT)) {
-    case INTENT.send:
+    case INTENT.send: {
       // Asked again within a minute, the code already sent stands: the person goes on with that one.
-      await step.send();
-      return internalRedirect(stepPath(card.id, "code"));
+      const flash = codeSentFlash(await step.send());
+      if (!flash) return internalRedirect(stepPath(card.id, "code"));
+      return redirectWithFlash(request, stepPath(card.id, "code"), flash);
+    }
     default:
       return codeStepAction(request, step, form);
   }

@@ -22,6 +22,7 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { pendingChangeMessagesFor } from "~/routes/+shared/pending-change-step.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import {
   cancelPendingChange,
   getProfileSettings,
@@ -110,7 +111,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             return redirectWithFlash(
               request,
               internalPath("/settings/profile/confirm/:field", { field: firstPending }),
-              { kind: "success", message: "settings.profile.savedPending" },
+              codeSentFlash(result, "settings.profile.savedPending")!,
             );
           return redirectWithFlash(request, "/settings/profile", {
             kind: "success",

@@ -1,35 +1,19 @@
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { startSmtpStandIn, type SmtpStandIn } from "../../../../tests/support/smtp-server";
 import type { Messenger, OutgoingMessage } from "./port";
 import { SmtpMessenger } from "./smtp";
 
 /** A real SMTP server on loopback receives what the adapter sends. */
-const received: { from: string; to: string[]; raw: string }[] = [];
-let server: SMTPServer;
+let smtp: SmtpStandIn;
+let received: SmtpStandIn["received"];
 let port: number;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-      stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.server.address() as AddressInfo).port;
+  smtp = await startSmtpStandIn();
+  received = smtp.received;
+  port = smtp.port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => smtp.stop());
 
 test("an e-mail goes through SMTP with sender, recipient, subject and text", async () => {
   const messenger = new SmtpMessenger({ url: `smtp://127.0.0.1:${port}`, from: "Portail <no-reply@portail.example>" });

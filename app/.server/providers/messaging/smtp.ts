@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import type { Messenger, OutgoingMessage } from "./port";
+import type { Delivery, Messenger, OutgoingMessage } from "./port";
 
 export interface SmtpOptions {
   /** smtp://user:pass@host:port or smtps://… */
@@ -9,16 +9,24 @@ export interface SmtpOptions {
   smsFallback?: Messenger;
 }
 
-/** Sends e-mails through an SMTP server. Text messages need an SMS gateway, which this adapter is not. */
+/**
+ * Sends e-mails through an SMTP server. Text messages need an SMS gateway, which this adapter is not. Short
+ * timeouts: a server that does not answer fails the attempt within seconds (the outbox tries again later).
+ */
 export class SmtpMessenger implements Messenger {
   readonly name = "smtp";
   private readonly transport: Transporter;
 
   constructor(private readonly options: SmtpOptions) {
-    this.transport = nodemailer.createTransport(options.url);
+    this.transport = nodemailer.createTransport({
+      url: options.url,
+      connectionTimeout: 5_000,
+      greetingTimeout: 5_000,
+      socketTimeout: 20_000,
+    });
   }
 
-  async send(message: OutgoingMessage): Promise<void> {
+  async send(message: OutgoingMessage): Promise<Delivery | void> {
     if (message.channel === "sms") {
       if (!this.options.smsFallback) throw new Error("No SMS gateway is configured");
       return this.options.smsFallback.send(message);
