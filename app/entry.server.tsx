@@ -65,6 +65,7 @@ export default function handleRequest(
   const locale = getLocale(loadContext);
 
   return new Promise<Response>((resolve, reject) => {
+    let timeout: ReturnType<typeof setTimeout> | undefined;
     // The whole page is rendered before sending: pages are small and must work without JS,
     // so nothing is streamed in later.
     const { pipe, abort } = renderToPipeableStream(
@@ -83,6 +84,7 @@ export default function handleRequest(
               done();
             },
             final(done) {
+              clearTimeout(timeout);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               resolve(
                 new Response(scriptsAfterPaint(Buffer.concat(chunks).toString("utf8")), {
@@ -97,6 +99,7 @@ export default function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(timeout);
           reject(error);
         },
         onError(error: unknown) {
@@ -105,7 +108,9 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    // A render that never finishes is stopped; one that did is let go at once (a pending timer would
+    // keep the whole render, and its page, in memory for six seconds: decision 0039).
+    timeout = setTimeout(abort, streamTimeout + 1000);
   });
 }
 
