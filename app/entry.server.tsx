@@ -65,7 +65,6 @@ export default function handleRequest(
   const locale = getLocale(loadContext);
 
   return new Promise<Response>((resolve, reject) => {
-    let timeout: ReturnType<typeof setTimeout> | undefined;
     // The whole page is rendered before sending: pages are small and must work without JS,
     // so nothing is streamed in later.
     const { pipe, abort } = renderToPipeableStream(
@@ -110,7 +109,8 @@ export default function handleRequest(
     );
     // A render that never finishes is stopped; one that did is let go at once (a pending timer would
     // keep the whole render, and its page, in memory for six seconds: decision 0039).
-    timeout = setTimeout(abort, streamTimeout + 1000);
+    // (React starts rendering on a later turn: the callbacks above never run before this line.)
+    const timeout = setTimeout(abort, streamTimeout + 1000);
   });
 }
 
