@@ -14,7 +14,7 @@ import { newRequestId, saveCardChoice, submitCardRequest } from "./card-creation
 import { payWithCard } from "./card-payments";
 import { startCreditCardSetup } from "./credit-cards";
 import { retryOverflowPayment } from "./overflow";
-import { cardRequest, TUESDAY } from "./payment-test-kit";
+import { cardRequest, paymentPerson, TUESDAY } from "./payment-test-kit";
 import { getAccount } from "./accounts";
 
 /**
@@ -254,18 +254,11 @@ describe("the payment processor does not answer", () => {
   const logger: Logger = { debug: () => {}, info: () => {}, warn: (m) => logs.push(m), error: (m) => logs.push(m) };
 
   test("an overflow charge: the approval stands, the intent payment_failed; « Relancer le paiement » charges once", async () => {
-    const p = await createAccount(
-      handle.db,
-      {
-        email: `timeouts-${newId("e")}@example.com`,
-        passwordHash: "x",
-        wallets: [{ name: "Titres-restaurant", type: "meal", balance: 10000 }],
-        cards: [{ type: "physical", lastFour: "4242", wallets: ["Titres-restaurant"] }],
-        creditCards: [{ brand: "visa", last4: "1111", isDefault: true }],
-        overflowLimit: 5000,
-      },
-      TUESDAY,
-    );
+    const p = await paymentPerson(handle.db, {
+      wallets: [{ name: "Titres-restaurant", type: "meal", balance: 10000 }],
+      creditCards: [{ brand: "visa", last4: "1111", isDefault: true }],
+      overflowLimit: 5000,
+    });
     const payments = new StripePaymentProcessor(stripeOptions());
     const chargesBefore = made.charges;
     standIn.delayAnswers(LATE_MS);
