@@ -1,4 +1,5 @@
 import http from "node:http";
+import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startTestServer, stopTestServer, type TestServer } from "./test-server";
 
@@ -47,6 +48,32 @@ test("responses are compressed when the browser accepts it", async () => {
   const res = await fetch(`${base}/login`, { headers: { "Accept-Encoding": "gzip" } });
   // undici decodes transparently but keeps the header.
   expect(res.headers.get("content-encoding")).toBe("gzip");
+});
+
+test("brotli answers use a 256 KB window, not brotli's 4 MB default, and decode to the page", async () => {
+  const raw = (acceptEncoding: string) =>
+    new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${base}/login`, { headers: { "Accept-Encoding": acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+        })
+        .on("error", reject);
+    });
+  const [br, plain] = await Promise.all([raw("br"), raw("identity")]);
+  expect(br.encoding).toBe("br");
+  expect(plain.encoding).toBeUndefined();
+  // RFC 7932 §9.1: the stream's first bits give its window. 1 then 3 bits n ≠ 0 mean 2^(17 + n) bytes.
+  const first = br.body[0]!;
+  expect(first & 1).toBe(1);
+  expect(17 + ((first >> 1) & 7)).toBe(18);
+  // The same page (each answer has its own nonce and form keys, so compare what the reader sees).
+  const h1 = (html: string) => /<h1\b[^>]*>([^<]*)</.exec(html)?.[1];
+  const decoded = brotliDecompressSync(br.body).toString("utf8");
+  expect(h1(decoded)).toBe("Connexion");
+  expect(h1(plain.body.toString("utf8"))).toBe("Connexion");
+  expect(br.body.length).toBeLessThan(plain.body.length / 3);
 });
 
 test("hashed assets are cached for a year, immutable", async () => {

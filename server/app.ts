@@ -1,11 +1,10 @@
 import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
-import { constants as zlibConstants } from "node:zlib";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Cookie, RouterContext, RouterContextProvider, ServerBuild } from "react-router";
 import type { Platform } from "../app/.server/platform";
 import { sessionCookie, signedInSessionKey } from "../app/.server/session";
 import type { RequestInfo } from "../app/context";
+import { compressResponses } from "./compression";
 import { sendErrorPage } from "./error-page";
 import { routeTreeOf } from "./route-tree";
 import { acceptOnlyForms, assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
@@ -65,8 +64,7 @@ export function createServerApp(options: ServerAppOptions): Express {
       ? next()
       : headers(req, res, next),
   );
-  // Brotli at a middle quality: most of the gain for a fraction of the CPU of the default (11).
-  app.use(compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
+  app.use(compressResponses());
   app.use(requestLog(options.log, options.loadBuild));
 
   // Signed-in requests are counted per session, anonymous ones per address (decision 0014).
