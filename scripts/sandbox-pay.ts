@@ -27,7 +27,8 @@ import {
 } from "../app/.server/services/sandbox-terminal";
 import { formatDateTime } from "../app/domain/dates";
 import { formatCents } from "../app/domain/money";
-import { parseTerminalAmount, terminalPaymentSchema } from "../app/domain/terminal";
+import { parseTerminalAmount } from "../app/domain/terminal";
+import { terminalPaymentSchema } from "../app/domain/terminal-schemas";
 import { parisNow } from "../app/domain/timezone";
 import { translatorFor } from "../app/i18n";
 import resources from "../app/i18n/catalogues";

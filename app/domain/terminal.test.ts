@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { categoryEligible } from "./authorisation";
-import { MERCHANT_PRESETS, parseTerminalAmount, terminalPaymentSchema } from "./terminal";
+import { MERCHANT_PRESETS, parseTerminalAmount } from "./terminal";
+import { terminalPaymentSchema } from "./terminal-schemas";
 import { parisInstant, parisNow } from "./timezone";
 
 const valid = {

@@ -3,7 +3,7 @@ import type { DB } from "../db";
 import type { PartnerTable } from "../db/schema";
 import type { Locale } from "../env";
 import { newId, nowIso } from "../ids";
-import { partnerSuggestionSchema } from "~/domain/partner-suggestion";
+import { partnerSuggestionSchema } from "~/domain/partner-suggestion-schemas";
 import { partnerPageSize, PARTNER_SEARCH_MAX_LENGTH, type PartnerOption } from "~/domain/partners";
 import { foldForSearch } from "~/domain/search-text";
 

@@ -1,6 +1,6 @@
 import type { DeclineCode } from "~/domain/authorisation";
 import { DECLINE_SENTENCES } from "~/domain/authorisation";
-import type { TerminalPayment } from "~/domain/terminal";
+import type { TerminalPayment } from "~/domain/terminal-schemas";
 import type { DB } from "../db";
 import type { Platform } from "../platform";
 import { isSandboxIssuer } from "../providers/issuer/sandbox";

@@ -7,13 +7,8 @@ import { PublicShell } from "~/components/PublicShell";
 import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget } from "~/components/forms";
 import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import {
-  CUSTOM_MERCHANT,
-  ENTRY_MODES,
-  MERCHANT_PRESETS,
-  terminalLifecycleSchema,
-  terminalPaymentSchema,
-} from "~/domain/terminal";
+import { CUSTOM_MERCHANT, ENTRY_MODES, MERCHANT_PRESETS } from "~/domain/terminal";
+import { terminalLifecycleSchema, terminalPaymentSchema } from "~/domain/terminal-schemas";
 import { parisNow } from "~/domain/timezone";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
