@@ -6,6 +6,7 @@ import { sessionCookie, signedInSessionKey } from "../app/.server/session";
 import type { RequestInfo } from "../app/context";
 import { compressResponses } from "./compression";
 import { sendErrorPage } from "./error-page";
+import { lingerOnUnreadBodies } from "./linger";
 import { routeTreeOf } from "./route-tree";
 import { acceptOnlyForms, assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitOptions } from "./rate-limits";
@@ -50,6 +51,8 @@ export function createServerApp(options: ServerAppOptions): Express {
   app.set("trust proxy", options.trustProxy ? 1 : false);
 
   app.use(assignNonce);
+  // First, so that every answer given before its request's body was read ends with a lingering close.
+  app.use(lingerOnUnreadBodies());
   const headers = securityHeaders({
     development: options.development,
     stripe: options.stripe,
