@@ -191,26 +191,28 @@ async function signedInAccount(request: Request): Promise<Account> {
   return account;
 }
 
+/** What the signed-in layouts' middleware gives their pages: the account and its choice of the light version. */
+function enterAs(account: Account, { request, context, url }: Parameters<MiddlewareFunction<Response>>[0]): void {
+  context.set(accountContext, account);
+  context.set(lightVersionChosenContext, account.lightVersion);
+  documentWhenLight(request, url, context);
+}
+
 /**
  * Protected layout middleware: signed in, account active, onboarded (else /onboarding), and with a
  * second factor unless exempt (else held on /secure-account, spec 001 §4 "MFA-required").
  */
-export const requireAccount: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
-  const account = await signedInAccount(request);
+export const requireAccount: MiddlewareFunction<Response> = async (args, next) => {
+  const account = await signedInAccount(args.request);
   const { db } = await getPlatform();
   if (!(await isOnboarded(db, account))) throw redirect("/onboarding");
   if (mustSetUpMfa(account)) throw redirect("/secure-account");
-  context.set(accountContext, account);
-  context.set(lightVersionChosenContext, account.lightVersion);
-  documentWhenLight(request, url, context);
+  enterAs(account, args);
   return next();
 };
 
 /** Onboarding's middleware: signed in and active, onboarded or not (spec 001 §2.3). */
-export const requireSignedIn: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
-  const account = await signedInAccount(request);
-  context.set(accountContext, account);
-  context.set(lightVersionChosenContext, account.lightVersion);
-  documentWhenLight(request, url, context);
+export const requireSignedIn: MiddlewareFunction<Response> = async (args, next) => {
+  enterAs(await signedInAccount(args.request), args);
   return next();
 };

@@ -17,7 +17,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
-import { mailWaitingFor } from "~/.server/services/mail-status";
+import { mailDelayed } from "~/.server/services/mail-status";
 
 /**
  * The sign-in's second factor (spec 001 §4): the code step, for the sign-in waiting in the session.
@@ -56,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     channel,
     destination,
     // The code's e-mail could not leave yet (decision 0042): the page does not say it was sent.
-    delayed: channel === "email" && (await mailWaitingFor(db, to)),
+    delayed: channel === "email" && (await mailDelayed(db, to)),
     expiresAt: pending.expiresAt,
     minutes: PENDING_LOGIN_MINUTES,
   };
