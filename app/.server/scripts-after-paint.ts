@@ -22,7 +22,12 @@ export function scriptsAfterPaint(html: string): string {
   const bootstrap = BOOTSTRAP.exec(html);
   if (!bootstrap) return html;
   const [tag, nonce, module] = bootstrap as unknown as [string, string, string];
-  const preloads = [...html.matchAll(PRELOAD)].map((m) => m[1]!);
+  // One pass over the page: each preload is taken out and its address kept for the loader.
+  const preloads: string[] = [];
+  const withoutPreloads = html.replace(PRELOAD, (_link, href: string) => {
+    preloads.push(href);
+    return "";
+  });
   const loader =
     "(function(){var nonce=document.currentScript.nonce,started=false;" +
     "function start(){if(started)return;started=true;var head=document.head;" +
@@ -31,5 +36,5 @@ export function scriptsAfterPaint(html: string): string {
     'var script=document.createElement("script");script.type="module";script.nonce=nonce;' +
     `script.textContent=${scriptLiteral(module)};head.appendChild(script)}` +
     "requestAnimationFrame(function(){setTimeout(start,0)});setTimeout(start,1000)})()";
-  return html.replace(PRELOAD, "").replace(tag, () => `<script nonce="${nonce}">${loader}</script>`);
+  return withoutPreloads.replace(tag, () => `<script nonce="${nonce}">${loader}</script>`);
 }
