@@ -1,0 +1,12 @@
+/**
+ * A signed cookie (`name=value.signature`, as React Router writes it) with the signature's first character
+ * changed: same name, same value, a signature that no secret made. Not the last character: a signature is
+ * 43 base64 characters, the last carries two padding bits, and a change there alone can decode to the same
+ * bytes, which is the genuine signature and rightly accepted.
+ */
+export function withForgedSignature(cookie: string): string {
+  const at = cookie.lastIndexOf(".") + 1;
+  if (at === 0) throw new Error(`not a signed cookie: ${cookie}`);
+  const other = cookie[at] === "A" ? "B" : "A";
+  return `${cookie.slice(0, at)}${other}${cookie.slice(at + 1)}`;
+}
