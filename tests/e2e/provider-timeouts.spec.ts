@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
-import { startTestServer, stopTestServer, type TestServer } from "../../server/test-server";
-import { startStripeStandIn, type StandInAnswer, type StripeStandIn } from "../support/stripe-stand-in";
+import { resourceMissing, type StandInAnswer } from "../support/stripe-stand-in";
+import { startStripePortal, type StripePortal } from "./stripe-portal";
 import { MARIE, signIn } from "./helpers";
 
 /**
@@ -37,35 +37,23 @@ function answer(method: string, path: string, form: Record<string, string>): Sta
         shipping: null,
       },
     };
-  return {
-    status: 404,
-    body: { error: { type: "invalid_request_error", code: "resource_missing", message: `nothing at ${path}` } },
-  };
+  return resourceMissing(method, path);
 }
 
-let stripeApi: StripeStandIn | undefined;
-let server: TestServer | undefined;
+let portal: StripePortal | undefined;
 const jsOff = () => test.info().project.use.javaScriptEnabled === false;
 
 test.beforeAll(async () => {
   if (!jsOff()) return;
   test.setTimeout(90_000);
-  stripeApi = await startStripeStandIn(answer);
-  server = await startTestServer("e2e-provider-timeouts", PORT, {
-    PUBLIC_URL: BASE,
-    LOG_LEVEL: "warn",
-    RATE_LIMIT_SENSITIVE: "1000",
-    STRIPE_SECRET_KEY: "sk_test_standin",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_standin",
-    STRIPE_API_HOST: `http://127.0.0.1:${stripeApi.port}`,
+  portal = await startStripePortal("e2e-provider-timeouts", PORT, answer, {
     STRIPE_TIMEOUT_MS: "300",
     STRIPE_NETWORK_RETRIES: "1",
   });
 });
 
 test.afterAll(async () => {
-  await stopTestServer(server);
-  await stripeApi?.close();
+  await portal?.stop();
 });
 
 test.use({ baseURL: BASE });
@@ -89,7 +77,7 @@ test("the issuer does not answer: « ne répond pas », a 400 form, no card; sen
   await panel.getByRole("radio", { name: "Carte virtuelle" }).check();
 
   // The card is made at the issuer, but its answer comes after the portal has given up.
-  stripeApi!.delayAnswers(10_000, (method, path) => method === "POST" && path === "/v1/issuing/cards");
+  portal!.stripeApi.delayAnswers(10_000, (method, path) => method === "POST" && path === "/v1/issuing/cards");
   const refused = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/new-card"));
   await panel.getByRole("button", { name: "Continuer" }).click();
   expect((await refused).status()).toBe(400);
@@ -100,13 +88,13 @@ test("the issuer does not answer: « ne répond pas », a 400 form, no card; sen
   await expect(nav.getByRole("link", { name: /•••• 7777/ })).toHaveCount(0);
 
   // The issuer answers again: the same form sent again finds the card it made, and makes no other.
-  stripeApi!.delayAnswers(0);
+  portal!.stripeApi.delayAnswers(0);
   await panel.getByRole("radio", { name: "Carte virtuelle" }).check();
   await panel.getByRole("button", { name: "Continuer" }).click();
   await expect(page.getByText("Votre carte a été créée.")).toBeVisible();
   await expect(nav.getByRole("link", { name: /•••• 7777/ })).toHaveCount(1);
   expect(cardsMade).toBe(1);
-  const sent = stripeApi!.requests.filter((r) => r.method === "POST" && r.path === "/v1/issuing/cards");
+  const sent = portal!.stripeApi.requests.filter((r) => r.method === "POST" && r.path === "/v1/issuing/cards");
   expect(new Set(sent.map((r) => r.headers["idempotency-key"])).size).toBe(1);
   expect(sent.at(-1)!.replayed).toBe(true);
 });

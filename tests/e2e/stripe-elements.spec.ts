@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { startTestServer, stopTestServer, type TestServer } from "../../server/test-server";
-import { startStripeStandIn, type RecordedRequest, type StandInAnswer } from "../support/stripe-stand-in";
+import { resourceMissing, type RecordedRequest, type StandInAnswer } from "../support/stripe-stand-in";
+import { STANDIN_PUBLISHABLE_KEY, startStripePortal, type StripePortal } from "./stripe-portal";
 import { serveStripeJsStandIn, stripeJsRecord, type StripeJsBehaviour } from "../support/stripe-js-stand-in";
 import { CLAIRE, expectAccessible, latestCodeFor, MARIE, signIn } from "./helpers";
 
@@ -15,7 +15,6 @@ import { CLAIRE, expectAccessible, latestCodeFor, MARIE, signIn } from "./helper
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 2;
 const BASE = `http://localhost:${PORT}`;
-const PUBLISHABLE_KEY = "pk_test_standin";
 const REVEAL_SUBJECT = "Votre code pour afficher votre carte";
 
 /** What the API stand-in answers; `failKeys` makes the ephemeral keys fail. */
@@ -74,40 +73,21 @@ function answer(method: string, path: string, form: Record<string, string>): Sta
     };
     return { status: 200, body: { object: "list", data: [card], has_more: false, url: "/v1/payment_methods" } };
   }
-  return {
-    status: 404,
-    body: {
-      error: {
-        type: "invalid_request_error",
-        code: "resource_missing",
-        message: `stand-in: nothing at ${method} ${path}`,
-      },
-    },
-  };
+  return resourceMissing(method, path);
 }
 
-let stripeApi: Awaited<ReturnType<typeof startStripeStandIn>> | undefined;
-let server: TestServer | undefined;
+let portal: StripePortal | undefined;
 
 const jsOff = () => test.info().project.use.javaScriptEnabled === false;
 
 test.beforeAll(async () => {
   if (jsOff()) return;
   test.setTimeout(90_000);
-  stripeApi = await startStripeStandIn(answer);
-  server = await startTestServer("e2e-stripe", PORT, {
-    PUBLIC_URL: BASE,
-    LOG_LEVEL: "warn",
-    RATE_LIMIT_SENSITIVE: "1000",
-    STRIPE_SECRET_KEY: "sk_test_standin",
-    STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
-    STRIPE_API_HOST: `http://127.0.0.1:${stripeApi.port}`,
-  });
+  portal = await startStripePortal("e2e-stripe", PORT, answer);
 });
 
 test.afterAll(async () => {
-  await stopTestServer(server);
-  await stripeApi?.close();
+  await portal?.stop();
 });
 
 test.use({ baseURL: BASE });
@@ -121,7 +101,7 @@ test.beforeEach(() => {
 });
 
 const ephemeralKeyRequests = (): RecordedRequest[] =>
-  stripeApi!.requests.filter((r) => r.method === "POST" && r.path === "/v1/ephemeral_keys");
+  portal!.stripeApi.requests.filter((r) => r.method === "POST" && r.path === "/v1/ephemeral_keys");
 
 /** The card page of Marie's card ending in these digits. */
 async function openCard(page: Page, lastFour: string): Promise<string> {
@@ -159,7 +139,7 @@ test("card details: the elements are mounted with the card, the nonce Stripe.js 
   await expect(panel.locator("[data-stripe-element=issuingCardNumberDisplay]")).toBeVisible();
 
   const record = await stripeJsRecord(page);
-  expect(record.keys).toEqual([{ publishableKey: PUBLISHABLE_KEY, locale: "fr" }]);
+  expect(record.keys).toEqual([{ publishableKey: STANDIN_PUBLISHABLE_KEY, locale: "fr" }]);
   expect(record.nonces).toHaveLength(1);
   const { issuingCard, nonce } = record.nonces[0]!;
   const keys = ephemeralKeyRequests().slice(before);
@@ -254,11 +234,11 @@ test("reveal failure, the server gets no key: a French message, nothing mounted"
 /** The "add a credit card" panel of the overflow, with Stripe Elements in it. */
 async function openCardSetup(page: Page) {
   const cardPath = await openCard(page, "4242");
-  const setupsBefore = stripeApi!.requests.filter((r) => r.path === "/v1/setup_intents").length;
+  const setupsBefore = portal!.stripeApi.requests.filter((r) => r.path === "/v1/setup_intents").length;
   await page.goto(`${cardPath}/overflow/new-card`);
   const panel = page.getByRole("dialog", { name: "Ajouter une carte bancaire" });
   await expect(panel.locator("[data-stripe-element=card]")).toBeVisible();
-  expect(stripeApi!.requests.filter((r) => r.path === "/v1/setup_intents").length).toBe(setupsBefore + 1);
+  expect(portal!.stripeApi.requests.filter((r) => r.path === "/v1/setup_intents").length).toBe(setupsBefore + 1);
   return panel;
 }
 

@@ -115,3 +115,17 @@ export async function startStripeStandIn(
       }),
   };
 }
+
+/** Stripe's answer for what a stand-in does not serve: 404 `resource_missing`, as Stripe's API words it. */
+export function resourceMissing(method: string, path: string): StandInAnswer {
+  return {
+    status: 404,
+    body: {
+      error: {
+        type: "invalid_request_error",
+        code: "resource_missing",
+        message: `stand-in: nothing at ${method} ${path}`,
+      },
+    },
+  };
+}
