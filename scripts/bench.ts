@@ -287,24 +287,28 @@ async function prepareDatabase(people: number): Promise<SoakAccount[]> {
 }
 
 function startServer(): RunningServer {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      APP_MODE: "sandbox",
-      HOST,
-      PORT: String(PORT),
-      DATABASE_URL: `file:${path.relative(root, DB_FILE)}`,
-      LOG_LEVEL: "warn",
-      PUBLIC_URL: ORIGIN,
-      // The soak's sessions were signed by this script (prepareDatabase).
-      SESSION_SECRET,
-      // A load measurement: no request limit, so the bench measures the server and not the limiter
-      // (the per-account guess limits stay; the bench signs in once).
-      RATE_LIMITS: "off",
-      WEB_CONCURRENCY: WORKERS,
-    },
+  return spawnServer(["--import", "tsx", "server.ts"], {
+    NODE_ENV: "production",
+    APP_MODE: "sandbox",
+    HOST,
+    PORT: String(PORT),
+    DATABASE_URL: `file:${path.relative(root, DB_FILE)}`,
+    LOG_LEVEL: "warn",
+    PUBLIC_URL: ORIGIN,
+    // The soak's sessions were signed by this script (prepareDatabase).
+    SESSION_SECRET,
+    // A load measurement: no request limit, so the bench measures the server and not the limiter
+    // (the per-account guess limits stay; the bench signs in once).
+    RATE_LIMITS: "off",
+    WEB_CONCURRENCY: WORKERS,
+  });
+}
+
+/** A node process of the bench (a server, or a build), its last 200 lines of output kept for a failure's message. */
+function spawnServer(args: string[], env: NodeJS.ProcessEnv, cwd = root): RunningServer {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
@@ -318,21 +322,22 @@ function startServer(): RunningServer {
   return { child, output, exited };
 }
 
-async function waitForHealth(server: RunningServer, timeoutMs = 60_000) {
+/** Waits until the server answers 200 on `urlPath` (its health check by default), at `port`. */
+async function waitForHealth(server: RunningServer, timeoutMs = 60_000, urlPath = "/healthz", port = PORT) {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void server.exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
     if (exitCode !== undefined) throw new BenchError(`the server exited (code ${exitCode}) before it was ready`);
     try {
-      const reply = await request("/healthz");
+      const reply = await request(urlPath, { port });
       if (reply.status === 200) return;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new BenchError(`the server did not answer /healthz within ${timeoutMs / 1000} s`);
+  throw new BenchError(`the server did not answer ${urlPath} within ${timeoutMs / 1000} s`);
 }
 
 async function stopServer(server: RunningServer) {
@@ -355,38 +360,28 @@ const FLOOR_PORT = PORT + 1;
  * budget the machine and the framework leave to the portal (/login is the portal's own floor).
  */
 async function startFrameworkFloor(): Promise<RunningServer> {
-  const build = spawn(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
-    cwd: FLOOR_DIR,
-    env: { ...process.env, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
+  const build = spawnServer(
+    [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"],
+    { NODE_ENV: "production" },
+    FLOOR_DIR,
+  );
+  if ((await build.exited) !== 0)
+    throw new BenchError(`the framework floor did not build:\n${build.output.slice(-40).join("\n")}`);
+  const floor = spawnServer(["--import", "tsx", path.join(FLOOR_DIR, "server.ts")], {
+    NODE_ENV: "production",
+    HOST,
+    PORT: String(FLOOR_PORT),
+    WEB_CONCURRENCY: WORKERS,
   });
-  const buildOutput: string[] = [];
-  build.stdout.on("data", (chunk: Buffer) => buildOutput.push(chunk.toString("utf8")));
-  build.stderr.on("data", (chunk: Buffer) => buildOutput.push(chunk.toString("utf8")));
-  const code = await new Promise<number | null>((resolve) => build.once("exit", resolve));
-  if (code !== 0) throw new BenchError(`the framework floor did not build:\n${buildOutput.join("").slice(-2000)}`);
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(FLOOR_DIR, "server.ts")], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", HOST, PORT: String(FLOOR_PORT), WEB_CONCURRENCY: WORKERS },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString("utf8")));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString("utf8")));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (exit) => resolve(exit)));
-  const floor = { child, output, exited };
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    const ready = await request("/", { port: FLOOR_PORT }).then(
-      (reply) => reply.status === 200,
-      () => false,
+  try {
+    await waitForHealth(floor, 30_000, "/", FLOOR_PORT);
+    return floor;
+  } catch (err) {
+    await stopServer(floor);
+    throw new BenchError(
+      `the framework floor did not start (${err instanceof Error ? err.message : String(err)}):\n${floor.output.slice(-40).join("\n")}`,
     );
-    if (ready) return floor;
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  await stopServer(floor);
-  throw new BenchError(`the framework floor did not start:\n${output.join("").slice(-2000)}`);
 }
 
 // ---------------------------------------------------------------------------------------------

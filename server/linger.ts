@@ -6,7 +6,10 @@ export interface LingerLimits {
   bytes: number;
 }
 
-/** A few seconds, and more than the largest body the portal accepts (uploads of receipts, decision 0044). */
+/**
+ * A few seconds, and more than the largest body the portal reads (a refused upload is read up to twice its
+ * route's limit, about 40 MB; decision 0025).
+ */
 export const DEFAULT_LINGER: LingerLimits = { ms: 5_000, bytes: 64 * 1024 * 1024 };
 
 const hasBody = (req: Request) =>
