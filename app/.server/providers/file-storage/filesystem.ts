@@ -1,10 +1,14 @@
 import { createReadStream } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { randomBytes } from "node:crypto";
 import { assertStorageKey, type FileStorage } from "./port";
+
+/** A write still under its temporary name (`put`): the key it was to become, a dot, 12 hex digits, `.part`. */
+const PARTIAL = /\.[0-9a-f]{12}\.part$/;
+const PAGE = 1000;
 
 /**
  * Files in a folder of the server (`data/files` by default): the embedded default, like SQLite. A key
@@ -19,8 +23,9 @@ export class FilesystemStorage implements FileStorage {
     this.root = path.resolve(root);
   }
 
+  /** A key, or a write interrupted under its temporary name (listed by `list` so the sweep can delete it). */
   private pathOf(key: string): string {
-    assertStorageKey(key);
+    assertStorageKey(key.replace(PARTIAL, ""));
     const full = path.resolve(this.root, key);
     if (!full.startsWith(this.root + path.sep)) throw new Error("invalid storage key");
     return full;
@@ -58,5 +63,39 @@ export class FilesystemStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<string[]> {
+    const folder = this.pathOf(prefix.replace(/\/$/, ""));
+    let entries;
+    try {
+      entries = await readdir(folder, { recursive: true, withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw err;
+    }
+    const keys = entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+      // Only names the portal makes: anything else in the folder is not the sweep's to judge.
+      .filter((key) => {
+        try {
+          this.pathOf(key);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    for (let start = 0; start < keys.length; start += PAGE) yield keys.slice(start, start + PAGE);
+  }
+
+  async modifiedAt(key: string): Promise<Date | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? info.mtime : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw err;
+    }
   }
 }

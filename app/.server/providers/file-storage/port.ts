@@ -9,6 +9,13 @@ export interface FileStorage {
   get(key: string): Promise<ReadableStream<Uint8Array> | null>;
   /** Removes the object; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Every key stored under the prefix (e.g. `receipts/`), a page at a time, in no promised order: the orphan
+   * sweep compares them with the files' rows. The filesystem also lists its interrupted writes (`….part`).
+   */
+  list(prefix: string): AsyncIterable<string[]>;
+  /** When the object was written (the portal's clock), or null when nothing is stored under the key. */
+  modifiedAt(key: string): Promise<Date | null>;
 }
 
 /** The keys the adapters accept: what `newStorageKey` makes, nothing that could climb out of a folder. */

@@ -47,4 +47,26 @@ export class S3Storage implements FileStorage {
     assertStorageKey(key);
     await this.storage.remove(key);
   }
+
+  // ListObjectsV2, a thousand keys a request.
+  async *list(prefix: string): AsyncIterable<string[]> {
+    assertStorageKey(prefix.replace(/\/$/, ""));
+    let cursor: string | undefined;
+    do {
+      const page = await this.storage.list({ prefix, limit: 1000, cursor });
+      if (page.files.length) yield page.files.map((file) => file.key);
+      cursor = page.cursor;
+    } while (cursor);
+  }
+
+  /**
+   * The time `put` wrote (the File's lastModified the library keeps in the object's metadata, so the portal's
+   * clock), else the bucket's own LastModified: a listing of that one key with its HEAD.
+   */
+  async modifiedAt(key: string): Promise<Date | null> {
+    assertStorageKey(key);
+    const page = await this.storage.list({ prefix: key, limit: 1, includeMetadata: true });
+    const found = page.files[0];
+    return found && found.key === key ? new Date(found.lastModified) : null;
+  }
 }
