@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type Tesseract from "tesseract.js";
+import { checkImage, checkPdf, MAX_PDF_PAGES } from "./bounds";
 import type { ReceiptReader, ReceiptReading } from "./port";
 
 type TesseractWorker = Tesseract.Worker;
@@ -10,6 +11,8 @@ type TesseractWorker = Tesseract.Worker;
  * trained data of the `@tesseract.js-data/fra` package (no download), PDFs by their text layer (unpdf,
  * PDF.js). One tesseract worker, made on the first image and reused; images wait their turn in a queue
  * (one recognition at a time: it uses a whole core). A PDF without text (a scan) is unreadable.
+ * Nothing is decoded past the bounds of `bounds.ts` (a photo's pixels, a PDF's decoded streams, its
+ * first pages). The portal runs this reader in a child process of its own (`isolated.ts`, decision 0046).
  */
 export class LocalReceiptReader implements ReceiptReader {
   readonly name = "local";
@@ -31,11 +34,24 @@ export class LocalReceiptReader implements ReceiptReader {
   }
 
   private async readPdf(bytes: Uint8Array): Promise<ReceiptReading> {
-    const { extractText, getDocumentProxy } = await import("unpdf");
-    // PDF.js takes the buffer over: give it a copy.
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    const bounds = checkPdf(bytes);
+    if (bounds.kind === "refused") return { kind: "unreadable", reason: bounds.reason };
+    const { getDocumentProxy } = await import("unpdf");
+    // PDF.js takes the buffer over: give it a copy. Errors only: a hostile file must not fill the logs
+    // with a warning per operator.
+    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     try {
-      const { text } = await extractText(pdf, { mergePages: true });
+      const pages: string[] = [];
+      for (let number = 1; number <= Math.min(pdf.numPages, MAX_PDF_PAGES); number++) {
+        const content = await (await pdf.getPage(number)).getTextContent();
+        pages.push(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""));
+      }
+      // One text, its spaces and blank lines folded as unpdf's `mergePages` does.
+      const text = pages
+        .join("\n")
+        .replace(/[^\S\n]+/g, " ")
+        .replace(/ ?\n ?/g, "\n")
+        .replace(/\n{3,}/g, "\n\n");
       return text.trim() ? { kind: "read", text } : { kind: "unreadable", reason: "no text layer" };
     } finally {
       await pdf.destroy();
@@ -45,6 +61,8 @@ export class LocalReceiptReader implements ReceiptReader {
   private readImage(bytes: Uint8Array): Promise<ReceiptReading> {
     // A crowd of photos at once would only make everyone wait: past a few, say so at once.
     if (this.waiting >= this.maxWaiting) return Promise.resolve({ kind: "unreadable", reason: "reader busy" });
+    const bounds = checkImage(bytes);
+    if (bounds.kind === "refused") return Promise.resolve({ kind: "unreadable", reason: bounds.reason });
     this.waiting += 1;
     const run = this.queue
       .then(async (): Promise<ReceiptReading> => {
