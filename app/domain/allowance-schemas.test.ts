@@ -5,6 +5,8 @@ import {
   allowanceSummarySchema,
   parseKilometres,
 } from "./allowance-schemas";
+import { DECLARED_DISTANCE_MAX_METERS } from "./amount-bounds";
+import { parseForm } from "~/routes/+shared/forms.server";
 
 /** The details step's answers as the form posts them (conform's names). */
 const TODAY = "2026-11-24";
@@ -109,14 +111,37 @@ test("addresses follow the delivery address's rules; an IBAN is checked by ibant
   expect(errorsOf(schema, { ...valid, group_id: "" })).toEqual({ group_id: ["allowanceWizard.errors.groupRequired"] });
 });
 
-test("the one-way distance typed in km: 1 m to 200 km, comma or point", () => {
+test("the one-way distance typed in km: from 1 m, comma or point", () => {
   expect(parseKilometres("7,5")).toBe(7500);
   expect(parseKilometres(" 12.345 ")).toBe(12345);
   expect(parseKilometres("abc")).toBeNull();
-  expect(allowanceDistanceSchema.parse({ declared_km: "0,001" })).toEqual({ declared_km: 1 });
-  expect(allowanceDistanceSchema.parse({ declared_km: "200" })).toEqual({ declared_km: 200_000 });
-  for (const km of ["0", "200,001", "-3", "1e3"])
-    expect(allowanceDistanceSchema.safeParse({ declared_km: km }).success, km).toBe(false);
+  for (const type of ["carpooling", "bicycle"] as const) {
+    const schema = allowanceDistanceSchema(type);
+    expect(schema.parse({ declared_km: "0,001" })).toEqual({ declared_km: 1 });
+    for (const km of ["0", "0,0004", "-3", "1e3", "douze", ""])
+      expect(distanceErrors(type, km), `${type} ${km}`).toEqual(["allowances.errors.distanceInvalid"]);
+  }
+});
+
+/** The errors of a typed distance, or null when accepted. */
+function distanceErrors(type: "carpooling" | "bicycle", declared_km: string) {
+  const form = new FormData();
+  form.append("declared_km", declared_km);
+  const submission = parseForm(form, allowanceDistanceSchema(type));
+  return submission.status === "success" ? null : (submission.error?.declared_km ?? null);
+}
+
+test("the one-way distance's bound by mode (decision 0049): 50 km by bicycle, 200 km carpooling", () => {
+  // Just below, at, just above (to the metre).
+  expect(distanceErrors("bicycle", "49,999")).toBeNull();
+  expect(distanceErrors("bicycle", "50")).toBeNull();
+  expect(distanceErrors("bicycle", "50,001")).toEqual(["allowances.errors.distanceTooLong.bicycle"]);
+  expect(distanceErrors("bicycle", "511,63")).toEqual(["allowances.errors.distanceTooLong.bicycle"]);
+  expect(distanceErrors("carpooling", "199,999")).toBeNull();
+  expect(distanceErrors("carpooling", "200")).toBeNull();
+  expect(distanceErrors("carpooling", "200,001")).toEqual(["allowances.errors.distanceTooLong.carpooling"]);
+  expect(distanceErrors("carpooling", "999")).toEqual(["allowances.errors.distanceTooLong.carpooling"]);
+  expect(DECLARED_DISTANCE_MAX_METERS).toEqual({ bicycle: 50_000, carpooling: 200_000 });
 });
 
 test("the summary needs the sworn statement; nothing else it posts is read", () => {

@@ -1,11 +1,6 @@
 import { z } from "zod";
-import {
-  daysWithoutSundays,
-  MAX_DECLARED_METERS,
-  periodProblems,
-  type AllowanceType,
-  type DistanceType,
-} from "./allowances";
+import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceType } from "./allowances";
+import { DECLARED_DISTANCE_MAX_METERS } from "./amount-bounds";
 import { ibanProblem, normaliseIban } from "./iban";
 import { parseDay } from "./refunds";
 import { deliveryAddressSchema } from "./schemas";
@@ -125,20 +120,28 @@ export function parseKilometres(raw: string): number | null {
   return Math.round(Number(value) * 1000);
 }
 
-/** Spec 001 §2.7: the employee corrects the one-way distance (both it and the estimate are kept). */
-export const allowanceDistanceSchema = z.object({
-  declared_km: z
-    .string({ error: "allowances.errors.distanceInvalid" })
-    .max(20, "allowances.errors.distanceInvalid")
-    .transform((raw, ctx) => {
-      const meters = parseKilometres(raw);
-      if (meters === null || meters < 1 || meters > MAX_DECLARED_METERS) {
-        ctx.addIssue({ code: "custom", message: "allowances.errors.distanceInvalid" });
-        return z.NEVER;
-      }
-      return meters;
-    }),
-});
+/**
+ * Spec 001 §2.7: the employee corrects the one-way distance (both it and the estimate are kept): at least
+ * 1 metre, at most the mode's bound (decision 0049).
+ */
+export const allowanceDistanceSchema = (type: DistanceType) =>
+  z.object({
+    declared_km: z
+      .string({ error: "allowances.errors.distanceInvalid" })
+      .max(20, "allowances.errors.distanceInvalid")
+      .transform((raw, ctx) => {
+        const meters = parseKilometres(raw);
+        if (meters === null || meters < 1) {
+          ctx.addIssue({ code: "custom", message: "allowances.errors.distanceInvalid" });
+          return z.NEVER;
+        }
+        if (meters > DECLARED_DISTANCE_MAX_METERS[type]) {
+          ctx.addIssue({ code: "custom", message: `allowances.errors.distanceTooLong.${type}` });
+          return z.NEVER;
+        }
+        return meters;
+      }),
+  });
 
 /** Spec 001 §2.7 "Summary" (every type): the sworn statement. Any amount posted is ignored: the server simulates. */
 export const allowanceSummarySchema = z.object({

@@ -48,8 +48,6 @@ export const LEGAL_TRANSPORT_SHARE = 50;
 /** A share up to 75 % is exempt until 31 December 2026; after that, 50 %. */
 export const RAISED_TRANSPORT_SHARE = 75;
 export const RAISED_TRANSPORT_SHARE_LAST_YEAR = 2026;
-/** The furthest one-way distance an employee may declare instead of the estimate: 1 m to 200 km. */
-export const MAX_DECLARED_METERS = 200_000;
 
 const noonOf = (day: string) => new Date(`${day}T12:00:00`);
 const dayOf = (date: Date) => formatISO(date, { representation: "date" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REFUND_MAX_AMOUNT } from "./amount-bounds";
 import { parseEuros } from "./payment-methods";
 import { parseDay } from "./refunds";
 
@@ -14,7 +15,7 @@ export const refundTypeSchema = z.object({ type_id: required("refunds.errors.typ
 export const refundTicketSchema = z.object({});
 export const refundMobilitySchema = z.object({ subtype: required("refundWizard.errors.subtypeRequired") });
 
-/** Cents from a typed amount ("9,10", "9.1", "9"): more than 0, at most 2 decimals. */
+/** Cents from a typed amount ("9,10", "9.1", "9"): more than 0, at most 2 decimals, at most 5 000 € (decision 0049). */
 const amountField = z
   .string({ error: "refundWizard.errors.amountRequired" })
   .max(30, "refunds.errors.amountInvalid")
@@ -26,6 +27,10 @@ const amountField = z
     }
     if (cents <= 0) {
       ctx.addIssue({ code: "custom", message: "refunds.errors.amountPositive" });
+      return z.NEVER;
+    }
+    if (cents > REFUND_MAX_AMOUNT) {
+      ctx.addIssue({ code: "custom", message: "refunds.errors.amountTooBig" });
       return z.NEVER;
     }
     return cents;

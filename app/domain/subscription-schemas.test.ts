@@ -41,6 +41,31 @@ test("the amount: above 0, at most 2 decimals, a number", () => {
   expect(one.status === "success" && one.value.amount).toBe(1);
 });
 
+test("the price's bound (decision 0049): 1 000 € per month the period touches", () => {
+  const accepted = (changes: Partial<typeof VALID>) => {
+    const submission = details(changes);
+    return submission.status === "success" ? submission.value.amount : errorsOf(changes);
+  };
+  const tooBig = { amount: ["allowances.errors.subscriptionAmountTooBig"] };
+  // November and December: 2 months, 2 000 €.
+  expect(accepted({ amount: "1 999,99" })).toBe(199_999);
+  expect(accepted({ amount: "2000" })).toBe(200_000);
+  expect(accepted({ amount: "2 000,01" })).toEqual(tooBig);
+  // One day of November: 1 month, 1 000 €; 15 November – 14 December touches 2 months.
+  expect(accepted({ ends_at: "01/11/2026", amount: "1000" })).toBe(100_000);
+  expect(accepted({ ends_at: "01/11/2026", amount: "1 000,01" })).toEqual(tooBig);
+  expect(accepted({ start_at: "15/11/2026", ends_at: "14/12/2026", amount: "2000" })).toBe(200_000);
+  // The whole of 2026: 12 000 €.
+  expect(accepted({ start_at: "01/01/2026", amount: "12 000" })).toBe(1_200_000);
+  expect(accepted({ start_at: "01/01/2026", amount: "12 000,01" })).toEqual(tooBig);
+  // The probe's 999 999,99 €; and above the longest period's bound even while the dates are wrong.
+  expect(accepted({ amount: "999 999,99" })).toEqual(tooBig);
+  expect(errorsOf({ ends_at: "", amount: "12 000,01" })).toEqual({
+    ...tooBig,
+    ends_at: ["allowances.errors.endRequired"],
+  });
+});
+
 test("the period: end not after 31 December of the start's year, not before the start, start in the window", () => {
   expect(errorsOf({ ends_at: "01/01/2027" }).ends_at).toEqual(["allowances.errors.endDateLastDayOfYearInvalid"]);
   expect(errorsOf({ ends_at: "31/10/2026" }).ends_at).toEqual(["allowances.errors.endBeforeStart"]);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { allowanceGroupField, allowanceIbanField, allowancePeriodFields, checkPeriod } from "./allowance-schemas";
+import { monthsOfPeriod } from "./allowances";
+import { subscriptionMaxAmount } from "./amount-bounds";
 import { parseEuros } from "./payment-methods";
 
 /*
@@ -11,7 +13,10 @@ import { parseEuros } from "./payment-methods";
  * Kept apart from the components so that zod stays out of the browser (decision 0008).
  */
 
-/** Spec 001 §2.7 "Details", §5 "Subscription": group, start, end, amount (> 0, 2 decimals), IBAN. */
+/**
+ * Spec 001 §2.7 "Details", §5 "Subscription": group, start, end, amount (> 0, 2 decimals, at most 1 000 € per
+ * month of the period — decision 0049), IBAN.
+ */
 export const subscriptionDetailsSchema = (today: string) =>
   z
     .object({
@@ -26,12 +31,19 @@ export const subscriptionDetailsSchema = (today: string) =>
             ctx.addIssue({ code: "custom", message: "allowances.errors.amountInvalid" });
             return z.NEVER;
           }
+          // Above the bound of the longest period: refused whatever the dates say.
+          if (cents > subscriptionMaxAmount(null)) {
+            ctx.addIssue({ code: "custom", message: "allowances.errors.subscriptionAmountTooBig" });
+            return z.NEVER;
+          }
           return cents;
         }),
       iban: allowanceIbanField,
     })
     .transform((value, ctx) => {
-      const { start, end } = checkPeriod("subscription", value, today, ctx);
+      const { start, end, valid } = checkPeriod("subscription", value, today, ctx);
+      if (valid && value.amount > subscriptionMaxAmount(monthsOfPeriod(start!, end!)))
+        ctx.addIssue({ code: "custom", message: "allowances.errors.subscriptionAmountTooBig", path: ["amount"] });
       if (ctx.issues.length) return z.NEVER;
       return { groupId: value.group_id, startAt: start!, endsAt: end!, amount: value.amount, iban: value.iban };
     });

@@ -342,7 +342,9 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
   // The employee corrects the one-way distance: both are shown, the declared one is used.
   await panel.getByLabel(/Corriger la distance aller/).fill("0");
   await panel.getByRole("button", { name: "Corriger la distance" }).click();
-  await expect(panel.getByText("Indiquez une distance aller entre 1 mètre et 200 km.").first()).toBeVisible();
+  await expect(
+    panel.getByText("Indiquez une distance aller en kilomètres, supérieure à 0, par exemple 7,5.").first(),
+  ).toBeVisible();
   await panel.getByLabel(/Corriger la distance aller/).fill("0,5");
   await panel.getByRole("button", { name: "Corriger la distance" }).click();
   await expect(panel.getByText("Distance que vous avez indiquée, retenue pour le calcul : 0,50 km")).toBeVisible();

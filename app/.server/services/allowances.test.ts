@@ -243,7 +243,7 @@ describe("the simulation", () => {
     });
   });
 
-  test("a declared one-way distance replaces the estimate (both kept); out of 1 m … 200 km it is refused", async () => {
+  test("a declared one-way distance replaces the estimate (both kept); under 1 m or not whole metres it is refused", async () => {
     const a = await account();
     const result = await simulateAllowance(deps, a.userId, carpooling(a, { declaredOneWayMeters: 5000 }), TODAY);
     expect(result).toMatchObject({
@@ -254,11 +254,38 @@ describe("the simulation", () => {
         result: { distanceRoundtrip: "10.00", allowance: 750 },
       },
     });
-    for (const declared of [0, -5, 200_001, 12.5]) {
+    for (const declared of [0, -5, 12.5]) {
       expect(await simulateAllowance(deps, a.userId, carpooling(a, { declaredOneWayMeters: declared }), TODAY)).toEqual(
         { kind: "invalid", errors: { distance: ["allowances.errors.distanceInvalid"] } },
       );
     }
+  });
+
+  test("the declared distance's bound by mode (decision 0049): 50 km by bicycle, 200 km carpooling; none is stored above", async () => {
+    const a = await account();
+    const bicycle = (declared: number) =>
+      carpooling(a, { type: "bicycle", travelRole: null, declaredOneWayMeters: declared });
+    const refused = (type: string) => ({
+      kind: "invalid",
+      errors: { distance: [`allowances.errors.distanceTooLong.${type}`] },
+    });
+    for (const [input, accepted] of [
+      [bicycle(49_999), true],
+      [bicycle(50_000), true],
+      [bicycle(50_001), false],
+      [bicycle(511_630), false],
+      [carpooling(a, { declaredOneWayMeters: 199_999 }), true],
+      [carpooling(a, { declaredOneWayMeters: 200_000 }), true],
+      [carpooling(a, { declaredOneWayMeters: 200_001 }), false],
+    ] as const) {
+      const result = await simulateAllowance(deps, a.userId, input, TODAY);
+      if (accepted) expect(result, JSON.stringify(input.declaredOneWayMeters)).toMatchObject({ kind: "simulated" });
+      else expect(result, JSON.stringify(input.declaredOneWayMeters)).toEqual(refused(input.type));
+    }
+    // The confirmation checks it again: nothing is written.
+    expect(await confirm(a, bicycle(50_001))).toEqual(refused("bicycle"));
+    expect(await confirm(a, carpooling(a, { declaredOneWayMeters: 200_001 }))).toEqual(refused("carpooling"));
+    expect(await allowanceRows(a.userId)).toEqual([]);
   });
 
   test("every bad input is refused on its field", async () => {
@@ -353,7 +380,7 @@ describe("the simulation", () => {
       [{ amount: -100 }, { amount: ["allowances.errors.amountInvalid"] }],
       [{ amount: 12.5 }, { amount: ["allowances.errors.amountInvalid"] }],
       [{ amount: "12" as never }, { amount: ["allowances.errors.amountInvalid"] }],
-      [{ amount: 100_000_001 }, { amount: ["allowances.errors.amountInvalid"] }],
+      [{ amount: 100_000_001 }, { amount: ["allowances.errors.subscriptionAmountTooBig"] }],
       [{ mediaId: null }, { media: ["allowances.errors.mediaRequired"] }],
       [{ secondMediaId: null }, { second_media: ["allowances.errors.secondMediaRequired"] }],
       [{ mediaId: theirs }, { media: ["allowances.errors.mediaRequired"] }],
@@ -368,6 +395,52 @@ describe("the simulation", () => {
         JSON.stringify(overrides),
       ).toEqual({ kind: "invalid", errors });
     }
+  });
+});
+
+describe("the subscription price's bound (decision 0049): 1 000 € per month of the period", () => {
+  const TOO_BIG = { kind: "invalid", errors: { amount: ["allowances.errors.subscriptionAmountTooBig"] } };
+
+  test("November and December: 2 000 € (just below, at, just above); a single month: 1 000 €", async () => {
+    const a = await account();
+    for (const amount of [199_999, 200_000])
+      expect(
+        await simulateAllowance(deps, a.userId, await subscription(a, { amount }), TODAY),
+        String(amount),
+      ).toMatchObject({ kind: "simulated" });
+    expect(await simulateAllowance(deps, a.userId, await subscription(a, { amount: 200_001 }), TODAY)).toEqual(TOO_BIG);
+    const december = { startAt: "2026-12-01", endsAt: "2026-12-31" };
+    expect(
+      await simulateAllowance(deps, a.userId, await subscription(a, { ...december, amount: 100_000 }), TODAY),
+    ).toMatchObject({ kind: "simulated" });
+    expect(
+      await simulateAllowance(deps, a.userId, await subscription(a, { ...december, amount: 100_001 }), TODAY),
+    ).toEqual(TOO_BIG);
+  });
+
+  test("the probe's 999 999,99 € is refused at confirmation and nothing is stored; a wrong period still bounds it", async () => {
+    const a = await account();
+    expect(await confirm(a, await subscription(a, { amount: 99_999_999 }))).toEqual(TOO_BIG);
+    expect(await allowanceRows(a.userId)).toEqual([]);
+    // With the end after 31 December, the bound is the longest period's (12 000 €).
+    const late = { endsAt: "2027-01-31" };
+    expect(
+      await simulateAllowance(deps, a.userId, await subscription(a, { ...late, amount: 1_200_001 }), TODAY),
+    ).toEqual({
+      kind: "invalid",
+      errors: {
+        ends_at: ["allowances.errors.endDateLastDayOfYearInvalid"],
+        amount: ["allowances.errors.subscriptionAmountTooBig"],
+      },
+    });
+    expect(await simulateAllowance(deps, a.userId, await subscription(a, { ...late, amount: 500_000 }), TODAY)).toEqual(
+      {
+        kind: "invalid",
+        errors: { ends_at: ["allowances.errors.endDateLastDayOfYearInvalid"] },
+      },
+    );
+    // An honest price of the same period goes through.
+    expect(await confirm(a, await subscription(a, { amount: 8640 }))).toMatchObject({ kind: "created" });
   });
 });
 

@@ -13,9 +13,9 @@ import {
   ALLOWANCE_TYPES,
   daysWithoutSundays,
   isDistanceType,
-  MAX_DECLARED_METERS,
   monthList,
   monthlySplit,
+  monthsOfPeriod,
   payoutDay,
   periodProblems,
   remainingCap,
@@ -28,6 +28,7 @@ import {
   type SubscriptionSimulation,
   type TravelRole,
 } from "~/domain/allowances";
+import { DECLARED_DISTANCE_MAX_METERS, subscriptionMaxAmount } from "~/domain/amount-bounds";
 import { isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { formatCents } from "~/domain/money";
@@ -65,8 +66,6 @@ export interface AllowanceGroup {
 }
 
 export const ALLOWANCES_PAGE_SIZE = 10;
-/** The largest subscription price accepted, in cents (1 000 000 €): anything above is a typing error. */
-export const MAX_SUBSCRIPTION_AMOUNT = 100_000_000;
 /** Reasons are shown to the employee as written. */
 export const ALLOWANCE_REASON_MAX = 500;
 /** The statuses that count towards the yearly caps (spec: every approved or pending allowance). */
@@ -325,8 +324,10 @@ async function check(
   if (problem) errors.iban = [problem];
 
   if (input.type === "subscription") {
-    if (!isWhole(input.amount) || input.amount <= 0 || input.amount > MAX_SUBSCRIPTION_AMOUNT)
-      fail("amount", "amountInvalid");
+    // The price's bound (decision 0049): per month of the period, or of the longest period while it is not valid.
+    if (!isWhole(input.amount) || input.amount <= 0) fail("amount", "amountInvalid");
+    else if (input.amount > subscriptionMaxAmount(periodValid ? monthsOfPeriod(start, end) : null))
+      fail("amount", "subscriptionAmountTooBig");
     const ids = [input.mediaId, input.secondMediaId].filter((id): id is string => typeof id === "string" && id !== "");
     const own = ids.length
       ? await db.selectFrom("files").select("id").where("user_id", "=", userId).where("id", "in", ids).execute()
@@ -353,8 +354,9 @@ async function check(
   if (input.type === "carpooling" && !(TRAVEL_ROLES as readonly unknown[]).includes(input.travelRole))
     fail("travel_role", "travelRoleRequired");
   const declared = input.declaredOneWayMeters ?? null;
-  if (declared !== null && (!isWhole(declared) || declared < 1 || declared > MAX_DECLARED_METERS))
-    fail("distance", "distanceInvalid");
+  if (declared !== null && (!isWhole(declared) || declared < 1)) fail("distance", "distanceInvalid");
+  else if (declared !== null && declared > DECLARED_DISTANCE_MAX_METERS[input.type])
+    fail("distance", `distanceTooLong.${input.type}`);
   const homeValid = addressErrors(input.home, "home_address", errors);
   const workValid = addressErrors(input.work, "work_address", errors);
   let measured: { oneWayMeters: number; source: "estimate" | "routing" } | null = null;

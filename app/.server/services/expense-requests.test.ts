@@ -276,6 +276,20 @@ describe("sending a request", () => {
     expect((await counts(a.userId)).held).toBe(2);
   });
 
+  test("the amount's bound (decision 0049): 5 000 € — just below and at are sent, just above is refused and nothing held", async () => {
+    const a = await account([{ name: "Cadeaux", type: "gift", balance: 200_000_000 }]);
+    const asking = (amount: number) =>
+      validInput(a, { amount, paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount }] });
+    expect((await submitExpenseRequest(db, messenger, a.userId, await asking(499_999))).kind).toBe("created");
+    expect((await submitExpenseRequest(db, messenger, a.userId, await asking(500_000))).kind).toBe("created");
+    expect(await counts(a.userId)).toEqual({ requests: 2, held: 2 });
+    for (const amount of [500_001, 99_999_999]) {
+      const refused = await submitExpenseRequest(db, messenger, a.userId, await asking(amount));
+      expect(refused, String(amount)).toEqual({ kind: "invalid", errors: { amount: ["refunds.errors.amountTooBig"] } });
+    }
+    expect(await counts(a.userId)).toEqual({ requests: 2, held: 2 });
+  });
+
   const bad: [
     string,
     (a: CreatedAccount, other: CreatedAccount) => Promise<Partial<ExpenseRequestInput>>,

@@ -7,6 +7,7 @@ import type { Messenger } from "../providers/messaging/port";
 import type { PushSender } from "../providers/push/port";
 import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
 import { debitWallet, walletSummaries } from "./wallets";
+import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { addWorkingDays, isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { foldForSearch } from "~/domain/search-text";
@@ -24,8 +25,6 @@ import resources from "~/i18n/catalogues";
 export const EXPENSE_REQUESTS_PAGE_SIZE = 10;
 /** A refund is paid within 7 working days of its approval (spec 001 §9). */
 export const PAYOUT_WORKING_DAYS = 7;
-/** The largest amount one request may ask for, in cents (100 000 €): anything above is a typing error. */
-export const MAX_EXPENSE_AMOUNT = 10_000_000;
 
 export type ExpenseRequestTab = "in-progress" | "finished";
 export const IN_PROGRESS_STATUSES: readonly ExpenseRequestStatus[] = ["sent", "to_correct", "approved"];
@@ -416,10 +415,10 @@ export async function submitExpenseRequest(
   else if (!isCalendarDay(input.ticketDate)) fail("ticket_date", "ticketDateInvalid");
   else if (input.ticketDate > todayInParis(now)) fail("ticket_date", "ticketDateFuture");
 
-  const amountValid = isCents(input.amount) && input.amount > 0 && input.amount <= MAX_EXPENSE_AMOUNT;
+  const amountValid = isCents(input.amount) && input.amount > 0 && input.amount <= REFUND_MAX_AMOUNT;
   if (!isCents(input.amount)) fail("amount", "amountInvalid");
   else if (input.amount <= 0) fail("amount", "amountPositive");
-  else if (input.amount > MAX_EXPENSE_AMOUNT) fail("amount", "amountTooBig");
+  else if (input.amount > REFUND_MAX_AMOUNT) fail("amount", "amountTooBig");
 
   // The split: at least one wallet, each once, eligible for this type, a positive amount within what it can give.
   const wallets = type

@@ -4,6 +4,7 @@ import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import { clampDays, daysWithoutSundays } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
+import { DECLARED_DISTANCE_MAX_METERS } from "~/domain/amount-bounds";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -540,7 +541,9 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
           <Field
             field={distanceFields.declared_km}
             label={t("allowanceWizard.summary.correctLabel")}
-            hint={t("allowanceWizard.summary.correctHint")}
+            hint={t("allowanceWizard.summary.correctHint", {
+              max: DECLARED_DISTANCE_MAX_METERS[wizard.type] / 1000,
+            })}
             inputMode="decimal"
             autoComplete="off"
             optional

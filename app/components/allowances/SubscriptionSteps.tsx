@@ -2,6 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useNavigate, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
+import { SUBSCRIPTION_MAX_PER_MONTH } from "~/domain/amount-bounds";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
@@ -358,7 +359,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           required
           field={fields.amount}
           label={t("subscriptionWizard.details.amount")}
-          hint={t("subscriptionWizard.details.amountHint")}
+          hint={t("subscriptionWizard.details.amountHint", { max: formatCents(SUBSCRIPTION_MAX_PER_MONTH) })}
           autoComplete="off"
           inputMode="decimal"
         />

@@ -2,6 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { useEffect, type ReactNode } from "react";
 import { Form, Link, useRevalidator } from "react-router";
 import { useTranslation } from "~/i18n";
+import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import type { RefundStep } from "~/domain/refunds";
@@ -344,7 +345,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           required
           field={fields.amount}
           label={t("refundWizard.details.amount")}
-          hint={`${t("refundWizard.details.amountHint")}${view.suggested.amount ? ` — ${read}` : ""}`}
+          hint={`${t("refundWizard.details.amountHint", { max: formatCents(REFUND_MAX_AMOUNT) })}${view.suggested.amount ? ` — ${read}` : ""}`}
           autoComplete="off"
           inputMode="decimal"
         />

@@ -277,7 +277,7 @@ export async function distanceAct(ctx: AllowanceFlowContext, form: FormData) {
       return go("details");
     }
     case DISTANCE_INTENT.correctDistance: {
-      const submission = parseForm(form, allowanceDistanceSchema);
+      const submission = parseForm(form, allowanceDistanceSchema(type));
       if (submission.status !== "success") return refused("summary", reply(submission));
       await saveAllowanceAnswers(db, userId, draft.id, { declaredOneWayMeters: submission.value.declared_km });
       return go("summary");

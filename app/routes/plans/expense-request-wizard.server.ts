@@ -31,6 +31,7 @@ import { PARTNER_SEARCH_MAX_LENGTH, partnerPageSize } from "~/domain/partners";
 import { readPartnerSearch } from "~/components/refunds/PartnerPicker";
 import { availableWalletLicences, createWalletFromLicence } from "~/.server/services/wallets";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
+import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { parseEuros, validateSplit, type SplitError } from "~/domain/payment-methods";
 import {
   centsToField,
@@ -491,7 +492,7 @@ export async function wizardAction(args: Args) {
       const amount = parseEuros(String(form.get("amount") ?? "").slice(0, 30));
       await saveDraftAnswers(db, userId, draft!.id, {
         ...(ticketDate && ticketDate <= todayInParis() ? { ticketDate } : {}),
-        ...(amount !== null && amount > 0 ? { amount } : {}),
+        ...(amount !== null && amount > 0 && amount <= REFUND_MAX_AMOUNT ? { amount } : {}),
       });
       return go("details", { q: readPartnerSearch(form) });
     }
