@@ -1209,7 +1209,10 @@ async function prepareRun() {
       ]),
       cookie,
     });
-    const shown = verified.rawLocation ? await send("GET", verified.rawLocation, { cookie }) : null;
+    // The show step and the card setup are opened from the portal's own pages (decision 0048).
+    const shown = verified.rawLocation
+      ? await send("GET", verified.rawLocation, { cookie, headers: sameOrigin() })
+      : null;
     const key = /\/sandbox-issuer\/reveal\/([\w-]+)/.exec(shown?.body ?? "")?.[1];
     revealSteps.push(`${asked.status} ${code ? "code" : "no code"} ${verified.status} ${shown?.status ?? "-"}`);
     if (key) {
@@ -1221,7 +1224,7 @@ async function prepareRun() {
   let setupKey: string | undefined;
   for (const cardId of marie.cardIds) {
     setupKey ??= /\/sandbox-processor\/fields\/([\w-]+)/.exec(
-      (await send("GET", `/cards/${cardId}/overflow/new-card`, { cookie })).body,
+      (await send("GET", `/cards/${cardId}/overflow/new-card`, { cookie, headers: sameOrigin() })).body,
     )?.[1];
   }
   if (setupKey) secrets.keys.push(setupKey);

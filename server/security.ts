@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { requestSite } from "../app/routes/+shared/same-site.server";
 import { uploadLimitsFor, uploadReadLimit, type UploadLimits } from "../app/routes/+shared/upload-routes";
 import { STRIPE_WEBHOOK_PATH } from "../app/domain/stripe-issuing";
 import { EVENTS_PATH, TAG_MANAGER_ORIGIN } from "../app/domain/tag-events";
@@ -97,28 +98,16 @@ export function securityHeaders({
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Refuses form posts from other sites (CSRF): the browser's Sec-Fetch-Site when it sends one,
- * otherwise the Origin header must name this host. Requests with neither (curl, old browsers)
- * still need the SameSite=Lax session cookie to do anything. Not Stripe's webhook (exactly its path):
- * another site by nature, it acts on no session and proves itself by its signature (decision 0036).
+ * Refuses form posts from other sites (CSRF), by the one notion of "this site" the loaders use too
+ * (requestSite, decision 0048): the browser's Sec-Fetch-Site when it sends one, the Origin header, else
+ * the Referer. Requests with none of them (curl, old browsers) still need the SameSite=Lax session
+ * cookie to do anything. Not Stripe's webhook (exactly its path): another site by nature, it acts on no
+ * session and proves itself by its signature (decision 0036).
  */
 export function refuseCrossSitePosts(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
   if (req.method === "POST" && req.path === STRIPE_WEBHOOK_PATH) return next();
-  const site = req.get("Sec-Fetch-Site");
-  if (site && site !== "same-origin" && site !== "none") return forbidden(res);
-  const origin = req.get("Origin");
-  if (origin && origin !== "null") {
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      return forbidden(res);
-    }
-    if (host !== req.get("Host")) return forbidden(res);
-  } else if (origin === "null") {
-    return forbidden(res);
-  }
+  if (requestSite((name) => req.get(name)) === "otherSite") return forbidden(res);
   next();
 }
 

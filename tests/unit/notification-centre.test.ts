@@ -56,8 +56,11 @@ async function contextOf(account: CreatedAccount) {
 
 type Args = Parameters<typeof loader>[0];
 
-async function load(account: CreatedAccount, search: string) {
-  const request = new Request(`http://localhost/notifications?${search}`);
+/** A page of the portal's own (a link of its own or a typed address), unless told otherwise (decision 0048). */
+const FROM_THIS_SITE = { Host: "localhost", "Sec-Fetch-Site": "same-origin" };
+
+async function load(account: CreatedAccount, search: string, headers: Record<string, string> = FROM_THIS_SITE) {
+  const request = new Request(`http://localhost/notifications?${search}`, { headers });
   const args = {
     request,
     url: new URL(request.url),
@@ -108,6 +111,7 @@ const readIds = async (userId: string) =>
 describe("read marking", () => {
   test("without JS, the 15 rendered are marked read once shown (still shown unread this once), the 5 others stay unread", async () => {
     const page = await load(me, "back=%2Fcards");
+    expect(page.markedOnDisplay).toBe(true);
     expect(page.items.map((n) => n.id)).toEqual(mine.slice(0, 15));
     expect(page.items.every((n) => !n.read)).toBe(true);
     expect(page.unread).toBe(5);
@@ -117,6 +121,30 @@ describe("read marking", () => {
     expect(more.items).toHaveLength(20);
     expect(more.unread).toBe(0);
     expect(await readIds(other.userId)).toEqual([]);
+  });
+
+  test("opened from another site (or with nothing saying where from), nothing is marked; the button posts them", async () => {
+    const elsewhere: Record<string, string>[] = [
+      { Host: "localhost", "Sec-Fetch-Site": "cross-site" },
+      { Host: "localhost", "Sec-Fetch-Site": "same-site" },
+      { Host: "localhost", Referer: "https://elsewhere.example/" },
+      { Host: "localhost" },
+    ];
+    for (const headers of elsewhere) {
+      const page = await load(me, "back=%2Fcards", headers);
+      expect(page.items).toHaveLength(15);
+      expect(page.markedOnDisplay).toBe(false);
+      expect(page.unread).toBe(20);
+    }
+    expect(await readIds(me.userId)).toEqual([]);
+    // The page's "mark these read" button: the rendered ones, posted.
+    const shown = mine.slice(0, 15);
+    expect(
+      await post(me, "back=%2Fcards", [["intent", "read"], ...shown.map((id): [string, string] => ["id", id])]),
+    ).toEqual({ marked: 15 });
+    expect(await readIds(me.userId)).toEqual([...shown].sort());
+    // Typed or bookmarked (Sec-Fetch-Site: none) is the person's own doing: marked on display.
+    expect((await load(me, "back=%2Fcards&page=2", { Host: "localhost", "Sec-Fetch-Site": "none" })).unread).toBe(0);
   });
 
   test("unread only: what is rendered is what gets marked", async () => {

@@ -6,8 +6,9 @@ import { StripeCardSetup } from "~/components/StripeCardSetup";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { requireOwnCard } from "~/routes/+shared/guards.server";
 import { getPlatform } from "~/.server/platform";
-import { internalPath } from "~/routes/+shared/redirects.server";
+import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { shownFromThisSite } from "~/routes/+shared/same-site.server";
 import { completeCreditCardSetup, startCreditCardSetup } from "~/.server/services/credit-cards";
 
 /**
@@ -35,6 +36,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const [kind, message] = messages[outcome];
     throw await redirectWithFlash(request, overflow, { kind, message });
   }
+  // The processor's answer above comes from its site by nature (an idempotent sync of what it holds); starting a
+  // setup there does not: a link from another site goes to the overflow panel, whose "add" link is this site's
+  // (decision 0048).
+  if (!shownFromThisSite(request)) throw internalRedirect(overflow);
   const setup = await startCreditCardSetup(db, payments, account, `/cards/${card.id}/overflow/new-card`);
   if (setup === "processorFailed")
     throw await redirectWithFlash(request, overflow, { kind: "error", message: "cards.addCreditCard.unavailable" });

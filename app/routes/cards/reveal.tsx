@@ -23,6 +23,7 @@ import { LightVersionNote } from "~/components/LightVersion";
 import type { CardDetail } from "~/.server/services/cards";
 import { issueCode } from "~/.server/services/codes";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+import { shownFromThisSite } from "~/routes/+shared/same-site.server";
 
 /**
  * Reveal a virtual card's number, expiry and CVC, or a physical card's PIN (spec 000 §2 "Card reveal
@@ -89,6 +90,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return data({ ...base, resendAt, reveal: null, inBrowser: null, failed: false }, { headers: noStore });
   }
   if (step === "show") {
+    // A link from another site neither spends the grant nor opens a reveal at the issuer (decision 0048).
+    if (!shownFromThisSite(request))
+      throw internalRedirect(internalPath("/cards/:cardId/reveal", { cardId: card.id }), { headers: noStore });
     const session = await getSession(request);
     const grant = session.get("revealGrant");
     // Stripe Issuing draws the secret in the browser: the grant is spent when the browser's nonce gets its key (reveal-key.ts).

@@ -18,6 +18,7 @@ import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { shownFromThisSite } from "~/routes/+shared/same-site.server";
 import { viewHref, viewSearch, type NotificationView } from "./view";
 import { viewOf } from "./view.server";
 
@@ -29,7 +30,8 @@ const MAX_READ_IDS = 60;
 /**
  * The notification centre (spec 000 §2, §4, decision 0030): a panel over the page named by `back`.
  * Without JS the notifications shown are marked read once rendered (all but one just marked unread);
- * with JS (`observe=1`) the page marks them when they are scrolled into view.
+ * with JS (`observe=1`) the page marks them when they are scrolled into view. Opened from another site
+ * (decision 0048) nothing is marked: they are shown unread, with a button that marks them (a post).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
@@ -37,7 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = await getPlatform();
   const page = await listNotifications(db, account.id, { unreadOnly: view.unreadOnly, page: view.page });
   if (!page) throw refusal(404, "notificationCentre.pageNotFound");
-  if (!view.observe) {
+  const markedOnDisplay = !view.observe && shownFromThisSite(request);
+  if (markedOnDisplay) {
     const kept = new URL(request.url).searchParams.get("kept");
     await markRead(
       db,
@@ -46,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     );
   }
   // The count after this rendering's marking: the bell shows it (the layout's loader runs alongside, before or after).
-  return { view, ...page, unread: await countUnread(db, account.id) };
+  return { view, ...page, markedOnDisplay, unread: await countUnread(db, account.id) };
 }
 
 const idOf = (form: FormData) => {
@@ -142,6 +145,9 @@ export default function NotificationCentre({ loaderData }: Route.ComponentProps)
   const view: NotificationView = { ...loaderData.view, observe: loaderData.view.observe || hydrated };
   const list = useReadWhenSeen(view.observe);
   const { items, hasMore } = loaderData;
+  // Shown from another site without JS: nothing was marked on display, so the person marks them (a post).
+  const unmarked =
+    view.observe || loaderData.markedOnDisplay ? [] : items.filter((n) => !n.read).slice(0, MAX_READ_IDS);
   const title = t("notificationCentre.title");
   return (
     <Panel id="notifications" title={title} closeTo={view.back}>
@@ -169,6 +175,16 @@ export default function NotificationCentre({ loaderData }: Route.ComponentProps)
           </li>
         </ul>
       </nav>
+      {unmarked.length > 0 ? (
+        <Form method="post" preventScrollReset className="notification-centre__mark-read">
+          {unmarked.map((n) => (
+            <input key={n.id} type="hidden" name="id" value={n.id} />
+          ))}
+          <button type="submit" name="intent" value={INTENT.read} className="button button--secondary">
+            {t("notificationCentre.markShownRead")}
+          </button>
+        </Form>
+      ) : null}
       {items.length === 0 ? (
         <p className="notification-centre__empty">
           {t(view.unreadOnly ? "notificationCentre.empty" : "notificationCentre.emptyAll")}

@@ -14,6 +14,7 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { intentOf, unknownIntent } from "~/routes/+shared/intents.server";
 import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { shownFromThisSite } from "~/routes/+shared/same-site.server";
 import { parseUploadForm } from "~/routes/+shared/uploads.server";
 import {
   CLOSE_INTENT,
@@ -108,17 +109,19 @@ export async function allowanceWizardLoader({ request, params, context }: Args):
   if (draftParam === null) {
     const types = await allowanceTypesFor(db, account.id);
     const asked = url.searchParams.get("type");
-    if (asked === null)
-      return {
-        kind: "choose",
-        closeTo: LIST,
-        types: types.map((type) => ({
-          type,
-          href: internalPath("/plans/allowances/:requestId", { requestId: "new" }, { search: { type } }),
-        })),
-      };
+    const choose: FrameView = {
+      kind: "choose",
+      closeTo: LIST,
+      types: types.map((type) => ({
+        type,
+        href: internalPath("/plans/allowances/:requestId", { requestId: "new" }, { search: { type } }),
+      })),
+    };
+    if (asked === null) return choose;
     const type = askedType(asked);
     if (!type || !types.includes(type)) return { kind: "notAllowed", closeTo: LIST };
+    // A link from another site makes no draft (decision 0048): the choice of types, whose links are this site's.
+    if (!shownFromThisSite(request)) return choose;
     // The refund wizard's mobility road links here: the draft is made on this GET, then the URL names it
     // (a reload of the draft's URL finds the same draft; old untouched drafts are dropped, decision 0026).
     const draft = await createAllowanceDraft(db, account.id, type);

@@ -65,6 +65,7 @@ import {
   type InternalTarget,
 } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { shownFromThisSite } from "~/routes/+shared/same-site.server";
 import { recordInBackground } from "~/.server/services/tag-events";
 import type { TagEvent } from "~/domain/tag-events";
 import { failedTo } from "~/routes/+shared/load-failure.server";
@@ -179,9 +180,14 @@ export async function wizardLoader(args: Args) {
     if (!draftParam) {
       // Opening a correction makes (or finds again) its draft: an idempotent sync — a second visit finds
       // the same unsent draft — so that the steps have answers to show (decision 0023 "Writes on GET").
+      // Not for a link from another site (decision 0048): the request's entry in the list, whose
+      // "Corriger" link is this site's.
       const draft =
         (await findCorrectionDraft(db, userId, requestId)) ??
-        (await createDraft(db, userId, { from: editable.request, stepReached: stepIndex("summary") }));
+        (shownFromThisSite(request)
+          ? await createDraft(db, userId, { from: editable.request, stepReached: stepIndex("summary") })
+          : null);
+      if (!draft) throw internalRedirect(internalPath(LIST, {}, { hash: `exr-${requestId}` }));
       throw internalRedirect(stepPath(requestId, draft.id, "ticket"));
     }
   }

@@ -12,6 +12,7 @@ import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
+import { shownFromThisSite } from "~/routes/+shared/same-site.server";
 
 const INTENT = intents("send", "dismiss");
 const CLOSE_TO = "/cards" as const;
@@ -46,12 +47,14 @@ async function surveyFor(platform: Awaited<ReturnType<typeof requireAnalytics>>,
  * active survey. Its events — `survey shown`, `survey dismissed`, `survey sent` with the survey id and
  * the response — are recorded by the server, so they count without JavaScript.
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const platform = await requireAnalytics();
   const survey = await surveyFor(platform, account.id);
-  // A write on GET, on purpose (decision 0031): the panel being shown is the event, with or without JS.
-  if (survey.kind === "survey") await recordEvent(platform, account.id, "survey shown", { surveyId: survey.id });
+  // A write on GET, on purpose (decision 0031): the panel being shown is the event, with or without JS;
+  // not when another site links here (decision 0048), which the person did not choose to open.
+  if (survey.kind === "survey" && shownFromThisSite(request))
+    await recordEvent(platform, account.id, "survey shown", { surveyId: survey.id });
   return { survey, maxLength: MAX_FEEDBACK_LENGTH };
 }
 
