@@ -48,7 +48,7 @@ function onePagePdf(stream: Buffer): Uint8Array {
     parts.push(buffer);
     length += buffer.length;
   };
-  const object = (n: number, body: string | Buffer[]) => {
+  const object = (n: number, body: string | (string | Buffer)[]) => {
     offsets[n] = length;
     if (typeof body === "string") add(`${n} 0 obj\n${body}\nendobj\n`);
     else for (const part of [`${n} 0 obj\n`, ...body, "\nendobj\n"]) add(part);
