@@ -1,10 +1,12 @@
-import type { EntryMode, Merchant } from "./authorisation";
+import { MAX_AUTHORISATION_AMOUNT, type EntryMode, type Merchant } from "./authorisation";
 
 /**
  * What the portal reads of Stripe Issuing's webhook events (issue 17 §6, decision 0036): pure functions from the
  * event's JSON (already verified against its signature) to the engine's request and the lifecycle's calls. Every
- * field is checked, never trusted to have Stripe's documented shape: anything missing gives `null`, and the caller
- * declines or ignores.
+ * field is checked, never trusted to have Stripe's documented shape (issue 28 §3): ids are short strings of Stripe's
+ * alphabet, types and statuses short words, amounts whole cents within the engine's maximum, times whole seconds
+ * between 2000 and 2100, texts without control characters; anything missing, of another type or out of range gives
+ * `null`, and the caller declines or refuses.
  */
 
 /** The one path of the webhook: server/security.ts lets JSON and cross-site posts through here only. */
@@ -28,10 +30,25 @@ export function entryModeOf(method: unknown): EntryMode {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-const text = (value: unknown) => (typeof value === "string" ? value : "");
-/** An expandable reference: the id, or the expanded object's id. */
+/** Longest text kept of a merchant's field or a currency (the records cut to 120 characters anyway). */
+const MAX_TEXT = 200;
+/** A text field: control characters (NUL included, which PostgreSQL refuses) removed; anything else is empty. */
+const text = (value: unknown) =>
+  // eslint-disable-next-line no-control-regex
+  typeof value === "string" ? value.slice(0, MAX_TEXT).replace(/[\u0000-\u001f\u007f]/g, "") : "";
+/** Stripe's ids (`evt_…`, `iauth_…`, `ic_…`, `ipi_…`): letters, digits, `_` and `-`, at most 120 characters. */
+const ID = /^[A-Za-z0-9_-]{1,120}$/;
+const isId = (value: unknown): value is string => typeof value === "string" && ID.test(value);
+/** An expandable reference: the id, or the expanded object's id; null when missing or not an id. */
 const idOf = (value: unknown): string | null =>
-  typeof value === "string" && value ? value : isObject(value) && typeof value.id === "string" ? value.id : null;
+  isId(value) ? value : isObject(value) && isId(value.id) ? value.id : null;
+/** An event type (`issuing_authorization.request`), an API version (`2025-03-31.basil`), a status (`pending`). */
+const TYPE = /^[a-z0-9_.]{1,120}$/;
+const API_VERSION = /^[A-Za-z0-9_.-]{1,64}$/;
+const STATUS = /^[a-z_]{1,40}$/;
+/** Seconds since 1970: 2000-01-01 to 2100-01-01 (a payment's time; anything else is out of range). */
+const MIN_SECONDS = 946_684_800;
+const MAX_SECONDS = 4_102_444_800;
 
 /** A Stripe event as verified: its id, type, API version and object. */
 export interface StripeEventLike {
@@ -41,15 +58,18 @@ export interface StripeEventLike {
   object: Json;
 }
 
-/** The verified JSON as an event, or null: not one (no id, type or object). */
+/**
+ * The verified JSON as an event, or null: not one (no id, type or object, or an id or type that is not one). An API
+ * version that is not one (it is answered in a header) is left out, as a missing one is.
+ */
 export function eventOf(json: unknown): StripeEventLike | null {
-  if (!isObject(json) || typeof json.id !== "string" || !json.id || typeof json.type !== "string") return null;
+  if (!isObject(json) || !isId(json.id) || typeof json.type !== "string" || !TYPE.test(json.type)) return null;
   const data = json.data;
   if (!isObject(data) || !isObject(data.object)) return null;
   return {
-    id: json.id.slice(0, 255),
-    type: json.type.slice(0, 120),
-    apiVersion: typeof json.api_version === "string" ? json.api_version : null,
+    id: json.id,
+    type: json.type,
+    apiVersion: typeof json.api_version === "string" && API_VERSION.test(json.api_version) ? json.api_version : null,
     object: data.object,
   };
 }
@@ -67,12 +87,16 @@ export interface StripeAuthorisationRequest {
   entryMode: EntryMode;
 }
 
-/** Stripe's issuing authorisation (its `pending_request`) as the engine's request; null: not one. */
+/**
+ * Stripe's issuing authorisation (its `pending_request`) as the engine's request; null: not one (an id or the card
+ * missing or malformed, no pending request, a time out of range).
+ */
 export function authorisationRequestOf(authorization: Json): StripeAuthorisationRequest | null {
   const stripeAuthorizationId = idOf(authorization.id);
   const cardRef = idOf(authorization.card);
   const pending = authorization.pending_request;
-  if (!stripeAuthorizationId || !cardRef || !isObject(pending)) return null;
+  const at = createdAt(authorization);
+  if (!stripeAuthorizationId || !cardRef || !isObject(pending) || !at) return null;
   return {
     stripeAuthorizationId,
     cardRef,
@@ -80,7 +104,7 @@ export function authorisationRequestOf(authorization: Json): StripeAuthorisation
     amount: typeof pending.amount === "number" ? pending.amount : NaN,
     currency: text(pending.currency).toUpperCase(),
     merchant: merchantOf(authorization),
-    at: createdAt(authorization),
+    at,
     entryMode: entryModeOf(authorization.authorization_method),
   };
 }
@@ -99,18 +123,22 @@ export interface StripeAuthorisationState {
   entryMode: EntryMode;
 }
 
+/** null: not one (its id, `approved` or `status` missing or malformed, a time out of range). */
 export function authorisationStateOf(authorization: Json): StripeAuthorisationState | null {
   const stripeAuthorizationId = idOf(authorization.id);
+  const status = authorization.status;
+  const at = createdAt(authorization);
   if (!stripeAuthorizationId || typeof authorization.approved !== "boolean") return null;
+  if (typeof status !== "string" || !STATUS.test(status) || !at) return null;
   return {
     stripeAuthorizationId,
     cardRef: idOf(authorization.card),
     approved: authorization.approved,
-    status: text(authorization.status),
+    status,
     amount: typeof authorization.amount === "number" ? authorization.amount : NaN,
     currency: text(authorization.currency).toUpperCase(),
     merchant: merchantOf(authorization),
-    at: createdAt(authorization),
+    at,
     entryMode: entryModeOf(authorization.authorization_method),
   };
 }
@@ -133,16 +161,22 @@ export interface StripeTransaction {
   amount: number;
 }
 
+/**
+ * null: not one — its id malformed, another type than a capture or a refund, an amount that is not a whole number of
+ * cents from 1 to the engine's maximum (either sign), or an authorisation that is there but not an id.
+ */
 export function transactionOf(transaction: Json): StripeTransaction | null {
   const id = idOf(transaction.id);
   const type = transaction.type;
-  if (!id || (type !== "capture" && type !== "refund") || typeof transaction.amount !== "number") return null;
-  return {
-    id,
-    type,
-    stripeAuthorizationId: idOf(transaction.authorization),
-    amount: Math.abs(transaction.amount),
-  };
+  const amount = transaction.amount;
+  if (!id || (type !== "capture" && type !== "refund")) return null;
+  if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount === 0) return null;
+  if (Math.abs(amount) > MAX_AUTHORISATION_AMOUNT) return null;
+  const authorization = transaction.authorization;
+  const stripeAuthorizationId = idOf(authorization);
+  // None (a force capture) is Stripe's documented case; a malformed one is not.
+  if (authorization !== null && authorization !== undefined && !stripeAuthorizationId) return null;
+  return { id, type, stripeAuthorizationId, amount: Math.abs(amount) };
 }
 
 /** Stripe's `merchant_data` as the engine's merchant (missing fields are empty: the engine refuses a bad code). */
@@ -156,8 +190,13 @@ function merchantOf(authorization: Json): Merchant {
   };
 }
 
-/** When the card was used: Stripe's `created` (seconds), or now when it is missing. */
-function createdAt(authorization: Json): Date {
-  const created = typeof authorization.created === "number" ? authorization.created : NaN;
-  return Number.isFinite(created) ? new Date(created * 1000) : new Date();
+/**
+ * When the card was used: Stripe's `created` (whole seconds), or now when it is missing; null when it is there but
+ * not a time (another type, a fraction, before 2000 or after 2100 — `1e20` would be no date at all).
+ */
+function createdAt(authorization: Json): Date | null {
+  const created = authorization.created;
+  if (created === undefined || created === null) return new Date();
+  if (typeof created !== "number" || !Number.isSafeInteger(created)) return null;
+  return created >= MIN_SECONDS && created <= MAX_SECONDS ? new Date(created * 1000) : null;
 }

@@ -209,3 +209,97 @@ test("an unknown event type: 200, recorded, ignored", async () => {
   const rows = await handle.db.selectFrom("stripe_webhook_events").select("type").where("id", "=", id).execute();
   expect(rows).toEqual([{ type: "issuing_dispute.created" }]);
 });
+
+/** A signed event of this type around this object (Stripe's shape), and its id. */
+function signedEvent(type: string, object: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const id = `evt_${crypto.randomUUID()}`;
+  return { id, body: JSON.stringify({ id, object: "event", type, data: { object }, ...extra }) };
+}
+
+test("a malformed Stripe-Signature (an empty v1, no t, a huge t): 400 'bad signature', never thrown (issue 28 §3)", async () => {
+  withSecret(SECRET);
+  const body = requestEvent();
+  for (const signature of ["t=1,v1=", "t=1,v1", "v1=", "t=,v1=", "t=99999999999999999999,v1=00", ",,,", "="]) {
+    lines.length = 0;
+    const res = await post(body, signature);
+    expect(res.status, signature).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "bad signature" });
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ level: "warn", msg: "stripe webhook refused", reason: "bad signature" }),
+    ]);
+  }
+});
+
+test("signed, out of range: a request is declined; an authorisation or transaction event is a 400 in French", async () => {
+  withSecret(SECRET);
+  const request = JSON.parse(requestEvent()) as { data: { object: Record<string, unknown> } };
+  const outOfRange = signedEvent("issuing_authorization.request", { ...request.data.object, created: 1e20 });
+  const declined = await post(outOfRange.body);
+  expect(declined.status).toBe(200);
+  expect(await declined.json()).toEqual({ approved: false });
+
+  // A header value with a line break is not one: it used to make the answer itself fail (500).
+  const version = signedEvent("issuing_authorization.request", request.data.object, { api_version: "x\r\ny: z" });
+  const answered = await post(version.body);
+  expect(answered.status).toBe(200);
+  expect(answered.headers.get("Stripe-Version")).toBe(Stripe.API_VERSION);
+
+  for (const [type, object] of [
+    ["issuing_authorization.updated", { id: "iauth_x", approved: true, status: "reversed", created: 1e20 }],
+    ["issuing_transaction.created", { id: "ipi_x", type: "capture", amount: -1e20, authorization: "iauth_x" }],
+  ] as const) {
+    lines.length = 0;
+    const event = signedEvent(type, object);
+    const res = await post(event.body);
+    expect(res.status, type).toBe(400);
+    expect(await res.json()).toEqual({
+      error: "unreadable object",
+      message: expect.stringMatching(/^Requête refusée/),
+    });
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        msg: "stripe webhook refused",
+        reason: "unreadable object",
+        event: event.id,
+      }),
+    ]);
+  }
+});
+
+test("a signed refund larger than the capture: 409 and an error logged, not 200", async () => {
+  withSecret(SECRET);
+  const request = JSON.parse(requestEvent()) as { data: { object: { id: string } } };
+  expect(await (await post(JSON.stringify(request))).json()).toEqual({ approved: true });
+  const authorization = request.data.object.id;
+  const capture = signedEvent("issuing_transaction.created", {
+    id: `ipi_${crypto.randomUUID()}`,
+    type: "capture",
+    amount: -1250,
+    authorization,
+  });
+  expect((await post(capture.body)).status).toBe(200);
+  lines.length = 0;
+  const refund = signedEvent("issuing_transaction.created", {
+    id: `ipi_${crypto.randomUUID()}`,
+    type: "refund",
+    amount: 1251,
+    authorization,
+  });
+  const res = await post(refund.body);
+  expect(res.status).toBe(409);
+  expect(await res.json()).toEqual({
+    error: "refund larger than the capture",
+    message: expect.stringMatching(/^Requête refusée : ce remboursement dépasse/),
+  });
+  const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(logged).toContainEqual(
+    expect.objectContaining({
+      level: "error",
+      msg: "stripe refund larger than the capture, refused",
+      event: refund.id,
+    }),
+  );
+  // Stripe's retry: the same refusal.
+  expect((await post(refund.body)).status).toBe(409);
+});

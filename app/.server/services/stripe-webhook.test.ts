@@ -159,6 +159,89 @@ describe("the signature, on the raw body (stripe.webhooks.generateTestHeaderStri
     );
   });
 
+  test("a malformed header is refused, never thrown: empty or garbage v1, no or two t, huge t (issue 28 §3)", () => {
+    const signed = header(payload);
+    const t = /t=(\d+)/.exec(signed)![1]!;
+    const v1 = /v1=([0-9a-f]+)/.exec(signed)![1]!;
+    for (const bad of [
+      // Stripe's own parser passed an empty v1 to its comparison, which threw: a 500 with a stack trace.
+      "t=1,v1=",
+      `t=${t},v1=`,
+      "t=,v1=",
+      `t=${t},v1`,
+      `t=${t},v1=,v1=`,
+      `v1=${v1}`,
+      `t=${t}`,
+      `t=${t},t=${t},v1=${v1}`,
+      `t=99999999999999999999,v1=${v1}`,
+      `t=1e20,v1=${v1}`,
+      `t=-1,v1=${v1}`,
+      `t=${t},v1=${"z".repeat(64)}`,
+      `t=${t},v1=${v1.toUpperCase()}`,
+      `t=${t},v1=${v1.slice(1)}`,
+      ",,,",
+      "=",
+      "t",
+      "t==,v1==",
+      `t=${t},v1=é`,
+      "x".repeat(8000),
+    ]) {
+      expect(verifyStripeEvent(Buffer.from(payload), bad, SECRET), bad.slice(0, 40)).toEqual({
+        kind: "refused",
+        reason: "bad signature",
+      });
+    }
+    // Parts of another scheme or shape beside a good signature are ignored, as Stripe's own v0 is.
+    expect(verifyStripeEvent(Buffer.from(payload), `${signed},v1=,v0=abc,garbage`, SECRET).kind).toBe("event");
+    expect(verifyStripeEvent(Buffer.from(payload), ` t=${t} , v1=${v1} `, SECRET).kind).toBe("event");
+  });
+
+  test("signed with a timestamp far ahead: refused (Stripe's check only looks back); 1e20 is no timestamp", () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(verifyStripeEvent(Buffer.from(payload), header(payload, { timestamp: now + 301 }), SECRET)).toEqual({
+      kind: "refused",
+      reason: "future timestamp",
+    });
+    expect(verifyStripeEvent(Buffer.from(payload), header(payload, { timestamp: now + 299 }), SECRET).kind).toBe(
+      "event",
+    );
+    // Stripe's own check accepted this one (its age is negative): a signature valid for ever.
+    expect(verifyStripeEvent(Buffer.from(payload), header(payload, { timestamp: 1e20 }), SECRET)).toEqual({
+      kind: "refused",
+      reason: "bad signature",
+    });
+  });
+
+  test("signed bodies that are not events: refused, never thrown", () => {
+    const deep = `${"[".repeat(20000)}${"]".repeat(20000)}`;
+    for (const body of [
+      "",
+      "null",
+      "42",
+      '"evt_1"',
+      "[]",
+      "[1,2]",
+      "true",
+      "{}",
+      deep,
+      "1e999",
+      '{"id": 42, "type": "ping", "data": {"object": {}}}',
+      `{"id": "evt_1", "type": "${"x".repeat(500)}", "data": {"object": {}}}`,
+      '{"id": "evt_1", "type": "ping", "data": {"object": [1]}}',
+      '{"id": "evt_1", "type": "ping", "data": null}',
+      '{"id": "evt\u0000", "type": "ping", "data": {"object": {}}}',
+    ]) {
+      const verified = verifyStripeEvent(Buffer.from(body), header(body), SECRET);
+      expect(verified.kind, body.slice(0, 40)).toBe("refused");
+    }
+    // Duplicated keys: JSON's last one wins, as Stripe signed it; still checked.
+    const twice = '{"id": "evt_1", "id": "evt 2", "type": "ping", "data": {"object": {}}}';
+    expect(verifyStripeEvent(Buffer.from(twice), header(twice), SECRET)).toEqual({
+      kind: "refused",
+      reason: "not an event",
+    });
+  });
+
   test("signed but not JSON, or JSON that is not an event: refused", () => {
     const broken = '{"id": "evt_1", "type": ';
     expect(verifyStripeEvent(Buffer.from(broken), header(broken), SECRET)).toEqual({
@@ -263,6 +346,45 @@ describe("issuing_authorization.request: the engine's decision, once", () => {
     expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
   });
 
+  test("a time out of range (created 1e20), malformed ids or texts: declined or cleaned, never thrown (issue 28 §3)", async () => {
+    const p = await person();
+    // Each of these used to throw (an invalid date's toISOString) and answer 500; now a decline, nothing recorded.
+    for (const created of [1e20, -1, 1.5, "2026-11-24"]) {
+      const auth = authorization(p.cardRef, { created });
+      expect(await request(auth), String(created)).toMatchObject({ kind: "decision", approved: false });
+      expect(await records(auth.id)).toEqual([]);
+    }
+    const longId = authorization(p.cardRef, { id: `iauth_${"x".repeat(5000)}` });
+    expect(await request(longId)).toMatchObject({ approved: false });
+    expect(await records(longId.id)).toEqual([]);
+    const foreignShape = authorization(p.cardRef, { card: { id: [p.cardRef] } });
+    expect(await request(foreignShape)).toMatchObject({ approved: false });
+    // Control characters (PostgreSQL refuses NUL in text) are removed from what is stored.
+    const nul = authorization(p.cardRef, {
+      merchant_data: { name: "Le Petit\u0000 Café", city: "Ly\u0000on", country: "FR", category_code: "5812" },
+    });
+    expect(await request(nul)).toMatchObject({ approved: true });
+    expect(await records(nul.id)).toMatchObject([{ merchant_name: "Le Petit Café", merchant_city: "Lyon" }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+  });
+
+  test("an API version that cannot be a header value is answered with the SDK's own", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    const parsed = eventOf({
+      id: next("evt"),
+      object: "event",
+      api_version: "2025-03-31\r\nSet-Cookie: hostile=1",
+      type: "issuing_authorization.request",
+      data: { object: auth },
+    })!;
+    expect(await handleStripeEvent(deps, parsed, TUESDAY)).toEqual({
+      kind: "decision",
+      approved: true,
+      stripeVersion: Stripe.API_VERSION,
+    });
+  });
+
   test("a foreign or unknown card, or an unreadable request: declined, nothing recorded", async () => {
     const foreign = authorization("ic_not_ours");
     expect(await request(foreign)).toMatchObject({ approved: false });
@@ -340,12 +462,38 @@ describe("issuing_authorization.created / .updated", () => {
     expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 700);
   });
 
-  test("an unknown card or an unreadable object: received and logged, nothing written", async () => {
+  test("an unknown card: received and logged, nothing written", async () => {
     const foreign = authorization("ic_not_ours", { approved: true });
     expect(await update(foreign)).toEqual({ kind: "received" });
     expect(await records(foreign.id)).toEqual([]);
-    expect(await update({ id: 42 })).toEqual({ kind: "received" });
     expect(lines.some((l) => l.includes("unknown card, ignored"))).toBe(true);
+  });
+
+  test("an unreadable or out-of-range object: refused, nothing written, not even the event's id (issue 28 §3)", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    await request(auth);
+    const reversed = { ...auth, approved: true, status: "reversed", pending_request: null };
+    // `created` of 1e20 seconds is no date: it used to throw (RangeError) and answer 500.
+    for (const object of [
+      { id: 42 },
+      { ...reversed, created: 1e20 },
+      { ...reversed, created: -1 },
+      { ...reversed, approved: "yes" },
+      { ...reversed, status: "reversed".repeat(10) },
+      { ...reversed, id: `${auth.id}\u0000` },
+    ]) {
+      const id = next("evt");
+      expect(await update(object, id), JSON.stringify(object).slice(0, 80)).toEqual({
+        kind: "refused",
+        reason: "unreadable object",
+      });
+      expect(await handle.db.selectFrom("stripe_webhook_events").select("id").where("id", "=", id).execute()).toEqual(
+        [],
+      );
+    }
+    expect(await records(auth.id)).toMatchObject([{ status_name: "pending", frozen: 1 }]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
   });
 });
 
@@ -379,6 +527,68 @@ describe("issuing_transaction.created", () => {
       .where("authorization_id", "=", (await records(auth.id))[0]!.id)
       .execute();
     expect(refunds).toEqual([{ reference: refundId, amount: 500 }]);
+  });
+
+  test("a refund larger than what is left of the capture: refused with an error logged, nothing credited, every delivery alike", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    await request(auth);
+    await transaction({ type: "capture", amount: -1250, authorization: auth.id });
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+    lines.length = 0;
+    const id = next("evt");
+    const refundId = next("ipi");
+    const tooMuch = { id: refundId, type: "refund", amount: 2000, authorization: auth.id };
+    expect(await transaction(tooMuch, id)).toEqual({ kind: "refused", reason: "refund larger than the capture" });
+    const alert = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.level === "error");
+    expect(alert).toMatchObject({ msg: "stripe refund larger than the capture, refused", event: id });
+    // Never the amounts nor the card.
+    expect(lines.join("\n")).not.toContain("2000");
+    expect(lines.join("\n")).not.toContain(p.cardRef);
+    // Stripe's retry of the same event is refused again (its id was not kept as applied).
+    expect(await transaction(tooMuch, id)).toEqual({ kind: "refused", reason: "refund larger than the capture" });
+    expect(await handle.db.selectFrom("stripe_webhook_events").select("id").where("id", "=", id).execute()).toEqual([]);
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
+
+    // Refunds together: 1 000 then 300 of a 1 250 capture; the second is refused, the first stays credited once.
+    const first = next("ipi");
+    expect(await transaction({ id: first, type: "refund", amount: 1000, authorization: auth.id })).toEqual({
+      kind: "received",
+    });
+    expect(await transaction({ id: next("ipi"), type: "refund", amount: 300, authorization: auth.id })).toEqual({
+      kind: "refused",
+      reason: "refund larger than the capture",
+    });
+    // The refund already applied, sent again with a larger amount: the same refund, nothing more.
+    expect(await transaction({ id: first, type: "refund", amount: 5000, authorization: auth.id })).toEqual({
+      kind: "received",
+    });
+    expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 250);
+  });
+
+  test("an amount out of range, a malformed type or authorisation: refused, nothing recorded", async () => {
+    const p = await person();
+    const auth = authorization(p.cardRef);
+    await request(auth);
+    for (const fields of [
+      { type: "capture", amount: -1e20, authorization: auth.id },
+      { type: "capture", amount: -12.5, authorization: auth.id },
+      { type: "capture", amount: "-1250", authorization: auth.id },
+      { type: "capture", amount: 0, authorization: auth.id },
+      { type: "refund", amount: 1e308, authorization: auth.id },
+      { type: "dispute", amount: 100, authorization: auth.id },
+      { type: "capture", amount: -1250, authorization: { id: ["x"] } },
+    ]) {
+      const id = next("evt");
+      expect(await transaction(fields, id), JSON.stringify(fields)).toEqual({
+        kind: "refused",
+        reason: "unreadable object",
+      });
+      expect(await handle.db.selectFrom("stripe_webhook_events").select("id").where("id", "=", id).execute()).toEqual(
+        [],
+      );
+    }
+    expect(await records(auth.id)).toMatchObject([{ status_name: "pending", has_card_transactions: 0 }]);
   });
 
   test("of an authorisation unknown to us, or without one: received and logged, not an error", async () => {

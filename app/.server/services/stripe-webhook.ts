@@ -5,7 +5,9 @@ import {
   eventOf,
   releasedWithoutCapture,
   transactionOf,
+  type StripeAuthorisationState,
   type StripeEventLike,
+  type StripeTransaction,
 } from "~/domain/stripe-issuing";
 import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
@@ -30,21 +32,57 @@ import {
 /** Stripe's own default: an event signed more than 5 minutes ago is refused (a replayed capture of the traffic). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-export type RefusalReason = "missing signature" | "bad signature" | "stale timestamp" | "not JSON" | "not an event";
+export type RefusalReason =
+  "missing signature" | "bad signature" | "stale timestamp" | "future timestamp" | "not JSON" | "not an event";
 
 export type Verified = { kind: "event"; event: StripeEventLike } | { kind: "refused"; reason: RefusalReason };
 
-/** The raw body as Stripe signed it, checked against the `Stripe-Signature` header; never parsed before. */
+/** HMAC-SHA256 in lower-case hex, as Stripe writes its `v1` signatures. */
+const V1_SIGNATURE = /^[0-9a-f]{64}$/;
+/** Unix seconds: at most 12 digits (year 33658), so that no timestamp is out of a number's or a date's range. */
+const TIMESTAMP = /^\d{1,12}$/;
+
+/**
+ * The `Stripe-Signature` header (`t=…,v1=…[,v1=…][,v0=…]`) read strictly, or null when it cannot be checked: exactly
+ * one `t` of whole seconds and at least one `v1` of 64 hexadecimal digits. Other parts (`v0`, Stripe's test-mode
+ * scheme, or anything unknown) are ignored, and so are `v1` parts of another shape. Stripe's own parser passes an
+ * empty `v1` (`t=1,v1=`) to its comparison, which throws instead of refusing (issue 28 §3).
+ */
+export function signatureHeaderOf(header: string): { timestamp: number; signatures: string[] } | null {
+  let timestamp: number | null = null;
+  const signatures: string[] = [];
+  for (const part of header.split(",")) {
+    const equals = part.indexOf("=");
+    if (equals < 0) continue;
+    const key = part.slice(0, equals).trim();
+    const value = part.slice(equals + 1).trim();
+    if (key === "t") {
+      if (timestamp !== null || !TIMESTAMP.test(value)) return null;
+      timestamp = Number(value);
+    } else if (key === "v1" && V1_SIGNATURE.test(value)) signatures.push(value);
+  }
+  return timestamp === null || signatures.length === 0 ? null : { timestamp, signatures };
+}
+
+/**
+ * The raw body as Stripe signed it, checked against the `Stripe-Signature` header; never parsed before. The header is
+ * read strictly first (`signatureHeaderOf`), and only its well-formed parts go to Stripe's check; a signature made
+ * more than the tolerance ahead of `now` is refused too (Stripe's check only looks back).
+ */
 export function verifyStripeEvent(
   rawBody: Buffer,
   signature: string | null,
   secret: string,
   tolerance = SIGNATURE_TOLERANCE_SECONDS,
+  now = Date.now(),
 ): Verified {
   if (!signature) return { kind: "refused", reason: "missing signature" };
+  const header = signatureHeaderOf(signature);
+  if (!header) return { kind: "refused", reason: "bad signature" };
+  const wellFormed = [`t=${header.timestamp}`, ...header.signatures.map((s) => `v1=${s}`)].join(",");
   let json: unknown;
   try {
-    json = Stripe.webhooks.constructEvent(rawBody, signature, secret, tolerance);
+    json = Stripe.webhooks.constructEvent(rawBody, wellFormed, secret, tolerance, undefined, now);
   } catch (err) {
     if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
       return { kind: "refused", reason: /tolerance/i.test(err.message) ? "stale timestamp" : "bad signature" };
@@ -53,16 +91,52 @@ export function verifyStripeEvent(
     if (err instanceof SyntaxError) return { kind: "refused", reason: "not JSON" };
     throw err;
   }
+  if (header.timestamp > Math.floor(now / 1000) + tolerance) return { kind: "refused", reason: "future timestamp" };
   const event = eventOf(json);
   return event ? { kind: "event", event } : { kind: "refused", reason: "not an event" };
 }
 
-/** What the route answers: the decision of an authorisation request (Stripe's synchronous webhook), or received. */
-export type WebhookAnswer = { kind: "decision"; approved: boolean; stripeVersion: string } | { kind: "received" };
+/**
+ * Why a verified event is refused rather than applied: an object of a type the portal reads (authorisation,
+ * transaction) that is malformed or out of range, or a merchant refund larger than what is left of the capture.
+ */
+export type EventRefusal = "unreadable object" | "refund larger than the capture";
+
+/**
+ * What the route answers: the decision of an authorisation request (Stripe's synchronous webhook), received, or
+ * refused (nothing applied, nothing recorded: every delivery of the event is refused the same way).
+ */
+export type WebhookAnswer =
+  | { kind: "decision"; approved: boolean; stripeVersion: string }
+  | { kind: "received" }
+  | { kind: "refused"; reason: EventRefusal };
 
 export type WebhookDeps = CardPaymentDeps;
 
-/** Applies a verified event once by its id. Throws when applying fails (the route answers 500, Stripe retries). */
+/** An event's object as read before anything is recorded; null: unreadable. */
+type Lifecycle =
+  | { kind: "authorisation"; state: StripeAuthorisationState }
+  | { kind: "transaction"; transaction: StripeTransaction }
+  | { kind: "other" };
+
+function lifecycleOf(event: StripeEventLike): Lifecycle | null {
+  if (event.type === "issuing_authorization.created" || event.type === "issuing_authorization.updated") {
+    const state = authorisationStateOf(event.object);
+    return state ? { kind: "authorisation", state } : null;
+  }
+  if (event.type === "issuing_transaction.created") {
+    const transaction = transactionOf(event.object);
+    return transaction ? { kind: "transaction", transaction } : null;
+  }
+  return { kind: "other" };
+}
+
+/**
+ * Applies a verified event once by its id. An authorisation request is always answered with a decision (an
+ * unreadable one is declined); an authorisation or transaction event whose object is unreadable is refused before
+ * its id is recorded; an over-refund is refused and its id forgotten, so that each delivery is refused alike. Throws
+ * when applying fails (the route answers 500, Stripe retries).
+ */
 export async function handleStripeEvent(
   deps: WebhookDeps,
   event: StripeEventLike,
@@ -72,22 +146,24 @@ export async function handleStripeEvent(
     const approved = await decide(deps, event, now);
     return { kind: "decision", approved, stripeVersion: event.apiVersion ?? Stripe.API_VERSION };
   }
+  const lifecycle = lifecycleOf(event);
+  if (!lifecycle) return { kind: "refused", reason: "unreadable object" };
   const first = await claim(deps.db, event, now);
+  const forget = () => deps.db.deleteFrom("stripe_webhook_events").where("id", "=", event.id).execute();
   try {
     if (!first) {
       deps.logger.info("stripe webhook replayed", { event: event.id, type: event.type });
       return { kind: "received" };
     }
-    if (event.type === "issuing_authorization.created" || event.type === "issuing_authorization.updated") {
-      await applyAuthorisation(deps, event);
-    } else if (event.type === "issuing_transaction.created") {
-      await applyTransaction(deps, event);
-    } else {
-      deps.logger.info("stripe webhook ignored", { event: event.id, type: event.type });
-    }
+    if (lifecycle.kind === "authorisation") await applyAuthorisation(deps, event, lifecycle.state);
+    else if (lifecycle.kind === "transaction") {
+      const answer = await applyTransaction(deps, event, lifecycle.transaction);
+      if (answer.kind === "refused") await forget();
+      return answer;
+    } else deps.logger.info("stripe webhook ignored", { event: event.id, type: event.type });
     return { kind: "received" };
   } catch (err) {
-    if (first) await deps.db.deleteFrom("stripe_webhook_events").where("id", "=", event.id).execute();
+    if (first) await forget();
     throw err;
   }
 }
@@ -157,12 +233,11 @@ function recordOf(deps: WebhookDeps, stripeAuthorizationId: string) {
  * wallets can pay; a decline as a declined row. A reversal, an expiry, or a decline after our approval releases our
  * holds (`reverseCardPayment`, idempotent). Anything else (pending, closed while captured) changes nothing here.
  */
-async function applyAuthorisation(deps: WebhookDeps, event: StripeEventLike): Promise<void> {
-  const state = authorisationStateOf(event.object);
-  if (!state) {
-    deps.logger.warn("stripe authorisation event unreadable, ignored", { event: event.id, type: event.type });
-    return;
-  }
+async function applyAuthorisation(
+  deps: WebhookDeps,
+  event: StripeEventLike,
+  state: StripeAuthorisationState,
+): Promise<void> {
   const record = await recordOf(deps, state.stripeAuthorizationId);
   if (!record) {
     await recordDecidedWithoutUs(deps, event, state);
@@ -176,7 +251,7 @@ async function applyAuthorisation(deps: WebhookDeps, event: StripeEventLike): Pr
 async function recordDecidedWithoutUs(
   deps: WebhookDeps,
   event: StripeEventLike,
-  state: NonNullable<ReturnType<typeof authorisationStateOf>>,
+  state: StripeAuthorisationState,
 ): Promise<void> {
   const card = state.cardRef
     ? await deps.db.selectFrom("cards").select("id").where("issuer_ref", "=", state.cardRef).executeTakeFirst()
@@ -235,13 +310,16 @@ async function recordDecidedWithoutUs(
   });
 }
 
-/** `issuing_transaction.created`: a capture or a merchant refund of one of our authorisations. */
-async function applyTransaction(deps: WebhookDeps, event: StripeEventLike): Promise<void> {
-  const transaction = transactionOf(event.object);
-  if (!transaction) {
-    deps.logger.warn("stripe transaction unreadable, ignored", { event: event.id });
-    return;
-  }
+/**
+ * `issuing_transaction.created`: a capture or a merchant refund of one of our authorisations. A refund larger than
+ * what is left of the capture is refused (nothing credited) and logged as an error for an operator: money Stripe
+ * says went back to the card that the portal cannot give back to the wallets.
+ */
+async function applyTransaction(
+  deps: WebhookDeps,
+  event: StripeEventLike,
+  transaction: StripeTransaction,
+): Promise<WebhookAnswer> {
   const record = transaction.stripeAuthorizationId
     ? await recordOf(deps, transaction.stripeAuthorizationId)
     : undefined;
@@ -250,16 +328,21 @@ async function applyTransaction(deps: WebhookDeps, event: StripeEventLike): Prom
       event: event.id,
       type: transaction.type,
     });
-    return;
+    return { kind: "received" };
   }
   const result =
     transaction.type === "capture"
       ? await captureCardPayment(deps, record.id, transaction.amount)
       : await refundCardPayment(deps, record.id, transaction.amount, transaction.id);
+  if (result.kind === "tooMuch") {
+    deps.logger.error("stripe refund larger than the capture, refused", { event: event.id, authorisation: record.id });
+    return { kind: "refused", reason: "refund larger than the capture" };
+  }
   const applied = result.kind === "captured" || result.kind === "refunded";
   deps.logger[applied ? "info" : "warn"]("stripe transaction", {
     event: event.id,
     type: transaction.type,
     outcome: result.kind,
   });
+  return { kind: "received" };
 }
