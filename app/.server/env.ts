@@ -169,6 +169,13 @@ const envSchema = z
     S3_REGION: z.string().default("us-east-1"),
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
+    /**
+     * Megabytes (10⁶ bytes) of receipts one person may hold outside sent requests and allowances: their drafts'
+     * files (decision 0047). An upload beyond it is refused.
+     */
+    RECEIPT_QUOTA_MB: positiveInt(60),
+    /** Receipts one person may upload per hour (a window from their first upload), refused beyond it. */
+    RECEIPT_UPLOADS_PER_HOUR: positiveInt(30),
     /** Straight-line distance × this = the estimated road distance of the allowances (offline geodata). */
     GEODATA_ROAD_FACTOR: boundedNumber(1.3, 1, 3),
     /** An OSRM-compatible routing service for road distances (e.g. http://127.0.0.1:5000); unset: the estimate. */

@@ -3,6 +3,33 @@ import { sql } from "kysely";
 import type { DB } from "./index";
 
 /**
+ * Counts one hit for the key in a fixed window that starts with its first hit, in one atomic upsert (concurrent
+ * hits each see their own total); once the window has passed the count starts again at 1. Also the receipts'
+ * per-person upload rate (services/receipts.ts), under keys of its own.
+ */
+export async function countHit(
+  db: DB,
+  key: string,
+  windowMs: number,
+  now = new Date(),
+): Promise<{ totalHits: number; resetTime: Date }> {
+  const nowIso = now.toISOString();
+  const resetAt = new Date(now.getTime() + windowMs).toISOString();
+  const row = await db
+    .insertInto("rate_limit_hits")
+    .values({ key, hits: 1, reset_at: resetAt })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        hits: sql<number>`case when rate_limit_hits.reset_at <= ${nowIso} then 1 else rate_limit_hits.hits + 1 end`,
+        reset_at: sql<string>`case when rate_limit_hits.reset_at <= ${nowIso} then cast(${resetAt} as text) else rate_limit_hits.reset_at end`,
+      }),
+    )
+    .returning(["hits", "reset_at"])
+    .executeTakeFirstOrThrow();
+  return { totalHits: Number(row.hits), resetTime: new Date(row.reset_at) };
+}
+
+/**
  * An express-rate-limit store in the database (`rate_limit_hits`), for PostgreSQL deployments where
  * several machines must share the counts (decision 0014). One atomic upsert per request: the count
  * starts again at 1 once its window has passed. Expired rows are deleted once per window.
@@ -28,20 +55,7 @@ export class DatabaseRateLimitStore implements Store {
   }
 
   async increment(key: string, now = new Date()): Promise<IncrementResponse> {
-    const nowIso = now.toISOString();
-    const resetAt = new Date(now.getTime() + this.windowMs).toISOString();
-    const row = await this.db
-      .insertInto("rate_limit_hits")
-      .values({ key: this.prefix + key, hits: 1, reset_at: resetAt })
-      .onConflict((oc) =>
-        oc.column("key").doUpdateSet({
-          hits: sql<number>`case when rate_limit_hits.reset_at <= ${nowIso} then 1 else rate_limit_hits.hits + 1 end`,
-          reset_at: sql<string>`case when rate_limit_hits.reset_at <= ${nowIso} then cast(${resetAt} as text) else rate_limit_hits.reset_at end`,
-        }),
-      )
-      .returning(["hits", "reset_at"])
-      .executeTakeFirstOrThrow();
-    return { totalHits: Number(row.hits), resetTime: new Date(row.reset_at) };
+    return countHit(this.db, this.prefix + key, this.windowMs, now);
   }
 
   async get(key: string, now = new Date()): Promise<ClientRateLimitInfo | undefined> {

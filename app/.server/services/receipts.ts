@@ -9,10 +9,13 @@ import { parseReceiptText } from "../../domain/receipt-text";
 import { foldForSearch } from "../../domain/search-text";
 import { todayInParis } from "../../domain/wallets";
 import type { DB } from "../db";
-import { newId, nowIso } from "../ids";
+import { countHit } from "../db/rate-limit-store";
+import type { Env } from "../env";
+import { newId } from "../ids";
 import type { Logger } from "../logger";
 import type { FileStorage } from "../providers/file-storage";
 import type { ReceiptReader } from "../providers/receipt-reading";
+import { purgeStrayFiles, UPLOAD_COUNT_PREFIX } from "./receipt-clean-up";
 
 /**
  * Receipts (spec 001 §3 "file", §5 "Upload"): stored for their owner only, their type sniffed from
@@ -74,15 +77,69 @@ async function ownFile(db: DB, userId: string, fileId: string): Promise<FileRow 
     .executeTakeFirst();
 }
 
+/** The per-person upload limits (decision 0047): the settings RECEIPT_QUOTA_MB and RECEIPT_UPLOADS_PER_HOUR. */
+export interface UploadLimits {
+  /** Bytes of receipts a person may hold outside sent requests and allowances (their drafts' files). */
+  quotaBytes: number;
+  /** Uploads a person may make in an hour, counted from their first one. */
+  uploadsPerHour: number;
+}
+
+export type UploadSettings = Pick<Env, "RECEIPT_QUOTA_MB" | "RECEIPT_UPLOADS_PER_HOUR">;
+
+export const UPLOAD_WINDOW_MS = 3_600_000;
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { quotaBytes: 60_000_000, uploadsPerHour: 30 };
+
+export function uploadLimitsOf(env: UploadSettings | undefined): UploadLimits {
+  if (!env) return DEFAULT_UPLOAD_LIMITS;
+  return { quotaBytes: env.RECEIPT_QUOTA_MB * 1_000_000, uploadsPerHour: env.RECEIPT_UPLOADS_PER_HOUR };
+}
+
+/**
+ * The bytes of the person's files that are on none of their sent requests or allowances: what their drafts
+ * hold, and what nothing holds any more (an expired draft's files, an interrupted upload) until the purge.
+ */
+export async function heldReceiptBytes(db: DB, userId: string): Promise<number> {
+  const onRequests = db
+    .selectFrom("expense_requests")
+    .select("media_id as id")
+    .where("user_id", "=", userId)
+    .union(db.selectFrom("expense_requests").select("second_media_id as id").where("user_id", "=", userId))
+    .union(db.selectFrom("allowances").select("media_id as id").where("user_id", "=", userId))
+    .union(db.selectFrom("allowances").select("second_media_id as id").where("user_id", "=", userId));
+  const row = await db
+    .selectFrom("files")
+    .select((eb) => eb.fn.sum<number | string | null>("size").as("bytes"))
+    .where("user_id", "=", userId)
+    // `not in` and a null in the list would match nothing: only the ids.
+    .where("id", "not in", db.selectFrom(onRequests.as("held")).select("held.id").where("held.id", "is not", null))
+    .executeTakeFirst();
+  return Number(row?.bytes ?? 0);
+}
+
 /**
  * Keeps an uploaded receipt: at most RECEIPT_MAX_BYTES, a whole PDF, PNG or JPEG by its content
  * (never by its name or the type the browser claimed). The storage key is random.
+ *
+ * Per person (decision 0047): at most `uploadsPerHour` uploads an hour (`tooManyUploads`), and at most `quotaBytes`
+ * held by their drafts (`quotaExceeded`). The row is written before the bytes, then the quota is checked with it
+ * counted: two uploads at once cannot both slip under the ceiling, and a worker killed during the upload leaves a
+ * row that nothing holds, which the daily purge removes with its bytes (`purgeStrayFiles`) — never bytes the
+ * portal cannot name. `deps.env` gives the settings (a route passes the platform); without it, the defaults.
  */
 export async function storeReceipt(
-  deps: Pick<ReceiptDeps, "db" | "fileStorage">,
+  deps: Pick<ReceiptDeps, "db" | "fileStorage"> & { env?: UploadSettings },
   userId: string,
   upload: File,
-): Promise<{ kind: "stored"; file: ReceiptFile } | { kind: "tooBig" } | { kind: "invalidType" } | { kind: "empty" }> {
+  now = new Date(),
+): Promise<
+  | { kind: "stored"; file: ReceiptFile }
+  | { kind: "tooBig" }
+  | { kind: "invalidType" }
+  | { kind: "empty" }
+  | { kind: "tooManyUploads" }
+  | { kind: "quotaExceeded" }
+> {
   if (upload.size === 0) return { kind: "empty" };
   if (upload.size > RECEIPT_MAX_BYTES) return { kind: "tooBig" };
   const bytes = new Uint8Array(await upload.arrayBuffer());
@@ -91,22 +148,36 @@ export async function storeReceipt(
   const contentType = sniffReceiptType(bytes);
   if (!contentType) return { kind: "invalidType" };
 
+  const limits = uploadLimitsOf(deps.env);
+  const count = await countHit(deps.db, UPLOAD_COUNT_PREFIX + userId, UPLOAD_WINDOW_MS, now);
+  if (count.totalHits > limits.uploadsPerHour) return { kind: "tooManyUploads" };
+
   const row: FileRow = {
     id: newId("file"),
     file_name: receiptFileName(upload.name ?? "", contentType),
     content_type: contentType,
     size: bytes.length,
     sha256: createHash("sha256").update(bytes).digest("hex"),
-    created_at: nowIso(),
+    created_at: now.toISOString(),
     storage_key: `receipts/${randomBytes(18).toString("base64url")}`,
   };
-  await deps.fileStorage.put(row.storage_key, bytes, { contentType });
+  await deps.db
+    .insertInto("files")
+    .values({ ...row, user_id: userId })
+    .execute();
+  const forget = () => deps.db.deleteFrom("files").where("id", "=", row.id).execute();
   try {
-    await deps.db
-      .insertInto("files")
-      .values({ ...row, user_id: userId })
-      .execute();
+    if ((await heldReceiptBytes(deps.db, userId)) > limits.quotaBytes) {
+      // What nothing holds any more (an expired draft's files) is the person's first room.
+      const purged = await purgeStrayFiles(deps, now, { userId });
+      if (purged.files === 0 || (await heldReceiptBytes(deps.db, userId)) > limits.quotaBytes) {
+        await forget();
+        return { kind: "quotaExceeded" };
+      }
+    }
+    await deps.fileStorage.put(row.storage_key, bytes, { contentType });
   } catch (err) {
+    await forget().catch(() => undefined);
     await deps.fileStorage.delete(row.storage_key).catch(() => undefined);
     throw err;
   }

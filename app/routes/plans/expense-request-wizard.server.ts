@@ -656,6 +656,10 @@ export async function wizardAction(args: Args) {
         return refuseFile("refundWizard.errors.fileInvalidType");
       case "empty":
         return refuseFile("refundWizard.errors.fileEmpty");
+      case "tooManyUploads":
+        return refuseFile("refundWizard.errors.uploadRateExceeded");
+      case "quotaExceeded":
+        return refuseFile("refundWizard.errors.uploadQuotaExceeded");
       case "stored":
         break;
     }

@@ -343,6 +343,8 @@ const FILE_REFUSALS = {
   tooBig: "subscriptionWizard.errors.fileTooBig",
   invalidType: "subscriptionWizard.errors.fileInvalidType",
   empty: "subscriptionWizard.errors.fileEmpty",
+  tooManyUploads: "subscriptionWizard.errors.uploadRateExceeded",
+  quotaExceeded: "subscriptionWizard.errors.uploadQuotaExceeded",
 } as const;
 
 /** The errors of the slots still empty (spec 001 §5: both files required). */
