@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => stopTestServer(server));
 
 /** 2 € at a bakery at 10:00 in Paris today: any wallet of marie's may pay (titres-restaurant except on Sundays). */
-function requestEvent() {
+function requestEvent(fields: Record<string, unknown> = {}) {
   return JSON.stringify({
     id: `evt_${crypto.randomUUID()}`,
     object: "event",
@@ -45,8 +45,19 @@ function requestEvent() {
         merchant_data: { name: "Boulangerie Paul", city: "Paris", country: "FR", category_code: "5462" },
         pending_request: { amount: 200, currency: "eur" },
         status: "pending",
+        ...fields,
       },
     },
+  });
+}
+
+/** A signed `issuing_transaction.created` of marie's Stripe authorisation. */
+function transactionEvent(authorization: string, type: "capture" | "refund", amount: number) {
+  return JSON.stringify({
+    id: `evt_${crypto.randomUUID()}`,
+    object: "event",
+    type: "issuing_transaction.created",
+    data: { object: { id: `ipi_${crypto.randomUUID()}`, object: "issuing.transaction", type, amount, authorization } },
   });
 }
 
@@ -105,4 +116,53 @@ test("the exemption is this path only: JSON elsewhere is a 415, a cross-site for
 test("a GET is a 404; another method a 405", async () => {
   expect((await fetch(`${server.base}/webhooks/stripe`)).status).toBe(404);
   expect((await fetch(`${server.base}/webhooks/stripe`, { method: "PUT", body: "{}" })).status).toBe(405);
+});
+
+test("malformed or out of range, never a 500 (issue 28 §3): an empty v1 unsigned is a 400 without a stack trace; created 1e20 signed is declined", async () => {
+  const before = server.output().length;
+  const body = requestEvent();
+  for (const signature of ["t=1,v1=", "t=1,v1", "t=,v1=", `t=${"9".repeat(30)},v1=${"0".repeat(64)}`]) {
+    const res = await post("/webhooks/stripe", body, {
+      "Content-Type": "application/json",
+      "Stripe-Signature": signature,
+    });
+    expect(res.status, signature).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: "bad signature",
+      message: expect.stringMatching(/^Requête refusée/),
+    });
+  }
+  const outOfRange = requestEvent({ created: 1e20 });
+  const res = await post("/webhooks/stripe", outOfRange, {
+    "Content-Type": "application/json",
+    "Stripe-Signature": sign(outOfRange),
+  });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ approved: false });
+  await new Promise((r) => setTimeout(r, 200));
+  const log = server.output().slice(before);
+  expect(log).toContain('"msg":"stripe webhook refused","reason":"bad signature"');
+  expect(log).toContain("stripe authorisation request unreadable, declined");
+  expect(log).not.toMatch(/"stack"|\n\s+at |"level":"error"/);
+});
+
+test("a signed refund larger than the capture: 409 and an error logged for an operator, each delivery; a smaller one applies", async () => {
+  const request = requestEvent();
+  const authorization = (JSON.parse(request) as { data: { object: { id: string } } }).data.object.id;
+  const signed = (body: string) =>
+    post("/webhooks/stripe", body, { "Content-Type": "application/json", "Stripe-Signature": sign(body) });
+  expect(await (await signed(request)).json()).toEqual({ approved: true });
+  expect((await signed(transactionEvent(authorization, "capture", -200))).status).toBe(200);
+  const before = server.output().length;
+  const tooMuch = transactionEvent(authorization, "refund", 300);
+  const refused = await signed(tooMuch);
+  expect(refused.status).toBe(409);
+  expect(await refused.json()).toMatchObject({ error: "refund larger than the capture" });
+  // Stripe's retry of it: refused alike; a refund within the capture still goes through.
+  expect((await signed(tooMuch)).status).toBe(409);
+  expect((await signed(transactionEvent(authorization, "refund", 200))).status).toBe(200);
+  await new Promise((r) => setTimeout(r, 200));
+  const log = server.output().slice(before);
+  expect(log).toMatch(/"level":"error","msg":"stripe refund larger than the capture, refused"/);
+  expect(log).not.toContain(cardRef);
 });
