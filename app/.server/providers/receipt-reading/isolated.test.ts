@@ -60,7 +60,7 @@ test("bombs are unreadable within seconds, bounded before decoding: the child ne
 }, 60_000);
 
 test("past its time limit a reading is unreadable and its child killed; the next receipt gets a new child", async () => {
-  // 26 MB of text operators, within the decoded-size bound: PDF.js takes far longer than 2 s on them.
+  // 30 MB of operators, within the decoded-size bound: PDF.js takes minutes on them.
   const isolated = reader({ timeLimitMs: 2_000 });
   const start = performance.now();
   expect(await isolated.read(await slowPdf(), "application/pdf")).toEqual({ kind: "unreadable", reason: "time limit" });
