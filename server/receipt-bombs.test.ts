@@ -57,7 +57,7 @@ async function uploadAndRead(bytes: Uint8Array, name: string, type: string) {
   const draftId = new URL(ticket, server.base).searchParams.get("draft")!;
   const form = new FormData();
   form.append("intent", "upload");
-  form.append("receipt", new File([bytes], name, { type }));
+  form.append("receipt", new File([Buffer.from(bytes)], name, { type }));
   const health: number[] = [];
   let reading: Reading | null = null;
   const start = performance.now();
