@@ -1,16 +1,18 @@
 /**
  * `npm run bench:receipts`: the time to read a receipt on this server (decision 0025), with the reader
- * the portal uses (one tesseract.js worker, reused; unpdf for PDFs) and the parser of the details step.
+ * the portal uses (its own child process, decision 0046: one tesseract.js worker, reused; unpdf for
+ * PDFs) and the parser of the details step.
  * Reads the demo's two receipts (tests/fixtures/receipts) N times each (BENCH_RUNS, default 10) and
  * prints, per receipt: the first read (the worker's start included for the first image), then the
- * median and 95th percentile of the others, and what was read. Nothing leaves the machine.
+ * median and 95th percentile of the others, and what was read; then the memory of this process and of
+ * the reader's. Nothing leaves the machine.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseReceiptText } from "../app/domain/receipt-text";
-import { LocalReceiptReader } from "../app/.server/providers/receipt-reading/local";
+import { IsolatedReceiptReader, residentBytes } from "../app/.server/providers/receipt-reading/isolated";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Math.max(2, Number(process.env.BENCH_RUNS ?? 10));
@@ -25,9 +27,9 @@ const percentile = (sorted: number[], p: number) =>
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 async function main() {
-  const reader = new LocalReceiptReader();
+  const reader = new IsolatedReceiptReader();
   const rssBefore = process.memoryUsage().rss;
-  console.log(`Reading each receipt ${RUNS} times (${process.version}, one reused worker)\n`);
+  console.log(`Reading each receipt ${RUNS} times (${process.version}, in the reader's own process, reused)\n`);
   try {
     for (const receipt of RECEIPTS) {
       const bytes = new Uint8Array(readFileSync(path.join(root, "tests/fixtures/receipts", receipt.file)));
@@ -47,7 +49,10 @@ async function main() {
       );
     }
     const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
-    console.log(`\nProcess memory: ${mb(rssBefore)} before, ${mb(process.memoryUsage().rss)} with the worker`);
+    console.log(
+      `\nThis process: ${mb(rssBefore)} before, ${mb(process.memoryUsage().rss)} after;` +
+        ` the reader's process: ${mb(residentBytes(reader.pid) ?? 0)}`,
+    );
   } finally {
     await reader.close();
   }
