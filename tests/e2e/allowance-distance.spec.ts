@@ -284,6 +284,11 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
     expect(answer.status(), JSON.stringify(change)).toBe(400);
     expect(await answer.text(), JSON.stringify(change)).toContain(message);
   }
+  // The declared distance by bicycle: 50 km at most (decision 0049), to the metre (its words: the summary's step below).
+  const correct = (declared_km: string) =>
+    page.request.post(details, { form: { intent: "correctDistance", declared_km }, maxRedirects: 0 });
+  for (const declared of ["50,001", "511,63"]) expect((await correct(declared)).status(), declared).toBe(400);
+  expect((await correct("50")).status()).toBe(302);
   // Another user's draft is not found, an unknown intent is a 400.
   const foreign = await page.request.post("/plans/allowances/new?draft=ald_nobody&step=details", {
     form: valid,
@@ -340,12 +345,27 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
   await expectAccessible(page, "bicycle wizard, summary reduced by the cap");
 
   // The employee corrects the one-way distance: both are shown, the declared one is used.
-  await panel.getByLabel(/Corriger la distance aller/).fill("0");
+  const declared = panel.getByLabel(/Corriger la distance aller/);
+  await declared.fill("0");
   await panel.getByRole("button", { name: "Corriger la distance" }).click();
   await expect(
     panel.getByText("Indiquez une distance aller en kilomètres, supérieure à 0, par exemple 7,5.").first(),
   ).toBeVisible();
-  await panel.getByLabel(/Corriger la distance aller/).fill("0,5");
+  // Its bound by bicycle, said in the hint (decision 0049): 50,5 km is refused on the field and in the summary.
+  await expect(declared).toHaveAccessibleDescription(/par exemple 7,5, jusqu’à 50 km\./);
+  await declared.fill("50,5");
+  await panel.getByRole("button", { name: "Corriger la distance" }).click();
+  const tooLong = "À vélo, la distance aller ne peut pas dépasser 50 km.";
+  await expect(declared).toHaveAccessibleDescription(new RegExp(tooLong));
+  await expect(declared).toHaveAttribute("aria-invalid", "true");
+  await expect(declared).toHaveValue("50,5");
+  await expect(page.getByRole("link", { name: tooLong })).toHaveAttribute(
+    "href",
+    `#${await declared.getAttribute("id")}`,
+  );
+  await expect(page).toHaveTitle(/^Erreur : /);
+  await expectAccessible(page, "bicycle wizard, declared distance above the bound");
+  await declared.fill("0,5");
   await panel.getByRole("button", { name: "Corriger la distance" }).click();
   await expect(panel.getByText("Distance que vous avez indiquée, retenue pour le calcul : 0,50 km")).toBeVisible();
   await expect(panel.getByText(/km \(estimation/)).toBeVisible();

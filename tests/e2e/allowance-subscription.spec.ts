@@ -9,8 +9,9 @@ import { expectAccessible } from "./helpers";
 /**
  * Issue 15 item 4, spec 001 §2.7, §5 "Subscription": the subscription wizard in a side panel over the list
  * of allowances, JS on and off — the two shared receipts as the ticket and the proof, the 75 % of CSE Acme
- * (50 % for the employer), a missing second document, an end after 31 December refused, the sworn
- * statement, then the list with the new allowance. Each journey has its own account (fixtures.ts).
+ * (50 % for the employer), a missing second document, an end after 31 December and a price above its bound
+ * refused, the sworn statement, then the list with the new allowance. Each journey has its own account
+ * (fixtures.ts).
  */
 const TICKET = resolve("tests/fixtures/receipts/boulangerie-2026-11-14.jpg");
 const PROOF = resolve("tests/fixtures/receipts/cycles-du-rhone-2026-11-02.pdf");
@@ -94,7 +95,22 @@ test("a subscription with the two receipts at 75 % for CSE Acme: missing proof, 
   await expect(panel.getByLabel("Fin de l’abonnement")).toHaveAccessibleDescription(new RegExp(endError));
   await expect(page).toHaveTitle(/^Erreur : /);
   await expectAccessible(page, "details, end after 31 December");
+
+  // The price's bound, said in the hint: 1 000 € per month of the period (decision 0049). Two months, so
+  // 2 000,01 € is refused on the field and in the summary; the page keeps what was typed.
+  const price = panel.getByLabel("Prix de l’abonnement pour la période, en euros");
+  await expect(price).toHaveAccessibleDescription(/^Par exemple 86,40\. Jusqu’à 1\s000,00\s€ par mois de la période\./);
   await panel.getByLabel("Fin de l’abonnement").fill(french(END));
+  await price.fill("2 000,01");
+  await panel.getByRole("button", { name: "Continuer", exact: true }).click();
+  const tooBig = /Le prix ne peut pas dépasser 1\s000,00\s€ par mois de la période de l’abonnement\./;
+  await expect(price).toHaveAccessibleDescription(tooBig);
+  await expect(price).toHaveAttribute("aria-invalid", "true");
+  await expect(price).toHaveValue("2 000,01");
+  await expect(page.getByRole("link", { name: tooBig })).toHaveAttribute("href", `#${await price.getAttribute("id")}`);
+  await expect(page).toHaveTitle(/^Erreur : /);
+  await expectAccessible(page, "details, price above the bound");
+  await price.fill("86,40");
   await panel.getByRole("button", { name: "Continuer", exact: true }).click();
 
   // Summary: the server's simulation — the share of the price, paid monthly.
@@ -184,6 +200,9 @@ test("bad answers posted by request: 400 with the French message, nothing create
   for (const [change, message] of [
     [{ amount: "0" }, "Indiquez un montant supérieur à 0, avec au plus 2 décimales."],
     [{ amount: "douze" }, "Indiquez un montant supérieur à 0, avec au plus 2 décimales."],
+    // Above 1 000 € per month of the period (decision 0049): the probe's figure, and a cent over two months' bound.
+    [{ amount: "999 999,99" }, "Le prix ne peut pas dépasser 1\u202f000,00\u00a0€ par mois de la période"],
+    [{ amount: "2000,01" }, "Le prix ne peut pas dépasser 1\u202f000,00\u00a0€ par mois de la période"],
     [{ start_at: `15/03/${Number(year) - 1}` }, "La date de début doit être dans l’année en cours"],
     [{ ends_at: french(START).replace(/^01/, "00") }, "Indiquez une date de fin valide"],
     [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, "L’IBAN n’est pas valide"],
@@ -193,7 +212,8 @@ test("bad answers posted by request: 400 with the French message, nothing create
     expect(refused.status(), JSON.stringify(change)).toBe(400);
     expect(await refused.text(), JSON.stringify(change)).toContain(message);
   }
-  // The right answers go on to the summary; an amount posted there is not the server's concern.
+  // The right answers go on to the summary — the price at its bound too —; an amount posted there is not the server's concern.
+  expect((await post("details", { group_id: account.groupId, ...details, amount: "2000,00" })).status()).toBe(302);
   expect((await post("details", { group_id: account.groupId, ...details })).status()).toBe(302);
   const unsigned = await post("summary", { intent: "confirm", amount: "999999" });
   expect(unsigned.status()).toBe(400);

@@ -421,7 +421,19 @@ test("holidays ask for the sworn name: the platform's refusal lands on its field
   await panel.getByRole("button", { name: "Rechercher" }).click();
   await panel.getByRole("radio", { name: "Gîtes du Vercors" }).check();
   await panel.getByLabel("Date de l’achat").fill("14/11/2026");
-  await panel.getByLabel("Montant payé").fill("9,10");
+  // The amount's bound, said in the hint (decision 0049): 5 000,01 € is refused on the field and in the summary.
+  const amount = panel.getByLabel("Montant payé");
+  await expect(amount).toHaveAccessibleDescription(/^En euros, par exemple 12,50, jusqu’à 5\s000,00\s€/);
+  await amount.fill("5 000,01");
+  await continueFrom(panel);
+  const tooBig = /^(Erreur : )?Le montant ne peut pas dépasser 5\s000,00\s€\.$/;
+  await expect(amount).toHaveAccessibleDescription(/Le montant ne peut pas dépasser 5\s000,00\s€\./);
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await expect(amount).toHaveValue("5 000,01");
+  await expect(page.getByRole("link", { name: tooBig })).toHaveAttribute("href", `#${await amount.getAttribute("id")}`);
+  await expect(page).toHaveTitle(/^Erreur : /);
+  await expectAccessible(page, "refund wizard, amount above the bound");
+  await amount.fill("9,10");
   await continueFrom(panel);
 
   // One wallet: it takes the whole amount.
