@@ -24,5 +24,11 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 VOLUME ["/app/data"]
-HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node_modules/.bin/tsx", "server.ts"]
+# Healthy while /healthz answers 200 on the port the server listens on (503 while the database does not answer,
+# decision 0041); the first minute (migrations at start) is not counted. Docker marks the container unhealthy, it
+# does not restart it: the restart policy (`--restart unless-stopped`, compose `restart:`) acts when the server
+# process exits, which it does when it crashes (decision 0048, docs/deploy/).
+HEALTHCHECK --interval=30s --timeout=3s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# One process, tsx as a loader (not its launcher): the container's main process is the server (the primary with
+# WEB_CONCURRENCY > 1), so `docker stop`'s SIGTERM reaches it and its exit is the container's.
+CMD ["node", "--import", "tsx", "server.ts"]

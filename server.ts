@@ -10,6 +10,7 @@ import { browserErrorReporting } from "./app/.server/error-reporting";
 import { tagManagerScriptUrl } from "./app/domain/tag-events";
 import { createServerApp, type ServerRuntime } from "./server/app";
 import { rateLimitsOf } from "./server/rate-limits";
+import { RestartBackoff } from "./server/worker-restarts";
 
 /**
  * Entry point: `npm start` (built app) or `npm run dev` (Vite middleware, reloads on change).
@@ -88,6 +89,13 @@ async function main() {
   });
 
   let stopping = false;
+  // The primary gone (killed, crashed): it held the listening socket, so this worker can take no new
+  // connection. Node ends the worker at once after this event (its own rule for an unexpected
+  // disconnect); the supervisor restarts the whole service (decision 0048).
+  cluster.worker?.on("disconnect", () => {
+    if (!stopping && !cluster.worker?.exitedAfterDisconnect)
+      log.error("primary gone, worker stopping", { pid: process.pid });
+  });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -105,8 +113,9 @@ async function main() {
 }
 
 /**
- * Keeps `count` workers serving (a crashed one is replaced) and stops them all on SIGTERM/SIGINT; keeps
- * the rate-limit counts of every worker when they live in memory (SQLite).
+ * Keeps `count` workers serving and stops them all on SIGTERM/SIGINT; keeps the rate-limit counts of
+ * every worker when they live in memory (SQLite). A worker that stops is replaced, after a wait that
+ * grows while workers keep dying young (RestartBackoff, decision 0048); each start and stop is logged.
  */
 function runPrimary(
   count: number,
@@ -116,27 +125,49 @@ function runPrimary(
 ) {
   if (countsInMemory) new ClusterMemoryStorePrimary().init();
   let stopping = false;
-  const fork = () => cluster.fork(workerEnv);
+  const backoff = new RestartBackoff();
+  /** The workers alive, by cluster id, with when each started. */
+  const startedAt = new Map<number, number>();
+  const pendingForks = new Set<NodeJS.Timeout>();
+  const fork = () => {
+    const worker = cluster.fork(workerEnv);
+    startedAt.set(worker.id, Date.now());
+    log.info("worker started", { pid: worker.process.pid });
+  };
   for (let i = 0; i < count; i++) fork();
   let listening = 0;
-  cluster.on("listening", () => {
+  cluster.on("listening", (worker) => {
+    log.info("worker listening", { pid: worker.process.pid });
     listening += 1;
     if (listening === count) log.info("portal listening", { workers: count });
   });
-  let stopped = 0;
-  cluster.on("exit", (worker, code) => {
+  cluster.on("exit", (worker, code, signal) => {
+    const livedMs = Date.now() - (startedAt.get(worker.id) ?? Date.now());
+    startedAt.delete(worker.id);
     if (stopping) {
-      stopped += 1;
-      if (stopped === count) process.exit(0);
+      if (startedAt.size === 0) process.exit(0);
       return;
     }
-    log.error("worker stopped, starting another", { pid: worker.process.pid, code });
-    fork();
+    const delayMs = backoff.delayAfter(livedMs);
+    log.error("worker stopped, starting another", {
+      pid: worker.process.pid,
+      exit: code,
+      signal,
+      livedMs,
+      delayMs,
+    });
+    const timer = setTimeout(() => {
+      pendingForks.delete(timer);
+      if (!stopping) fork();
+    }, delayMs);
+    pendingForks.add(timer);
   });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info("shutting down", { signal, workers: count });
+    log.info("shutting down", { signal, workers: startedAt.size });
+    for (const timer of pendingForks) clearTimeout(timer);
+    if (startedAt.size === 0) process.exit(0);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
     setTimeout(() => process.exit(1), 12_000).unref();
   };
