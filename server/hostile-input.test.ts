@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
+import Stripe from "stripe";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import routes from "../app/routes";
 import { STRIPE_WEBHOOK_PATH } from "../app/domain/stripe-issuing";
@@ -105,6 +106,9 @@ const CONCURRENCY = 6;
 const MB = 1024 * 1024;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const REPORT_FILE = path.join(ROOT, "test-results/hostile-input.txt");
+const WEBHOOK_REPORT_FILE = path.join(ROOT, "test-results/hostile-input-webhook.txt");
+/** The webhook's secret on the catalogue's server: its signed cases are signed with it, as Stripe would. */
+const WEBHOOK_SECRET = "whsec_hostile_input_catalogue";
 
 // ---------------------------------------------------------------------------------------------------
 // Routes, from app/routes.ts, and what their modules post.
@@ -1051,12 +1055,13 @@ beforeAll(async () => {
   const name = "hostile-input";
   dbFile = path.join(ROOT, `data/${name}.sqlite`);
   // RATE_LIMITS=off lifts every limit where the server knows it (issue 11); unknown settings are ignored.
-  // The Stripe webhook is live (its secret set), so that its refusals of unsigned posts are catalogued too.
+  // The Stripe webhook is live (its secret set), so that its refusals of unsigned posts are catalogued too, and
+  // its own cases (signed and unsigned malformed events) are signed with that secret as Stripe would.
   server = await startTestServer(name, port, {
     RATE_LIMIT_SENSITIVE: "100000",
     RATE_LIMITS: "off",
     LOG_LEVEL: "info",
-    STRIPE_WEBHOOK_SECRET: "whsec_hostile_input_catalogue",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   });
   base = server.base;
   agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -1085,6 +1090,18 @@ test("every route parameter has sample values, every action module is analysed",
   expect(message, message).toBe("");
   expect(ENDPOINTS.filter((e) => e.analysis.hasAction).length).toBeGreaterThan(0);
 });
+
+// Before the routes' run, which may freeze or block marie's cards: the webhook's cases need one that pays.
+test("hostile-input catalogue: Stripe's webhook, signed and unsigned malformed events", async () => {
+  const started = Date.now();
+  const { count, failures: found } = await runWebhookCases();
+  const summary = `hostile-input catalogue, Stripe's webhook: ${count} cases in ${((Date.now() - started) / 1000).toFixed(1)} s; ${found.length} failed checks`;
+  console.log(summary);
+  mkdirSync(path.dirname(WEBHOOK_REPORT_FILE), { recursive: true });
+  writeFileSync(WEBHOOK_REPORT_FILE, `${summary}\n\n${reportOf(found, Infinity)}\n`);
+  if (found.length > 0)
+    throw new Error(`${summary}\n${reportOf(found, 38)}\nEvery failure: ${path.relative(ROOT, WEBHOOK_REPORT_FILE)}`);
+}, 60_000);
 
 test("hostile-input catalogue: every answer is clean", async () => {
   const started = Date.now();
@@ -1806,4 +1823,369 @@ function reportOf(list: Failure[], max: number): string {
     if (lines.length > shown.length) out.push(`    … and ${lines.length - shown.length} more`);
   }
   return out.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Stripe's webhook (issue 28 §3, decision 0036): what a form catalogue cannot send. Unsigned posts with malformed
+// `Stripe-Signature` headers, and events signed with the server's secret whose JSON, envelope or object is
+// malformed or out of range; then a signed refund larger than its capture. Expected: a 400 (or 409 for the
+// over-refund) with a French message, or for an authorisation request a decline; never a 5xx, never a stack trace,
+// a signature or the card in the log.
+
+interface WebhookCase {
+  label: string;
+  body: string;
+  /** The `Stripe-Signature` header; null: none. */
+  signature: string | null;
+  /** The statuses accepted; `declined`: a decision that must be `approved: false`. */
+  expect: { status: number[]; declined?: boolean };
+}
+
+/** A merchant name no log line may show (decision 0036: never the body). */
+const WEBHOOK_MERCHANT = "Boulangerie Hostile-Catalogue";
+let webhookSequence = 0;
+
+function webhookSign(payload: string, timestamp = Math.floor(Date.now() / 1000), secret = WEBHOOK_SECRET): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+}
+
+/** Stripe's issuing authorisation as an `issuing_authorization.request` carries it: 2 € at a bakery, now. */
+function webhookAuthorisation(cardRef: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: `iauth_hostile_${++webhookSequence}_${Date.now().toString(36)}`,
+    object: "issuing.authorization",
+    authorization_method: "contactless",
+    card: { id: cardRef, object: "issuing.card" },
+    created: Math.floor(Date.now() / 1000),
+    merchant_data: { name: WEBHOOK_MERCHANT, city: "Paris", country: "FR", category_code: "5462" },
+    pending_request: { amount: 200, currency: "eur" },
+    status: "pending",
+    ...fields,
+  };
+}
+
+function webhookEvent(type: string, object: unknown, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    id: `evt_hostile_${++webhookSequence}_${Date.now().toString(36)}`,
+    object: "event",
+    api_version: "2025-03-31.basil",
+    type,
+    data: { object },
+    ...extra,
+  });
+}
+
+/** Every case but the over-refund's sequence; the requests that pay are declined (euros only) to spare marie's wallets. */
+function webhookCases(cardRef: string): WebhookCase[] {
+  const now = Math.floor(Date.now() / 1000);
+  const cases: WebhookCase[] = [];
+  const refused = { status: [400] };
+  const declined = { status: [200], declined: true };
+  const received = { status: [200] };
+
+  // Unsigned: a plausible request under malformed, forged or out-of-date headers.
+  const body = webhookEvent("issuing_authorization.request", webhookAuthorisation(cardRef));
+  const real = /v1=([0-9a-f]{64})/.exec(webhookSign(body, now))![1]!;
+  const zeros = "0".repeat(64);
+  const headers: [string, string | null][] = [
+    ["no Stripe-Signature", null],
+    ["empty Stripe-Signature", ""],
+    ["empty v1 (t=1,v1=)", "t=1,v1="],
+    ["empty v1, current t", `t=${now},v1=`],
+    ["empty t and v1", "t=,v1="],
+    ["v1 without =", `t=${now},v1`],
+    ["two empty v1", `t=${now},v1=,v1=`],
+    ["missing t, genuine v1", `v1=${real}`],
+    ["t only", `t=${now}`],
+    ["duplicated t, genuine v1", `t=${now},t=${now},v1=${real}`],
+    ["huge t (30 digits)", `t=${"9".repeat(30)},v1=${zeros}`],
+    ["t=1e20", `t=1e20,v1=${zeros}`],
+    ["negative t", `t=-1,v1=${zeros}`],
+    ["non-hex v1", `t=${now},v1=${"z".repeat(64)}`],
+    ["upper-case v1", `t=${now},v1=${real.toUpperCase()}`],
+    ["short v1", `t=${now},v1=${real.slice(2)}`],
+    ["wrong v1", `t=${now},v1=${zeros}`],
+    ["commas only", ",,,"],
+    ["= only", "="],
+    ["t==,v1==", "t==,v1=="],
+    ["Latin-1 v1", `t=${now},v1=\u00e9\u00e9`],
+    ["8 KB header", `t=${now},${"v1=x,".repeat(1600)}`],
+    ["another secret's", webhookSign(body, now, "whsec_someone_else")],
+    ["signed 301 s ago", webhookSign(body, now - 301)],
+    ["signed an hour ahead", webhookSign(body, now + 3600)],
+    ["signed with t=1e20", webhookSign(body, 1e20)],
+  ];
+  for (const [label, signature] of headers)
+    cases.push({ label: `unsigned: ${label}`, body, signature, expect: refused });
+  cases.push({
+    label: "unsigned: body changed after signing",
+    body: body.replace('"amount":200', '"amount":1'),
+    signature: webhookSign(body, now),
+    expect: refused,
+  });
+
+  // Signed, but not an event: not JSON, JSON that is not an object, envelopes with malformed fields.
+  const envelope = (fields: Record<string, unknown>) =>
+    JSON.stringify({ id: `evt_hostile_${++webhookSequence}`, type: "ping", data: { object: {} }, ...fields });
+  const notEvents: [string, string][] = [
+    ["empty body", ""],
+    ["truncated JSON", '{"id": "evt_1", "type": '],
+    ["byte-order mark", `\ufeff${envelope({})}`],
+    ["null", "null"],
+    ["a number", "42"],
+    ["1e999", "1e999"],
+    ["a string", '"evt_1"'],
+    ["true", "true"],
+    ["an empty array", "[]"],
+    ["an array of events", `[${envelope({})}]`],
+    ["an empty object", "{}"],
+    ["20,000 nested arrays", `${"[".repeat(20000)}${"]".repeat(20000)}`],
+    ["id a number", envelope({ id: 42 })],
+    ["id of 10,000 characters", envelope({ id: `evt_${"x".repeat(10000)}` })],
+    ["id with NUL", envelope({ id: "evt_\u0000" })],
+    ["id with a space", envelope({ id: "evt 1" })],
+    ["type of 10,000 characters", envelope({ type: "x".repeat(10000) })],
+    ["type a number", envelope({ type: 1e20 })],
+    ["type with spaces", envelope({ type: "issuing authorization request" })],
+    ["no data", envelope({ data: undefined })],
+    ["data an array", envelope({ data: [] })],
+    ["object null", envelope({ data: { object: null } })],
+    ["object an array", envelope({ data: { object: [1, 2] } })],
+    ["duplicated id, the last malformed", `{"id": "evt_ok", "id": "evt bad", "type": "ping", "data": {"object": {}}}`],
+  ];
+  for (const [label, payload] of notEvents)
+    cases.push({ label: `signed: ${label}`, body: payload, signature: webhookSign(payload), expect: refused });
+
+  // Signed authorisation requests with malformed or out-of-range fields: a decline (`approved: false`), never a 5xx.
+  const request = (fields: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    webhookEvent("issuing_authorization.request", webhookAuthorisation(cardRef, fields), extra);
+  /** JSON numbers JSON.stringify cannot write (1e400 is Infinity once parsed). */
+  const rawNumber = (fields: Record<string, unknown>, value: string) => request(fields).replace('"__RAW__"', value);
+  const requests: [string, string, WebhookCase["expect"]][] = [
+    ["created 1e20", request({ created: 1e20 }), declined],
+    ["created -1", request({ created: -1 }), declined],
+    ["created 1.5", request({ created: 1.5 }), declined],
+    ["created a string", request({ created: "2026-11-27" }), declined],
+    ["created 1e308", request({ created: 1e308 }), declined],
+    ["created 1e400", rawNumber({ created: "__RAW__" }, "1e400"), declined],
+    ["amount 1e20", request({ pending_request: { amount: 1e20, currency: "eur" } }), declined],
+    ["amount -500", request({ pending_request: { amount: -500, currency: "eur" } }), declined],
+    ["amount 0", request({ pending_request: { amount: 0, currency: "eur" } }), declined],
+    ["amount 1.5", request({ pending_request: { amount: 1.5, currency: "eur" } }), declined],
+    ["amount a string", request({ pending_request: { amount: "200", currency: "eur" } }), declined],
+    ["amount 1e400", rawNumber({ pending_request: { amount: "__RAW__", currency: "eur" } }, "1e400"), declined],
+    ["no pending request", request({ pending_request: null }), declined],
+    ["pending request an array", request({ pending_request: [200, "eur"] }), declined],
+    ["card id a number", request({ card: { id: 42 } }), declined],
+    ["card id of 10,000 characters", request({ card: `ic_${"x".repeat(10000)}` }), declined],
+    ["card null", request({ card: null }), declined],
+    ["unknown card", request({ card: "ic_hostile_unknown" }), declined],
+    ["no id", request({ id: undefined }), declined],
+    ["id of 10,000 characters", request({ id: `iauth_${"x".repeat(10000)}` }), declined],
+    ["id with NUL", request({ id: "iauth_\u0000" }), declined],
+    ["currency of 1,000 €", request({ pending_request: { amount: 200, currency: "€".repeat(1000) } }), declined],
+    ["category code letters", request({ merchant_data: { name: WEBHOOK_MERCHANT, category_code: "abcd" } }), declined],
+    ["merchant data an array", request({ merchant_data: [WEBHOOK_MERCHANT] }), declined],
+    // Paid in dollars, so declined whatever the rest; its texts are stored with the decline.
+    [
+      "NUL, markup and 100 KB in the merchant's texts",
+      request({
+        pending_request: { amount: 200, currency: "usd" },
+        merchant_data: {
+          name: `${WEBHOOK_MERCHANT}\u0000${MARKUP}${"x".repeat(100_000)}`,
+          city: "Pa\u0000ris\r\n",
+          country: "F\u0000R",
+          category_code: "5462",
+        },
+        authorization_method: { hostile: true },
+      }),
+      declined,
+    ],
+    [
+      "API version with a line break (answered in a header)",
+      request({ pending_request: { amount: 200, currency: "usd" } }, { api_version: "2025\r\nSet-Cookie: hostile=1" }),
+      declined,
+    ],
+    ["event created 1e20", request({ pending_request: { amount: 200, currency: "usd" } }, { created: 1e20 }), declined],
+  ];
+  for (const [label, payload, expected] of requests)
+    cases.push({ label: `signed request: ${label}`, body: payload, signature: webhookSign(payload), expect: expected });
+
+  // Signed authorisation and transaction events: a malformed or out-of-range object is a 400.
+  const update = (fields: Record<string, unknown>) =>
+    webhookEvent("issuing_authorization.updated", {
+      ...webhookAuthorisation(cardRef),
+      approved: true,
+      status: "reversed",
+      pending_request: null,
+      ...fields,
+    });
+  const transaction = (fields: Record<string, unknown>) =>
+    webhookEvent("issuing_transaction.created", {
+      id: `ipi_hostile_${++webhookSequence}`,
+      object: "issuing.transaction",
+      type: "capture",
+      amount: -200,
+      authorization: "iauth_hostile_unknown",
+      ...fields,
+    });
+  const lifecycle: [string, string, WebhookCase["expect"]][] = [
+    ["authorisation created 1e20", update({ created: 1e20 }), refused],
+    ["authorisation created a string", update({ created: "yesterday" }), refused],
+    ["authorisation approved a string", update({ approved: "yes" }), refused],
+    ["authorisation status of 10,000 characters", update({ status: "x".repeat(10000) }), refused],
+    ["authorisation status a number", update({ status: 3 }), refused],
+    ["authorisation without id", update({ id: undefined }), refused],
+    ["authorisation id with NUL", update({ id: "iauth_\u0000" }), refused],
+    ["authorisation of an unknown card", update({ card: "ic_hostile_unknown" }), received],
+    ["transaction amount 1e20", transaction({ amount: 1e20 }), refused],
+    ["transaction amount -1e20", transaction({ amount: -1e20 }), refused],
+    ["transaction amount 0", transaction({ amount: 0 }), refused],
+    ["transaction amount 1.5", transaction({ amount: 1.5 }), refused],
+    ["transaction amount a string", transaction({ amount: "-200" }), refused],
+    ["transaction of an unknown type", transaction({ type: "dispute" }), refused],
+    ["transaction type a number", transaction({ type: 42 }), refused],
+    ["transaction authorisation malformed", transaction({ authorization: { id: ["iauth_1"] } }), refused],
+    ["transaction authorisation of 10,000 characters", transaction({ authorization: "x".repeat(10000) }), refused],
+    ["transaction without id", transaction({ id: undefined }), refused],
+    ["transaction of an unknown authorisation", transaction({}), received],
+    ["transaction without authorisation (force capture)", transaction({ authorization: null }), received],
+    ["an unknown type", webhookEvent("hostile.unknown_type", { id: "x" }), received],
+    ["an unknown type with an array object", webhookEvent("issuing_card.updated", [1]), refused],
+  ];
+  for (const [label, payload, expected] of lifecycle)
+    cases.push({ label: `signed: ${label}`, body: payload, signature: webhookSign(payload), expect: expected });
+  return cases;
+}
+
+/** One value read from the catalogue's database (read-only). */
+function readOne<T>(query: string, ...params: unknown[]): T | undefined {
+  const d = db();
+  try {
+    return d.prepare(query).get(...params) as T | undefined;
+  } finally {
+    d.close();
+  }
+}
+
+async function runWebhookCases(): Promise<{ count: number; failures: Failure[] }> {
+  const found: Failure[] = [];
+  const webhook = ENDPOINTS.find((e) => e.pattern === STRIPE_WEBHOOK_PATH);
+  if (!webhook) return { count: 0, failures: [{ check: "no webhook route", line: STRIPE_WEBHOOK_PATH }] };
+  users.marie ??= readUser("marie.martin@example.com");
+  users.claire ??= readUser("claire.petit@example.com");
+  const marie = users.marie;
+  const cardRef =
+    readOne<{ ref: string }>("select issuer_ref as ref from cards where user_id = ? and last_four = '4242'", marie.id)
+      ?.ref ?? "";
+  const stripe: Session = { name: "Stripe", cookie: null, user: marie, signedIn: false };
+  const logFrom = server.output().length;
+  const signatures = new Set<string>();
+  let count = 0;
+
+  const post = async (c: WebhookCase): Promise<Answer | null> => {
+    count++;
+    const headers: Record<string, string> = { "Content-Type": "application/json" };
+    if (c.signature !== null) headers["Stripe-Signature"] = c.signature;
+    for (const m of (c.signature ?? "").matchAll(/v1=([0-9a-f]{64})/g)) signatures.add(m[1]!);
+    const where = `POST ${STRIPE_WEBHOOK_PATH} [${c.label}]`;
+    let a: Answer;
+    try {
+      a = await send("POST", STRIPE_WEBHOOK_PATH, { headers, body: c.body });
+    } catch (err) {
+      found.push({ check: "no answer", line: `${where}: ${(err as Error).message}` });
+      return null;
+    }
+    const fail = (check: string, detail: string) => found.push({ check, line: `${where} → ${a.status}: ${detail}` });
+    // The generic checks (no 5xx, redirects, other user's data, no-store), then the webhook's own.
+    const asCase: Case = {
+      label: c.label,
+      session: stripe,
+      method: "POST",
+      target: where,
+      phase: "write",
+      endpoint: webhook,
+    };
+    checkAnswer({ ...asCase, target: STRIPE_WEBHOOK_PATH }, a, fail);
+    if (!c.expect.status.includes(a.status)) fail(`expected ${c.expect.status.join(" or ")}`, excerpt(a));
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(a.body) as Record<string, unknown>;
+    } catch {
+      fail("webhook answer not JSON", excerpt(a));
+    }
+    if (c.expect.declined && a.status === 200 && json.approved !== false) fail("expected a decline", excerpt(a));
+    if (a.status >= 400 && a.status < 500) {
+      if (typeof json.error !== "string") fail("refusal without its reason's code", excerpt(a));
+      if (typeof json.message !== "string" || !looksFrench(json.message)) fail("refusal not in French", excerpt(a));
+    }
+    return a;
+  };
+  /** A signed delivery expecting one status. */
+  const deliver = (label: string, payload: string, status: number) =>
+    post({ label, body: payload, signature: webhookSign(payload), expect: { status: [status] } });
+
+  const cases = webhookCases(cardRef);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < cases.length) await post(cases[next++]!);
+    }),
+  );
+
+  // The same signed request delivered five times at once: one decision, answered alike to each, recorded once.
+  const once = webhookEvent("issuing_authorization.request", webhookAuthorisation(cardRef));
+  const authorization = (JSON.parse(once) as { data: { object: { id: string } } }).data.object.id;
+  const twins = await Promise.all(
+    Array.from({ length: 5 }, () => deliver("signed request, five simultaneous deliveries", once, 200)),
+  );
+  const answers = [...new Set(twins.map((a) => a?.body))];
+  if (answers.length !== 1) found.push({ check: "replays answered differently", line: answers.join(" / ") });
+  const records = readOne<{ n: number }>(
+    "select count(*) as n from card_authorizations where stripe_authorization_id = ?",
+    authorization,
+  )?.n;
+  if (records !== 1) found.push({ check: "replays recorded more than once", line: `${records} records` });
+
+  // A signed refund larger than its capture: a 409 and an error in the log, on every delivery of it; a refund within
+  // the capture still goes through. Needs marie's •••• 4242 to pay 2 € at a bakery now (a fresh demo database).
+  const overRefund = answers[0] === JSON.stringify({ approved: true });
+  if (!overRefund) {
+    found.push({ check: "the over-refund's cases did not run", line: `2 € at a bakery answered ${answers[0]}` });
+  } else {
+    const transaction = (type: "capture" | "refund", amount: number) =>
+      webhookEvent("issuing_transaction.created", {
+        id: `ipi_hostile_${++webhookSequence}`,
+        object: "issuing.transaction",
+        type,
+        amount,
+        authorization,
+      });
+    await deliver("signed capture of 2 €", transaction("capture", -200), 200);
+    const tooMuch = transaction("refund", 300);
+    await deliver("signed refund of 3 € of a 2 € capture", tooMuch, 409);
+    await deliver("the same refund delivered again", tooMuch, 409);
+    await deliver("signed refund of 2 €", transaction("refund", 200), 200);
+    await deliver("signed refund of 1 cent more", transaction("refund", 1), 409);
+  }
+
+  // The log: refusals with their reason only; no stack trace, no error but the over-refund's alert, no signature,
+  // no card, no merchant.
+  await new Promise((r) => setTimeout(r, 200));
+  const log = server.output().slice(logFrom);
+  const ALERT = "stripe refund larger than the capture, refused";
+  for (const line of log.split("\n").filter(Boolean)) {
+    const shown = line.slice(0, 160);
+    if (/"stack"|^\s+at /.test(line)) found.push({ check: "stack trace in the log", line: shown });
+    else if (/"level":"error"/.test(line) && !line.includes(ALERT))
+      found.push({ check: "error in the log", line: shown });
+    if ([...signatures].some((s) => line.includes(s))) found.push({ check: "signature in the log", line: shown });
+    if (line.includes(WEBHOOK_MERCHANT) || (cardRef && line.includes(cardRef)))
+      found.push({ check: "body or card in the log", line: shown });
+  }
+  if (!log.includes('"msg":"stripe webhook refused"'))
+    found.push({ check: "refusals not logged", line: "no 'stripe webhook refused' line" });
+  if (overRefund && !new RegExp(`"level":"error","msg":"${ALERT}"`).test(log))
+    found.push({ check: "over-refund without its alert", line: `no '${ALERT}' error in the log` });
+  return { count, failures: found };
 }
