@@ -52,7 +52,7 @@ test("the French messages and hints say the same figures as the constants", () =
     `${spaced(formatCents(SUBSCRIPTION_MAX_PER_MONTH))} par mois`,
   );
   for (const [type, meters] of Object.entries(DECLARED_DISTANCE_MAX_METERS))
-    expect(t(`allowances.errors.distanceTooLong.${type}`)).toContain(` ${meters / 1000} km.`);
+    expect(spaced(t(`allowances.errors.distanceTooLong.${type}`))).toContain(` ${meters / 1000} km.`);
   // The hints are filled from the constants by the components.
   expect(spaced(t("refundWizard.details.amountHint", { max: formatCents(REFUND_MAX_AMOUNT) }))).toBe(
     "En euros, par exemple 12,50, jusqu’à 5 000,00 €",
@@ -60,7 +60,7 @@ test("the French messages and hints say the same figures as the constants", () =
   expect(spaced(t("subscriptionWizard.details.amountHint", { max: formatCents(SUBSCRIPTION_MAX_PER_MONTH) }))).toBe(
     "Par exemple 86,40. Jusqu’à 1 000,00 € par mois de la période.",
   );
-  expect(t("allowanceWizard.summary.correctHint", { max: DECLARED_DISTANCE_MAX_METERS.bicycle / 1000 })).toContain(
-    "jusqu’à 50 km.",
-  );
+  expect(
+    spaced(t("allowanceWizard.summary.correctHint", { max: DECLARED_DISTANCE_MAX_METERS.bicycle / 1000 })),
+  ).toContain("jusqu’à 50 km.");
 });
