@@ -91,6 +91,45 @@ test("marie's notifications: unread only, pages past 15, a card's notification, 
   await expect(page).toHaveURL(new RegExp(`/cards/${newCard}$`));
 });
 
+test("a link from another site marks nothing on display: shown unread, the person marks them (decision 0048)", async ({
+  page,
+  makeMarie,
+  signInAs,
+  javaScriptEnabled,
+}) => {
+  const marie = await makeMarie();
+  await signInAs(page, marie);
+  const portal = test.info().project.use.baseURL!;
+  // Another site (the browser says `Sec-Fetch-Site: cross-site`) with a link to the centre.
+  await page.route("http://elsewhere.test/**", (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><html lang="fr"><title>Ailleurs</title><a href="${portal}/notifications?back=%2Fcards">Vos notifications</a></html>`,
+    }),
+  );
+  await page.goto("http://elsewhere.test/");
+  await page.getByRole("link", { name: "Vos notifications" }).click();
+  await expect(page).toHaveURL(/\/notifications\?back=%2Fcards$/);
+  const bell = page.getByRole("link", { name: /^Notifications/ }).first();
+  const items = page.locator(".notification-centre__list > li");
+  await expect(items).toHaveCount(15);
+  const markShown = page.getByRole("button", { name: "Marquer ces notifications comme lues" });
+  if (javaScriptEnabled) {
+    // With JS they are marked as they come into view, as when opened from the portal; no button.
+    await expect(markShown).toHaveCount(0);
+    await expect
+      .poll(async () => (await bell.getAttribute("aria-label")) ?? "", { timeout: 20_000 })
+      .not.toBe("Notifications, 16 non lues");
+  } else {
+    await expect(bell).toHaveAccessibleName("Notifications, 16 non lues");
+    await expect(items.first()).toContainText("Non lue");
+    await expectAccessible(page, "notification centre opened from another site");
+    await markShown.click();
+    await expect(bell).toHaveAccessibleName("Notifications, 1 non lue");
+    await expect(markShown).toHaveCount(0);
+  }
+});
+
 test("another person's notification cannot be marked or deleted (404, nothing changed)", async ({
   page,
   makeAccount,

@@ -133,6 +133,9 @@ function useReadWhenSeen(observe: boolean) {
     return () => {
       observer.disconnect();
       if (timer !== undefined) clearTimeout(timer);
+      // Seen but not posted yet (a render came within the batch's wait, as right after hydration): the
+      // next run observes them again, instead of forgetting them.
+      for (const id of pending) sent.current.delete(id);
     };
   });
   return list;
