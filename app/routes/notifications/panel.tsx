@@ -102,6 +102,7 @@ function useReadWhenSeen(observe: boolean) {
   useEffect(() => {
     const root = list.current;
     if (!observe || !root || typeof IntersectionObserver === "undefined") return;
+    const seen = sent.current;
     let pending: string[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
@@ -119,8 +120,8 @@ function useReadWhenSeen(observe: boolean) {
       (entries) => {
         for (const entry of entries) {
           const id = entry.target instanceof HTMLElement ? entry.target.dataset.unreadId : undefined;
-          if (!entry.isIntersecting || !id || sent.current.has(id)) continue;
-          sent.current.add(id);
+          if (!entry.isIntersecting || !id || seen.has(id)) continue;
+          seen.add(id);
           pending.push(id);
           observer.unobserve(entry.target);
         }
@@ -129,13 +130,13 @@ function useReadWhenSeen(observe: boolean) {
       { threshold: 0.6 },
     );
     for (const item of root.querySelectorAll<HTMLElement>("[data-unread-id]"))
-      if (!sent.current.has(item.dataset.unreadId ?? "")) observer.observe(item);
+      if (!seen.has(item.dataset.unreadId ?? "")) observer.observe(item);
     return () => {
       observer.disconnect();
       if (timer !== undefined) clearTimeout(timer);
       // Seen but not posted yet (a render came within the batch's wait, as right after hydration): the
       // next run observes them again, instead of forgetting them.
-      for (const id of pending) sent.current.delete(id);
+      for (const id of pending) seen.delete(id);
     };
   });
   return list;
