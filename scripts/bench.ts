@@ -17,7 +17,10 @@
  *   (median reported): performance score, LCP, JavaScript transferred;
  * - the light version (Save-Data: on): the card page's HTML + CSS, its script elements, its Lighthouse LCP;
  * - the soak (scripts/bench/soak.ts): 50 signed-in people, each on their own account, for
- *   BENCH_SOAK_SECONDS on a walk of pages and form posts: errors and the server's memory.
+ *   BENCH_SOAK_SECONDS on a walk of pages and form posts: errors and the server's memory; each worker's
+ *   resident set and V8 heap (through its inspector, scripts/bench/inspector.ts) before the soak, right
+ *   after it, after BENCH_SOAK_IDLE_SECONDS without a request, and after a full garbage collection
+ *   (decision 0050).
  * Every budget is printed on one line with its measured value and a ✓/✗ mark. Budgets are reported, not
  * enforced: the exit code is 0 unless the build is missing or the server, the sign-in or a measuring tool
  * fails (a soak error is a failed budget, not a failed bench).
@@ -25,11 +28,17 @@
  * Needs `npm run build` first. Traffic goes to 127.0.0.1 only. 1 KB = 1024 bytes.
  * Settings: BENCH_PORT (3300), BENCH_SECONDS (10, each autocannon run), BENCH_WARM_SECONDS (5, the load
  * before each run), BENCH_LIGHTHOUSE_RUNS (3),
- * BENCH_SOAK_SECONDS (60), BENCH_SOAK_PEOPLE (50), WEB_CONCURRENCY (2), CHROMIUM_PATH (/usr/bin/chromium).
+ * BENCH_SOAK_SECONDS (60), BENCH_SOAK_PEOPLE (50), BENCH_SOAK_IDLE_SECONDS (60), BENCH_SOAK_ROUNDS (1: soaks,
+ * each with its idle time, back to back), BENCH_INSPECT_PORT (BENCH_PORT + 20, the primary's; workers take the
+ * next ones), WEB_CONCURRENCY (2), CHROMIUM_PATH (/usr/bin/chromium). For the memory investigation:
+ * BENCH_ONLY=soak (the soak alone on a fresh server), BENCH_HEAP_SNAPSHOTS=<folder> (heap snapshots of each
+ * worker before, after the warming and after each idle time, to compare with scripts/bench/heap-diff.ts; a
+ * snapshot leaves the worker's malloc heap larger, so its resident-set figures are not the bench's),
+ * BENCH_SMAPS=<folder> (/proc/<worker>/smaps at each memory point).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,7 +64,24 @@ import {
   type LighthousePage,
   type LighthouseRun,
 } from "./bench/lighthouse";
-import { meanRss, memoryMeasurable, soak, TIMEOUT_SECONDS, warmUp, type SoakPerson } from "./bench/soak";
+import {
+  collectGarbage,
+  heapFigures,
+  openWorkerInspectors,
+  writeHeapSnapshot,
+  type HeapFigures,
+} from "./bench/inspector";
+import {
+  meanRss,
+  memoryMeasurable,
+  memoryPoint,
+  servingPids,
+  soak,
+  TIMEOUT_SECONDS,
+  warmUp,
+  type MemoryPoint,
+  type SoakPerson,
+} from "./bench/soak";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1";
@@ -110,7 +136,23 @@ const SOAK = {
   warmSeconds: Number(process.env.BENCH_SOAK_WARM_SECONDS ?? 20),
   window: 10,
   growth: 1.1,
+  /** Issue 28 item 7: how long the server idles after the soak before its memory is read again. */
+  idleSeconds: Number(process.env.BENCH_SOAK_IDLE_SECONDS ?? 60),
+  /** Soaks (each followed by its idle time) back to back: the second shows whether memory keeps growing. */
+  rounds: Number(process.env.BENCH_SOAK_ROUNDS ?? 1),
 };
+/**
+ * Where the server's inspectors would listen (`--inspect-port`, which opens nothing by itself): the
+ * primary's port, its workers' the next ones up. The bench opens the workers' (SIGUSR1) for the soak's
+ * heap figures and its full garbage collection (scripts/bench/inspector.ts).
+ */
+const INSPECT_PORT = Number(process.env.BENCH_INSPECT_PORT ?? PORT + 20);
+/** A folder: heap snapshots of each worker after the soak's warming and after its idle minute (for diffing). */
+const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOTS;
+/** A folder: /proc/<worker>/smaps at each of the soak's memory points (BENCH_HEAP_SNAPSHOTS' snapshots change them). */
+const SMAPS_DIR = process.env.BENCH_SMAPS;
+/** `soak`: only the soak, with its memory figures, on the fresh server (no load runs, no Lighthouse). */
+const ONLY = process.env.BENCH_ONLY;
 
 /** autocannon ships no types: what this script uses of it (as scripts/bench-webhook.ts). */
 interface CannonResult {
@@ -287,7 +329,7 @@ async function prepareDatabase(people: number): Promise<SoakAccount[]> {
 }
 
 function startServer(): RunningServer {
-  return spawnServer(["--import", "tsx", "server.ts"], {
+  return spawnServer(["--import", "tsx", `--inspect-port=${INSPECT_PORT}`, "server.ts"], {
     NODE_ENV: "production",
     APP_MODE: "sandbox",
     HOST,
@@ -931,6 +973,199 @@ function soakWalk(account: SoakAccount, bodies: { allOn: string; allOff: string 
 }
 
 // ---------------------------------------------------------------------------------------------
+// The soak and the server's memory around it
+
+interface SoakReport {
+  soaked: Awaited<ReturnType<typeof soak>>;
+  warmUpProblems: string[];
+  errors: number;
+  memoryKnown: boolean;
+  firstRss: number;
+  lastRss: number;
+  memoryOk: boolean;
+  /** Before the soak, right after it, after the idle minute, and after that a full garbage collection. */
+  points: MemoryPoint[];
+  /** Workers whose heap could not be read (no inspector). */
+  uninspected: number;
+  /** Whether each round ends with a full garbage collection (at least one inspector open). */
+  collected: boolean;
+  snapshots: string[];
+}
+
+const sleep = (msValue: number) => new Promise((resolve) => setTimeout(resolve, msValue));
+
+/**
+ * The soak (issue 18 item 6) and the workers' memory around it (issue 28 item 7): resident set and V8
+ * heap of each worker before the soak, right after it, after SOAK.idleSeconds without a request, and
+ * after a full garbage collection at the end of that idle time (forced through the inspector: what the
+ * heap really holds, as opposed to what V8 has not collected yet).
+ */
+async function runSoak(server: RunningServer, accounts: SoakAccount[], settingsHtml: string): Promise<SoakReport> {
+  const bodies = notificationBodies(settingsHtml);
+  const people = accounts.map((a) => soakWalk(a, bodies));
+  const pid = server.child.pid!;
+  console.log(
+    `\nSoak: ${people.length} signed-in people, one walk each (warm-up round, ${SOAK.warmSeconds} s of the same load not measured, then ${SOAK.seconds} s, then ${SOAK.idleSeconds} s idle)…`,
+  );
+  // Opened once, before the first figures, so that every point pays alike for the open inspectors.
+  const workers = servingPids(pid);
+  const inspectors = await openWorkerInspectors(workers, INSPECT_PORT);
+  const points: MemoryPoint[] = [];
+  const point = async (label: string, heapOf: (port: number) => Promise<HeapFigures> = heapFigures) => {
+    const at = await memoryPoint(label, pid, inspectors, heapOf);
+    points.push(at);
+    // The workers' mappings at each point: what of the resident set is V8's heap, malloc's, code…
+    if (SMAPS_DIR)
+      for (const w of at.workers)
+        writeFileSync(
+          path.resolve(SMAPS_DIR, `worker-${w.pid}-${points.length}-${label.replace(/\W+/g, "-")}.smaps`),
+          readFileSync(`/proc/${w.pid}/smaps`),
+        );
+  };
+  const snapshots: string[] = [];
+  const snapshot = async (when: string) => {
+    if (!SNAPSHOT_DIR) return;
+    for (const [workerPid, port] of inspectors) {
+      const file = path.resolve(SNAPSHOT_DIR, `worker-${workerPid}-${when}.heapsnapshot`);
+      await writeHeapSnapshot(port, file);
+      snapshots.push(file);
+    }
+  };
+
+  await point("before the soak");
+  await snapshot("before");
+  const warmUpProblems = await warmUp(ORIGIN, people);
+  for (const problem of warmUpProblems.slice(0, 10)) console.log(`  warm-up: ${problem}`);
+  const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+  const errorsOf = (run: Awaited<ReturnType<typeof soak>>) =>
+    total(run.unexpected) + run.connectionErrors + total(run.timeouts);
+  // Its errors count: they are errors of the same server under the same load.
+  const warming = SOAK.warmSeconds > 0 ? await soak(ORIGIN, people, SOAK.warmSeconds, pid) : null;
+  if (warming) console.log(`  warming: ${warming.requests} requests, ${errorsOf(warming)} error(s)`);
+  await snapshot("after-warming");
+  let errors = warmUpProblems.length + (warming ? errorsOf(warming) : 0);
+  let soaked: Awaited<ReturnType<typeof soak>> | undefined;
+  for (let round = 1; round <= SOAK.rounds; round++) {
+    const run = await soak(ORIGIN, people, SOAK.seconds, pid);
+    soaked ??= run;
+    const tag = SOAK.rounds > 1 ? `, round ${round}` : "";
+    await point(`right after the ${run.seconds.toFixed(0)} s${tag}`);
+    errors += errorsOf(run);
+    console.log(
+      `  ${run.requests} requests in ${run.seconds.toFixed(0)} s${tag}: ${run.requestsPerSecond.toFixed(0)} req/s, ${errorsOf(run)} error(s); idle ${SOAK.idleSeconds} s…`,
+    );
+    await sleep(SOAK.idleSeconds * 1000);
+    await point(`after ${SOAK.idleSeconds} s idle${tag}`);
+    if (inspectors.size) await point(`then a full GC${tag}`, collectGarbage);
+    await snapshot(`after-idle-${round}`);
+  }
+  if (!soaked) throw new BenchError("BENCH_SOAK_ROUNDS must be at least 1");
+
+  const memoryKnown = memoryMeasurable() && soaked.samples.some((s) => s.rssKb[0]! > 0);
+  const firstRss = meanRss(soaked.samples, 0, SOAK.window);
+  const lastRss = meanRss(soaked.samples, soaked.seconds - SOAK.window, soaked.seconds + 1);
+  return {
+    soaked,
+    warmUpProblems,
+    errors,
+    memoryKnown,
+    firstRss,
+    lastRss,
+    memoryOk: memoryKnown && lastRss <= firstRss * SOAK.growth,
+    points,
+    uninspected: workers.length - inspectors.size,
+    collected: inspectors.size > 0,
+    snapshots,
+  };
+}
+
+function printSoak(report: SoakReport) {
+  const { soaked } = report;
+  console.log(
+    `\nSoak: ${soaked.people} people × ${soaked.seconds.toFixed(0)} s, ${soaked.requests} requests (${soaked.reads} page reads, ${soaked.writes} form posts), p50 ${ms(soaked.p50)} · p99 ${ms(soaked.p99)}`,
+  );
+  if (report.errors) {
+    const lines = [
+      ...report.warmUpProblems.map((p) => `warm-up: ${p}`),
+      ...[...soaked.unexpected].map(([what, count]) => `${what}: ${count}×`),
+      ...(soaked.connectionErrors ? [`connection errors: ${soaked.connectionErrors}`] : []),
+      ...[...soaked.timeouts].map(([step, count]) => `${step} → no answer within ${TIMEOUT_SECONDS} s: ${count}×`),
+    ];
+    console.log(`  errors: ${lines.slice(0, 20).join("\n          ")}`);
+  }
+  if (!report.memoryKnown) {
+    console.log("  server memory: not measured (no /proc on this system)");
+    return;
+  }
+  const perProcess = (sample: { rssKb: number[] } | undefined) =>
+    sample ? sample.rssKb.map((k, i) => `${i === 0 ? "primary" : `worker ${i}`} ${mb(k)}`).join(", ") : "–";
+  console.log(
+    `  server memory (resident set, primary + workers, sampled each second): first ${SOAK.window} s ${mb(report.firstRss)}, last ${SOAK.window} s ${mb(report.lastRss)} (${((report.lastRss / report.firstRss - 1) * 100).toFixed(1)} %)`,
+  );
+  const every5 = soaked.samples.filter((_, i) => i % 5 === 0 || i === soaked.samples.length - 1);
+  console.log(
+    `  total by time: ${every5.map((s) => `${s.at.toFixed(0)} s ${mb(s.rssKb.reduce((a, b) => a + b, 0))}`).join(" · ")}`,
+  );
+  console.log(`  at the start: ${perProcess(soaked.samples[0])}`);
+  console.log(`  at the end:   ${perProcess(soaked.samples.at(-1))}`);
+  const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
+  const workerCount = Math.max(...report.points.map((p) => p.workers.length));
+  const columns = Array.from({ length: workerCount }, (_, i) => `worker ${i + 1}: RSS · heap used / total · external`);
+  console.log(
+    `\n  Workers' memory around the soak (RSS from /proc; heap from process.memoryUsage() through the inspector${report.uninspected ? `, not read for ${report.uninspected} worker(s)` : ""}):`,
+  );
+  console.log(
+    table([
+      ["When", "primary RSS", ...columns],
+      ...report.points.map((p) => [
+        p.label,
+        p.primaryRssKb ? mb(p.primaryRssKb) : "–",
+        ...Array.from({ length: workerCount }, (_, i) => {
+          const w = p.workers[i];
+          if (!w) return "–";
+          const heap = w.heap
+            ? ` · ${mib(w.heap.heapUsed)} / ${mib(w.heap.heapTotal)} · ${mib(w.heap.external)}`
+            : " · heap not read";
+          return `${mb(w.rssKb)}${heap}`;
+        }),
+      ]),
+    ]),
+  );
+  if (report.snapshots.length) console.log(`  heap snapshots: ${report.snapshots.join(", ")}`);
+}
+
+/** The soak's lines of the budget table. */
+function soakRows(report: SoakReport): string[][] {
+  const { soaked, firstRss, lastRss, memoryKnown } = report;
+  const before = report.points[0];
+  const workersRss = (p: MemoryPoint | undefined) => (p ? p.workers.map((w) => mb(w.rssKb)).join(" + ") : "–");
+  return [
+    [
+      `Soak: ${soaked.people} signed-in people, ${soaked.seconds.toFixed(0)} s, pages + posts`,
+      `${report.errors} error(s) in ${soaked.requests} requests (${soaked.requestsPerSecond.toFixed(0)} req/s, ${soaked.writes} posts)`,
+      "0 errors",
+      mark(report.errors === 0 && soaked.requests > 0),
+    ],
+    [
+      `Soak: server memory, last ${SOAK.window} s vs first ${SOAK.window} s`,
+      memoryKnown
+        ? `${mb(lastRss)} vs ${mb(firstRss)} (${lastRss >= firstRss ? "+" : ""}${((lastRss / firstRss - 1) * 100).toFixed(1)} %)`
+        : "not measured (no /proc)",
+      `no growth (≤ +${((SOAK.growth - 1) * 100).toFixed(0)} %)`,
+      memoryKnown ? mark(report.memoryOk) : "–",
+    ],
+    [
+      `Soak: workers' RSS before → after → ${SOAK.idleSeconds} s idle${report.collected ? " → full GC" : ""}`,
+      memoryKnown
+        ? [before, ...report.points.slice(report.collected ? -3 : -2)].map(workersRss).join(" → ")
+        : "not measured (no /proc)",
+      "reported (decision 0050)",
+      "",
+    ],
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
 // The run
 
 interface LighthouseSummary {
@@ -1108,28 +1343,7 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
   const lightBytes = light.htmlGzip + light.cssGzip;
 
   // 8. The soak: the people prepared before the server started, each on their own account.
-  const bodies = notificationBodies(settingsHtml);
-  const people = accounts.map((a) => soakWalk(a, bodies));
-  console.log(
-    `\nSoak: ${people.length} signed-in people, one walk each (warm-up round, ${SOAK.warmSeconds} s of the same load not measured, then ${SOAK.seconds} s)…`,
-  );
-  const warmUpProblems = await warmUp(ORIGIN, people);
-  for (const problem of warmUpProblems.slice(0, 10)) console.log(`  warm-up: ${problem}`);
-  const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
-  const errorsOf = (run: Awaited<ReturnType<typeof soak>>) =>
-    total(run.unexpected) + run.connectionErrors + total(run.timeouts);
-  // Its errors count: they are errors of the same server under the same load.
-  const warming = SOAK.warmSeconds > 0 ? await soak(ORIGIN, people, SOAK.warmSeconds, server.child.pid!) : null;
-  if (warming) console.log(`  warming: ${warming.requests} requests, ${errorsOf(warming)} error(s)`);
-  const soaked = await soak(ORIGIN, people, SOAK.seconds, server.child.pid!);
-  const soakErrors = warmUpProblems.length + (warming ? errorsOf(warming) : 0) + errorsOf(soaked);
-  const memoryKnown = memoryMeasurable() && soaked.samples.some((s) => s.rssKb[0]! > 0);
-  const firstRss = meanRss(soaked.samples, 0, SOAK.window);
-  const lastRss = meanRss(soaked.samples, soaked.seconds - SOAK.window, soaked.seconds + 1);
-  const memoryOk = memoryKnown && lastRss <= firstRss * SOAK.growth;
-  console.log(
-    `  ${soaked.requests} requests in ${soaked.seconds.toFixed(0)} s: ${soaked.requestsPerSecond.toFixed(0)} req/s, ${soakErrors} error(s)`,
-  );
+  const soakReport = await runSoak(server, accounts, settingsHtml);
 
   // Details first, the budgets last.
   console.log(
@@ -1187,31 +1401,7 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
     `\nLight version (card page, Save-Data: on; bytes ${light.counted}): HTML ${kb(light.htmlGzip)} + CSS ${kb(light.cssGzip)} (${light.cssFiles} file(s)); ${light.scriptElements} <script> element(s), ${light.modulePreloads} modulepreload link(s), ${light.fontFiles} web font reference(s); Vary: ${light.vary || "—"}`,
   );
 
-  console.log(
-    `\nSoak: ${soaked.people} people × ${soaked.seconds.toFixed(0)} s, ${soaked.requests} requests (${soaked.reads} page reads, ${soaked.writes} form posts), p50 ${ms(soaked.p50)} · p99 ${ms(soaked.p99)}`,
-  );
-  if (soakErrors) {
-    const lines = [
-      ...warmUpProblems.map((p) => `warm-up: ${p}`),
-      ...[...soaked.unexpected].map(([what, count]) => `${what}: ${count}×`),
-      ...(soaked.connectionErrors ? [`connection errors: ${soaked.connectionErrors}`] : []),
-      ...[...soaked.timeouts].map(([step, count]) => `${step} → no answer within ${TIMEOUT_SECONDS} s: ${count}×`),
-    ];
-    console.log(`  errors: ${lines.slice(0, 20).join("\n          ")}`);
-  }
-  if (memoryKnown) {
-    const perProcess = (sample: { rssKb: number[] } | undefined) =>
-      sample ? sample.rssKb.map((k, i) => `${i === 0 ? "primary" : `worker ${i}`} ${mb(k)}`).join(", ") : "–";
-    console.log(
-      `  server memory (resident set, primary + workers, sampled each second): first ${SOAK.window} s ${mb(firstRss)}, last ${SOAK.window} s ${mb(lastRss)} (${((lastRss / firstRss - 1) * 100).toFixed(1)} %)`,
-    );
-    const every5 = soaked.samples.filter((_, i) => i % 5 === 0 || i === soaked.samples.length - 1);
-    console.log(
-      `  total by time: ${every5.map((s) => `${s.at.toFixed(0)} s ${mb(s.rssKb.reduce((a, b) => a + b, 0))}`).join(" · ")}`,
-    );
-    console.log(`  at the start: ${perProcess(soaked.samples[0])}`);
-    console.log(`  at the end:   ${perProcess(soaked.samples.at(-1))}`);
-  } else console.log("  server memory: not measured (no /proc on this system)");
+  printSoak(soakReport);
 
   console.log(
     `\nNo-JS checks: /login h1 "${loginH1 ?? "—"}", POST form with e-mail + submit: ${loginFormOk ? "yes" : "NO"} (sign-in above used it, without scripts)`,
@@ -1337,25 +1527,29 @@ async function bench(server: RunningServer, accounts: SoakAccount[]) {
         `≤ ${seconds(LIGHT.lcpMs)}`,
         mark(!lhLight.failed && lhLight.lcpMs <= LIGHT.lcpMs),
       ],
-      [
-        `Soak: ${soaked.people} signed-in people, ${soaked.seconds.toFixed(0)} s, pages + posts`,
-        `${soakErrors} error(s) in ${soaked.requests} requests (${soaked.requestsPerSecond.toFixed(0)} req/s, ${soaked.writes} posts)`,
-        "0 errors",
-        mark(soakErrors === 0 && soaked.requests > 0),
-      ],
-      [
-        `Soak: server memory, last ${SOAK.window} s vs first ${SOAK.window} s`,
-        memoryKnown
-          ? `${mb(lastRss)} vs ${mb(firstRss)} (${lastRss >= firstRss ? "+" : ""}${((lastRss / firstRss - 1) * 100).toFixed(1)} %)`
-          : "not measured (no /proc)",
-        `no growth (≤ +${((SOAK.growth - 1) * 100).toFixed(0)} %)`,
-        memoryKnown ? mark(memoryOk) : "–",
-      ],
+      ...soakRows(soakReport),
     ]),
   );
 }
 
+/** BENCH_ONLY=soak: the soak and its memory figures alone, on the fresh server. */
+async function soakAlone(accounts: SoakAccount[], server: RunningServer) {
+  const first = accounts[0];
+  if (!first) throw new BenchError("BENCH_ONLY=soak needs BENCH_SOAK_PEOPLE ≥ 1");
+  const settings = await request("/settings/notifications", {
+    headers: { Cookie: first.cookie, "Accept-Encoding": "identity", "Accept-Language": "fr-FR" },
+  });
+  if (settings.status !== 200) throw new BenchError(`/settings/notifications answered ${settings.status}`);
+  const report = await runSoak(server, accounts, settings.body.toString("utf8"));
+  printSoak(report);
+  console.log(`\n${table([["What", "Measured", "Budget", ""], ...soakRows(report)])}`);
+}
+
 async function main(): Promise<number> {
+  if (ONLY !== undefined && ONLY !== "soak") {
+    console.error(`BENCH_ONLY: "soak" or unset, not "${ONLY}"`);
+    return 1;
+  }
   const started = performance.now();
   const runTime = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   try {
@@ -1389,7 +1583,8 @@ async function main(): Promise<number> {
     console.log(
       `Server ready on ${ORIGIN} (fresh database ${path.relative(root, DB_FILE)}: the demo and ${accounts.length} copies of Marie for the soak; ${WORKERS} worker(s))\n`,
     );
-    await bench(server, accounts);
+    if (ONLY === "soak") await soakAlone(accounts, server);
+    else await bench(server, accounts);
     console.log(`\nBench run time: ${runTime()}`);
     return 0;
   } catch (err) {
@@ -1403,7 +1598,10 @@ async function main(): Promise<number> {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);
     removeDatabase();
-    const warnings = server.output.filter((line) => line.trim());
+    // Node's own lines about the inspector the soak opened (SIGUSR1) are not the server's.
+    const inspectorLine =
+      /^(Debugger (listening|attached|ending)|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector)/;
+    const warnings = server.output.filter((line) => line.trim() && !inspectorLine.test(line));
     if (warnings.length)
       console.log(`\nServer output (LOG_LEVEL=warn), last lines:\n${warnings.slice(-15).join("\n")}`);
   }

@@ -9,8 +9,9 @@
  * 200; a form post: a redirect, as the portal answers a successful post): anything else — an error
  * status, a redirect to the sign-in page, a timeout, a broken connection — counts as an error.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createRequire } from "node:module";
+import type { HeapFigures } from "./inspector";
 
 export interface SoakStep {
   /** Shown when the step answers something unexpected. */
@@ -258,23 +259,37 @@ function readProc(file: string): string | null {
   }
 }
 
-/** `pid` and its children (the cluster's workers), from /proc/<pid>/stat's parent field. */
+/** The program a process runs (/proc/<pid>/exe), or null. */
+function executable(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `pid` and its children that run the same program (the cluster's workers), from /proc/<pid>/stat's
+ * parent field. Other children are left out: tsx's esbuild service (about 16 MB) is no worker.
+ */
 export function processTree(pid: number): number[] {
   const children: number[] = [];
+  const program = executable(pid);
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readProc(`/proc/${entry}/stat`);
     // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after its last ")".
     const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields && Number(fields[1]) === pid) children.push(Number(entry));
+    if (fields && Number(fields[1]) === pid && executable(Number(entry)) === program) children.push(Number(entry));
   }
   return [pid, ...children.sort((a, b) => a - b)];
 }
 
+/** The resident set of one process, kB (0 when it is gone). */
+const rssKbOf = (pid: number) => Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(readProc(`/proc/${pid}/status`) ?? "")?.[1] ?? 0);
+
 export function serverRss(pid: number): number[] {
-  return processTree(pid).map((p) =>
-    Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(readProc(`/proc/${p}/status`) ?? "")?.[1] ?? 0),
-  );
+  return processTree(pid).map(rssKbOf);
 }
 
 export const memoryMeasurable = () => readProc("/proc/self/status")?.includes("VmRSS") ?? false;
@@ -284,4 +299,48 @@ export function meanRss(samples: MemorySample[], from: number, to: number): numb
   const within = samples.filter((s) => s.at >= from && s.at <= to);
   if (within.length === 0) return NaN;
   return within.reduce((total, s) => total + s.rssKb.reduce((a, b) => a + b, 0), 0) / within.length;
+}
+
+/** One worker's memory at a point of the soak: its resident set and, when its inspector is open, its V8 heap. */
+export interface WorkerMemory {
+  pid: number;
+  rssKb: number;
+  heap: HeapFigures | null;
+}
+
+export interface MemoryPoint {
+  label: string;
+  /** The primary's resident set, kB (0 when the server runs a single process, which is then its only worker). */
+  primaryRssKb: number;
+  workers: WorkerMemory[];
+}
+
+/** The processes that serve: the cluster's workers, or the server itself when it runs alone. */
+export function servingPids(serverPid: number): number[] {
+  const tree = processTree(serverPid);
+  return tree.length > 1 ? tree.slice(1) : tree;
+}
+
+/**
+ * The server's memory now: each worker's resident set (/proc) and heap (`heapOf` through its inspector,
+ * null without one). `heapOf` may act first (a full garbage collection): the resident set is read after it.
+ */
+export async function memoryPoint(
+  label: string,
+  serverPid: number,
+  inspectorPorts: Map<number, number>,
+  heapOf: (port: number) => Promise<HeapFigures>,
+): Promise<MemoryPoint> {
+  const pids = servingPids(serverPid);
+  const heaps = await Promise.all(
+    pids.map((pid) => {
+      const port = inspectorPorts.get(pid);
+      return port === undefined ? null : heapOf(port).catch(() => null);
+    }),
+  );
+  return {
+    label,
+    primaryRssKb: pids[0] === serverPid ? 0 : rssKbOf(serverPid),
+    workers: pids.map((pid, i) => ({ pid, rssKb: rssKbOf(pid), heap: heaps[i] ?? null })),
+  };
 }
