@@ -8,13 +8,13 @@ import { collectGarbage, heapFigures, openWorkerInspectors, writeHeapSnapshot } 
 /**
  * The bench's window into a worker (scripts/bench/inspector.ts, issue 28 item 7), on a real node process
  * started as the bench starts the server: `--inspect-port` set, no inspector open until SIGUSR1. The
- * process keeps about 1 M small objects reachable and has just dropped 2 M others, so a full garbage
+ * process keeps 400,000 small objects reachable and has just dropped 2 M others, so a full garbage
  * collection must free the dropped ones and keep the others.
  */
 const PORT = 3890;
 const MB = 1024 * 1024;
 const CHILD = `
-globalThis.kept = Array.from({ length: 1e6 }, (_, i) => ({ i, twice: i * 2 }));
+globalThis.kept = Array.from({ length: 4e5 }, (_, i) => ({ i, twice: i * 2 }));
 let dropped = Array.from({ length: 2e6 }, (_, i) => ({ i, text: "x" + i }));
 dropped = null;
 process.stdout.write("ready\\n");
@@ -47,8 +47,8 @@ test("SIGUSR1 opens the process's inspector on its --inspect-port, found by its 
 test("a full garbage collection frees what was dropped and keeps what is reachable", async () => {
   const before = await heapFigures(port!);
   const after = await collectGarbage(port!);
-  // 1 M kept objects of two fields and their array: about 48 MB on Node 20, well over 30 MB whatever the layout.
-  expect(after.heapUsed).toBeGreaterThan(30 * MB);
+  // 400,000 kept objects of two fields and their array: about 20 MB on Node 20, over an empty process's 4 MB.
+  expect(after.heapUsed).toBeGreaterThan(15 * MB);
   // 2 M dropped objects with a string each: about 140 MB counted before and gone after.
   expect(before.heapUsed - after.heapUsed).toBeGreaterThan(60 * MB);
   expect(after.heapTotal).toBeGreaterThanOrEqual(after.heapUsed);
@@ -63,5 +63,5 @@ test("a heap snapshot is written whole, and holds the kept objects", async () =>
     nodes: number[];
   };
   expect(snapshot.nodes.length).toBe(snapshot.snapshot.node_count * snapshot.snapshot.meta.node_fields.length);
-  expect(snapshot.snapshot.node_count).toBeGreaterThan(1e6);
-});
+  expect(snapshot.snapshot.node_count).toBeGreaterThan(4e5);
+}, 60_000);
