@@ -4,7 +4,6 @@ import type { Messenger } from "../providers/messaging";
 import { normaliseEmail } from "./accounts";
 import {
   issueCode,
-  resendAvailableAt,
   verifyCode,
   withdrawCodes,
   type CodeMessage,
@@ -54,16 +53,6 @@ export async function pendingChanges(db: DB, userId: string): Promise<Partial<Re
 export async function pendingFields(db: DB, userId: string): Promise<ContactField[]> {
   const pending = await pendingChanges(db, userId);
   return CONTACT_FIELDS.filter((field) => pending[field] !== undefined);
-}
-
-/** When a new code for this pending change can be sent, or null when it can be now. */
-export function pendingChangeResendAt(
-  db: DB,
-  userId: string,
-  field: ContactField,
-  now = new Date(),
-): Promise<Date | null> {
-  return resendAvailableAt(db, contactChangeSubject(userId, field), now);
 }
 
 export async function getProfileSettings(db: DB, userId: string): Promise<ProfileSettings | null> {
