@@ -44,23 +44,7 @@ function checkedValues(field: FieldMeta): string[] {
  * which is marked invalid (issue 13, finding 11): not each radio, where aria-invalid is not a supported
  * state (ARIA 1.3, jsx-a11y).
  */
-function ChoiceGroup({
-  type,
-  field,
-  legend,
-  hint,
-  options,
-  required,
-  className = "radios",
-}: {
-  type: "radio" | "checkbox";
-  field: FieldMeta;
-  legend: ReactNode;
-  hint?: string;
-  options: readonly ChoiceOption[];
-  required?: boolean;
-  className?: string;
-}) {
+function ChoiceGroup({ field, legend, hint, options, required }: ChoicesProps) {
   const error = errorOf(field);
   const { hintId, describedBy } = descriptionOf(field, hint, error);
   const checked = checkedValues(field);
@@ -68,7 +52,7 @@ function ChoiceGroup({
     <fieldset
       id={field.id}
       key={field.key}
-      className={`${className}${error ? " field--error" : ""}`}
+      className={`radios${error ? " field--error" : ""}`}
       aria-describedby={describedBy}
       aria-invalid={error ? true : undefined}
     >
@@ -78,13 +62,13 @@ function ChoiceGroup({
         const id = optionIdOf(field, option.value);
         const optionHintId = option.hint ? `${id}-hint` : undefined;
         const control = (
-          <label className={type === "radio" ? "radio" : "checkbox"}>
+          <label className="radio">
             <input
-              type={type}
+              type="radio"
               name={field.name}
               id={id}
               value={option.value}
-              required={type === "radio" && (required || field.required) ? true : undefined}
+              required={required || field.required ? true : undefined}
               disabled={option.disabled}
               defaultChecked={checked.includes(option.value) && !option.disabled}
               aria-describedby={optionHintId}
@@ -119,12 +103,7 @@ export interface ChoicesProps {
 
 /** One choice among a few (radios in a fieldset). The error summary links to `choiceTarget(field, options)`. */
 export function Radios(props: ChoicesProps) {
-  return <ChoiceGroup type="radio" {...props} />;
-}
-
-/** Several choices (checkboxes in a fieldset), submitted under one name. */
-export function Checkboxes(props: ChoicesProps) {
-  return <ChoiceGroup type="checkbox" className="radios checkboxes" {...props} />;
+  return <ChoiceGroup {...props} />;
 }
 
 /**

@@ -14,7 +14,6 @@ export {
 } from "./Field";
 export {
   Radios,
-  Checkboxes,
   Checkbox,
   TermsField,
   choiceTarget,
