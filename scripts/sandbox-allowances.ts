@@ -17,7 +17,7 @@ import {
   reviewAllowance,
   type AllowanceDecision,
 } from "../app/.server/services/allowances";
-import { todayInParis } from "../app/domain/wallets";
+import { todayInParis } from "../app/domain/dates";
 
 const USAGE =
   "usage: npm run sandbox:allowances -- list  |  <allowance id> approve|refuse [reason]  |  pay-due [YYYY-MM-DD]";

@@ -9,7 +9,7 @@ import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
 import { createPushSender } from "../app/.server/providers/push";
 import { reloadWallet } from "../app/.server/services/wallets";
-import { todayInParis } from "../app/domain/wallets";
+import { todayInParis } from "../app/domain/dates";
 
 const USAGE = "usage: npm run sandbox:reload -- <wallet id> <amount in cents> [end YYYY-MM-DD]";
 

@@ -1,7 +1,8 @@
 import { isSunday } from "date-fns";
 import fr from "../../locales/fr/translation.json" with { type: "json" };
 import { isFrenchPublicHoliday } from "./calendar";
-import { todayInParis, walletBalance, type BalanceLine, type CreditLimitLine } from "./wallets";
+import { walletBalance, type BalanceLine, type CreditLimitLine } from "./wallets";
+import { todayInParis } from "./dates";
 
 /**
  * The card-payment authorisation rules (issue 17, spec 000 §2 debit priority and overflow, §3, §4, §9;

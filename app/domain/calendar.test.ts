@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from "vitest";
 import { addCalendarDays, addWorkingDays, calendarDaysBetween, frenchPublicHolidays, isCalendarDay } from "./calendar";
-import { daysBetween, parisDayAfter } from "./wallets";
+import { daysBetween } from "./wallets";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -32,19 +32,6 @@ test("days between calendar days, across month ends and the daylight-saving chan
   expect(calendarDaysBetween("2026-10-24", "2026-10-26")).toBe(2); // winter time on 25 October 2026
   expect(calendarDaysBetween("2026-12-12", "2026-11-22")).toBe(-20);
   expect(daysBetween("2026-11-22", "2026-12-12")).toBe(20);
-});
-
-test("the Paris day after today counts calendar days, not 24-hour steps, across the spring change", () => {
-  // 23:30 in Paris on Saturday 28 March 2026 (22:30 UTC): the next day is Sunday 29, which has 23 hours.
-  const lateSaturday = new Date("2026-03-28T22:30:00Z");
-  expect(parisDayAfter(lateSaturday, 0)).toBe("2026-03-28");
-  expect(parisDayAfter(lateSaturday, 1)).toBe("2026-03-29");
-  expect(parisDayAfter(lateSaturday, 2)).toBe("2026-03-30");
-  // 00:30 in Paris on Sunday 25 October 2026 (22:30 UTC the day before): that day has 25 hours.
-  const earlySunday = new Date("2026-10-24T22:30:00Z");
-  expect(parisDayAfter(earlySunday, 0)).toBe("2026-10-25");
-  expect(parisDayAfter(earlySunday, 1)).toBe("2026-10-26");
-  expect(parisDayAfter(earlySunday, -1)).toBe("2026-10-24");
 });
 
 test("the answers do not depend on the server's own time zone", async () => {

@@ -1,4 +1,4 @@
-import { addCalendarDays, calendarDaysBetween } from "./calendar";
+import { calendarDaysBetween } from "./calendar";
 
 /** Pure wallet arithmetic shared by the card and wallet pages (spec 000 §2 "Wallet details"). */
 export interface BalanceLine {
@@ -36,23 +36,6 @@ export function walletBalance(input: {
   );
   if (openLimits.length > 0) return openLimits.reduce((sum, c) => sum + c.remainingAmount, 0);
   return currentBalances(input.balances, input.today).reduce((sum, b) => sum + b.balance, 0);
-}
-
-// Building a DateTimeFormat costs far more than using one: keep it.
-const parisDay = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/Paris",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
-
-export function todayInParis(now: Date = new Date()): string {
-  return parisDay.format(now);
-}
-
-/** The Paris calendar day `days` after today's (D+5), as YYYY-MM-DD. */
-export function parisDayAfter(now: Date, days: number): string {
-  return addCalendarDays(todayInParis(now), days);
 }
 
 /** Spec 000 §3: the gift subtypes; every one of them spends where gifts do. */

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { daysWithoutSundays } from "../../app/domain/allowances";
 import { dayToFrench } from "../../app/domain/refunds";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 import type { DB } from "../../app/.server/db";
 import { expect, test, type AccountOptions, type TestAccount } from "./fixtures";
 import { expectAccessible } from "./helpers";

@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 import { expectAccessible } from "./helpers";
 import { payoutDay } from "../../app/domain/allowances";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 
 /**
  * Issue 15 item 6: the funder's side of mobility allowances in the sandbox (/dev/allowances): approve an

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { monthsOfPeriod, transportSharePercent } from "../../app/domain/allowances";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 import { expect, test, type AccountOptions } from "./fixtures";
 import { expectAccessible } from "./helpers";
 

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test, type AccountOptions } from "./fixtures";
 import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 
 /**
  * Issue 15 item 1, spec 001 §2.5: the allowances' list (type, period, amounts, masked IBAN, status in

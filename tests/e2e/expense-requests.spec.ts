@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test, type AccountOptions } from "./fixtures";
 import { expectAccessible } from "./helpers";
 import { addWorkingDays } from "../../app/domain/calendar";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 
 /**
  * Spec 001 §2.6 "List", issue 14 items 1 and 4: the refund requests' list, cancelling with a confirmation

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { addCalendarDays, isFrenchPublicHoliday } from "../../app/domain/calendar";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 import { expect, test, type TestAccount } from "./fixtures";
 import { expectAccessible } from "./helpers";
 

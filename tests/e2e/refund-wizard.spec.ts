@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { addWorkingDays } from "../../app/domain/calendar";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 import type { Locator, Page } from "@playwright/test";
 import type { DB } from "../../app/.server/db";
 import { newId } from "../../app/.server/ids";

@@ -4,7 +4,7 @@ import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
 import { isSunday } from "date-fns";
 import { buildWalletTransaction } from "../../app/.server/db/factories";
 import { isFrenchPublicHoliday } from "../../app/domain/calendar";
-import { todayInParis } from "../../app/domain/wallets";
+import { todayInParis } from "../../app/domain/dates";
 
 /**
  * Spec 000 §2 "Wallets page": marie's four wallets, paging, a foreign id (the demo world, read only);

@@ -6,7 +6,7 @@ import { parseEnv } from "~/.server/env";
 import { createLogger } from "~/.server/logger";
 import type { Platform } from "~/.server/platform";
 import { addCalendarDays, isFrenchPublicHoliday } from "~/domain/calendar";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import { action, loader } from "~/routes/webhooks/stripe";
 import { installTestPlatform } from "./test-platform";
 

@@ -1,7 +1,7 @@
 import { isSunday } from "date-fns";
 import type { DeclineCode, EntryMode } from "../../domain/authorisation";
 import { addCalendarDays, isFrenchPublicHoliday } from "../../domain/calendar";
-import { todayInParis } from "../../domain/wallets";
+import { todayInParis } from "../../domain/dates";
 import { parisInstant } from "../../domain/timezone";
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DECLINE_SENTENCES, MEAL_DAILY_CAP, type DeclineCode } from "../../domain/authorisation";
 import { isFrenchPublicHoliday } from "../../domain/calendar";
 import { ibanProblem } from "../../domain/iban";
-import { parisDayAfter, todayInParis } from "../../domain/wallets";
+import { parisDayAfter, todayInParis } from "../../domain/dates";
 import { verifyPassword } from "../passwords";
 import { capStatus, listAllowancesAwaitingReview } from "../services/allowances";
 import { SandboxMessenger } from "../providers/messaging/sandbox";

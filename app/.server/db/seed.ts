@@ -2,7 +2,7 @@ import { clampDays, daysWithoutSundays, remainingCap, simulateDistance } from ".
 import { addCalendarDays } from "../../domain/calendar";
 import { capture } from "../services/authorisation-lifecycle";
 import { authorise } from "../services/authorisations";
-import { parisDayAfter } from "../../domain/wallets";
+import { parisDayAfter } from "../../domain/dates";
 import type { SandboxCardInput } from "../providers/issuer/sandbox";
 import type { ShippingStatus } from "../providers/issuer/port";
 import { newId } from "../ids";

@@ -33,7 +33,7 @@ import { isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { formatCents } from "~/domain/money";
 import { deliveryAddressSchema } from "~/domain/schemas";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import resources from "~/i18n/catalogues";
 
 /**

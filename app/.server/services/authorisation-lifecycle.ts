@@ -6,7 +6,7 @@ import {
   type Part,
 } from "~/domain/authorisation-lifecycle";
 import { MAX_AUTHORISATION_AMOUNT, payFromWallets } from "~/domain/authorisation";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
 import { loadWalletStates, type AuthoriseDeps } from "./authorisations";

@@ -12,7 +12,7 @@ import {
   type WalletState,
 } from "~/domain/authorisation";
 import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
 import { recordNotification } from "./notifications";

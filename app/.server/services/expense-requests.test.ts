@@ -19,7 +19,7 @@ import {
 import { saveNotificationPreferences, defaultNotificationPreferences } from "./notification-preferences";
 import { getWalletDetail } from "./wallets";
 import { addWorkingDays } from "~/domain/calendar";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 
 /** The refund platform on a real database (SQLite, and PostgreSQL with TEST_DATABASE_URL). */
 let handle: DatabaseHandle;

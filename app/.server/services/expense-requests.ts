@@ -11,7 +11,7 @@ import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { addWorkingDays, isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { foldForSearch } from "~/domain/search-text";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import resources from "~/i18n/catalogues";
 

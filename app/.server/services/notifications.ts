@@ -3,7 +3,7 @@ import { newId } from "../ids";
 import type { Messenger } from "../providers/messaging/port";
 import type { PushSender } from "../providers/push/port";
 import { getNotificationPreferences, type NotificationType } from "./notification-preferences";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import resources from "~/i18n/catalogues";
 
 /** The notification centre (spec 000 §2, §4, §7): pages of 15, newest first. */

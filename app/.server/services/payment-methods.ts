@@ -1,6 +1,6 @@
 import { ruleAllowance, type WalletState } from "~/domain/authorisation";
 import { validateSplit, type SelectableWallet, type SplitError, type SplitResult } from "~/domain/payment-methods";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { lockAuthorisation, settleOverflow } from "./authorisation-lifecycle";

@@ -7,7 +7,7 @@ import {
 } from "../../domain/receipt-file";
 import { parseReceiptText } from "../../domain/receipt-text";
 import { foldForSearch } from "../../domain/search-text";
-import { todayInParis } from "../../domain/wallets";
+import { todayInParis } from "../../domain/dates";
 import type { DB } from "../db";
 import { countHit } from "../db/rate-limit-store";
 import type { Env } from "../env";

@@ -7,11 +7,11 @@ import {
   currentBalances,
   daysBetween,
   spendingGuide,
-  todayInParis,
   validityElapsedPercent,
   walletBalance,
   walletTransactionLabel,
 } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import type { WalletSummary, WalletDetail, WalletTransactionView, WalletLicence } from "~/domain/wallets";
 import { isCalendarDay } from "~/domain/calendar";
 

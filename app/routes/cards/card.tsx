@@ -4,7 +4,7 @@ import { Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-
 import type { Route } from "./+types/card";
 import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
-import { formatDate } from "~/domain/dates";
+import { formatDate, todayInParis } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
@@ -15,7 +15,6 @@ import { availableCardLicences, getCardDetail, listCards } from "~/.server/servi
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
 import { deliveryHint } from "~/domain/delivery";
-import { todayInParis } from "~/domain/wallets";
 import { transactionsQuery } from "~/domain/transactions";
 import { NewTabLink } from "~/components/NewTabLink";
 import { clickAttributes, type ClickEvent } from "~/domain/tag-events";

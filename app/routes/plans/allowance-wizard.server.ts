@@ -9,7 +9,7 @@ import {
 import { allowanceTypesFor, getAllowance, type AllowanceListItem } from "~/.server/services/allowances";
 import { deleteReceipt } from "~/.server/services/receipts";
 import { isAllowanceType, type AllowanceType } from "~/domain/allowances";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { intentOf, unknownIntent } from "~/routes/+shared/intents.server";
 import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";

@@ -52,7 +52,7 @@ import {
   refundTicketSchema,
   refundTypeSchema,
 } from "~/domain/refund-schemas";
-import { todayInParis } from "~/domain/wallets";
+import { todayInParis } from "~/domain/dates";
 import { RECEIPT_MAX_BYTES, RECEIPT_MAX_FILES } from "~/domain/receipt-file";
 import { getLocale } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";

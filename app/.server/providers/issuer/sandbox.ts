@@ -14,7 +14,7 @@ import {
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { luhnValid } from "../../../domain/luhn";
-import { parisDayAfter } from "../../../domain/wallets";
+import { parisDayAfter } from "../../../domain/dates";
 import type { DB } from "../../db";
 import { newSecretToken, hashSecret } from "../../tokens";
 import { newId } from "../../ids";

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { todayInParis } from "../../../domain/wallets";
+import { todayInParis } from "../../../domain/dates";
 import {
   IssuerError,
   type AddressField,

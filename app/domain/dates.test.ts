@@ -1,0 +1,15 @@
+import { expect, test } from "vitest";
+import { parisDayAfter } from "./dates";
+
+test("the Paris day after today counts calendar days, not 24-hour steps, across the spring change", () => {
+  // 23:30 in Paris on Saturday 28 March 2026 (22:30 UTC): the next day is Sunday 29, which has 23 hours.
+  const lateSaturday = new Date("2026-03-28T22:30:00Z");
+  expect(parisDayAfter(lateSaturday, 0)).toBe("2026-03-28");
+  expect(parisDayAfter(lateSaturday, 1)).toBe("2026-03-29");
+  expect(parisDayAfter(lateSaturday, 2)).toBe("2026-03-30");
+  // 00:30 in Paris on Sunday 25 October 2026 (22:30 UTC the day before): that day has 25 hours.
+  const earlySunday = new Date("2026-10-24T22:30:00Z");
+  expect(parisDayAfter(earlySunday, 0)).toBe("2026-10-25");
+  expect(parisDayAfter(earlySunday, 1)).toBe("2026-10-26");
+  expect(parisDayAfter(earlySunday, -1)).toBe("2026-10-24");
+});
