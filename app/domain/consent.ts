@@ -2,7 +2,6 @@ import { z } from "zod";
 
 /** The two answers of each consent question on /cookies; anything else is a forged value (400). */
 export const CONSENT_CHOICES = ["accept", "refuse"] as const;
-export type ConsentChoice = (typeof CONSENT_CHOICES)[number];
 
 const choice = z.enum(CONSENT_CHOICES, { error: "consent.errors.choiceRequired" });
 

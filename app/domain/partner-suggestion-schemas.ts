@@ -34,4 +34,3 @@ export const partnerSuggestionSchema = z.object({
 });
 
 export type PartnerSuggestionForm = z.input<typeof partnerSuggestionSchema>;
-export type PartnerSuggestion = z.output<typeof partnerSuggestionSchema>;

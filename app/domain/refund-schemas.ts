@@ -72,9 +72,3 @@ export const refundSummarySchema = z.object({
   sworn_statement: z.literal("on", { error: "refunds.errors.swornStatementRequired" }),
   sworn_name: z.string().trim().max(200).optional(),
 });
-
-export type RefundTypeForm = z.input<typeof refundTypeSchema>;
-export type RefundMobilityForm = z.input<typeof refundMobilitySchema>;
-export type RefundDetailsForm = z.input<ReturnType<typeof refundDetailsSchema>>;
-export type RefundMethodsForm = { payment_methods: { wallet_id: string; amount?: string }[]; iban: string };
-export type RefundSummaryForm = z.input<typeof refundSummarySchema>;

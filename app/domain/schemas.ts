@@ -47,7 +47,6 @@ export const problemReportSchema = z.object({
 
 /** Field shapes for conform's useForm in the browser (the schemas themselves stay on the server). */
 export type LoginForm = z.input<typeof loginSchema>;
-export type CodeForm = z.input<typeof codeSchema>;
 export type StopCardForm = z.input<typeof stopCardSchema>;
 export type ProblemReportForm = z.input<typeof problemReportSchema>;
 
@@ -121,7 +120,6 @@ export const onboardingProfileSchema = z.object({
 });
 
 export type OnboardingProfileForm = z.input<typeof onboardingProfileSchema>;
-export type DeliveryAddressInput = z.output<typeof deliveryAddressSchema>;
 
 /** Spec 000 §2, §9: the overflow amount, whole euros from 50 to 150. */
 export const overflowAmountSchema = z.object({

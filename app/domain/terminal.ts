@@ -18,7 +18,6 @@ export const MERCHANT_PRESETS = [
   { id: "cinema", code: "7832", name: "Cinéma Comoedia", city: "Lyon" }, // culture
   { id: "onlineShop", code: "5999", name: "Boutique en ligne", city: "Paris" }, // gift (any shop)
 ] as const;
-export type MerchantPreset = (typeof MERCHANT_PRESETS)[number]["id"];
 export const CUSTOM_MERCHANT = "custom";
 export const ENTRY_MODES = ["chip_and_pin", "contactless", "online"] as const satisfies readonly EntryMode[];
 
