@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { parisDayAfter } from "./dates";
+import { frenchDay, parisDayAfter } from "./dates";
 
 test("the Paris day after today counts calendar days, not 24-hour steps, across the spring change", () => {
   // 23:30 in Paris on Saturday 28 March 2026 (22:30 UTC): the next day is Sunday 29, which has 23 hours.
@@ -12,4 +12,8 @@ test("the Paris day after today counts calendar days, not 24-hour steps, across 
   expect(parisDayAfter(earlySunday, 0)).toBe("2026-10-25");
   expect(parisDayAfter(earlySunday, 1)).toBe("2026-10-26");
   expect(parisDayAfter(earlySunday, -1)).toBe("2026-10-24");
+});
+
+test("a calendar day as a French date field shows it, JJ/MM/AAAA", () => {
+  expect(frenchDay("2026-11-14")).toBe("14/11/2026");
 });

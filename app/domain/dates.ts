@@ -14,6 +14,12 @@ export function formatTime(iso: string): string {
   return formatInTimeZone(iso, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 }
 
+/** 2026-11-24 → 24/11/2026: a calendar day as a French form field and a message show it (no time zone involved). */
+export function frenchDay(day: string): string {
+  const [y, m, d] = day.split("-");
+  return `${d}/${m}/${y}`;
+}
+
 /** "2026-11" (a calendar month, YYYY-MM) → "novembre 2026". */
 export function formatMonth(month: string): string {
   return formatInTimeZone(`${month}-01`, { month: "long", year: "numeric" });

@@ -125,12 +125,6 @@ export function parseDay(text: string): string | null {
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
-/** YYYY-MM-DD → JJ/MM/AAAA, as the date field shows it. */
-export function dayToFrench(day: string): string {
-  const [y, m, d] = day.split("-");
-  return `${d}/${m}/${y}`;
-}
-
 /** Cents → "9,10", as an amount field shows it. */
 export function centsToField(cents: number): string {
   return `${Math.trunc(cents / 100)},${String(Math.abs(cents) % 100).padStart(2, "0")}`;

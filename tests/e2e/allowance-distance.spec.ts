@@ -1,7 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { daysWithoutSundays } from "../../app/domain/allowances";
-import { dayToFrench } from "../../app/domain/refunds";
-import { todayInParis } from "../../app/domain/dates";
+import { frenchDay, todayInParis } from "../../app/domain/dates";
 import type { DB } from "../../app/.server/db";
 import { expect, test, type AccountOptions, type TestAccount } from "./fixtures";
 import { expectAccessible } from "./helpers";
@@ -142,8 +141,8 @@ test("marie-like asks a carpooling allowance as a driver for CSE Acme: work addr
   await expect(panel.getByLabel("Financeur")).toHaveValue(await cseGroupId(db, account));
 
   await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
-  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
-  await panel.getByLabel("Date de fin").fill(dayToFrench(today));
+  await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
+  await panel.getByLabel("Date de fin").fill(frenchDay(today));
   await fillDays(panel, DAYS);
   await panel.getByRole("radio", { name: "Conducteur" }).check();
   await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
@@ -243,8 +242,8 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
     "69003",
   );
   await expect(panel.getByLabel("IBAN du compte où verser l’indemnité")).toHaveValue(/^FR76\s?3000/);
-  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
-  await panel.getByLabel("Date de fin").fill(dayToFrench(tomorrow));
+  await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
+  await panel.getByLabel("Date de fin").fill(frenchDay(tomorrow));
   await panel.getByLabel("Jours au bureau").fill("3");
   await continueFrom(panel);
   const endError = panel.getByText("La date de fin ne peut pas être après aujourd’hui.");
@@ -265,8 +264,8 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
     "work.zipcode": "69006",
     "work.city": "Lyon",
     "work.country": "FR",
-    start_at: dayToFrench(yearStart),
-    ends_at: dayToFrench(today),
+    start_at: frenchDay(yearStart),
+    ends_at: frenchDay(today),
     days_at_office: "1",
     iban: IBAN,
   };
@@ -277,7 +276,7 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
     [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, "IBAN"],
     [{ "home.line1": "rue des Lilas" }, "numéro"],
     [{ start_at: "31/02/2026" }, "La date de début doit être"],
-    [{ ends_at: dayToFrench(tomorrow) }, "La date de fin ne peut pas être après aujourd’hui."],
+    [{ ends_at: frenchDay(tomorrow) }, "La date de fin ne peut pas être après aujourd’hui."],
   ];
   for (const [change, message] of refusals) {
     const answer = await page.request.post(details, { form: { ...valid, ...change } });
@@ -330,8 +329,8 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
     "Lyon",
   );
   await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
-  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
-  await panel.getByLabel("Date de fin").fill(dayToFrench(today));
+  await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
+  await panel.getByLabel("Date de fin").fill(frenchDay(today));
   await fillDays(panel, DAYS);
   await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
   await continueFrom(panel);
@@ -403,8 +402,8 @@ test("with the yearly cap used up, confirming is refused: the summary says why a
   await continueFrom(panel);
   await chooseGroup(panel, "CSE Acme");
   await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
-  await panel.getByLabel("Date de début").fill(dayToFrench(yearStart));
-  await panel.getByLabel("Date de fin").fill(dayToFrench(today));
+  await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
+  await panel.getByLabel("Date de fin").fill(frenchDay(today));
   await fillDays(panel, DAYS);
   await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
   await continueFrom(panel);

@@ -1,14 +1,13 @@
 import { expect, test } from "./fixtures";
 import { expectAccessible } from "./helpers";
 import { payoutDay } from "../../app/domain/allowances";
-import { todayInParis } from "../../app/domain/dates";
+import { frenchDay, todayInParis } from "../../app/domain/dates";
 
 /**
  * Issue 15 item 6: the funder's side of mobility allowances in the sandbox (/dev/allowances): approve an
  * allowance into monthly payouts, refuse one with a reason. The allowances are this journey's own
  * (fixtures.ts `makeAllowance`); the employee's list of them is another journey's (allowances-list).
  */
-const frenchDay = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 
 test("the sandbox reviewer approves an allowance into monthly payouts and refuses another with a reason", async ({
   page,

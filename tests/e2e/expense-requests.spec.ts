@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test, type AccountOptions } from "./fixtures";
 import { expectAccessible } from "./helpers";
 import { addWorkingDays } from "../../app/domain/calendar";
-import { todayInParis } from "../../app/domain/dates";
+import { frenchDay, todayInParis } from "../../app/domain/dates";
 
 /**
  * Spec 001 §2.6 "List", issue 14 items 1 and 4: the refund requests' list, cancelling with a confirmation
@@ -20,7 +20,6 @@ const LIST = "/plans/expense-requests";
 const requests = (page: Page) => page.getByRole("list", { name: /^(En cours|Terminées)$/ }).getByRole("listitem");
 const request = (page: Page, partner: string) =>
   page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: partner }) });
-const frenchDay = (day: string) => day.split("-").reverse().join("/");
 
 test("the list's tabs; cancelling the cancellable request after a confirmation releases what it held on the wallet", async ({
   page,

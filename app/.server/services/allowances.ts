@@ -5,7 +5,7 @@ import type { GeoAddress, Geodata } from "../providers/geodata/port";
 import type { Messenger } from "../providers/messaging/port";
 import type { PushSender } from "../providers/push/port";
 import { claimAllowanceDraft, linkAllowance } from "./allowance-drafts";
-import { fill, frenchDay } from "./expense-requests";
+import { fill } from "./expense-requests";
 import { getNotificationPreferences } from "./notification-preferences";
 import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
 import {
@@ -33,7 +33,7 @@ import { isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { formatCents } from "~/domain/money";
 import { deliveryAddressSchema } from "~/domain/schemas";
-import { todayInParis } from "~/domain/dates";
+import { frenchDay, todayInParis } from "~/domain/dates";
 import resources from "~/i18n/catalogues";
 
 /**

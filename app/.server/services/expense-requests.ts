@@ -11,7 +11,7 @@ import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { addWorkingDays, isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { foldForSearch } from "~/domain/search-text";
-import { todayInParis } from "~/domain/dates";
+import { frenchDay, todayInParis } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import resources from "~/i18n/catalogues";
 
@@ -1012,10 +1012,4 @@ async function notifyByMail(
   await deliverNotification(deps, userId, `expense_request_${event}_notification`, requestId, {
     mail: { subject: fill(mail.subject, values), text: `${fill(mail.text, values)}\n\n${mails.footer}` },
   });
-}
-
-/** 2026-11-24 → 24/11/2026 (a calendar day, no time zone involved). */
-export function frenchDay(day: string): string {
-  const [y, m, d] = day.split("-");
-  return `${d}/${m}/${y}`;
 }

@@ -24,7 +24,8 @@ import {
   type AllowanceDetailsForm,
 } from "~/domain/allowance-schemas";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
-import { dayToFrench, parseDay } from "~/domain/refunds";
+import { parseDay } from "~/domain/refunds";
+import { frenchDay } from "~/domain/dates";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
@@ -159,8 +160,8 @@ export async function distanceLoad(ctx: AllowanceFlowContext): Promise<DistanceV
       group_id: groupId,
       home: a.home ?? emptyAddress(),
       work,
-      start_at: a.startAt ? dayToFrench(a.startAt) : "",
-      ends_at: a.endsAt ? dayToFrench(a.endsAt) : "",
+      start_at: a.startAt ? frenchDay(a.startAt) : "",
+      ends_at: a.endsAt ? frenchDay(a.endsAt) : "",
       days_at_office: days ? String(days) : "",
       iban: a.iban ?? "",
       travel_role: type === "carpooling" ? (a.travelRole ?? "") : "",

@@ -35,7 +35,6 @@ import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { parseEuros, validateSplit, type SplitError } from "~/domain/payment-methods";
 import {
   centsToField,
-  dayToFrench,
   fieldNameOf,
   findMobilitySubtype,
   isRefundStep,
@@ -52,7 +51,7 @@ import {
   refundTicketSchema,
   refundTypeSchema,
 } from "~/domain/refund-schemas";
-import { todayInParis } from "~/domain/dates";
+import { frenchDay, todayInParis } from "~/domain/dates";
 import { RECEIPT_MAX_BYTES, RECEIPT_MAX_FILES } from "~/domain/receipt-file";
 import { getLocale } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -294,7 +293,7 @@ export async function wizardLoader(args: Args) {
       },
       values: {
         partner_id: partner?.id ?? "",
-        ticket_date: ticketDate ? dayToFrench(ticketDate) : "",
+        ticket_date: ticketDate ? frenchDay(ticketDate) : "",
         amount: amount !== null ? centsToField(amount) : "",
       },
       partner,

@@ -6,7 +6,8 @@ import { deleteReceipt, describeReceipt, storeReceipt } from "~/.server/services
 import { startWindow, transportSharePercent } from "~/domain/allowances";
 import { maskIban } from "~/domain/iban";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
-import { centsToField, dayToFrench } from "~/domain/refunds";
+import { centsToField } from "~/domain/refunds";
+import { frenchDay } from "~/domain/dates";
 import {
   subscriptionDetailsSchema,
   subscriptionSummarySchema,
@@ -141,8 +142,8 @@ export async function subscriptionLoad(ctx: AllowanceFlowContext): Promise<Subsc
           groups,
           values: {
             group_id: a.groupId && groups.some((g) => g.id === a.groupId) ? a.groupId : only,
-            start_at: a.startAt ? dayToFrench(a.startAt) : "",
-            ends_at: a.endsAt ? dayToFrench(a.endsAt) : "",
+            start_at: a.startAt ? frenchDay(a.startAt) : "",
+            ends_at: a.endsAt ? frenchDay(a.endsAt) : "",
             amount: a.amount ? centsToField(a.amount) : "",
             iban: a.iban ?? "",
           },
