@@ -1,7 +1,9 @@
+import { parseEuros } from "./money";
+
 /**
  * Spec 000 §5 "Payment-method selection": moving a transaction onto other wallets. The amounts chosen
  * must be positive, each within what its wallet can give, and add up to the transaction's amount.
- * Amounts in cents; typed amounts in euros ("12", "12,5", "12.50").
+ * Amounts in cents; typed amounts in euros ("12", "12,5", "12.50"), read by `parseEuros` (domain/money.ts).
  */
 export interface SelectableWallet {
   id: string;
@@ -15,16 +17,6 @@ export type SplitError = "amountFormat" | "negative" | "tooMuch" | "empty" | "to
 export type SplitResult =
   | { ok: true; parts: { walletId: string; amount: number }[] }
   | { ok: false; errors: Record<string, SplitError>; total: number | null };
-
-/** Cents from a typed euro amount; "" is 0; null when it is not an amount with at most 2 decimals. */
-export function parseEuros(text: string): number | null {
-  const value = text.trim().replace(/\s/g, "");
-  if (value === "") return 0;
-  const match = /^(-?)(\d{1,6})(?:[.,](\d{1,2}))?$/.exec(value);
-  if (!match) return null;
-  const cents = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
-  return match[1] === "-" ? -cents : cents;
-}
 
 export function validateSplit(amount: number, wallets: SelectableWallet[], typed: Record<string, string>): SplitResult {
   const errors: Record<string, SplitError> = {};

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REFUND_MAX_AMOUNT } from "./amount-bounds";
-import { parseEuros } from "./payment-methods";
+import { parseEuros } from "./money";
 import { parseDay } from "./refunds";
 
 /*

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { centsToField, fieldNameOf, findMobilitySubtype, mobilityChoices, parseDay } from "./refunds";
+import { fieldNameOf, findMobilitySubtype, mobilityChoices, parseDay } from "./refunds";
 
 const NONE = { allowances: {}, expenseRequests: {} };
 
@@ -10,12 +10,6 @@ test("a day is read as JJ/MM/AAAA or YYYY-MM-DD, and only when the calendar has 
   expect(parseDay("29/02/2028")).toBe("2028-02-29");
   for (const bad of ["31/02/2026", "29/02/2027", "00/01/2026", "14/13/2026", "2026-13-01", "hier", "", "14/11/26"])
     expect(parseDay(bad), bad).toBeNull();
-});
-
-test("amounts are shown with a decimal comma and two decimals", () => {
-  expect(centsToField(910)).toBe("9,10");
-  expect(centsToField(5)).toBe("0,05");
-  expect(centsToField(12000)).toBe("120,00");
 });
 
 test("the platform's error keys become conform's field names", () => {

@@ -125,11 +125,6 @@ export function parseDay(text: string): string | null {
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
-/** Cents → "9,10", as an amount field shows it. */
-export function centsToField(cents: number): string {
-  return `${Math.trunc(cents / 100)},${String(Math.abs(cents) % 100).padStart(2, "0")}`;
-}
-
 /** A platform error key (`payment_methods.0.amount`) as conform names the field (`payment_methods[0].amount`). */
 export function fieldNameOf(key: string): string {
   return key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");

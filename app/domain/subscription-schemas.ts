@@ -2,7 +2,7 @@ import { z } from "zod";
 import { allowanceGroupField, allowanceIbanField, allowancePeriodFields, checkPeriod } from "./allowance-schemas";
 import { monthsOfPeriod } from "./allowances";
 import { subscriptionMaxAmount } from "./amount-bounds";
-import { parseEuros } from "./payment-methods";
+import { parseEuros } from "./money";
 
 /*
  * The subscription wizard's forms (decision 0021, issue 15 item 4): the server parses each step with its

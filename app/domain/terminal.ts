@@ -1,5 +1,5 @@
 import { MAX_AUTHORISATION_AMOUNT, type EntryMode } from "./authorisation";
-import { parseEuros } from "./payment-methods";
+import { parseEuros } from "./money";
 
 /**
  * The sandbox payment terminal (issue 17 §5, decision 0037): what `/dev/terminal` and `npm run sandbox:pay` accept.

@@ -32,9 +32,9 @@ import { readPartnerSearch } from "~/components/refunds/PartnerPicker";
 import { availableWalletLicences, createWalletFromLicence } from "~/.server/services/wallets";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
-import { parseEuros, validateSplit, type SplitError } from "~/domain/payment-methods";
+import { validateSplit, type SplitError } from "~/domain/payment-methods";
+import { centsToField, parseEuros } from "~/domain/money";
 import {
-  centsToField,
   fieldNameOf,
   findMobilitySubtype,
   isRefundStep,

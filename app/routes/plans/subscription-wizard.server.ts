@@ -6,7 +6,7 @@ import { deleteReceipt, describeReceipt, storeReceipt } from "~/.server/services
 import { startWindow, transportSharePercent } from "~/domain/allowances";
 import { maskIban } from "~/domain/iban";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
-import { centsToField } from "~/domain/refunds";
+import { centsToField } from "~/domain/money";
 import { frenchDay } from "~/domain/dates";
 import {
   subscriptionDetailsSchema,

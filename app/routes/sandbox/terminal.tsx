@@ -6,7 +6,7 @@ import { DocumentTitle } from "~/components/DocumentTitle";
 import { PublicShell } from "~/components/PublicShell";
 import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget } from "~/components/forms";
 import { formatDateTime } from "~/domain/dates";
-import { formatCents } from "~/domain/money";
+import { centsToField, formatCents } from "~/domain/money";
 import { CUSTOM_MERCHANT, ENTRY_MODES, MERCHANT_PRESETS } from "~/domain/terminal";
 import { terminalLifecycleSchema, terminalPaymentSchema } from "~/domain/terminal-schemas";
 import { parisNow } from "~/domain/timezone";
@@ -360,7 +360,7 @@ function AmountForm(props: {
         id={inputId}
         name="amount"
         inputMode="decimal"
-        defaultValue={(props.amount / 100).toFixed(2).replace(".", ",")}
+        defaultValue={centsToField(props.amount)}
       />
       <button
         type="submit"
