@@ -4,6 +4,7 @@ import {
   clampDays,
   daysWithoutSundays,
   followStart,
+  formatKilometres,
   LAST_YEAR_DEADLINE_DAY,
   maxEndDate,
   monthList,
@@ -332,4 +333,15 @@ describe("the simulation and its rounding", () => {
       "8 rue des Lilas 69003 Lyon FR",
     );
   });
+});
+
+test("a distance in kilometres is shown in French format with 2 decimals, as the old inline copies did", () => {
+  expect(formatKilometres(7.24)).toBe("7,24 km");
+  expect(formatKilometres(3)).toBe("3,00 km");
+  expect(formatKilometres(3.3339)).toBe("3,33 km");
+  // Thousands get the narrow no-break space (U+202F) that toLocaleString("fr-FR") gives.
+  expect(formatKilometres(1234.5)).toBe("1\u202f234,50 km");
+  expect(formatKilometres(1234.5)).toBe(
+    `${(1234.5).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`,
+  );
 });

@@ -200,6 +200,13 @@ export function remainingCap(input: CapInput): number {
   return Math.max(0, room);
 }
 
+const kilometresFormat = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** 7.24 → "7,24 km": a distance in kilometres as the pages show it (French format, always 2 decimals). */
+export function formatKilometres(km: number): string {
+  return `${kilometresFormat.format(km)} km`;
+}
+
 /** A one-way distance as the round trip shown: hundredths of a kilometre (724) and "7.24" (point, 2 decimals). */
 export function roundTripKm(oneWayMeters: number): { hundredths: number; distanceRoundtrip: string } {
   const hundredths = Math.round((oneWayMeters * 2) / 10);

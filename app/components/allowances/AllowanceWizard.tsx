@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
+import { formatKilometres } from "~/domain/allowances";
 import { formatDate, formatMonth } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
@@ -111,8 +112,6 @@ function NotAllowed({ closeTo }: { closeTo: string }) {
 }
 
 const day = (iso: string) => formatDate(iso.length === 10 ? `${iso}T12:00:00Z` : iso);
-const km = (value: string) =>
-  `${Number(value).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`;
 
 /** An allowance already asked for: its figures, and how they were reached, in words. */
 function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
@@ -145,7 +144,7 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
                 amount: formatCents(a.amount),
               })
             : t("allowanceWizard.readOnly.distance", {
-                roundTrip: km(a.distanceRoundtrip ?? "0"),
+                roundTrip: formatKilometres(Number(a.distanceRoundtrip ?? "0")),
                 days: a.daysAtOffice ?? 0,
                 rate: formatCents(a.ratePerKm ?? 0),
                 amount: formatCents(a.amountBeforeCap ?? a.amount),

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { useState, type ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import { clampDays, daysWithoutSundays } from "~/domain/allowances";
+import { clampDays, daysWithoutSundays, formatKilometres } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
 import { DECLARED_DISTANCE_MAX_METERS } from "~/domain/amount-bounds";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
@@ -46,11 +46,8 @@ interface StepProps<S extends DistanceStep> {
 export const daysText = (t: (key: string, options: Record<string, unknown>) => string, days: number) =>
   t(days === 1 ? "allowanceWizard.details.daysOne" : "allowanceWizard.details.daysMany", { days });
 
-/** "7,24 km" from metres (2 decimals). */
-export const kilometres = (meters: number) =>
-  `${(meters / 1000).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`;
 /** "7,24 km" from the spec's distance_roundtrip ("7.24"). */
-const roundTripKm = (value: string) => kilometres(Math.round(Number(value) * 1000));
+const roundTripKm = (value: string) => formatKilometres(Math.round(Number(value) * 1000) / 1000);
 const day = (iso: string) => formatDate(`${iso}T12:00:00Z`);
 
 export function DistanceSteps({
@@ -476,11 +473,13 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
               "distance",
               t("allowanceWizard.summary.distance"),
               <>
-                {t(`allowanceWizard.summary.source.${s.source}`, { distance: kilometres(s.estimateMeters) })}
+                {t(`allowanceWizard.summary.source.${s.source}`, {
+                  distance: formatKilometres(s.estimateMeters / 1000),
+                })}
                 {s.declaredMeters !== null ? (
                   <>
                     <br />
-                    {t("allowanceWizard.summary.declared", { distance: kilometres(s.declaredMeters) })}
+                    {t("allowanceWizard.summary.declared", { distance: formatKilometres(s.declaredMeters / 1000) })}
                   </>
                 ) : null}
               </>,
