@@ -25,11 +25,10 @@ import {
   terminalPay,
   type TerminalAuthorisation,
 } from "../app/.server/services/sandbox-terminal";
-import { formatDateTime } from "../app/domain/dates";
+import { formatDateTime, parisNow } from "../app/domain/dates";
 import { formatCents } from "../app/domain/money";
 import { parseTerminalAmount } from "../app/domain/terminal";
 import { terminalPaymentSchema } from "../app/domain/terminal-schemas";
-import { parisNow } from "../app/domain/timezone";
 import { translatorFor } from "../app/i18n";
 import resources from "../app/i18n/catalogues";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { frenchDay, parisDayAfter } from "./dates";
+import { frenchDay, parisDayAfter, parisInstant, parisNow } from "./dates";
 
 test("the Paris day after today counts calendar days, not 24-hour steps, across the spring change", () => {
   // 23:30 in Paris on Saturday 28 March 2026 (22:30 UTC): the next day is Sunday 29, which has 23 hours.
@@ -16,4 +16,13 @@ test("the Paris day after today counts calendar days, not 24-hour steps, across 
 
 test("a calendar day as a French date field shows it, JJ/MM/AAAA", () => {
   expect(frenchDay("2026-11-14")).toBe("14/11/2026");
+});
+
+test("Paris wall-clock time, winter and summer; impossible dates refused", () => {
+  expect(parisInstant("2026-11-24", "12:30")?.toISOString()).toBe("2026-11-24T11:30:00.000Z");
+  expect(parisInstant("2026-07-14", "12:30")?.toISOString()).toBe("2026-07-14T10:30:00.000Z");
+  expect(parisInstant("2026-02-30", "12:30")).toBeNull();
+  expect(parisInstant("2026-11-24", "25:00")).toBeNull();
+  expect(parisInstant("24/11/2026", "12:30")).toBeNull();
+  expect(parisNow(new Date("2026-11-24T23:30:00Z"))).toEqual({ day: "2026-11-25", time: "00:30" });
 });

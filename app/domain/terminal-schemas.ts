@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isCategoryCode } from "./authorisation";
 import { CUSTOM_MERCHANT, ENTRY_MODES, MERCHANT_PRESETS, parseTerminalAmount, TEXT_MAX } from "./terminal";
-import { parisInstant } from "./timezone";
+import { parisInstant } from "./dates";
 
 /** The sandbox terminal's forms (terminal.ts), checked on the server. */
 

@@ -2,7 +2,6 @@ import { describe, expect, test } from "vitest";
 import { categoryEligible } from "./authorisation";
 import { MERCHANT_PRESETS, parseTerminalAmount } from "./terminal";
 import { terminalPaymentSchema } from "./terminal-schemas";
-import { parisInstant, parisNow } from "./timezone";
 
 const valid = {
   card: "4242",
@@ -25,15 +24,6 @@ describe("the sandbox terminal's inputs", () => {
     expect(parseTerminalAmount("10000,01")).toEqual({ error: "terminal.errors.amountTooLarge" });
     expect(parseTerminalAmount("12,505")).toEqual({ error: "terminal.errors.amountFormat" });
     expect(parseTerminalAmount("douze")).toEqual({ error: "terminal.errors.amountFormat" });
-  });
-
-  test("Paris wall-clock time, winter and summer; impossible dates refused", () => {
-    expect(parisInstant("2026-11-24", "12:30")?.toISOString()).toBe("2026-11-24T11:30:00.000Z");
-    expect(parisInstant("2026-07-14", "12:30")?.toISOString()).toBe("2026-07-14T10:30:00.000Z");
-    expect(parisInstant("2026-02-30", "12:30")).toBeNull();
-    expect(parisInstant("2026-11-24", "25:00")).toBeNull();
-    expect(parisInstant("24/11/2026", "12:30")).toBeNull();
-    expect(parisNow(new Date("2026-11-24T23:30:00Z"))).toEqual({ day: "2026-11-25", time: "00:30" });
   });
 
   test("each preset's category code is one its wallet type accepts", () => {

@@ -1,8 +1,7 @@
 import { isSunday } from "date-fns";
 import type { DeclineCode, EntryMode } from "../../domain/authorisation";
 import { addCalendarDays, isFrenchPublicHoliday } from "../../domain/calendar";
-import { todayInParis } from "../../domain/dates";
-import { parisInstant } from "../../domain/timezone";
+import { parisInstant, todayInParis } from "../../domain/dates";
 
 /**
  * Marie's card payments on •••• 4242 (shared/DEMO.md: 12 approved, 3 declined, 2 frozen), as requests to the
