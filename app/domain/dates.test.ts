@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { frenchDay, parisDayAfter, parisInstant, parisNow } from "./dates";
+import { formatDate, frenchDay, parisDayAfter, parisInstant, parisNow } from "./dates";
 
 test("the Paris day after today counts calendar days, not 24-hour steps, across the spring change", () => {
   // 23:30 in Paris on Saturday 28 March 2026 (22:30 UTC): the next day is Sunday 29, which has 23 hours.
@@ -25,4 +25,10 @@ test("Paris wall-clock time, winter and summer; impossible dates refused", () =>
   expect(parisInstant("2026-11-24", "25:00")).toBeNull();
   expect(parisInstant("24/11/2026", "12:30")).toBeNull();
   expect(parisNow(new Date("2026-11-24T23:30:00Z"))).toEqual({ day: "2026-11-25", time: "00:30" });
+});
+
+test("a calendar day is shown as the day it is, as noon UTC of it was (the pages' former `day` helpers)", () => {
+  for (const day of ["2026-01-01", "2026-03-29", "2026-10-25", "2026-12-31", "2028-02-29"])
+    expect(formatDate(day), day).toBe(formatDate(`${day}T12:00:00Z`));
+  expect(formatDate("2026-10-25")).toBe("25/10/2026");
 });

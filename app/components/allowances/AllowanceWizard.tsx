@@ -111,8 +111,6 @@ function NotAllowed({ closeTo }: { closeTo: string }) {
   );
 }
 
-const day = (iso: string) => formatDate(iso.length === 10 ? `${iso}T12:00:00Z` : iso);
-
 /** An allowance already asked for: its figures, and how they were reached, in words. */
 function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
   const { t } = useTranslation();
@@ -131,7 +129,7 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
         {a.refusalReason ? row(t("allowanceWizard.readOnly.refusalReason"), a.refusalReason) : null}
         {row(
           t("allowanceWizard.readOnly.period"),
-          t("allowanceWizard.readOnly.periodValue", { start: day(a.startAt), end: day(a.endsAt) }),
+          t("allowanceWizard.readOnly.periodValue", { start: formatDate(a.startAt), end: formatDate(a.endsAt) }),
         )}
         {a.travelRole ? row(t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${a.travelRole}`)) : null}
         {row(t("allowanceWizard.summary.allowance"), <strong>{formatCents(a.amount)}</strong>)}
@@ -169,7 +167,7 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
             )
           : null}
         {row(t("allowanceWizard.summary.iban"), t("allowanceWizard.summary.ibanMasked", { lastFour: a.ibanLastFour }))}
-        {a.signedAt ? row(t("allowanceWizard.readOnly.signedAt"), day(a.signedAt)) : null}
+        {a.signedAt ? row(t("allowanceWizard.readOnly.signedAt"), formatDate(a.signedAt)) : null}
         {a.media.length
           ? row(
               t("allowanceWizard.readOnly.documents"),
@@ -191,7 +189,7 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
                     {t("allowanceWizard.readOnly.payout", {
                       month: formatMonth(p.month),
                       amount: formatCents(p.amount),
-                      date: day(p.scheduledFor),
+                      date: formatDate(p.scheduledFor),
                       status: t(`allowances.payoutStatus.${p.status}`, { defaultValue: p.status }),
                     })}
                   </li>

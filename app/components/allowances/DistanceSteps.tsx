@@ -48,7 +48,6 @@ export const daysText = (t: (key: string, options: Record<string, unknown>) => s
 
 /** "7,24 km" from the spec's distance_roundtrip ("7.24"). */
 const roundTripKm = (value: string) => formatKilometres(Math.round(Number(value) * 1000) / 1000);
-const day = (iso: string) => formatDate(`${iso}T12:00:00Z`);
 
 export function DistanceSteps({
   wizard,
@@ -366,7 +365,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           required
           field={fields.start_at}
           label={t("allowanceWizard.details.startAt")}
-          hint={t("allowanceWizard.details.startHint", { min: day(view.startMin), max: day(view.today) })}
+          hint={t("allowanceWizard.details.startHint", { min: formatDate(view.startMin), max: formatDate(view.today) })}
           autoComplete="off"
           inputMode="numeric"
           onChange={(e) => onStart(e.target.value)}
@@ -375,7 +374,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           required
           field={fields.ends_at}
           label={t("allowanceWizard.details.endsAt")}
-          hint={t("allowanceWizard.details.endHint", { max: day(view.today) })}
+          hint={t("allowanceWizard.details.endHint", { max: formatDate(view.today) })}
           autoComplete="off"
           inputMode="numeric"
           onChange={(e) => setEnd(e.target.value)}
@@ -461,8 +460,8 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         {row("group", t("allowanceWizard.summary.group"), view.groupName, "details")}
         {row("home", t("allowanceWizard.summary.home"), view.home, "details")}
         {row("work", t("allowanceWizard.summary.work"), view.work, "details")}
-        {row("start_at", t("allowanceWizard.summary.startAt"), day(view.startAt), "details")}
-        {row("ends_at", t("allowanceWizard.summary.endsAt"), day(view.endsAt), "details")}
+        {row("start_at", t("allowanceWizard.summary.startAt"), formatDate(view.startAt), "details")}
+        {row("ends_at", t("allowanceWizard.summary.endsAt"), formatDate(view.endsAt), "details")}
         {row("days", t("allowanceWizard.summary.days"), daysText(t, view.daysAtOffice), "details")}
         {view.travelRole
           ? row("role", t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${view.travelRole}`), "details")

@@ -75,7 +75,7 @@ export default function CancelExpenseRequestPanel({ loaderData }: Route.Componen
         {t("refunds.cancel.intro", {
           amount: formatCents(request.amount),
           partner: request.partnerName ?? t("refunds.list.partnerUnknown"),
-          date: formatDate(`${request.ticketDate}T12:00:00Z`),
+          date: formatDate(request.ticketDate),
         })}
       </p>
       <p className="hint">{t("refunds.cancel.consequence")}</p>

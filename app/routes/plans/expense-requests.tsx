@@ -20,7 +20,6 @@ const TABS: readonly ExpenseRequestTab[] = ["in-progress", "finished"];
 const MAX_PAGE = 50;
 
 /** 2026-11-14 → 14/11/2026: a calendar day, shown as it is (no time zone to apply). */
-const day = (value: string) => formatDate(`${value}T12:00:00Z`);
 
 /** The list's state from the URL: `?tab=finished`, `?page=2` (defaults stay out of the URL). */
 function listQuery(searchParams: URLSearchParams): { tab: ExpenseRequestTab; page: number } {
@@ -121,7 +120,7 @@ export default function ExpenseRequestsPage({ loaderData }: Route.ComponentProps
 function ExpenseRequestItem({ item }: { item: ExpenseRequestListItem }) {
   const { t } = useTranslation();
   const partner = item.partnerName ?? t("refunds.list.partnerUnknown");
-  const date = day(item.ticketDate);
+  const date = formatDate(item.ticketDate);
   const titleId = `exr-${item.id}-title`;
   return (
     <li className="expense-request" id={`exr-${item.id}`} tabIndex={-1} aria-labelledby={titleId}>
@@ -132,7 +131,7 @@ function ExpenseRequestItem({ item }: { item: ExpenseRequestListItem }) {
         <span className="badge">{t(`refunds.statuses.${item.status}`)}</span>
       </p>
       {item.status === "approved" && item.payoutDate ? (
-        <p className="expense-request__payout">{t("refunds.list.payoutDate", { date: day(item.payoutDate) })}</p>
+        <p className="expense-request__payout">{t("refunds.list.payoutDate", { date: formatDate(item.payoutDate) })}</p>
       ) : null}
       {item.status === "refused" && item.refusalReason ? (
         <p className="expense-request__reason">{t("refunds.list.refusalReason", { reason: item.refusalReason })}</p>

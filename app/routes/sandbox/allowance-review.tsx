@@ -39,7 +39,6 @@ const reviewSchema = z.object({
 });
 
 /** 2026-11-14 → 14/11/2026 (a calendar day). */
-const day = (value: string) => formatDate(`${value}T12:00:00Z`);
 /** 2026-11 → 11/2026. */
 const month = (value: string) => `${value.slice(5, 7)}/${value.slice(0, 4)}`;
 
@@ -98,7 +97,9 @@ export default function SandboxAllowanceReview({ loaderData }: Route.ComponentPr
                   <dt>{t("allowances.review.group")}</dt>
                   <dd>{a.groupName}</dd>
                   <dt>{t("allowances.review.period")}</dt>
-                  <dd>{t("allowances.review.periodValue", { start: day(a.startAt), end: day(a.endsAt) })}</dd>
+                  <dd>
+                    {t("allowances.review.periodValue", { start: formatDate(a.startAt), end: formatDate(a.endsAt) })}
+                  </dd>
                 </dl>
                 <code>{a.id}</code>
                 <ReviewForms
@@ -124,7 +125,7 @@ export default function SandboxAllowanceReview({ loaderData }: Route.ComponentPr
               {t("allowances.review.payout", {
                 amount: formatCents(p.amount),
                 month: month(p.month),
-                date: day(p.scheduledFor),
+                date: formatDate(p.scheduledFor),
               })}{" "}
               (<code>{p.allowanceId}</code>)
             </li>

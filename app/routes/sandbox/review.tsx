@@ -30,7 +30,6 @@ const reviewSchema = z.object({
 });
 
 /** 2026-11-14 → 14/11/2026 (a calendar day). */
-const day = (value: string) => formatDate(`${value}T12:00:00Z`);
 
 /**
  * Sandbox only (like /dev/outbox): the funder's side of refund requests, so the demo and the journeys can
@@ -100,7 +99,7 @@ export default function SandboxReview({ loaderData }: Route.ComponentProps) {
                   <dt>{t("refunds.list.type")}</dt>
                   <dd>{r.typeName}</dd>
                   <dt>{t("refunds.list.ticketDate")}</dt>
-                  <dd>{day(r.ticketDate)}</dd>
+                  <dd>{formatDate(r.ticketDate)}</dd>
                 </dl>
                 <code>{r.id}</code>
                 <ReviewForms
@@ -126,7 +125,7 @@ export default function SandboxReview({ loaderData }: Route.ComponentProps) {
         <ul>
           {payouts.map((p) => (
             <li key={p.requestId}>
-              {formatCents(p.amount)} {t("refunds.review.scheduledFor", { date: day(p.scheduledFor) })} (
+              {formatCents(p.amount)} {t("refunds.review.scheduledFor", { date: formatDate(p.scheduledFor) })} (
               <code>{p.requestId}</code>)
             </li>
           ))}
