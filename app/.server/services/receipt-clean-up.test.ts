@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, createAllowanceRow, createExpenseRequest } from "../db/factories";
-import { openDemoDatabase } from "../db/test-database";
-import { FilesystemStorage } from "../providers/file-storage/filesystem";
+import { createAllowanceRow, createExpenseRequest } from "../db/factories";
+import type { FilesystemStorage } from "../providers/file-storage/filesystem";
+import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
 import { createAllowanceDraft, setAllowanceFile } from "./allowance-drafts";
 import { attachReceipt, createDraft, DRAFT_TTL_MS } from "./expense-drafts";
 import {
@@ -21,21 +20,17 @@ import { storeReceipt } from "./receipts";
  * The daily purge of issue 28 §2 (decision 0047) on a real database (SQLite, or PostgreSQL with TEST_DATABASE_URL)
  * and a real folder: expired drafts and their files, files nothing holds, and bytes without a row.
  */
+let bed: ReceiptTestbed;
 let handle: DatabaseHandle;
 let folder: string;
 let storage: FilesystemStorage;
 let typeId: string;
 
 beforeAll(async () => {
-  ({ handle } = await openDemoDatabase());
-  folder = mkdtempSync(join(tmpdir(), "receipt-clean-up-"));
-  storage = new FilesystemStorage(folder);
-  typeId = (await handle.db.selectFrom("expense_types").select("id").executeTakeFirstOrThrow()).id;
+  bed = await openReceiptTestbed("receipt-clean-up");
+  ({ handle, folder, storage, typeId } = bed);
 }, 30_000);
-afterAll(async () => {
-  await handle.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => bed.close());
 
 const NOW = new Date("2026-11-27T03:00:00Z");
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
@@ -43,11 +38,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const deps = () => ({ db: handle.db, fileStorage: storage });
 
-let people = 0;
-async function person() {
-  people += 1;
-  return createAccount(handle.db, { email: `purge-${people}-${Date.now()}@example.com`, passwordHash: "x" });
-}
+const person = () => bed.person();
 
 let files = 0;
 /** A receipt stored `at` (its row's time; its bytes are written now, as a real upload's). */

@@ -1,11 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, createAllowanceRow, createExpenseRequest } from "../db/factories";
-import { openDemoDatabase } from "../db/test-database";
-import { FilesystemStorage } from "../providers/file-storage/filesystem";
+import { createAllowanceRow, createExpenseRequest } from "../db/factories";
+import type { FilesystemStorage } from "../providers/file-storage/filesystem";
+import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
 import { createAllowanceDraft, setAllowanceFile } from "./allowance-drafts";
 import { attachReceipt, createDraft } from "./expense-drafts";
 import { UPLOAD_COUNT_PREFIX } from "./receipt-clean-up";
@@ -15,27 +13,19 @@ import { heldReceiptBytes, storeReceipt, uploadLimitsOf, type UploadSettings } f
  * The per-person upload limits of issue 28 §2 (decision 0047) on a real database (SQLite, or PostgreSQL with
  * TEST_DATABASE_URL) and a real folder: the bytes a person's drafts hold, and their uploads an hour.
  */
+let bed: ReceiptTestbed;
 let handle: DatabaseHandle;
 let folder: string;
 let storage: FilesystemStorage;
 let typeId: string;
 
 beforeAll(async () => {
-  ({ handle } = await openDemoDatabase());
-  folder = mkdtempSync(join(tmpdir(), "receipt-quotas-"));
-  storage = new FilesystemStorage(folder);
-  typeId = (await handle.db.selectFrom("expense_types").select("id").executeTakeFirstOrThrow()).id;
+  bed = await openReceiptTestbed("receipt-quotas");
+  ({ handle, folder, storage, typeId } = bed);
 }, 30_000);
-afterAll(async () => {
-  await handle.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => bed.close());
 
-let people = 0;
-async function person() {
-  people += 1;
-  return createAccount(handle.db, { email: `quota-${people}-${Date.now()}@example.com`, passwordHash: "x" });
-}
+const person = () => bed.person();
 
 /** A whole PDF of exactly `size` bytes (what storeReceipt accepts: `%PDF-` first, `%%EOF` at the end). */
 function pdfOf(size: number, fill = "x"): File {
