@@ -28,19 +28,22 @@ export const UPLOAD_COUNT_PREFIX = "receipt-uploads:";
 
 const BATCH = 200;
 
-/** Every file id a draft, a request or an allowance holds, whoever's. */
-function heldFileIds(db: DB) {
-  const held = db
-    .selectFrom("expense_request_drafts")
-    .select("media_id as id")
-    .union(db.selectFrom("expense_request_drafts").select("second_media_id as id"))
-    .union(db.selectFrom("expense_requests").select("media_id as id"))
-    .union(db.selectFrom("expense_requests").select("second_media_id as id"))
-    .union(db.selectFrom("allowance_drafts").select("media_id as id"))
-    .union(db.selectFrom("allowance_drafts").select("second_media_id as id"))
-    .union(db.selectFrom("allowances").select("media_id as id"))
-    .union(db.selectFrom("allowances").select("second_media_id as id"));
-  // `not in` a list holding a null matches nothing: only the ids.
+/** The rows that hold receipts, in their two slots (`media_id`, `second_media_id`). */
+type Holder = "expense_request_drafts" | "expense_requests" | "allowance_drafts" | "allowances";
+const ALL_HOLDERS: readonly Holder[] = ["expense_request_drafts", "expense_requests", "allowance_drafts", "allowances"];
+
+/**
+ * The file ids that these tables' rows hold — everyone's, or one person's rows (`userId`) — as a subquery of ids
+ * only (`not in` a list holding a null would match nothing).
+ */
+export function filesHeldBy(db: DB, holders: readonly Holder[] = ALL_HOLDERS, userId?: string) {
+  const slots = holders.flatMap((table) =>
+    (["media_id", "second_media_id"] as const).map((slot) => {
+      const query = db.selectFrom(table).select(`${slot} as id`);
+      return userId ? query.where("user_id", "=", userId) : query;
+    }),
+  );
+  const held = slots.slice(1).reduce((union, next) => union.union(next), slots[0]!);
   return db.selectFrom(held.as("held")).select("held.id").where("held.id", "is not", null);
 }
 
@@ -65,7 +68,7 @@ export async function purgeStrayFiles(
       .select("id")
       .where("created_at", "<", cutoff)
       .where("id", ">", after)
-      .where("id", "not in", heldFileIds(deps.db))
+      .where("id", "not in", filesHeldBy(deps.db))
       .orderBy("id")
       .limit(BATCH);
     if (options.userId) candidates = candidates.where("user_id", "=", options.userId);
@@ -75,7 +78,7 @@ export async function purgeStrayFiles(
     const deleted = await deps.db
       .deleteFrom("files")
       .where("id", "in", ids)
-      .where("id", "not in", heldFileIds(deps.db))
+      .where("id", "not in", filesHeldBy(deps.db))
       .returning(["storage_key", "size"])
       .execute();
     for (const row of deleted) {

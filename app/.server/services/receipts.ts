@@ -15,7 +15,7 @@ import { newId } from "../ids";
 import type { Logger } from "../logger";
 import type { FileStorage } from "../providers/file-storage";
 import type { ReceiptReader } from "../providers/receipt-reading";
-import { purgeStrayFiles, UPLOAD_COUNT_PREFIX } from "./receipt-clean-up";
+import { filesHeldBy, purgeStrayFiles, UPLOAD_COUNT_PREFIX } from "./receipt-clean-up";
 
 /**
  * Receipts (spec 001 §3 "file", §5 "Upload"): stored for their owner only, their type sniffed from
@@ -100,19 +100,11 @@ export function uploadLimitsOf(env: UploadSettings | undefined): UploadLimits {
  * hold, and what nothing holds any more (an expired draft's files, an interrupted upload) until the purge.
  */
 export async function heldReceiptBytes(db: DB, userId: string): Promise<number> {
-  const onRequests = db
-    .selectFrom("expense_requests")
-    .select("media_id as id")
-    .where("user_id", "=", userId)
-    .union(db.selectFrom("expense_requests").select("second_media_id as id").where("user_id", "=", userId))
-    .union(db.selectFrom("allowances").select("media_id as id").where("user_id", "=", userId))
-    .union(db.selectFrom("allowances").select("second_media_id as id").where("user_id", "=", userId));
   const row = await db
     .selectFrom("files")
     .select((eb) => eb.fn.sum<number | string | null>("size").as("bytes"))
     .where("user_id", "=", userId)
-    // `not in` and a null in the list would match nothing: only the ids.
-    .where("id", "not in", db.selectFrom(onRequests.as("held")).select("held.id").where("held.id", "is not", null))
+    .where("id", "not in", filesHeldBy(db, ["expense_requests", "allowances"], userId))
     .executeTakeFirst();
   return Number(row?.bytes ?? 0);
 }
