@@ -48,11 +48,11 @@ const calls: { home: GeoAddress; work: GeoAddress }[] = [];
 const geodata: Geodata = {
   name: "offline",
   locate(address) {
-    if (address.country !== "FR") return Promise.resolve({ kind: "unsupported_country" });
+    if (address.country !== "FR") return Promise.resolve({ kind: "unsupportedCountry" });
     const at = POSITIONS[address.zipcode];
     return Promise.resolve(
       at === undefined
-        ? { kind: "unknown_postcode" }
+        ? { kind: "unknownPostcode" }
         : { kind: "found", point: { lat: 45 + at / 111_000, lon: 4.85 }, label: address.city },
     );
   },
@@ -63,9 +63,9 @@ const geodata: Geodata = {
       ["work_address", work],
     ] as const) {
       if (address.country !== "FR")
-        return Promise.resolve({ kind: "not_located", field, reason: "unsupported_country" });
+        return Promise.resolve({ kind: "notLocated", field, reason: "unsupportedCountry" });
       if (POSITIONS[address.zipcode] === undefined)
-        return Promise.resolve({ kind: "not_located", field, reason: "unknown_postcode" });
+        return Promise.resolve({ kind: "notLocated", field, reason: "unknownPostcode" });
     }
     return Promise.resolve({
       kind: "measured",
@@ -632,7 +632,7 @@ describe("the confirmation", () => {
     const first = await confirm(a, carpooling(a), draft.id);
     expect(first.kind).toBe("created");
     const again = await confirm(a, carpooling(a), draft.id);
-    expect(again).toEqual({ kind: "already_submitted", allowanceId: (first as { allowanceId: string }).allowanceId });
+    expect(again).toEqual({ kind: "alreadySubmitted", allowanceId: (first as { allowanceId: string }).allowanceId });
     expect(await allowanceRows(a.userId)).toHaveLength(1);
   });
 
@@ -640,7 +640,7 @@ describe("the confirmation", () => {
     const a = await account();
     const draft = await createAllowanceDraft(db, a.userId, "carpooling");
     const results = await Promise.all([confirm(a, carpooling(a), draft.id), confirm(a, carpooling(a), draft.id)]);
-    expect(results.map((r) => r.kind).sort()).toEqual(["already_submitted", "created"]);
+    expect(results.map((r) => r.kind).sort()).toEqual(["alreadySubmitted", "created"]);
     expect(await allowanceRows(a.userId)).toHaveLength(1);
     expect(await db.selectFrom("notifications").select("id").where("user_id", "=", a.userId).execute()).toHaveLength(1);
   });
@@ -668,7 +668,7 @@ describe("the confirmation", () => {
     );
     expect(winner).toMatchObject({ kind: "created" });
     expect(result).toEqual({
-      kind: "already_submitted",
+      kind: "alreadySubmitted",
       allowanceId: (winner as { allowanceId: string } | null)?.allowanceId,
     });
     expect(await allowanceRows(a.userId)).toHaveLength(1);
@@ -754,7 +754,7 @@ describe("the list, and cancelling", () => {
     const b = await account();
     expect(await listAllowances(db, b.userId, { page: 1 })).toEqual({ items: [], hasMore: false });
     expect(await getAllowance(db, b.userId, ids[0]!)).toBeNull();
-    expect(await cancelAllowance(db, b.userId, ids[0]!)).toEqual({ kind: "not_found" });
+    expect(await cancelAllowance(db, b.userId, ids[0]!)).toEqual({ kind: "notFound" });
     expect((await getAllowance(db, a.userId, ids[0]!))!.status).toBe("sent");
   });
 
@@ -763,14 +763,14 @@ describe("the list, and cancelling", () => {
     const id = await created(a, carpooling(a, { declaredOneWayMeters: 20_000, daysAtOffice: 30 }));
     expect((await capStatus(db, a.userId, a.groupId, 2026)).remaining).toBe(30000);
     expect(await cancelAllowance(db, a.userId, id, { messenger, now: NOW })).toEqual({ kind: "cancelled" });
-    expect(await cancelAllowance(db, a.userId, id, { messenger, now: NOW })).toEqual({ kind: "not_cancellable" });
+    expect(await cancelAllowance(db, a.userId, id, { messenger, now: NOW })).toEqual({ kind: "notCancellable" });
     expect(await getAllowance(db, a.userId, id)).toMatchObject({ status: "cancelled", isCancellable: false });
     expect((await capStatus(db, a.userId, a.groupId, 2026)).remaining).toBe(60000);
     expect((await outboxFor(a.email)).map((m) => m.subject)).toEqual([
       "Votre demande d’indemnité est envoyée",
       "Votre demande d’indemnité est annulée",
     ]);
-    expect(await reviewAllowance(db, id, { kind: "approve" }, { now: NOW })).toEqual({ kind: "not_reviewable" });
+    expect(await reviewAllowance(db, id, { kind: "approve" }, { now: NOW })).toEqual({ kind: "notReviewable" });
   });
 });
 
@@ -789,8 +789,8 @@ describe("the funder's review and the monthly payouts", () => {
       ],
     });
     expect((await listAllowancesAwaitingReview(db)).map((r) => r.id)).not.toContain(id);
-    expect(await reviewAllowance(db, id, { kind: "approve" }, { now: NOW })).toEqual({ kind: "not_reviewable" });
-    expect(await cancelAllowance(db, a.userId, id)).toEqual({ kind: "not_cancellable" });
+    expect(await reviewAllowance(db, id, { kind: "approve" }, { now: NOW })).toEqual({ kind: "notReviewable" });
+    expect(await cancelAllowance(db, a.userId, id)).toEqual({ kind: "notCancellable" });
     const item = await getAllowance(db, a.userId, id);
     expect(item).toMatchObject({ status: "approved", isCancellable: false });
     expect(item!.payouts).toEqual([
@@ -854,7 +854,7 @@ describe("the funder's review and the monthly payouts", () => {
     const a = await account();
     const id = await created(a, carpooling(a));
     expect(await reviewAllowance(db, id, { kind: "refuse", reason: "   " }, { now: NOW })).toEqual({
-      kind: "reason_required",
+      kind: "reasonRequired",
     });
     expect(
       await reviewAllowance(db, id, { kind: "refuse", reason: " Période déjà indemnisée " }, { now: NOW, messenger }),
@@ -870,6 +870,6 @@ describe("the funder's review and the monthly payouts", () => {
     const mails = await outboxFor(a.email);
     expect(mails.at(-1)!.subject).toBe("Votre demande d’indemnité est refusée");
     expect(mails.at(-1)!.body).toContain("Motif : Période déjà indemnisée");
-    expect(await reviewAllowance(db, "alw_unknown", { kind: "approve" })).toEqual({ kind: "not_found" });
+    expect(await reviewAllowance(db, "alw_unknown", { kind: "approve" })).toEqual({ kind: "notFound" });
   });
 });

@@ -367,7 +367,7 @@ async function check(
     work = cleanAddress(input.work);
     const distance = await deps.geodata.distance(home, work);
     if (distance.kind === "measured") measured = distance;
-    else fail(distance.field, distance.reason === "unsupported_country" ? "unsupportedCountry" : "unknownPostcode");
+    else fail(distance.field, distance.reason === "unsupportedCountry" ? "unsupportedCountry" : "unknownPostcode");
   }
   if (Object.keys(errors).length > 0 || !group || !periodValid || !measured) return { kind: "invalid", errors };
   const cap = await capStatus(db, userId, group.id, Number(start.slice(0, 4)));
@@ -414,7 +414,7 @@ export async function simulateAllowance(
 
 export type CreateAllowanceResult =
   | { kind: "created"; allowanceId: string }
-  | { kind: "already_submitted"; allowanceId: string | null }
+  | { kind: "alreadySubmitted"; allowanceId: string | null }
   | { kind: "invalid"; errors: FieldErrors };
 
 class CapReached extends Error {}
@@ -430,7 +430,7 @@ async function claimedAllowance(db: DB, userId: string, draftId: string): Promis
     .where("id", "=", draftId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  return draft?.submitted_at ? { kind: "already_submitted", allowanceId: draft.allowance_id } : null;
+  return draft?.submitted_at ? { kind: "alreadySubmitted", allowanceId: draft.allowance_id } : null;
 }
 
 /**
@@ -458,7 +458,7 @@ export async function createAllowance(
           .executeTakeFirst()
       : undefined;
   if (!draft || draft.type !== input.type) return { kind: "invalid", errors: { draft: [E("draftNotFound")] } };
-  if (draft.submitted_at !== null) return { kind: "already_submitted", allowanceId: draft.allowance_id };
+  if (draft.submitted_at !== null) return { kind: "alreadySubmitted", allowanceId: draft.allowance_id };
 
   // A concurrent confirmation of this draft may have won while this one was checked (its allowance then
   // takes the cap): the answer is that one, not a field error.
@@ -569,7 +569,7 @@ export async function createAllowance(
   } catch (err) {
     if (err instanceof CapReached) return refuse(capReached());
     if (err instanceof AlreadySubmitted)
-      return (await claimedAllowance(db, userId, input.draftId)) ?? { kind: "already_submitted", allowanceId: null };
+      return (await claimedAllowance(db, userId, input.draftId)) ?? { kind: "alreadySubmitted", allowanceId: null };
     throw err;
   }
 }
@@ -705,16 +705,16 @@ export async function cancelAllowance(
   userId: string,
   allowanceId: string,
   options: { now?: Date; messenger?: Messenger; push?: PushSender } = {},
-): Promise<{ kind: "cancelled" } | { kind: "not_found" } | { kind: "not_cancellable" }> {
+): Promise<{ kind: "cancelled" } | { kind: "notFound" } | { kind: "notCancellable" }> {
   const now = options.now ?? new Date();
-  if (typeof allowanceId !== "string" || allowanceId.length > 100) return { kind: "not_found" };
+  if (typeof allowanceId !== "string" || allowanceId.length > 100) return { kind: "notFound" };
   const row = await db
     .selectFrom("allowances")
     .select("id")
     .where("id", "=", allowanceId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!row) return { kind: "not_found" };
+  if (!row) return { kind: "notFound" };
   const done = await db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable("allowances")
@@ -727,7 +727,7 @@ export async function cancelAllowance(
     await addNotification(trx, userId, "cancelled", row.id, now);
     return true;
   });
-  if (!done) return { kind: "not_cancellable" };
+  if (!done) return { kind: "notCancellable" };
   await notifyByMail({ db, messenger: options.messenger, push: options.push }, userId, "cancelled", row.id);
   return { kind: "cancelled" };
 }
@@ -740,9 +740,9 @@ export type AllowanceDecision = { kind: "approve" } | { kind: "refuse"; reason: 
 export type AllowanceReviewResult =
   | { kind: "approved"; payouts: { month: string; amount: number; scheduledFor: string }[] }
   | { kind: "refused" }
-  | { kind: "not_found" }
-  | { kind: "not_reviewable" }
-  | { kind: "reason_required" };
+  | { kind: "notFound" }
+  | { kind: "notReviewable" }
+  | { kind: "reasonRequired" };
 
 export async function reviewAllowance(
   db: DB,
@@ -757,10 +757,10 @@ export async function reviewAllowance(
     .select(["id", "user_id", "status", "amount", "iban", "start_at", "ends_at"])
     .where("id", "=", allowanceId)
     .executeTakeFirst();
-  if (!row) return { kind: "not_found" };
-  if (row.status !== "sent") return { kind: "not_reviewable" };
+  if (!row) return { kind: "notFound" };
+  if (row.status !== "sent") return { kind: "notReviewable" };
   const reason = decision.kind === "refuse" ? decision.reason.trim().slice(0, ALLOWANCE_REASON_MAX) : "";
-  if (decision.kind === "refuse" && reason === "") return { kind: "reason_required" };
+  if (decision.kind === "refuse" && reason === "") return { kind: "reasonRequired" };
 
   const outcome = await db.transaction().execute(async (trx): Promise<AllowanceReviewResult> => {
     const moved = await trx
@@ -773,7 +773,7 @@ export async function reviewAllowance(
       .where("id", "=", row.id)
       .where("status", "=", "sent")
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return { kind: "not_reviewable" };
+    if (Number(moved.numUpdatedRows) !== 1) return { kind: "notReviewable" };
     if (decision.kind === "refuse") {
       await addNotification(trx, row.user_id, "refused", row.id, now);
       return { kind: "refused" };

@@ -384,6 +384,6 @@ describe("the sandbox processor", () => {
     ).rejects.toMatchObject({ code: "rejected" });
     await expect(
       processor.chargeOverflow({ customerRef, cardRef: "spm_unknown", amount: 700, idempotencyKey: "pi_d" }),
-    ).rejects.toMatchObject({ code: "not_found" });
+    ).rejects.toMatchObject({ code: "notFound" });
   });
 });

@@ -91,7 +91,7 @@ export async function deleteCreditCard(
   } catch (err) {
     if (!(err instanceof PaymentError)) throw err;
     // Already gone at the processor: removing it here too is what the user asked for.
-    if (err.code !== "not_found") return { kind: "processorFailed" };
+    if (err.code !== "notFound") return { kind: "processorFailed" };
   }
   await db.deleteFrom("credit_cards").where("id", "=", card.id).where("user_id", "=", userId).execute();
   return { kind: "ok" };
@@ -194,6 +194,6 @@ export async function completeCreditCardSetup(
     return "verifying";
   } catch (err) {
     if (!(err instanceof PaymentError)) throw err;
-    return err.code === "not_found" ? "notFound" : "processorFailed";
+    return err.code === "notFound" ? "notFound" : "processorFailed";
   }
 }

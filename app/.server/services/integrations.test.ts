@@ -85,7 +85,7 @@ test("Klaro turned off in the sandbox: no access, recorded; on again: a link", a
   });
   expect((await listPartnerOpenings(handle.db, marie.userId))[0]).toMatchObject({
     partner: "klaro",
-    outcome: "no_access",
+    outcome: "noAccess",
   });
   await setSandboxAccess(handle.db, marie.userId, "klaro", true);
   expect((await openPartner({ db: handle.db, partnerLinks: sandbox }, marie.userId, "klaro")).kind).toBe("opened");
@@ -97,10 +97,10 @@ test("a forged partner, or one the flags do not allow: unknown, nothing asked no
   const before = (await listPartnerOpenings(handle.db, marie.userId)).length;
   for (const partner of ["evil", "decathlon-integrations", "rosaly", undefined, ["uggy"]])
     expect(await openPartner({ db: handle.db, partnerLinks: spy }, marie.userId, partner)).toEqual({
-      kind: "unknown_partner",
+      kind: "unknownPartner",
     });
   expect(await openPartner({ db: handle.db, partnerLinks: spy }, claire.userId, "uggy")).toEqual({
-    kind: "unknown_partner",
+    kind: "unknownPartner",
   });
   expect(asked).toBe(0);
   expect((await listPartnerOpenings(handle.db, marie.userId)).length).toBe(before);

@@ -35,7 +35,7 @@ export async function getIntegrations(db: DB, userId: string): Promise<Integrati
 export type OpenPartnerResult =
   | { kind: "opened"; url: string }
   /** A forged partner name, or one this user's flags do not show: 404, nothing asked, nothing recorded. */
-  | { kind: "unknown_partner" }
+  | { kind: "unknownPartner" }
   | { kind: "refused"; message: PartnerFailure };
 
 export interface OpenPartnerDeps {
@@ -55,7 +55,7 @@ export async function openPartner(
 ): Promise<OpenPartnerResult> {
   const account = await getAccount(deps.db, userId);
   if (!account || !isPartnerId(partner) || !visiblePartners(account.features.integrations).includes(partner))
-    return { kind: "unknown_partner" };
+    return { kind: "unknownPartner" };
   // The click counts whatever the partner answers; the page does not wait for the analytics provider.
   if (deps.analytics && deps.logger)
     void recordInBackground({ db: deps.db, analytics: deps.analytics, logger: deps.logger }, userId, {
@@ -78,7 +78,7 @@ export async function openPartner(
   switch (answer.kind) {
     case "url":
       return { kind: "opened", url: answer.url };
-    case "no_access":
+    case "noAccess":
       return { kind: "refused", message: "noAccess" };
     case "failed":
       return { kind: "refused", message: failureOf(partner) };

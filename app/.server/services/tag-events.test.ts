@@ -103,8 +103,8 @@ test("a partner's opening is clickPartner, for a partner of the person's own onl
   const marie = await newAccount({ integrations: { uggy: true } });
   await saveConsent(handle.db, marie.userId, { analytics: false, tagManager: true });
   const deps = { ...sandboxDeps(), partnerLinks };
-  expect((await openPartner(deps, marie.userId, "klaro")).kind).toBe("unknown_partner");
-  expect((await openPartner(deps, marie.userId, "evil")).kind).toBe("unknown_partner");
+  expect((await openPartner(deps, marie.userId, "klaro")).kind).toBe("unknownPartner");
+  expect((await openPartner(deps, marie.userId, "evil")).kind).toBe("unknownPartner");
   expect((await openPartner(deps, marie.userId, "uggy")).kind).toBe("opened");
   await vi.waitFor(async () =>
     expect(await listRecordedEvents(handle.db, marie.userId)).toEqual([

@@ -59,9 +59,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   switch (result.kind) {
     case "cancelled":
       return redirectWithFlash(request, LIST, { kind: "success", message: "allowanceList.cancellation.done" });
-    case "not_found":
+    case "notFound":
       return redirectWithFlash(request, LIST, { kind: "error", message: "allowanceList.cancellation.notFound" });
-    case "not_cancellable":
+    case "notCancellable":
       return redirectWithFlash(request, LIST, { kind: "error", message: "allowanceList.cancellation.notCancellable" });
   }
 }

@@ -348,7 +348,7 @@ export async function distanceAct(ctx: AllowanceFlowContext, form: FormData) {
     switch (result.kind) {
       case "created":
         return internalRedirect(LIST_REFRESHED);
-      case "already_submitted":
+      case "alreadySubmitted":
         return redirectWithFlash(request, LIST, { kind: "info", message: "allowanceWizard.alreadySent" });
       case "invalid":
         // Spec 001 §2.7: errors tagged iban, start_at, ends_at mark their summary rows; the others are warnings.

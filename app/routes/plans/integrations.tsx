@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const platform = await getPlatform();
   const result = await openPartner(platform, account.id, submission.value.partner);
   switch (result.kind) {
-    case "unknown_partner":
+    case "unknownPartner":
       throw refusal(404, "integrations.errors.unknownPartner");
     case "refused":
       return refuse(submission, { formErrors: [`integrations.errors.${result.message}`] });

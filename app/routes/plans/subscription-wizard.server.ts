@@ -320,7 +320,7 @@ export async function subscriptionAct(ctx: AllowanceFlowContext): Promise<Respon
     switch (result.kind) {
       case "created":
         return internalRedirect(LIST_AFTER_CONFIRMATION);
-      case "already_submitted":
+      case "alreadySubmitted":
         return redirectWithFlash(request, "/plans/allowances", {
           kind: "info",
           message: "subscriptionWizard.alreadySent",

@@ -28,9 +28,9 @@ const PAGE = "/dev/allowances" as const;
 const OUTCOMES: Record<AllowanceReviewResult["kind"], ["success" | "error", string]> = {
   approved: ["success", "allowances.review.approved"],
   refused: ["success", "allowances.review.refused"],
-  not_found: ["error", "allowances.review.notFound"],
-  not_reviewable: ["error", "allowances.review.notReviewable"],
-  reason_required: ["error", "allowances.review.reasonRequired"],
+  notFound: ["error", "allowances.review.notFound"],
+  notReviewable: ["error", "allowances.review.notReviewable"],
+  reasonRequired: ["error", "allowances.review.reasonRequired"],
 };
 
 const reviewSchema = z.object({

@@ -113,36 +113,36 @@ test("no city: the postcode's most populated commune", async () => {
 
 test("an unknown or malformed postcode is not located", async () => {
   for (const zipcode of ["99999", "00000", "6900", "ABCDE", ""]) {
-    expect(await straight.locate(address(zipcode, "Lyon")), zipcode).toEqual({ kind: "unknown_postcode" });
+    expect(await straight.locate(address(zipcode, "Lyon")), zipcode).toEqual({ kind: "unknownPostcode" });
   }
   expect(await straight.distance(address("99999", "Nulle-Part"), address("69006", "Lyon"))).toEqual({
-    kind: "not_located",
+    kind: "notLocated",
     field: "home_address",
-    reason: "unknown_postcode",
+    reason: "unknownPostcode",
   });
 });
 
 test("a postcode and a city that do not go together are refused, not guessed", async () => {
-  expect(await straight.locate(address("69003", "Marseille"))).toEqual({ kind: "unknown_postcode" });
-  expect(await straight.locate(address("13001", "Marseille 2e"))).toEqual({ kind: "unknown_postcode" });
-  expect(await straight.locate(address("13100", "Lyon"))).toEqual({ kind: "unknown_postcode" });
+  expect(await straight.locate(address("69003", "Marseille"))).toEqual({ kind: "unknownPostcode" });
+  expect(await straight.locate(address("13001", "Marseille 2e"))).toEqual({ kind: "unknownPostcode" });
+  expect(await straight.locate(address("13100", "Lyon"))).toEqual({ kind: "unknownPostcode" });
   expect(await straight.distance(address("69003", "Lyon"), address("69006", "Villeurbanne"))).toEqual({
-    kind: "not_located",
+    kind: "notLocated",
     field: "work_address",
-    reason: "unknown_postcode",
+    reason: "unknownPostcode",
   });
 });
 
 test("only French addresses (France and its overseas departments) are located", async () => {
   for (const country of ["BE", "DE", "CH", "", "FRA"]) {
-    expect(await straight.locate(address("69003", "Lyon", country)), country).toEqual({ kind: "unsupported_country" });
+    expect(await straight.locate(address("69003", "Lyon", country)), country).toEqual({ kind: "unsupportedCountry" });
   }
   expect(await straight.locate(address("69003", "Lyon", " fr "))).toMatchObject({ kind: "found" });
   expect(await straight.locate(address("97400", "Saint-Denis", "RE"))).toMatchObject({ kind: "found" });
   expect(await straight.distance(address("69003", "Lyon"), address("1000", "Bruxelles", "BE"))).toEqual({
-    kind: "not_located",
+    kind: "notLocated",
     field: "work_address",
-    reason: "unsupported_country",
+    reason: "unsupportedCountry",
   });
 });
 

@@ -54,24 +54,24 @@ export function createOfflineGeodata(options: OfflineGeodataOptions): OfflineGeo
   const estimate = (home: GeoPoint, work: GeoPoint) => Math.round(greatCircleMeters(home, work) * options.roadFactor);
 
   async function locate(address: GeoAddress): Promise<LocateResult> {
-    if (!FRENCH_COUNTRIES.has(address.country.trim().toUpperCase())) return { kind: "unsupported_country" };
+    if (!FRENCH_COUNTRIES.has(address.country.trim().toUpperCase())) return { kind: "unsupportedCountry" };
     const postcode = address.zipcode.replace(/\s+/g, "");
-    if (!/^\d{5}$/.test(postcode)) return { kind: "unknown_postcode" };
+    if (!/^\d{5}$/.test(postcode)) return { kind: "unknownPostcode" };
     const communes = (await dataset()).byPostcode.get(postcode);
-    if (!communes || communes.length === 0) return { kind: "unknown_postcode" };
+    if (!communes || communes.length === 0) return { kind: "unknownPostcode" };
     const city = normaliseCity(address.city);
     // No city: the postcode's most populated commune. A city: the commune it names, else the address is refused
     // (a postcode and a city that do not go together).
     const commune = city === "" ? communes[0]! : communes.find((c) => names(c, city));
-    if (!commune?.point) return { kind: "unknown_postcode" };
+    if (!commune?.point) return { kind: "unknownPostcode" };
     return { kind: "found", point: commune.point, label: commune.name };
   }
 
   async function distance(home: GeoAddress, work: GeoAddress): Promise<DistanceResult> {
     const from = await locate(home);
-    if (from.kind !== "found") return { kind: "not_located", field: "home_address", reason: from.kind };
+    if (from.kind !== "found") return { kind: "notLocated", field: "home_address", reason: from.kind };
     const to = await locate(work);
-    if (to.kind !== "found") return { kind: "not_located", field: "work_address", reason: to.kind };
+    if (to.kind !== "found") return { kind: "notLocated", field: "work_address", reason: to.kind };
     return { kind: "measured", oneWayMeters: estimate(from.point, to.point), source: "estimate" };
   }
 

@@ -21,9 +21,9 @@ export interface GeoPoint {
 export type LocateResult =
   | { kind: "found"; point: GeoPoint; /** The commune found, as the dataset names it. */ label: string }
   /** No commune of the dataset has this postcode (or the postcode and the city do not match). */
-  | { kind: "unknown_postcode" }
+  | { kind: "unknownPostcode" }
   /** Only French addresses can be located. */
-  | { kind: "unsupported_country" };
+  | { kind: "unsupportedCountry" };
 
 export type DistanceResult =
   | {
@@ -34,7 +34,7 @@ export type DistanceResult =
       source: "estimate" | "routing";
     }
   /** Which address could not be located, and why (the spec's field keys). */
-  | { kind: "not_located"; field: "home_address" | "work_address"; reason: "unknown_postcode" | "unsupported_country" };
+  | { kind: "notLocated"; field: "home_address" | "work_address"; reason: "unknownPostcode" | "unsupportedCountry" };
 // The routing adapter never fails the simulation: when its service errs or times out it answers the
 // offline estimate (source "estimate") and logs why.
 

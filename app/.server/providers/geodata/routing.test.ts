@@ -74,14 +74,14 @@ test("locates addresses with the offline dataset", async () => {
 test("an address that cannot be located is said so, without asking the service", async () => {
   answer = (_req, res) => json(res, 200, { code: "Ok", routes: [{ distance: 1 }] });
   expect(await routing().distance({ ...home, zipcode: "99999" }, work)).toEqual({
-    kind: "not_located",
+    kind: "notLocated",
     field: "home_address",
-    reason: "unknown_postcode",
+    reason: "unknownPostcode",
   });
   expect(await routing().distance(home, { ...work, country: "BE" })).toEqual({
-    kind: "not_located",
+    kind: "notLocated",
     field: "work_address",
-    reason: "unsupported_country",
+    reason: "unsupportedCountry",
   });
   expect(requests).toEqual([]);
 });

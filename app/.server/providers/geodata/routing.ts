@@ -40,9 +40,9 @@ export function createRoutingGeodata(options: RoutingGeodataOptions): Geodata {
 
   async function distance(home: GeoAddress, work: GeoAddress): Promise<DistanceResult> {
     const from = await offline.locate(home);
-    if (from.kind !== "found") return { kind: "not_located", field: "home_address", reason: from.kind };
+    if (from.kind !== "found") return { kind: "notLocated", field: "home_address", reason: from.kind };
     const to = await offline.locate(work);
-    if (to.kind !== "found") return { kind: "not_located", field: "work_address", reason: to.kind };
+    if (to.kind !== "found") return { kind: "notLocated", field: "work_address", reason: to.kind };
     const url = `${base}/route/v1/driving/${coordinates(from.point)};${coordinates(to.point)}?overview=false`;
     let reason: string;
     try {

@@ -53,9 +53,9 @@ test("asks the partner's endpoint with the user and the bearer token, and answer
 
 test("Klaro answers no access unless has_access is true", async () => {
   answer = json(200, { url: "https://klaro.example/s", has_access: false });
-  expect(await links().link({ partner: "klaro", ...marie })).toEqual({ kind: "no_access" });
+  expect(await links().link({ partner: "klaro", ...marie })).toEqual({ kind: "noAccess" });
   answer = json(200, { url: "https://klaro.example/s" });
-  expect(await links().link({ partner: "klaro", ...marie })).toEqual({ kind: "no_access" });
+  expect(await links().link({ partner: "klaro", ...marie })).toEqual({ kind: "noAccess" });
   answer = json(200, { url: "https://klaro.example/s", has_access: true });
   expect(await links().link({ partner: "klaro", ...marie })).toEqual({ kind: "url", url: "https://klaro.example/s" });
 });

@@ -66,7 +66,7 @@ export class HttpPartnerLinks implements PartnerLinks {
       return { kind: "failed" };
     }
     const answer = (typeof body === "object" && body !== null ? body : {}) as { url?: unknown; has_access?: unknown };
-    if (requiresAccess(partner) && answer.has_access !== true) return { kind: "no_access" };
+    if (requiresAccess(partner) && answer.has_access !== true) return { kind: "noAccess" };
     const link = acceptableUrl(answer.url);
     if (!link) {
       logger.warn("partner link without a usable url", { partner });

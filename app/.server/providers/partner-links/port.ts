@@ -15,7 +15,7 @@ export interface PartnerLinkRequest {
 export type PartnerLinkResult =
   | { kind: "url"; url: string }
   /** The partner refused this user (Klaro's `has_access` false or missing). */
-  | { kind: "no_access" }
+  | { kind: "noAccess" }
   /** The partner did not answer, or answered nothing usable (logged by the adapter). */
   | { kind: "failed" };
 

@@ -22,7 +22,7 @@ export class SandboxPartnerLinks implements PartnerLinks {
   ) {}
 
   async link({ partner, userId }: PartnerLinkRequest): Promise<PartnerLinkResult> {
-    if (requiresAccess(partner) && !(await hasSandboxAccess(this.db, userId, partner))) return { kind: "no_access" };
+    if (requiresAccess(partner) && !(await hasSandboxAccess(this.db, userId, partner))) return { kind: "noAccess" };
     const token = newSecretToken();
     const now = this.clock();
     await this.db

@@ -31,7 +31,7 @@ export type PaymentStatus = "succeeded" | "payment_failed" | "processing";
 
 export class PaymentError extends Error {
   constructor(
-    readonly code: "not_found" | "unavailable" | "rejected",
+    readonly code: "notFound" | "unavailable" | "rejected",
     message?: string,
   ) {
     super(message ?? code);

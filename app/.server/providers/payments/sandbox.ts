@@ -100,7 +100,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .where("ref", "=", setupRef)
       .where("customer_ref", "=", customerRef)
       .executeTakeFirst();
-    if (!row) throw new PaymentError("not_found", "no such setup for this customer");
+    if (!row) throw new PaymentError("notFound", "no such setup for this customer");
     return {
       status: row.status === "succeeded" ? "succeeded" : row.status === "failed" ? "failed" : "pending",
       cardRef: row.card_ref,
@@ -134,7 +134,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .where("customer_ref", "=", customerRef)
       .where("detached_at", "is", null)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new PaymentError("not_found", "no such card for this customer");
+    if (Number(result.numUpdatedRows) !== 1) throw new PaymentError("notFound", "no such card for this customer");
   }
 
   async retryPayment(
@@ -149,7 +149,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .where("ref", "=", paymentRef)
       .where("customer_ref", "=", customerRef)
       .executeTakeFirst();
-    if (!payment) throw new PaymentError("not_found", "no such payment for this customer");
+    if (!payment) throw new PaymentError("notFound", "no such payment for this customer");
     if (payment.status === "succeeded") return "succeeded";
     const card = await this.db
       .selectFrom("sandbox_processor_cards")
@@ -158,7 +158,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .where("customer_ref", "=", customerRef)
       .where("detached_at", "is", null)
       .executeTakeFirst();
-    if (!card) throw new PaymentError("not_found", "no such card for this customer");
+    if (!card) throw new PaymentError("notFound", "no such card for this customer");
     const status: PaymentStatus = card.outcome === "succeed" ? "succeeded" : "payment_failed";
     await this.db
       .updateTable("sandbox_processor_payments")
@@ -195,7 +195,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .where("customer_ref", "=", charge.customerRef)
       .where("detached_at", "is", null)
       .executeTakeFirst();
-    if (!card) throw new PaymentError("not_found", "no such card for this customer");
+    if (!card) throw new PaymentError("notFound", "no such card for this customer");
     const status: PaymentStatus = card.outcome === "succeed" ? "succeeded" : "payment_failed";
     if (card.outcome === "decline_once") {
       await this.db
@@ -237,7 +237,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       .select(["amount", "status"])
       .where("ref", "=", refund.paymentRef)
       .executeTakeFirst();
-    if (!payment) throw new PaymentError("not_found", "no such payment");
+    if (!payment) throw new PaymentError("notFound", "no such payment");
     const previous = await this.db
       .selectFrom("sandbox_processor_refunds")
       .select("amount")

@@ -172,7 +172,7 @@ test("a known customer is not created again", async () => {
 test("setup results: succeeded with its card, failed after a decline, another customer's is not found", async () => {
   expect(await processor().setupResult("cus_1", "seti_done")).toEqual({ status: "succeeded", cardRef: "pm_new" });
   expect(await processor().setupResult("cus_1", "seti_failed")).toEqual({ status: "failed", cardRef: null });
-  await expect(processor().setupResult("cus_other", "seti_done")).rejects.toMatchObject({ code: "not_found" });
+  await expect(processor().setupResult("cus_other", "seti_done")).rejects.toMatchObject({ code: "notFound" });
   expect(calls()).toEqual([
     "GET /v1/setup_intents/seti_done",
     "GET /v1/setup_intents/seti_failed",
@@ -193,7 +193,7 @@ test("detaching checks the owner first: another customer's card is never detache
   await processor().detachCard("cus_1", "pm_1");
   expect(calls()).toEqual(["GET /v1/payment_methods/pm_1", "POST /v1/payment_methods/pm_1/detach"]);
   requests.length = 0;
-  await expect(processor().detachCard("cus_1", "pm_other")).rejects.toMatchObject({ code: "not_found" });
+  await expect(processor().detachCard("cus_1", "pm_other")).rejects.toMatchObject({ code: "notFound" });
   expect(calls()).toEqual(["GET /v1/payment_methods/pm_other"]);
 });
 
@@ -207,7 +207,7 @@ test("retrying confirms the PaymentIntent off-session on the default card; a dec
   expect(await processor().retryPayment("cus_1", "pi_paid", "pm_1")).toBe("succeeded");
   expect(calls()).toEqual(["GET /v1/payment_intents/pi_paid"]);
   requests.length = 0;
-  await expect(processor().retryPayment("cus_1", "pi_other", "pm_1")).rejects.toMatchObject({ code: "not_found" });
+  await expect(processor().retryPayment("cus_1", "pi_other", "pm_1")).rejects.toMatchObject({ code: "notFound" });
   expect(calls()).toEqual(["GET /v1/payment_intents/pi_other"]);
   await expect(processor().retryPayment("cus_1", "pi_down", "pm_1")).rejects.toMatchObject({ code: "unavailable" });
 });

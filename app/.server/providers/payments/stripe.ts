@@ -87,7 +87,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
   async setupResult(customerRef: string, setupRef: string): Promise<{ status: SetupStatus; cardRef: string | null }> {
     const intent = await this.call(() => this.stripe.setupIntents.retrieve(setupRef));
     if (refOf(intent.customer) !== customerRef)
-      throw new PaymentError("not_found", "this SetupIntent is another customer's");
+      throw new PaymentError("notFound", "this SetupIntent is another customer's");
     if (intent.status === "succeeded") return { status: "succeeded", cardRef: refOf(intent.payment_method) };
     if (intent.status === "canceled" || (intent.status === "requires_payment_method" && intent.last_setup_error))
       return { status: "failed", cardRef: null };
@@ -112,7 +112,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
   /** Checked first: a payment method of another customer is never detached on this one's behalf. */
   async detachCard(customerRef: string, cardRef: string): Promise<void> {
     const method = await this.call(() => this.stripe.paymentMethods.retrieve(cardRef));
-    if (refOf(method.customer) !== customerRef) throw new PaymentError("not_found", "this card is another customer's");
+    if (refOf(method.customer) !== customerRef) throw new PaymentError("notFound", "this card is another customer's");
     await this.call(() => this.stripe.paymentMethods.detach(cardRef));
   }
 
@@ -120,7 +120,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
   async retryPayment(customerRef: string, paymentRef: string, cardRef: string): Promise<PaymentStatus> {
     const intent = await this.call(() => this.stripe.paymentIntents.retrieve(paymentRef));
     if (refOf(intent.customer) !== customerRef)
-      throw new PaymentError("not_found", "this PaymentIntent is another customer's");
+      throw new PaymentError("notFound", "this PaymentIntent is another customer's");
     if (intent.status === "succeeded") return "succeeded";
     try {
       const confirmed = await this.stripe.paymentIntents.confirm(paymentRef, {
@@ -207,7 +207,7 @@ export function toPaymentError(err: unknown): PaymentError {
   if (!(err instanceof Stripe.errors.StripeError))
     return new PaymentError("unavailable", "the payment processor could not be reached");
   const detail = `Stripe ${err.type}${err.code ? ` ${err.code}` : ""}${err.statusCode ? ` (HTTP ${err.statusCode})` : ""}`;
-  if (err.statusCode === 404 || err.code === "resource_missing") return new PaymentError("not_found", detail);
+  if (err.statusCode === 404 || err.code === "resource_missing") return new PaymentError("notFound", detail);
   if (
     err instanceof Stripe.errors.StripeConnectionError ||
     err instanceof Stripe.errors.StripeRateLimitError ||
