@@ -78,20 +78,20 @@ export default [
     // The plans page (spec 001 §2.5): tabs of routes/plans/layout.tsx; issue 14's parts add theirs inside.
     route("plans", "routes/plans/layout.tsx", [
       index("routes/plans/index.ts"),
-      route("integrations", "routes/plans/integrations.tsx"),
-      route("partners", "routes/plans/partners.ts"),
-      route("suggest-establishment", "routes/plans/suggest-establishment.tsx"),
+      route("integrations", "routes/integrations/list.tsx"),
+      route("partners", "routes/partners/search.ts"),
+      route("suggest-establishment", "routes/partners/suggest-establishment.tsx"),
       // The list of refund requests; its side panels (the wizard, the cancel confirmation) are children.
-      route("expense-requests", "routes/plans/expense-requests.tsx", [
-        route(":requestId/cancel", "routes/plans/expense-request-cancel.tsx"),
-        route(":requestId", "routes/plans/expense-request-wizard.tsx"),
+      route("expense-requests", "routes/refunds/list.tsx", [
+        route(":requestId/cancel", "routes/refunds/cancel.tsx"),
+        route(":requestId", "routes/refunds/wizard.tsx"),
       ]),
       // A receipt's download (owner only); a resource route beside the list, not one of its panels.
-      route("expense-requests/receipts/:fileId", "routes/plans/receipt.ts"),
+      route("expense-requests/receipts/:fileId", "routes/refunds/receipt.ts"),
       // The mobility allowances (issue 15); the cancel confirmation and the wizards are panels over the list.
-      route("allowances", "routes/plans/allowances.tsx", [
-        route(":allowanceId/cancel", "routes/plans/allowance-cancel.tsx"),
-        route(":requestId", "routes/plans/allowance-wizard.tsx"),
+      route("allowances", "routes/allowances/list.tsx", [
+        route(":allowanceId/cancel", "routes/allowances/cancel.tsx"),
+        route(":requestId", "routes/allowances/wizard.tsx"),
       ]),
     ]),
     // The notification centre (decision 0030): a panel over the page named by its `back`; the bell's count.

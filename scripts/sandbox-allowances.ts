@@ -16,7 +16,7 @@ import {
   payDueAllowancePayouts,
   reviewAllowance,
   type AllowanceDecision,
-} from "../app/.server/services/allowances";
+} from "../app/.server/services/allowances/requests";
 import { todayInParis } from "../app/domain/dates";
 
 const USAGE =

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
-import type { WizardActionData, WizardStep, WizardView } from "~/routes/+shared/card-wizard";
+import type { WizardActionData, WizardStep, WizardView } from "~/routes/cards/wizard";
 import {
   choiceTarget,
   ErrorSummary,

@@ -7,5 +7,7 @@
 export const E2E_SESSION_SECRET = "e2e-only-session-secret-not-for-any-real-server";
 
 export function e2eDatabaseFile(project: string): string {
-  return `data/e2e-${project}.sqlite`;
+  // Another run on other ports (E2E_PORT) gets databases of its own, so two runs never reset each other's.
+  const port = process.env.E2E_PORT;
+  return port ? `data/e2e-${project}-${port}.sqlite` : `data/e2e-${project}.sqlite`;
 }

@@ -7,7 +7,7 @@ import { openDemoDatabase } from "~/.server/db/test-database";
 import { getAccount } from "~/.server/services/accounts";
 import { storeReceipt } from "~/.server/services/receipts";
 import { accountContext } from "~/routes/+shared/auth.server";
-import { contentDisposition, loader } from "~/routes/plans/receipt";
+import { contentDisposition, loader } from "~/routes/refunds/receipt";
 import { installTestPlatform } from "./test-platform";
 
 /** The receipt download route's loader as React Router calls it, on the demo database and a real folder. */

@@ -7,9 +7,9 @@ import { createAccount } from "~/.server/db/factories";
 import { openDemoDatabase } from "~/.server/db/test-database";
 import { parseEnv } from "~/.server/env";
 import { getAccount } from "~/.server/services/accounts";
-import { createDraft } from "~/.server/services/expense-drafts";
+import { createDraft } from "~/.server/services/refunds/drafts";
 import { accountContext } from "~/routes/+shared/auth.server";
-import { action } from "~/routes/plans/expense-request-wizard";
+import { action } from "~/routes/refunds/wizard";
 import { installTestPlatform } from "./test-platform";
 
 /**

@@ -4,7 +4,7 @@ import { isFrenchPublicHoliday } from "../../domain/calendar";
 import { ibanProblem } from "../../domain/iban";
 import { parisDayAfter, todayInParis } from "../../domain/dates";
 import { verifyPassword } from "../passwords";
-import { capStatus, listAllowancesAwaitingReview } from "../services/allowances";
+import { capStatus, listAllowancesAwaitingReview } from "../services/allowances/requests";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import type { DatabaseHandle, DB } from "./index";

@@ -13,7 +13,7 @@ import {
   type RefundResult,
   type ReverseResult,
 } from "./authorisation-lifecycle";
-import { fill } from "./expense-requests";
+import { fill } from "./refunds/requests";
 import { deliverNotification } from "./notifications";
 
 /**

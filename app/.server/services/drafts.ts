@@ -24,9 +24,7 @@ const MAX_ID_LENGTH = 100;
 
 export type DraftWrite = { kind: "saved" } | { kind: "notFound" } | { kind: "submitted" };
 export type OpenDraft<T extends DraftTable> =
-  | { kind: "open"; row: DraftRow<T> }
-  | { kind: "notFound" }
-  | { kind: "submitted" };
+  { kind: "open"; row: DraftRow<T> } | { kind: "notFound" } | { kind: "submitted" };
 
 // Kysely's builders are typed per table. The two tables share every column used here, so the queries
 // are written against one of them (still checked column by column) and the rows typed back by the caller's table.
@@ -40,7 +38,10 @@ export async function insertDraft<T extends DraftTable>(
   now = new Date(),
 ): Promise<void> {
   await dropExpiredDrafts(db, table, now);
-  await db.insertInto(one(table)).values(row as AllowanceDraftTable).execute();
+  await db
+    .insertInto(one(table))
+    .values(row as AllowanceDraftTable)
+    .execute();
 }
 
 /** The owner's draft row, submitted or not; undefined when it is not theirs or does not exist. */
@@ -97,7 +98,8 @@ export async function updateOpenDraft<T extends DraftTable>(
     .where("id", "=", draftId)
     .where("user_id", "=", userId)
     .where("submitted_at", "is", null);
-  if (guard) query = guard.is === null ? query.where(guard.column, "is", null) : query.where(guard.column, "=", guard.is);
+  if (guard)
+    query = guard.is === null ? query.where(guard.column, "is", null) : query.where(guard.column, "=", guard.is);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -139,9 +141,7 @@ export async function discardDraft(db: DB, table: DraftTable, userId: string, dr
  * (they point a replayed confirmation at the allowance it made); a submitted refund draft has done its work.
  */
 export async function dropExpiredDrafts(db: DB, table: DraftTable, now = new Date()): Promise<number> {
-  let query = db
-    .deleteFrom(one(table))
-    .where("updated_at", "<", new Date(now.getTime() - DRAFT_TTL_MS).toISOString());
+  let query = db.deleteFrom(one(table)).where("updated_at", "<", new Date(now.getTime() - DRAFT_TTL_MS).toISOString());
   if (table === "allowance_drafts") query = query.where("submitted_at", "is", null);
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -5,8 +5,8 @@ import type { DatabaseHandle } from "../db";
 import { createAllowanceRow, createExpenseRequest } from "../db/factories";
 import type { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
-import { createAllowanceDraft, setAllowanceFile } from "./allowance-drafts";
-import { attachReceipt, createDraft, DRAFT_TTL_MS } from "./expense-drafts";
+import { createAllowanceDraft, setAllowanceFile } from "./allowances/drafts";
+import { attachReceipt, createDraft, DRAFT_TTL_MS } from "./refunds/drafts";
 import {
   ORPHAN_GRACE_MS,
   purgeReceipts,

@@ -1,7 +1,7 @@
 import type { DB } from "../db";
 import type { FileStorage } from "../providers/file-storage";
-import { dropOldAllowanceDrafts } from "./allowance-drafts";
-import { dropOldDrafts } from "./expense-drafts";
+import { dropOldAllowanceDrafts } from "./allowances/drafts";
+import { dropOldDrafts } from "./refunds/drafts";
 
 /**
  * The receipts' clean-up (issue 28 §2, decision 0047), run by the daily job `npm run receipts:purge`: drafts

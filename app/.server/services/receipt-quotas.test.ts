@@ -4,8 +4,8 @@ import type { DatabaseHandle } from "../db";
 import { createAllowanceRow, createExpenseRequest } from "../db/factories";
 import type { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
-import { createAllowanceDraft, setAllowanceFile } from "./allowance-drafts";
-import { attachReceipt, createDraft } from "./expense-drafts";
+import { createAllowanceDraft, setAllowanceFile } from "./allowances/drafts";
+import { attachReceipt, createDraft } from "./refunds/drafts";
 import { UPLOAD_COUNT_PREFIX } from "./receipt-clean-up";
 import { heldReceiptBytes, storeReceipt, uploadLimitsOf, type UploadSettings } from "./receipts";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { openDemoDatabase } from "../db/test-database";
 import { createAllowanceRow } from "../db/factories";
-import { createAllowanceDraft, getAllowanceDraft, setAllowanceFile } from "./allowance-drafts";
+import { createAllowanceDraft, getAllowanceDraft, setAllowanceFile } from "./allowances/drafts";
 import { createLogger } from "../logger";
 import { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { LocalReceiptReader } from "../providers/receipt-reading/local";

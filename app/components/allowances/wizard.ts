@@ -1,9 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
-import type { AllowanceListItem } from "~/.server/services/allowances";
+import type { AllowanceListItem } from "~/.server/services/allowances/requests";
 import type { AllowanceType, DistanceSimulation, DistanceType, TravelRole } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
 import { intents } from "~/routes/+shared/intents";
-import type { SubscriptionActionData, SubscriptionView } from "~/routes/plans/subscription-wizard.server";
+import type { SubscriptionActionData, SubscriptionView } from "~/routes/allowances/subscription.server";
 
 /**
  * What the allowance wizard's server side (`routes/plans/allowance-wizard.server.ts`, the frame, and

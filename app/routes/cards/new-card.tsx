@@ -3,7 +3,7 @@ import type { Route } from "./+types/new-card";
 import { CardWizard, wizardInvalid } from "~/components/CardWizard";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
-import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/+shared/card-wizard.server";
+import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/cards/wizard.server";
 import { requireOwnCard } from "~/routes/+shared/guards.server";
 import { internalPath } from "~/routes/+shared/redirects.server";
 

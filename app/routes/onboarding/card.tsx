@@ -3,7 +3,7 @@ import type { Route } from "./+types/card";
 import { CardWizard, wizardInvalid } from "~/components/CardWizard";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { accountContext } from "~/routes/+shared/auth.server";
-import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/+shared/card-wizard.server";
+import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/cards/wizard.server";
 import { getPlatform } from "~/.server/platform";
 import { profileComplete, type Account } from "~/.server/services/accounts";
 import { hasCardInTheMaking } from "~/.server/services/card-creation";

@@ -19,7 +19,7 @@ import {
   payDueAllowancePayouts,
   reviewAllowance,
   type AllowanceReviewResult,
-} from "~/.server/services/allowances";
+} from "~/.server/services/allowances/requests";
 
 const INTENT = intents("approve", "refuse", "payDue");
 const PAGE = "/dev/allowances" as const;

@@ -19,7 +19,7 @@ import {
   REVIEW_REASON_MAX,
   reviewExpenseRequest,
   type ReviewDecision,
-} from "~/.server/services/expense-requests";
+} from "~/.server/services/refunds/requests";
 
 const INTENT = intents("approve", "refuse", "correct", "payDue");
 const PAGE = "/dev/expense-requests" as const;

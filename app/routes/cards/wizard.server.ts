@@ -23,13 +23,7 @@ import {
 import type { ShippingAddress } from "~/.server/providers/issuer/port";
 import { recordInBackground } from "~/.server/services/tag-events";
 import type { TagEvent } from "~/domain/tag-events";
-import {
-  WIZARD_STEPS,
-  type WizardActionData,
-  type WizardAddress,
-  type WizardStep,
-  type WizardView,
-} from "./card-wizard";
+import { WIZARD_STEPS, type WizardActionData, type WizardAddress, type WizardStep, type WizardView } from "./wizard";
 
 export { WIZARD_STEPS, type WizardActionData, type WizardAddress, type WizardStep, type WizardView };
 

@@ -11,14 +11,14 @@ import {
   saveDraftAnswers,
   setDraftReading,
   type ExpenseDraft,
-} from "~/.server/services/expense-drafts";
+} from "~/.server/services/refunds/drafts";
 import {
   SWORN_NAME_TYPES,
   eligibleWallets,
   listExpenseTypes,
   loadExpenseRequestForEdit,
   submitExpenseRequest,
-} from "~/.server/services/expense-requests";
+} from "~/.server/services/refunds/requests";
 import {
   deleteReceipt,
   describeReceipt,
@@ -92,13 +92,6 @@ interface Args {
   context: Readonly<RouterContextProvider>;
 }
 
-/** Spec 001 §2.5, §6: the wizard exists only for people with the expense-requests feature. */
-function requireFeature(context: Args["context"]) {
-  const account = context.get(accountContext);
-  if (account.features.expenseRequests.any !== true) throw data(null, { status: 404 });
-  return account;
-}
-
 const wizardBase = (requestId: string) => internalPath("/plans/expense-requests/:requestId", { requestId });
 
 function stepPath(requestId: string, draftId: string | null, step: RefundStep, extra: Record<string, string> = {}) {
@@ -149,7 +142,7 @@ async function receiptViews(platform: Platform, userId: string, draft: ExpenseDr
 
 /** What the loader and the action both start from: the account (with the feature), its platform, the request. */
 async function wizardContext({ request, params, context }: Args) {
-  const account = requireFeature(context);
+  const account = context.get(accountContext);
   const platform = await getPlatform();
   const requestId = params.requestId;
   return {

@@ -1,9 +1,9 @@
 import { useTranslation } from "~/i18n";
-import type { Route } from "./+types/allowance-wizard";
+import type { Route } from "./+types/wizard";
 import { LoadFailure } from "~/components/LoadFailure";
 import { Panel } from "~/components/Panel";
 import { AllowanceWizard, allowanceWizardInvalid, allowanceWizardTitle } from "~/components/allowances/AllowanceWizard";
-import { allowanceWizardAction, allowanceWizardLoader } from "./allowance-wizard.server";
+import { allowanceWizardAction, allowanceWizardLoader } from "./wizard.server";
 
 /**
  * A mobility allowance, new or already asked for (spec 001 §2.7): the wizards in a side panel over the

@@ -1,6 +1,6 @@
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import type { Route } from "./+types/allowance-cancel";
+import type { Route } from "./+types/cancel";
 import { Panel } from "~/components/Panel";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -9,16 +9,10 @@ import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { getPlatform } from "~/.server/platform";
-import { cancelAllowance, getAllowance } from "~/.server/services/allowances";
+import { cancelAllowance, getAllowance } from "~/.server/services/allowances/requests";
 
 const INTENT = intents("cancel");
 const LIST = "/plans/allowances" as const;
-
-function requireAllowances(context: Route.LoaderArgs["context"]) {
-  const account = context.get(accountContext);
-  if (account.features.allowances.any !== true) throw data(null, { status: 404 });
-  return account;
-}
 
 /**
  * Cancelling an allowance after a confirmation step (issue 15 item 1: "Annuler" with confirmation while
@@ -26,7 +20,7 @@ function requireAllowances(context: Route.LoaderArgs["context"]) {
  * goes back to the list with a message, on the page as on the post.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const account = requireAllowances(context);
+  const account = context.get(accountContext);
   const { db } = await getPlatform();
   const found = await getAllowance(db, account.id, params.allowanceId);
   if (!found)
@@ -48,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const account = requireAllowances(context);
+  const account = context.get(accountContext);
   // An unknown intent is a 400 in French, as on every route.
   switch (intentOf(await request.formData(), INTENT)) {
     case INTENT.cancel:

@@ -1,4 +1,4 @@
-import type { Route } from "./+types/partners";
+import type { Route } from "./+types/search";
 import { getLocale } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { searchPartners } from "~/.server/services/partners";

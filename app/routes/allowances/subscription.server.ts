@@ -1,7 +1,7 @@
-import type { AllowanceFlowContext } from "./allowance-flow";
+import type { AllowanceFlowContext } from "./flow";
 import type { Platform } from "~/.server/platform";
-import { saveAllowanceAnswers, setAllowanceFile, type AllowanceDraft } from "~/.server/services/allowance-drafts";
-import { allowanceGroups, createAllowance, simulateAllowance } from "~/.server/services/allowances";
+import { saveAllowanceAnswers, setAllowanceFile, type AllowanceDraft } from "~/.server/services/allowances/drafts";
+import { allowanceGroups, createAllowance, simulateAllowance } from "~/.server/services/allowances/requests";
 import { deleteReceipt, describeReceipt, storeReceipt } from "~/.server/services/receipts";
 import { startWindow, transportSharePercent } from "~/domain/allowances";
 import { maskIban } from "~/domain/iban";

@@ -1,13 +1,13 @@
-import type { DB } from "../db";
-import type { AllowancePayoutTable, AllowanceStatus, AllowanceTable } from "../db/schema";
-import { newId } from "../ids";
-import type { GeoAddress, Geodata } from "../providers/geodata/port";
-import type { Messenger } from "../providers/messaging/port";
-import type { PushSender } from "../providers/push/port";
-import { claimAllowanceDraft, linkAllowance } from "./allowance-drafts";
-import { fill } from "./expense-requests";
-import { getNotificationPreferences } from "./notification-preferences";
-import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
+import type { DB } from "../../db";
+import type { AllowancePayoutTable, AllowanceStatus, AllowanceTable } from "../../db/schema";
+import { newId } from "../../ids";
+import type { GeoAddress, Geodata } from "../../providers/geodata/port";
+import type { Messenger } from "../../providers/messaging/port";
+import type { PushSender } from "../../providers/push/port";
+import { claimAllowanceDraft, linkAllowance } from "./drafts";
+import { fill } from "../refunds/requests";
+import { getNotificationPreferences } from "../notification-preferences";
+import { deliverNotification, recordNotification, type NotifyDeps } from "../notifications";
 import {
   addressLine,
   ALLOWANCE_TYPES,

@@ -1,6 +1,6 @@
-import type { DB } from "../db";
-import type { ExpenseRequestDraftTable } from "../db/schema";
-import { newId } from "../ids";
+import type { DB } from "../../db";
+import type { ExpenseRequestDraftTable } from "../../db/schema";
+import { newId } from "../../ids";
 import { RECEIPT_MAX_FILES } from "~/domain/receipt-file";
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { DatabaseHandle, DB } from "../db";
-import { buildFile, createAccount, createExpenseRequest, type CreatedAccount } from "../db/factories";
-import { openDemoDatabase } from "../db/test-database";
-import { newId } from "../ids";
-import type { SandboxMessenger } from "../providers/messaging/sandbox";
+import type { DatabaseHandle, DB } from "../../db";
+import { buildFile, createAccount, createExpenseRequest, type CreatedAccount } from "../../db/factories";
+import { openDemoDatabase } from "../../db/test-database";
+import { newId } from "../../ids";
+import type { SandboxMessenger } from "../../providers/messaging/sandbox";
 import {
   cancelExpenseRequest,
   EXPENSE_REQUESTS_PAGE_SIZE,
@@ -15,9 +15,9 @@ import {
   reviewExpenseRequest,
   submitExpenseRequest,
   type ExpenseRequestInput,
-} from "./expense-requests";
-import { saveNotificationPreferences, defaultNotificationPreferences } from "./notification-preferences";
-import { getWalletDetail } from "./wallets";
+} from "./requests";
+import { saveNotificationPreferences, defaultNotificationPreferences } from "../notification-preferences";
+import { getWalletDetail } from "../wallets";
 import { addWorkingDays } from "~/domain/calendar";
 import { todayInParis } from "~/domain/dates";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { data, Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import type { Route } from "./+types/integrations";
+import type { Route } from "./+types/list";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { LoadFailure } from "~/components/LoadFailure";
 import { accountContext } from "~/routes/+shared/auth.server";

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { saveAllowanceAnswers, type AddressAnswer, type AllowanceAnswers } from "~/.server/services/allowance-drafts";
+import { saveAllowanceAnswers, type AddressAnswer, type AllowanceAnswers } from "~/.server/services/allowances/drafts";
 import {
   allowanceGroups,
   capStatus,
@@ -7,7 +7,7 @@ import {
   simulateAllowance,
   type AllowanceGroup,
   type DistanceInput,
-} from "~/.server/services/allowances";
+} from "~/.server/services/allowances/requests";
 import {
   clampDays,
   daysWithoutSundays,
@@ -40,7 +40,7 @@ import {
   type DistanceView,
   type GroupView,
 } from "~/components/allowances/wizard";
-import { draftPath, type AllowanceFlowContext } from "./allowance-flow";
+import { draftPath, type AllowanceFlowContext } from "./flow";
 
 /**
  * The carpooling and bicycle wizard (spec 001 §2.7, §5, issue 15 item 3): "Indemnité" (what it is, the

@@ -1,6 +1,7 @@
-import { data, Link, Outlet, useOutlet } from "react-router";
+import { Link, Outlet, useOutlet } from "react-router";
+import { requirePlanFeature } from "~/routes/+shared/features.server";
 import { useTranslation } from "~/i18n";
-import type { Route } from "./+types/allowances";
+import type { Route } from "./+types/list";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { LoadFailure } from "~/components/LoadFailure";
 import { formatDate, formatMonth } from "~/domain/dates";
@@ -8,7 +9,7 @@ import { formatCents } from "~/domain/money";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { getPlatform } from "~/.server/platform";
-import { listAllowances, type AllowanceListItem } from "~/.server/services/allowances";
+import { listAllowances, type AllowanceListItem } from "~/.server/services/allowances/requests";
 
 /** "Voir plus" asks for one page more; a hand-typed page number is capped. */
 const MAX_PAGE = 50;
@@ -29,9 +30,11 @@ function listQuery(searchParams: URLSearchParams): { page: number; refreshed: bo
  * monthly payouts and "Annuler" while it may be cancelled. The panels (the cancel confirmation, the
  * wizards) are child routes shown over it. Only with `features.allowances.any`.
  */
+/** The feature's gate, for this page and its panels (the wizard, the cancel confirmation). */
+export const middleware = [requirePlanFeature("allowances")];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  if (account.features.allowances.any !== true) throw data(null, { status: 404 });
   const { page, refreshed } = listQuery(new URL(request.url).searchParams);
   const { db } = await getPlatform();
   const list = await listAllowances(db, account.id, { page }).catch(failedTo("allowanceList.fetchFailed"));

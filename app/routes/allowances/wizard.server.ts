@@ -5,8 +5,8 @@ import {
   discardAllowanceDraft,
   getAllowanceDraft,
   type AllowanceDraft,
-} from "~/.server/services/allowance-drafts";
-import { allowanceTypesFor, getAllowance, type AllowanceListItem } from "~/.server/services/allowances";
+} from "~/.server/services/allowances/drafts";
+import { allowanceTypesFor, getAllowance, type AllowanceListItem } from "~/.server/services/allowances/requests";
 import { deleteReceipt } from "~/.server/services/receipts";
 import { isAllowanceType, type AllowanceType } from "~/domain/allowances";
 import { todayInParis } from "~/domain/dates";
@@ -22,9 +22,9 @@ import {
   type AllowanceSummaryView,
   type FrameView,
 } from "~/components/allowances/wizard";
-import { draftPath, type AllowanceFlowContext } from "./allowance-flow";
-import { distanceAct, distanceLoad } from "./distance-wizard.server";
-import { subscriptionAct, subscriptionLoad } from "./subscription-wizard.server";
+import { draftPath, type AllowanceFlowContext } from "./flow";
+import { distanceAct, distanceLoad } from "./distance.server";
+import { subscriptionAct, subscriptionLoad } from "./subscription.server";
 
 /**
  * The allowance wizards' frame (spec 001 §2.7, issue 15): `/plans/allowances/:requestId`, a side panel
@@ -42,13 +42,6 @@ interface Args {
   request: Request;
   params: { requestId: string };
   context: Readonly<RouterContextProvider>;
-}
-
-/** Spec 001 §2.5, §6: the allowances exist only for people with the feature. */
-function requireFeature(context: Args["context"]) {
-  const account = context.get(accountContext);
-  if (account.features.allowances.any !== true) throw data(null, { status: 404 });
-  return account;
 }
 
 /** The refund wizard names the bicycle allowance by its subtype, `ikv`. */
@@ -95,7 +88,7 @@ async function flowContext(
 }
 
 export async function allowanceWizardLoader({ request, params, context }: Args): Promise<FrameView> {
-  const account = requireFeature(context);
+  const account = context.get(accountContext);
   const { db } = await getPlatform();
   const url = new URL(request.url);
 
@@ -151,7 +144,7 @@ export async function allowanceWizardLoader({ request, params, context }: Args):
  * subscription's flow reads the body itself (its tickets step is multipart), so the frame never does.
  */
 export async function allowanceWizardAction({ request, params, context }: Args) {
-  const account = requireFeature(context);
+  const account = context.get(accountContext);
   const platform = await getPlatform();
   const url = new URL(request.url);
   const draftParam = url.searchParams.get("draft");

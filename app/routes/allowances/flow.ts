@@ -1,6 +1,6 @@
 import type { Platform } from "~/.server/platform";
 import type { Account } from "~/.server/services/accounts";
-import type { AllowanceDraft } from "~/.server/services/allowance-drafts";
+import type { AllowanceDraft } from "~/.server/services/allowances/drafts";
 import { internalPath, type InternalPath } from "~/routes/+shared/redirects.server";
 
 /**

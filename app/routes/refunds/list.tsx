@@ -1,6 +1,7 @@
-import { data, Link, Outlet, useOutlet } from "react-router";
+import { Link, Outlet, useOutlet } from "react-router";
+import { requirePlanFeature } from "~/routes/+shared/features.server";
 import { useTranslation } from "~/i18n";
-import type { Route } from "./+types/expense-requests";
+import type { Route } from "./+types/list";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { LoadFailure } from "~/components/LoadFailure";
 import { formatDate } from "~/domain/dates";
@@ -13,7 +14,7 @@ import {
   listExpenseRequests,
   type ExpenseRequestListItem,
   type ExpenseRequestTab,
-} from "~/.server/services/expense-requests";
+} from "~/.server/services/refunds/requests";
 
 const TABS: readonly ExpenseRequestTab[] = ["in-progress", "finished"];
 /** "Voir plus" asks for one page more; a hand-typed page number is capped. */
@@ -33,9 +34,11 @@ function listQuery(searchParams: URLSearchParams): { tab: ExpenseRequestTab; pag
  * sent, to correct, approved; finished: paid, refused, cancelled), 10 more with each "Voir plus", and the
  * side panels (the cancel confirmation, the wizard) as child routes over it. Only with the refund feature.
  */
+/** The feature's gate, for this page and its panels (the wizard, the cancel confirmation). */
+export const middleware = [requirePlanFeature("expenseRequests")];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  if (!account.features.expenseRequests.any) throw data(null, { status: 404 });
   const { tab, page } = listQuery(new URL(request.url).searchParams);
   const { db } = await getPlatform();
   const list = await listExpenseRequests(db, account.id, { tab, page, locale: getLocale(context) }).catch(

@@ -1,7 +1,7 @@
-import type { DB } from "../db";
-import type { AllowanceDraftTable } from "../db/schema";
-import { newId } from "../ids";
-import { DRAFT_TTL_MS } from "./expense-drafts";
+import type { DB } from "../../db";
+import type { AllowanceDraftTable } from "../../db/schema";
+import { newId } from "../../ids";
+import { DRAFT_TTL_MS } from "../refunds/drafts";
 import { isAllowanceType, TRAVEL_ROLES, type AllowanceType, type TravelRole } from "~/domain/allowances";
 
 /**

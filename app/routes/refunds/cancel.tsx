@@ -1,6 +1,6 @@
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import type { Route } from "./+types/expense-request-cancel";
+import type { Route } from "./+types/cancel";
 import { Panel } from "~/components/Panel";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -11,16 +11,10 @@ import { intentOf } from "~/routes/+shared/intents.server";
 import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { getPlatform } from "~/.server/platform";
-import { cancelExpenseRequest, getExpenseRequest } from "~/.server/services/expense-requests";
+import { cancelExpenseRequest, getExpenseRequest } from "~/.server/services/refunds/requests";
 
 const INTENT = intents("cancel");
 const LIST = "/plans/expense-requests" as const;
-
-function requireRefunds(context: Route.LoaderArgs["context"]) {
-  const account = context.get(accountContext);
-  if (!account.features.expenseRequests.any) throw data(null, { status: 404 });
-  return account;
-}
 
 /**
  * Cancelling a request after a confirmation step (spec 001 §2.6 "Cancel button with confirmation modal"):
@@ -28,7 +22,7 @@ function requireRefunds(context: Route.LoaderArgs["context"]) {
  * with a message; the POST releases what the request held on the wallets.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const account = requireRefunds(context);
+  const account = context.get(accountContext);
   const { db } = await getPlatform();
   const found = await getExpenseRequest(db, account.id, params.requestId, getLocale(context));
   if (!found) throw await redirectWithFlash(request, LIST, { kind: "error", message: "refunds.cancel.notFound" });
@@ -45,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const account = requireRefunds(context);
+  const account = context.get(accountContext);
   // An unknown intent is a 400 in French, as on every route.
   switch (intentOf(await request.formData(), INTENT)) {
     case INTENT.cancel:

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { DatabaseHandle } from "../db";
-import { buildUser } from "../db/factories";
-import { openTestDatabase } from "../db/test-database";
-import { newId } from "../ids";
+import type { DatabaseHandle } from "../../db";
+import { buildUser } from "../../db/factories";
+import { openTestDatabase } from "../../db/test-database";
+import { newId } from "../../ids";
 import {
   attachReceipt,
   createDraft,
@@ -15,7 +15,7 @@ import {
   removeReceipt,
   saveDraftAnswers,
   setDraftReading,
-} from "./expense-drafts";
+} from "./drafts";
 
 /** The refund wizard's drafts against a real database (SQLite, or PostgreSQL with TEST_DATABASE_URL). */
 let handle: DatabaseHandle;

@@ -1,9 +1,9 @@
 import { useTranslation } from "~/i18n";
-import type { Route } from "./+types/expense-request-wizard";
+import type { Route } from "./+types/wizard";
 import { LoadFailure } from "~/components/LoadFailure";
 import { Panel } from "~/components/Panel";
 import { RefundWizard, refundWizardInvalid } from "~/components/refunds/RefundWizard";
-import { wizardAction, wizardLoader } from "./expense-request-wizard.server";
+import { wizardAction, wizardLoader } from "./wizard.server";
 
 /**
  * A refund request, new or corrected (spec 001 §2.6): the wizard in a side panel over the list of

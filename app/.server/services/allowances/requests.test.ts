@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { DatabaseHandle, DB } from "../db";
-import { buildFile, createAccount, type CreatedAccount } from "../db/factories";
-import { openTestDatabase } from "../db/test-database";
-import { newId } from "../ids";
-import type { DistanceResult, GeoAddress, Geodata } from "../providers/geodata/port";
-import { SandboxMessenger } from "../providers/messaging/sandbox";
-import { createAllowanceDraft, getAllowanceDraft } from "./allowance-drafts";
+import type { DatabaseHandle, DB } from "../../db";
+import { buildFile, createAccount, type CreatedAccount } from "../../db/factories";
+import { openTestDatabase } from "../../db/test-database";
+import { newId } from "../../ids";
+import type { DistanceResult, GeoAddress, Geodata } from "../../providers/geodata/port";
+import { SandboxMessenger } from "../../providers/messaging/sandbox";
+import { createAllowanceDraft, getAllowanceDraft } from "./drafts";
 import {
   ALLOWANCES_PAGE_SIZE,
   allowanceGroups,
@@ -22,8 +22,8 @@ import {
   type AllowanceDeps,
   type DistanceInput,
   type SubscriptionInput,
-} from "./allowances";
-import { defaultNotificationPreferences, saveNotificationPreferences } from "./notification-preferences";
+} from "./requests";
+import { defaultNotificationPreferences, saveNotificationPreferences } from "../notification-preferences";
 import type { AllowanceType } from "~/domain/allowances";
 
 /**
@@ -62,8 +62,7 @@ const geodata: Geodata = {
       ["home_address", home],
       ["work_address", work],
     ] as const) {
-      if (address.country !== "FR")
-        return Promise.resolve({ kind: "notLocated", field, reason: "unsupportedCountry" });
+      if (address.country !== "FR") return Promise.resolve({ kind: "notLocated", field, reason: "unsupportedCountry" });
       if (POSITIONS[address.zipcode] === undefined)
         return Promise.resolve({ kind: "notLocated", field, reason: "unknownPostcode" });
     }
