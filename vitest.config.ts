@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
-    include: ["app/**/*.test.ts", "app/**/*.test.tsx", "tests/unit/**/*.test.ts", "server/**/*.test.ts"],
+    // Unit tests beside their modules; route actions, the server, the catalogues and the scripts under tests/.
+    include: ["app/**/*.test.ts", "app/**/*.test.tsx", "tests/{routes,server,catalogues,scripts}/**/*.test.ts"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 30_000,

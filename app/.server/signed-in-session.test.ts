@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "./db";
-import { openTestDatabase } from "./db/test-database";
+import { openTestDatabase } from "../../tests/support/test-database";
 import { parseEnv } from "./env";
 import { newId } from "./ids";
 import { createDatabaseSessionStorage, sessionCookie, signedInSessionKey, type PortalSessionStorage } from "./session";
-import { buildUser } from "./db/factories";
+import { buildUser } from "../../tests/support/factories";
 import { withForgedSignature } from "../../tests/support/forged-cookie";
 
 /** What the rate limits see of a request's session (decision 0014): signed-in sessions only, correctly signed. */

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import path from "node:path";
 import { expect, test } from "./fixtures";
-import { startTestServer, stopTestServer, type TestServer } from "../../server/test-server";
+import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 import { openDatabase } from "../../app/.server/db";
 import { serveCrispStandIn, type CrispEvent } from "../support/crisp-stand-in";
 import { expectAccessible, MARIE, signIn } from "./helpers";

@@ -9,7 +9,7 @@ import {
   createPendingChange,
   type AccountSpec,
   type CreatedAccount,
-} from "../../app/.server/db/factories";
+} from "../support/factories";
 import type { AllowanceTable, ExpenseRequestTable } from "../../app/.server/db/schema";
 import {
   activationMessage,

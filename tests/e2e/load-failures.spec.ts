@@ -7,7 +7,7 @@ import { expectAccessible, MARIE, signIn } from "./helpers";
 /**
  * Issue 12, item 5: a page whose data fails to load keeps the shell and its navigation and says what
  * failed (spec 000 §8). The failure is made by breaking one column of this project's own database for
- * the time of the check (server/load-failures.test.ts covers every page; this is what a person sees).
+ * the time of the check (tests/server/load-failures.test.ts covers every page; this is what a person sees).
  */
 function breakWhile(sql: [breakIt: string, repair: string]) {
   const db = new Database(path.resolve(`data/e2e-${test.info().project.name}.sqlite`), { fileMustExist: true });

@@ -1,4 +1,4 @@
-import { startTestServer, stopTestServer, type TestServer } from "../../server/test-server";
+import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 import { startStripeStandIn, type StandInAnswer, type StripeStandIn } from "../support/stripe-stand-in";
 
 export const STANDIN_PUBLISHABLE_KEY = "pk_test_standin";

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseHandle } from "~/.server/db";
-import { createAccount } from "~/.server/db/factories";
-import { openDemoDatabase } from "~/.server/db/test-database";
+import { createAccount } from "./factories";
+import { openDemoDatabase } from "./test-database";
 import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { pingDatabase, type DatabaseHandle } from "./index";
 import { SCHEMA_COLUMNS } from "./schema";
-import { openTestDatabase } from "./test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 
 let handle: DatabaseHandle;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { rateLimit } from "express-rate-limit";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "./index";
 import { DatabaseRateLimitStore } from "./rate-limit-store";
-import { openTestDatabase } from "./test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 
 /** The request counts kept in the database (PostgreSQL deployments), on SQLite and PostgreSQL. */
 let handle: DatabaseHandle;

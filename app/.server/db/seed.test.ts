@@ -10,7 +10,7 @@ import { hashSecret } from "../tokens";
 import type { DatabaseHandle, DB } from "./index";
 import { DEMO_EMAILS, DEMO_PASSWORD, isDatabaseEmpty, seedDemo, seedMarieCopy } from "./seed";
 import { dayFits, MARIE_PAYMENTS, planPayments } from "./seed-payments";
-import { openTestDatabase } from "./test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 
 // The facts of shared/DEMO.md that screens and end-to-end tests rely on.
 

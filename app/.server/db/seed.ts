@@ -28,7 +28,7 @@ import {
   createPendingChange,
   linkWallets,
   type Address,
-} from "./factories";
+} from "../../../tests/support/factories";
 import type { CardTable, NotificationTable, PartnerTable, UserTable, WalletTable } from "./schema";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
-import { openTestDatabase } from "../db/test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { listOutbox, SandboxMessenger } from "../providers/messaging/sandbox";
 import { activationSchema } from "~/domain/schemas";
 import { authenticateWithPassword, getAccount } from "./accounts";

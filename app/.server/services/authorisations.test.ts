@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../db/factories";
-import { openTestDatabase } from "../db/test-database";
-import { BOOKSHOP, cardRequest, paymentPerson, RESTAURANT, SUNDAY, TUESDAY } from "./payment-test-kit";
+import { createAccount } from "../../../tests/support/factories";
+import { openTestDatabase } from "../../../tests/support/test-database";
+import {
+  BOOKSHOP,
+  cardRequest,
+  paymentPerson,
+  RESTAURANT,
+  SUNDAY,
+  TUESDAY,
+} from "../../../tests/support/payment-test-kit";
 import { authorise, mealAllowanceLeftToday, type AuthoriseRequest } from "./authorisations";
 import { listWallets } from "./wallets";
 

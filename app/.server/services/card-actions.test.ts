@@ -2,7 +2,7 @@ import { generateKeyPairSync, privateDecrypt, constants } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
-import { openTestDatabase } from "../db/test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { IssuerError, type CardIssuer } from "../providers/issuer/port";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { blockCard, chooseNewPin, openRevealSession, setCardFrozen } from "./card-actions";

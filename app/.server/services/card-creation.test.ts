@@ -2,10 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buildUser } from "../db/factories";
+import { buildUser } from "../../../tests/support/factories";
 import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
-import { openTestDatabase } from "../db/test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { SandboxIssuer } from "../providers/issuer/sandbox";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import {

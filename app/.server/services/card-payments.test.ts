@@ -1,8 +1,8 @@
 import { formatCents } from "~/domain/money";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../db/factories";
-import { openTestDatabase } from "../db/test-database";
+import { createAccount } from "../../../tests/support/factories";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import type { Logger } from "../logger";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
@@ -19,7 +19,7 @@ import {
 } from "./card-payments";
 import { defaultNotificationPreferences, saveNotificationPreferences } from "./notification-preferences";
 import { retryOverflowPayment } from "./overflow";
-import { cardRequest, SUNDAY, TUESDAY } from "./payment-test-kit";
+import { cardRequest, SUNDAY, TUESDAY } from "../../../tests/support/payment-test-kit";
 
 /**
  * The card payment orchestrator (decision 0037): the engine's decision, then after commit the overflow charged to

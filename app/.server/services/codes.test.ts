@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import { buildUser } from "../db/factories";
+import { buildUser } from "../../../tests/support/factories";
 import type { DatabaseHandle } from "../db";
-import { openTestDatabase } from "../db/test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import type { Messenger, OutgoingMessage } from "../providers/messaging";
 import {

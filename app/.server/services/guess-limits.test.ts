@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildUser } from "../db/factories";
+import { buildUser } from "../../../tests/support/factories";
 import type { DatabaseHandle } from "../db";
-import { openTestDatabase } from "../db/test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { codeRefusalMessage, passwordLockedMessage } from "~/routes/+shared/guess-messages.server";
 import { newId } from "../ids";
 import { hashPassword } from "../passwords";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import type { DEMO_EMAILS } from "../db/seed";
-import { openDemoDatabase } from "../db/test-database";
+import { openDemoDatabase } from "../../../tests/support/test-database";
 import {
   defaultNotificationPreferences,
   getNotificationPreferences,

@@ -3,8 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, createAllowanceRow, createExpenseRequest, type CreatedAccount } from "../db/factories";
-import { openDemoDatabase } from "../db/test-database";
+import {
+  createAccount,
+  createAllowanceRow,
+  createExpenseRequest,
+  type CreatedAccount,
+} from "../../../tests/support/factories";
+import { openDemoDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import { SandboxIssuer } from "../providers/issuer/sandbox";
 import { SandboxMessenger } from "../providers/messaging/sandbox";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, createPartner } from "../db/factories";
-import { openTestDatabase } from "../db/test-database";
+import { createAccount, createPartner } from "../../../tests/support/factories";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { partnerPageSize } from "~/domain/partners";
 import { getPartner, searchPartners, suggestPartner } from "./partners";
 

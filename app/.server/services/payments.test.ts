@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { registerDemoPayments, seedDemo } from "../db/seed";
-import { openTestDatabase } from "../db/test-database";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { SANDBOX_TEST_CARDS, SandboxPaymentProcessor, SETUP_MAX_ATTEMPTS } from "../providers/payments/sandbox";
 import { getAccount, type Account } from "./accounts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test, onTestFinished } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { DEMO_EMAILS, PAUL_PENDING_PHONE } from "../db/seed";
-import { openDemoDatabase } from "../db/test-database";
+import { openDemoDatabase } from "../../../tests/support/test-database";
 import { listOutbox, type SandboxMessenger } from "../providers/messaging/sandbox";
 import { CODE_TTL_MS, codeSequence, RESEND_WAIT_MS, setCodeGenerator } from "./codes";
 import {

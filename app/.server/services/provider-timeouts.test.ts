@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startStripeStandIn, type StandInAnswer, type StripeStandIn } from "../../../tests/support/stripe-stand-in";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../db/factories";
-import { openTestDatabase } from "../db/test-database";
+import { createAccount } from "../../../tests/support/factories";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import type { Logger } from "../logger";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
@@ -14,7 +14,7 @@ import { newRequestId, saveCardChoice, submitCardRequest } from "./card-creation
 import { payWithCard } from "./card-payments";
 import { startCreditCardSetup } from "./credit-cards";
 import { retryOverflowPayment } from "./overflow";
-import { cardRequest, paymentPerson, TUESDAY } from "./payment-test-kit";
+import { cardRequest, paymentPerson, TUESDAY } from "../../../tests/support/payment-test-kit";
 import { getAccount } from "./accounts";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { DEMO_EMAILS, DEMO_PASSWORD, PAUL_PENDING_PHONE } from "../db/seed";
-import { openDemoDatabase } from "../db/test-database";
+import { openDemoDatabase } from "../../../tests/support/test-database";
 import { listOutbox } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import { authenticateWithPassword, getAccount, type Account } from "./accounts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../db/factories";
-import { openTestDatabase } from "../db/test-database";
+import { createAccount } from "../../../tests/support/factories";
+import { openTestDatabase } from "../../../tests/support/test-database";
 import { createLogger } from "../logger";
 import type { AnalyticsProvider } from "../providers/analytics";
 import { listRecordedEvents, SandboxAnalytics } from "../providers/analytics/sandbox";

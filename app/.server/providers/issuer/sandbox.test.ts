@@ -5,12 +5,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "../../db";
 import { DEMO_PIN, registerDemoCards, seedDemo } from "../../db/seed";
-import { openTestDatabase } from "../../db/test-database";
+import { openTestDatabase } from "../../../../tests/support/test-database";
 import { SandboxMessenger } from "../messaging/sandbox";
 import { encryptPin } from "./pin";
 import { IssuerError } from "./port";
 import { advanceSandboxShipping, derivePan, isSandboxIssuer, registerSandboxCard, SandboxIssuer } from "./sandbox";
-import { buildUser } from "../../db/factories";
+import { buildUser } from "../../../../tests/support/factories";
 
 let handle: DatabaseHandle;
 let db: DB;

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../../../../tests/support/smtp-server";
 import type { DatabaseHandle, DB } from "../../db";
-import { createAccount } from "../../db/factories";
-import { openSharedTestDatabase, openTestDatabase } from "../../db/test-database";
+import { createAccount } from "../../../../tests/support/factories";
+import { openSharedTestDatabase, openTestDatabase } from "../../../../tests/support/test-database";
 import { createLogger } from "../../logger";
 import { codeSequence, issueCode, setCodeGenerator } from "../../services/codes";
 import { updateProfile } from "../../services/profile";

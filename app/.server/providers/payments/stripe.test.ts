@@ -1,7 +1,7 @@
 import { startStripeStandIn, type RecordedRequest } from "../../../../tests/support/stripe-stand-in";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { parseEnv } from "../../env";
-import { openTestDatabase } from "../../db/test-database";
+import { openTestDatabase } from "../../../../tests/support/test-database";
 import { createPaymentProcessor } from "./index";
 import { StripePaymentProcessor } from "./stripe";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../../db";
-import { buildUser } from "../../db/factories";
-import { openTestDatabase } from "../../db/test-database";
+import { buildUser } from "../../../../tests/support/factories";
+import { openTestDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import {
   attachReceipt,

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "../../db";
-import { buildFile, createAccount, createExpenseRequest, type CreatedAccount } from "../../db/factories";
-import { openDemoDatabase } from "../../db/test-database";
+import {
+  buildFile,
+  createAccount,
+  createExpenseRequest,
+  type CreatedAccount,
+} from "../../../../tests/support/factories";
+import { openDemoDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import type { SandboxMessenger } from "../../providers/messaging/sandbox";
 import {

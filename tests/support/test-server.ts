@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface TestServer {
+  base: string;
+  process: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+}
+
+/**
+ * The real server (server.ts on the production build) on a loopback port with a fresh SQLite file
+ * (or the one a previous start left, with `keepDatabase`), for the server tests; resolves once it
+ * answers /healthz. Needs `npm run build` first. One process (tsx as a loader, not its launcher), so
+ * that a signal sent to `process` reaches the server itself, SIGKILL included.
+ */
+export async function startTestServer(
+  name: string,
+  port: number,
+  env: Record<string, string> = {},
+  { keepDatabase = false }: { keepDatabase?: boolean } = {},
+): Promise<TestServer> {
+  if (!existsSync(path.join(root, "build/server/index.js")))
+    throw new Error("Run `npm run build` before the server tests");
+  const dbFile = path.join(root, `data/${name}.sqlite`);
+  if (!keepDatabase) for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      APP_MODE: "sandbox",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: `file:${dbFile}`,
+      LOG_LEVEL: "info",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 50_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/healthz`, { headers: { Connection: "close" } })).ok)
+        return { base, process: child, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server did not start:\n${output}`);
+}
+
+/** Stops it with SIGTERM and resolves with its exit code (at once if it already stopped). */
+export function stopTestServer(server: TestServer | undefined): Promise<number | null> {
+  const stopped = (p: ChildProcess) => p.exitCode !== null || p.signalCode !== null;
+  if (!server || stopped(server.process)) return Promise.resolve(server?.process.exitCode ?? null);
+  const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
+  server.process.kill("SIGTERM");
+  return exited;
+}
