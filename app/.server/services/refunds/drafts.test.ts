@@ -7,7 +7,6 @@ import {
   attachReceipt,
   createDraft,
   discardDraft,
-  DRAFT_TTL_MS,
   dropOldDrafts,
   findCorrectionDraft,
   getDraft,
@@ -16,6 +15,7 @@ import {
   saveDraftAnswers,
   setDraftReading,
 } from "./drafts";
+import { DRAFT_TTL_MS } from "../drafts";
 
 /** The refund wizard's drafts against a real database (SQLite, or PostgreSQL with TEST_DATABASE_URL). */
 let handle: DatabaseHandle;

@@ -1,13 +1,28 @@
 import type { DB } from "../../db";
 import type { ExpenseRequestDraftTable } from "../../db/schema";
 import { newId } from "../../ids";
+import {
+  discardDraft as discardStoredDraft,
+  dropExpiredDrafts,
+  insertDraft,
+  openDraft,
+  parseJsonColumn,
+  reachedAfter,
+  readDraft,
+  updateOpenDraft,
+  type DraftWrite,
+} from "../drafts";
 import { RECEIPT_MAX_FILES } from "~/domain/receipt-file";
 
 /**
  * The refund wizard's answers kept on the server between steps (spec 001 §2.6): the URL carries the
  * draft's id and the step, the draft holds the rest, so Back and Forward lose nothing and need no
- * JavaScript. Every query is scoped to the user: another person's draft id finds nothing.
+ * JavaScript. The rows live in the wizards' one draft store (services/drafts.ts, decision 0051), which
+ * scopes every query to the user: another person's draft id finds nothing. What is the refund's own here
+ * is the draft's shape, its receipts' two slots and the reading of the first.
  */
+
+const TABLE = "expense_request_drafts";
 
 /** What the automatic reading suggested (the receipts service's `ReceiptSuggestion`). */
 export interface DraftSuggestion {
@@ -25,8 +40,6 @@ export type DraftReading =
 
 /** A reading still pending after this long is taken as failed (the process reading it may have stopped). */
 export const READING_GIVE_UP_MS = 60_000;
-/** Drafts untouched this long are dropped (`dropOldDrafts`). */
-export const DRAFT_TTL_MS = 7 * 24 * 3_600_000;
 
 export interface PaymentMethodAnswer {
   walletId: string;
@@ -55,17 +68,8 @@ export interface ExpenseDraft {
   updatedAt: string;
 }
 
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 function toDraft(row: ExpenseRequestDraftTable, now: Date): ExpenseDraft {
-  let reading = parseJson<DraftReading | null>(row.reading, null);
+  let reading = parseJsonColumn<DraftReading | null>(row.reading, null);
   if (reading?.state === "pending" && now.getTime() - Date.parse(reading.startedAt) > READING_GIVE_UP_MS)
     reading = { state: "unreadable", fileId: reading.fileId };
   return {
@@ -80,7 +84,7 @@ function toDraft(row: ExpenseRequestDraftTable, now: Date): ExpenseDraft {
     ticketDate: row.ticket_date,
     amount: row.amount,
     iban: row.iban,
-    paymentMethods: parseJson<PaymentMethodAnswer[]>(row.payment_methods, []),
+    paymentMethods: parseJsonColumn<PaymentMethodAnswer[]>(row.payment_methods, []),
     reading,
     stepReached: row.step_reached,
     submitted: row.submitted_at !== null,
@@ -111,7 +115,6 @@ export async function createDraft(
   options: { from?: DraftSource; stepReached?: number } = {},
   now = new Date(),
 ): Promise<ExpenseDraft> {
-  await dropOldDrafts(db, now);
   const at = now.toISOString();
   const from = options.from;
   const row: ExpenseRequestDraftTable = {
@@ -134,7 +137,7 @@ export async function createDraft(
     updated_at: at,
     submitted_at: null,
   };
-  await db.insertInto("expense_request_drafts").values(row).execute();
+  await insertDraft(db, TABLE, row, now);
   return toDraft(row, now);
 }
 
@@ -159,13 +162,7 @@ export async function findCorrectionDraft(
 export type DraftLookup = { kind: "found"; draft: ExpenseDraft } | { kind: "notFound" };
 
 export async function getDraft(db: DB, userId: string, draftId: string, now = new Date()): Promise<DraftLookup> {
-  if (draftId.length > 100) return { kind: "notFound" };
-  const row = await db
-    .selectFrom("expense_request_drafts")
-    .selectAll()
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const row = await readDraft(db, TABLE, userId, draftId);
   return row ? { kind: "found", draft: toDraft(row, now) } : { kind: "notFound" };
 }
 
@@ -180,21 +177,6 @@ export interface DraftAnswers {
   paymentMethods?: PaymentMethodAnswer[];
 }
 
-export type DraftWrite = { kind: "saved" } | { kind: "notFound" } | { kind: "submitted" };
-
-/** The row of a draft still open for changes, or why not. */
-async function openDraft(db: DB, userId: string, draftId: string) {
-  const row = await db
-    .selectFrom("expense_request_drafts")
-    .selectAll()
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  if (!row) return { kind: "notFound" } as const;
-  if (row.submitted_at !== null) return { kind: "submitted" } as const;
-  return { kind: "open", row } as const;
-}
-
 /**
  * Saves a step's answers and, when given, records that the person may now go as far as `reached`
  * (never lowered: Back keeps what is ahead).
@@ -207,9 +189,9 @@ export async function saveDraftAnswers(
   reached?: number,
   now = new Date(),
 ): Promise<DraftWrite> {
-  const open = await openDraft(db, userId, draftId);
+  const open = await openDraft(db, TABLE, userId, draftId);
   if (open.kind !== "open") return open;
-  const set: Partial<ExpenseRequestDraftTable> = { updated_at: now.toISOString() };
+  const set: Partial<ExpenseRequestDraftTable> = {};
   if (answers.typeId !== undefined) set.type_id = answers.typeId;
   if (answers.mobilityGroup !== undefined) set.mobility_group = answers.mobilityGroup;
   if (answers.mobilitySubtype !== undefined) set.mobility_subtype = answers.mobilitySubtype;
@@ -218,14 +200,8 @@ export async function saveDraftAnswers(
   if (answers.amount !== undefined) set.amount = answers.amount;
   if (answers.iban !== undefined) set.iban = answers.iban;
   if (answers.paymentMethods !== undefined) set.payment_methods = JSON.stringify(answers.paymentMethods);
-  if (reached !== undefined) set.step_reached = Math.max(open.row.step_reached, reached);
-  await db
-    .updateTable("expense_request_drafts")
-    .set(set)
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("submitted_at", "is", null)
-    .execute();
+  if (reached !== undefined) set.step_reached = reachedAfter(reached, open.row.step_reached);
+  await updateOpenDraft(db, TABLE, userId, draftId, set, now);
   return { kind: "saved" };
 }
 
@@ -240,23 +216,17 @@ export async function attachReceipt(
   fileId: string,
   now = new Date(),
 ): Promise<AttachResult> {
-  const open = await openDraft(db, userId, draftId);
+  const open = await openDraft(db, TABLE, userId, draftId);
   if (open.kind !== "open") return open;
   const { row } = open;
   const held = [row.media_id, row.second_media_id].filter(Boolean).length;
   if (held >= RECEIPT_MAX_FILES) return { kind: "full" };
-  const slot = row.media_id === null ? "first" : "second";
-  const updated = await db
-    .updateTable("expense_request_drafts")
-    .set(slot === "first" ? { media_id: fileId } : { second_media_id: fileId })
-    .set({ updated_at: now.toISOString() })
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where(slot === "first" ? "media_id" : "second_media_id", "is", null)
-    .executeTakeFirst();
-  // Another upload of the same draft took the slot in between: this one is one too many.
-  if (Number(updated.numUpdatedRows) === 0) return { kind: "full" };
-  return { kind: "attached", slot };
+  const column = row.media_id === null ? "media_id" : "second_media_id";
+  // The slot is written only while still empty: another upload of the same draft that took it in
+  // between makes this one one too many.
+  const written = await updateOpenDraft(db, TABLE, userId, draftId, { [column]: fileId }, now, { column, is: null });
+  if (written === 0) return { kind: "full" };
+  return { kind: "attached", slot: column === "media_id" ? "first" : "second" };
 }
 
 export type RemoveResult = { kind: "removed" } | { kind: "notFound" } | { kind: "submitted" };
@@ -272,7 +242,7 @@ export async function removeReceipt(
   fileId: string,
   now = new Date(),
 ): Promise<RemoveResult> {
-  const open = await openDraft(db, userId, draftId);
+  const open = await openDraft(db, TABLE, userId, draftId);
   if (open.kind !== "open") return open;
   const { row } = open;
   if (row.media_id !== fileId && row.second_media_id !== fileId) return { kind: "notFound" };
@@ -280,19 +250,13 @@ export async function removeReceipt(
     row.media_id === fileId
       ? { media_id: row.second_media_id, second_media_id: null, reading: null }
       : { second_media_id: null };
-  await db
-    .updateTable("expense_request_drafts")
-    .set({ ...set, updated_at: now.toISOString() })
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("submitted_at", "is", null)
-    .execute();
+  await updateOpenDraft(db, TABLE, userId, draftId, set, now);
   return { kind: "removed" };
 }
 
 /**
  * Stores the reading of the draft's first receipt. A reading of a file that is no longer the first (removed
- * meanwhile) changes nothing.
+ * meanwhile), or of a draft already sent, changes nothing.
  */
 export async function setDraftReading(
   db: DB,
@@ -301,30 +265,18 @@ export async function setDraftReading(
   reading: DraftReading,
   now = new Date(),
 ): Promise<void> {
-  await db
-    .updateTable("expense_request_drafts")
-    .set({ reading: JSON.stringify(reading), updated_at: now.toISOString() })
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("media_id", "=", reading.fileId)
-    .execute();
+  await updateOpenDraft(db, TABLE, userId, draftId, { reading: JSON.stringify(reading) }, now, {
+    column: "media_id",
+    is: reading.fileId,
+  });
 }
 
 /** Forgets a draft (the close confirmation); its files stay the receipts service's. */
-export async function discardDraft(db: DB, userId: string, draftId: string): Promise<void> {
-  await db
-    .deleteFrom("expense_request_drafts")
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("submitted_at", "is", null)
-    .execute();
+export function discardDraft(db: DB, userId: string, draftId: string): Promise<void> {
+  return discardStoredDraft(db, TABLE, userId, draftId);
 }
 
-/** Drops every draft untouched for `DRAFT_TTL_MS`; answers how many. */
-export async function dropOldDrafts(db: DB, now = new Date()): Promise<number> {
-  const result = await db
-    .deleteFrom("expense_request_drafts")
-    .where("updated_at", "<", new Date(now.getTime() - DRAFT_TTL_MS).toISOString())
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** Drops every draft untouched for the store's `DRAFT_TTL_MS`; answers how many. */
+export function dropOldDrafts(db: DB, now = new Date()): Promise<number> {
+  return dropExpiredDrafts(db, TABLE, now);
 }
