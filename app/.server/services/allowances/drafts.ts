@@ -1,14 +1,26 @@
 import type { DB } from "../../db";
 import type { AllowanceDraftTable } from "../../db/schema";
 import { newId } from "../../ids";
-import { DRAFT_TTL_MS } from "../refunds/drafts";
+import {
+  claimDraft,
+  discardDraft,
+  dropExpiredDrafts,
+  insertDraft,
+  openDraft,
+  parseJsonColumn,
+  readDraft,
+  reachedAfter,
+  updateOpenDraft,
+  type DraftWrite,
+} from "../drafts";
 import { isAllowanceType, TRAVEL_ROLES, type AllowanceType, type TravelRole } from "~/domain/allowances";
 
 /**
- * The allowance wizards' answers kept on the server between steps (spec 001 §2.7), as the refund
- * wizard's drafts: the URL carries the draft's id and the step, the draft the rest, so Back loses
- * nothing and nothing needs JavaScript. Every query is scoped to the user: another person's draft id
- * finds nothing. The answers are the wizard's, checked again by the platform on confirmation.
+ * The allowance wizards' answers kept on the server between steps (spec 001 §2.7), in the wizards' one
+ * draft store (services/drafts.ts, decision 0051): the URL carries the draft's id and the step, the
+ * draft the rest, so Back loses nothing and nothing needs JavaScript. The store scopes every query to
+ * the owner; this module only says what an allowance draft holds (its answers, its two files, the
+ * allowance it made). The answers are the wizard's, checked again by the platform on confirmation.
  */
 
 export interface AddressAnswer {
@@ -47,8 +59,10 @@ export interface AllowanceDraft {
 }
 
 export type AllowanceDraftLookup = { kind: "found"; draft: AllowanceDraft } | { kind: "notFound" };
-export type AllowanceDraftWrite = { kind: "saved" } | { kind: "notFound" } | { kind: "submitted" };
+export type AllowanceDraftWrite = DraftWrite;
 export type FileSlot = "media" | "second_media";
+
+const TABLE = "allowance_drafts";
 
 const ADDRESS_KEYS = ["line1", "zipcode", "city", "country"] as const;
 
@@ -59,12 +73,7 @@ function isAddress(value: unknown): value is AddressAnswer {
 
 /** Answers read back from the JSON column, keeping only well-typed values (never trusting the stored shape). */
 export function parseAnswers(json: string): AllowanceAnswers {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return {};
-  }
+  const raw = parseJsonColumn<unknown>(json, null);
   if (typeof raw !== "object" || raw === null) return {};
   const r = raw as Record<string, unknown>;
   const answers: AllowanceAnswers = {};
@@ -97,7 +106,7 @@ function toDraft(row: AllowanceDraftTable): AllowanceDraft {
   };
 }
 
-/** A new, empty draft of one type (old untouched drafts are dropped on the way). */
+/** A new, empty draft of one type (the store drops old untouched drafts on the way). */
 export async function createAllowanceDraft(
   db: DB,
   userId: string,
@@ -105,7 +114,6 @@ export async function createAllowanceDraft(
   initial: AllowanceAnswers = {},
   now = new Date(),
 ): Promise<AllowanceDraft> {
-  await dropOldAllowanceDrafts(db, now);
   const at = now.toISOString();
   const row: AllowanceDraftTable = {
     id: newId("ald"),
@@ -120,31 +128,13 @@ export async function createAllowanceDraft(
     submitted_at: null,
     allowance_id: null,
   };
-  await db.insertInto("allowance_drafts").values(row).execute();
+  await insertDraft(db, TABLE, row, now);
   return toDraft(row);
 }
 
 export async function getAllowanceDraft(db: DB, userId: string, draftId: string): Promise<AllowanceDraftLookup> {
-  if (draftId.length > 100) return { kind: "notFound" };
-  const row = await db
-    .selectFrom("allowance_drafts")
-    .selectAll()
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const row = await readDraft(db, TABLE, userId, draftId);
   return row ? { kind: "found", draft: toDraft(row) } : { kind: "notFound" };
-}
-
-async function openDraft(db: DB, userId: string, draftId: string) {
-  const row = await db
-    .selectFrom("allowance_drafts")
-    .selectAll()
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  if (!row) return { kind: "notFound" } as const;
-  if (row.submitted_at !== null) return { kind: "submitted" } as const;
-  return { kind: "open", row } as const;
 }
 
 /**
@@ -159,23 +149,21 @@ export async function saveAllowanceAnswers(
   reached?: number,
   now = new Date(),
 ): Promise<AllowanceDraftWrite> {
-  const open = await openDraft(db, userId, draftId);
+  const open = await openDraft(db, TABLE, userId, draftId);
   if (open.kind !== "open") return open;
   const merged: AllowanceAnswers = { ...parseAnswers(open.row.answers) };
   for (const [key, value] of Object.entries(patch)) {
     if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   }
-  await db
-    .updateTable("allowance_drafts")
-    .set({
-      answers: JSON.stringify(merged),
-      updated_at: now.toISOString(),
-      step_reached: reached === undefined ? open.row.step_reached : Math.max(open.row.step_reached, reached),
-    })
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("submitted_at", "is", null)
-    .execute();
+  const stepReached = reachedAfter(open.row.step_reached, reached);
+  await updateOpenDraft(
+    db,
+    TABLE,
+    userId,
+    draftId,
+    { answers: JSON.stringify(merged), step_reached: stepReached },
+    now,
+  );
   return { kind: "saved" };
 }
 
@@ -188,19 +176,16 @@ export async function setAllowanceFile(
   fileId: string | null,
   now = new Date(),
 ): Promise<AllowanceDraftWrite> {
-  const open = await openDraft(db, userId, draftId);
+  const open = await openDraft(db, TABLE, userId, draftId);
   if (open.kind !== "open") return open;
-  await db
-    .updateTable("allowance_drafts")
-    .set(
-      slot === "media"
-        ? { media_id: fileId, updated_at: now.toISOString() }
-        : { second_media_id: fileId, updated_at: now.toISOString() },
-    )
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("submitted_at", "is", null)
-    .execute();
+  await updateOpenDraft(
+    db,
+    TABLE,
+    userId,
+    draftId,
+    slot === "media" ? { media_id: fileId } : { second_media_id: fileId },
+    now,
+  );
   return { kind: "saved" };
 }
 
@@ -208,20 +193,14 @@ export async function setAllowanceFile(
  * Marks the draft submitted if nobody did yet: true for the one confirmation that wins (call it inside
  * the transaction that creates the allowance, then `linkAllowance`).
  */
-export async function claimAllowanceDraft(db: DB, userId: string, draftId: string, now = new Date()): Promise<boolean> {
-  const result = await db
-    .updateTable("allowance_drafts")
-    .set({ submitted_at: now.toISOString() })
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("submitted_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function claimAllowanceDraft(db: DB, userId: string, draftId: string, now = new Date()): Promise<boolean> {
+  return claimDraft(db, TABLE, userId, draftId, now);
 }
 
+/** Records on the (claimed) draft the allowance its confirmation made, so a replay lands on the list. */
 export async function linkAllowance(db: DB, userId: string, draftId: string, allowanceId: string): Promise<void> {
   await db
-    .updateTable("allowance_drafts")
+    .updateTable(TABLE)
     .set({ allowance_id: allowanceId })
     .where("id", "=", draftId)
     .where("user_id", "=", userId)
@@ -229,21 +208,11 @@ export async function linkAllowance(db: DB, userId: string, draftId: string, all
 }
 
 /** Forgets an unsubmitted draft (the close confirmation); its files stay the receipts service's. */
-export async function discardAllowanceDraft(db: DB, userId: string, draftId: string): Promise<void> {
-  await db
-    .deleteFrom("allowance_drafts")
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .where("submitted_at", "is", null)
-    .execute();
+export function discardAllowanceDraft(db: DB, userId: string, draftId: string): Promise<void> {
+  return discardDraft(db, TABLE, userId, draftId);
 }
 
-/** Drops every unsubmitted draft untouched for the refund drafts' time to live; answers how many. */
-export async function dropOldAllowanceDrafts(db: DB, now = new Date()): Promise<number> {
-  const result = await db
-    .deleteFrom("allowance_drafts")
-    .where("submitted_at", "is", null)
-    .where("updated_at", "<", new Date(now.getTime() - DRAFT_TTL_MS).toISOString())
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** Drops every unsubmitted draft untouched for the store's time to live (`DRAFT_TTL_MS`); answers how many. */
+export function dropOldAllowanceDrafts(db: DB, now = new Date()): Promise<number> {
+  return dropExpiredDrafts(db, TABLE, now);
 }
