@@ -1,7 +1,15 @@
+import type { Selectable } from "kysely";
 import type { DB } from "../db";
+import type { CardRequestTable } from "../db/schema";
 import { newId } from "../ids";
 import { encryptPin } from "../providers/issuer/pin";
-import { IssuerError, type AddressField, type CardIssuer, type ShippingAddress } from "../providers/issuer/port";
+import {
+  IssuerError,
+  type AddressField,
+  type CardIssuer,
+  type NewCardInput,
+  type ShippingAddress,
+} from "../providers/issuer/port";
 import { deliverNotification, recordNotification, type Notifier } from "./notifications";
 import type { CardType, CardCreationOptions } from "~/domain/card-creation";
 
@@ -271,69 +279,50 @@ async function takeLicence(trx: DB, userId: string, groupId: string, type: CardT
   throw new NoLicenceLeft();
 }
 
-/** Final step: takes the licence, asks the issuer, and records the card once it is made. */
-export async function submitCardRequest(
-  db: DB,
-  issuer: CardIssuer,
-  userId: string,
-  requestId: string,
-  now = new Date(),
-  notifier: Notifier = {},
-): Promise<SubmitResult> {
-  const request = await db
-    .selectFrom("card_requests")
-    .selectAll()
-    .where("id", "=", requestId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  if (!request) return { kind: "notFound" };
-  if (request.status !== "draft") return { kind: "replayed", cardId: request.card_id };
-  const type: CardType = request.type === "virtual" ? "virtual" : "physical";
-  const address =
-    request.line1 && request.zipcode && request.city && request.country
-      ? {
-          line1: request.line1,
-          line2: request.line2,
-          zipcode: request.zipcode,
-          city: request.city,
-          country: request.country,
-        }
-      : null;
-  if (type === "physical" && !request.pin_ciphertext) return { kind: "incomplete", missing: "pin" };
-  if (type === "physical" && !address) return { kind: "incomplete", missing: "address" };
+type CardRequestRow = Selectable<CardRequestTable>;
 
-  const stamp = now.toISOString();
-  let licenceId: string | null;
-  try {
-    licenceId = await db.transaction().execute(async (trx): Promise<string | null> => {
-      const claimed = await trx
-        .updateTable("card_requests")
-        .set({ status: "submitted", submitted_at: stamp, updated_at: stamp })
-        .where("id", "=", requestId)
-        .where("user_id", "=", userId)
-        .where("status", "=", "draft")
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) return null;
-      const id = await takeLicence(trx, userId, request.group_id, type, stamp);
-      await trx.updateTable("card_requests").set({ licence_id: id }).where("id", "=", requestId).execute();
-      return id;
-    });
-  } catch (err) {
-    if (err instanceof NoLicenceLeft) return { kind: "noLicence" };
-    throw err;
-  }
-  if (!licenceId) {
-    // Another submit of this same request got there first.
-    const winner = await db
-      .selectFrom("card_requests")
-      .select("card_id")
-      .where("id", "=", requestId)
+/** The delivery address a request holds, when every part of it is there. */
+function addressOf(request: CardRequestRow): ShippingAddress | null {
+  return request.line1 && request.zipcode && request.city && request.country
+    ? {
+        line1: request.line1,
+        line2: request.line2,
+        zipcode: request.zipcode,
+        city: request.city,
+        country: request.country,
+      }
+    : null;
+}
+
+/**
+ * Marks the draft submitted and takes its licence, in one transaction: null when another submit of this same
+ * request got there first (the claim is the guard); throws NoLicenceLeft (the claim rolled back) when none is free.
+ */
+function claimRequest(db: DB, request: CardRequestRow, type: CardType, stamp: string): Promise<string | null> {
+  return db.transaction().execute(async (trx): Promise<string | null> => {
+    const claimed = await trx
+      .updateTable("card_requests")
+      .set({ status: "submitted", submitted_at: stamp, updated_at: stamp })
+      .where("id", "=", request.id)
+      .where("user_id", "=", request.user_id)
+      .where("status", "=", "draft")
       .executeTakeFirst();
-    return { kind: "replayed", cardId: winner?.card_id ?? null };
-  }
+    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    const id = await takeLicence(trx, request.user_id, request.group_id, type, stamp);
+    await trx.updateTable("card_requests").set({ licence_id: id }).where("id", "=", request.id).execute();
+    return id;
+  });
+}
 
+/** What the issuer is asked for this request: the cardholder (billed at the delivery, profile or funder's address). */
+async function issueRequestOf(
+  db: DB,
+  request: CardRequestRow,
+  type: CardType,
+  address: ShippingAddress | null,
+): Promise<NewCardInput> {
   const [user, group] = await Promise.all([
-    db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow(),
+    db.selectFrom("users").selectAll().where("id", "=", request.user_id).executeTakeFirstOrThrow(),
     db.selectFrom("groups").selectAll().where("id", "=", request.group_id).executeTakeFirstOrThrow(),
   ]);
   const groupAddress = {
@@ -353,64 +342,72 @@ export async function submitCardRequest(
           country: user.address_country,
         }
       : null;
-  let issued;
-  try {
-    issued = await issuer.issueCard({
-      // One key per attempt: a corrected address is a new request to the issuer; a replay, or a retry after the
-      // issuer did not answer, is not (decision 0043).
-      requestKey: `${request.id}:${request.attempt}`,
-      cardholder: {
-        ref: user.issuer_cardholder_ref,
-        userId,
-        firstName: user.first_name ?? "",
-        lastName: user.last_name ?? "",
-        email: user.email,
-        phone: user.phone,
-        billingAddress: address ?? userAddress ?? groupAddress,
-      },
-      type,
-      brand: group.cards_brand,
-      ...(type === "physical" ? { encryptedPin: request.pin_ciphertext!, shippingAddress: address! } : {}),
-    });
-  } catch (err) {
-    if (!(err instanceof IssuerError)) throw err;
-    // The issuer said no, or did not answer: give the licence back and let the user correct or resend the request.
-    // No answer (a timeout, a dropped connection) means the outcome is unknown — the issuer may have made the card —
-    // so the attempt keeps its number: the retry sends the same idempotency key and gets that card back rather than
-    // a second one (decision 0043). A refusal, or a failure the issuer answered (which it replays for the same key),
-    // made nothing: the next attempt is a new request.
-    const outcomeUnknown = err.outcomeUnknown;
-    await db.transaction().execute(async (trx) => {
-      await trx.updateTable("licences").set({ used_at: null }).where("id", "=", licenceId).execute();
-      await trx
-        .updateTable("card_requests")
-        .set({
-          status: "draft",
-          licence_id: null,
-          submitted_at: null,
-          attempt: outcomeUnknown ? request.attempt : request.attempt + 1,
-          updated_at: new Date().toISOString(),
-          ...(err.code === "invalid_pin" ? { pin_ciphertext: null } : {}),
-        })
-        .where("id", "=", requestId)
-        .execute();
-    });
-    if (err.code === "invalid_address") return { kind: "addressRefused", field: err.field ?? null };
-    if (err.code === "invalid_pin") return { kind: "pinRefused" };
-    // The issuer's own words come along (spec 000 §8: failures "shown with server messages").
-    return {
-      kind: "issuerFailed",
-      code: err.code,
-      // No answer came: there is no server message to show, only that the service does not answer.
-      message: !err.outcomeUnknown && err.message && err.message !== err.code ? err.message : null,
-    };
-  }
+  return {
+    // One key per attempt: a corrected address is a new request to the issuer; a replay, or a retry after the
+    // issuer did not answer, is not (decision 0043).
+    requestKey: `${request.id}:${request.attempt}`,
+    cardholder: {
+      ref: user.issuer_cardholder_ref,
+      userId: request.user_id,
+      firstName: user.first_name ?? "",
+      lastName: user.last_name ?? "",
+      email: user.email,
+      phone: user.phone,
+      billingAddress: address ?? userAddress ?? groupAddress,
+    },
+    type,
+    brand: group.cards_brand,
+    ...(type === "physical" ? { encryptedPin: request.pin_ciphertext!, shippingAddress: address! } : {}),
+  };
+}
 
+/**
+ * The issuer said no, or did not answer: the licence goes back and the request is a draft again, for the user to
+ * correct or resend. No answer (a timeout, a dropped connection) means the outcome is unknown — the issuer may have
+ * made the card — so the attempt keeps its number: the retry sends the same idempotency key and gets that card back
+ * rather than a second one (decision 0043). A refusal, or a failure the issuer answered (which it replays for the
+ * same key), made nothing: the next attempt is a new request.
+ */
+async function giveBack(db: DB, request: CardRequestRow, licenceId: string, err: IssuerError): Promise<SubmitResult> {
+  const outcomeUnknown = err.outcomeUnknown;
   await db.transaction().execute(async (trx) => {
+    await trx.updateTable("licences").set({ used_at: null }).where("id", "=", licenceId).execute();
+    await trx
+      .updateTable("card_requests")
+      .set({
+        status: "draft",
+        licence_id: null,
+        submitted_at: null,
+        attempt: outcomeUnknown ? request.attempt : request.attempt + 1,
+        updated_at: new Date().toISOString(),
+        ...(err.code === "invalid_pin" ? { pin_ciphertext: null } : {}),
+      })
+      .where("id", "=", request.id)
+      .execute();
+  });
+  if (err.code === "invalid_address") return { kind: "addressRefused", field: err.field ?? null };
+  if (err.code === "invalid_pin") return { kind: "pinRefused" };
+  // The issuer's own words come along (spec 000 §8: failures "shown with server messages").
+  return {
+    kind: "issuerFailed",
+    code: err.code,
+    // No answer came: there is no server message to show, only that the service does not answer.
+    message: !err.outcomeUnknown && err.message && err.message !== err.code ? err.message : null,
+  };
+}
+
+/** The issuer took the request: its reference on the request, the cardholder's and the delivery address on the user. */
+function recordIssued(
+  db: DB,
+  request: CardRequestRow,
+  issued: { issuerRef: string; cardholderRef: string },
+  address: ShippingAddress | null,
+): Promise<void> {
+  return db.transaction().execute(async (trx) => {
     await trx
       .updateTable("card_requests")
       .set({ issuer_ref: issued.issuerRef, updated_at: new Date().toISOString() })
-      .where("id", "=", requestId)
+      .where("id", "=", request.id)
       .execute();
     // Spec 000 §7: a physical card ships to the user's address, which the delivery step updates.
     await trx
@@ -427,9 +424,61 @@ export async function submitCardRequest(
             }
           : {}),
       })
-      .where("id", "=", userId)
+      .where("id", "=", request.user_id)
       .execute();
   });
+}
+
+/**
+ * Final step: claims the draft and takes the licence, asks the issuer, and records the card once it is made. A
+ * request already submitted (a double submit, a replay, a simultaneous submit losing the claim) answers `replayed`.
+ */
+export async function submitCardRequest(
+  db: DB,
+  issuer: CardIssuer,
+  userId: string,
+  requestId: string,
+  now = new Date(),
+  notifier: Notifier = {},
+): Promise<SubmitResult> {
+  const request = await db
+    .selectFrom("card_requests")
+    .selectAll()
+    .where("id", "=", requestId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (!request) return { kind: "notFound" };
+  if (request.status !== "draft") return { kind: "replayed", cardId: request.card_id };
+  const type: CardType = request.type === "virtual" ? "virtual" : "physical";
+  const address = addressOf(request);
+  if (type === "physical" && !request.pin_ciphertext) return { kind: "incomplete", missing: "pin" };
+  if (type === "physical" && !address) return { kind: "incomplete", missing: "address" };
+
+  let licenceId: string | null;
+  try {
+    licenceId = await claimRequest(db, request, type, now.toISOString());
+  } catch (err) {
+    if (err instanceof NoLicenceLeft) return { kind: "noLicence" };
+    throw err;
+  }
+  if (!licenceId) {
+    // Another submit of this same request got there first.
+    const winner = await db
+      .selectFrom("card_requests")
+      .select("card_id")
+      .where("id", "=", requestId)
+      .executeTakeFirst();
+    return { kind: "replayed", cardId: winner?.card_id ?? null };
+  }
+
+  let issued;
+  try {
+    issued = await issuer.issueCard(await issueRequestOf(db, request, type, address));
+  } catch (err) {
+    if (!(err instanceof IssuerError)) throw err;
+    return giveBack(db, request, licenceId, err);
+  }
+  await recordIssued(db, request, issued, address);
   const cardId = await settleCardRequest(db, issuer, requestId, notifier);
   return { kind: "created", cardId };
 }
