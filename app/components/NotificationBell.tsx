@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
+import { href, Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n";
 import { useHydrated } from "./useHydrated";
 
@@ -43,7 +43,7 @@ export function NotificationBell({ unread: layoutUnread }: { unread: number }) {
       ? t("notificationCentre.bell")
       : t(count === 1 ? "notificationCentre.bellUnreadOne" : "notificationCentre.bellUnread", { count });
   return (
-    <Link to={`/notifications?${search.toString()}`} className="notification-bell" aria-label={label}>
+    <Link to={`${href("/notifications")}?${search.toString()}`} className="notification-bell" aria-label={label}>
       <svg className="notification-bell__icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
         <path
           fill="currentColor"

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, useLocation, useNavigate } from "react-router";
+import { Form, href, useLocation, useNavigate } from "react-router";
 import { useTranslation } from "~/i18n";
 import { useHydrated } from "./useHydrated";
 
@@ -44,7 +44,7 @@ export function SortableWallets({ cardId, wallets }: { cardId: string; wallets: 
           const ids = order.split(",");
           const [moved] = ids.splice(oldIndex, 1);
           ids.splice(newIndex, 0, moved!);
-          void navigate(`/cards/${cardId}/priority?order=${ids.join(",")}`, {
+          void navigate(`${href("/cards/:cardId/priority", { cardId })}?order=${ids.join(",")}`, {
             replace: true,
             preventScrollReset: true,
           });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
@@ -79,7 +79,11 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
             )}
           </span>
           {item.latestPaymentStatus === "payment_failed" ? (
-            <Form method="post" action={`/cards/${cardId}/transactions/${item.id}/retry`} preventScrollReset>
+            <Form
+              method="post"
+              action={href("/cards/:cardId/transactions/:authorizationId/retry", { cardId, authorizationId: item.id })}
+              preventScrollReset
+            >
               <button type="submit" className="button button--secondary button--small">
                 {t("cards.transactions.retry")}
                 <span className="visually-hidden">
@@ -92,7 +96,13 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
         </div>
       ) : null}
       {item.canSwitchPaymentMethods && item.status === "approved" ? (
-        <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/payment-methods`}>
+        <Link
+          className="tx__report"
+          to={href("/cards/:cardId/transactions/:authorizationId/payment-methods", {
+            cardId,
+            authorizationId: item.id,
+          })}
+        >
           {t("cards.switch.link")}{" "}
           <span className="visually-hidden">
             {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
@@ -100,7 +110,10 @@ function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; 
         </Link>
       ) : null}
       {canReport ? (
-        <Link className="tx__report" to={`/cards/${cardId}/transactions/${item.id}/report`}>
+        <Link
+          className="tx__report"
+          to={href("/cards/:cardId/transactions/:authorizationId/report", { cardId, authorizationId: item.id })}
+        >
           {t("cards.transactions.report")}{" "}
           <span className="visually-hidden">
             {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
@@ -134,14 +147,14 @@ export function TransactionsPanel({
     count === 1 ? t("cards.transactions.moreFrozenShownOne") : t("cards.transactions.moreFrozenShown", { count }),
   );
   /** This card's page with the panel's state changed; the defaults stay out of the URL. */
-  const href = (next: { tab?: TransactionTab; limit?: number; frozenLimit?: number }, hash: string) => {
+  const pageWith = (next: { tab?: TransactionTab; limit?: number; frozenLimit?: number }, hash: string) => {
     const state = { tab, limit, frozenLimit, ...next };
     const params = new URLSearchParams();
     if (state.tab !== "approved") params.set("tab", state.tab);
     if (state.limit !== TRANSACTIONS_PAGE_SIZE) params.set("limit", String(state.limit));
     if (state.frozenLimit !== FROZEN_PAGE_SIZE) params.set("frozenLimit", String(state.frozenLimit));
     const search = params.toString();
-    return `/cards/${cardId}${search ? `?${search}` : ""}#${hash}`;
+    return `${href("/cards/:cardId", { cardId })}${search ? `?${search}` : ""}#${hash}`;
   };
   return (
     <>
@@ -151,7 +164,7 @@ export function TransactionsPanel({
           {TABS.map((name) => (
             <li key={name}>
               <Link
-                to={href({ tab: name, limit: TRANSACTIONS_PAGE_SIZE }, "transactions")}
+                to={pageWith({ tab: name, limit: TRANSACTIONS_PAGE_SIZE }, "transactions")}
                 className="tabs__link"
                 aria-current={tab === name ? "page" : undefined}
                 preventScrollReset
@@ -174,7 +187,7 @@ export function TransactionsPanel({
           <p>
             <Link
               className="link-action"
-              to={href({ limit: limit + TRANSACTIONS_PAGE_SIZE }, `tx-${nextId}`)}
+              to={pageWith({ limit: limit + TRANSACTIONS_PAGE_SIZE }, `tx-${nextId}`)}
               preventScrollReset
             >
               {t("cards.transactions.more")}
@@ -202,7 +215,7 @@ export function TransactionsPanel({
           <p>
             <Link
               className="link-action"
-              to={href({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `tx-${frozen.nextId}`)}
+              to={pageWith({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `tx-${frozen.nextId}`)}
               preventScrollReset
             >
               {t("cards.transactions.moreFrozen")}

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import { formatDate, formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -194,8 +194,8 @@ export interface WalletTransactionsData {
 /** Frozen amounts, then processed transactions; "Voir plus" links ask for one page more and land on it. */
 export function WalletTransactions({ data }: { data: WalletTransactionsData }) {
   const { t } = useTranslation();
-  const base = `/wallets/${data.walletId}`;
-  const query = (limit: number, frozenLimit: number) => `${base}?limit=${limit}&frozenLimit=${frozenLimit}`;
+  const wallet = href("/wallets/:walletId", { walletId: data.walletId });
+  const query = (limit: number, frozenLimit: number) => `${wallet}?limit=${limit}&frozenLimit=${frozenLimit}`;
   const empty = data.processed.length === 0 && data.frozen.length === 0;
   return (
     <section className="panel transactions" aria-labelledby="wallet-tx-title">

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useTranslation } from "~/i18n";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/login";
 import { ErrorSummary, Field, RequiredNote } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
@@ -100,7 +100,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       </Form>
       <p>
         <Link
-          to={`/lost-password${fields.email.initialValue ? `?email=${encodeURIComponent(String(fields.email.initialValue))}` : ""}`}
+          to={`${href("/lost-password")}${fields.email.initialValue ? `?email=${encodeURIComponent(String(fields.email.initialValue))}` : ""}`}
           className="link-action"
         >
           {t("auth.login.lostPassword")}

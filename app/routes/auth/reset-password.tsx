@@ -1,5 +1,5 @@
 import { useForm } from "@conform-to/react";
-import { data, Link } from "react-router";
+import { data, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/reset-password";
 import { ChooseNewPassword } from "~/components/forms";
@@ -52,7 +52,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <div className="alert alert--error" role="alert">
           <p>{t("auth.resetPassword.expired")}</p>
           <p>
-            <Link to={`/lost-password${loaderData.email ? `?email=${encodeURIComponent(loaderData.email)}` : ""}`}>
+            <Link
+              to={`${href("/lost-password")}${loaderData.email ? `?email=${encodeURIComponent(loaderData.email)}` : ""}`}
+            >
               {t("auth.resetPassword.newLink")}
             </Link>
           </p>

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { data, Form, Link } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/user-confirmation";
 import { ErrorSummary, OneTimeCodeField } from "~/components/forms";
@@ -53,7 +53,11 @@ export default function UserConfirmation({ loaderData, actionData }: Route.Compo
           </div>
           <p>
             <Link
-              to={confirmed.signedIn ? "/settings/profile" : `/login?email=${encodeURIComponent(loaderData.email)}`}
+              to={
+                confirmed.signedIn
+                  ? "/settings/profile"
+                  : `${href("/login")}?email=${encodeURIComponent(loaderData.email)}`
+              }
               className="button"
             >
               {t(confirmed.signedIn ? "auth.userConfirmation.toProfile" : "auth.userConfirmation.toLogin")}

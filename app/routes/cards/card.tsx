@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n";
 import { useEffect, useRef } from "react";
-import { Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
+import { href, Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/card";
 import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
@@ -61,7 +61,7 @@ export function ErrorBoundary() {
 function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"]["card"]; faqUrl: string }) {
   const { t } = useTranslation();
   const click = useClickAttributes();
-  const base = `/cards/${card.id}`;
+  const params = { cardId: card.id };
   // A new page (or panel) closes the menu, as a full page load would — the same element, not a new
   // one: a panel opened from the menu returns focus to its summary when it closes.
   const { key } = useLocation();
@@ -76,19 +76,19 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
       <ul className="card-menu">
         {undelivered ? (
           <li>
-            <Link to={`${base}/delivery`} preventScrollReset>
+            <Link to={href("/cards/:cardId/delivery", params)} preventScrollReset>
               {t("cards.menu.delivery")}
             </Link>
           </li>
         ) : null}
         <li>
-          <Link to={`${base}/reveal`} preventScrollReset>
+          <Link to={href("/cards/:cardId/reveal", params)} preventScrollReset>
             {t(card.type === "virtual" ? "cards.menu.revealDetails" : "cards.menu.revealPin")}
           </Link>
         </li>
         <li>
           <Link
-            to={`${base}/priority`}
+            to={href("/cards/:cardId/priority", params)}
             preventScrollReset
             {...click({ name: "clickShowWalletsPriority", properties: {} })}
           >
@@ -96,22 +96,26 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
           </Link>
         </li>
         <li>
-          <Link to={`${base}/overflow`} preventScrollReset>
+          <Link to={href("/cards/:cardId/overflow", params)} preventScrollReset>
             {t("cards.menu.overflow")}
           </Link>
         </li>
         <li>
-          <Link to={`${base}/new-card`} preventScrollReset {...click({ name: "clickCreateCard", properties: {} })}>
+          <Link
+            to={href("/cards/:cardId/new-card", params)}
+            preventScrollReset
+            {...click({ name: "clickCreateCard", properties: {} })}
+          >
             {t("cards.menu.newCard")}
           </Link>
         </li>
         <li>
-          <Link to={`${base}/freeze`} preventScrollReset>
+          <Link to={href("/cards/:cardId/freeze", params)} preventScrollReset>
             {t(card.frozen ? "cards.menu.unfreeze" : "cards.menu.freeze")}
           </Link>
         </li>
         <li>
-          <Link to={`${base}/stop`} preventScrollReset>
+          <Link to={href("/cards/:cardId/stop", params)} preventScrollReset>
             {t("cards.menu.block")}
           </Link>
         </li>
@@ -136,7 +140,11 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
         {active ? (
           <div className="toolbar__actions">
             {card.pinCanUpdate ? (
-              <Link to={`/cards/${card.id}/unlock-pin`} className="button button--secondary" preventScrollReset>
+              <Link
+                to={href("/cards/:cardId/unlock-pin", { cardId: card.id })}
+                className="button button--secondary"
+                preventScrollReset
+              >
                 <span aria-hidden="true">🔒 </span>
                 {t("cards.menu.unlockPin")}
               </Link>
@@ -195,7 +203,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
               <ol className="linked-wallets">
                 {card.linkedWallets.map((wallet) => (
                   <li key={wallet.id}>
-                    <Link to={`/wallets/${wallet.id}`}>{wallet.name}</Link>
+                    <Link to={href("/wallets/:walletId", { walletId: wallet.id })}>{wallet.name}</Link>
                     <span className="linked-wallets__amount">
                       {wallet.available === null ? t("cards.unlimited") : formatCents(wallet.available)}
                     </span>
@@ -214,7 +222,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
             <p>{t("cards.addCard.available", { physical: licences.physical, virtual: licences.virtual })}</p>
             <p>
               <Link
-                to={`/cards/${card.id}/new-card`}
+                to={href("/cards/:cardId/new-card", { cardId: card.id })}
                 className="button button--secondary"
                 preventScrollReset
                 {...click({ name: "clickCreateCard", properties: {} })}
@@ -227,7 +235,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
 
         {next ? (
           <p className="next-card">
-            <Link to={`/cards/${next.id}`}>
+            <Link to={href("/cards/:cardId", { cardId: next.id })}>
               {t("cards.nextCard", {
                 card: t(next.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: next.lastFour }),
               })}

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import type { Route } from "./+types/delivery";
 import { Panel } from "~/components/Panel";
 import { formatDate } from "~/domain/dates";
@@ -34,7 +34,7 @@ export default function DeliveryPanel({ loaderData }: Route.ComponentProps) {
   const problem = isDeliveryProblem(shipping.status);
   const danger = isDeliveryDanger(shipping.status);
   return (
-    <Panel id="delivery" title={t("cards.delivery.panelTitle")} closeTo={`/cards/${cardId}`}>
+    <Panel id="delivery" title={t("cards.delivery.panelTitle")} closeTo={href("/cards/:cardId", { cardId })}>
       <p className={danger ? "status-danger" : undefined}>
         <strong>{t("cards.delivery.statusLabel")} : </strong>
         {danger ? <span aria-hidden="true">⚠ </span> : null}

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/freeze";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -54,13 +54,13 @@ export default function FreezePanel({ loaderData }: Route.ComponentProps) {
   const { cardId, frozen } = loaderData;
   const title = t(frozen ? "cards.freeze.unfreezeTitle" : "cards.freeze.freezeTitle");
   return (
-    <Panel id="freeze" title={title} closeTo={`/cards/${cardId}`}>
+    <Panel id="freeze" title={title} closeTo={href("/cards/:cardId", { cardId })}>
       <p>{t(frozen ? "cards.freeze.unfreezeText" : "cards.freeze.freezeText")}</p>
       <Form method="post" className="actions" preventScrollReset>
         <button type="submit" name="intent" value={frozen ? INTENT.unfreeze : INTENT.freeze} className="button">
           {t(frozen ? "cards.freeze.unfreezeConfirm" : "cards.freeze.freezeConfirm")}
         </button>
-        <Link to={`/cards/${cardId}`} className="link-action">
+        <Link to={href("/cards/:cardId", { cardId })} className="link-action">
           {t("cards.freeze.cancel")}
         </Link>
       </Form>

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
-import { data, Form, Link, useFetcher } from "react-router";
+import { data, Form, href, Link, useFetcher } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/overflow";
 import { ErrorSummary, type FieldMeta } from "~/components/forms";
@@ -239,7 +239,11 @@ function CreditCardRow({ cardId, creditCard }: { cardId: string; creditCard: Cre
             <span className="visually-hidden"> : {label}</span>
           </button>
         </Form>
-        <Link to={`/cards/${cardId}/overflow?delete=${creditCard.id}`} className="link-action" preventScrollReset>
+        <Link
+          to={`${href("/cards/:cardId/overflow", { cardId })}?delete=${creditCard.id}`}
+          className="link-action"
+          preventScrollReset
+        >
           {t("cards.overflow.delete")}
           <span className="visually-hidden"> {label}</span>
         </Link>
@@ -251,7 +255,6 @@ function CreditCardRow({ cardId, creditCard }: { cardId: string; creditCard: Cre
 export default function OverflowPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cardId, amount, creditCards, toDelete, listFailed } = loaderData;
-  const base = `/cards/${cardId}`;
   // Validated on the server (decision 0008); conform shows its answer, with or without JS.
   const [form, fields] = useForm<{ amount: string }>({
     id: "overflow",
@@ -263,7 +266,12 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
     ? t("cards.overflow.cardLabel", { brand: brandName(toDelete.brand), last4: toDelete.last4 })
     : "";
   return (
-    <Panel id="overflow" title={t("cards.overflow.title")} closeTo={base} error={Boolean(amountError || formError)}>
+    <Panel
+      id="overflow"
+      title={t("cards.overflow.title")}
+      closeTo={href("/cards/:cardId", { cardId })}
+      error={Boolean(amountError || formError)}
+    >
       {formError ? (
         <div className="alert alert--error" role="alert">
           <p>{t(formError)}</p>
@@ -291,7 +299,7 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
             <button type="submit" name="intent" value={INTENT.delete} className="button button--danger">
               {t("cards.overflow.confirmDeleteButton")}
             </button>
-            <Link to={`${base}/overflow`} className="link-action" preventScrollReset>
+            <Link to={href("/cards/:cardId/overflow", { cardId })} className="link-action" preventScrollReset>
               {t("cards.overflow.cancelDelete")}
             </Link>
           </Form>
@@ -307,7 +315,11 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
         </ul>
       )}
       <p>
-        <Link to={`${base}/overflow/new-card`} className="button button--secondary" preventScrollReset>
+        <Link
+          to={href("/cards/:cardId/overflow/new-card", { cardId })}
+          className="button button--secondary"
+          preventScrollReset
+        >
           {t("cards.overflow.add")}
         </Link>
       </p>

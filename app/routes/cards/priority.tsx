@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { data, Form, Link } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/priority";
@@ -79,11 +79,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function PriorityPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cardId, wallets, changed, invalid, tooFew } = loaderData;
-  const base = `/cards/${cardId}`;
+  const card = href("/cards/:cardId", { cardId });
   const [form] = useForm({ id: "priority", lastResult: actionData });
   const error = form.errors?.[0];
   return (
-    <Panel id="priority" title={t("cards.priority.title")} closeTo={base} error={invalid || Boolean(error)}>
+    <Panel id="priority" title={t("cards.priority.title")} closeTo={card} error={invalid || Boolean(error)}>
       {tooFew ? (
         <div className="alert alert--warning" role="status">
           <p>{t("cards.priority.tooFew")}</p>
@@ -110,7 +110,7 @@ export default function PriorityPanel({ loaderData, actionData }: Route.Componen
               <button type="submit" className="button">
                 {t("cards.priority.save")}
               </button>
-              <Link to={base} className="link-action" preventScrollReset>
+              <Link to={card} className="link-action" preventScrollReset>
                 {t("cards.priority.cancel")}
               </Link>
             </div>

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "~/i18n";
-import { data, Form, Link, type RouterContextProvider } from "react-router";
+import { data, Form, href, Link, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/reveal";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
 import { useHydrated } from "~/components/useHydrated";
@@ -160,7 +160,7 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
   const via = t(loaderData.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
 
   return (
-    <Panel id="reveal" title={title} closeTo={`/cards/${cardId}`} error={codeStepFailed(actionData)}>
+    <Panel id="reveal" title={title} closeTo={href("/cards/:cardId", { cardId })} error={codeStepFailed(actionData)}>
       {step === "ask" ? (
         <>
           <p>{t(kind === "pin" ? "cards.reveal.askPin" : "cards.reveal.askDetails")}</p>
@@ -200,7 +200,11 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
           <>
             <p>{t("cards.reveal.shown")}</p>
             {hydrated ? (
-              <StripeIssuingReveal {...loaderData.inBrowser} kind={kind} keyUrl={`/cards/${cardId}/reveal/key`} />
+              <StripeIssuingReveal
+                {...loaderData.inBrowser}
+                kind={kind}
+                keyUrl={href("/cards/:cardId/reveal/key", { cardId })}
+              />
             ) : (
               <>
                 <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
@@ -216,7 +220,7 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
         )
       ) : null}
       <p>
-        <Link to={`/cards/${cardId}`} className="link-action">
+        <Link to={href("/cards/:cardId", { cardId })} className="link-action">
           {t("app.close")}
         </Link>
       </p>

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useTranslation } from "~/i18n";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/stop";
 import { choiceTarget, ErrorSummary, Radios } from "~/components/forms";
 import { Panel } from "~/components/Panel";
@@ -81,7 +81,12 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
   const reasons = (["lost", "stolen"] as const).map((reason) => ({ value: reason, label: t(`cards.stop.${reason}`) }));
   const title = done ? t("cards.stop.doneTitle") : t("cards.stop.title");
   return (
-    <Panel id="stop" title={title} closeTo={done ? "/cards" : `/cards/${cardId}`} error={Boolean(error)}>
+    <Panel
+      id="stop"
+      title={title}
+      closeTo={done ? "/cards" : href("/cards/:cardId", { cardId })}
+      error={Boolean(error)}
+    >
       {done ? (
         <Done cardName={cardName} />
       ) : (
@@ -100,7 +105,7 @@ export default function StopPanel({ loaderData, actionData }: Route.ComponentPro
               <button type="submit" className="button button--danger">
                 {t("cards.stop.submit")}
               </button>
-              <Link to={`/cards/${cardId}`} className="link-action">
+              <Link to={href("/cards/:cardId", { cardId })} className="link-action">
                 {t("cards.stop.cancel")}
               </Link>
             </div>

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/transaction-report";
 import { ErrorSummary, TextArea } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
@@ -90,7 +90,7 @@ export default function ReportProblem({ loaderData, actionData }: Route.Componen
           <button type="submit" className="button">
             {t("cards.report.submit")}
           </button>
-          <Link to={`/cards/${cardId}`} className="link-action">
+          <Link to={href("/cards/:cardId", { cardId })} className="link-action">
             {t("cards.report.back")}
           </Link>
         </div>

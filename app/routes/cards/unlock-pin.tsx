@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import type { z } from "zod";
 import { useTranslation } from "~/i18n";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/unlock-pin";
 import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
 import { Panel } from "~/components/Panel";
@@ -43,7 +43,12 @@ export default function UnlockPinPanel({ loaderData, actionData }: Route.Compone
   const [form, fields] = useForm<NewPinForm>({ id: "unlock-pin", lastResult: actionData });
   const invalid = Boolean(fields.pin.errors ?? fields.confirmation.errors);
   return (
-    <Panel id="unlock-pin" title={t("cards.pin.unlock.title")} closeTo={`/cards/${loaderData.cardId}`} error={invalid}>
+    <Panel
+      id="unlock-pin"
+      title={t("cards.pin.unlock.title")}
+      closeTo={href("/cards/:cardId", { cardId: loaderData.cardId })}
+      error={invalid}
+    >
       <ErrorSummary form={form} fields={[fields.pin, fields.confirmation]} />
       <p>{t("cards.pin.unlock.intro")}</p>
       <Form method="post" {...getFormProps(form)} noValidate preventScrollReset>
@@ -60,7 +65,7 @@ export default function UnlockPinPanel({ loaderData, actionData }: Route.Compone
           <button type="submit" className="button">
             {t("cards.pin.unlock.submit")}
           </button>
-          <Link to={`/cards/${loaderData.cardId}`} className="link-action">
+          <Link to={href("/cards/:cardId", { cardId: loaderData.cardId })} className="link-action">
             {t("cards.freeze.cancel")}
           </Link>
         </div>

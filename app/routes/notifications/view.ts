@@ -1,3 +1,5 @@
+import { href } from "react-router";
+
 /**
  * What the notification centre's address says (decision 0030): `back`, the signed-in page it sits over;
  * `unread=1`, unread only; `page`, how many pages of 15 are shown; `observe=1`, set by the bell and the
@@ -21,5 +23,5 @@ export function viewSearch(view: NotificationView, changes: Partial<Notification
 }
 
 export function viewHref(view: NotificationView, changes: Partial<NotificationView> = {}): string {
-  return `/notifications?${new URLSearchParams(viewSearch(view, changes)).toString()}`;
+  return `${href("/notifications")}?${new URLSearchParams(viewSearch(view, changes)).toString()}`;
 }

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, useNavigate } from "react-router";
+import { href, Link, useNavigate } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wait";
 import { DocumentTitle } from "~/components/DocumentTitle";
@@ -41,7 +41,7 @@ export default function OnboardingWait({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { ready, attempt } = loaderData;
   const navigate = useNavigate();
-  const next = `/onboarding/wait?attempt=${attempt + 1}`;
+  const next = `${href("/onboarding/wait")}?attempt=${attempt + 1}`;
 
   useEffect(() => {
     if (ready) return;

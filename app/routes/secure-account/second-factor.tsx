@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/second-factor";
 import { DocumentTitle } from "~/components/DocumentTitle";
@@ -62,7 +63,11 @@ export default function SecureAccountSecondFactor({ loaderData }: Route.Componen
       ) : (
         <>
           <p>{t("secureAccount.chooseIntro")}</p>
-          <MfaOptions mfa={mfa} chooseHref={(c) => `/secure-account/second-factor?channel=${c}`} profileHref={null} />
+          <MfaOptions
+            mfa={mfa}
+            chooseHref={(c) => `${href("/secure-account/second-factor")}?channel=${c}`}
+            profileHref={null}
+          />
         </>
       )}
     </section>

@@ -1,8 +1,12 @@
-import { NavLink, Outlet } from "react-router";
+import { href, NavLink, Outlet } from "react-router";
 import { useTranslation } from "~/i18n";
 
 /** Settings (spec 001 §2.4): three tabs that are links, each a page of its own. */
-const TABS = ["profile", "notifications", "security"] as const;
+const TABS = [
+  ["profile", href("/settings/profile")],
+  ["notifications", href("/settings/notifications")],
+  ["security", href("/settings/security")],
+] as const;
 
 export default function SettingsLayout() {
   const { t } = useTranslation();
@@ -10,9 +14,9 @@ export default function SettingsLayout() {
     <div className="settings">
       <nav aria-label={t("settings.tabsLabel")}>
         <ul className="tabs">
-          {TABS.map((tab) => (
+          {TABS.map(([tab, path]) => (
             <li key={tab}>
-              <NavLink to={`/settings/${tab}`} className="tabs__link">
+              <NavLink to={path} className="tabs__link">
                 {t(`settings.tabs.${tab}`)}
               </NavLink>
             </li>

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/profile";
 import {
@@ -136,7 +136,7 @@ function PendingValue({ field, value }: { field: ContactField; value: string }) 
         <strong>{value}</strong>
       </p>
       <div className="actions">
-        <Link to={`/settings/profile/confirm/${field}`} className="button">
+        <Link to={href("/settings/profile/confirm/:field", { field })} className="button">
           {t(field === "email" ? "settings.profile.confirmEmail" : "settings.profile.confirmPhone")}
         </Link>
         <Form method="post">

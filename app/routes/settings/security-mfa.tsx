@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/security-mfa";
 import { PageHeader } from "~/components/PageHeader";
@@ -56,7 +56,7 @@ export default function ConfirmMfaChannel({ loaderData }: Route.ComponentProps) 
         <>
           <p className="alert alert--warning">{t(PENDING_CHANGE_FIRST[pending])}</p>
           <div className="actions">
-            <Link to={`/settings/profile/confirm/${pending}`} className="button">
+            <Link to={href("/settings/profile/confirm/:field", { field: pending })} className="button">
               {t(pending === "email" ? "settings.profile.confirmEmail" : "settings.profile.confirmPhone")}
             </Link>
             <Link to="/settings/security" className="button button--secondary">

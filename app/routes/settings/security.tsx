@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/security";
 import { ErrorSummary, Field, NewSecretPair, RequiredNote } from "~/components/forms";
@@ -64,7 +64,7 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
         </p>
         <MfaOptions
           mfa={mfa}
-          chooseHref={(channel) => `/settings/security/mfa/${channel}`}
+          chooseHref={(channel) => href("/settings/security/mfa/:channel", { channel })}
           profileHref="/settings/profile"
         />
       </section>

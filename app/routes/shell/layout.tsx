@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n";
 import { useEffect } from "react";
-import { Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
+import { href, Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashAlert } from "~/components/FlashAlert";
 import { LogoMark } from "~/components/Logo";
@@ -96,19 +96,17 @@ function SideNav({ data }: { data: AppLayoutData }) {
           <p className="side-nav__empty">{t("nav.noCard")}</p>
         ) : (
           <ul className="side-nav__list">
-            {data.cards.map((card) => (
-              <li key={card.id}>
-                <NavLink
-                  to={`/cards/${card.id}`}
-                  className="side-nav__link"
-                  prefetch="none"
-                  {...menuClick(`/cards/${card.id}`)}
-                >
-                  {t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })}
-                  {card.blocked ? ` ${t("nav.blockedSuffix")}` : null}
-                </NavLink>
-              </li>
-            ))}
+            {data.cards.map((card) => {
+              const to = href("/cards/:cardId", { cardId: card.id });
+              return (
+                <li key={card.id}>
+                  <NavLink to={to} className="side-nav__link" prefetch="none" {...menuClick(to)}>
+                    {t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })}
+                    {card.blocked ? ` ${t("nav.blockedSuffix")}` : null}
+                  </NavLink>
+                </li>
+              );
+            })}
           </ul>
         )}
       </li>
@@ -118,17 +116,16 @@ function SideNav({ data }: { data: AppLayoutData }) {
           <p className="side-nav__empty">{t("nav.noWallet")}</p>
         ) : (
           <ul className="side-nav__list">
-            {data.wallets.map((wallet) => (
-              <li key={wallet.id}>
-                <NavLink
-                  to={`/wallets/${wallet.id}`}
-                  className="side-nav__link"
-                  {...menuClick(`/wallets/${wallet.id}`)}
-                >
-                  {wallet.name}
-                </NavLink>
-              </li>
-            ))}
+            {data.wallets.map((wallet) => {
+              const to = href("/wallets/:walletId", { walletId: wallet.id });
+              return (
+                <li key={wallet.id}>
+                  <NavLink to={to} className="side-nav__link" {...menuClick(to)}>
+                    {wallet.name}
+                  </NavLink>
+                </li>
+              );
+            })}
           </ul>
         )}
       </li>
@@ -238,7 +235,7 @@ function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const shown = fields.filter(
-    (field) => pathname !== `/settings/profile/confirm/${field}` && pathname !== "/settings/profile",
+    (field) => pathname !== href("/settings/profile/confirm/:field", { field }) && pathname !== "/settings/profile",
   );
   if (shown.length === 0) return null;
   return (
@@ -246,7 +243,7 @@ function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
       {shown.map((field) => (
         <p key={field}>
           {t(field === "email" ? "settings.pendingChange.noticeEmail" : "settings.pendingChange.noticePhone")}{" "}
-          <Link to={`/settings/profile/confirm/${field}`}>{t("settings.pendingChange.noticeLink")}</Link>
+          <Link to={href("/settings/profile/confirm/:field", { field })}>{t("settings.pendingChange.noticeLink")}</Link>
         </p>
       ))}
     </div>
@@ -259,7 +256,7 @@ function SupportButton() {
   const { pathname } = useLocation();
   if (pathname === "/support") return null;
   return (
-    <Link to={`/support?back=${encodeURIComponent(pathname)}`} className="support-button">
+    <Link to={`${href("/support")}?back=${encodeURIComponent(pathname)}`} className="support-button">
       {t("support.open")}
     </Link>
   );

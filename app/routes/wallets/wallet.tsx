@@ -1,4 +1,4 @@
-import { NavLink } from "react-router";
+import { href, NavLink } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wallet";
 import { PageHeader } from "~/components/PageHeader";
@@ -88,7 +88,11 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
         <ul className="wallet-strip">
           {strip.map((w) => (
             <li key={w.id}>
-              <NavLink to={`/wallets/${w.id}`} className="wallet-strip__link" preventScrollReset>
+              <NavLink
+                to={href("/wallets/:walletId", { walletId: w.id })}
+                className="wallet-strip__link"
+                preventScrollReset
+              >
                 <span className="wallet-strip__name">{w.name}</span>
                 <span className="wallet-strip__amount">
                   {w.available === null ? t("wallets.unlimited") : formatCents(w.available)}
