@@ -1,4 +1,4 @@
-import { Link, Outlet, useOutlet } from "react-router";
+import { href, Link, Outlet, useOutlet } from "react-router";
 import { requirePlanFeature } from "~/routes/+shared/features.server";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/list";
@@ -177,7 +177,7 @@ function ExpenseRequestItem({ item }: { item: ExpenseRequestListItem }) {
           {item.media.map((m) => (
             <li key={m.id}>
               {/* A download served by the portal (owner only); reloadDocument: not a page of the app. */}
-              <Link to={`/plans/expense-requests/receipts/${m.id}`} reloadDocument>
+              <Link to={href("/plans/expense-requests/receipts/:fileId", { fileId: m.id })} reloadDocument>
                 {t("refunds.list.receipt", { number: m.number })}
               </Link>
             </li>
@@ -188,7 +188,7 @@ function ExpenseRequestItem({ item }: { item: ExpenseRequestListItem }) {
         <p className="actions">
           {item.isRectifiable ? (
             <Link
-              to={`/plans/expense-requests/${item.id}`}
+              to={href("/plans/expense-requests/:requestId", { requestId: item.id })}
               className="button button--secondary"
               aria-label={t("refunds.list.correctLabel", { partner, date })}
               preventScrollReset
@@ -198,7 +198,7 @@ function ExpenseRequestItem({ item }: { item: ExpenseRequestListItem }) {
           ) : null}
           {item.isCancellable ? (
             <Link
-              to={`/plans/expense-requests/${item.id}/cancel`}
+              to={href("/plans/expense-requests/:requestId/cancel", { requestId: item.id })}
               className="link-action"
               aria-label={t("refunds.list.cancelLabel", { partner, date })}
               preventScrollReset
