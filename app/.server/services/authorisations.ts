@@ -1,5 +1,5 @@
 import {
-  authorise as decide,
+  authorise as decideByRules,
   DECLINE_SENTENCES,
   MEAL_DAILY_CAP,
   mealDayRestriction,
@@ -9,11 +9,14 @@ import {
   type MealDay,
   type Merchant,
   type PinCheck,
+  type PinUpdate,
   type WalletState,
 } from "~/domain/authorisation";
+import type { Selectable } from "kysely";
 import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
 import { todayInParis } from "~/domain/dates";
 import { inTransaction, type DB } from "../db";
+import type { CardTable } from "../db/schema";
 import { newId } from "../ids";
 import { recordNotification } from "./notifications";
 import { loadWalletFunds, spentTodayByWallet } from "./wallets";
@@ -52,6 +55,9 @@ export interface AuthoriseRequest {
   stripeAuthorizationId?: string;
 }
 
+/** The saved card an overflow is charged to, with its payment intent. */
+type OverflowPayment = { creditCardId: string; paymentIntentId: string };
+
 export type AuthoriseResult =
   | { kind: "unknownCard" }
   | {
@@ -60,7 +66,7 @@ export type AuthoriseResult =
       split: { walletId: string; amount: number }[];
       overflow: number;
       /** The saved card to charge the overflow to, with its payment intent (status `processing`). */
-      overflowPayment: { creditCardId: string; paymentIntentId: string } | null;
+      overflowPayment: OverflowPayment | null;
     }
   | {
       kind: "declined";
@@ -75,6 +81,12 @@ const NOT_RECORDED: DeclineCode[] = ["invalid_amount", "invalid_merchant_categor
 const MAX_TEXT = 120;
 const cut = (value: unknown, max = MAX_TEXT) => (typeof value === "string" ? value.slice(0, max) : "");
 
+/** The card a request names, as the decision reads it. */
+type CardRow = Pick<
+  Selectable<CardTable>,
+  "id" | "user_id" | "status" | "frozen" | "type" | "shipping_status" | "pin_can_update"
+>;
+
 /**
  * `notify`: the payment's notification row (`card_authorization_approved_notification` or `…_declined_…`, naming the
  * authorisation) is written in the decision's transaction, as the other producers do (decision 0030); the card
@@ -85,174 +97,214 @@ export async function authorise(
   request: AuthoriseRequest,
   { notify = false, now = new Date() }: { notify?: boolean; now?: Date } = {},
 ): Promise<AuthoriseResult> {
-  const at = request.at;
-  const atIso = at.toISOString();
   return inTransaction(deps.db, async (trx): Promise<AuthoriseResult> => {
-    let cardQuery = trx
-      .selectFrom("cards")
-      .select(["id", "user_id", "status", "frozen", "type", "shipping_status", "pin_can_update"]);
-    cardQuery =
-      "id" in request.card
-        ? cardQuery.where("id", "=", request.card.id)
-        : cardQuery.where("issuer_ref", "=", request.card.issuerRef);
-    const card = await cardQuery.executeTakeFirst();
+    const card = await cardOf(trx, request.card);
     if (!card) return { kind: "unknownCard" };
-
-    // The lock: until commit, no other authorisation of this person reads or writes.
-    await trx
-      .updateTable("users")
-      .set((eb) => ({ email: eb.ref("email") }))
-      .where("id", "=", card.user_id)
-      .execute();
-
+    await lockPerson(trx, card.user_id);
     // After the lock: a replay of the same Stripe request (even a simultaneous one) finds the first decision.
     if (request.stripeAuthorizationId) {
       const previous = await decisionOf(trx, request.stripeAuthorizationId);
       if (previous) return previous;
     }
-
-    const [user, pinRow, creditCard, { wallets, mealSpentToday }] = await Promise.all([
-      trx
-        .selectFrom("users")
-        .select("balance_overflow_authorized")
-        .where("id", "=", card.user_id)
-        .executeTakeFirstOrThrow(),
-      trx.selectFrom("card_pin_attempts").selectAll().where("card_id", "=", card.id).executeTakeFirst(),
-      trx
-        .selectFrom("credit_cards")
-        .select("id")
-        .where("user_id", "=", card.user_id)
-        .where("is_default", "=", 1)
-        .orderBy("created_at", "desc")
-        .executeTakeFirst(),
-      loadWalletStates(trx, card.id, card.user_id, at),
-    ]);
-
-    const decision: AuthorisationDecision = decide({
-      amount: request.amount,
-      currency: request.currency,
-      merchant: request.merchant,
-      at,
-      entryMode: request.entryMode,
-      pinCheck: request.pinCheck ?? "not_checked",
-      card: {
-        status: card.status,
-        frozen: card.frozen === 1,
-        // A physical card is activated once delivered (decision 0035); a virtual one at once.
-        activated: card.type !== "physical" || card.shipping_status === null || card.shipping_status === "delivered",
-        pinLocked: pinRow?.locked === 1,
-        wrongPinCount: pinRow?.wrong_count ?? 0,
-      },
-      wallets,
-      mealSpentToday,
-      overflow: {
-        creditCardId: creditCard?.id ?? null,
-        // Never set: the panel's default (spec 000 §9), as `overflowAmount` reads it.
-        authorizedMax: user.balance_overflow_authorized ?? OVERFLOW_DEFAULT_EUROS * 100,
-      },
-    });
-
-    if (decision.pin) {
-      const values = {
-        card_id: card.id,
-        wrong_count: decision.pin.wrongPinCount,
-        locked: decision.pin.locked ? 1 : 0,
-        updated_at: atIso,
-      };
-      await trx
-        .insertInto("card_pin_attempts")
-        .values(values)
-        .onConflict((oc) =>
-          oc.column("card_id").doUpdateSet({
-            wrong_count: values.wrong_count,
-            locked: values.locked,
-            updated_at: values.updated_at,
-          }),
-        )
-        .execute();
-      // Spec 000 §2 "unlock PIN": a locked PIN is freed by choosing a new one (`chooseNewPin`).
-      if (decision.pin.locked && card.type === "physical" && card.pin_can_update !== 1) {
-        await trx.updateTable("cards").set({ pin_can_update: 1 }).where("id", "=", card.id).execute();
-      }
-    }
-
+    const { decision, creditCardId } = await decide(trx, card, request);
+    if (decision.pin) await recordPinAttempt(trx, card, decision.pin, request.at);
     if (decision.kind === "declined" && NOT_RECORDED.includes(decision.code)) {
       return { kind: "declined", authorizationId: null, code: decision.code, message: decision.message };
     }
-
-    const authorizationId = newId("auth");
-    const approved = decision.kind === "approved";
-    await trx
-      .insertInto("card_authorizations")
-      .values({
-        id: authorizationId,
-        card_id: card.id,
-        amount: request.amount,
-        merchant_name: cut(request.merchant.name),
-        merchant_city: cut(request.merchant.city),
-        merchant_country: cut(request.merchant.country, 3),
-        // Spec 000 §4: pending and frozen while held; closed without card transactions is declined.
-        status_name: approved ? "pending" : "closed",
-        status_reason: approved ? null : decision.code,
-        has_card_transactions: 0,
-        frozen: approved ? 1 : 0,
-        overflow_amount: approved ? decision.overflow : 0,
-        can_switch_payment_methods: 0,
-        transaction_at: atIso,
-        scopes: null,
-        currency: cut(request.currency, 8),
-        merchant_category_code: request.merchant.categoryCode,
-        entry_mode: cut(request.entryMode, 20),
-        stripe_authorization_id: request.stripeAuthorizationId ?? null,
-      })
-      .execute();
-
+    const authorizationId = await recordAuthorisation(trx, card, request, decision);
     if (notify) {
-      const type = approved ? "card_authorization_approved_notification" : "card_authorization_declined_notification";
+      const type =
+        decision.kind === "approved"
+          ? "card_authorization_approved_notification"
+          : "card_authorization_declined_notification";
       await recordNotification(trx, card.user_id, type, authorizationId, now);
     }
-
-    if (!approved) {
+    if (decision.kind === "declined") {
       return { kind: "declined", authorizationId, code: decision.code, message: decision.message };
     }
-
-    if (decision.split.length > 0) {
-      await trx
-        .insertInto("wallet_transactions")
-        .values(
-          decision.split.map((part) => ({
-            id: newId("wtx"),
-            wallet_id: part.walletId,
-            amount: -part.amount,
-            main_comment: "withdraw",
-            merchant_name: cut(request.merchant.name),
-            status: "frozen",
-            created_at: atIso,
-            authorization_id: authorizationId,
-          })),
-        )
-        .execute();
-    }
-
-    let overflowPayment: { creditCardId: string; paymentIntentId: string } | null = null;
-    if (decision.overflow > 0 && creditCard) {
-      const paymentIntentId = newId("pi");
-      await trx
-        .insertInto("payment_intents")
-        .values({
-          id: paymentIntentId,
-          authorization_id: authorizationId,
-          credit_card_id: creditCard.id,
-          amount: decision.overflow,
-          latest_status: "processing",
-          created_at: atIso,
-          processor_ref: null,
-        })
-        .execute();
-      overflowPayment = { creditCardId: creditCard.id, paymentIntentId };
-    }
+    await holdWallets(trx, authorizationId, request, decision.split);
+    const overflowPayment =
+      decision.overflow > 0 && creditCardId
+        ? await openOverflowPayment(trx, authorizationId, creditCardId, decision.overflow, request.at)
+        : null;
     return { kind: "approved", authorizationId, split: decision.split, overflow: decision.overflow, overflowPayment };
   });
+}
+
+/** The card by the portal's id or the issuer's reference, or undefined. */
+function cardOf(trx: DB, card: AuthoriseRequest["card"]): Promise<CardRow | undefined> {
+  const query = trx
+    .selectFrom("cards")
+    .select(["id", "user_id", "status", "frozen", "type", "shipping_status", "pin_can_update"]);
+  return (
+    "id" in card ? query.where("id", "=", card.id) : query.where("issuer_ref", "=", card.issuerRef)
+  ).executeTakeFirst();
+}
+
+/** The lock: until commit, no other authorisation of this person reads or writes. */
+async function lockPerson(trx: DB, userId: string): Promise<void> {
+  await trx
+    .updateTable("users")
+    .set((eb) => ({ email: eb.ref("email") }))
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** Loads what the rules read (card, PIN counter, wallets, overflow settings) and asks them; under the lock. */
+async function decide(
+  trx: DB,
+  card: CardRow,
+  request: AuthoriseRequest,
+): Promise<{ decision: AuthorisationDecision; creditCardId: string | null }> {
+  const [user, pinRow, creditCard, { wallets, mealSpentToday }] = await Promise.all([
+    trx
+      .selectFrom("users")
+      .select("balance_overflow_authorized")
+      .where("id", "=", card.user_id)
+      .executeTakeFirstOrThrow(),
+    trx.selectFrom("card_pin_attempts").selectAll().where("card_id", "=", card.id).executeTakeFirst(),
+    trx
+      .selectFrom("credit_cards")
+      .select("id")
+      .where("user_id", "=", card.user_id)
+      .where("is_default", "=", 1)
+      .orderBy("created_at", "desc")
+      .executeTakeFirst(),
+    loadWalletStates(trx, card.id, card.user_id, request.at),
+  ]);
+  const decision = decideByRules({
+    amount: request.amount,
+    currency: request.currency,
+    merchant: request.merchant,
+    at: request.at,
+    entryMode: request.entryMode,
+    pinCheck: request.pinCheck ?? "not_checked",
+    card: {
+      status: card.status,
+      frozen: card.frozen === 1,
+      // A physical card is activated once delivered (decision 0035); a virtual one at once.
+      activated: card.type !== "physical" || card.shipping_status === null || card.shipping_status === "delivered",
+      pinLocked: pinRow?.locked === 1,
+      wrongPinCount: pinRow?.wrong_count ?? 0,
+    },
+    wallets,
+    mealSpentToday,
+    overflow: {
+      creditCardId: creditCard?.id ?? null,
+      // Never set: the panel's default (spec 000 §9), as `overflowAmount` reads it.
+      authorizedMax: user.balance_overflow_authorized ?? OVERFLOW_DEFAULT_EUROS * 100,
+    },
+  });
+  return { decision, creditCardId: creditCard?.id ?? null };
+}
+
+/** The PIN counter after this attempt; a PIN it locks is freed by choosing a new one (spec 000 §2, `chooseNewPin`). */
+async function recordPinAttempt(trx: DB, card: CardRow, pin: PinUpdate, at: Date): Promise<void> {
+  const values = {
+    card_id: card.id,
+    wrong_count: pin.wrongPinCount,
+    locked: pin.locked ? 1 : 0,
+    updated_at: at.toISOString(),
+  };
+  await trx
+    .insertInto("card_pin_attempts")
+    .values(values)
+    .onConflict((oc) =>
+      oc.column("card_id").doUpdateSet({
+        wrong_count: values.wrong_count,
+        locked: values.locked,
+        updated_at: values.updated_at,
+      }),
+    )
+    .execute();
+  if (pin.locked && card.type === "physical" && card.pin_can_update !== 1) {
+    await trx.updateTable("cards").set({ pin_can_update: 1 }).where("id", "=", card.id).execute();
+  }
+}
+
+/** The authorisation's record, approved or declined; returns its id. */
+async function recordAuthorisation(
+  trx: DB,
+  card: CardRow,
+  request: AuthoriseRequest,
+  decision: AuthorisationDecision,
+): Promise<string> {
+  const authorizationId = newId("auth");
+  const approved = decision.kind === "approved";
+  await trx
+    .insertInto("card_authorizations")
+    .values({
+      id: authorizationId,
+      card_id: card.id,
+      amount: request.amount,
+      merchant_name: cut(request.merchant.name),
+      merchant_city: cut(request.merchant.city),
+      merchant_country: cut(request.merchant.country, 3),
+      // Spec 000 §4: pending and frozen while held; closed without card transactions is declined.
+      status_name: approved ? "pending" : "closed",
+      status_reason: approved ? null : decision.code,
+      has_card_transactions: 0,
+      frozen: approved ? 1 : 0,
+      overflow_amount: approved ? decision.overflow : 0,
+      can_switch_payment_methods: 0,
+      transaction_at: request.at.toISOString(),
+      scopes: null,
+      currency: cut(request.currency, 8),
+      merchant_category_code: request.merchant.categoryCode,
+      entry_mode: cut(request.entryMode, 20),
+      stripe_authorization_id: request.stripeAuthorizationId ?? null,
+    })
+    .execute();
+  return authorizationId;
+}
+
+/** An approval's holds: what each wallet pays, frozen until the capture. */
+async function holdWallets(
+  trx: DB,
+  authorizationId: string,
+  request: AuthoriseRequest,
+  split: { walletId: string; amount: number }[],
+): Promise<void> {
+  if (split.length === 0) return;
+  await trx
+    .insertInto("wallet_transactions")
+    .values(
+      split.map((part) => ({
+        id: newId("wtx"),
+        wallet_id: part.walletId,
+        amount: -part.amount,
+        main_comment: "withdraw",
+        merchant_name: cut(request.merchant.name),
+        status: "frozen",
+        created_at: request.at.toISOString(),
+        authorization_id: authorizationId,
+      })),
+    )
+    .execute();
+}
+
+/** The overflow's payment intent on the default saved card, `processing` until `settleCardPayment` charges it. */
+async function openOverflowPayment(
+  trx: DB,
+  authorizationId: string,
+  creditCardId: string,
+  amount: number,
+  at: Date,
+): Promise<OverflowPayment> {
+  const paymentIntentId = newId("pi");
+  await trx
+    .insertInto("payment_intents")
+    .values({
+      id: paymentIntentId,
+      authorization_id: authorizationId,
+      credit_card_id: creditCardId,
+      amount,
+      latest_status: "processing",
+      created_at: at.toISOString(),
+      processor_ref: null,
+    })
+    .execute();
+  return { creditCardId, paymentIntentId };
 }
 
 /**
