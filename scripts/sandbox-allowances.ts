@@ -11,12 +11,12 @@
 import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
 import { createPushSender } from "../app/.server/providers/push";
+import { payDueAllowancePayouts } from "../app/.server/services/allowances/payouts";
 import {
   listAllowancesAwaitingReview,
-  payDueAllowancePayouts,
   reviewAllowance,
   type AllowanceDecision,
-} from "../app/.server/services/allowances/requests";
+} from "../app/.server/services/allowances/review";
 import { todayInParis } from "../app/domain/dates";
 
 const USAGE =

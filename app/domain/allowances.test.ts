@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   addressLine,
+  capStatusOf,
   clampDays,
   daysWithoutSundays,
   followStart,
@@ -10,6 +11,8 @@ import {
   monthList,
   monthlySplit,
   monthsOfPeriod,
+  monthlyPayouts,
+  officeDaysProblem,
   payoutDay,
   periodProblems,
   periodShortEnough,
@@ -148,6 +151,21 @@ describe("days at the office: the period's days without Sundays", () => {
     }
   });
 
+  test("the days asked: whole, from 1 to the period's days without Sundays; only from 1 while the period is not valid", () => {
+    const week = { start: "2026-11-23", end: "2026-11-29" }; // Monday to Sunday: 6 days
+    expect(officeDaysProblem(1, week)).toBeNull();
+    expect(officeDaysProblem(6, week)).toBeNull();
+    expect(officeDaysProblem(7, week)).toBe("allowances.errors.daysAtOfficeRange");
+    expect(officeDaysProblem(0, week)).toBe("allowances.errors.daysAtOfficeRange");
+    expect(officeDaysProblem(2.5, week)).toBe("allowances.errors.daysAtOfficeRange");
+    expect(officeDaysProblem("3", week)).toBe("allowances.errors.daysAtOfficeRange");
+    // A Sunday alone: no day to claim, whatever is asked.
+    expect(officeDaysProblem(1, { start: "2026-11-29", end: "2026-11-29" })).toBe("allowances.errors.noWorkingDay");
+    expect(officeDaysProblem(400, null)).toBeNull();
+    expect(officeDaysProblem(0, null)).toBe("allowances.errors.daysAtOfficeRange");
+    expect(officeDaysProblem(undefined, null)).toBe("allowances.errors.daysAtOfficeRange");
+  });
+
   test("the days asked are clamped to 1 … the maximum (when the maximum drops, so do they)", () => {
     expect(clampDays(30, 22)).toBe(22);
     expect(clampDays(0, 22)).toBe(1);
@@ -178,6 +196,17 @@ describe("months and monthly payments", () => {
     expect(payoutDay("2026-12", "2026-12-28")).toBe("2027-01-07");
     // 1 August 2026 is a Saturday: Monday 3 August.
     expect(payoutDay("2026-07", "2026-06-01")).toBe("2026-08-03");
+  });
+
+  test("an approved allowance's payouts: one a month, adding up to the amount, each on its payout day", () => {
+    expect(monthlyPayouts(10000, "2026-10-15", "2026-12-20", "2026-11-20")).toEqual([
+      { month: "2026-10", amount: 3333, scheduledFor: "2026-12-01" },
+      { month: "2026-11", amount: 3333, scheduledFor: "2026-12-01" },
+      { month: "2026-12", amount: 3334, scheduledFor: "2027-01-04" },
+    ]);
+    expect(monthlyPayouts(543, "2026-11-02", "2026-11-06", "2026-11-20")).toEqual([
+      { month: "2026-11", amount: 543, scheduledFor: "2026-12-01" },
+    ]);
   });
 
   test("equal payments of whole cents that add up to the amount, the last taking the remainder", () => {
@@ -233,6 +262,28 @@ describe("the yearly caps (600 € per employee, the group's own, 900 € with t
     expect(remainingCap({ ...nothing, transportShares: 30000 })).toBe(60000);
     expect(remainingCap({ ...nothing, transportShares: 50000 })).toBe(40000);
     expect(remainingCap({ ...nothing, transportShares: 95000 })).toBe(0);
+  });
+});
+
+describe("the caps of one group from the year's counted allowances", () => {
+  test("carpooling and bicycle count towards the forfait (this group's and every group's), subscriptions as shares", () => {
+    const counted = [
+      { groupId: "grp_a", type: "carpooling", amount: 10000 },
+      { groupId: "grp_a", type: "bicycle", amount: 5000 },
+      { groupId: "grp_b", type: "carpooling", amount: 20000 },
+      { groupId: "grp_b", type: "subscription", amount: 45000 },
+    ];
+    expect(capStatusOf("grp_a", 60000, counted)).toEqual({
+      remaining: 10000,
+      groupCap: 60000,
+      usedWithGroup: 15000,
+      usedAllGroups: 35000,
+      transportShares: 45000,
+    });
+    expect(capStatusOf("grp_b", 30000, counted)).toMatchObject({ usedWithGroup: 20000, remaining: 10000 });
+    // A group the employee is not a member of has a cap of 0: nothing is left.
+    expect(capStatusOf("grp_c", 0, counted)).toMatchObject({ usedWithGroup: 0, remaining: 0 });
+    expect(capStatusOf("grp_a", 60000, [])).toMatchObject({ remaining: 60000, usedAllGroups: 0 });
   });
 });
 

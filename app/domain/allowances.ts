@@ -13,7 +13,7 @@ import { addWorkingDays, isFrenchPublicHoliday } from "./calendar";
  * Mobility allowances (issue 15, spec 001 §2.7, §5, §9): the rules of the dates, the days at the office,
  * the simulation and the yearly caps, as pure functions of days (YYYY-MM-DD, the Europe/Paris calendar
  * day — callers pass `todayInParis()`), cents and metres. The wizards use them to guide; the platform
- * (services/allowances.ts) applies them again on every confirmation, and its figures always win.
+ * (services/allowances/requests.ts) applies them again on every confirmation, and its figures always win.
  *
  * Date arithmetic is date-fns on each day taken at noon of the process's calendar (as domain/calendar.ts),
  * so daylight-saving changes and the server's time zone change nothing.
@@ -126,6 +126,23 @@ export function daysWithoutSundays(start: string, end: string): number {
   return eachDayOfInterval({ start: noonOf(start), end: noonOf(end) }).filter((d) => !isSunday(d)).length;
 }
 
+export type OfficeDaysErrorKey = "allowances.errors.noWorkingDay" | "allowances.errors.daysAtOfficeRange";
+
+/**
+ * The problem of the days at the office, as an i18n key, or null: a whole number from 1 to the period's
+ * days without Sundays (a period without any cannot be claimed); while the period is not valid
+ * (`null`), only from 1.
+ */
+export function officeDaysProblem(
+  days: unknown,
+  period: { start: string; end: string } | null,
+): OfficeDaysErrorKey | null {
+  const max = period ? daysWithoutSundays(period.start, period.end) : Number.MAX_SAFE_INTEGER;
+  if (max === 0) return "allowances.errors.noWorkingDay";
+  const whole = typeof days === "number" && Number.isSafeInteger(days);
+  return whole && days >= 1 && days <= max ? null : "allowances.errors.daysAtOfficeRange";
+}
+
 /** Days at the office clamped to 1…max (spec 001 §5: clamped when the maximum drops). 0 when max is 0. */
 export function clampDays(days: number, max: number): number {
   if (max < 1) return 0;
@@ -179,6 +196,20 @@ export function payoutDay(month: string, approvedOn: string): string {
   return firstWorking > earliest ? firstWorking : earliest;
 }
 
+export interface MonthlyPayout {
+  /** YYYY-MM */
+  month: string;
+  amount: number;
+  scheduledFor: string;
+}
+
+/** An approved allowance's payouts: one per month of its period, adding up to its amount, each on its payout day. */
+export function monthlyPayouts(amount: number, start: string, end: string, approvedOn: string): MonthlyPayout[] {
+  const months = monthList(start, end);
+  const amounts = monthlySplit(amount, months.length);
+  return months.map((month, i) => ({ month, amount: amounts[i] ?? 0, scheduledFor: payoutDay(month, approvedOn) }));
+}
+
 /** What is left of the yearly forfait mobilités durables for one group, all figures in cents for one calendar year. */
 export interface CapInput {
   /** The group's own cap (at most LEGAL_FMD_CAP). */
@@ -198,6 +229,42 @@ export function remainingCap(input: CapInput): number {
     LEGAL_COMBINED_CAP - input.usedAllGroups - input.transportShares,
   );
   return Math.max(0, room);
+}
+
+/** The caps of one group for one year: the figures they are made of, and what is left of the forfait. */
+export interface CapStatus extends CapInput {
+  /** What is left of the yearly forfait for a new carpooling or bicycle allowance with this group. */
+  remaining: number;
+}
+
+/** An allowance of the year that counts towards the caps (sent, approved or paid): its group, type and amount. */
+export interface CountedAllowance {
+  groupId: string;
+  type: string;
+  amount: number;
+}
+
+/**
+ * The caps of one group from the year's counted allowances: carpooling and bicycle count towards the
+ * forfait (with this group, and with every group), subscriptions as public-transport shares.
+ */
+export function capStatusOf(groupId: string, groupCap: number, counted: readonly CountedAllowance[]): CapStatus {
+  let usedWithGroup = 0;
+  let usedAllGroups = 0;
+  let transportShares = 0;
+  for (const allowance of counted) {
+    if (isDistanceType(allowance.type)) {
+      usedAllGroups += allowance.amount;
+      if (allowance.groupId === groupId) usedWithGroup += allowance.amount;
+    } else transportShares += allowance.amount;
+  }
+  return {
+    remaining: remainingCap({ groupCap, usedWithGroup, usedAllGroups, transportShares }),
+    groupCap,
+    usedWithGroup,
+    usedAllGroups,
+    transportShares,
+  };
 }
 
 const kilometresFormat = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -14,7 +14,7 @@ import { newId } from "../ids";
 import { SandboxIssuer } from "../providers/issuer/sandbox";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { SandboxPushSender } from "../providers/push/sandbox";
-import { reviewAllowance } from "./allowances/requests";
+import { reviewAllowance } from "./allowances/review";
 import { newRequestId, saveCardChoice, submitCardRequest } from "./card-creation";
 import { cancelExpenseRequest, payDuePayouts, reviewExpenseRequest } from "./refunds/requests";
 import { getWalletDetail, reloadWallet } from "./wallets";

@@ -12,14 +12,13 @@ import { parseForm } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
 import { ReviewForms } from "~/components/ReviewForms";
 import { sandboxPlatform } from "./sandbox.server";
+import { listScheduledAllowancePayouts, payDueAllowancePayouts } from "~/.server/services/allowances/payouts";
 import {
   ALLOWANCE_REASON_MAX,
   listAllowancesAwaitingReview,
-  listScheduledAllowancePayouts,
-  payDueAllowancePayouts,
   reviewAllowance,
   type AllowanceReviewResult,
-} from "~/.server/services/allowances/requests";
+} from "~/.server/services/allowances/review";
 
 const INTENT = intents("approve", "refuse", "payDue");
 const PAGE = "/dev/allowances" as const;
@@ -38,7 +37,6 @@ const reviewSchema = z.object({
   reason: z.string().max(ALLOWANCE_REASON_MAX).default(""),
 });
 
-/** 2026-11-14 → 14/11/2026 (a calendar day). */
 /** 2026-11 → 11/2026. */
 const month = (value: string) => `${value.slice(5, 7)}/${value.slice(0, 4)}`;
 

@@ -15,14 +15,13 @@ import {
   createAllowance,
   getAllowance,
   listAllowances,
-  listAllowancesAwaitingReview,
-  payDueAllowancePayouts,
-  reviewAllowance,
   simulateAllowance,
   type AllowanceDeps,
   type DistanceInput,
   type SubscriptionInput,
 } from "./requests";
+import { payDueAllowancePayouts } from "./payouts";
+import { listAllowancesAwaitingReview, reviewAllowance } from "./review";
 import { defaultNotificationPreferences, saveNotificationPreferences } from "../notification-preferences";
 import type { AllowanceType } from "~/domain/allowances";
 

@@ -4,26 +4,23 @@ import { newId } from "../../ids";
 import type { GeoAddress, Geodata } from "../../providers/geodata/port";
 import type { Messenger } from "../../providers/messaging/port";
 import type { PushSender } from "../../providers/push/port";
+import { readDraft } from "../drafts";
 import { claimAllowanceDraft, linkAllowance } from "./drafts";
-import { fill } from "../refunds/requests";
-import { getNotificationPreferences } from "../notification-preferences";
-import { deliverNotification, recordNotification, type NotifyDeps } from "../notifications";
+import { addAllowanceNotification, deliverAllowanceNotification } from "./notifications";
+import { mediaLabel } from "./wording";
 import {
   addressLine,
   ALLOWANCE_TYPES,
-  daysWithoutSundays,
-  isDistanceType,
-  monthList,
-  monthlySplit,
+  capStatusOf,
   monthsOfPeriod,
-  payoutDay,
+  officeDaysProblem,
   periodProblems,
-  remainingCap,
   roundTripKm,
   simulateDistance,
   simulateSubscription,
   TRAVEL_ROLES,
   type AllowanceType,
+  type CapStatus,
   type DistanceSimulation,
   type SubscriptionSimulation,
   type TravelRole,
@@ -31,17 +28,14 @@ import {
 import { DECLARED_DISTANCE_MAX_METERS, subscriptionMaxAmount } from "~/domain/amount-bounds";
 import { isCalendarDay } from "~/domain/calendar";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
-import { formatCents } from "~/domain/money";
 import { deliveryAddressSchema } from "~/domain/schemas";
-import { frenchDay, todayInParis } from "~/domain/dates";
-import resources from "~/i18n/catalogues";
 
 /**
  * Mobility allowances, the platform side (issue 15, spec 001 §2.7, §3, §5, §9; decision 0027): which types
  * and groups an employee may use, the yearly caps, the simulation (every rule of domain/allowances.ts
  * applied again, the distance from the geodata provider), the confirmation (the server's own simulation
- * wins over anything the browser posts), the list, cancelling, and the funder's review, which turns an
- * approved allowance into one payout per month of its period.
+ * wins over anything the browser posts), the list and cancelling: the employee's side. The funder's review
+ * is review.ts's, the monthly payouts payouts.ts's, the words of the e-mails wording.ts's.
  */
 
 export interface AllowanceDeps {
@@ -66,8 +60,6 @@ export interface AllowanceGroup {
 }
 
 export const ALLOWANCES_PAGE_SIZE = 10;
-/** Reasons are shown to the employee as written. */
-export const ALLOWANCE_REASON_MAX = 500;
 /** The statuses that count towards the yearly caps (spec: every approved or pending allowance). */
 export const COUNTED_STATUSES: readonly AllowanceStatus[] = ["sent", "approved", "paid"];
 
@@ -161,15 +153,6 @@ export async function allowanceTypesFor(db: DB, userId: string): Promise<Allowan
 // Caps
 // ---------------------------------------------------------------------------------------------
 
-export interface CapStatus {
-  /** What is left of the yearly forfait for a new carpooling or bicycle allowance with this group. */
-  remaining: number;
-  groupCap: number;
-  usedWithGroup: number;
-  usedAllGroups: number;
-  transportShares: number;
-}
-
 /**
  * The yearly caps for one group and one calendar year: allowances sent, approved or paid whose period
  * starts in `year` count (decision 0027: the year of the start). A group the employee is not a member of
@@ -191,30 +174,13 @@ export async function capStatus(
     .executeTakeFirst();
   let query = db
     .selectFrom("allowances")
-    .select(["group_id", "type", "amount"])
+    .select(["group_id as groupId", "type", "amount"])
     .where("user_id", "=", userId)
     .where("status", "in", [...COUNTED_STATUSES])
     .where("start_at", ">=", `${year}-01-01`)
     .where("start_at", "<=", `${year}-12-31`);
   if (opts.exceptAllowanceId) query = query.where("id", "!=", opts.exceptAllowanceId);
-  const rows = await query.execute();
-  let usedWithGroup = 0;
-  let usedAllGroups = 0;
-  let transportShares = 0;
-  for (const r of rows) {
-    if (isDistanceType(r.type)) {
-      usedAllGroups += r.amount;
-      if (r.group_id === groupId) usedWithGroup += r.amount;
-    } else transportShares += r.amount;
-  }
-  const groupCap = group?.mobility_yearly_cap ?? 0;
-  return {
-    remaining: remainingCap({ groupCap, usedWithGroup, usedAllGroups, transportShares }),
-    groupCap,
-    usedWithGroup,
-    usedAllGroups,
-    transportShares,
-  };
+  return capStatusOf(groupId, group?.mobility_yearly_cap ?? 0, await query.execute());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,6 +252,20 @@ interface Checked {
   work: GeoAddress | null;
 }
 
+type Checking = { kind: "ok"; checked: Checked } | { kind: "invalid"; errors: FieldErrors };
+
+/** What the rules every type shares left to the type's own: the group, the period (when valid) and the IBAN. */
+interface Shared {
+  errors: FieldErrors;
+  group: AllowanceGroup | undefined;
+  period: { start: string; end: string } | null;
+  iban: string;
+}
+
+function fail(errors: FieldErrors, field: string, key: string) {
+  (errors[field] ??= []).push(E(key));
+}
+
 /**
  * Every rule checked again on the server, whatever the wizard checked, then the simulation: the distance
  * from the geodata provider (or the one the employee declared), the group's rate and what is left of the
@@ -296,105 +276,115 @@ async function check(
   userId: string,
   input: AllowanceInput,
   today: string,
-): Promise<{ kind: "ok"; checked: Checked } | { kind: "invalid"; errors: FieldErrors }> {
-  const { db } = deps;
-  const errors: FieldErrors = {};
-  const fail = (field: string, key: string) => {
-    (errors[field] ??= []).push(E(key));
-  };
+): Promise<Checking> {
   const type = input?.type;
   if (!(ALLOWANCE_TYPES as readonly string[]).includes(type))
     return { kind: "invalid", errors: { type: [E("typeNotAllowed")] } };
-  const groups = await allowanceGroups(db, userId, type);
+  const groups = await allowanceGroups(deps.db, userId, type);
   if (groups.length === 0) return { kind: "invalid", errors: { type: [E("typeNotAllowed")] } };
+  const errors: FieldErrors = {};
   const group = groups.find((g) => g.id === input.groupId);
-  if (!group) fail("group_id", "groupNotAllowed");
+  if (!group) fail(errors, "group_id", "groupNotAllowed");
 
   // Dates: a string that is not a day of the calendar is refused as such.
   const start = isCalendarDay(input.startAt) ? input.startAt : null;
   const end = isCalendarDay(input.endsAt) ? input.endsAt : null;
-  const period = periodProblems(type, start, end, today);
-  if (period.start_at) errors.start_at = [...period.start_at];
-  if (period.ends_at) errors.ends_at = [...period.ends_at];
+  const problems = periodProblems(type, start, end, today);
+  if (problems.start_at) errors.start_at = [...problems.start_at];
+  if (problems.ends_at) errors.ends_at = [...problems.ends_at];
   if (!start && typeof input.startAt === "string" && input.startAt !== "") errors.start_at = [E("startDateInvalid")];
-  const periodValid = start !== null && end !== null && !period.start_at && !period.ends_at;
+  const period = start !== null && end !== null && !problems.start_at && !problems.ends_at ? { start, end } : null;
 
   const iban = typeof input.iban === "string" ? normaliseIban(input.iban) : "";
   const problem = ibanProblem(iban);
   if (problem) errors.iban = [problem];
 
-  if (input.type === "subscription") {
-    // The price's bound (decision 0049): per month of the period, or of the longest period while it is not valid.
-    if (!isWhole(input.amount) || input.amount <= 0) fail("amount", "amountInvalid");
-    else if (input.amount > subscriptionMaxAmount(periodValid ? monthsOfPeriod(start, end) : null))
-      fail("amount", "subscriptionAmountTooBig");
-    const ids = [input.mediaId, input.secondMediaId].filter((id): id is string => typeof id === "string" && id !== "");
-    const own = ids.length
-      ? await db.selectFrom("files").select("id").where("user_id", "=", userId).where("id", "in", ids).execute()
-      : [];
-    const mine = (id: string | null) => typeof id === "string" && own.some((f) => f.id === id);
-    if (!mine(input.mediaId)) fail("media", "mediaRequired");
-    if (!mine(input.secondMediaId) || input.secondMediaId === input.mediaId)
-      fail("second_media", "secondMediaRequired");
-    if (Object.keys(errors).length > 0 || !group || !periodValid) return { kind: "invalid", errors };
-    const result = simulateSubscription({ amount: input.amount, groupShare: group.subscriptionShare, start, end });
-    return {
-      kind: "ok",
-      checked: { simulation: { type: "subscription", group, result }, iban, home: null, work: null },
-    };
-  }
+  const shared = { errors, group, period, iban };
+  return input.type === "subscription"
+    ? checkSubscription(deps.db, userId, input, shared)
+    : checkDistance(deps, userId, input, shared);
+}
 
-  // Carpooling and bicycle.
-  if (periodValid && daysWithoutSundays(start, end) === 0) fail("days_at_office", "noWorkingDay");
-  else if (periodValid) {
-    const max = daysWithoutSundays(start, end);
-    if (!isWhole(input.daysAtOffice) || input.daysAtOffice < 1 || input.daysAtOffice > max)
-      fail("days_at_office", "daysAtOfficeRange");
-  } else if (!isWhole(input.daysAtOffice) || input.daysAtOffice < 1) fail("days_at_office", "daysAtOfficeRange");
+/** A subscription: its price within the bound, both documents the employee's own, then the group's share. */
+async function checkSubscription(db: DB, userId: string, input: SubscriptionInput, shared: Shared): Promise<Checking> {
+  const { errors, group, period, iban } = shared;
+  // The price's bound (decision 0049): per month of the period, or of the longest period while it is not valid.
+  if (!isWhole(input.amount) || input.amount <= 0) fail(errors, "amount", "amountInvalid");
+  else if (input.amount > subscriptionMaxAmount(period ? monthsOfPeriod(period.start, period.end) : null))
+    fail(errors, "amount", "subscriptionAmountTooBig");
+  const ids = [input.mediaId, input.secondMediaId].filter((id): id is string => typeof id === "string" && id !== "");
+  const own = ids.length
+    ? await db.selectFrom("files").select("id").where("user_id", "=", userId).where("id", "in", ids).execute()
+    : [];
+  const mine = (id: string | null) => typeof id === "string" && own.some((f) => f.id === id);
+  if (!mine(input.mediaId)) fail(errors, "media", "mediaRequired");
+  if (!mine(input.secondMediaId) || input.secondMediaId === input.mediaId)
+    fail(errors, "second_media", "secondMediaRequired");
+  if (Object.keys(errors).length > 0 || !group || !period) return { kind: "invalid", errors };
+  const result = simulateSubscription({ amount: input.amount, groupShare: group.subscriptionShare, ...period });
+  return { kind: "ok", checked: { simulation: { type: "subscription", group, result }, iban, home: null, work: null } };
+}
+
+/**
+ * Carpooling and bicycle: the days at the office, the travel role, the declared distance within its bound,
+ * both addresses located by the geodata provider, then the simulation within what is left of the cap.
+ */
+async function checkDistance(
+  deps: Pick<AllowanceDeps, "db" | "geodata">,
+  userId: string,
+  input: DistanceInput,
+  shared: Shared,
+): Promise<Checking> {
+  const { errors, group, period, iban } = shared;
+  const days = officeDaysProblem(input.daysAtOffice, period);
+  if (days) (errors.days_at_office ??= []).push(days);
   if (input.type === "carpooling" && !(TRAVEL_ROLES as readonly unknown[]).includes(input.travelRole))
-    fail("travel_role", "travelRoleRequired");
+    fail(errors, "travel_role", "travelRoleRequired");
   const declared = input.declaredOneWayMeters ?? null;
-  if (declared !== null && (!isWhole(declared) || declared < 1)) fail("distance", "distanceInvalid");
+  if (declared !== null && (!isWhole(declared) || declared < 1)) fail(errors, "distance", "distanceInvalid");
   else if (declared !== null && declared > DECLARED_DISTANCE_MAX_METERS[input.type])
-    fail("distance", `distanceTooLong.${input.type}`);
-  const homeValid = addressErrors(input.home, "home_address", errors);
-  const workValid = addressErrors(input.work, "work_address", errors);
-  let measured: { oneWayMeters: number; source: "estimate" | "routing" } | null = null;
-  let home: GeoAddress | null = null;
-  let work: GeoAddress | null = null;
-  if (homeValid && workValid) {
-    home = cleanAddress(input.home);
-    work = cleanAddress(input.work);
-    const distance = await deps.geodata.distance(home, work);
-    if (distance.kind === "measured") measured = distance;
-    else fail(distance.field, distance.reason === "unsupportedCountry" ? "unsupportedCountry" : "unknownPostcode");
-  }
-  if (Object.keys(errors).length > 0 || !group || !periodValid || !measured) return { kind: "invalid", errors };
-  const cap = await capStatus(db, userId, group.id, Number(start.slice(0, 4)));
+    fail(errors, "distance", `distanceTooLong.${input.type}`);
+  const located = await locate(deps.geodata, input, errors);
+  if (Object.keys(errors).length > 0 || !group || !period || !located) return { kind: "invalid", errors };
+  const { measured, home, work } = located;
+  const cap = await capStatus(deps.db, userId, group.id, Number(period.start.slice(0, 4)));
   const result = simulateDistance({
     oneWayMeters: declared ?? measured.oneWayMeters,
     daysAtOffice: input.daysAtOffice,
     ratePerKm: group.ratePerKm,
     capRemaining: cap.remaining,
-    start,
-    end,
+    ...period,
   });
-  return {
-    kind: "ok",
-    checked: {
-      simulation: {
-        type: input.type,
-        group,
-        estimateMeters: measured.oneWayMeters,
-        declaredMeters: declared,
-        source: measured.source,
-        result,
-      },
-      iban,
-      home,
-      work,
-    },
+  const simulation = {
+    type: input.type,
+    group,
+    estimateMeters: measured.oneWayMeters,
+    declaredMeters: declared,
+    source: measured.source,
+    result,
   };
+  return { kind: "ok", checked: { simulation, iban, home, work } };
+}
+
+/** Both addresses checked, then the one-way distance between them (null, with the field's error, when not measured). */
+async function locate(
+  geodata: Geodata,
+  input: DistanceInput,
+  errors: FieldErrors,
+): Promise<{
+  measured: { oneWayMeters: number; source: "estimate" | "routing" };
+  home: GeoAddress;
+  work: GeoAddress;
+} | null> {
+  const homeValid = addressErrors(input.home, "home_address", errors);
+  const workValid = addressErrors(input.work, "work_address", errors);
+  if (!homeValid || !workValid) return null;
+  const home = cleanAddress(input.home);
+  const work = cleanAddress(input.work);
+  const distance = await geodata.distance(home, work);
+  if (distance.kind === "measured") return { measured: distance, home, work };
+  fail(errors, distance.field, distance.reason === "unsupportedCountry" ? "unsupportedCountry" : "unknownPostcode");
+  return null;
 }
 
 /** The simulation the summary shows (every rule checked; field errors by the spec's keys otherwise). */
@@ -417,19 +407,17 @@ export type CreateAllowanceResult =
   | { kind: "alreadySubmitted"; allowanceId: string | null }
   | { kind: "invalid"; errors: FieldErrors };
 
+/** What the confirmation posts: the answers, the draft they come from and the sworn statement. */
+type Confirmation = AllowanceInput & { draftId: string; swornStatement: boolean };
+
 class CapReached extends Error {}
 class AlreadySubmitted extends Error {}
 
-const capReached = (): CreateAllowanceResult => ({ kind: "invalid", errors: { amount: [E("capReached")] } });
+const capReached = () => ({ kind: "invalid" as const, errors: { amount: [E("capReached")] } });
 
-/** already_submitted (with the allowance it made) when the draft was claimed, else null. */
+/** alreadySubmitted (with the allowance it made) when the draft was claimed, else null. */
 async function claimedAllowance(db: DB, userId: string, draftId: string): Promise<CreateAllowanceResult | null> {
-  const draft = await db
-    .selectFrom("allowance_drafts")
-    .select(["submitted_at", "allowance_id"])
-    .where("id", "=", draftId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const draft = await readDraft(db, "allowance_drafts", userId, draftId);
   return draft?.submitted_at ? { kind: "alreadySubmitted", allowanceId: draft.allowance_id } : null;
 }
 
@@ -437,26 +425,19 @@ async function claimedAllowance(db: DB, userId: string, draftId: string): Promis
  * Creates the allowance from the server's own simulation (an amount the browser posts is never read).
  * One transaction: the employee's row is locked (two confirmations of one person are checked one after
  * the other, so they cannot both pass the cap), the draft is claimed (a replayed or concurrent
- * confirmation of it answers already_submitted), the cap is read again, the allowance and its
+ * confirmation of it answers alreadySubmitted), the cap is read again, the allowance and its
  * notification are written. The e-mail follows the expenseRequests preference.
  */
 export async function createAllowance(
   deps: AllowanceDeps,
   userId: string,
-  input: AllowanceInput & { draftId: string; swornStatement: boolean },
+  input: Confirmation,
   today: string,
   now = new Date(),
 ): Promise<CreateAllowanceResult> {
   const { db } = deps;
   const draft =
-    typeof input.draftId === "string" && input.draftId.length <= 100
-      ? await db
-          .selectFrom("allowance_drafts")
-          .select(["id", "type", "submitted_at", "allowance_id"])
-          .where("id", "=", input.draftId)
-          .where("user_id", "=", userId)
-          .executeTakeFirst()
-      : undefined;
+    typeof input.draftId === "string" ? await readDraft(db, "allowance_drafts", userId, input.draftId) : undefined;
   if (!draft || draft.type !== input.type) return { kind: "invalid", errors: { draft: [E("draftNotFound")] } };
   if (draft.submitted_at !== null) return { kind: "alreadySubmitted", allowanceId: draft.allowance_id };
 
@@ -464,107 +445,13 @@ export async function createAllowance(
   // takes the cap): the answer is that one, not a field error.
   const refuse = async (result: CreateAllowanceResult): Promise<CreateAllowanceResult> =>
     (await claimedAllowance(db, userId, input.draftId)) ?? result;
-  const outcome = await check(deps, userId, input, today);
-  const errors: FieldErrors = outcome.kind === "invalid" ? { ...outcome.errors } : {};
-  if (input.swornStatement !== true) errors.sworn_statement = [E("swornStatementRequired")];
-  if (outcome.kind === "invalid" || Object.keys(errors).length > 0) return refuse({ kind: "invalid", errors });
-  const checked = outcome.checked;
-  if (checked.simulation.result.allowance <= 0) return refuse(capReached());
-
-  const nowIso = now.toISOString();
+  const confirmed = await checkConfirmation(deps, userId, input, today);
+  if (confirmed.kind === "invalid") return refuse(confirmed);
   try {
-    const allowanceId = await db.transaction().execute(async (trx) => {
-      // Locks the employee's row until commit (a no-op update: PostgreSQL takes a row lock, SQLite runs one
-      // write transaction at a time): a second confirmation waits, then sees this allowance in its cap.
-      await trx
-        .updateTable("users")
-        .set((eb) => ({ email: eb.ref("email") }))
-        .where("id", "=", userId)
-        .execute();
-      if (!(await claimAllowanceDraft(trx, userId, input.draftId, now))) throw new AlreadySubmitted();
-      const sim = checked.simulation;
-      let row: AllowanceTable;
-      const id = newId("alw");
-      const common = {
-        id,
-        user_id: userId,
-        group_id: sim.group.id,
-        type: sim.type,
-        status: "sent" as const,
-        iban: checked.iban,
-        iban_last_four: maskIban(checked.iban),
-        start_at: input.startAt,
-        ends_at: input.endsAt,
-        is_cancellable: 1,
-        created_at: nowIso,
-        signed_at: today,
-        refusal_reason: null,
-        decided_at: null,
-        updated_at: nowIso,
-        draft_id: input.draftId,
-      };
-      if (sim.type === "subscription") {
-        const subscription = input as SubscriptionInput;
-        row = {
-          ...common,
-          amount: sim.result.allowance,
-          monthly_amount: sim.result.perMonth,
-          number_of_months: sim.result.numberOfMonths,
-          days_at_office: null,
-          travel_role: null,
-          home_address: null,
-          work_address: null,
-          rate_per_km: null,
-          distance_estimate_m: null,
-          distance_declared_m: null,
-          distance_source: null,
-          amount_before_cap: null,
-          cap_remaining_before: null,
-          subscription_amount: subscription.amount,
-          percentage: sim.result.percentage,
-          media_id: subscription.mediaId,
-          second_media_id: subscription.secondMediaId,
-        };
-      } else {
-        const distance = input as DistanceInput;
-        // The cap read again now that this person's other confirmations are done.
-        const cap = await capStatus(trx, userId, sim.group.id, Number(input.startAt.slice(0, 4)));
-        const result = simulateDistance({
-          oneWayMeters: sim.declaredMeters ?? sim.estimateMeters,
-          daysAtOffice: distance.daysAtOffice,
-          ratePerKm: sim.group.ratePerKm,
-          capRemaining: cap.remaining,
-          start: input.startAt,
-          end: input.endsAt,
-        });
-        if (result.allowance <= 0) throw new CapReached();
-        row = {
-          ...common,
-          amount: result.allowance,
-          monthly_amount: result.perMonth,
-          number_of_months: result.numberOfMonths,
-          days_at_office: distance.daysAtOffice,
-          travel_role: sim.type === "carpooling" ? distance.travelRole : null,
-          home_address: checked.home ? addressLine(checked.home) : null,
-          work_address: checked.work ? addressLine(checked.work) : null,
-          rate_per_km: sim.group.ratePerKm,
-          distance_estimate_m: sim.estimateMeters,
-          distance_declared_m: sim.declaredMeters,
-          distance_source: sim.source,
-          amount_before_cap: result.allowanceBeforeCap,
-          cap_remaining_before: result.capRemainingBefore,
-          subscription_amount: null,
-          percentage: null,
-          media_id: null,
-          second_media_id: null,
-        };
-      }
-      await trx.insertInto("allowances").values(row).execute();
-      await linkAllowance(trx, userId, input.draftId, id);
-      await addNotification(trx, userId, "created", id, now);
-      return id;
-    });
-    await notifyByMail(deps, userId, "created", allowanceId);
+    const allowanceId = await db
+      .transaction()
+      .execute((trx) => insertAllowance(trx, userId, input, confirmed.checked, { today, now }));
+    await deliverAllowanceNotification(deps, userId, "created", allowanceId);
     return { kind: "created", allowanceId };
   } catch (err) {
     if (err instanceof CapReached) return refuse(capReached());
@@ -572,6 +459,154 @@ export async function createAllowance(
       return (await claimedAllowance(db, userId, input.draftId)) ?? { kind: "alreadySubmitted", allowanceId: null };
     throw err;
   }
+}
+
+/** Every rule again, the sworn statement, and something left to pay once the cap is applied. */
+async function checkConfirmation(
+  deps: AllowanceDeps,
+  userId: string,
+  input: Confirmation,
+  today: string,
+): Promise<Checking> {
+  const outcome = await check(deps, userId, input, today);
+  const errors: FieldErrors = outcome.kind === "invalid" ? { ...outcome.errors } : {};
+  if (input.swornStatement !== true) errors.sworn_statement = [E("swornStatementRequired")];
+  if (outcome.kind === "invalid" || Object.keys(errors).length > 0) return { kind: "invalid", errors };
+  return outcome.checked.simulation.result.allowance <= 0 ? capReached() : outcome;
+}
+
+/**
+ * Inside the confirmation's transaction: the person locked, the draft claimed once, the allowance written
+ * from the checked figures and linked to its draft, its notification. Answers the allowance's id.
+ */
+async function insertAllowance(
+  trx: DB,
+  userId: string,
+  input: Confirmation,
+  checked: Checked,
+  clock: { today: string; now: Date },
+): Promise<string> {
+  // Locks the employee's row until commit (a no-op update: PostgreSQL takes a row lock, SQLite runs one
+  // write transaction at a time): a second confirmation waits, then sees this allowance in its cap.
+  await trx
+    .updateTable("users")
+    .set((eb) => ({ email: eb.ref("email") }))
+    .where("id", "=", userId)
+    .execute();
+  if (!(await claimAllowanceDraft(trx, userId, input.draftId, clock.now))) throw new AlreadySubmitted();
+  const id = newId("alw");
+  const sim = checked.simulation;
+  const common = commonColumns(id, userId, input, checked, clock);
+  const row =
+    sim.type === "subscription"
+      ? subscriptionRow(common, input as SubscriptionInput, sim.result)
+      : await distanceRow(trx, common, input as DistanceInput, { ...checked, simulation: sim });
+  await trx.insertInto("allowances").values(row).execute();
+  await linkAllowance(trx, userId, input.draftId, id);
+  await addAllowanceNotification(trx, userId, "created", id, clock.now);
+  return id;
+}
+
+/** The columns every type of allowance writes: sent, signed today, cancellable until the funder decides. */
+function commonColumns(
+  id: string,
+  userId: string,
+  input: Confirmation,
+  checked: Checked,
+  { today, now }: { today: string; now: Date },
+) {
+  const nowIso = now.toISOString();
+  return {
+    id,
+    user_id: userId,
+    group_id: checked.simulation.group.id,
+    type: checked.simulation.type,
+    status: "sent" as const,
+    iban: checked.iban,
+    iban_last_four: maskIban(checked.iban),
+    start_at: input.startAt,
+    ends_at: input.endsAt,
+    is_cancellable: 1,
+    created_at: nowIso,
+    signed_at: today,
+    refusal_reason: null,
+    decided_at: null,
+    updated_at: nowIso,
+    draft_id: input.draftId,
+  };
+}
+
+type CommonColumns = ReturnType<typeof commonColumns>;
+
+/** A subscription keeps its price, the share paid and both documents. */
+function subscriptionRow(
+  common: CommonColumns,
+  input: SubscriptionInput,
+  result: SubscriptionSimulation,
+): AllowanceTable {
+  return {
+    ...common,
+    amount: result.allowance,
+    monthly_amount: result.perMonth,
+    number_of_months: result.numberOfMonths,
+    days_at_office: null,
+    travel_role: null,
+    home_address: null,
+    work_address: null,
+    rate_per_km: null,
+    distance_estimate_m: null,
+    distance_declared_m: null,
+    distance_source: null,
+    amount_before_cap: null,
+    cap_remaining_before: null,
+    subscription_amount: input.amount,
+    percentage: result.percentage,
+    media_id: input.mediaId,
+    second_media_id: input.secondMediaId,
+  };
+}
+
+/**
+ * Carpooling and bicycle: the simulation made again with the cap read now that this person's other
+ * confirmations are done (none left: CapReached), then the distances, the rate and the cap as they were applied.
+ */
+async function distanceRow(
+  trx: DB,
+  common: CommonColumns,
+  input: DistanceInput,
+  checked: Checked & { simulation: Extract<AllowanceSimulation, { type: "carpooling" | "bicycle" }> },
+): Promise<AllowanceTable> {
+  const sim = checked.simulation;
+  const cap = await capStatus(trx, common.user_id, sim.group.id, Number(input.startAt.slice(0, 4)));
+  const result = simulateDistance({
+    oneWayMeters: sim.declaredMeters ?? sim.estimateMeters,
+    daysAtOffice: input.daysAtOffice,
+    ratePerKm: sim.group.ratePerKm,
+    capRemaining: cap.remaining,
+    start: input.startAt,
+    end: input.endsAt,
+  });
+  if (result.allowance <= 0) throw new CapReached();
+  return {
+    ...common,
+    amount: result.allowance,
+    monthly_amount: result.perMonth,
+    number_of_months: result.numberOfMonths,
+    days_at_office: input.daysAtOffice,
+    travel_role: sim.type === "carpooling" ? input.travelRole : null,
+    home_address: checked.home ? addressLine(checked.home) : null,
+    work_address: checked.work ? addressLine(checked.work) : null,
+    rate_per_km: sim.group.ratePerKm,
+    distance_estimate_m: sim.estimateMeters,
+    distance_declared_m: sim.declaredMeters,
+    distance_source: sim.source,
+    amount_before_cap: result.allowanceBeforeCap,
+    cap_remaining_before: result.capRemainingBefore,
+    subscription_amount: null,
+    percentage: null,
+    media_id: null,
+    second_media_id: null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -637,7 +672,6 @@ async function toItems(db: DB, rows: ListRow[]): Promise<AllowanceListItem[]> {
         .orderBy("month")
         .execute()
     : [];
-  const labels = resources.fr.translation.allowances.media;
   return rows.map((r) => {
     const meters = r.distance_declared_m ?? r.distance_estimate_m;
     return {
@@ -656,8 +690,8 @@ async function toItems(db: DB, rows: ListRow[]): Promise<AllowanceListItem[]> {
       refusalReason: r.refusal_reason,
       isCancellable: r.status === "sent",
       media: [
-        ...(r.media_id ? [{ id: r.media_id, label: labels.ticket }] : []),
-        ...(r.second_media_id ? [{ id: r.second_media_id, label: labels.proof }] : []),
+        ...(r.media_id ? [{ id: r.media_id, label: mediaLabel("ticket") }] : []),
+        ...(r.second_media_id ? [{ id: r.second_media_id, label: mediaLabel("proof") }] : []),
       ],
       payouts: payouts
         .filter((p) => p.allowance_id === r.id)
@@ -724,267 +758,15 @@ export async function cancelAllowance(
       .where("status", "=", "sent")
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
-    await addNotification(trx, userId, "cancelled", row.id, now);
+    await addAllowanceNotification(trx, userId, "cancelled", row.id, now);
     return true;
   });
   if (!done) return { kind: "notCancellable" };
-  await notifyByMail({ db, messenger: options.messenger, push: options.push }, userId, "cancelled", row.id);
+  await deliverAllowanceNotification(
+    { db, messenger: options.messenger, push: options.push },
+    userId,
+    "cancelled",
+    row.id,
+  );
   return { kind: "cancelled" };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The funder's review (not scoped to a user: the sandbox reviewer stands for the funder)
-// ---------------------------------------------------------------------------------------------
-
-export type AllowanceDecision = { kind: "approve" } | { kind: "refuse"; reason: string };
-export type AllowanceReviewResult =
-  | { kind: "approved"; payouts: { month: string; amount: number; scheduledFor: string }[] }
-  | { kind: "refused" }
-  | { kind: "notFound" }
-  | { kind: "notReviewable" }
-  | { kind: "reasonRequired" };
-
-export async function reviewAllowance(
-  db: DB,
-  allowanceId: string,
-  decision: AllowanceDecision,
-  options: { now?: Date; messenger?: Messenger; push?: PushSender } = {},
-): Promise<AllowanceReviewResult> {
-  const now = options.now ?? new Date();
-  const nowIso = now.toISOString();
-  const row = await db
-    .selectFrom("allowances")
-    .select(["id", "user_id", "status", "amount", "iban", "start_at", "ends_at"])
-    .where("id", "=", allowanceId)
-    .executeTakeFirst();
-  if (!row) return { kind: "notFound" };
-  if (row.status !== "sent") return { kind: "notReviewable" };
-  const reason = decision.kind === "refuse" ? decision.reason.trim().slice(0, ALLOWANCE_REASON_MAX) : "";
-  if (decision.kind === "refuse" && reason === "") return { kind: "reasonRequired" };
-
-  const outcome = await db.transaction().execute(async (trx): Promise<AllowanceReviewResult> => {
-    const moved = await trx
-      .updateTable("allowances")
-      .set(
-        decision.kind === "approve"
-          ? { status: "approved", is_cancellable: 0, decided_at: nowIso, updated_at: nowIso }
-          : { status: "refused", is_cancellable: 0, refusal_reason: reason, decided_at: nowIso, updated_at: nowIso },
-      )
-      .where("id", "=", row.id)
-      .where("status", "=", "sent")
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return { kind: "notReviewable" };
-    if (decision.kind === "refuse") {
-      await addNotification(trx, row.user_id, "refused", row.id, now);
-      return { kind: "refused" };
-    }
-    const approvedOn = todayInParis(now);
-    const months = monthList(row.start_at, row.ends_at);
-    const amounts = monthlySplit(row.amount, months.length);
-    const payouts = months.map((month, i) => ({
-      month,
-      amount: amounts[i] ?? 0,
-      scheduledFor: payoutDay(month, approvedOn),
-    }));
-    if (payouts.length > 0) {
-      await trx
-        .insertInto("allowance_payouts")
-        .values(
-          payouts.map((p) => ({
-            id: newId("apo"),
-            allowance_id: row.id,
-            user_id: row.user_id,
-            month: p.month,
-            amount: p.amount,
-            iban: row.iban ?? "",
-            scheduled_for: p.scheduledFor,
-            status: "scheduled" as const,
-            created_at: nowIso,
-            paid_at: null,
-          })),
-        )
-        .execute();
-    }
-    await addNotification(trx, row.user_id, "approved", row.id, now);
-    return { kind: "approved", payouts };
-  });
-  if (outcome.kind === "approved" || outcome.kind === "refused") {
-    await notifyByMail({ db, messenger: options.messenger, push: options.push }, row.user_id, outcome.kind, row.id, {
-      reason,
-      payoutDate: outcome.kind === "approved" ? outcome.payouts[0]?.scheduledFor : undefined,
-    });
-  }
-  return outcome;
-}
-
-/**
- * Pays the monthly payouts due on or before `today`; an allowance whose payouts are all paid becomes paid
- * (its notification and e-mail then). Answers the payouts paid.
- */
-export async function payDueAllowancePayouts(
-  db: DB,
-  today: string,
-  options: { now?: Date; messenger?: Messenger; push?: PushSender } = {},
-): Promise<{ paid: string[]; finished: string[] }> {
-  const now = options.now ?? new Date();
-  const due = await db
-    .selectFrom("allowance_payouts")
-    .select(["id", "allowance_id", "user_id"])
-    .where("status", "=", "scheduled")
-    .where("scheduled_for", "<=", today)
-    .orderBy("scheduled_for")
-    .orderBy("month")
-    .orderBy("id")
-    .execute();
-  const paid: string[] = [];
-  const finished: string[] = [];
-  for (const payout of due) {
-    const done = await db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable("allowance_payouts")
-        .set({ status: "paid", paid_at: now.toISOString() })
-        .where("id", "=", payout.id)
-        .where("status", "=", "scheduled")
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return null;
-      const left = await trx
-        .selectFrom("allowance_payouts")
-        .select("id")
-        .where("allowance_id", "=", payout.allowance_id)
-        .where("status", "=", "scheduled")
-        .executeTakeFirst();
-      if (left) return "paid" as const;
-      const moved = await trx
-        .updateTable("allowances")
-        .set({ status: "paid", updated_at: now.toISOString() })
-        .where("id", "=", payout.allowance_id)
-        .where("status", "=", "approved")
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) return "paid" as const;
-      await addNotification(trx, payout.user_id, "finished", payout.allowance_id, now);
-      return "finished" as const;
-    });
-    if (!done) continue;
-    paid.push(payout.id);
-    if (done === "finished") {
-      finished.push(payout.allowance_id);
-      await notifyByMail(
-        { db, messenger: options.messenger, push: options.push },
-        payout.user_id,
-        "finished",
-        payout.allowance_id,
-      );
-    }
-  }
-  return { paid, finished };
-}
-
-export interface AllowanceAwaitingReview {
-  id: string;
-  userEmail: string;
-  type: AllowanceType;
-  groupName: string;
-  startAt: string;
-  endsAt: string;
-  amount: number;
-  createdAt: string;
-}
-
-/** The sandbox reviewer's list: allowances sent and waiting for the funder, oldest first. */
-export async function listAllowancesAwaitingReview(db: DB, limit = 50): Promise<AllowanceAwaitingReview[]> {
-  const rows = await db
-    .selectFrom("allowances as a")
-    .innerJoin("users as u", "u.id", "a.user_id")
-    .innerJoin("groups as g", "g.id", "a.group_id")
-    .select(["a.id", "u.email", "a.type", "g.name", "a.start_at", "a.ends_at", "a.amount", "a.created_at"])
-    .where("a.status", "=", "sent")
-    .orderBy("a.created_at")
-    .orderBy("a.id")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    userEmail: r.email,
-    type: (ALLOWANCE_TYPES as readonly string[]).includes(r.type) ? (r.type as AllowanceType) : "carpooling",
-    groupName: r.name,
-    startAt: r.start_at,
-    endsAt: r.ends_at,
-    amount: r.amount,
-    createdAt: r.created_at,
-  }));
-}
-
-/** Monthly payouts scheduled and not paid yet, for the sandbox reviewer. */
-export async function listScheduledAllowancePayouts(
-  db: DB,
-  limit = 100,
-): Promise<{ id: string; allowanceId: string; month: string; amount: number; scheduledFor: string }[]> {
-  const rows = await db
-    .selectFrom("allowance_payouts")
-    .select(["id", "allowance_id", "month", "amount", "scheduled_for"])
-    .where("status", "=", "scheduled")
-    .orderBy("scheduled_for")
-    .orderBy("month")
-    .orderBy("id")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    allowanceId: r.allowance_id,
-    month: r.month,
-    amount: r.amount,
-    scheduledFor: r.scheduled_for,
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Notifications and e-mails
-// ---------------------------------------------------------------------------------------------
-
-type AllowanceEvent = "created" | "cancelled" | "approved" | "refused" | "finished";
-
-async function addNotification(trx: DB, userId: string, event: AllowanceEvent, allowanceId: string, now: Date) {
-  await recordNotification(trx, userId, `allowance_${event}_notification`, allowanceId, now);
-}
-
-/**
- * The e-mail (in French, with the allowance's facts) and the push of a change, after the event's transaction:
- * each only when the employee keeps the expenseRequests e-mails or pushes on (allowances share that preference).
- */
-async function notifyByMail(
-  deps: NotifyDeps,
-  userId: string,
-  event: AllowanceEvent,
-  allowanceId: string,
-  extra: { reason?: string; payoutDate?: string } = {},
-) {
-  const { db, messenger } = deps;
-  const type = `allowance_${event}_notification`;
-  // deliverNotification checks the preference too; checked first here so that the row is not read for nothing.
-  const preferences = await getNotificationPreferences(db, userId);
-  if (!messenger || !preferences.expenseRequests.mail) {
-    await deliverNotification({ db, push: deps.push }, userId, type, allowanceId);
-    return;
-  }
-  const row = await db
-    .selectFrom("allowances as a")
-    .innerJoin("users as u", "u.id", "a.user_id")
-    .select(["u.email", "a.type", "a.amount", "a.start_at", "a.ends_at"])
-    .where("a.id", "=", allowanceId)
-    .where("a.user_id", "=", userId)
-    .executeTakeFirst();
-  if (!row) return;
-  const catalogue = resources.fr.translation.allowances;
-  const mail = catalogue.mail[event];
-  const values = {
-    type: (catalogue.types as Record<string, string>)[row.type] ?? row.type,
-    amount: formatCents(row.amount),
-    start: frenchDay(row.start_at),
-    end: frenchDay(row.ends_at),
-    reason: extra.reason ?? "",
-    payoutDate: extra.payoutDate ? frenchDay(extra.payoutDate) : "",
-  };
-  await deliverNotification(deps, userId, type, allowanceId, {
-    mail: { subject: fill(mail.subject, values), text: `${fill(mail.text, values)}\n\n${catalogue.mail.footer}` },
-  });
 }
