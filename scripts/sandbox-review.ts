@@ -10,7 +10,8 @@
 import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
 import { createPushSender } from "../app/.server/providers/push";
-import { payDuePayouts, reviewExpenseRequest, type ReviewDecision } from "../app/.server/services/refunds/requests";
+import { payDuePayouts } from "../app/.server/services/refunds/payouts";
+import { reviewExpenseRequest, type ReviewDecision } from "../app/.server/services/refunds/review";
 import { todayInParis } from "../app/domain/dates";
 
 const USAGE = "usage: npm run sandbox:review -- <request id> approve|refuse|correct [reason]  |  pay-due [YYYY-MM-DD]";

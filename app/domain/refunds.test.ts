@@ -1,5 +1,15 @@
 import { expect, test } from "vitest";
-import { fieldNameOf, findMobilitySubtype, mobilityChoices, parseDay } from "./refunds";
+import { REFUND_MAX_AMOUNT } from "./amount-bounds";
+import {
+  amountProblem,
+  fieldNameOf,
+  findMobilitySubtype,
+  mobilityChoices,
+  parseDay,
+  splitProblems,
+  ticketDateProblem,
+  walletTypesFor,
+} from "./refunds";
 
 const NONE = { allowances: {}, expenseRequests: {} };
 
@@ -49,4 +59,79 @@ test("only carpooling, ikv and subscription open an allowance wizard", () => {
   ])
     expect(findMobilitySubtype(id)?.subtype.allowance, id).toBeNull();
   expect(findMobilitySubtype("rocket")).toBeNull();
+});
+
+test("an amount is whole cents, positive, and within the cap", () => {
+  expect(amountProblem(1250)).toBeNull();
+  expect(amountProblem(REFUND_MAX_AMOUNT)).toBeNull();
+  expect(amountProblem(12.5)).toBe("amountInvalid");
+  expect(amountProblem(Number.NaN)).toBe("amountInvalid");
+  expect(amountProblem(0)).toBe("amountPositive");
+  expect(amountProblem(-1)).toBe("amountPositive");
+  expect(amountProblem(REFUND_MAX_AMOUNT + 1)).toBe("amountTooBig");
+});
+
+test("a ticket date is a day of the calendar, today at the latest", () => {
+  expect(ticketDateProblem("2026-11-14", "2026-11-14")).toBeNull();
+  expect(ticketDateProblem("", "2026-11-14")).toBe("ticketDateRequired");
+  expect(ticketDateProblem("2026-02-30", "2026-11-14")).toBe("ticketDateInvalid");
+  expect(ticketDateProblem("2026-11-15", "2026-11-14")).toBe("ticketDateFuture");
+});
+
+test("mobility costs may be paid from the mobility wallet, meals never from a refund", () => {
+  expect(walletTypesFor("meal")).toEqual([]);
+  expect(walletTypesFor("fuel_expenses")).toEqual(["mobility"]);
+  expect(walletTypesFor("electric_vehicle_recharge")).toEqual(["mobility"]);
+  expect(walletTypesFor("culture")).toEqual(["culture"]);
+});
+
+test("a split names each wrong method once, and its total only when every method and the amount hold", () => {
+  const wallets = [
+    { id: "w1", available: 1000 },
+    { id: "w2", available: null },
+  ];
+  expect(splitProblems([], wallets, 500)).toEqual([{ key: "payment_methods", code: "paymentMethodsRequired" }]);
+  expect(
+    splitProblems(
+      [
+        { walletId: "w1", amount: 400 },
+        { walletId: "w2", amount: 100 },
+      ],
+      wallets,
+      500,
+    ),
+  ).toEqual([]);
+  expect(
+    splitProblems(
+      [
+        { walletId: "w9", amount: 100 },
+        { walletId: "w1", amount: 100 },
+        { walletId: "w1", amount: 100 },
+      ],
+      wallets,
+      300,
+    ),
+  ).toEqual([
+    { key: "payment_methods", code: "walletNotEligible" },
+    { key: "payment_methods.0.amount", code: "walletNotEligible" },
+    { key: "payment_methods.2.amount", code: "walletNotEligible" },
+  ]);
+  expect(
+    splitProblems(
+      [
+        { walletId: "w1", amount: 1001 },
+        { walletId: "w2", amount: 0 },
+      ],
+      wallets,
+      1001,
+    ),
+  ).toEqual([
+    { key: "payment_methods.0.amount", code: "paymentMethodOverAvailable" },
+    { key: "payment_methods.1.amount", code: "paymentMethodAmountPositive" },
+  ]);
+  expect(splitProblems([{ walletId: "w2", amount: 400 }], wallets, 500)).toEqual([
+    { key: "payment_methods", code: "paymentMethodsTotal" },
+  ]);
+  // The amount itself is wrong: its own error says so, not the total.
+  expect(splitProblems([{ walletId: "w2", amount: 400 }], wallets, 0)).toEqual([]);
 });

@@ -1,6 +1,10 @@
+import { REFUND_MAX_AMOUNT } from "./amount-bounds";
+import { isCalendarDay } from "./calendar";
+
 /**
  * The refund wizard's steps and the mobility sub-flow (spec 001 §2.6), shared by the server flow and the
- * components. Amounts are cents; dates are YYYY-MM-DD.
+ * components, and the refund rules that need no database: the caps, the wallet types that may pay a type,
+ * and the checks of an amount, a ticket date and a split over wallets. Amounts are cents; dates are YYYY-MM-DD.
  */
 
 /** The steps in order; the index is what a draft records as the furthest step reached (0 = type). */
@@ -128,4 +132,88 @@ export function parseDay(text: string): string | null {
 /** A platform error key (`payment_methods.0.amount`) as conform names the field (`payment_methods[0].amount`). */
 export function fieldNameOf(key: string): string {
   return key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caps and rules of a request (spec 001 §2.6, §5, §9)
+// ---------------------------------------------------------------------------------------------
+
+/** The employee's list shows this many requests per "Voir plus". */
+export const EXPENSE_REQUESTS_PAGE_SIZE = 10;
+/** A hand-typed page number of the list is capped here. */
+export const EXPENSE_REQUESTS_MAX_PAGE = 1000;
+/** A refund is paid within 7 working days of its approval (spec 001 §9). */
+export const PAYOUT_WORKING_DAYS = 7;
+/** Reasons are shown to the employee as written; a few hundred characters are plenty. */
+export const REVIEW_REASON_MAX = 500;
+
+/** The wallet types that may pay an expense type: the same type, and the mobility wallet for mobility costs. */
+export function walletTypesFor(expenseType: string): string[] {
+  if (expenseType === "meal") return [];
+  if (expenseType === "fuel_expenses" || expenseType === "electric_vehicle_recharge") return ["mobility"];
+  return [expenseType];
+}
+
+/** A whole number of cents that JavaScript counts exactly. */
+export const isCents = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
+
+/** What is wrong with a request's amount (an error code of `refunds.errors`), or null. */
+export function amountProblem(amount: unknown): string | null {
+  if (!isCents(amount)) return "amountInvalid";
+  if (amount <= 0) return "amountPositive";
+  if (amount > REFUND_MAX_AMOUNT) return "amountTooBig";
+  return null;
+}
+
+/** What is wrong with a ticket date, given today in Paris (an error code of `refunds.errors`), or null. */
+export function ticketDateProblem(day: string, today: string): string | null {
+  if (!day) return "ticketDateRequired";
+  if (!isCalendarDay(day)) return "ticketDateInvalid";
+  if (day > today) return "ticketDateFuture";
+  return null;
+}
+
+/** A problem with one field: the platform's key (`payment_methods.0.amount`) and the error code. */
+export interface FieldProblem {
+  key: string;
+  code: string;
+}
+
+/**
+ * The split's problems, in the order the form shows them (spec 001 §2.6 "Methods step", §5): at least one
+ * wallet, each once and eligible (`wallets`: those this request may use, with what each can give, null:
+ * unlimited), a positive amount within what it can give, and, when all of that and the amount hold, a
+ * total equal to the amount.
+ */
+export function splitProblems(
+  methods: readonly { walletId: string; amount: unknown }[],
+  wallets: readonly { id: string; available: number | null }[],
+  amount: unknown,
+): FieldProblem[] {
+  if (methods.length === 0) return [{ key: "payment_methods", code: "paymentMethodsRequired" }];
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  let notEligibleSaid = false;
+  methods.forEach((m, index) => {
+    const key = `payment_methods.${index}.amount`;
+    const wallet = wallets.find((w) => w.id === m.walletId);
+    if (!wallet || seen.has(m.walletId)) {
+      if (!notEligibleSaid) problems.push({ key: "payment_methods", code: "walletNotEligible" });
+      notEligibleSaid = true;
+      problems.push({ key, code: "walletNotEligible" });
+      return;
+    }
+    seen.add(m.walletId);
+    if (!isCents(m.amount) || m.amount <= 0) {
+      problems.push({ key, code: "paymentMethodAmountPositive" });
+      return;
+    }
+    if (wallet.available !== null && m.amount > wallet.available)
+      problems.push({ key, code: "paymentMethodOverAvailable" });
+    total += m.amount;
+  });
+  if (problems.length === 0 && amountProblem(amount) === null && total !== amount)
+    problems.push({ key: "payment_methods", code: "paymentMethodsTotal" });
+  return problems;
 }

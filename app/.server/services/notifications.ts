@@ -4,7 +4,7 @@ import type { Messenger } from "../providers/messaging/port";
 import type { PushSender } from "../providers/push/port";
 import { getNotificationPreferences, type NotificationType } from "./notification-preferences";
 import { todayInParis } from "~/domain/dates";
-import resources from "~/i18n/catalogues";
+import { frenchWords, frenchWordsOf } from "~/i18n/words.server";
 
 /** The notification centre (spec 000 §2, §4, §7): pages of 15, newest first. */
 export const NOTIFICATIONS_PAGE_SIZE = 15;
@@ -216,7 +216,6 @@ export async function deliverNotification(
   if (!deps.messenger && !deps.push) return;
   const preference = preferenceOf(type);
   const preferences = preference ? (await getNotificationPreferences(deps.db, userId))[preference] : null;
-  const catalogue = resources.fr.translation.notificationCentre;
   // `sentence`: this event's own words (a card payment's amount, merchant and decline reason) instead of the type's.
   const text = sentence ?? notificationText(type);
   if (deps.messenger && (preferences?.mail ?? true)) {
@@ -226,17 +225,21 @@ export async function deliverNotification(
         channel: "email",
         to: user.email,
         subject: mail?.subject ?? text,
-        text: mail?.text ?? `${text}\n\n${catalogue.mailFooter}`,
+        text: mail?.text ?? `${text}\n\n${frenchWords("notificationCentre.mailFooter")}`,
       });
   }
   if (deps.push && (preferences?.push ?? true))
-    await deps.push.send({ userId, title: catalogue.pushTitle, body: text, path: notificationPath(type, dataId) });
+    await deps.push.send({
+      userId,
+      title: frenchWords("notificationCentre.pushTitle"),
+      body: text,
+      path: notificationPath(type, dataId),
+    });
 }
 
-/** A type's sentence in French (e-mails and pushes are written outside i18next). */
-export function notificationText(type: string): string {
-  const types: Record<string, string> = resources.fr.translation.notificationCentre.types;
-  return Object.hasOwn(types, type) ? types[type]! : types.other!;
+/** A type's sentence in French (spec 000 §1: e-mails and pushes are French); the generic one for an unknown type. */
+function notificationText(type: string): string {
+  return frenchWordsOf("notificationCentre.types", type, "notificationCentre.types.other");
 }
 
 const EXPIRY_WINDOW_DAYS = 30;

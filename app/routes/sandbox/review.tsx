@@ -12,14 +12,13 @@ import { parseForm } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
 import { ReviewForms } from "~/components/ReviewForms";
 import { sandboxPlatform } from "./sandbox.server";
+import { REVIEW_REASON_MAX } from "~/domain/refunds";
+import { listScheduledPayouts, payDuePayouts } from "~/.server/services/refunds/payouts";
 import {
   listRequestsAwaitingReview,
-  listScheduledPayouts,
-  payDuePayouts,
-  REVIEW_REASON_MAX,
   reviewExpenseRequest,
   type ReviewDecision,
-} from "~/.server/services/refunds/requests";
+} from "~/.server/services/refunds/review";
 
 const INTENT = intents("approve", "refuse", "correct", "payDue");
 const PAGE = "/dev/expense-requests" as const;
@@ -28,8 +27,6 @@ const reviewSchema = z.object({
   requestId: z.string().max(100).default(""),
   reason: z.string().max(REVIEW_REASON_MAX).default(""),
 });
-
-/** 2026-11-14 → 14/11/2026 (a calendar day). */
 
 /**
  * Sandbox only (like /dev/outbox): the funder's side of refund requests, so the demo and the journeys can

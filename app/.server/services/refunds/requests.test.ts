@@ -9,22 +9,22 @@ import {
 import { openDemoDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import type { SandboxMessenger } from "../../providers/messaging/sandbox";
+import { payDuePayouts } from "./payouts";
 import {
   cancelExpenseRequest,
-  EXPENSE_REQUESTS_PAGE_SIZE,
   eligibleWallets,
   listExpenseRequests,
   listExpenseTypes,
   loadExpenseRequestForEdit,
-  payDuePayouts,
-  reviewExpenseRequest,
   submitExpenseRequest,
   type ExpenseRequestInput,
 } from "./requests";
+import { reviewExpenseRequest } from "./review";
 import { saveNotificationPreferences, defaultNotificationPreferences } from "../notification-preferences";
 import { getWalletDetail } from "../wallets";
 import { addWorkingDays } from "~/domain/calendar";
 import { todayInParis } from "~/domain/dates";
+import { EXPENSE_REQUESTS_PAGE_SIZE } from "~/domain/refunds";
 
 /** The refund platform on a real database (SQLite, and PostgreSQL with TEST_DATABASE_URL). */
 let handle: DatabaseHandle;
