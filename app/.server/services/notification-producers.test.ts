@@ -16,7 +16,9 @@ import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { SandboxPushSender } from "../providers/push/sandbox";
 import { reviewAllowance } from "./allowances/review";
 import { newRequestId, saveCardChoice, submitCardRequest } from "./card-creation";
-import { cancelExpenseRequest, payDuePayouts, reviewExpenseRequest } from "./refunds/requests";
+import { payDuePayouts } from "./refunds/payouts";
+import { cancelExpenseRequest } from "./refunds/requests";
+import { reviewExpenseRequest } from "./refunds/review";
 import { getWalletDetail, reloadWallet } from "./wallets";
 import {
   defaultNotificationPreferences,
