@@ -1,11 +1,11 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { intents } from "~/routes/+shared/intents";
+import type { WizardReply } from "~/routes/+shared/wizard";
 import type { RefundStep } from "~/domain/refunds";
 import type { PartnerOption, PartnerPageSize } from "~/domain/partners";
 import { PARTNER_SEARCH_INTENT } from "./PartnerPicker";
 
 /**
- * What the refund wizard's server flow (`routes/plans/expense-request-wizard.server.ts`) gives its
+ * What the refund wizard's server flow (`routes/refunds/wizard.server.ts`) gives its
  * components: one view per step, and the action's answer after a refusal. Shared by both sides.
  */
 
@@ -101,8 +101,5 @@ export interface WizardView {
   view: StepView;
 }
 
-/** The action's answer to a refused step (HTTP 400): conform's reply, for the step to show again. */
-export interface WizardActionData {
-  step: RefundStep;
-  lastResult: SubmissionResult<string[]>;
-}
+/** The action's answer to a refused step (HTTP 400): the wizard kit's envelope, for the step to show again. */
+export type WizardActionData = WizardReply<RefundStep>;

@@ -1,0 +1,78 @@
+import { SWORN_NAME_TYPES, submitExpenseRequest } from "~/.server/services/refunds/requests";
+import { recordInBackground } from "~/.server/services/tag-events";
+import type { TagEvent } from "~/domain/tag-events";
+import { fieldNameOf } from "~/domain/refunds";
+import { refundSummarySchema } from "~/domain/refund-schemas";
+import { parseForm, reply } from "~/routes/+shared/forms.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { refusedStep } from "~/routes/+shared/wizard.server";
+import { LIST, failedLoad } from "./context.server";
+import type { StepContext, StepResult } from "./steps.server";
+
+/**
+ * Sending the request from the summary (spec 001 §2.6, §8): the sworn statement, and the sworn name for
+ * the types that ask it; the platform checks every answer again and says which are wrong.
+ */
+export async function send(ctx: StepContext): Promise<StepResult> {
+  const { request, db, platform, userId, form, typeOf, draft: d } = ctx;
+  const submission = parseForm(form, refundSummarySchema);
+  const swornName = SWORN_NAME_TYPES.includes(typeOf?.technicalName ?? "");
+  if (submission.status !== "success") return refusedStep("summary", reply(submission));
+  if (swornName && !submission.value.sworn_name)
+    return refusedStep(
+      "summary",
+      reply(submission, { fieldErrors: { sworn_name: ["refunds.errors.swornNameRequired"] } }),
+    );
+  const result = await submitExpenseRequest(
+    db,
+    platform.messenger,
+    userId,
+    {
+      draftId: d.id,
+      requestId: d.requestId,
+      typeId: d.typeId ?? "",
+      partnerId: d.partnerId ?? "",
+      ticketDate: d.ticketDate ?? "",
+      amount: d.amount ?? 0,
+      iban: d.iban,
+      paymentMethods: d.paymentMethods,
+      mediaId: d.mediaId ?? "",
+      secondMediaId: d.secondMediaId,
+      swornStatement: true,
+      swornName: swornName ? (submission.value.sworn_name ?? null) : null,
+    },
+    { push: platform.push },
+  );
+  switch (result.kind) {
+    case "created": {
+      // The tag manager's event (decision 0031): a new request sent, not a correction; nobody waits for it.
+      const tagEvent: TagEvent = {
+        name: "submitCreateExpenseRequest",
+        properties: { type: typeOf?.technicalName ?? "" },
+      };
+      void recordInBackground(platform, userId, tagEvent);
+      return redirectWithFlash(request, LIST, {
+        kind: "success",
+        message: "refundWizard.successCreateRefundRequest",
+        tagEvent,
+      });
+    }
+    case "updated":
+      return redirectWithFlash(request, LIST, { kind: "success", message: "refundWizard.successUpdateRefundRequest" });
+    case "invalid": {
+      // Spec 001 §8: each error on its row, and the alert failedCreateRefundRequest.
+      const fieldErrors = Object.fromEntries(
+        Object.entries(result.errors).map(([key, messages]) => [fieldNameOf(key), messages]),
+      );
+      return refusedStep(
+        "summary",
+        reply(submission, { formErrors: ["refundWizard.failedCreateRefundRequest"], fieldErrors }),
+      );
+    }
+    case "alreadySubmitted":
+      return redirectWithFlash(request, LIST, { kind: "info", message: "refundWizard.alreadySent" });
+    case "notFound":
+    case "notRectifiable":
+      return failedLoad(request);
+  }
+}

@@ -1,0 +1,207 @@
+import { createDraft, saveDraftAnswers, type ExpenseDraft } from "~/.server/services/refunds/drafts";
+import { eligibleWallets, loadExpenseRequestForEdit } from "~/.server/services/refunds/requests";
+import { getPartner } from "~/.server/services/partners";
+import { ibanProblem, normaliseIban } from "~/domain/iban";
+import { validateSplit, type SplitError } from "~/domain/payment-methods";
+import { findMobilitySubtype, mobilityChoices, stepIndex, type RefundStep } from "~/domain/refunds";
+import {
+  refundDetailsSchema,
+  refundMethodsSchema,
+  refundMobilitySchema,
+  refundTicketSchema,
+  refundTypeSchema,
+} from "~/domain/refund-schemas";
+import { todayInParis } from "~/domain/dates";
+import { parseForm, reply } from "~/routes/+shared/forms.server";
+import { internalRedirect, type InternalPath } from "~/routes/+shared/redirects.server";
+import { refusedStep, type StepHandlers } from "~/routes/+shared/wizard.server";
+import { mobilityLicences, stepPath, type ExpenseTypes, type WizardContext } from "./context.server";
+import { send } from "./send.server";
+
+/**
+ * What "Continuer" does at each step of the refund wizard (spec 001 §2.6): one function a step, each
+ * given the draft found and owned; a refusal is the step's form again (HTTP 400), an answer taken saves
+ * it on the draft and goes to the next step. The type step also starts the draft when there is none.
+ */
+
+/** The action's context before a draft: the posted form and the types the person may choose. */
+export type FormContext = WizardContext & { form: FormData; types: ExpenseTypes };
+
+/** The action's context at a step: the draft found and owned, its type, and where a step goes next. */
+export type StepContext = FormContext & {
+  draft: ExpenseDraft;
+  typeOf: ExpenseTypes[number] | null;
+  go: (to: RefundStep, extra?: Record<string, string>) => Response;
+};
+
+export type Refused = ReturnType<typeof refusedStep<RefundStep>>;
+export type StepResult = Response | Refused;
+
+export const CONTINUE: StepHandlers<RefundStep, StepContext, StepResult> = {
+  type: (ctx) => chooseType(ctx, ctx.draft),
+  preamble: async ({ go }) => go("mobility"),
+  mobility: chooseSubtype,
+  ticket: leaveTicket,
+  details: saveDetails,
+  methods: saveMethods,
+  summary: send,
+};
+
+/** The type chosen (starting the draft if there is none yet): mobility goes on to its preamble or subtypes. */
+export async function chooseType(ctx: FormContext, draft: ExpenseDraft | null): Promise<StepResult> {
+  const { db, userId, form, types, requestId } = ctx;
+  const submission = parseForm(form, refundTypeSchema);
+  if (submission.status !== "success") return refusedStep("type", reply(submission));
+  const chosen = types.find((t) => t.id === submission.value.type_id && !t.disabled);
+  if (!chosen)
+    return refusedStep("type", reply(submission, { fieldErrors: { type_id: ["refunds.errors.typeRequired"] } }));
+  const d = draft ?? (await createDraft(db, userId));
+  const mobility = chosen.technicalName === "mobility";
+  const preamble = mobility && (await mobilityLicences(db, userId)).length > 0 && d.stepReached < stepIndex("mobility");
+  const to: RefundStep = mobility ? (preamble ? "preamble" : "mobility") : "ticket";
+  await saveDraftAnswers(
+    db,
+    userId,
+    d.id,
+    { typeId: chosen.id, ...(mobility ? {} : { mobilityGroup: null, mobilitySubtype: null }) },
+    stepIndex(to),
+  );
+  return internalRedirect(stepPath(requestId, d.id, to));
+}
+
+/** Where a mobility subtype with its own allowance wizard goes (built by the allowances issue). */
+function allowancePath(type: "carpooling" | "bicycle" | "subscription"): InternalPath {
+  // The allowance wizard's route is not in routes.ts yet: a fixed path with a fixed, known value.
+  return `/plans/allowances/new?type=${encodeURIComponent(type)}` as InternalPath;
+}
+
+/** The mobility subtype, among those offered to the person; one with an allowance goes to its wizard. */
+async function chooseSubtype({ db, userId, account, form, draft, go }: StepContext): Promise<StepResult> {
+  const submission = parseForm(form, refundMobilitySchema);
+  if (submission.status !== "success") return refusedStep("mobility", reply(submission));
+  const offered = mobilityChoices(
+    account.features,
+    account.groups.map((g) => g.id),
+  ).flatMap((g) => g.subtypes);
+  const found = findMobilitySubtype(submission.value.subtype);
+  if (!found || !offered.some((s) => s.id === found.subtype.id))
+    return refusedStep(
+      "mobility",
+      reply(submission, { fieldErrors: { subtype: ["refundWizard.errors.subtypeRequired"] } }),
+    );
+  await saveDraftAnswers(
+    db,
+    userId,
+    draft.id,
+    { mobilityGroup: found.group, mobilitySubtype: found.subtype.id },
+    stepIndex("ticket"),
+  );
+  if (found.subtype.allowance) return internalRedirect(allowancePath(found.subtype.allowance));
+  return go("ticket");
+}
+
+/** The ticket step goes on once a receipt is on the draft. */
+async function leaveTicket({ db, userId, form, draft, go }: StepContext): Promise<StepResult> {
+  if (!draft.mediaId)
+    return refusedStep(
+      "ticket",
+      reply(parseForm(form, refundTicketSchema), { fieldErrors: { receipt: ["refunds.errors.mediaRequired"] } }),
+    );
+  await saveDraftAnswers(db, userId, draft.id, {}, stepIndex("details"));
+  return go("details");
+}
+
+/** The partner (still enabled), the date and the amount; a new amount makes the split be chosen again. */
+async function saveDetails({ db, userId, locale, form, draft, go }: StepContext): Promise<StepResult> {
+  const submission = parseForm(form, refundDetailsSchema(todayInParis()));
+  if (submission.status !== "success") return refusedStep("details", reply(submission));
+  const partner = await getPartner(db, submission.value.partner_id, locale);
+  if (!partner || !partner.enabled)
+    return refusedStep(
+      "details",
+      reply(submission, { fieldErrors: { partner_id: ["refunds.errors.partnerDisabled"] } }),
+    );
+  const { ticket_date, amount } = submission.value;
+  // A new amount makes the split chosen for the old one wrong: it is chosen again.
+  const methods = draft.amount !== amount ? { paymentMethods: [] } : {};
+  await saveDraftAnswers(
+    db,
+    userId,
+    draft.id,
+    { partnerId: partner.id, ticketDate: ticket_date, amount, ...methods },
+    stepIndex("methods"),
+  );
+  return go("methods");
+}
+
+/** What each refusal of the split says (the platform's words, checked again when the request is sent). */
+const SPLIT_MESSAGES: Record<SplitError, string> = {
+  amountFormat: "refunds.errors.amountInvalid",
+  negative: "refunds.errors.paymentMethodAmountPositive",
+  tooMuch: "refunds.errors.paymentMethodOverAvailable",
+  empty: "refunds.errors.paymentMethodsRequired",
+  total: "refunds.errors.paymentMethodsTotal",
+};
+
+type Split = ReturnType<typeof validateSplit>;
+
+/** The split over the eligible wallets, and its refusals worded on the rows they concern. */
+async function splitOf({ db, userId, typeOf, draft }: StepContext, payments: { wallet_id: string; amount?: string }[]) {
+  const wallets = await eligibleWallets(db, userId, typeOf?.technicalName ?? "", {
+    exceptRequestId: draft.requestId ?? undefined,
+  });
+  const typed: Record<string, string> = {};
+  const positions: Record<string, number> = {};
+  payments.forEach((m, index) => {
+    typed[m.wallet_id] = m.amount ?? "";
+    positions[m.wallet_id] = index;
+  });
+  const split: Split = validateSplit(
+    draft.amount ?? 0,
+    // An unlimited wallet can give the whole amount.
+    wallets.map((w) => ({ id: w.id, selectable: w.available ?? Number.MAX_SAFE_INTEGER })),
+    typed,
+  );
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  if (!split.ok) {
+    for (const [key, error] of Object.entries(split.errors)) {
+      if (key === "form") formErrors.push(SPLIT_MESSAGES[error]);
+      else fieldErrors[`payment_methods[${positions[key] ?? 0}].amount`] = [SPLIT_MESSAGES[error]];
+    }
+  }
+  return { split, fieldErrors, formErrors };
+}
+
+/**
+ * The IBAN typed: null to keep the one on file (correcting, its last four shown unchanged), else the
+ * normalised IBAN, or the refusal of it.
+ */
+async function ibanOf({ db, userId, draft }: StepContext, typed: string) {
+  const raw = typed.trim();
+  const loaded = draft.requestId ? await loadExpenseRequestForEdit(db, userId, draft.requestId) : null;
+  const onFile = loaded?.kind === "found" ? loaded.request.ibanLastFour : null;
+  if (onFile && raw.length === 4 && raw === onFile) return { iban: null, problem: null };
+  const iban = normaliseIban(raw);
+  return { iban, problem: iban ? ibanProblem(iban) : "refunds.errors.ibanRequired" };
+}
+
+/** The split of the amount over the wallets, and the IBAN the rest is paid to. */
+async function saveMethods(ctx: StepContext): Promise<StepResult> {
+  const { db, userId, form, draft, go } = ctx;
+  const submission = parseForm(form, refundMethodsSchema);
+  if (submission.status !== "success") return refusedStep("methods", reply(submission));
+  const { split, fieldErrors, formErrors } = await splitOf(ctx, submission.value.payment_methods);
+  const { iban, problem } = await ibanOf(ctx, submission.value.iban);
+  if (problem) fieldErrors.iban = [problem];
+  if (formErrors.length || Object.keys(fieldErrors).length)
+    return refusedStep("methods", reply(submission, { formErrors, fieldErrors }));
+  await saveDraftAnswers(
+    db,
+    userId,
+    draft.id,
+    { paymentMethods: split.ok ? split.parts : [], iban },
+    stepIndex("summary"),
+  );
+  return go("summary");
+}
