@@ -1,13 +1,13 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { data } from "react-router";
 import { z } from "zod";
 import { cardChoiceSchema, deliveryAddressSchema, newPinSchema } from "~/domain/schemas";
 import { DEFAULT_COUNTRY } from "~/domain/countries";
-import { getPlatform } from "~/.server/platform";
+import { getPlatform, type Platform } from "~/.server/platform";
 import { internalRedirect, type InternalPath, type InternalTarget } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { unknownIntent } from "~/routes/+shared/intents.server";
+import { formOf, refusedStep, runStep, stepOf, type StepHandlers } from "~/routes/+shared/wizard.server";
 import {
   cardCreationOptions,
   getCardRequest,
@@ -24,8 +24,6 @@ import type { ShippingAddress } from "~/.server/providers/issuer/port";
 import { recordInBackground } from "~/.server/services/tag-events";
 import type { TagEvent } from "~/domain/tag-events";
 import { WIZARD_STEPS, type WizardActionData, type WizardAddress, type WizardStep, type WizardView } from "./wizard";
-
-export { WIZARD_STEPS, type WizardActionData, type WizardAddress, type WizardStep, type WizardView };
 
 /**
  * The card creation wizard (spec 000 §2 "Create card", §4, §5), shared by the card page's panel and
@@ -79,7 +77,7 @@ export async function loadCardWizard(
   const done = cardRequest && cardRequest.status !== "draft" ? routes.created(cardRequest.cardId) : null;
   if (done) notice = "cards.create.alreadyCreated";
 
-  let step: WizardStep = (WIZARD_STEPS as readonly string[]).includes(stepParam) ? (stepParam as WizardStep) : "card";
+  let step: WizardStep = stepOf(WIZARD_STEPS, stepParam) ?? "card";
   if (!notice && step !== stepParam) notice = "cards.create.unknownStep";
   if (!stepAllowed(step, cardRequest)) {
     notice ??= "cards.create.stepNotReady";
@@ -116,21 +114,16 @@ export async function cardWizardLoaderData(request: Request, userId: string, rou
   return data(view, { status });
 }
 
-/** A FormData of these values: the submission a refusal answers as if that step's form had been sent. */
-function formOf(values: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(values)) form.append(name, value);
-  return form;
-}
+/** The card wizard's extra fields beside the kit's envelope (`WizardActionData`). */
+type CardReplyExtra = Omit<WizardActionData, "step" | "lastResult">;
 
 /**
  * A refused step: conform's reply (HTTP 400) for the step to show again. Each step's form is parsed by
  * its own schema; a refusal found at another step (the issuer refusing the PIN or the address at the
- * summary) answers as if that step's form had been sent with what the request holds.
+ * summary) answers as if that step's form had been sent with what the request holds (`formOf`).
  */
-function refused(step: WizardStep, lastResult: SubmissionResult<string[]>, done?: string) {
-  return data<WizardActionData>({ step, lastResult, done }, { status: 400 });
-}
+const refused = (step: WizardStep, lastResult: WizardActionData["lastResult"], extra?: CardReplyExtra) =>
+  refusedStep<WizardStep, CardReplyExtra>(step, lastResult, extra);
 
 const STEP_SCHEMAS = {
   card: cardChoiceSchema,
@@ -151,135 +144,144 @@ function issuerReasons(code: string, message: string | null): { formErrors: stri
   };
 }
 
-/** One action for every step: the hidden `step` field says which form was sent (WIZARD_STEPS, declared once). */
 /** The wizard's final submission that asks for the card (the tag manager's, decision 0031). */
 const CARD_SUBMITTED: TagEvent = { name: "submitCreateCard", properties: {} };
 
-export async function cardWizardAction(request: Request, userId: string, routes: WizardRoutes) {
-  const platform = await getPlatform();
+/** What each step's handler receives: the form sent, parsed by its step's schema, for a well-formed request id. */
+interface CardPost {
+  platform: Platform;
+  request: Request;
+  userId: string;
+  routes: WizardRoutes;
+  form: FormData;
+  /** The step's form parsed by its schema: what a refusal outside the step's own fields replies to. */
+  submission: ReturnType<typeof parseForm>;
+  requestId: string;
+}
+
+type CardAnswer = Response | ReturnType<typeof refused>;
+
+/** The request asked for: where its card is, with a flash; a replay (double click, Back then resubmit) makes nothing. */
+async function success(ctx: CardPost, cardId: string | null, replayed: boolean): Promise<CardAnswer> {
+  return replayed
+    ? refused("card", reply(ctx.submission, { formErrors: ["cards.create.alreadyCreated"], ...SECRETS }), {
+        done: ctx.routes.created(cardId),
+      })
+    : redirectWithFlash(ctx.request, ctx.routes.created(cardId), {
+        kind: "success",
+        message: cardId ? "cards.create.created" : "cards.create.createdPending",
+        tagEvent: CARD_SUBMITTED,
+      });
+}
+
+/** A request already submitted, found at a step that would change it: the replay's answer, with its card. */
+async function replayed(ctx: CardPost): Promise<CardAnswer> {
+  const existing = await getCardRequest(ctx.platform.db, ctx.userId, ctx.requestId);
+  return success(ctx, existing?.cardId ?? null, true);
+}
+
+/** Asks for the card (the summary, or a virtual card's choice) and words each refusal at the step it concerns. */
+async function finish(ctx: CardPost, from: "card" | "summary"): Promise<CardAnswer> {
+  const { platform, userId, requestId, submission } = ctx;
   const { db, issuer, messenger, push } = platform;
+  const result = await submitCardRequest(db, issuer, userId, requestId, new Date(), { messenger, push });
+  switch (result.kind) {
+    case "created":
+      // Recorded once the card is asked for, never for a refused or replayed submission; nobody waits for it.
+      void recordInBackground(platform, userId, CARD_SUBMITTED);
+      return success(ctx, result.cardId, false);
+    case "replayed":
+      return success(ctx, result.cardId, true);
+    case "notFound":
+      return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"] }));
+    case "incomplete":
+      return refused(
+        result.missing,
+        reply(submission, {
+          formErrors: [result.missing === "pin" ? "cards.create.pinMissing" : "cards.create.addressMissing"],
+        }),
+      );
+    case "noLicence":
+      return refused("card", reply(submission, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
+    case "pinRefused":
+      return refused(
+        "pin",
+        reply(parseForm(formOf({}), newPinSchema), { fieldErrors: { pin: ["errors.pinRefused"] }, ...SECRETS }),
+      );
+    case "addressRefused": {
+      // The address form again, with what the request holds and the issuer's refusal at its field.
+      const current = await getCardRequest(db, userId, requestId);
+      const held = parseForm(formOf({ ...toWizardAddress(current?.address ?? null) }), deliveryAddressSchema);
+      const refusal = result.field
+        ? { fieldErrors: { [result.field]: [`errors.addressRefused.${result.field}`] } }
+        : { formErrors: ["errors.addressRefused.form"] };
+      return refused("address", reply(held, refusal));
+    }
+    case "issuerFailed": {
+      const { formErrors, serverMessage } = issuerReasons(result.code, result.message);
+      return refused(from, reply(submission, { formErrors, ...SECRETS }), { serverMessage, requestId });
+    }
+  }
+}
+
+/** Each step's form: the step's answers saved on the request, then the next step (or the card asked for). */
+const STEP_POSTS: StepHandlers<WizardStep, CardPost, CardAnswer> = {
+  card: async (ctx) => {
+    const choice = parseForm(ctx.form, cardChoiceSchema);
+    if (choice.status !== "success") return refused("card", reply(choice));
+    const saved = await saveCardChoice(ctx.platform.db, ctx.userId, ctx.requestId, {
+      groupId: choice.value.group,
+      type: choice.value.type,
+    });
+    if (saved.kind === "noGroup")
+      return refused("card", reply(choice, { fieldErrors: { group: ["errors.funderUnknown"] } }));
+    if (saved.kind === "noLicence")
+      return refused("card", reply(choice, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
+    if (saved.kind === "forged") return refused("card", reply(choice, { formErrors: ["cards.create.unknownRequest"] }));
+    if (saved.kind === "submitted") return replayed(ctx);
+    if (choice.value.type === "physical") return internalRedirect(ctx.routes.step("pin", ctx.requestId));
+    return finish(ctx, "card");
+  },
+  pin: async (ctx) => {
+    const { platform, userId, requestId, form, routes } = ctx;
+    const current = await getCardRequest(platform.db, userId, requestId);
+    if (!current)
+      return refused("card", reply(ctx.submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
+    if (current.status !== "draft") return success(ctx, current.cardId, true);
+    // Coming back to this step: empty fields keep the PIN already chosen.
+    if (current.hasPin && !form.get("pin") && !form.get("confirmation"))
+      return internalRedirect(routes.step("address", requestId));
+    const pin = parseForm(form, newPinSchema);
+    // PINs are never sent back to the browser, even a wrong one: only the messages are.
+    if (pin.status !== "success") return refused("pin", reply(pin, SECRETS));
+    const saved = await saveCardPin(platform.db, platform.issuer, userId, requestId, pin.value.pin);
+    if (saved.kind === "issuerFailed")
+      return refused("pin", reply(pin, { formErrors: ["cards.create.failed"], ...SECRETS }));
+    if (saved.kind !== "ok")
+      return refused("card", reply(pin, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
+    return internalRedirect(routes.step("address", requestId));
+  },
+  address: async (ctx) => {
+    const address = parseForm(ctx.form, deliveryAddressSchema);
+    if (address.status !== "success") return refused("address", reply(address));
+    const saved = await saveShippingAddress(ctx.platform.db, ctx.userId, ctx.requestId, address.value);
+    if (saved.kind === "submitted") return replayed(ctx);
+    if (saved.kind !== "ok") return refused("card", reply(address, { formErrors: ["cards.create.unknownRequest"] }));
+    return internalRedirect(ctx.routes.step("summary", ctx.requestId));
+  },
+  summary: (ctx) => finish(ctx, "summary"),
+};
+
+/** One action for every step: the hidden `step` field says which form was sent (WIZARD_STEPS, declared once). */
+export async function cardWizardAction(request: Request, userId: string, routes: WizardRoutes) {
   const form = await request.formData();
   const step = String(form.get("step") ?? "");
-  if (!(WIZARD_STEPS as readonly string[]).includes(step)) throw unknownIntent();
-  const submission = parseForm(form, STEP_SCHEMAS[step as WizardStep]);
+  const known = stepOf(WIZARD_STEPS, step);
+  if (!known) throw unknownIntent();
+  const submission = parseForm(form, STEP_SCHEMAS[known]);
   const requestId = form.get("request");
   if (!isRequestId(requestId))
     return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
-
-  const success = async (cardId: string | null, replayed: boolean) =>
-    replayed
-      ? // A second submit of the same request (double click, Back then resubmit): nothing new is made.
-        refused(
-          "card",
-          reply(submission, { formErrors: ["cards.create.alreadyCreated"], ...SECRETS }),
-          routes.created(cardId),
-        )
-      : redirectWithFlash(request, routes.created(cardId), {
-          kind: "success",
-          message: cardId ? "cards.create.created" : "cards.create.createdPending",
-          tagEvent: CARD_SUBMITTED,
-        });
-
-  switch (step) {
-    case "card": {
-      const choice = parseForm(form, cardChoiceSchema);
-      if (choice.status !== "success") return refused("card", reply(choice));
-      const saved = await saveCardChoice(db, userId, requestId, {
-        groupId: choice.value.group,
-        type: choice.value.type,
-      });
-      if (saved.kind === "noGroup")
-        return refused("card", reply(choice, { fieldErrors: { group: ["errors.funderUnknown"] } }));
-      if (saved.kind === "noLicence")
-        return refused("card", reply(choice, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
-      if (saved.kind === "forged")
-        return refused("card", reply(choice, { formErrors: ["cards.create.unknownRequest"] }));
-      if (saved.kind === "submitted") {
-        const existing = await getCardRequest(db, userId, requestId);
-        return success(existing?.cardId ?? null, true);
-      }
-      if (choice.value.type === "physical") return internalRedirect(routes.step("pin", requestId));
-      return finish();
-    }
-    case "pin": {
-      const current = await getCardRequest(db, userId, requestId);
-      if (!current)
-        return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
-      if (current.status !== "draft") return success(current.cardId, true);
-      // Coming back to this step: empty fields keep the PIN already chosen.
-      if (current.hasPin && !form.get("pin") && !form.get("confirmation"))
-        return internalRedirect(routes.step("address", requestId));
-      const pin = parseForm(form, newPinSchema);
-      // PINs are never sent back to the browser, even a wrong one: only the messages are.
-      if (pin.status !== "success") return refused("pin", reply(pin, SECRETS));
-      const saved = await saveCardPin(db, issuer, userId, requestId, pin.value.pin);
-      if (saved.kind === "issuerFailed")
-        return refused("pin", reply(pin, { formErrors: ["cards.create.failed"], ...SECRETS }));
-      if (saved.kind !== "ok")
-        return refused("card", reply(pin, { formErrors: ["cards.create.unknownRequest"], ...SECRETS }));
-      return internalRedirect(routes.step("address", requestId));
-    }
-    case "address": {
-      const address = parseForm(form, deliveryAddressSchema);
-      if (address.status !== "success") return refused("address", reply(address));
-      const saved = await saveShippingAddress(db, userId, requestId, address.value);
-      if (saved.kind === "submitted")
-        return success((await getCardRequest(db, userId, requestId))?.cardId ?? null, true);
-      if (saved.kind !== "ok") return refused("card", reply(address, { formErrors: ["cards.create.unknownRequest"] }));
-      return internalRedirect(routes.step("summary", requestId));
-    }
-    case "summary":
-      return finish();
-  }
-  throw unknownIntent();
-
-  async function finish() {
-    const result = await submitCardRequest(db, issuer, userId, requestId as string, new Date(), { messenger, push });
-    switch (result.kind) {
-      case "created":
-        // Recorded once the card is asked for, never for a refused or replayed submission; nobody waits for it.
-        void recordInBackground(platform, userId, CARD_SUBMITTED);
-        return success(result.cardId, false);
-      case "replayed":
-        return success(result.cardId, true);
-      case "notFound":
-        return refused("card", reply(submission, { formErrors: ["cards.create.unknownRequest"] }));
-      case "incomplete":
-        return refused(
-          result.missing,
-          reply(submission, {
-            formErrors: [result.missing === "pin" ? "cards.create.pinMissing" : "cards.create.addressMissing"],
-          }),
-        );
-      case "noLicence":
-        return refused("card", reply(submission, { fieldErrors: { type: ["errors.noLicenceForType"] } }));
-      case "pinRefused":
-        return refused(
-          "pin",
-          reply(parseForm(formOf({}), newPinSchema), { fieldErrors: { pin: ["errors.pinRefused"] }, ...SECRETS }),
-        );
-      case "addressRefused": {
-        // The address form again, with what the request holds and the issuer's refusal at its field.
-        const current = await getCardRequest(db, userId, requestId as string);
-        const held = parseForm(formOf({ ...toWizardAddress(current?.address ?? null) }), deliveryAddressSchema);
-        const refusal = result.field
-          ? { fieldErrors: { [result.field]: [`errors.addressRefused.${result.field}`] } }
-          : { formErrors: ["errors.addressRefused.form"] };
-        return refused("address", reply(held, refusal));
-      }
-      case "issuerFailed": {
-        const { formErrors, serverMessage } = issuerReasons(result.code, result.message);
-        const shown = step === "card" ? "card" : "summary";
-        return data<WizardActionData>(
-          {
-            step: shown,
-            lastResult: reply(submission, { formErrors, ...SECRETS }),
-            serverMessage,
-            requestId: requestId as string,
-          },
-          { status: 400 },
-        );
-      }
-    }
-  }
+  const platform = await getPlatform();
+  return runStep(STEP_POSTS, known, { platform, request, userId, routes, form, submission, requestId });
 }

@@ -1,5 +1,5 @@
-import type { SubmissionResult } from "@conform-to/react";
 import type { CardCreationOptions, CardType } from "~/domain/card-creation";
+import type { WizardReply } from "~/routes/+shared/wizard";
 
 /** The card creation wizard's steps and what its view receives (shared by the server flow and the component). */
 export const WIZARD_STEPS = ["card", "pin", "address", "summary"] as const;
@@ -31,16 +31,17 @@ export interface WizardView {
 }
 
 /**
- * What the action answers after a refusal (HTTP 400): the step to show again and conform's reply for its
- * form (`useForm({ lastResult })`); PINs never come back in it.
+ * What the action answers after a refusal (HTTP 400): the kit's envelope (the step to show again and conform's
+ * reply for its form, `useForm({ lastResult })`; PINs never come back in it) and the card wizard's own fields.
  */
-export interface WizardActionData {
-  step: WizardStep;
-  lastResult: SubmissionResult<string[]>;
-  /** A replayed submit: where the card already asked for is. */
-  done?: string;
-  /** The card issuer's own words when it refused to make the card (spec 000 §8), shown under the message. */
-  serverMessage?: string | null;
-  /** After the issuer failed: the request the form must send again, whatever the URL names (decision 0043). */
-  requestId?: string;
-}
+export type WizardActionData = WizardReply<
+  WizardStep,
+  {
+    /** A replayed submit: where the card already asked for is. */
+    done?: string;
+    /** The card issuer's own words when it refused to make the card (spec 000 §8), shown under the message. */
+    serverMessage?: string | null;
+    /** After the issuer failed: the request the form must send again, whatever the URL names (decision 0043). */
+    requestId?: string;
+  }
+>;
