@@ -4,22 +4,31 @@ import { formatKilometres } from "~/domain/allowances";
 import { formatDate, formatMonth } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
-import { SubscriptionSteps, subscriptionInvalid } from "./SubscriptionSteps";
+import { SubscriptionSteps } from "./SubscriptionSteps";
 import { DistanceSteps } from "./DistanceSteps";
-import { CLOSE_INTENT, type AllowanceActionData, type AllowanceSummaryView, type FrameView } from "./wizard";
+import {
+  CLOSE_INTENT,
+  type AllowanceFlow,
+  type AllowanceReply,
+  type AllowanceSummaryView,
+  type FrameView,
+} from "./wizard";
 
 /**
- * The allowance wizards' frame inside its panel (routes/plans/allowance-wizard.tsx): the type choice, the
+ * The allowance wizards' frame inside its panel (routes/allowances/wizard.tsx): the type choice, the
  * notice for a type not allowed, an allowance already asked for (read-only), the close confirmation, and
  * the steps of the draft's flow (DistanceSteps for carpooling and bicycle, SubscriptionSteps).
  */
 
 /** True when the page shows errors (its title then starts with "Erreur : "). */
-export function allowanceWizardInvalid(actionData: AllowanceActionData | undefined): boolean {
-  if (actionData?.kind === "subscription") return subscriptionInvalid(actionData.data);
-  if (actionData?.kind !== "distance") return false;
-  const error = actionData.lastResult.error;
+export function allowanceWizardInvalid(actionData: AllowanceReply | undefined): boolean {
+  const error = actionData?.lastResult.error;
   return Boolean(error && Object.values(error).some((e) => e?.length));
+}
+
+/** The refused step's answer, for the step shown of this flow only (an answer for another, an old tab's, is not). */
+function replyFor(actionData: AllowanceReply | undefined, flow: AllowanceFlow, step: string) {
+  return actionData?.flow === flow && actionData.step === step ? actionData.lastResult : undefined;
 }
 
 /** The panel's title for this view. */
@@ -38,13 +47,7 @@ export function allowanceWizardTitle(view: FrameView, t: (key: string) => string
   }
 }
 
-export function AllowanceWizard({
-  view,
-  actionData,
-}: {
-  view: FrameView;
-  actionData: AllowanceActionData | undefined;
-}) {
+export function AllowanceWizard({ view, actionData }: { view: FrameView; actionData: AllowanceReply | undefined }) {
   switch (view.kind) {
     case "choose":
       return <TypeChoice view={view} />;
@@ -54,19 +57,10 @@ export function AllowanceWizard({
       return <ReadOnly allowance={view.allowance} />;
     case "confirmClose":
       return <CloseConfirmation view={view} />;
-    case "distance": {
-      // An answer for another step than the one shown (an old tab) is not this form's.
-      const lastResult =
-        actionData?.kind === "distance" && actionData.step === view.step ? actionData.lastResult : undefined;
-      return <DistanceSteps wizard={view} lastResult={lastResult} />;
-    }
+    case "distance":
+      return <DistanceSteps wizard={view} lastResult={replyFor(actionData, view.kind, view.step)} />;
     case "subscription":
-      return (
-        <SubscriptionSteps
-          view={view.view}
-          actionData={actionData?.kind === "subscription" ? actionData.data : undefined}
-        />
-      );
+      return <SubscriptionSteps wizard={view} lastResult={replyFor(actionData, view.kind, view.step)} />;
   }
 }
 

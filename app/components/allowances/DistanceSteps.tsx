@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -19,19 +19,27 @@ import {
   choiceTarget,
   type FieldMeta,
   FormAlert,
-  IntentButton as WizardButton,
+  IntentButton,
   SummaryRow,
   summaryRowFields,
 } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
 import { useHydrated } from "~/components/useHydrated";
-import { DISTANCE_INTENT, type DistanceStep, type DistanceStepView, type DistanceView, type GroupView } from "./wizard";
+import {
+  DISTANCE_INTENT,
+  DISTANCE_STEPS,
+  type DistanceStep,
+  type DistanceStepView,
+  type DistanceView,
+  type GroupView,
+} from "./distance";
+import { BackOrCancel, ContinueActions, FlowSteps, IbanField, type StepReply } from "./FlowParts";
 
 /**
  * The carpooling and bicycle wizard's steps (spec 001 §2.7): plain forms posting to the step's own URL,
  * checked on the server (decision 0008); conform shows its answer. JavaScript only makes the details
  * quicker: the group fills the work address at once, the days at the office become a slider whose
- * maximum follows the dates. Used by routes/plans/allowance-wizard.tsx.
+ * maximum follows the dates. Shown by AllowanceWizard.tsx (routes/allowances/wizard.tsx).
  */
 
 type StepOf<S extends DistanceStep> = Extract<DistanceStepView, { step: S }>;
@@ -39,7 +47,7 @@ type StepOf<S extends DistanceStep> = Extract<DistanceStepView, { step: S }>;
 interface StepProps<S extends DistanceStep> {
   wizard: DistanceView;
   view: StepOf<S>;
-  lastResult: SubmissionResult<string[]> | undefined;
+  lastResult: StepReply;
 }
 
 /** "1 jour", "20 jours". */
@@ -49,79 +57,26 @@ export const daysText = (t: (key: string, options: Record<string, unknown>) => s
 /** "7,24 km" from the spec's distance_roundtrip ("7.24"). */
 const roundTripKm = (value: string) => formatKilometres(Math.round(Number(value) * 1000) / 1000);
 
-export function DistanceSteps({
-  wizard,
-  lastResult,
-}: {
-  wizard: DistanceView;
-  lastResult: SubmissionResult<string[]> | undefined;
-}) {
+export function DistanceSteps({ wizard, lastResult }: { wizard: DistanceView; lastResult: StepReply }) {
   const { view } = wizard;
-  // conform keeps a form's first defaults: new ones from the loader (a group chosen) start it again.
-  const key = JSON.stringify(view);
   return (
-    <div className="refund-wizard" key={key}>
-      <StepHeading wizard={wizard} />
+    <FlowSteps
+      wizard={wizard}
+      steps={DISTANCE_STEPS}
+      words="allowanceWizard"
+      headingId="allowance-wizard-step"
+      formState={view}
+    >
       {view.step === "intro" ? <IntroStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
       {view.step === "details" ? <DetailsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
       {view.step === "summary" ? <SummaryStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-    </div>
-  );
-}
-
-function StepHeading({ wizard }: { wizard: DistanceView }) {
-  const { t } = useTranslation();
-  const steps: DistanceStep[] = ["intro", "details", "summary"];
-  return (
-    <h3 className="card-wizard__step" id="allowance-wizard-step">
-      {t("allowanceWizard.stepOf", {
-        current: steps.indexOf(wizard.step) + 1,
-        total: steps.length,
-        title: t(`allowanceWizard.steps.${wizard.step}`),
-      })}
-    </h3>
-  );
-}
-
-/** A button of this flow, by its intent's name. */
-function IntentButton({
-  intent,
-  children,
-  secondary = false,
-}: {
-  intent: keyof typeof DISTANCE_INTENT;
-  children: ReactNode;
-  secondary?: boolean;
-}) {
-  return (
-    <WizardButton value={DISTANCE_INTENT[intent]} secondary={secondary}>
-      {children}
-    </WizardButton>
+    </FlowSteps>
   );
 }
 
 /** Continue, and Back (or, on the first step, Cancel: the close link). */
-function Actions({ wizard, submit }: { wizard: DistanceView; submit?: ReactNode }) {
-  const { t } = useTranslation();
-  return (
-    <div className="actions">
-      <IntentButton intent="continue">{submit ?? t("allowanceWizard.continue")}</IntentButton>
-      <BackOrCancel wizard={wizard} />
-    </div>
-  );
-}
-
-function BackOrCancel({ wizard }: { wizard: DistanceView }) {
-  const { t } = useTranslation();
-  return wizard.back ? (
-    <Link to={wizard.back} className="link-action" preventScrollReset>
-      {t("allowanceWizard.back")}
-    </Link>
-  ) : (
-    <Link to={wizard.closeTo} className="link-action" preventScrollReset>
-      {t("allowanceWizard.cancel")}
-    </Link>
-  );
+function Actions({ wizard }: { wizard: DistanceView }) {
+  return <ContinueActions wizard={wizard} words="allowanceWizard" intent={DISTANCE_INTENT.continue} />;
 }
 
 function IntroStep({ wizard, view }: StepProps<"intro">) {
@@ -159,7 +114,7 @@ function IntroStep({ wizard, view }: StepProps<"intro">) {
         ))}
       </ul>
       <p>{t("allowanceWizard.intro.cap")}</p>
-      <Form method="post" action={wizard.here} preventScrollReset>
+      <Form method="post" action={wizard.paths[wizard.step]} preventScrollReset>
         <Actions wizard={wizard} />
       </Form>
     </>
@@ -174,7 +129,7 @@ function setValue(id: string, value: string) {
 
 type AddressFieldset = ReturnType<ReturnType<typeof useDetailsForm>[1]["home"]["getFieldset"]>;
 
-function useDetailsForm(values: AllowanceDetailsForm, lastResult: SubmissionResult<string[]> | undefined) {
+function useDetailsForm(values: AllowanceDetailsForm, lastResult: StepReply) {
   return useForm<AllowanceDetailsForm>({ id: "allowance-details", lastResult, defaultValue: values });
 }
 
@@ -335,7 +290,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           fields.iban,
         ]}
       />
-      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+      <Form method="post" action={wizard.paths[wizard.step]} {...getFormProps(form)} preventScrollReset>
         <RequiredNote />
         {view.groups.length > 1 ? (
           <div className="field-with-action">
@@ -348,7 +303,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
               onChange={(e) => chooseGroup(e.target.value)}
             />
             {hydrated ? null : (
-              <IntentButton intent="chooseGroup" secondary>
+              <IntentButton value={DISTANCE_INTENT.chooseGroup} secondary>
                 {t("allowanceWizard.details.chooseGroup")}
               </IntentButton>
             )}
@@ -388,14 +343,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
             options={roleOptions}
           />
         ) : null}
-        <Field
-          required
-          field={fields.iban}
-          label={t("allowanceWizard.details.iban")}
-          hint={t("allowanceWizard.details.ibanHint")}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <IbanField field={fields.iban} words="allowanceWizard" />
         <Actions wizard={wizard} />
       </Form>
     </>
@@ -535,7 +483,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         </div>
       ) : null}
       {s ? (
-        <Form method="post" action={wizard.here} {...getFormProps(distanceForm)} preventScrollReset>
+        <Form method="post" action={wizard.paths[wizard.step]} {...getFormProps(distanceForm)} preventScrollReset>
           <Field
             field={distanceFields.declared_km}
             label={t("allowanceWizard.summary.correctLabel")}
@@ -547,22 +495,22 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
             optional
           />
           <div className="actions">
-            <IntentButton intent="correctDistance" secondary>
+            <IntentButton value={DISTANCE_INTENT.correctDistance} secondary>
               {t("allowanceWizard.summary.correct")}
             </IntentButton>
             {s.declaredMeters !== null ? (
-              <IntentButton intent="useEstimate" secondary>
+              <IntentButton value={DISTANCE_INTENT.useEstimate} secondary>
                 {t("allowanceWizard.summary.useEstimate")}
               </IntentButton>
             ) : null}
           </div>
         </Form>
       ) : null}
-      <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
+      <Form method="post" action={wizard.paths[wizard.step]} {...getFormProps(form)} preventScrollReset>
         <Checkbox field={fields.sworn_statement} label={t("allowanceWizard.summary.swornStatement")} />
         <div className="actions">
-          <IntentButton intent="confirm">{t("allowanceWizard.summary.confirm")}</IntentButton>
-          <BackOrCancel wizard={wizard} />
+          <IntentButton value={DISTANCE_INTENT.confirm}>{t("allowanceWizard.summary.confirm")}</IntentButton>
+          <BackOrCancel wizard={wizard} words="allowanceWizard" />
         </div>
       </Form>
     </>

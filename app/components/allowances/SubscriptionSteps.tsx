@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useNavigate, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -18,19 +18,19 @@ import {
   summaryRowFields,
   FileField,
   FormAlert,
-  IntentButton as WizardButton,
+  IntentButton,
 } from "~/components/forms";
 import {
   SUBSCRIPTION_FILES,
   SUBSCRIPTION_INTENT,
   SUBSCRIPTION_STEPS,
   type StoredFileView,
-  type SubscriptionActionData,
   type SubscriptionFile,
   type SubscriptionStep,
   type SubscriptionStepView,
   type SubscriptionView,
 } from "./subscription";
+import { BackOrCancel, ContinueActions, FlowSteps, IbanField, type StepReply } from "./FlowParts";
 
 /**
  * The subscription wizard's steps (spec 001 §2.7, issue 15 item 4) inside the allowance wizard's panel:
@@ -43,48 +43,25 @@ type StepOf<S extends SubscriptionStep> = Extract<SubscriptionStepView, { step: 
 interface StepProps<S extends SubscriptionStep> {
   wizard: SubscriptionView;
   view: StepOf<S>;
-  lastResult: SubmissionResult<string[]> | undefined;
+  lastResult: StepReply;
 }
 
-/** True when the page shows errors (the panel's title then starts with "Erreur : "). */
-export function subscriptionInvalid(actionData: SubscriptionActionData | undefined): boolean {
-  return Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e?.length));
-}
-
-export function SubscriptionSteps({
-  view: wizard,
-  actionData,
-}: {
-  view: SubscriptionView;
-  actionData: SubscriptionActionData | undefined;
-}) {
-  // An answer for another step than the one shown (an old tab) is not this form's.
-  const lastResult = actionData?.step === wizard.step ? actionData.lastResult : undefined;
+export function SubscriptionSteps({ wizard, lastResult }: { wizard: SubscriptionView; lastResult: StepReply }) {
   const { view } = wizard;
-  // conform keeps a form's first defaults: new ones from the loader start it again.
-  const key = JSON.stringify(view);
   if (wizard.noGroup) return <NoGroup wizard={wizard} />;
   return (
-    <div className="refund-wizard" key={key}>
-      <StepHeading wizard={wizard} />
+    <FlowSteps
+      wizard={wizard}
+      steps={SUBSCRIPTION_STEPS}
+      words="subscriptionWizard"
+      headingId="subscription-wizard-step"
+      formState={view}
+    >
       {view.step === "intro" ? <IntroStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
       {view.step === "tickets" ? <TicketsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
       {view.step === "details" ? <DetailsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
       {view.step === "summary" ? <SummaryStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-    </div>
-  );
-}
-
-function StepHeading({ wizard }: { wizard: SubscriptionView }) {
-  const { t } = useTranslation();
-  return (
-    <h3 className="card-wizard__step" id="subscription-wizard-step">
-      {t("subscriptionWizard.stepOf", {
-        current: SUBSCRIPTION_STEPS.indexOf(wizard.step) + 1,
-        total: SUBSCRIPTION_STEPS.length,
-        title: t(`subscriptionWizard.steps.${wizard.step}`),
-      })}
-    </h3>
+    </FlowSteps>
   );
 }
 
@@ -102,43 +79,15 @@ function NoGroup({ wizard }: { wizard: SubscriptionView }) {
   );
 }
 
-function IntentButton({
-  intent,
-  children,
-  secondary = false,
-}: {
-  intent: keyof typeof SUBSCRIPTION_INTENT;
-  children: ReactNode;
-  secondary?: boolean;
-}) {
-  return (
-    <WizardButton value={SUBSCRIPTION_INTENT[intent]} secondary={secondary}>
-      {children}
-    </WizardButton>
-  );
-}
-
 /** Back (or, on the first step, Cancel: the close link). */
 function BackLink({ wizard }: { wizard: SubscriptionView }) {
-  const { t } = useTranslation();
-  return wizard.back ? (
-    <Link to={wizard.back} className="link-action" preventScrollReset>
-      {t("subscriptionWizard.back")}
-    </Link>
-  ) : (
-    <Link to={wizard.closeTo} className="link-action" preventScrollReset>
-      {t("subscriptionWizard.cancel")}
-    </Link>
-  );
+  return <BackOrCancel wizard={wizard} words="subscriptionWizard" />;
 }
 
+/** Continue (or the step's own word for it), and Back. */
 function Actions({ wizard, submit }: { wizard: SubscriptionView; submit?: ReactNode }) {
-  const { t } = useTranslation();
   return (
-    <div className="actions">
-      <IntentButton intent="continue">{submit ?? t("subscriptionWizard.continue")}</IntentButton>
-      <BackLink wizard={wizard} />
-    </div>
+    <ContinueActions wizard={wizard} words="subscriptionWizard" intent={SUBSCRIPTION_INTENT.continue} submit={submit} />
   );
 }
 
@@ -263,7 +212,7 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
             </p>
           ) : null}
           <div className="actions">
-            <IntentButton intent="upload">
+            <IntentButton value={SUBSCRIPTION_INTENT.upload}>
               {empty.length === 2 ? t("subscriptionWizard.tickets.uploadBoth") : t("subscriptionWizard.tickets.upload")}
             </IntentButton>
             {stored.length === 0 ? <BackLink wizard={wizard} /> : null}
@@ -273,9 +222,9 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
       {stored.length > 0 ? (
         <Form method="post" action={wizard.paths.tickets} className="actions" preventScrollReset>
           {empty.length === 0 ? (
-            <IntentButton intent="continue">{t("subscriptionWizard.continue")}</IntentButton>
+            <IntentButton value={SUBSCRIPTION_INTENT.continue}>{t("subscriptionWizard.continue")}</IntentButton>
           ) : null}
-          <IntentButton intent="resetFiles" secondary>
+          <IntentButton value={SUBSCRIPTION_INTENT.resetFiles} secondary>
             {t("subscriptionWizard.tickets.reset")}
           </IntentButton>
           <BackLink wizard={wizard} />
@@ -363,14 +312,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           autoComplete="off"
           inputMode="decimal"
         />
-        <Field
-          required
-          field={fields.iban}
-          label={t("subscriptionWizard.details.iban")}
-          hint={t("subscriptionWizard.details.ibanHint")}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <IbanField field={fields.iban} words="subscriptionWizard" />
         <Actions wizard={wizard} />
       </Form>
     </>
@@ -481,7 +423,7 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
       <Form method="post" action={wizard.paths.summary} {...getFormProps(form)} preventScrollReset>
         <Checkbox field={fields.sworn_statement} label={t("subscriptionWizard.summary.swornStatement")} />
         <div className="actions">
-          <IntentButton intent="confirm">{t("subscriptionWizard.summary.confirm")}</IntentButton>
+          <IntentButton value={SUBSCRIPTION_INTENT.confirm}>{t("subscriptionWizard.summary.confirm")}</IntentButton>
           <BackLink wizard={wizard} />
         </div>
       </Form>

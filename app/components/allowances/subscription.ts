@@ -1,11 +1,9 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { intents } from "~/routes/+shared/intents";
 import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
 
 /**
- * What the subscription wizard's server flow (`routes/plans/subscription-wizard.server.ts`) gives its
- * components (`SubscriptionSteps.tsx`): one view per step, and the action's answer after a refusal.
- * Shared by both sides (no server code here).
+ * What the subscription flow (`routes/allowances/subscription.server.ts`) gives its components
+ * (`SubscriptionSteps.tsx`): one view per step. Shared by both sides (no server code here).
  */
 
 /** Every button of the subscription wizard, declared once (decision 0021); closing is the frame's (`CLOSE_INTENT`). */
@@ -14,9 +12,6 @@ export const SUBSCRIPTION_INTENT = intents("continue", "upload", "resetFiles", "
 /** Spec 001 §2.7: Abonnement, tickets, details, summary (0 … 3 in the draft's `stepReached`). */
 export const SUBSCRIPTION_STEPS = ["intro", "tickets", "details", "summary"] as const;
 export type SubscriptionStep = (typeof SUBSCRIPTION_STEPS)[number];
-export const isSubscriptionStep = (v: unknown): v is SubscriptionStep =>
-  typeof v === "string" && (SUBSCRIPTION_STEPS as readonly string[]).includes(v);
-export const subscriptionStepIndex = (step: SubscriptionStep) => SUBSCRIPTION_STEPS.indexOf(step);
 
 /** The two documents (spec 001 §3: `media` the ticket, `second_media` the proof of subscription). */
 export const SUBSCRIPTION_FILES = ["media", "second_media"] as const;
@@ -70,7 +65,7 @@ export type SubscriptionStepView =
     };
 
 export interface SubscriptionView {
-  type: "subscription";
+  kind: "subscription";
   draftId: string;
   step: SubscriptionStep;
   /** The path of each step of this draft (forms post to their step's path). */
@@ -81,11 +76,4 @@ export interface SubscriptionView {
   /** No group lets this person have a subscription allowance: the notice and only a cancel link. */
   noGroup: boolean;
   view: SubscriptionStepView;
-}
-
-/** The action's answer to a refused step (HTTP 400): conform's reply, for that step's form to show. */
-export interface SubscriptionActionData {
-  type: "subscription";
-  step: SubscriptionStep;
-  lastResult: SubmissionResult<string[]>;
 }

@@ -1,9 +1,7 @@
-import { data } from "react-router";
 import { saveAllowanceAnswers, type AddressAnswer, type AllowanceAnswers } from "~/.server/services/allowances/drafts";
 import {
   allowanceGroups,
   capStatus,
-  createAllowance,
   simulateAllowance,
   type AllowanceGroup,
   type DistanceInput,
@@ -28,42 +26,59 @@ import { parseDay } from "~/domain/refunds";
 import { frenchDay } from "~/domain/dates";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { intentOf } from "~/routes/+shared/intents.server";
-import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
-import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { runStep, stepOf, type StepHandlers } from "~/routes/+shared/wizard.server";
 import {
   DISTANCE_INTENT,
   DISTANCE_STEPS,
-  isDistanceStep,
-  type AllowanceActionData,
   type DistanceStep,
   type DistanceStepView,
   type DistanceView,
   type GroupView,
-} from "~/components/allowances/wizard";
-import { draftPath, type AllowanceFlowContext } from "./flow";
+} from "~/components/allowances/distance";
+import {
+  confirmAllowance,
+  goToStep,
+  groupNotAllowed,
+  plainForm,
+  reachableStep,
+  refusedIn,
+  stepLinks,
+  type AllowanceFlowContext,
+} from "./flow.server";
 
 /**
  * The carpooling and bicycle wizard (spec 001 §2.7, §5, issue 15 item 3): "Indemnité" (what it is, the
  * group's rate and cap), details (addresses, group, dates, days at the office, IBAN, travel role for
  * carpooling), summary (the server's simulation in words, the one-way distance the employee may correct,
  * the sworn statement). One plain form per step (decision 0021), answers in the draft (decision 0026);
- * the platform (`simulateAllowance`, `createAllowance`) re-checks everything and its figures win.
+ * the platform (`simulateAllowance`, `createAllowance`) re-checks everything and its figures win. The
+ * loader and the action are each a map from step to handler (the wizard kit, decision 0051).
  */
 
-const LIST_REFRESHED = internalPath("/plans/allowances", {}, { search: { refresh: "1" } });
-const LIST = "/plans/allowances" satisfies InternalTarget;
-
-const stepIndex = (step: DistanceStep) => DISTANCE_STEPS.indexOf(step);
-
-function typeOf(ctx: AllowanceFlowContext): DistanceType {
-  // The frame hands only carpooling and bicycle drafts here.
-  return isDistanceType(ctx.draft.type) ? ctx.draft.type : "carpooling";
+/** The flow's context: the frame's (the draft found and open), the draft's type and the groups that may pay it. */
+interface DistanceContext extends AllowanceFlowContext {
+  type: DistanceType;
+  groups: AllowanceGroup[];
 }
 
-async function groupViews(ctx: AllowanceFlowContext, groups: AllowanceGroup[]): Promise<GroupView[]> {
+/** The action's: the form posted too. */
+interface DistancePost extends DistanceContext {
+  form: FormData;
+}
+
+const refused = refusedIn<DistanceStep, "distance">("distance");
+const stepIndex = (step: DistanceStep) => DISTANCE_STEPS.indexOf(step);
+
+async function distanceContext(ctx: AllowanceFlowContext): Promise<DistanceContext> {
+  // The frame hands only carpooling and bicycle drafts here.
+  const type = isDistanceType(ctx.draft.type) ? ctx.draft.type : "carpooling";
+  return { ...ctx, type, groups: await allowanceGroups(ctx.platform.db, ctx.account.id, type) };
+}
+
+async function groupViews(ctx: DistanceContext): Promise<GroupView[]> {
   const year = Number(ctx.today.slice(0, 4));
   return Promise.all(
-    groups.map(async (g) => {
+    ctx.groups.map(async (g) => {
       const cap = await capStatus(ctx.platform.db, ctx.account.id, g.id, year).catch(() => null);
       return {
         id: g.id,
@@ -104,120 +119,100 @@ function inputOf(type: DistanceType, a: AllowanceAnswers): DistanceInput | null 
   };
 }
 
-export async function distanceLoad(ctx: AllowanceFlowContext): Promise<DistanceView> {
-  const type = typeOf(ctx);
-  const { draft } = ctx;
-  const { db, geodata } = ctx.platform;
-  const groups = await allowanceGroups(db, ctx.account.id, type);
-  const noGroup = groups.length === 0;
-  let step: DistanceStep = isDistanceStep(ctx.step) ? ctx.step : "intro";
-  if (noGroup) step = "intro";
-  else if (stepIndex(step) > draft.stepReached)
-    step = [...DISTANCE_STEPS].reverse().find((s) => stepIndex(s) <= draft.stepReached) ?? "intro";
-  // The summary needs every answer; a draft without them (an old tab) shows the details again.
-  const input = inputOf(type, draft.answers);
-  if (step === "summary" && !input) step = "details";
-
-  const paths: Record<DistanceStep, string> = {
-    intro: draftPath(draft.id, "intro"),
-    details: draftPath(draft.id, "details"),
-    summary: draftPath(draft.id, "summary"),
+/** The details as the form shows them again: the draft's answers, the group's address for the work. */
+async function detailsView(ctx: DistanceContext): Promise<DistanceStepView> {
+  const a = ctx.draft.answers;
+  const groupId = chosenGroup(a, ctx.groups);
+  const group = ctx.groups.find((g) => g.id === groupId);
+  const work = a.work ?? (group ? { ...group.address } : emptyAddress());
+  // Clamped when the period's maximum dropped (spec 001 §5).
+  const max = a.startAt && a.endsAt ? daysWithoutSundays(a.startAt, a.endsAt) : null;
+  const days = a.daysAtOffice === undefined ? null : max === null ? a.daysAtOffice : clampDays(a.daysAtOffice, max);
+  const values: AllowanceDetailsForm = {
+    group_id: groupId,
+    home: a.home ?? emptyAddress(),
+    work,
+    start_at: a.startAt ? frenchDay(a.startAt) : "",
+    ends_at: a.endsAt ? frenchDay(a.endsAt) : "",
+    days_at_office: days ? String(days) : "",
+    iban: a.iban ?? "",
+    travel_role: ctx.type === "carpooling" ? (a.travelRole ?? "") : "",
   };
-  const position = stepIndex(step);
   return {
-    kind: "distance",
-    type,
-    draftId: draft.id,
-    step,
-    paths,
-    here: paths[step],
-    back: position > 0 ? paths[DISTANCE_STEPS[position - 1]!] : null,
-    closeTo: ctx.closeTo,
-    noGroup,
-    view: await stepView(),
+    step: "details",
+    groups: await groupViews(ctx),
+    values,
+    startMin: startWindow(ctx.type, ctx.today).min,
+    today: ctx.today,
   };
-
-  async function stepView(): Promise<DistanceStepView> {
-    switch (step) {
-      case "intro":
-        return { step, groups: await groupViews(ctx, groups) };
-      case "details":
-        return detailsView();
-      case "summary":
-        return summaryView(input!);
-    }
-  }
-
-  async function detailsView(): Promise<DistanceStepView> {
-    const a = draft.answers;
-    const groupId = chosenGroup(a, groups);
-    const group = groups.find((g) => g.id === groupId);
-    const work = a.work ?? (group ? { ...group.address } : emptyAddress());
-    // Clamped when the period's maximum dropped (spec 001 §5).
-    const max = a.startAt && a.endsAt ? daysWithoutSundays(a.startAt, a.endsAt) : null;
-    const days = a.daysAtOffice === undefined ? null : max === null ? a.daysAtOffice : clampDays(a.daysAtOffice, max);
-    const values: AllowanceDetailsForm = {
-      group_id: groupId,
-      home: a.home ?? emptyAddress(),
-      work,
-      start_at: a.startAt ? frenchDay(a.startAt) : "",
-      ends_at: a.endsAt ? frenchDay(a.endsAt) : "",
-      days_at_office: days ? String(days) : "",
-      iban: a.iban ?? "",
-      travel_role: type === "carpooling" ? (a.travelRole ?? "") : "",
-    };
-    return {
-      step: "details",
-      groups: await groupViews(ctx, groups),
-      values,
-      startMin: startWindow(type, ctx.today).min,
-      today: ctx.today,
-    };
-  }
-
-  async function summaryView(given: DistanceInput): Promise<DistanceStepView> {
-    const group = groups.find((g) => g.id === given.groupId);
-    const simulated = await simulateAllowance({ db, geodata }, ctx.account.id, given, ctx.today);
-    const base = {
-      step: "summary" as const,
-      groupName: group?.name ?? "",
-      home: addressLine(given.home),
-      work: addressLine(given.work),
-      startAt: given.startAt,
-      endsAt: given.endsAt,
-      daysAtOffice: given.daysAtOffice,
-      travelRole: given.travelRole,
-      ibanLastFour: maskIban(given.iban),
-      declaredKm: given.declaredOneWayMeters != null ? String(given.declaredOneWayMeters / 1000).replace(".", ",") : "",
-    };
-    if (simulated.kind === "invalid") return { ...base, simulation: null, problems: simulated.errors };
-    const s = simulated.simulation;
-    if (s.type === "subscription") return { ...base, simulation: null, problems: {} };
-    const r = s.result;
-    return {
-      ...base,
-      problems: {},
-      simulation: {
-        estimateMeters: s.estimateMeters,
-        declaredMeters: s.declaredMeters,
-        source: s.source,
-        distanceRoundtrip: r.distanceRoundtrip,
-        perKm: r.perKm,
-        allowanceBeforeCap: r.allowanceBeforeCap,
-        allowance: r.allowance,
-        perMonth: r.perMonth,
-        numberOfMonths: r.numberOfMonths,
-        capRemainingBefore: r.capRemainingBefore,
-        capRemainingAfter: r.capRemainingAfter,
-        capped: r.capped,
-      },
-    };
-  }
 }
 
-/** A refused step: conform's reply, HTTP 400, for that step's form. */
-function refused(step: DistanceStep, lastResult: Extract<AllowanceActionData, { kind: "distance" }>["lastResult"]) {
-  return data<AllowanceActionData>({ kind: "distance", step, lastResult }, { status: 400 });
+/** The summary: the answers in words and the platform's simulation of them (or its refusals). */
+async function summaryView(ctx: DistanceContext): Promise<DistanceStepView> {
+  const given = inputOf(ctx.type, ctx.draft.answers);
+  // The loader shows the details to a draft without every answer; a summary needs them all.
+  if (!given) return detailsView(ctx);
+  const simulated = await simulateAllowance(ctx.platform, ctx.account.id, given, ctx.today);
+  const base = {
+    step: "summary" as const,
+    groupName: ctx.groups.find((g) => g.id === given.groupId)?.name ?? "",
+    home: addressLine(given.home),
+    work: addressLine(given.work),
+    startAt: given.startAt,
+    endsAt: given.endsAt,
+    daysAtOffice: given.daysAtOffice,
+    travelRole: given.travelRole,
+    ibanLastFour: maskIban(given.iban),
+    declaredKm: given.declaredOneWayMeters != null ? String(given.declaredOneWayMeters / 1000).replace(".", ",") : "",
+  };
+  if (simulated.kind === "invalid") return { ...base, simulation: null, problems: simulated.errors };
+  const s = simulated.simulation;
+  if (s.type === "subscription") return { ...base, simulation: null, problems: {} };
+  const r = s.result;
+  return {
+    ...base,
+    problems: {},
+    simulation: {
+      estimateMeters: s.estimateMeters,
+      declaredMeters: s.declaredMeters,
+      source: s.source,
+      distanceRoundtrip: r.distanceRoundtrip,
+      perKm: r.perKm,
+      allowanceBeforeCap: r.allowanceBeforeCap,
+      allowance: r.allowance,
+      perMonth: r.perMonth,
+      numberOfMonths: r.numberOfMonths,
+      capRemainingBefore: r.capRemainingBefore,
+      capRemainingAfter: r.capRemainingAfter,
+      capped: r.capped,
+    },
+  };
+}
+
+/** The loader's map: what each step shows. */
+const STEP_VIEWS: StepHandlers<DistanceStep, DistanceContext, DistanceStepView> = {
+  intro: async (ctx) => ({ step: "intro", groups: await groupViews(ctx) }),
+  details: detailsView,
+  summary: summaryView,
+};
+
+/** The loader's part: the step shown (one reached; the summary only with every answer) and what it needs. */
+export async function distanceLoad(flow: AllowanceFlowContext): Promise<DistanceView> {
+  const ctx = await distanceContext(flow);
+  const noGroup = ctx.groups.length === 0;
+  let step: DistanceStep = noGroup ? "intro" : reachableStep(DISTANCE_STEPS, ctx);
+  // The summary needs every answer; a draft without them (an old tab) shows the details again.
+  if (step === "summary" && !inputOf(ctx.type, ctx.draft.answers)) step = "details";
+  return {
+    kind: "distance",
+    type: ctx.type,
+    draftId: ctx.draft.id,
+    step,
+    ...stepLinks(DISTANCE_STEPS, ctx.draft.id, step),
+    closeTo: ctx.closeTo,
+    noGroup,
+    view: await runStep(STEP_VIEWS, step, ctx),
+  };
 }
 
 /**
@@ -250,115 +245,95 @@ function acceptableAnswers(type: DistanceType, form: FormData): AllowanceAnswers
   };
 }
 
-export async function distanceAct(ctx: AllowanceFlowContext, form: FormData) {
-  const type = typeOf(ctx);
-  const { draft, request } = ctx;
-  const { db, geodata } = ctx.platform;
-  const userId = ctx.account.id;
-  const intent = intentOf(form, DISTANCE_INTENT);
-  const asked = isDistanceStep(ctx.step) ? ctx.step : "intro";
-  const groups = await allowanceGroups(db, userId, type);
-  const go = (to: DistanceStep) => internalRedirect(draftPath(draft.id, to));
+/** Without JavaScript, "Choisir": the group's address becomes the work address, the rest typed is kept. */
+async function chooseGroup(ctx: DistancePost) {
+  const submission = parseForm(ctx.form, allowanceGroupSchema);
+  if (submission.status !== "success") return refused("details", reply(submission));
+  const group = ctx.groups.find((g) => g.id === submission.value.group_id);
+  if (!group) return refused("details", groupNotAllowed(submission));
+  await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, {
+    ...acceptableAnswers(ctx.type, ctx.form),
+    groupId: group.id,
+    work: { ...group.address },
+  });
+  return goToStep(ctx, "details");
+}
 
-  switch (intent) {
-    case DISTANCE_INTENT.chooseGroup: {
-      const submission = parseForm(form, allowanceGroupSchema);
-      if (submission.status !== "success") return refused("details", reply(submission));
-      const group = groups.find((g) => g.id === submission.value.group_id);
-      if (!group)
-        return refused(
-          "details",
-          reply(submission, { fieldErrors: { group_id: ["allowances.errors.groupNotAllowed"] } }),
-        );
-      await saveAllowanceAnswers(db, userId, draft.id, {
-        ...acceptableAnswers(type, form),
-        groupId: group.id,
-        work: { ...group.address },
-      });
-      return go("details");
-    }
-    case DISTANCE_INTENT.correctDistance: {
-      const submission = parseForm(form, allowanceDistanceSchema(type));
-      if (submission.status !== "success") return refused("summary", reply(submission));
-      await saveAllowanceAnswers(db, userId, draft.id, { declaredOneWayMeters: submission.value.declared_km });
-      return go("summary");
-    }
+/** The summary's correction: the one-way distance the employee typed instead of the estimate. */
+async function correctDistance(ctx: DistancePost) {
+  const submission = parseForm(ctx.form, allowanceDistanceSchema(ctx.type));
+  if (submission.status !== "success") return refused("summary", reply(submission));
+  const declared = { declaredOneWayMeters: submission.value.declared_km };
+  await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, declared);
+  return goToStep(ctx, "summary");
+}
+
+async function backToEstimate(ctx: DistancePost) {
+  await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, { declaredOneWayMeters: null });
+  return goToStep(ctx, "summary");
+}
+
+async function confirm(ctx: DistancePost) {
+  const submission = parseForm(ctx.form, allowanceSummarySchema);
+  if (submission.status !== "success") return refused("summary", reply(submission));
+  const input = inputOf(ctx.type, ctx.draft.answers);
+  if (!input || ctx.draft.stepReached < stepIndex("summary")) return goToStep(ctx, "details");
+  // Spec 001 §2.7: errors tagged iban, start_at, ends_at mark their summary rows; the others are warnings.
+  return confirmAllowance(ctx, input, submission, (lastResult) => refused("summary", lastResult), {
+    alreadySent: "allowanceWizard.alreadySent",
+    failedCreate: "allowanceWizard.failedCreate",
+  });
+}
+
+/** The details, checked whole: the answers kept, the summary reached. */
+async function details(ctx: DistancePost) {
+  const submission = parseForm(ctx.form, allowanceDetailsSchema(ctx.type, ctx.today));
+  if (submission.status !== "success") return refused("details", reply(submission));
+  const v = submission.value;
+  if (!ctx.groups.some((g) => g.id === v.groupId)) return refused("details", groupNotAllowed(submission));
+  // A new address makes the distance the employee typed for the old ones meaningless.
+  const a = ctx.draft.answers;
+  const moved = JSON.stringify(a.home) !== JSON.stringify(v.home) || JSON.stringify(a.work) !== JSON.stringify(v.work);
+  const answers: AllowanceAnswers = {
+    groupId: v.groupId,
+    home: v.home,
+    work: v.work,
+    startAt: v.startAt,
+    endsAt: v.endsAt,
+    daysAtOffice: v.daysAtOffice,
+    iban: v.iban,
+    ...(v.travelRole ? { travelRole: v.travelRole } : {}),
+    ...(moved ? { declaredOneWayMeters: null } : {}),
+  };
+  await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, answers, stepIndex("summary"));
+  return goToStep(ctx, "summary");
+}
+
+/** "Continuer" on each step. */
+const CONTINUE: StepHandlers<DistanceStep, DistancePost, Response | ReturnType<typeof refused>> = {
+  intro: async (ctx) => {
+    if (ctx.groups.length === 0) return goToStep(ctx, "intro");
+    await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, {}, stepIndex("details"));
+    return goToStep(ctx, "details");
+  },
+  details,
+  summary: confirm,
+};
+
+/** The action's part: the step's plain form (the URL says which draft and step), dispatched on its button. */
+export async function distanceAct(flow: AllowanceFlowContext) {
+  const form = await plainForm(flow.request);
+  const ctx: DistancePost = { ...(await distanceContext(flow)), form };
+  switch (intentOf(form, DISTANCE_INTENT)) {
+    case DISTANCE_INTENT.chooseGroup:
+      return chooseGroup(ctx);
+    case DISTANCE_INTENT.correctDistance:
+      return correctDistance(ctx);
     case DISTANCE_INTENT.useEstimate:
-      await saveAllowanceAnswers(db, userId, draft.id, { declaredOneWayMeters: null });
-      return go("summary");
+      return backToEstimate(ctx);
     case DISTANCE_INTENT.confirm:
-      return confirm();
+      return confirm(ctx);
     case DISTANCE_INTENT.continue:
-      break;
-  }
-
-  switch (asked) {
-    case "intro": {
-      if (groups.length === 0) return go("intro");
-      await saveAllowanceAnswers(db, userId, draft.id, {}, stepIndex("details"));
-      return go("details");
-    }
-    case "details": {
-      const submission = parseForm(form, allowanceDetailsSchema(type, ctx.today));
-      if (submission.status !== "success") return refused("details", reply(submission));
-      const v = submission.value;
-      if (!groups.some((g) => g.id === v.groupId))
-        return refused(
-          "details",
-          reply(submission, { fieldErrors: { group_id: ["allowances.errors.groupNotAllowed"] } }),
-        );
-      // A new address makes the distance the employee typed for the old ones meaningless.
-      const a = draft.answers;
-      const moved =
-        JSON.stringify(a.home) !== JSON.stringify(v.home) || JSON.stringify(a.work) !== JSON.stringify(v.work);
-      await saveAllowanceAnswers(
-        db,
-        userId,
-        draft.id,
-        {
-          groupId: v.groupId,
-          home: v.home,
-          work: v.work,
-          startAt: v.startAt,
-          endsAt: v.endsAt,
-          daysAtOffice: v.daysAtOffice,
-          iban: v.iban,
-          ...(v.travelRole ? { travelRole: v.travelRole } : {}),
-          ...(moved ? { declaredOneWayMeters: null } : {}),
-        },
-        stepIndex("summary"),
-      );
-      return go("summary");
-    }
-    case "summary":
-      return confirm();
-  }
-
-  async function confirm() {
-    const submission = parseForm(form, allowanceSummarySchema);
-    if (submission.status !== "success") return refused("summary", reply(submission));
-    const input = inputOf(type, draft.answers);
-    if (!input || draft.stepReached < stepIndex("summary")) return go("details");
-    const result = await createAllowance(
-      { db, geodata, messenger: ctx.platform.messenger, push: ctx.platform.push },
-      userId,
-      { ...input, draftId: draft.id, swornStatement: true },
-      ctx.today,
-    );
-    switch (result.kind) {
-      case "created":
-        return internalRedirect(LIST_REFRESHED);
-      case "alreadySubmitted":
-        return redirectWithFlash(request, LIST, { kind: "info", message: "allowanceWizard.alreadySent" });
-      case "invalid":
-        // Spec 001 §2.7: errors tagged iban, start_at, ends_at mark their summary rows; the others are warnings.
-        return refused(
-          "summary",
-          reply(submission, {
-            formErrors: ["allowanceWizard.failedCreate"],
-            fieldErrors: result.errors,
-          }),
-        );
-    }
+      return runStep(CONTINUE, stepOf(DISTANCE_STEPS, flow.step) ?? "intro", ctx);
   }
 }

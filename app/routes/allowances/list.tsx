@@ -1,4 +1,4 @@
-import { Link, Outlet, useOutlet } from "react-router";
+import { href, Link, Outlet, useOutlet } from "react-router";
 import { requirePlanFeature } from "~/routes/+shared/features.server";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/list";
@@ -13,7 +13,6 @@ import { listAllowances, type AllowanceListItem } from "~/.server/services/allow
 
 /** "Voir plus" asks for one page more; a hand-typed page number is capped. */
 const MAX_PAGE = 50;
-const LIST = "/plans/allowances";
 
 /** The list's state from the URL: `?page=2` (10 more each time), `?refresh=1` after a confirmation. */
 function listQuery(searchParams: URLSearchParams): { page: number; refreshed: boolean } {
@@ -65,7 +64,7 @@ export default function AllowancesPage({ loaderData }: Route.ComponentProps) {
         <h2 id="allowance-tile-title">{t("allowanceList.newRequest")}</h2>
         <p className="hint">{t("allowanceList.newRequestHint")}</p>
         <p>
-          <Link to={`${LIST}/new`} className="button" preventScrollReset>
+          <Link to={href("/plans/allowances/:requestId", { requestId: "new" })} className="button" preventScrollReset>
             {t("allowanceList.newRequest")}
           </Link>
         </p>
@@ -83,7 +82,15 @@ export default function AllowancesPage({ loaderData }: Route.ComponentProps) {
         )}
         {hasMore && nextItem ? (
           <p>
-            <Link className="link-action" to={`${LIST}?page=${page + 1}#alw-${nextItem.id}`} preventScrollReset>
+            <Link
+              className="link-action"
+              to={{
+                pathname: href("/plans/allowances"),
+                search: `?page=${page + 1}`,
+                hash: `#alw-${nextItem.id}`,
+              }}
+              preventScrollReset
+            >
               {t("allowanceList.more")}
             </Link>
           </p>
@@ -140,7 +147,7 @@ function AllowanceItem({ item }: { item: AllowanceListItem }) {
           {item.media.map((m) => (
             <li key={m.id}>
               {/* A download served by the portal (owner only); reloadDocument: not a page of the app. */}
-              <Link to={`/plans/expense-requests/receipts/${m.id}`} reloadDocument>
+              <Link to={href("/plans/expense-requests/receipts/:fileId", { fileId: m.id })} reloadDocument>
                 {m.label}
               </Link>
             </li>
@@ -165,7 +172,7 @@ function AllowanceItem({ item }: { item: AllowanceListItem }) {
       ) : null}
       <p className="actions">
         <Link
-          to={`${LIST}/${item.id}`}
+          to={href("/plans/allowances/:requestId", { requestId: item.id })}
           className="link-action"
           aria-label={t("allowanceList.detailsLabel", label)}
           preventScrollReset
@@ -174,7 +181,7 @@ function AllowanceItem({ item }: { item: AllowanceListItem }) {
         </Link>
         {item.isCancellable ? (
           <Link
-            to={`${LIST}/${item.id}/cancel`}
+            to={href("/plans/allowances/:allowanceId/cancel", { allowanceId: item.id })}
             className="link-action"
             aria-label={t("allowanceList.cancelLabel", label)}
             preventScrollReset

@@ -12,17 +12,11 @@ import { isAllowanceType, type AllowanceType } from "~/domain/allowances";
 import { todayInParis } from "~/domain/dates";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { intentOf, unknownIntent } from "~/routes/+shared/intents.server";
-import { internalPath, internalRedirect, type InternalTarget } from "~/routes/+shared/redirects.server";
-import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { shownFromThisSite } from "~/routes/+shared/same-site.server";
-import { parseUploadForm } from "~/routes/+shared/uploads.server";
-import {
-  CLOSE_INTENT,
-  type AllowanceActionData,
-  type AllowanceSummaryView,
-  type FrameView,
-} from "~/components/allowances/wizard";
-import { draftPath, type AllowanceFlowContext } from "./flow";
+import { CLOSE_INTENT, type AllowanceSummaryView, type FrameView } from "~/components/allowances/wizard";
+import { draftPath, LIST, plainForm, type AllowanceFlowContext } from "./flow.server";
 import { distanceAct, distanceLoad } from "./distance.server";
 import { subscriptionAct, subscriptionLoad } from "./subscription.server";
 
@@ -30,19 +24,27 @@ import { subscriptionAct, subscriptionLoad } from "./subscription.server";
  * The allowance wizards' frame (spec 001 §2.7, issue 15): `/plans/allowances/:requestId`, a side panel
  * over the list. `new` without a type offers the types the person may ask for; `new?type=…` (the refund
  * wizard's mobility road sends `ikv` for the bicycle) makes a draft and goes to its first step; the draft
- * (`?draft=ald_…&step=…`) is then run by its type's flow — distance-wizard.server.ts for carpooling and
- * bicycle, subscription-wizard.server.ts for the subscription. Any other id is an allowance already asked
+ * (`?draft=ald_…&step=…`) is then run by its type's flow (FLOWS) — distance.server.ts for carpooling
+ * and bicycle, subscription.server.ts for the subscription. Any other id is an allowance already asked
  * for, shown read-only with its figures in words. Closing a draft beyond its first step asks first
  * (`&close=1`), as the refund wizard does (decision 0026).
  */
-
-const LIST = "/plans/allowances" satisfies InternalTarget;
 
 interface Args {
   request: Request;
   params: { requestId: string };
   context: Readonly<RouterContextProvider>;
 }
+
+/**
+ * The flows, each with its loader and action (each a map from step to handler). A subscription's flow
+ * reads the body itself (its tickets step is multipart), the distance flow a plain form.
+ */
+const FLOWS = {
+  distance: { load: distanceLoad, act: distanceAct },
+  subscription: { load: subscriptionLoad, act: subscriptionAct },
+};
+const flowOf = (draft: AllowanceDraft) => FLOWS[draft.type === "subscription" ? "subscription" : "distance"];
 
 /** The refund wizard names the bicycle allowance by its subtype, `ikv`. */
 function askedType(raw: string): AllowanceType | null {
@@ -82,7 +84,6 @@ async function flowContext(
     draft,
     step,
     today: todayInParis(),
-    draftPath: draftPath(draft.id),
     closeTo: worthKeeping(draft) ? draftPath(draft.id, step, { close: "1" }) : internalPath(LIST, {}),
   };
 }
@@ -134,14 +135,12 @@ export async function allowanceWizardLoader({ request, params, context }: Args):
       resume,
     };
   }
-  if (draft.type === "subscription")
-    return { kind: "subscription", closeTo: ctx.closeTo, view: await subscriptionLoad(ctx) };
-  return distanceLoad(ctx);
+  return flowOf(draft).load(ctx);
 }
 
 /**
- * The action: the close confirmation is the frame's; any other post is the draft's flow's. A
- * subscription's flow reads the body itself (its tickets step is multipart), so the frame never does.
+ * The action: the close confirmation is the frame's; any other post is the draft's flow's, which reads
+ * the body itself, so the frame never does.
  */
 export async function allowanceWizardAction({ request, params, context }: Args) {
   const account = context.get(accountContext);
@@ -170,20 +169,7 @@ export async function allowanceWizardAction({ request, params, context }: Args) 
     return internalRedirect(LIST);
   }
 
-  const ctx = await flowContext(request, account, draft);
-  if (draft.type === "subscription") {
-    const answer = await subscriptionAct(ctx);
-    if (answer instanceof Response) return answer;
-    return data<AllowanceActionData>({ kind: "subscription", data: answer }, { status: 400 });
-  }
-  return distanceAct(ctx, await plainForm(request));
-}
-
-/** A form without files (every form of the frame and of the distance flow): a file sent anyway is refused (400). */
-async function plainForm(request: Request): Promise<FormData> {
-  const parsed = await parseUploadForm(request, { maxFiles: 0, maxFileSize: 1 });
-  if (parsed.kind !== "parsed") throw refusal(400, "allowanceWizard.errors.noFileHere");
-  return parsed.form;
+  return flowOf(draft).act(await flowContext(request, account, draft));
 }
 
 /** An allowance as the read-only panel explains it: the list's item, its documents with their download links. */
