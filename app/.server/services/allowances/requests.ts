@@ -35,7 +35,8 @@ import { deliveryAddressSchema } from "~/domain/schemas";
  * and groups an employee may use, the yearly caps, the simulation (every rule of domain/allowances.ts
  * applied again, the distance from the geodata provider), the confirmation (the server's own simulation
  * wins over anything the browser posts), the list and cancelling: the employee's side. The funder's review
- * is review.ts's, the monthly payouts payouts.ts's, the words of the e-mails wording.ts's.
+ * is review.ts's, the monthly payouts payouts.ts's, the events' notifications notifications.ts's (their
+ * words wording.ts's).
  */
 
 export interface AllowanceDeps {
@@ -500,7 +501,7 @@ async function insertAllowance(
   const row =
     sim.type === "subscription"
       ? subscriptionRow(common, input as SubscriptionInput, sim.result)
-      : await distanceRow(trx, common, input as DistanceInput, { ...checked, simulation: sim });
+      : await distanceRow(trx, common, input as DistanceInput, sim, checked);
   await trx.insertInto("allowances").values(row).execute();
   await linkAllowance(trx, userId, input.draftId, id);
   await addAllowanceNotification(trx, userId, "created", id, clock.now);
@@ -574,9 +575,9 @@ async function distanceRow(
   trx: DB,
   common: CommonColumns,
   input: DistanceInput,
-  checked: Checked & { simulation: Extract<AllowanceSimulation, { type: "carpooling" | "bicycle" }> },
+  sim: Extract<AllowanceSimulation, { type: "carpooling" | "bicycle" }>,
+  { home, work }: Checked,
 ): Promise<AllowanceTable> {
-  const sim = checked.simulation;
   const cap = await capStatus(trx, common.user_id, sim.group.id, Number(input.startAt.slice(0, 4)));
   const result = simulateDistance({
     oneWayMeters: sim.declaredMeters ?? sim.estimateMeters,
@@ -594,8 +595,8 @@ async function distanceRow(
     number_of_months: result.numberOfMonths,
     days_at_office: input.daysAtOffice,
     travel_role: sim.type === "carpooling" ? input.travelRole : null,
-    home_address: checked.home ? addressLine(checked.home) : null,
-    work_address: checked.work ? addressLine(checked.work) : null,
+    home_address: home ? addressLine(home) : null,
+    work_address: work ? addressLine(work) : null,
     rate_per_km: sim.group.ratePerKm,
     distance_estimate_m: sim.estimateMeters,
     distance_declared_m: sim.declaredMeters,
