@@ -16,7 +16,7 @@ import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } 
 
 /**
  * The refund wizard's steps (spec 001 §2.6): plain forms posting to the step's own URL, validated on the
- * server (decision 0008); conform shows the server's answer. Used by routes/plans/expense-request-wizard.tsx.
+ * server (decision 0008); conform shows the server's answer. Used by routes/refunds/wizard.tsx.
  */
 
 type StepOf<S extends RefundStep> = Extract<StepView, { step: S }>;
@@ -42,15 +42,16 @@ export function RefundWizard({ wizard, actionData }: { wizard: WizardView; actio
   return (
     <div className="refund-wizard" key={key}>
       <StepHeading wizard={wizard} />
-      {view.step === "type" ? <TypeStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-      {view.step === "preamble" ? <PreambleStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-      {view.step === "mobility" ? <MobilityStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-      {view.step === "ticket" ? <TicketStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-      {view.step === "details" ? <DetailsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-      {view.step === "methods" ? <MethodsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
-      {view.step === "summary" ? <SummaryStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
+      <StepForm wizard={wizard} view={view} lastResult={lastResult} />
     </div>
   );
+}
+
+/** The form of the step shown, given its own view: one component a step. */
+function StepForm({ wizard, view, lastResult }: StepProps<RefundStep>) {
+  // The map pairs each step with its component; TypeScript cannot follow that pairing through `view.step`.
+  const Step = STEP_FORMS[view.step] as (props: StepProps<RefundStep>) => ReactNode;
+  return <Step wizard={wizard} view={view} lastResult={lastResult} />;
 }
 
 function StepHeading({ wizard }: { wizard: WizardView }) {
@@ -579,3 +580,13 @@ function CloseConfirmation({ wizard }: { wizard: WizardView }) {
     </div>
   );
 }
+
+const STEP_FORMS: { [S in RefundStep]: (props: StepProps<S>) => ReactNode } = {
+  type: TypeStep,
+  preamble: PreambleStep,
+  mobility: MobilityStep,
+  ticket: TicketStep,
+  details: DetailsStep,
+  methods: MethodsStep,
+  summary: SummaryStep,
+};
