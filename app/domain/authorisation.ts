@@ -1,5 +1,4 @@
 import { isSunday } from "date-fns";
-import fr from "../../locales/fr/translation.json" with { type: "json" };
 import { isFrenchPublicHoliday } from "./calendar";
 import { walletBalance, type BalanceLine, type CreditLimitLine } from "./wallets";
 import { todayInParis } from "./dates";
@@ -92,46 +91,31 @@ export interface AuthorisationInput {
   overflow: OverflowSettings;
 }
 
-export type DeclineCode =
-  | "invalid_amount"
-  | "invalid_merchant_category"
-  | "card_blocked"
-  | "card_frozen"
-  | "card_not_activated"
-  | "pin_locked"
-  | "incorrect_pin"
-  | "currency_not_supported"
-  | "merchant_not_allowed"
-  | "meal_sunday"
-  | "meal_public_holiday"
-  | "meal_daily_cap"
-  | "today_zero_limit"
-  | "transaction_limit_exceeded"
-  | "daily_limit_exceeded"
-  | "overflow_limit_exceeded"
-  | "insufficient_funds";
-
 /**
- * Each decline code said in words: one French wording, the catalogue's `cards.transactions.reasons.*` (the declined
- * tab reads it too); `satisfies` fails the build when the catalogue lacks a code. `expired` and `reversed` are the
- * lifecycle's reasons of a released approval (decision 0035).
+ * Why a payment is declined, in the order the rules look (decision 0035). The codes only: the words are the
+ * catalogue's `cards.transactions.reasons.*`, said by the pages and by the notification's wording module
+ * (`services/card-payment-words.ts`, where a code without its words fails the typecheck).
  */
-export const DECLINE_REASONS = fr.cards.transactions.reasons satisfies Record<
-  DeclineCode | "expired" | "reversed",
-  string
->;
-
-/** The sentence shown with a decline (the declined tab, the notification, the sandbox terminal): "Refusée : …". */
-export const DECLINE_SENTENCES = Object.fromEntries(
-  Object.keys(DECLINE_REASONS)
-    .filter((code) => code !== "expired" && code !== "reversed")
-    .map((code) => [
-      code,
-      fr.cards.transactions.statusWithReason
-        .replace("{{status}}", fr.cards.transactions.status.declined)
-        .replace("{{reason}}", DECLINE_REASONS[code as DeclineCode]),
-    ]),
-) as Record<DeclineCode, string>;
+export const DECLINE_CODES = [
+  "invalid_amount",
+  "invalid_merchant_category",
+  "card_blocked",
+  "card_frozen",
+  "card_not_activated",
+  "pin_locked",
+  "incorrect_pin",
+  "currency_not_supported",
+  "merchant_not_allowed",
+  "meal_sunday",
+  "meal_public_holiday",
+  "meal_daily_cap",
+  "today_zero_limit",
+  "transaction_limit_exceeded",
+  "daily_limit_exceeded",
+  "overflow_limit_exceeded",
+  "insufficient_funds",
+] as const;
+export type DeclineCode = (typeof DECLINE_CODES)[number];
 
 /** The PIN counter after this attempt, when it changes. */
 export interface PinUpdate {
@@ -148,7 +132,7 @@ export type AuthorisationDecision =
       overflow: number;
       pin: PinUpdate | null;
     }
-  | { kind: "declined"; code: DeclineCode; message: string; pin: PinUpdate | null };
+  | { kind: "declined"; code: DeclineCode; pin: PinUpdate | null };
 
 // ---------------------------------------------------------------------------------------------
 // Merchant categories per wallet type
@@ -214,7 +198,6 @@ export function categoryEligible(walletType: string, categoryCode: string, day: 
 const decline = (code: DeclineCode, pin: PinUpdate | null = null): AuthorisationDecision => ({
   kind: "declined",
   code,
-  message: DECLINE_SENTENCES[code],
   pin,
 });
 

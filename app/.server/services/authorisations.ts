@@ -1,6 +1,5 @@
 import {
   authorise as decideByRules,
-  DECLINE_SENTENCES,
   MEAL_DAILY_CAP,
   mealDayRestriction,
   type AuthorisationDecision,
@@ -73,7 +72,6 @@ export type AuthoriseResult =
       /** Null for a request too malformed to record (amount or category code). */
       authorizationId: string | null;
       code: DeclineCode;
-      message: string;
     };
 
 const NOT_RECORDED: DeclineCode[] = ["invalid_amount", "invalid_merchant_category"];
@@ -109,7 +107,7 @@ export async function authorise(
     const { decision, creditCardId } = await decide(trx, card, request);
     if (decision.pin) await recordPinAttempt(trx, card, decision.pin, request.at);
     if (decision.kind === "declined" && NOT_RECORDED.includes(decision.code)) {
-      return { kind: "declined", authorizationId: null, code: decision.code, message: decision.message };
+      return { kind: "declined", authorizationId: null, code: decision.code };
     }
     const authorizationId = await recordAuthorisation(trx, card, request, decision);
     if (notify) {
@@ -120,7 +118,7 @@ export async function authorise(
       await recordNotification(trx, card.user_id, type, authorizationId, now);
     }
     if (decision.kind === "declined") {
-      return { kind: "declined", authorizationId, code: decision.code, message: decision.message };
+      return { kind: "declined", authorizationId, code: decision.code };
     }
     await holdWallets(trx, authorizationId, request, decision.split);
     const overflowPayment =
@@ -309,7 +307,7 @@ async function openOverflowPayment(
 
 /**
  * The decision already recorded for a Stripe authorisation, as `authorise` answered it, or undefined: none.
- * A declined row keeps its code; the sentence is the domain's for that code.
+ * A declined row keeps its code.
  */
 export async function decisionOf(db: DB, stripeAuthorizationId: string): Promise<AuthoriseResult | undefined> {
   const row = await db
@@ -321,7 +319,7 @@ export async function decisionOf(db: DB, stripeAuthorizationId: string): Promise
   const declined = row.status_name === "closed" && row.has_card_transactions === 0;
   if (declined) {
     const code = (row.status_reason ?? "insufficient_funds") as DeclineCode;
-    return { kind: "declined", authorizationId: row.id, code, message: DECLINE_SENTENCES[code] ?? "" };
+    return { kind: "declined", authorizationId: row.id, code };
   }
   const [parts, intent] = await Promise.all([
     db

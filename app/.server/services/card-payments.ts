@@ -1,9 +1,8 @@
-import { DECLINE_REASONS } from "~/domain/authorisation";
 import { formatCents } from "~/domain/money";
-import resources from "~/i18n/catalogues";
 import type { Platform } from "../platform";
 import { PaymentError } from "../providers/payments/port";
 import { authorise, type AuthoriseRequest, type AuthoriseResult } from "./authorisations";
+import { cardPaymentSentence } from "./card-payment-words";
 import {
   capture,
   expireStale,
@@ -13,7 +12,6 @@ import {
   type RefundResult,
   type ReverseResult,
 } from "./authorisation-lifecycle";
-import { fill } from "./refunds/requests";
 import { deliverNotification } from "./notifications";
 
 /**
@@ -76,12 +74,11 @@ async function settle(deps: CardPaymentDeps, request: AuthoriseRequest, result: 
     .where("card_authorizations.id", "=", result.authorizationId)
     .executeTakeFirst();
   if (!owner) return;
-  const words = resources.fr.translation.notificationCentre.cardPayment;
-  const values = { amount: formatCents(request.amount), merchant: request.merchant.name.trim() || "?" };
   const approved = result.kind === "approved";
-  const sentence = approved
-    ? fill(words.approved, values)
-    : fill(words.declined, { ...values, reason: DECLINE_REASONS[result.code] });
+  const sentence = cardPaymentSentence(result, {
+    amount: formatCents(request.amount),
+    merchant: request.merchant.name.trim() || "?",
+  });
   await deliverNotification(
     deps,
     owner.user_id,

@@ -1,11 +1,11 @@
 import type { DeclineCode } from "~/domain/authorisation";
-import { DECLINE_SENTENCES } from "~/domain/authorisation";
 import type { TerminalPayment } from "~/domain/terminal-schemas";
 import type { DB } from "../db";
 import type { Platform } from "../platform";
 import { isSandboxIssuer } from "../providers/issuer/sandbox";
 import { isSandboxProcessor } from "../providers/payments/sandbox";
 import type { CaptureResult, RefundResult, ReverseResult } from "./authorisation-lifecycle";
+import { declineSentence } from "./card-payment-words";
 import { payWithCard, type CardPaymentDeps } from "./card-payments";
 
 /**
@@ -39,6 +39,7 @@ export async function findTerminalCard(db: DB, lastFour: string, holder: string 
 export type TerminalPayResult =
   | { kind: "unknownCard" }
   | { kind: "ambiguousCard" }
+  /** A request too malformed to record; `sentence` is the decline's words for the shell (`npm run sandbox:pay`). */
   | { kind: "invalid"; code: DeclineCode; sentence: string }
   | { kind: "decided"; authorizationId: string; holder: string };
 
@@ -74,7 +75,7 @@ export async function terminalPay(deps: TerminalDeps, payment: TerminalPayment):
   if (result.kind === "unknownCard") return { kind: "unknownCard" };
   if (!result.authorizationId) {
     const code = result.kind === "declined" ? result.code : "invalid_amount";
-    return { kind: "invalid", code, sentence: DECLINE_SENTENCES[code] };
+    return { kind: "invalid", code, sentence: declineSentence(code) };
   }
   return { kind: "decided", authorizationId: result.authorizationId, holder: card.email };
 }
@@ -193,45 +194,61 @@ export async function listTerminalAuthorisations(
   });
 }
 
-/** What a capture, a reversal or a refund at the terminal says: success or not, and its catalogue key. */
+/**
+ * What a capture, a reversal or a refund at the terminal came to: done, or refused with the reason's code (the
+ * page and the shell word them: `terminal.<code>`, `terminal.errors.<code>`).
+ */
+export type TerminalOutcome =
+  | { kind: "done"; code: "captured" | "reversed" | "refunded" }
+  | {
+      kind: "refused";
+      code:
+        | "reverseCaptured"
+        | "overTolerance"
+        | "captureFunds"
+        | "refundTooMuch"
+        | "notRefundable"
+        | "authorization"
+        | "amountFormat"
+        | "notCapturable"
+        | "notReversible";
+    };
+
+const refusedBecause = (code: Extract<TerminalOutcome, { kind: "refused" }>["code"]): TerminalOutcome => ({
+  kind: "refused",
+  code,
+});
+
+/** The outcome of a capture, a reversal or a refund at the terminal. */
 export function lifecycleOutcome(
   result: CaptureResult | ReverseResult | RefundResult,
   step: "capture" | "reverse" | "refund",
-): { ok: boolean; message: string } {
+): TerminalOutcome {
   switch (result.kind) {
     case "captured":
     case "alreadyCaptured":
-      return {
-        ok: step === "capture",
-        message: step === "capture" ? "terminal.captured" : "terminal.errors.reverseCaptured",
-      };
+      return step === "capture" ? { kind: "done", code: "captured" } : refusedBecause("reverseCaptured");
     case "reversed":
     case "alreadyReleased":
-      return { ok: true, message: "terminal.reversed" };
+      return { kind: "done", code: "reversed" };
     case "refunded":
     case "alreadyRefunded":
-      return { ok: true, message: "terminal.refunded" };
+      return { kind: "done", code: "refunded" };
     case "overTolerance":
-      return { ok: false, message: "terminal.errors.overTolerance" };
+      return refusedBecause("overTolerance");
     case "insufficientFunds":
-      return { ok: false, message: "terminal.errors.captureFunds" };
+      return refusedBecause("captureFunds");
     case "tooMuch":
-      return { ok: false, message: "terminal.errors.refundTooMuch" };
+      return refusedBecause("refundTooMuch");
     case "notCaptured":
-      return { ok: false, message: "terminal.errors.notRefundable" };
+      return refusedBecause("notRefundable");
     case "notFound":
-      return { ok: false, message: "terminal.errors.authorization" };
+      return refusedBecause("authorization");
     case "invalid":
-      return { ok: false, message: "terminal.errors.amountFormat" };
+      return refusedBecause("amountFormat");
     default:
-      return {
-        ok: false,
-        message:
-          step === "capture"
-            ? "terminal.errors.notCapturable"
-            : step === "reverse"
-              ? "terminal.errors.notReversible"
-              : "terminal.errors.notRefundable",
-      };
+      return refusedBecause(
+        step === "capture" ? "notCapturable" : step === "reverse" ? "notReversible" : "notRefundable",
+      );
   }
 }

@@ -89,7 +89,9 @@ export async function action({ request }: Route.ActionArgs) {
         : // Each press is a new refund of the merchant's (its own reference).
           await refundCardPayment(platform, authorization, amount!, newId("mref"));
   const outcome = lifecycleOutcome(result, intent);
-  return flash(outcome.ok ? "success" : "error", outcome.message);
+  return outcome.kind === "done"
+    ? flash("success", `terminal.${outcome.code}`)
+    : flash("error", `terminal.errors.${outcome.code}`);
 }
 
 function stateInWords(t: Translate, a: TerminalAuthorisation): string {
