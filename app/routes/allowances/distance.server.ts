@@ -44,6 +44,7 @@ import {
   refusedIn,
   stepLinks,
   type AllowanceFlowContext,
+  type Posted,
 } from "./flow.server";
 
 /**
@@ -61,11 +62,7 @@ interface DistanceContext extends AllowanceFlowContext {
   groups: AllowanceGroup[];
 }
 
-/** The action's: the form posted too. */
-interface DistancePost extends DistanceContext {
-  form: FormData;
-}
-
+type DistancePost = Posted<DistanceContext>;
 const refused = refusedIn<DistanceStep, "distance">("distance");
 const stepIndex = (step: DistanceStep) => DISTANCE_STEPS.indexOf(step);
 
@@ -320,20 +317,18 @@ const CONTINUE: StepHandlers<DistanceStep, DistancePost, Response | ReturnType<t
   summary: confirm,
 };
 
+/** Each button of the flow (declared once in DISTANCE_INTENT); "Continuer" is the step's own. */
+const INTENT_HANDLERS: Record<keyof typeof DISTANCE_INTENT, (ctx: DistancePost) => ReturnType<typeof confirm>> = {
+  chooseGroup,
+  correctDistance,
+  useEstimate: backToEstimate,
+  confirm,
+  continue: (ctx) => runStep(CONTINUE, stepOf(DISTANCE_STEPS, ctx.step) ?? "intro", ctx),
+};
+
 /** The action's part: the step's plain form (the URL says which draft and step), dispatched on its button. */
 export async function distanceAct(flow: AllowanceFlowContext) {
   const form = await plainForm(flow.request);
-  const ctx: DistancePost = { ...(await distanceContext(flow)), form };
-  switch (intentOf(form, DISTANCE_INTENT)) {
-    case DISTANCE_INTENT.chooseGroup:
-      return chooseGroup(ctx);
-    case DISTANCE_INTENT.correctDistance:
-      return correctDistance(ctx);
-    case DISTANCE_INTENT.useEstimate:
-      return backToEstimate(ctx);
-    case DISTANCE_INTENT.confirm:
-      return confirm(ctx);
-    case DISTANCE_INTENT.continue:
-      return runStep(CONTINUE, stepOf(DISTANCE_STEPS, flow.step) ?? "intro", ctx);
-  }
+  const intent = intentOf(form, DISTANCE_INTENT);
+  return INTENT_HANDLERS[intent]({ ...(await distanceContext(flow)), form });
 }

@@ -33,6 +33,9 @@ export interface AllowanceFlowContext {
   closeTo: InternalPath;
 }
 
+/** A flow's context in its action: the form posted too (read by the flow: plain, or multipart for files). */
+export type Posted<Ctx extends AllowanceFlowContext> = Ctx & { form: FormData };
+
 export const LIST = "/plans/allowances" satisfies InternalTarget;
 const LIST_REFRESHED = internalPath(LIST, {}, { search: { refresh: "1" } });
 

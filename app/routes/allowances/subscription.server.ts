@@ -35,6 +35,7 @@ import {
   refusedIn,
   stepLinks,
   type AllowanceFlowContext,
+  type Posted,
 } from "./flow.server";
 
 /**
@@ -51,11 +52,8 @@ interface SubscriptionContext extends AllowanceFlowContext {
   groups: SubscriptionGroupView[];
 }
 
-/** The action's: the form posted too (multipart: the tickets step sends files). */
-interface SubscriptionPost extends SubscriptionContext {
-  form: FormData;
-}
-
+/** Multipart: the tickets step sends files. */
+type SubscriptionPost = Posted<SubscriptionContext>;
 const refused = refusedIn<SubscriptionStep, "subscription">("subscription");
 const stepIndex = (step: SubscriptionStep) => SUBSCRIPTION_STEPS.indexOf(step);
 
@@ -283,6 +281,17 @@ const CONTINUE: StepHandlers<SubscriptionStep, SubscriptionPost, Response | Retu
   summary: confirm,
 };
 
+/** Each button of the flow (declared once in SUBSCRIPTION_INTENT); "Continuer" is the step's own. */
+const INTENT_HANDLERS: Record<
+  keyof typeof SUBSCRIPTION_INTENT,
+  (ctx: SubscriptionPost, step: SubscriptionStep) => ReturnType<typeof confirm>
+> = {
+  upload,
+  resetFiles,
+  confirm,
+  continue: (ctx, step) => runStep(CONTINUE, step, ctx),
+};
+
 /**
  * The action's part: the step's form (the URL says which draft and step), dispatched on its button. The
  * tickets step sends its files as multipart: every post is read by `parseUploadForm` (streamed, limits).
@@ -306,14 +315,5 @@ export async function subscriptionAct(flow: AllowanceFlowContext) {
   const step = stepOf(SUBSCRIPTION_STEPS, flow.step) ?? "intro";
   const reachable = reachableStep(SUBSCRIPTION_STEPS, ctx);
   if (reachable !== step) return goToStep(ctx, reachable);
-  switch (intent) {
-    case SUBSCRIPTION_INTENT.upload:
-      return upload(ctx);
-    case SUBSCRIPTION_INTENT.resetFiles:
-      return resetFiles(ctx);
-    case SUBSCRIPTION_INTENT.confirm:
-      return confirm(ctx);
-    case SUBSCRIPTION_INTENT.continue:
-      return runStep(CONTINUE, step, ctx);
-  }
+  return INTENT_HANDLERS[intent](ctx, step);
 }
