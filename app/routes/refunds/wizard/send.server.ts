@@ -1,3 +1,4 @@
+import type { ExpenseDraft } from "~/.server/services/refunds/drafts";
 import { SWORN_NAME_TYPES, submitExpenseRequest } from "~/.server/services/refunds/requests";
 import { recordInBackground } from "~/.server/services/tag-events";
 import type { TagEvent } from "~/domain/tag-events";
@@ -8,6 +9,24 @@ import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { refusedStep } from "~/routes/+shared/wizard.server";
 import { LIST, failedLoad } from "./context.server";
 import type { StepContext, StepResult } from "./steps.server";
+
+/** The request the draft's answers make, sworn (and signed with the name, for the types that ask it). */
+function requestOf(d: ExpenseDraft, swornName: string | null) {
+  return {
+    draftId: d.id,
+    requestId: d.requestId,
+    typeId: d.typeId ?? "",
+    partnerId: d.partnerId ?? "",
+    ticketDate: d.ticketDate ?? "",
+    amount: d.amount ?? 0,
+    iban: d.iban,
+    paymentMethods: d.paymentMethods,
+    mediaId: d.mediaId ?? "",
+    secondMediaId: d.secondMediaId,
+    swornStatement: true,
+    swornName,
+  };
+}
 
 /**
  * Sending the request from the summary (spec 001 §2.6, §8): the sworn statement, and the sworn name for
@@ -23,26 +42,10 @@ export async function send(ctx: StepContext): Promise<StepResult> {
       "summary",
       reply(submission, { fieldErrors: { sworn_name: ["refunds.errors.swornNameRequired"] } }),
     );
-  const result = await submitExpenseRequest(
-    db,
-    platform.messenger,
-    userId,
-    {
-      draftId: d.id,
-      requestId: d.requestId,
-      typeId: d.typeId ?? "",
-      partnerId: d.partnerId ?? "",
-      ticketDate: d.ticketDate ?? "",
-      amount: d.amount ?? 0,
-      iban: d.iban,
-      paymentMethods: d.paymentMethods,
-      mediaId: d.mediaId ?? "",
-      secondMediaId: d.secondMediaId,
-      swornStatement: true,
-      swornName: swornName ? (submission.value.sworn_name ?? null) : null,
-    },
-    { push: platform.push },
-  );
+  const sworn = swornName ? (submission.value.sworn_name ?? null) : null;
+  const result = await submitExpenseRequest(db, platform.messenger, userId, requestOf(d, sworn), {
+    push: platform.push,
+  });
   switch (result.kind) {
     case "created": {
       // The tag manager's event (decision 0031): a new request sent, not a correction; nobody waits for it.
