@@ -56,7 +56,7 @@ export interface PartnerPickerProps {
 export const PARTNER_SEARCH_FIELD = "partnerSearch";
 export const PARTNER_SEARCH_INTENT = "searchPartner";
 
-/** The JSON search of `routes/plans/partners.ts`. */
+/** The JSON search of `routes/partners/search.ts`. */
 export const PARTNER_SEARCH_ROUTE = "/plans/partners";
 
 /** The search typed in a submitted form (or a URL's query), trimmed and cut to a sane length. */

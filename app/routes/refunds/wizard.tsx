@@ -7,7 +7,7 @@ import { wizardAction, wizardLoader } from "./wizard.server";
 
 /**
  * A refund request, new or corrected (spec 001 §2.6): the wizard in a side panel over the list of
- * requests (a dialog with JS, a region of the page without). Its flow is expense-request-wizard.server.ts.
+ * requests (a dialog with JS, a region of the page without). Its flow is wizard.server.ts.
  */
 export const loader = (args: Route.LoaderArgs) => wizardLoader(args);
 
