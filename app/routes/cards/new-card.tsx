@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/new-card";
 import { CardWizard, wizardInvalid } from "~/components/CardWizard";
@@ -26,11 +27,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function NewCardPanel({ loaderData, actionData, params }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const base = `/cards/${params.cardId}`;
+  const card = href("/cards/:cardId", { cardId: params.cardId });
   const invalid = wizardInvalid(loaderData, actionData);
   return (
-    <Panel id="new-card" title={t("cards.create.title")} closeTo={base} error={invalid}>
-      <CardWizard view={loaderData} actionData={actionData} base={`${base}/new-card`} cancelTo={base} />
+    <Panel id="new-card" title={t("cards.create.title")} closeTo={card} error={invalid}>
+      <CardWizard
+        view={loaderData}
+        actionData={actionData}
+        base={href("/cards/:cardId/new-card", { cardId: params.cardId })}
+        cancelTo={card}
+      />
     </Panel>
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/overflow-new-card";
 import { Panel } from "~/components/Panel";
@@ -40,7 +40,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // setup there does not: a link from another site goes to the overflow panel, whose "add" link is this site's
   // (decision 0048).
   if (!shownFromThisSite(request)) throw internalRedirect(overflow);
-  const setup = await startCreditCardSetup(db, payments, account, `/cards/${card.id}/overflow/new-card`);
+  const setup = await startCreditCardSetup(
+    db,
+    payments,
+    account,
+    href("/cards/:cardId/overflow/new-card", { cardId: card.id }),
+  );
   if (setup === "processorFailed")
     throw await redirectWithFlash(request, overflow, { kind: "error", message: "cards.addCreditCard.unavailable" });
   return { cardId: card.id, setup, sandbox: env.sandbox };
@@ -49,7 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export default function AddCreditCardPanel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { cardId, setup, sandbox } = loaderData;
-  const overflow = `/cards/${cardId}/overflow`;
+  const overflow = href("/cards/:cardId/overflow", { cardId });
   return (
     <Panel id="add-credit-card" title={t("cards.addCreditCard.title")} closeTo={overflow}>
       <p>{t("cards.addCreditCard.intro")}</p>
@@ -60,7 +65,7 @@ export default function AddCreditCardPanel({ loaderData }: Route.ComponentProps)
         <StripeCardSetup
           clientSecret={setup.clientSecret}
           publishableKey={setup.publishableKey}
-          returnTo={`/cards/${cardId}/overflow/new-card`}
+          returnTo={href("/cards/:cardId/overflow/new-card", { cardId })}
         />
       )}
       <p>

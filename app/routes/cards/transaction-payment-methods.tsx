@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/transaction-payment-methods";
 import { ErrorSummary, Field } from "~/components/forms";
@@ -150,7 +150,7 @@ export default function SwitchPaymentMethods({ loaderData, actionData }: Route.C
             <button type="submit" className="button">
               {t("cards.switch.submit")}
             </button>
-            <Link to={`/cards/${transaction.cardId}`} className="link-action">
+            <Link to={href("/cards/:cardId", { cardId: transaction.cardId })} className="link-action">
               {t("cards.report.back")}
             </Link>
           </div>

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/card";
 import { CardWizard, wizardInvalid } from "~/components/CardWizard";
@@ -43,7 +44,7 @@ export default function OnboardingCard({ loaderData, actionData }: Route.Compone
       <DocumentTitle page={t("onboarding.card.title")} error={invalid} />
       <h2 id="onboarding-card-title">{t("onboarding.card.title")}</h2>
       <p>{t("onboarding.card.intro")}</p>
-      <CardWizard view={loaderData} actionData={actionData} base="/onboarding/card" />
+      <CardWizard view={loaderData} actionData={actionData} base={href("/onboarding/card")} />
     </section>
   );
 }
