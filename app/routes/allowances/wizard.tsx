@@ -8,7 +8,7 @@ import { allowanceWizardAction, allowanceWizardLoader } from "./wizard.server";
 /**
  * A mobility allowance, new or already asked for (spec 001 §2.7): the wizards in a side panel over the
  * list of allowances (a dialog with JS, a region of the page without). The frame is
- * allowance-wizard.server.ts; the flows distance-wizard.server.ts and subscription-wizard.server.ts.
+ * wizard.server.ts; the flows distance.server.ts and subscription.server.ts.
  */
 export const loader = (args: Route.LoaderArgs) => allowanceWizardLoader(args);
 
