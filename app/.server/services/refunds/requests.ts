@@ -694,11 +694,3 @@ export async function cancelExpenseRequest(
   );
   return { kind: "cancelled" };
 }
-
-/**
- * A catalogue text with its {{placeholders}} filled: kept only for the allowances and card-payment services,
- * which move to `frenchWords` (words.server.ts); it goes when they no longer import it.
- */
-export function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? "");
-}
