@@ -6,7 +6,8 @@ import { createAllowanceRow, createExpenseRequest } from "../../../tests/support
 import type { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
 import { createAllowanceDraft, setAllowanceFile } from "./allowances/drafts";
-import { attachReceipt, createDraft, DRAFT_TTL_MS } from "./refunds/drafts";
+import { DRAFT_TTL_MS } from "./drafts";
+import { attachReceipt, createDraft } from "./refunds/drafts";
 import {
   ORPHAN_GRACE_MS,
   purgeReceipts,
