@@ -88,6 +88,33 @@ async function flowContext(
   };
 }
 
+/**
+ * `new` without a draft: the types this person may ask for, or (`?type=…`, from this site) a new draft
+ * of that type, at its first step.
+ */
+async function typeChoice(request: Request, userId: string): Promise<FrameView> {
+  const { db } = await getPlatform();
+  const types = await allowanceTypesFor(db, userId);
+  const asked = new URL(request.url).searchParams.get("type");
+  const choose: FrameView = {
+    kind: "choose",
+    closeTo: LIST,
+    types: types.map((type) => ({
+      type,
+      href: internalPath("/plans/allowances/:requestId", { requestId: "new" }, { search: { type } }),
+    })),
+  };
+  if (asked === null) return choose;
+  const type = askedType(asked);
+  if (!type || !types.includes(type)) return { kind: "notAllowed", closeTo: LIST };
+  // A link from another site makes no draft (decision 0048): the choice of types, whose links are this site's.
+  if (!shownFromThisSite(request)) return choose;
+  // The refund wizard's mobility road links here: the draft is made on this GET, then the URL names it
+  // (a reload of the draft's URL finds the same draft; old untouched drafts are dropped, decision 0026).
+  const draft = await createAllowanceDraft(db, userId, type);
+  throw internalRedirect(draftPath(draft.id, type === "subscription" ? null : "intro"));
+}
+
 export async function allowanceWizardLoader({ request, params, context }: Args): Promise<FrameView> {
   const account = context.get(accountContext);
   const { db } = await getPlatform();
@@ -100,28 +127,7 @@ export async function allowanceWizardLoader({ request, params, context }: Args):
   }
 
   const draftParam = url.searchParams.get("draft");
-  if (draftParam === null) {
-    const types = await allowanceTypesFor(db, account.id);
-    const asked = url.searchParams.get("type");
-    const choose: FrameView = {
-      kind: "choose",
-      closeTo: LIST,
-      types: types.map((type) => ({
-        type,
-        href: internalPath("/plans/allowances/:requestId", { requestId: "new" }, { search: { type } }),
-      })),
-    };
-    if (asked === null) return choose;
-    const type = askedType(asked);
-    if (!type || !types.includes(type)) return { kind: "notAllowed", closeTo: LIST };
-    // A link from another site makes no draft (decision 0048): the choice of types, whose links are this site's.
-    if (!shownFromThisSite(request)) return choose;
-    // The refund wizard's mobility road links here: the draft is made on this GET, then the URL names it
-    // (a reload of the draft's URL finds the same draft; old untouched drafts are dropped, decision 0026).
-    const draft = await createAllowanceDraft(db, account.id, type);
-    throw internalRedirect(draftPath(draft.id, type === "subscription" ? null : "intro"));
-  }
-
+  if (draftParam === null) return typeChoice(request, account.id);
   const draft = await findDraft(request, account.id, draftParam);
   if (draft instanceof Response) throw draft;
   const ctx = await flowContext(request, account, draft);
