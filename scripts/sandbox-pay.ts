@@ -156,8 +156,8 @@ async function main() {
           ? await reverseCardPayment(deps, id)
           : await refundCardPayment(deps, id, euros(amount), reference ?? newId("mref"));
     const outcome = lifecycleOutcome(result, step);
-    console.log(t(outcome.message));
-    if (!outcome.ok) process.exitCode = 1;
+    console.log(t(outcome.kind === "done" ? `terminal.${outcome.code}` : `terminal.errors.${outcome.code}`));
+    if (outcome.kind !== "done") process.exitCode = 1;
     await show(id);
   } finally {
     await handle.close();

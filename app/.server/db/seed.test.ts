@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DECLINE_SENTENCES, MEAL_DAILY_CAP, type DeclineCode } from "../../domain/authorisation";
+import { DECLINE_CODES, MEAL_DAILY_CAP, type DeclineCode } from "../../domain/authorisation";
 import { isFrenchPublicHoliday } from "../../domain/calendar";
 import { ibanProblem } from "../../domain/iban";
 import { parisDayAfter, todayInParis } from "../../domain/dates";
@@ -186,7 +186,7 @@ describe("marie", () => {
         expect(paid(r.id, "frozen"), r.merchant_name).toBe(r.amount - r.overflow_amount);
         expect(paid(r.id, "processed")).toBe(0);
       } else {
-        expect(Object.keys(DECLINE_SENTENCES)).toContain(r.status_reason);
+        expect(DECLINE_CODES).toContain(r.status_reason as DeclineCode);
         expect(movements.filter((m) => m.authorization_id === r.id)).toEqual([]);
       }
     }
