@@ -40,7 +40,8 @@ function statusInWords(t: Translate, item: CardTransaction): string {
     ? t(`cards.transactions.status.${item.status}`)
     : t("cards.transactions.status.other", { status: item.status });
   if (!item.statusReason) return status;
-  // Every decline code of the engine, and `expired`/`reversed`, is in the catalogue (`DECLINE_REASONS`, one wording);
+  // Every decline code of the engine (`DECLINE_CODES`), and `expired`/`reversed`, is in the catalogue, one wording (a
+  // code without words fails the typecheck in services/card-payment-words.ts);
   // a reason the catalogue does not know shows as the issuer sent it.
   const reason = /^[a-z_]+$/.test(item.statusReason)
     ? t(`cards.transactions.reasons.${item.statusReason}`, { defaultValue: item.statusReason })

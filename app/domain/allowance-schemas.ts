@@ -8,7 +8,7 @@ import { deliveryAddressSchema } from "./schemas";
 /*
  * The carpooling and bicycle wizard's forms (decision 0021): the server parses each step with its schema;
  * errors are catalogue keys. The rules are those of domain/allowances.ts and the address rules of the
- * delivery address (street number, 50 characters); the platform (services/allowances.ts) checks them all
+ * delivery address (street number, 50 characters); the platform (services/allowances/requests.ts) checks them all
  * again on confirmation. Kept apart from the components so that zod stays out of the browser (decision 0008).
  */
 

@@ -9,7 +9,7 @@ import { parseEuros } from "./money";
  * schema; errors are catalogue keys; the fields it shares with the other allowance wizards are theirs
  * (allowance-schemas.ts). The date rules are domain/allowances.ts's (`periodProblems` for a
  * subscription: start in this year or last year until 15 January, end on or after the start and not
- * after 31 December); the platform (services/allowances.ts) checks everything again on confirmation.
+ * after 31 December); the platform (services/allowances/requests.ts) checks everything again on confirmation.
  * Kept apart from the components so that zod stays out of the browser (decision 0008).
  */
 

@@ -30,7 +30,7 @@ test("the list says each allowance in words, with its payouts and refusal reason
 }) => {
   const account = await makeAccount(WITH_ALLOWANCES);
   const sent = await makeAllowance(account, { created_at: new Date(Date.now() - 3_000).toISOString() });
-  // Approved by the funder: a payout a month (services/allowances.ts reviewAllowance makes the same rows).
+  // Approved by the funder: a payout a month (services/allowances/review.ts reviewAllowance makes the same rows).
   await makeAllowance(
     account,
     {

@@ -10,7 +10,7 @@ import { action } from "~/routes/cards/new-card";
 import { installTestPlatform } from "../support/test-platform";
 
 /**
- * The card creation wizard's action (routes/cards/new-card.tsx, flow in routes/+shared/card-wizard.server.ts)
+ * The card creation wizard's action (routes/cards/new-card.tsx, flow in routes/cards/wizard.server.ts)
  * called as React Router calls it: a real urlencoded `Request`, a context holding the signed-in account
  * (as the signed-in layout's middleware leaves it), a test database (SQLite, or PostgreSQL with
  * TEST_DATABASE_URL) and the sandbox issuer.

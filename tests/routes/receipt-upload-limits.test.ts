@@ -13,7 +13,7 @@ import { action } from "~/routes/refunds/wizard";
 import { installTestPlatform } from "../support/test-platform";
 
 /**
- * The refund wizard's upload (routes/plans/expense-request-wizard.tsx) as React Router calls it, without
+ * The refund wizard's upload (routes/refunds/wizard.tsx) as React Router calls it, without
  * JavaScript: beyond the person's receipt ceiling or upload rate (decision 0047) the ticket step answers 400 with
  * the French refusal on the file field, through the form contract (decision 0021).
  */

@@ -583,7 +583,7 @@ export interface AllowanceDraftTable {
   id: string;
   user_id: string;
   type: string;
-  /** JSON of AllowanceAnswers (services/allowance-drafts.ts). */
+  /** JSON of AllowanceAnswers (services/allowances/drafts.ts). */
   answers: string;
   media_id: string | null;
   second_media_id: string | null;

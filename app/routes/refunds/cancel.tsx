@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/cancel";
 import { CancelConfirmation, type CancelWords } from "~/components/forms/CancelConfirmation";
-import { cancellableOrBack, confirmCancel } from "~/components/forms/cancel-confirmation.server";
+import { cancellableOrBack, confirmCancel } from "~/routes/+shared/cancel-confirmation.server";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { getLocale } from "~/i18n/i18next.server";

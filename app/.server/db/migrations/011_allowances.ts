@@ -92,7 +92,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     /** carpooling, bicycle or subscription */
     .addColumn("type", "text", (c) => c.notNull())
-    /** JSON of AllowanceAnswers (services/allowance-drafts.ts). */
+    /** JSON of AllowanceAnswers (services/allowances/drafts.ts). */
     .addColumn("answers", "text", (c) => c.notNull().defaultTo("{}"))
     .addColumn("media_id", "text", (c) => c.references("files.id"))
     .addColumn("second_media_id", "text", (c) => c.references("files.id"))

@@ -1,7 +1,7 @@
 import { intentOf } from "~/routes/+shared/intents.server";
 import type { InternalTarget } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
-import { CANCEL_INTENT, type CancelWords } from "./CancelConfirmation";
+import { CANCEL_INTENT, type CancelWords } from "../../components/forms/CancelConfirmation";
 
 /**
  * The server half of the cancel confirmation (CancelConfirmation.tsx), the same for every feature: an
