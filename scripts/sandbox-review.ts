@@ -11,7 +11,7 @@ import { openCommandDatabase } from "./command-database";
 import { createMessenger } from "../app/.server/providers/messaging";
 import { createPushSender } from "../app/.server/providers/push";
 import { payDuePayouts } from "../app/.server/services/refunds/payouts";
-import { reviewExpenseRequest, type ReviewDecision } from "../app/.server/services/refunds/review";
+import { reviewRefund, type ReviewDecision } from "../app/.server/services/refunds/review";
 import { todayInParis } from "../app/domain/dates";
 
 const USAGE = "usage: npm run sandbox:review -- <request id> approve|refuse|correct [reason]  |  pay-due [YYYY-MM-DD]";
@@ -51,7 +51,7 @@ async function main() {
       process.exitCode = 2;
       return;
     }
-    const result = await reviewExpenseRequest(handle.db, messenger, first, decision, { push });
+    const result = await reviewRefund(handle.db, messenger, first, decision, { push });
     console.log(result.kind === "approved" ? `approved: payout on ${result.payoutDate}` : result.kind);
     if (!["approved", "refused", "toCorrect"].includes(result.kind)) process.exitCode = 1;
   } finally {

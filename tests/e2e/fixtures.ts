@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseHandle } from "../../app/.server/db";
 import {
   createAccount,
   createAllowanceRow,
-  createExpenseRequest,
+  createRefund,
   createPendingChange,
   type AccountSpec,
   type CreatedAccount,
@@ -65,7 +65,7 @@ interface TestFixtures {
    * A refund request of `account`'s, as the platform stores it (status sent unless told), for the
    * demo catalogue's expense type and partner named; paid from the wallets named (held while in progress).
    */
-  makeExpenseRequest: (account: TestAccount, request: ExpenseRequestSpec) => Promise<string>;
+  makeRefund: (account: TestAccount, request: RefundSpec) => Promise<string>;
   /**
    * An allowance of `account`'s with its own employer (status sent unless told), as the platform stores one
    * after a confirmation (`buildAllowance`'s figures unless told), with the monthly payouts given.
@@ -77,7 +77,7 @@ interface TestFixtures {
   ) => Promise<string>;
 }
 
-export interface ExpenseRequestSpec {
+export interface RefundSpec {
   /** An expense type's technical name (demo catalogue), e.g. "culture". */
   type: string;
   /** A partner's French name (demo catalogue). */
@@ -223,7 +223,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
   },
 
-  makeExpenseRequest: async ({ e2eDatabase }, provide) => {
+  makeRefund: async ({ e2eDatabase }, provide) => {
     const { db } = e2eDatabase.handle;
     await provide(async (account, spec) => {
       const type = await db
@@ -238,10 +238,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         .executeTakeFirstOrThrow();
       const split = Object.entries(spec.split ?? {}).map(([name, amount]) => {
         const walletId = account.wallets[name];
-        if (!walletId) throw new Error(`makeExpenseRequest: no wallet ${name}`);
+        if (!walletId) throw new Error(`makeRefund: no wallet ${name}`);
         return { walletId, amount };
       });
-      const row = await createExpenseRequest(
+      const row = await createRefund(
         db,
         { user_id: account.userId, type_id: type.id, partner_id: partner.id, amount: spec.amount, ...spec.fields },
         split,

@@ -44,7 +44,7 @@ interface UserData {
   /** Uploaded receipts (files rows). */
   fileIds: string[];
   /** Refund requests, the cancellable ones first. */
-  expenseRequestIds: string[];
+  refundIds: string[];
   /** Mobility allowances, the cancellable ones first. */
   allowanceIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
@@ -80,7 +80,7 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   // name the refund wizard's /plans/expense-requests/receipts instead).
   fileId: { owned: true, valid: (u) => (u.fileIds.length > 0 ? u.fileIds : ["file_none"]) },
   // A refund request's id, or an allowance's (the allowance wizard's read-only panel), both routes' `new`.
-  requestId: { owned: true, valid: (u) => [...u.expenseRequestIds, ...u.allowanceIds, "new"] },
+  requestId: { owned: true, valid: (u) => [...u.refundIds, ...u.allowanceIds, "new"] },
   allowanceId: { owned: true, valid: (u) => u.allowanceIds },
   field: { valid: () => ["phone", "email"] },
   channel: { valid: () => ["EMAIL", "SMS", "email"] },
@@ -469,7 +469,7 @@ function readUser(email: string): UserData {
       creditCardIds: creditCards.map((c) => c.id),
       licenceIds: licences.map((l) => l.id),
       fileIds: files.map((f) => f.id),
-      expenseRequestIds: expenseRequests.map((r) => r.id),
+      refundIds: expenseRequests.map((r) => r.id),
       allowanceIds: allowances.map((a) => a.id),
       distinctive: [...new Set(distinctive)],
     };

@@ -162,7 +162,7 @@ export function buildFile(fields: Pick<FileTable, "user_id"> & Partial<FileTable
 }
 
 /** A refund request as the platform stores it once sent (status sent, cancellable). */
-export function buildExpenseRequest(
+export function buildRefund(
   fields: Pick<ExpenseRequestTable, "user_id" | "type_id" | "amount"> & Partial<ExpenseRequestTable>,
 ): ExpenseRequestTable {
   const iban = fields.iban ?? "FR7630006000011234567890189";
@@ -277,12 +277,12 @@ export async function createAllowanceRow(
  * A request with its split over wallets and, while it is in progress, the amounts it holds on them — what
  * sending it through the service would have stored.
  */
-export async function createExpenseRequest(
+export async function createRefund(
   db: DB,
-  fields: Parameters<typeof buildExpenseRequest>[0],
+  fields: Parameters<typeof buildRefund>[0],
   split: { walletId: string; amount: number }[] = [],
 ): Promise<ExpenseRequestTable> {
-  const request = buildExpenseRequest(fields);
+  const request = buildRefund(fields);
   await db.insertInto("expense_requests").values(request).execute();
   for (const [position, m] of split.entries()) {
     await db

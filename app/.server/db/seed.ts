@@ -19,7 +19,7 @@ import {
   buildCreditCard,
   buildGroup,
   buildLicence,
-  buildExpenseRequest,
+  buildRefund,
   buildPartner,
   buildUser,
   buildWallet,
@@ -548,7 +548,7 @@ async function seedMarie(db: DB, clock: Clock, userId: string, groups: Groups, c
   await seedMarieCreditCards(db, clock, userId);
   const authorizations = await seedMarieAuthorizations(db, cards.main.id, wallets, payments);
   await seedMarieLicences(db, userId, groups, cards, wallets);
-  const requests = await seedMarieExpenseRequests(db, clock, userId, catalogue, wallets);
+  const requests = await seedMarieRefunds(db, clock, userId, catalogue, wallets);
   const allowanceId = await seedMarieAllowance(db, clock, userId, groups);
   await seedMarieNotifications(db, clock, userId, { cards, wallets, authorizations, requests, allowanceId });
 }
@@ -836,7 +836,7 @@ interface MarieRequests {
   finished: string[];
 }
 
-async function seedMarieExpenseRequests(
+async function seedMarieRefunds(
   db: DB,
   clock: Clock,
   userId: string,
@@ -845,7 +845,7 @@ async function seedMarieExpenseRequests(
 ): Promise<MarieRequests> {
   // One way to make a request row (factories.ts): the fields below are the demo's, the rest its defaults.
   const base = { user_id: userId, iban: MARIE_IBAN };
-  const correctable = buildExpenseRequest({
+  const correctable = buildRefund({
     ...base,
     type_id: typeId(catalogue, "culture"),
     partner_id: partnerId(catalogue, "Librairie des Terreaux"),
@@ -858,7 +858,7 @@ async function seedMarieExpenseRequests(
     correction_reason: "Le justificatif est illisible : envoyez une photo nette du ticket.",
     created_at: clock.at(-5 * DAY - 4 * HOUR),
   });
-  const cancellable = buildExpenseRequest({
+  const cancellable = buildRefund({
     ...base,
     // Culture, so that it holds its amount on marie's Culture wallet (cancelling it releases it there).
     type_id: typeId(catalogue, "culture"),
@@ -871,7 +871,7 @@ async function seedMarieExpenseRequests(
     is_cancellable: 1,
     created_at: clock.at(-2 * DAY - 6 * HOUR),
   });
-  const finished = buildExpenseRequest({
+  const finished = buildRefund({
     ...base,
     type_id: typeId(catalogue, "holidays"),
     partner_id: partnerId(catalogue, "Gîtes du Vercors"),

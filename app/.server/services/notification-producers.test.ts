@@ -3,12 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import {
-  createAccount,
-  createAllowanceRow,
-  createExpenseRequest,
-  type CreatedAccount,
-} from "../../../tests/support/factories";
+import { createAccount, createAllowanceRow, createRefund, type CreatedAccount } from "../../../tests/support/factories";
 import { openDemoDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import { SandboxIssuer } from "../providers/issuer/sandbox";
@@ -17,8 +12,8 @@ import { SandboxPushSender } from "../providers/push/sandbox";
 import { reviewAllowance } from "./allowances/review";
 import { newRequestId, saveCardChoice, submitCardRequest } from "./card-creation";
 import { payDuePayouts } from "./refunds/payouts";
-import { cancelExpenseRequest } from "./refunds/requests";
-import { reviewExpenseRequest } from "./refunds/review";
+import { cancelRefund } from "./refunds/requests";
+import { reviewRefund } from "./refunds/review";
 import { getWalletDetail, reloadWallet } from "./wallets";
 import {
   defaultNotificationPreferences,
@@ -95,7 +90,7 @@ const rowsOf = (account: CreatedAccount) =>
 
 /** A refund request of the person's, sent and waiting for the funder. */
 const sentRequest = async (account: CreatedAccount) =>
-  (await createExpenseRequest(handle.db, { user_id: account.userId, type_id: cultureType, amount: 3000 })).id;
+  (await createRefund(handle.db, { user_id: account.userId, type_id: cultureType, amount: 3000 })).id;
 
 interface Producer {
   type: string;
@@ -110,9 +105,7 @@ const producers: Producer[] = [
     type: "expense_request_approved_notification",
     run: async (account, { messenger, push }) => {
       const id = await sentRequest(account);
-      expect((await reviewExpenseRequest(handle.db, messenger, id, { kind: "approve" }, { push })).kind).toBe(
-        "approved",
-      );
+      expect((await reviewRefund(handle.db, messenger, id, { kind: "approve" }, { push })).kind).toBe("approved");
       return id;
     },
     path: (id) => `/plans/expense-requests#exr-${id}`,
@@ -122,7 +115,7 @@ const producers: Producer[] = [
     run: async (account, { messenger, push }) => {
       const id = await sentRequest(account);
       const decision = { kind: "refuse", reason: "Ticket illisible" } as const;
-      expect((await reviewExpenseRequest(handle.db, messenger, id, decision, { push })).kind).toBe("refused");
+      expect((await reviewRefund(handle.db, messenger, id, decision, { push })).kind).toBe("refused");
       return id;
     },
     path: (id) => `/plans/expense-requests?tab=finished#exr-${id}`,
@@ -132,7 +125,7 @@ const producers: Producer[] = [
     run: async (account, { messenger, push }) => {
       const id = await sentRequest(account);
       const decision = { kind: "askCorrection", reason: "Montant à corriger" } as const;
-      expect((await reviewExpenseRequest(handle.db, messenger, id, decision, { push })).kind).toBe("toCorrect");
+      expect((await reviewRefund(handle.db, messenger, id, decision, { push })).kind).toBe("toCorrect");
       return id;
     },
     path: (id) => `/plans/expense-requests#exr-${id}`,
@@ -141,7 +134,7 @@ const producers: Producer[] = [
     type: "expense_request_cancelled_notification",
     run: async (account, { messenger, push }) => {
       const id = await sentRequest(account);
-      expect((await cancelExpenseRequest(handle.db, messenger, account.userId, id, { push })).kind).toBe("cancelled");
+      expect((await cancelRefund(handle.db, messenger, account.userId, id, { push })).kind).toBe("cancelled");
       return id;
     },
     path: (id) => `/plans/expense-requests?tab=finished#exr-${id}`,
@@ -150,7 +143,7 @@ const producers: Producer[] = [
     type: "expense_request_finished_notification",
     run: async (account, { messenger, push }) => {
       const id = (
-        await createExpenseRequest(handle.db, {
+        await createRefund(handle.db, {
           user_id: account.userId,
           type_id: cultureType,
           amount: 3000,

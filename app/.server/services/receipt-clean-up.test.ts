@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAllowanceRow, createExpenseRequest } from "../../../tests/support/factories";
+import { createAllowanceRow, createRefund } from "../../../tests/support/factories";
 import type { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
 import { createAllowanceDraft, setAllowanceFile } from "./allowances/drafts";
@@ -91,7 +91,7 @@ test("the daily purge drops expired drafts and deletes their files, never a file
   const sentDraft = await createDraft(handle.db, alice.userId, {}, ago(20 * DAY));
   const onRequest = await receipt(alice.userId, ago(20 * DAY));
   await attachReceipt(handle.db, alice.userId, sentDraft.id, onRequest.id, ago(20 * DAY));
-  await createExpenseRequest(handle.db, {
+  await createRefund(handle.db, {
     user_id: alice.userId,
     type_id: typeId,
     amount: 1200,

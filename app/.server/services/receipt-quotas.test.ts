@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAllowanceRow, createExpenseRequest } from "../../../tests/support/factories";
+import { createAllowanceRow, createRefund } from "../../../tests/support/factories";
 import type { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
 import { createAllowanceDraft, setAllowanceFile } from "./allowances/drafts";
@@ -68,7 +68,7 @@ test("beyond the bytes a person's drafts may hold, an upload is refused and noth
 
   // Sent: the first file on a request, the second on an allowance; room again for 1.8 MB.
   if (first.kind !== "stored" || second.kind !== "stored") return;
-  await createExpenseRequest(handle.db, {
+  await createRefund(handle.db, {
     user_id: alice.userId,
     type_id: typeId,
     amount: 1000,

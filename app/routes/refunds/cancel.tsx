@@ -8,7 +8,7 @@ import { getLocale } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { internalPath } from "~/routes/+shared/redirects.server";
 import { getPlatform } from "~/.server/platform";
-import { cancelExpenseRequest, getExpenseRequest } from "~/.server/services/refunds/requests";
+import { cancelRefund, getRefund } from "~/.server/services/refunds/requests";
 
 const LIST = "/plans/expense-requests" as const;
 
@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = await getPlatform();
   const found = await cancellableOrBack(
     { request, list: LIST, words: WORDS },
-    await getExpenseRequest(db, account.id, params.requestId, getLocale(context)),
+    await getRefund(db, account.id, params.requestId, getLocale(context)),
   );
   return {
     request: { id: found.id, partnerName: found.partnerName, ticketDate: found.ticketDate, amount: found.amount },
@@ -45,11 +45,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const done = internalPath(LIST, {}, { search: { tab: "finished" } });
   return confirmCancel({ request, list: LIST, words: WORDS, done }, async () => {
     const { db, messenger, push } = await getPlatform();
-    return cancelExpenseRequest(db, messenger, account.id, params.requestId, { push });
+    return cancelRefund(db, messenger, account.id, params.requestId, { push });
   });
 }
 
-export default function CancelExpenseRequestPanel({ loaderData }: Route.ComponentProps) {
+export default function CancelRefundPanel({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { request } = loaderData;
   const intro = t("refunds.cancel.intro", {

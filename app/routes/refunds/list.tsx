@@ -10,20 +10,16 @@ import { getLocale } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { getPlatform } from "~/.server/platform";
-import {
-  listExpenseRequests,
-  type ExpenseRequestListItem,
-  type ExpenseRequestTab,
-} from "~/.server/services/refunds/requests";
+import { listRefunds, type RefundListItem, type RefundTab } from "~/.server/services/refunds/requests";
 
-const TABS: readonly ExpenseRequestTab[] = ["in-progress", "finished"];
+const TABS: readonly RefundTab[] = ["in-progress", "finished"];
 /** "Voir plus" asks for one page more; a hand-typed page number is capped. */
 const MAX_PAGE = 50;
 
 /** 2026-11-14 → 14/11/2026: a calendar day, shown as it is (no time zone to apply). */
 
 /** The list's state from the URL: `?tab=finished`, `?page=2` (defaults stay out of the URL). */
-function listQuery(searchParams: URLSearchParams): { tab: ExpenseRequestTab; page: number } {
+function listQuery(searchParams: URLSearchParams): { tab: RefundTab; page: number } {
   const tab = searchParams.get("tab") === "finished" ? "finished" : "in-progress";
   const page = Number(searchParams.get("page"));
   return { tab, page: Number.isInteger(page) && page >= 1 ? Math.min(page, MAX_PAGE) : 1 };
@@ -41,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { tab, page } = listQuery(new URL(request.url).searchParams);
   const { db } = await getPlatform();
-  const list = await listExpenseRequests(db, account.id, { tab, page, locale: getLocale(context) }).catch(
+  const list = await listRefunds(db, account.id, { tab, page, locale: getLocale(context) }).catch(
     failedTo("refunds.errors.fetchFailed"),
   );
   return { tab, page, ...list };
@@ -52,11 +48,11 @@ export function ErrorBoundary() {
   return <LoadFailure title={t("refunds.title")} />;
 }
 
-export default function ExpenseRequestsPage({ loaderData }: Route.ComponentProps) {
+export default function RefundsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const panel = useOutlet();
   const { tab, page, items, hasMore } = loaderData;
-  const href = (next: { tab: ExpenseRequestTab; page: number }, hash?: string) => {
+  const href = (next: { tab: RefundTab; page: number }, hash?: string) => {
     const params = new URLSearchParams();
     if (next.tab !== "in-progress") params.set("tab", next.tab);
     if (next.page !== 1) params.set("page", String(next.page));
@@ -104,7 +100,7 @@ export default function ExpenseRequestsPage({ loaderData }: Route.ComponentProps
             aria-label={t(tab === "finished" ? "refunds.list.finished" : "refunds.list.inProgress")}
           >
             {items.map((item) => (
-              <ExpenseRequestItem key={item.id} item={item} />
+              <RefundItem key={item.id} item={item} />
             ))}
           </ol>
         )}
@@ -120,7 +116,7 @@ export default function ExpenseRequestsPage({ loaderData }: Route.ComponentProps
   );
 }
 
-function ExpenseRequestItem({ item }: { item: ExpenseRequestListItem }) {
+function RefundItem({ item }: { item: RefundListItem }) {
   const { t } = useTranslation();
   const partner = item.partnerName ?? t("refunds.list.partnerUnknown");
   const date = formatDate(item.ticketDate);

@@ -1,9 +1,5 @@
 import { createDraft, discardDraft, findCorrectionDraft, saveDraftAnswers } from "~/.server/services/refunds/drafts";
-import {
-  listExpenseTypes,
-  loadExpenseRequestForEdit,
-  type EditableExpenseRequest,
-} from "~/.server/services/refunds/requests";
+import { listExpenseTypes, loadRefundForEdit, type EditableRefund } from "~/.server/services/refunds/requests";
 import { deleteReceipt } from "~/.server/services/receipts";
 import { readPartnerSearch } from "~/components/refunds/PartnerPicker";
 import { createWalletFromLicence } from "~/.server/services/wallets";
@@ -44,7 +40,7 @@ import { send } from "./wizard/send.server";
  * (services/refunds/drafts.ts), so Back keeps them and nothing needs JavaScript. The draft is found and
  * owned once (wizard/context.server.ts); each step's view (wizard/views.server.ts) and each step's answer
  * (wizard/steps.server.ts) is a function of its own, dispatched on the wizard kit's step maps. The platform
- * re-checks everything when the request is sent (`submitExpenseRequest`); the checks here say early what is wrong.
+ * re-checks everything when the request is sent (`submitRefund`); the checks here say early what is wrong.
  */
 
 /**
@@ -53,7 +49,7 @@ import { send } from "./wizard/send.server";
  * GET"). Not for a link from another site (decision 0048): the request's entry in the list, whose
  * "Corriger" link is this site's.
  */
-async function openCorrection(ctx: WizardContext, editable: EditableExpenseRequest): Promise<Response> {
+async function openCorrection(ctx: WizardContext, editable: EditableRefund): Promise<Response> {
   const { request, db, userId, requestId } = ctx;
   const draft =
     (await findCorrectionDraft(db, userId, requestId)) ??
@@ -67,7 +63,7 @@ async function openCorrection(ctx: WizardContext, editable: EditableExpenseReque
 /** The request being corrected: its IBAN on file, shown masked (methods, summary); null for a new one. */
 async function ibanOnFileOf(ctx: WizardContext): Promise<string | null> {
   if (!ctx.editing) return null;
-  const editable = await loadExpenseRequestForEdit(ctx.db, ctx.userId, ctx.requestId);
+  const editable = await loadRefundForEdit(ctx.db, ctx.userId, ctx.requestId);
   if (editable.kind !== "found") throw await failedLoad(ctx.request);
   if (!ctx.url.searchParams.get("draft")) throw await openCorrection(ctx, editable.request);
   return editable.request.ibanLastFour;
@@ -165,7 +161,7 @@ export async function wizardAction(args: WizardArgs): Promise<StepResult> {
     );
   const form = parsed.form;
   // Read before anything else, so that a body that cannot be read is refused as such (400) wherever it is sent.
-  if (editing && (await loadExpenseRequestForEdit(db, userId, requestId)).kind !== "found") return failedLoad(request);
+  if (editing && (await loadRefundForEdit(db, userId, requestId)).kind !== "found") return failedLoad(request);
   const intent = intentOf(form, WIZARD_INTENT);
 
   const found = await draftOfUrl(ctx);

@@ -13,7 +13,7 @@ export const loader = (args: Route.LoaderArgs) => wizardLoader(args);
 
 export const action = (args: Route.ActionArgs) => wizardAction(args);
 
-export default function ExpenseRequestWizard({ loaderData, actionData }: Route.ComponentProps) {
+export default function RefundWizardPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const title = loaderData.editing ? t("refundWizard.titleEdit") : t("refundWizard.title");
   return (

@@ -14,11 +14,7 @@ import { ReviewForms } from "~/components/ReviewForms";
 import { sandboxPlatform } from "./sandbox.server";
 import { REVIEW_REASON_MAX } from "~/domain/refunds";
 import { listScheduledPayouts, payDuePayouts } from "~/.server/services/refunds/payouts";
-import {
-  listRequestsAwaitingReview,
-  reviewExpenseRequest,
-  type ReviewDecision,
-} from "~/.server/services/refunds/review";
+import { listRequestsAwaitingReview, reviewRefund, type ReviewDecision } from "~/.server/services/refunds/review";
 
 const INTENT = intents("approve", "refuse", "correct", "payDue");
 const PAGE = "/dev/expense-requests" as const;
@@ -56,7 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
       : intent === INTENT.refuse
         ? { kind: "refuse", reason }
         : { kind: "askCorrection", reason };
-  const result = await reviewExpenseRequest(db, messenger, requestId, decision, { push });
+  const result = await reviewRefund(db, messenger, requestId, decision, { push });
   switch (result.kind) {
     case "approved":
       return redirectWithFlash(request, PAGE, { kind: "success", message: "refunds.review.approved" });

@@ -92,7 +92,7 @@ function toDraft(row: ExpenseRequestDraftTable, now: Date): ExpenseDraft {
   };
 }
 
-/** What a correction starts from (the platform's `EditableExpenseRequest`). */
+/** What a correction starts from (the platform's `EditableRefund`). */
 export interface DraftSource {
   id: string;
   typeId: string;

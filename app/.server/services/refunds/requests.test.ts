@@ -1,25 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "../../db";
-import {
-  buildFile,
-  createAccount,
-  createExpenseRequest,
-  type CreatedAccount,
-} from "../../../../tests/support/factories";
+import { buildFile, createAccount, createRefund, type CreatedAccount } from "../../../../tests/support/factories";
 import { openDemoDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import type { SandboxMessenger } from "../../providers/messaging/sandbox";
 import { payDuePayouts } from "./payouts";
 import {
-  cancelExpenseRequest,
+  cancelRefund,
   eligibleWallets,
-  listExpenseRequests,
+  listRefunds,
   listExpenseTypes,
-  loadExpenseRequestForEdit,
-  submitExpenseRequest,
-  type ExpenseRequestInput,
+  loadRefundForEdit,
+  submitRefund,
+  type RefundInput,
 } from "./requests";
-import { reviewExpenseRequest } from "./review";
+import { reviewRefund } from "./review";
 import { saveNotificationPreferences, defaultNotificationPreferences } from "../notification-preferences";
 import { getWalletDetail } from "../wallets";
 import { addWorkingDays } from "~/domain/calendar";
@@ -109,10 +104,7 @@ function addDays(day: string, days: number): string {
 }
 
 /** A valid gift request of 60 € split 40 € + 20 €… on the account's gift wallet only (one wallet). */
-async function validInput(
-  a: CreatedAccount,
-  overrides: Partial<ExpenseRequestInput> = {},
-): Promise<ExpenseRequestInput> {
+async function validInput(a: CreatedAccount, overrides: Partial<RefundInput> = {}): Promise<RefundInput> {
   return {
     draftId: await draft(a.userId, overrides.requestId ?? null),
     requestId: null,
@@ -192,7 +184,7 @@ describe("types and wallets", () => {
     expect(await eligibleWallets(db, a.userId, "meal")).toEqual([]);
     // The sport wallet holds nothing: not offered.
     expect(await eligibleWallets(db, a.userId, "sport")).toEqual([]);
-    const held = await createExpenseRequest(db, { user_id: a.userId, type_id: types.gift!, amount: 2500 }, [
+    const held = await createRefund(db, { user_id: a.userId, type_id: types.gift!, amount: 2500 }, [
       { walletId: a.wallets.Cadeaux!, amount: 2500 },
     ]);
     expect((await eligibleWallets(db, a.userId, "gift"))[0]!.available).toBe(7500);
@@ -211,7 +203,7 @@ describe("sending a request", () => {
       amount: 7000,
       paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 7000 }],
     });
-    const result = await submitExpenseRequest(db, messenger, a.userId, input);
+    const result = await submitRefund(db, messenger, a.userId, input);
     expect(result.kind).toBe("created");
     if (result.kind !== "created") return;
     const row = await db
@@ -239,7 +231,7 @@ describe("sending a request", () => {
     expect(wallet.available).toBe(3000);
     expect(wallet.total).toBe(10000);
 
-    const list = await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" });
+    const list = await listRefunds(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" });
     expect(list.items).toHaveLength(1);
     expect(list.items[0]).toMatchObject({
       id: row.id,
@@ -249,7 +241,7 @@ describe("sending a request", () => {
       isCancellable: true,
       media: [{ id: input.mediaId, number: 1, label: "Justificatif 1" }],
     });
-    expect((await listExpenseRequests(db, a.userId, { tab: "finished", page: 1, locale: "fr" })).items).toEqual([]);
+    expect((await listRefunds(db, a.userId, { tab: "finished", page: 1, locale: "fr" })).items).toEqual([]);
     const notification = await db
       .selectFrom("notifications")
       .selectAll()
@@ -274,9 +266,9 @@ describe("sending a request", () => {
       ],
       secondMediaId: await file(a.userId),
     });
-    const result = await submitExpenseRequest(db, messenger, a.userId, input);
+    const result = await submitRefund(db, messenger, a.userId, input);
     expect(result.kind).toBe("created");
-    const [item] = (await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
+    const [item] = (await listRefunds(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
     expect(item!.media.map((m) => m.label)).toEqual(["Justificatif 1", "Justificatif 2"]);
     expect((await counts(a.userId)).held).toBe(2);
   });
@@ -285,22 +277,17 @@ describe("sending a request", () => {
     const a = await account([{ name: "Cadeaux", type: "gift", balance: 200_000_000 }]);
     const asking = (amount: number) =>
       validInput(a, { amount, paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount }] });
-    expect((await submitExpenseRequest(db, messenger, a.userId, await asking(499_999))).kind).toBe("created");
-    expect((await submitExpenseRequest(db, messenger, a.userId, await asking(500_000))).kind).toBe("created");
+    expect((await submitRefund(db, messenger, a.userId, await asking(499_999))).kind).toBe("created");
+    expect((await submitRefund(db, messenger, a.userId, await asking(500_000))).kind).toBe("created");
     expect(await counts(a.userId)).toEqual({ requests: 2, held: 2 });
     for (const amount of [500_001, 99_999_999]) {
-      const refused = await submitExpenseRequest(db, messenger, a.userId, await asking(amount));
+      const refused = await submitRefund(db, messenger, a.userId, await asking(amount));
       expect(refused, String(amount)).toEqual({ kind: "invalid", errors: { amount: ["refunds.errors.amountTooBig"] } });
     }
     expect(await counts(a.userId)).toEqual({ requests: 2, held: 2 });
   });
 
-  const bad: [
-    string,
-    (a: CreatedAccount, other: CreatedAccount) => Promise<Partial<ExpenseRequestInput>>,
-    string,
-    string,
-  ][] = [
+  const bad: [string, (a: CreatedAccount, other: CreatedAccount) => Promise<Partial<RefundInput>>, string, string][] = [
     ["amount 0", async () => ({ amount: 0 }), "amount", "refunds.errors.amountPositive"],
     ["a negative amount", async () => ({ amount: -500 }), "amount", "refunds.errors.amountPositive"],
     ["1e12", async () => ({ amount: 1e12 }), "amount", "refunds.errors.amountTooBig"],
@@ -410,7 +397,7 @@ describe("sending a request", () => {
       const other = await account();
       const before = await counts(a.userId);
       const input = await validInput(a, await make(a, other));
-      const result = await submitExpenseRequest(db, messenger, a.userId, input);
+      const result = await submitRefund(db, messenger, a.userId, input);
       expect(result.kind).toBe("invalid");
       if (result.kind !== "invalid") return;
       expect(result.errors[field]).toContain(key);
@@ -427,7 +414,7 @@ describe("sending a request", () => {
 
   test("the sworn name for holidays and mobility must be the account's, accents and case aside", async () => {
     const a = await account([{ name: "Vacances", type: "holidays", balance: 50000 }]);
-    const holidays = (over: Partial<ExpenseRequestInput>) =>
+    const holidays = (over: Partial<RefundInput>) =>
       validInput(a, {
         typeId: types.holidays!,
         partnerId: partners["Gîtes du Vercors"]!,
@@ -435,12 +422,12 @@ describe("sending a request", () => {
         paymentMethods: [{ walletId: a.wallets.Vacances!, amount: 20000 }],
         ...over,
       });
-    const wrong = await submitExpenseRequest(db, messenger, a.userId, await holidays({ swornName: "Marie Martin" }));
+    const wrong = await submitRefund(db, messenger, a.userId, await holidays({ swornName: "Marie Martin" }));
     expect(wrong).toEqual({ kind: "invalid", errors: { sworn_name: ["refunds.errors.swornNameMismatch"] } });
-    const missing = await submitExpenseRequest(db, messenger, a.userId, await holidays({ swornName: "  " }));
+    const missing = await submitRefund(db, messenger, a.userId, await holidays({ swornName: "  " }));
     expect(missing).toEqual({ kind: "invalid", errors: { sworn_name: ["refunds.errors.swornNameRequired"] } });
     // The factory's account is "Alex Essai".
-    const right = await submitExpenseRequest(db, messenger, a.userId, await holidays({ swornName: " ÂLEX  essai " }));
+    const right = await submitRefund(db, messenger, a.userId, await holidays({ swornName: " ÂLEX  essai " }));
     expect(right.kind).toBe("created");
     if (right.kind !== "created") return;
     const row = await db
@@ -453,7 +440,7 @@ describe("sending a request", () => {
 
   test("a receipt already on another live request (same SHA-256) is refused on media; usable again once that one is cancelled", async () => {
     const a = await account();
-    const first = await submitExpenseRequest(
+    const first = await submitRefund(
       db,
       messenger,
       a.userId,
@@ -469,7 +456,7 @@ describe("sending a request", () => {
       paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 1000 }],
       mediaId: await file(a.userId, "same-bytes"),
     });
-    expect(await submitExpenseRequest(db, messenger, a.userId, again)).toEqual({
+    expect(await submitRefund(db, messenger, a.userId, again)).toEqual({
       kind: "invalid",
       errors: { media: ["refunds.errors.mediaDuplicate"] },
     });
@@ -480,22 +467,22 @@ describe("sending a request", () => {
       paymentMethods: [{ walletId: b.wallets.Cadeaux!, amount: 1000 }],
       mediaId: await file(b.userId, "same-bytes"),
     });
-    expect((await submitExpenseRequest(db, messenger, b.userId, theirs)).kind).toBe("created");
+    expect((await submitRefund(db, messenger, b.userId, theirs)).kind).toBe("created");
     if (first.kind !== "created") return;
-    expect(await cancelExpenseRequest(db, messenger, a.userId, first.requestId)).toEqual({ kind: "cancelled" });
-    expect((await submitExpenseRequest(db, messenger, a.userId, again)).kind).toBe("created");
+    expect(await cancelRefund(db, messenger, a.userId, first.requestId)).toEqual({ kind: "cancelled" });
+    expect((await submitRefund(db, messenger, a.userId, again)).kind).toBe("created");
   });
 
   test("two concurrent sends of one draft: one stored and held, the other already_submitted", async () => {
     const a = await account();
     const input = await validInput(a);
     const results = await Promise.all([
-      submitExpenseRequest(db, messenger, a.userId, input),
-      submitExpenseRequest(db, messenger, a.userId, input),
+      submitRefund(db, messenger, a.userId, input),
+      submitRefund(db, messenger, a.userId, input),
     ]);
     expect(results.map((r) => r.kind).sort()).toEqual(["alreadySubmitted", "created"]);
     expect(await counts(a.userId)).toEqual({ requests: 1, held: 1 });
-    expect(await submitExpenseRequest(db, messenger, a.userId, input)).toEqual({ kind: "alreadySubmitted" });
+    expect(await submitRefund(db, messenger, a.userId, input)).toEqual({ kind: "alreadySubmitted" });
   });
 
   test("two requests sent at once that together exceed a wallet: one stored, the other refused on its amount", async () => {
@@ -503,8 +490,8 @@ describe("sending a request", () => {
     const one = await validInput(a, { amount: 7000, paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 7000 }] });
     const two = await validInput(a, { amount: 6000, paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 6000 }] });
     const results = await Promise.all([
-      submitExpenseRequest(db, messenger, a.userId, one),
-      submitExpenseRequest(db, messenger, a.userId, two),
+      submitRefund(db, messenger, a.userId, one),
+      submitRefund(db, messenger, a.userId, two),
     ]);
     expect(results.map((r) => r.kind).sort()).toEqual(["created", "invalid"]);
     const refused = results.find((r) => r.kind === "invalid");
@@ -520,8 +507,8 @@ describe("sending a request", () => {
     const a = await account();
     const b = await account();
     const input = await validInput(a);
-    expect(await submitExpenseRequest(db, messenger, b.userId, input)).toEqual({ kind: "notFound" });
-    const theirs = await createExpenseRequest(db, {
+    expect(await submitRefund(db, messenger, b.userId, input)).toEqual({ kind: "notFound" });
+    const theirs = await createRefund(db, {
       user_id: a.userId,
       type_id: types.gift!,
       amount: 1000,
@@ -530,8 +517,8 @@ describe("sending a request", () => {
       is_cancellable: 0,
     });
     const edit = await validInput(b, { requestId: theirs.id });
-    expect(await submitExpenseRequest(db, messenger, b.userId, edit)).toEqual({ kind: "notFound" });
-    expect(await loadExpenseRequestForEdit(db, b.userId, theirs.id)).toEqual({ kind: "notFound" });
+    expect(await submitRefund(db, messenger, b.userId, edit)).toEqual({ kind: "notFound" });
+    expect(await loadRefundForEdit(db, b.userId, theirs.id)).toEqual({ kind: "notFound" });
     expect((await counts(b.userId)).requests).toBe(0);
   });
 });
@@ -539,34 +526,34 @@ describe("sending a request", () => {
 describe("cancelling", () => {
   test("releases the held amounts; a second cancel, a finished request or someone else's are refused", async () => {
     const a = await account();
-    const request = await createExpenseRequest(db, { user_id: a.userId, type_id: types.gift!, amount: 4000 }, [
+    const request = await createRefund(db, { user_id: a.userId, type_id: types.gift!, amount: 4000 }, [
       { walletId: a.wallets.Cadeaux!, amount: 4000 },
     ]);
     expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.reserved).toBe(4000);
     const b = await account();
-    expect(await cancelExpenseRequest(db, messenger, b.userId, request.id)).toEqual({ kind: "notFound" });
-    expect(await cancelExpenseRequest(db, messenger, a.userId, request.id)).toEqual({ kind: "cancelled" });
+    expect(await cancelRefund(db, messenger, b.userId, request.id)).toEqual({ kind: "notFound" });
+    expect(await cancelRefund(db, messenger, a.userId, request.id)).toEqual({ kind: "cancelled" });
     const wallet = (await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!;
     expect(wallet.reserved).toBe(0);
     expect(wallet.available).toBe(10000);
-    expect(await cancelExpenseRequest(db, messenger, a.userId, request.id)).toEqual({ kind: "notCancellable" });
-    const finished = await listExpenseRequests(db, a.userId, { tab: "finished", page: 1, locale: "fr" });
+    expect(await cancelRefund(db, messenger, a.userId, request.id)).toEqual({ kind: "notCancellable" });
+    const finished = await listRefunds(db, a.userId, { tab: "finished", page: 1, locale: "fr" });
     expect(finished.items.map((i) => [i.id, i.status, i.isCancellable])).toEqual([[request.id, "cancelled", false]]);
-    const paid = await createExpenseRequest(db, {
+    const paid = await createRefund(db, {
       user_id: a.userId,
       type_id: types.gift!,
       amount: 1000,
       status: "paid",
       is_cancellable: 0,
     });
-    expect(await cancelExpenseRequest(db, messenger, a.userId, paid.id)).toEqual({ kind: "notCancellable" });
-    expect(await cancelExpenseRequest(db, messenger, a.userId, "exr_unknown")).toEqual({ kind: "notFound" });
+    expect(await cancelRefund(db, messenger, a.userId, paid.id)).toEqual({ kind: "notCancellable" });
+    expect(await cancelRefund(db, messenger, a.userId, "exr_unknown")).toEqual({ kind: "notFound" });
   });
 });
 
 describe("the funder's review", () => {
   async function sent(a: CreatedAccount, amount = 6000) {
-    const result = await submitExpenseRequest(
+    const result = await submitRefund(
       db,
       messenger,
       a.userId,
@@ -580,7 +567,7 @@ describe("the funder's review", () => {
     const a = await account();
     const id = await sent(a);
     const now = new Date("2026-11-20T10:00:00Z"); // a Friday
-    const result = await reviewExpenseRequest(db, messenger, id, { kind: "approve" }, { now });
+    const result = await reviewRefund(db, messenger, id, { kind: "approve" }, { now });
     expect(result).toEqual({ kind: "approved", payoutDate: "2026-12-01" });
     expect(addWorkingDays("2026-11-20", 7)).toBe("2026-12-01");
     const row = await db.selectFrom("expense_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -613,17 +600,17 @@ describe("the funder's review", () => {
       scheduled_for: "2026-12-01",
       status: "scheduled",
     });
-    const [item] = (await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
+    const [item] = (await listRefunds(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
     expect(item).toMatchObject({ status: "approved", payoutDate: "2026-12-01", isCancellable: false });
-    expect(await cancelExpenseRequest(db, messenger, a.userId, id)).toEqual({ kind: "notCancellable" });
-    expect(await reviewExpenseRequest(db, messenger, id, { kind: "approve" })).toEqual({ kind: "notReviewable" });
+    expect(await cancelRefund(db, messenger, a.userId, id)).toEqual({ kind: "notCancellable" });
+    expect(await reviewRefund(db, messenger, id, { kind: "approve" })).toEqual({ kind: "notReviewable" });
     expect((await outboxFor(a.email)).map((m) => m.subject)).toContain("Votre demande de remboursement est validée");
     expect((await outboxFor(a.email)).at(-1)!.body).toContain("01/12/2026");
 
     expect((await payDuePayouts(db, messenger, "2026-11-30")).paid).not.toContain(id);
     expect((await payDuePayouts(db, messenger, "2026-12-01")).paid).toContain(id);
     expect((await payDuePayouts(db, messenger, "2026-12-01")).paid).not.toContain(id);
-    const finished = await listExpenseRequests(db, a.userId, { tab: "finished", page: 1, locale: "fr" });
+    const finished = await listRefunds(db, a.userId, { tab: "finished", page: 1, locale: "fr" });
     expect(finished.items.map((i) => [i.id, i.status])).toEqual([[id, "paid"]]);
     expect(
       (await db.selectFrom("payouts").select("status").where("expense_request_id", "=", id).executeTakeFirstOrThrow())
@@ -634,28 +621,26 @@ describe("the funder's review", () => {
   test("refuse: a reason is needed; the amounts are released and the reason shown", async () => {
     const a = await account();
     const id = await sent(a);
-    expect(await reviewExpenseRequest(db, messenger, id, { kind: "refuse", reason: "  " })).toEqual({
+    expect(await reviewRefund(db, messenger, id, { kind: "refuse", reason: "  " })).toEqual({
       kind: "reasonRequired",
     });
-    expect(await reviewExpenseRequest(db, messenger, id, { kind: "refuse", reason: "Achat hors catalogue" })).toEqual({
+    expect(await reviewRefund(db, messenger, id, { kind: "refuse", reason: "Achat hors catalogue" })).toEqual({
       kind: "refused",
     });
     expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.available).toBe(10000);
-    const [item] = (await listExpenseRequests(db, a.userId, { tab: "finished", page: 1, locale: "fr" })).items;
+    const [item] = (await listRefunds(db, a.userId, { tab: "finished", page: 1, locale: "fr" })).items;
     expect(item).toMatchObject({ status: "refused", refusalReason: "Achat hors catalogue" });
-    expect(await reviewExpenseRequest(db, messenger, id, { kind: "approve" })).toEqual({ kind: "notReviewable" });
-    expect(await reviewExpenseRequest(db, messenger, "exr_nope", { kind: "approve" })).toEqual({ kind: "notFound" });
+    expect(await reviewRefund(db, messenger, id, { kind: "approve" })).toEqual({ kind: "notReviewable" });
+    expect(await reviewRefund(db, messenger, "exr_nope", { kind: "approve" })).toEqual({ kind: "notFound" });
   });
 
   test("ask for a correction: correctable, then sent again with the IBAN kept and the reservations replaced", async () => {
     const a = await account();
     const id = await sent(a, 6000);
-    expect(
-      await reviewExpenseRequest(db, messenger, id, { kind: "askCorrection", reason: "Ticket illisible" }),
-    ).toEqual({
+    expect(await reviewRefund(db, messenger, id, { kind: "askCorrection", reason: "Ticket illisible" })).toEqual({
       kind: "toCorrect",
     });
-    const [item] = (await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
+    const [item] = (await listRefunds(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
     expect(item).toMatchObject({
       status: "to_correct",
       correctionReason: "Ticket illisible",
@@ -664,7 +649,7 @@ describe("the funder's review", () => {
     });
     // Still held while the employee corrects.
     expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.reserved).toBe(6000);
-    const loaded = await loadExpenseRequestForEdit(db, a.userId, id);
+    const loaded = await loadRefundForEdit(db, a.userId, id);
     expect(loaded.kind).toBe("found");
     if (loaded.kind !== "found") return;
     expect(loaded.request).toMatchObject({
@@ -682,7 +667,7 @@ describe("the funder's review", () => {
       paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 9000 }],
       mediaId: loaded.request.mediaId!,
     });
-    expect(await submitExpenseRequest(db, messenger, a.userId, corrected)).toEqual({ kind: "updated", requestId: id });
+    expect(await submitRefund(db, messenger, a.userId, corrected)).toEqual({ kind: "updated", requestId: id });
     const row = await db.selectFrom("expense_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       status: "sent",
@@ -700,10 +685,10 @@ describe("the funder's review", () => {
       .execute();
     expect(reservations.filter((r) => r.status === "held").map((r) => r.amount)).toEqual([9000]);
     expect(reservations.filter((r) => r.status === "released").map((r) => r.amount)).toEqual([6000]);
-    expect(await loadExpenseRequestForEdit(db, a.userId, id)).toEqual({ kind: "notRectifiable" });
+    expect(await loadRefundForEdit(db, a.userId, id)).toEqual({ kind: "notRectifiable" });
     // Correcting a request that is no longer correctable.
     const late = await validInput(a, { requestId: id, iban: null });
-    expect(await submitExpenseRequest(db, messenger, a.userId, late)).toEqual({ kind: "notRectifiable" });
+    expect(await submitRefund(db, messenger, a.userId, late)).toEqual({ kind: "notRectifiable" });
   });
 
   test("no e-mail when the employee turned refund e-mails off; the notification is kept", async () => {
@@ -712,7 +697,7 @@ describe("the funder's review", () => {
     preferences.expenseRequests.mail = false;
     await saveNotificationPreferences(db, a.userId, preferences);
     const id = await sent(a);
-    await reviewExpenseRequest(db, messenger, id, { kind: "refuse", reason: "Doublon" });
+    await reviewRefund(db, messenger, id, { kind: "refuse", reason: "Doublon" });
     expect(await outboxFor(a.email)).toEqual([]);
     const notifications = await db
       .selectFrom("notifications")
@@ -732,19 +717,19 @@ test("the list pages by 10, newest first, only the user's own", async () => {
   const b = await account();
   const base = Date.parse("2026-10-01T10:00:00Z");
   for (let i = 0; i < EXPENSE_REQUESTS_PAGE_SIZE + 1; i++) {
-    await createExpenseRequest(db, {
+    await createRefund(db, {
       user_id: a.userId,
       type_id: types.gift!,
       amount: 100 + i,
       created_at: new Date(base + i * 60_000).toISOString(),
     });
   }
-  const first = await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" });
+  const first = await listRefunds(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" });
   expect(first.items).toHaveLength(10);
   expect(first.hasMore).toBe(true);
   expect(first.items[0]!.amount).toBe(110);
-  const second = await listExpenseRequests(db, a.userId, { tab: "in-progress", page: 2, locale: "fr" });
+  const second = await listRefunds(db, a.userId, { tab: "in-progress", page: 2, locale: "fr" });
   expect(second.items).toHaveLength(11);
   expect(second.hasMore).toBe(false);
-  expect((await listExpenseRequests(db, b.userId, { tab: "in-progress", page: 1, locale: "fr" })).items).toEqual([]);
+  expect((await listRefunds(db, b.userId, { tab: "in-progress", page: 1, locale: "fr" })).items).toEqual([]);
 });

@@ -28,7 +28,7 @@ import { receiptLabel } from "./wording";
  * of the e-mails wording.ts. Decision 0024.
  */
 
-export type ExpenseRequestTab = "in-progress" | "finished";
+export type RefundTab = "in-progress" | "finished";
 export const IN_PROGRESS_STATUSES: readonly ExpenseRequestStatus[] = ["sent", "to_correct", "approved"];
 export const FINISHED_STATUSES: readonly ExpenseRequestStatus[] = ["paid", "refused", "cancelled"];
 /** A receipt on a request in one of these states may be used again (spec: duplicates are flagged otherwise). */
@@ -36,7 +36,7 @@ const DEAD_STATUSES: ExpenseRequestStatus[] = ["cancelled", "refused"];
 /** The types whose summary asks the employee to confirm their name (spec 001 §2.6 "Summary step"). */
 export const SWORN_NAME_TYPES: readonly string[] = ["mobility", "holidays"];
 
-export interface ExpenseRequestListItem {
+export interface RefundListItem {
   id: string;
   partnerName: string | null;
   typeName: string;
@@ -60,11 +60,11 @@ function nameColumn(locale: Locale): "name_fr" | "name_en" | "name_nl" {
   return locale === "en" ? "name_en" : locale === "nl" ? "name_nl" : "name_fr";
 }
 
-export async function listExpenseRequests(
+export async function listRefunds(
   db: DB,
   userId: string,
-  options: { tab: ExpenseRequestTab; page: number; locale: Locale },
-): Promise<{ items: ExpenseRequestListItem[]; hasMore: boolean }> {
+  options: { tab: RefundTab; page: number; locale: Locale },
+): Promise<{ items: RefundListItem[]; hasMore: boolean }> {
   const page =
     Number.isInteger(options.page) && options.page >= 1 ? Math.min(options.page, EXPENSE_REQUESTS_MAX_PAGE) : 1;
   const shown = page * EXPENSE_REQUESTS_PAGE_SIZE;
@@ -79,12 +79,12 @@ export async function listExpenseRequests(
 }
 
 /** One of the user's requests as the list shows it, or null for an unknown id or someone else's. */
-export async function getExpenseRequest(
+export async function getRefund(
   db: DB,
   userId: string,
   requestId: string,
   locale: Locale,
-): Promise<ExpenseRequestListItem | null> {
+): Promise<RefundListItem | null> {
   const row = await listQuery(db, userId, locale).where("er.id", "=", requestId).executeTakeFirst();
   return row ? listItem(row) : null;
 }
@@ -119,7 +119,7 @@ function listQuery(db: DB, userId: string, locale: Locale) {
 
 type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>["executeTakeFirstOrThrow"]>>;
 
-function listItem(r: ListRow): ExpenseRequestListItem {
+function listItem(r: ListRow): RefundListItem {
   return {
     id: r.id,
     partnerName: r.partner_name,
@@ -262,7 +262,7 @@ export async function eligibleWallets(
 // Loading for correction
 // ---------------------------------------------------------------------------------------------
 
-export interface EditableExpenseRequest {
+export interface EditableRefund {
   id: string;
   typeId: string;
   typeTechnicalName: string;
@@ -275,11 +275,11 @@ export interface EditableExpenseRequest {
   paymentMethods: { walletId: string; amount: number }[];
 }
 
-export async function loadExpenseRequestForEdit(
+export async function loadRefundForEdit(
   db: DB,
   userId: string,
   requestId: string,
-): Promise<{ kind: "found"; request: EditableExpenseRequest } | { kind: "notFound" } | { kind: "notRectifiable" }> {
+): Promise<{ kind: "found"; request: EditableRefund } | { kind: "notFound" } | { kind: "notRectifiable" }> {
   const row = await db
     .selectFrom("expense_requests as er")
     .innerJoin("expense_types as t", "t.id", "er.type_id")
@@ -317,7 +317,7 @@ export async function loadExpenseRequestForEdit(
 // Sending
 // ---------------------------------------------------------------------------------------------
 
-export interface ExpenseRequestInput {
+export interface RefundInput {
   draftId: string;
   /** The request being corrected, or null for a new one. */
   requestId: string | null;
@@ -335,7 +335,7 @@ export interface ExpenseRequestInput {
   swornName: string | null;
 }
 
-export type SubmitExpenseRequestResult =
+export type SubmitRefundResult =
   | { kind: "created" | "updated"; requestId: string }
   | { kind: "invalid"; errors: Record<string, string[]> }
   | { kind: "notFound" }
@@ -349,13 +349,13 @@ const E = (key: string) => `refunds.errors.${key}`;
  * date, amount, the split over eligible wallets, the IBAN, the sworn statement (and name), the receipts and
  * their duplicates. The draft is claimed atomically, so two concurrent sends store and reserve once.
  */
-export async function submitExpenseRequest(
+export async function submitRefund(
   db: DB,
   messenger: Messenger,
   userId: string,
-  input: ExpenseRequestInput,
+  input: RefundInput,
   options: { now?: Date; push?: PushSender } = {},
-): Promise<SubmitExpenseRequestResult> {
+): Promise<SubmitRefundResult> {
   const now = options.now ?? new Date();
   const opened = await openSending(db, userId, input);
   if (opened.kind !== "open") return opened;
@@ -386,7 +386,7 @@ interface Sending {
 async function openSending(
   db: DB,
   userId: string,
-  input: ExpenseRequestInput,
+  input: RefundInput,
 ): Promise<Sending | { kind: "notFound" } | { kind: "notRectifiable" } | { kind: "alreadySubmitted" }> {
   const user = await db
     .selectFrom("users")
@@ -431,7 +431,7 @@ const fail = (errors: Errors, key: string, code: string) => {
 async function checkRequest(
   db: DB,
   userId: string,
-  input: ExpenseRequestInput,
+  input: RefundInput,
   sending: Sending,
   now: Date,
 ): Promise<{ kind: "valid"; request: CheckedRequest } | { kind: "invalid"; errors: Errors }> {
@@ -490,7 +490,7 @@ function checkIban(typed: string | null, existing: Sending["existing"], errors: 
 }
 
 /** The name the employee typed under the sworn statement, which must be theirs (accents and case aside). */
-function checkSwornName(input: ExpenseRequestInput, sending: Sending, errors: Errors): string {
+function checkSwornName(input: RefundInput, sending: Sending, errors: Errors): string {
   const expected = foldForSearch(`${sending.user.first_name ?? ""} ${sending.user.last_name ?? ""}`);
   const swornName = (input.swornName ?? "").trim();
   if (swornName === "") fail(errors, "sworn_name", "swornNameRequired");
@@ -499,7 +499,7 @@ function checkSwornName(input: ExpenseRequestInput, sending: Sending, errors: Er
 }
 
 /** One or two receipts, different, the employee's own, and not already on another of their live requests. */
-async function checkReceipts(db: DB, userId: string, input: ExpenseRequestInput, errors: Errors): Promise<void> {
+async function checkReceipts(db: DB, userId: string, input: RefundInput, errors: Errors): Promise<void> {
   const mediaIds = [input.mediaId, input.secondMediaId].filter((id): id is string => Boolean(id));
   if (!input.mediaId) return fail(errors, "media", "mediaRequired");
   if (new Set(mediaIds).size !== mediaIds.length) return fail(errors, "media", "mediaTwice");
@@ -556,14 +556,14 @@ class NotRectifiable extends Error {}
 async function storeRequest(
   db: DB,
   userId: string,
-  input: ExpenseRequestInput,
+  input: RefundInput,
   request: CheckedRequest,
   now: Date,
-): Promise<SubmitExpenseRequestResult> {
+): Promise<SubmitRefundResult> {
   const methods = input.paymentMethods;
   return db
     .transaction()
-    .execute(async (trx): Promise<SubmitExpenseRequestResult> => {
+    .execute(async (trx): Promise<SubmitRefundResult> => {
       await lockWallets(
         trx,
         userId,
@@ -589,7 +589,7 @@ async function storeRequest(
       await recordRequestEvent(trx, userId, event, requestId, now);
       return { kind: event, requestId };
     })
-    .catch((err: unknown): SubmitExpenseRequestResult => {
+    .catch((err: unknown): SubmitRefundResult => {
       if (err instanceof NotRectifiable) return { kind: "notRectifiable" };
       if (err instanceof OverAvailable)
         return {
@@ -607,7 +607,7 @@ async function storeRequest(
 async function writeRequest(
   trx: DB,
   userId: string,
-  input: ExpenseRequestInput,
+  input: RefundInput,
   request: CheckedRequest,
   now: Date,
 ): Promise<string> {
@@ -655,7 +655,7 @@ async function writeRequest(
 // Cancelling
 // ---------------------------------------------------------------------------------------------
 
-export async function cancelExpenseRequest(
+export async function cancelRefund(
   db: DB,
   messenger: Messenger,
   userId: string,

@@ -35,7 +35,7 @@ interface Reviewed {
   partner_name: string | null;
 }
 
-export async function reviewExpenseRequest(
+export async function reviewRefund(
   db: DB,
   messenger: Messenger,
   requestId: string,

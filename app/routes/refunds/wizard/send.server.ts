@@ -1,5 +1,5 @@
 import type { ExpenseDraft } from "~/.server/services/refunds/drafts";
-import { SWORN_NAME_TYPES, submitExpenseRequest } from "~/.server/services/refunds/requests";
+import { SWORN_NAME_TYPES, submitRefund } from "~/.server/services/refunds/requests";
 import { recordInBackground } from "~/.server/services/tag-events";
 import type { TagEvent } from "~/domain/tag-events";
 import { fieldNameOf } from "~/domain/refunds";
@@ -43,7 +43,7 @@ export async function send(ctx: StepContext): Promise<StepResult> {
       reply(submission, { fieldErrors: { sworn_name: ["refunds.errors.swornNameRequired"] } }),
     );
   const sworn = swornName ? (submission.value.sworn_name ?? null) : null;
-  const result = await submitExpenseRequest(db, platform.messenger, userId, requestOf(d, sworn), {
+  const result = await submitRefund(db, platform.messenger, userId, requestOf(d, sworn), {
     push: platform.push,
   });
   switch (result.kind) {

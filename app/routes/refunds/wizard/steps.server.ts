@@ -1,5 +1,5 @@
 import { createDraft, saveDraftAnswers, type ExpenseDraft } from "~/.server/services/refunds/drafts";
-import { eligibleWallets, loadExpenseRequestForEdit } from "~/.server/services/refunds/requests";
+import { eligibleWallets, loadRefundForEdit } from "~/.server/services/refunds/requests";
 import { getPartner } from "~/.server/services/partners";
 import { ibanProblem, normaliseIban } from "~/domain/iban";
 import { validateSplit, type SplitError } from "~/domain/payment-methods";
@@ -179,7 +179,7 @@ async function splitOf({ db, userId, typeOf, draft }: StepContext, payments: { w
  */
 async function ibanOf({ db, userId, draft }: StepContext, typed: string) {
   const raw = typed.trim();
-  const loaded = draft.requestId ? await loadExpenseRequestForEdit(db, userId, draft.requestId) : null;
+  const loaded = draft.requestId ? await loadRefundForEdit(db, userId, draft.requestId) : null;
   const onFile = loaded?.kind === "found" ? loaded.request.ibanLastFour : null;
   if (onFile && raw.length === 4 && raw === onFile) return { iban: null, problem: null };
   const iban = normaliseIban(raw);

@@ -25,16 +25,16 @@ test("the list's tabs; cancelling the cancellable request after a confirmation r
   page,
   makeAccount,
   signInAs,
-  makeExpenseRequest,
+  makeRefund,
 }) => {
   const account = await makeAccount(WITH_REFUNDS);
-  const sent = await makeExpenseRequest(account, {
+  const sent = await makeRefund(account, {
     type: "culture",
     partner: "Théâtre du Vieux-Lyon",
     amount: 12000,
     split: { Culture: 12000 },
   });
-  await makeExpenseRequest(account, {
+  await makeRefund(account, {
     type: "culture",
     partner: "Librairie des Terreaux",
     amount: 4590,
@@ -92,7 +92,7 @@ test("the list's tabs; cancelling the cancellable request after a confirmation r
   await page.goto(`${LIST}/exr_not-a-request/cancel`);
   await expect(page.getByText("Cette demande de remboursement est introuvable.")).toBeVisible();
   const stranger = await makeAccount(WITH_REFUNDS);
-  const theirs = await makeExpenseRequest(stranger, {
+  const theirs = await makeRefund(stranger, {
     type: "culture",
     partner: "Théâtre du Vieux-Lyon",
     amount: 5000,
@@ -113,22 +113,22 @@ test("the sandbox reviewer approves one request (its payout date shown), refuses
   page,
   makeAccount,
   signInAs,
-  makeExpenseRequest,
+  makeRefund,
 }) => {
   const account = await makeAccount(WITH_REFUNDS);
-  const approved = await makeExpenseRequest(account, {
+  const approved = await makeRefund(account, {
     type: "culture",
     partner: "Cinéma Lumière Bellecour",
     amount: 2400,
     split: { Culture: 2400 },
   });
-  const refused = await makeExpenseRequest(account, {
+  const refused = await makeRefund(account, {
     type: "culture",
     partner: "Librairie du Marais",
     amount: 3100,
     split: { Culture: 3100 },
   });
-  const corrected = await makeExpenseRequest(account, {
+  const corrected = await makeRefund(account, {
     type: "culture",
     partner: "Atelier Poterie Saint-Georges",
     amount: 5500,
@@ -178,12 +178,12 @@ test("ten requests a page; Voir plus shows ten more; an empty tab says so", asyn
   page,
   makeAccount,
   signInAs,
-  makeExpenseRequest,
+  makeRefund,
 }) => {
   const account = await makeAccount(WITH_REFUNDS);
   const start = Date.now() - 3_600_000;
   for (let i = 0; i < 11; i++) {
-    await makeExpenseRequest(account, {
+    await makeRefund(account, {
       type: "culture",
       partner: "Librairie des Terreaux",
       amount: 1000 + i,
