@@ -247,6 +247,12 @@ export function buildAllowance(
   };
 }
 
+/** Bare people (no group, no card) for a test of owner-scoped rows: their ids, in the order of the e-mails. */
+export async function insertUsers(db: DB, emails: string[], now = new Date()): Promise<string[]> {
+  const users = emails.map((email) => buildUser({ email, created_at: now.toISOString() }));
+  await db.insertInto("users").values(users).execute();
+  return users.map((u) => u.id);
+}
 /** The allowance row, and the monthly payouts of an approved one (to its IBAN). */
 export async function createAllowanceRow(
   db: DB,

@@ -12,6 +12,7 @@ import { parseDay } from "~/domain/refunds";
 import {
   Checkbox,
   ErrorSummary,
+  DateField,
   Field,
   Radios,
   RequiredNote,
@@ -316,22 +317,18 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
         )}
         <AddressFields legend={t("allowanceWizard.details.home")} fields={home} prefix="home" />
         <AddressFields legend={t("allowanceWizard.details.work")} fields={work} prefix="work" />
-        <Field
+        <DateField
           required
           field={fields.start_at}
           label={t("allowanceWizard.details.startAt")}
           hint={t("allowanceWizard.details.startHint", { min: formatDate(view.startMin), max: formatDate(view.today) })}
-          autoComplete="off"
-          inputMode="numeric"
           onChange={(e) => onStart(e.target.value)}
         />
-        <Field
+        <DateField
           required
           field={fields.ends_at}
           label={t("allowanceWizard.details.endsAt")}
           hint={t("allowanceWizard.details.endHint", { max: formatDate(view.today) })}
-          autoComplete="off"
-          inputMode="numeric"
           onChange={(e) => setEnd(e.target.value)}
         />
         <DaysField key={fields.days_at_office.key} field={fields.days_at_office} start={start} end={end} />

@@ -11,6 +11,7 @@ import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
 import {
   Checkbox,
   ErrorSummary,
+  DateField,
   Field,
   RequiredNote,
   Select,
@@ -285,7 +286,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
             ]}
           />
         )}
-        <Field
+        <DateField
           required
           field={fields.start_at}
           label={t("subscriptionWizard.details.startAt")}
@@ -293,16 +294,12 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
             min: formatDate(view.startMin),
             max: formatDate(view.endMax),
           })}
-          autoComplete="off"
-          inputMode="numeric"
         />
-        <Field
+        <DateField
           required
           field={fields.ends_at}
           label={t("subscriptionWizard.details.endsAt")}
           hint={t("subscriptionWizard.details.endHint", { max: formatDate(view.endMax) })}
-          autoComplete="off"
-          inputMode="numeric"
         />
         <Field
           required

@@ -128,6 +128,14 @@ function splitShell<P extends FieldText>({ field, label, hint, required, optiona
 }
 
 /**
+ * A day typed as JJ/MM/AAAA (the wizards' dates): digits on a phone's keyboard, and never filled from what
+ * the browser remembers of another form.
+ */
+export function DateField(props: Omit<FieldProps, "type" | "secret" | "autoComplete" | "inputMode">) {
+  return <Field {...props} autoComplete="off" inputMode="numeric" />;
+}
+
+/**
  * A text, e-mail, phone or password input. A secret (a password, a code) is never shown again: the
  * server hides it from its reply (`hideFields`) and the control is remounted after each answer.
  */

@@ -5,6 +5,7 @@
 export {
   RequiredNote,
   Field,
+  DateField,
   TextArea,
   Select,
   InlineError,

@@ -7,7 +7,16 @@ import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import type { RefundStep } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
-import { Checkbox, ErrorSummary, Field, RequiredNote, Radios, choiceTarget, type FieldMeta } from "~/components/forms";
+import {
+  Checkbox,
+  ErrorSummary,
+  DateField,
+  Field,
+  RequiredNote,
+  Radios,
+  choiceTarget,
+  type FieldMeta,
+} from "~/components/forms";
 import { FileField, FormAlert, IntentButton as WizardButton, SummaryRow } from "~/components/forms";
 import { NewTabLink } from "~/components/NewTabLink";
 import { NoScriptRefresh } from "~/components/NoScriptRefresh";
@@ -334,13 +343,11 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           suggestHref={view.suggestEstablishment}
           hint={view.suggested.partner ? read : undefined}
         />
-        <Field
+        <DateField
           required
           field={fields.ticket_date}
           label={t("refundWizard.details.date")}
           hint={`${t("refundWizard.details.dateHint")}${view.suggested.ticketDate ? ` — ${read}` : ""}`}
-          autoComplete="off"
-          inputMode="numeric"
         />
         <Field
           required

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../../db";
-import { buildUser } from "../../../../tests/support/factories";
+import { insertUsers } from "../../../../tests/support/factories";
 import { openTestDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import {
@@ -43,13 +43,7 @@ async function insertFile(userId: string): Promise<string> {
 
 beforeAll(async () => {
   handle = await openTestDatabase();
-  const at = new Date().toISOString();
-  const users = [
-    buildUser({ email: "alice@example.com", created_at: at }),
-    buildUser({ email: "bob@example.com", created_at: at }),
-  ];
-  await handle.db.insertInto("users").values(users).execute();
-  [alice, bob] = users.map((u) => u.id) as [string, string];
+  [alice, bob] = (await insertUsers(handle.db, ["alice@example.com", "bob@example.com"])) as [string, string];
   typeId = newId("ext");
   await handle.db
     .insertInto("expense_types")
