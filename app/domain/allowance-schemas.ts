@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceType } from "./allowances";
 import { DECLARED_DISTANCE_MAX_METERS } from "./amount-bounds";
-import { ibanProblem, normaliseIban } from "./iban";
+import { ibanMessage, ibanProblem, normaliseIban } from "./iban";
 import { parseDay } from "./refunds";
 import { deliveryAddressSchema } from "./schemas";
 
@@ -40,7 +40,7 @@ export const allowanceIbanField = z
     const iban = normaliseIban(raw);
     const problem = ibanProblem(iban);
     if (problem) {
-      ctx.addIssue({ code: "custom", message: problem });
+      ctx.addIssue({ code: "custom", message: ibanMessage(problem) });
       return z.NEVER;
     }
     return iban;

@@ -28,29 +28,29 @@ describe("ibanProblem", () => {
   });
 
   test("a wrong ISO 13616 checksum", () => {
-    expect(ibanProblem("FR7630006000011234567890188")).toBe("refunds.errors.ibanChecksum");
-    expect(ibanProblem("DE89370400440532013001")).toBe("refunds.errors.ibanChecksum");
+    expect(ibanProblem("FR7630006000011234567890188")).toBe("ibanChecksum");
+    expect(ibanProblem("DE89370400440532013001")).toBe("ibanChecksum");
   });
 
   test("a wrong length for the country", () => {
-    expect(ibanProblem("FR763000600001123456789018")).toBe("refunds.errors.ibanLength");
-    expect(ibanProblem("FR76300060000112345678901890")).toBe("refunds.errors.ibanLength");
+    expect(ibanProblem("FR763000600001123456789018")).toBe("ibanLength");
+    expect(ibanProblem("FR76300060000112345678901890")).toBe("ibanLength");
   });
 
   test("a French RIB key that does not match, even with right check digits", () => {
     const wrongKey = withCheckDigits("FR", "3000600001123456789018" + "0");
     expect(wrongKey).toHaveLength(27);
-    expect(ibanProblem(wrongKey)).toBe("refunds.errors.ibanRibKey");
+    expect(ibanProblem(wrongKey)).toBe("ibanRibKey");
     // The same account with its right key (89) passes.
     expect(ibanProblem(withCheckDigits("FR", "30006000011234567890189"))).toBeNull();
   });
 
   test("countries outside SEPA and unknown countries are refused", () => {
-    expect(ibanProblem("BR1800360305000010009795493C1")).toBe("refunds.errors.ibanNotSepa");
-    expect(ibanProblem("TR330006100519786457841326")).toBe("refunds.errors.ibanNotSepa");
-    expect(ibanProblem("US12345")).toBe("refunds.errors.ibanCountry");
-    expect(ibanProblem("1234")).toBe("refunds.errors.ibanCountry");
-    expect(ibanProblem("")).toBe("refunds.errors.ibanRequired");
+    expect(ibanProblem("BR1800360305000010009795493C1")).toBe("ibanNotSepa");
+    expect(ibanProblem("TR330006100519786457841326")).toBe("ibanNotSepa");
+    expect(ibanProblem("US12345")).toBe("ibanCountry");
+    expect(ibanProblem("1234")).toBe("ibanCountry");
+    expect(ibanProblem("")).toBe("ibanRequired");
   });
 
   test("letters where the format wants digits", () => {

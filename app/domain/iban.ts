@@ -13,37 +13,34 @@ export const SEPA_COUNTRIES: readonly string[] = Object.entries(getCountrySpecif
   .sort();
 
 export type IbanProblem =
-  | "refunds.errors.ibanRequired"
-  | "refunds.errors.ibanCountry"
-  | "refunds.errors.ibanNotSepa"
-  | "refunds.errors.ibanLength"
-  | "refunds.errors.ibanFormat"
-  | "refunds.errors.ibanChecksum"
-  | "refunds.errors.ibanRibKey";
+  "ibanRequired" | "ibanCountry" | "ibanNotSepa" | "ibanLength" | "ibanFormat" | "ibanChecksum" | "ibanRibKey";
 
 /** "fr76 3000 6000 0112 3456 7890 189" → "FR7630006000011234567890189" (spaces and dashes removed, upper case). */
+/** An IBAN problem's words: the catalogue's `refunds.errors.<code>` (the refund and allowance forms share them). */
+export const ibanMessage = (problem: IbanProblem) => `refunds.errors.${problem}` as const;
+
 export function normaliseIban(raw: string): string {
   return raw.replace(/[\s-]+/g, "").toUpperCase();
 }
 
 /** Null for a valid SEPA IBAN (already normalised), otherwise the catalogue key of what is wrong. */
 export function ibanProblem(iban: string): IbanProblem | null {
-  if (iban === "") return "refunds.errors.ibanRequired";
-  if (!/^[A-Z]{2}/.test(iban)) return "refunds.errors.ibanCountry";
+  if (iban === "") return "ibanRequired";
+  if (!/^[A-Z]{2}/.test(iban)) return "ibanCountry";
   const country = iban.slice(0, 2);
   const spec = getCountrySpecifications()[country];
-  if (!spec || !spec.chars) return "refunds.errors.ibanCountry";
-  if (!SEPA_COUNTRIES.includes(country)) return "refunds.errors.ibanNotSepa";
-  if (iban.length !== spec.chars) return "refunds.errors.ibanLength";
-  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) return "refunds.errors.ibanFormat";
+  if (!spec || !spec.chars) return "ibanCountry";
+  if (!SEPA_COUNTRIES.includes(country)) return "ibanNotSepa";
+  if (iban.length !== spec.chars) return "ibanLength";
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) return "ibanFormat";
   const { errorCodes } = validateIBAN(iban);
   if (errorCodes.length === 0) return null;
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) return "refunds.errors.ibanLength";
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)) return "refunds.errors.ibanFormat";
-  if (errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)) return "refunds.errors.ibanFormat";
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum)) return "refunds.errors.ibanChecksum";
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) return "refunds.errors.ibanRibKey";
-  return "refunds.errors.ibanFormat";
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) return "ibanLength";
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)) return "ibanFormat";
+  if (errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)) return "ibanFormat";
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum)) return "ibanChecksum";
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) return "ibanRibKey";
+  return "ibanFormat";
 }
 
 /** The last four characters, all the portal ever shows of an IBAN. */

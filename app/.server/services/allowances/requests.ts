@@ -27,7 +27,7 @@ import {
 } from "~/domain/allowances";
 import { DECLARED_DISTANCE_MAX_METERS, subscriptionMaxAmount } from "~/domain/amount-bounds";
 import { isCalendarDay } from "~/domain/calendar";
-import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
+import { ibanMessage, ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { deliveryAddressSchema } from "~/domain/schemas";
 
 /**
@@ -298,7 +298,7 @@ async function check(
 
   const iban = typeof input.iban === "string" ? normaliseIban(input.iban) : "";
   const problem = ibanProblem(iban);
-  if (problem) errors.iban = [problem];
+  if (problem) errors.iban = [ibanMessage(problem)];
 
   const shared = { errors, group, period, iban };
   return input.type === "subscription"

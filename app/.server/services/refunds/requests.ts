@@ -6,7 +6,7 @@ import type { Messenger } from "../../providers/messaging/port";
 import type { PushSender } from "../../providers/push/port";
 import { claimDraft, readDraft } from "../drafts";
 import { walletSummaries } from "../wallets";
-import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
+import { ibanMessage, ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { foldForSearch } from "~/domain/search-text";
 import { todayInParis } from "~/domain/dates";
 import {
@@ -485,7 +485,7 @@ function checkIban(typed: string | null, existing: Sending["existing"], errors: 
   const iban = normaliseIban(typed);
   const problem = ibanProblem(iban);
   if (!problem) return iban;
-  errors.iban = [problem];
+  errors.iban = [ibanMessage(problem)];
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { createDraft, saveDraftAnswers, type ExpenseDraft } from "~/.server/services/refunds/drafts";
 import { eligibleWallets, loadRefundForEdit } from "~/.server/services/refunds/requests";
 import { getPartner } from "~/.server/services/partners";
-import { ibanProblem, normaliseIban } from "~/domain/iban";
+import { ibanMessage, ibanProblem, normaliseIban } from "~/domain/iban";
 import { validateSplit, type SplitError } from "~/domain/payment-methods";
 import { findMobilitySubtype, mobilityChoices, stepIndex, type RefundStep } from "~/domain/refunds";
 import {
@@ -183,7 +183,7 @@ async function ibanOf({ db, userId, draft }: StepContext, typed: string) {
   const onFile = loaded?.kind === "found" ? loaded.request.ibanLastFour : null;
   if (onFile && raw.length === 4 && raw === onFile) return { iban: null, problem: null };
   const iban = normaliseIban(raw);
-  return { iban, problem: iban ? ibanProblem(iban) : "refunds.errors.ibanRequired" };
+  return { iban, problem: iban ? ibanProblem(iban) : ("ibanRequired" as const) };
 }
 
 /** The split of the amount over the wallets, and the IBAN the rest is paid to. */
@@ -193,7 +193,7 @@ async function saveMethods(ctx: StepContext): Promise<StepResult> {
   if (submission.status !== "success") return refusedStep("methods", reply(submission));
   const { split, fieldErrors, formErrors } = await splitOf(ctx, submission.value.payment_methods);
   const { iban, problem } = await ibanOf(ctx, submission.value.iban);
-  if (problem) fieldErrors.iban = [problem];
+  if (problem) fieldErrors.iban = [ibanMessage(problem)];
   if (formErrors.length || Object.keys(fieldErrors).length)
     return refusedStep("methods", reply(submission, { formErrors, fieldErrors }));
   await saveDraftAnswers(
