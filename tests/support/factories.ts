@@ -510,14 +510,39 @@ const ADDRESS: Address = { line1: "27 boulevard Voltaire", zipcode: "75011", cit
  */
 export async function createAccount(db: DB, spec: AccountSpec, now = new Date()): Promise<CreatedAccount> {
   const at = (msAgo: number) => new Date(now.getTime() - msAgo).toISOString();
+  const group = buildGroup({ name: spec.funder ?? "Acme France" });
+  const user = accountUser(spec, at);
+  const created: CreatedAccount = { userId: user.id, email: user.email, groupId: group.id, cards: {}, wallets: {} };
+  await db.transaction().execute(async (trx) => {
+    const made: AccountInMaking = { trx, spec, user, group, created, at, now, licences: [] };
+    await insertMemberships(made);
+    await insertWallets(made);
+    const defaultCreditCard = await insertCreditCards(made);
+    for (const [index, card] of (spec.cards ?? []).entries()) await insertCard(made, card, index, defaultCreditCard);
+    if (made.licences.length > 0) await trx.insertInto("licences").values(made.licences).execute();
+  });
+  return created;
+}
+
+/** What the steps of `createAccount` share while they write its rows in one transaction. */
+interface AccountInMaking {
+  trx: DB;
+  spec: AccountSpec;
+  user: UserTable;
+  group: GroupTable;
+  created: CreatedAccount;
+  /** The instant this long before `now`, as stored. */
+  at: (msAgo: number) => string;
+  now: Date;
+  /** The licences the rows use up, written last. */
+  licences: LicenceTable[];
+}
+
+/** The person's row: invited, disabled or active, with a profile unless invited, and the spec's settings. */
+function accountUser(spec: AccountSpec, at: AccountInMaking["at"]): UserTable {
   const profile = spec.profile ?? !spec.invited;
   const mfa = spec.mfa === undefined ? "EMAIL" : spec.mfa;
-  const group = buildGroup({ name: spec.funder ?? "Acme France" });
-  const others = (spec.otherFunders ?? []).map((f) => ({
-    group: buildGroup({ ...f.group, name: f.name }),
-    freeLicences: f.freeLicences ?? [],
-  }));
-  const user = buildUser({
+  return buildUser({
     email: spec.email,
     password_hash: spec.invited ? null : spec.passwordHash,
     created_at: at(30 * 86_400_000),
@@ -542,146 +567,158 @@ export async function createAccount(db: DB, spec: AccountSpec, now = new Date())
         }
       : { phone: spec.phone ?? null }),
   });
-  const created: CreatedAccount = { userId: user.id, email: user.email, groupId: group.id, cards: {}, wallets: {} };
+}
 
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto("groups").values(group).execute();
-    await trx.insertInto("users").values(user).execute();
-    await trx.insertInto("memberships").values({ user_id: user.id, group_id: group.id }).execute();
-    for (const other of others) {
-      await trx.insertInto("groups").values(other.group).execute();
-      await trx.insertInto("memberships").values({ user_id: user.id, group_id: other.group.id }).execute();
+/** The funder, the other funders, the person in each, and the free licences the spec gives. */
+async function insertMemberships({ trx, spec, user, group, licences }: AccountInMaking): Promise<void> {
+  await trx.insertInto("groups").values(group).execute();
+  await trx.insertInto("users").values(user).execute();
+  await trx.insertInto("memberships").values({ user_id: user.id, group_id: group.id }).execute();
+  for (const other of spec.otherFunders ?? []) {
+    const otherGroup = buildGroup({ ...other.group, name: other.name });
+    await trx.insertInto("groups").values(otherGroup).execute();
+    await trx.insertInto("memberships").values({ user_id: user.id, group_id: otherGroup.id }).execute();
+    licences.push(...(other.freeLicences ?? []).map((type) => buildLicence(otherGroup.id, user.id, type, null)));
+  }
+  licences.push(
+    ...(spec.freeLicences ?? []).map((type) => buildLicence(group.id, user.id, type, null)),
+    ...(spec.freeWalletLicences ?? []).map((walletType) =>
+      buildLicence(group.id, user.id, "wallet_activation", null, walletType),
+    ),
+  );
+}
+
+/** Each wallet, its balance (the deposit, then the payments made from it) and its activation licence. */
+async function insertWallets({ trx, spec, user, group, created, at, licences }: AccountInMaking): Promise<void> {
+  for (const [index, w] of (spec.wallets ?? []).entries()) {
+    const wallet = buildWallet({
+      user_id: user.id,
+      group_id: group.id,
+      source_name: group.name,
+      name: w.name,
+      wallet_type: w.type,
+      daily_spending_limit: w.dailyLimit ?? null,
+      created_at: at((20 - index) * 86_400_000),
+    });
+    created.wallets[w.name] = wallet.id;
+    await trx.insertInto("wallets").values(wallet).execute();
+    licences.push(buildLicence(group.id, user.id, "wallet_activation", wallet.created_at, w.type));
+    const spent = (w.payments ?? []).reduce((sum, p) => sum + p.amount, 0);
+    if (w.balance !== undefined) {
+      await trx
+        .insertInto("wallet_balances")
+        .values(
+          buildWalletBalance({
+            wallet_id: wallet.id,
+            balance: w.balance,
+            deposit_amount: w.balance + spent,
+            start_date: at(10 * 86_400_000).slice(0, 10),
+            end_date: at(-300 * 86_400_000).slice(0, 10),
+          }),
+        )
+        .execute();
+      await trx
+        .insertInto("wallet_transactions")
+        .values(buildWalletTransaction(wallet.id, w.balance + spent, at(10 * 86_400_000), null))
+        .execute();
     }
-    const licences: LicenceTable[] = [
-      ...others.flatMap((o) => o.freeLicences.map((type) => buildLicence(o.group.id, user.id, type, null))),
-      ...(spec.freeLicences ?? []).map((type) => buildLicence(group.id, user.id, type, null)),
-      ...(spec.freeWalletLicences ?? []).map((walletType) =>
-        buildLicence(group.id, user.id, "wallet_activation", null, walletType),
-      ),
-    ];
-
-    for (const [index, w] of (spec.wallets ?? []).entries()) {
-      const wallet = buildWallet({
-        user_id: user.id,
-        group_id: group.id,
-        source_name: group.name,
-        name: w.name,
-        wallet_type: w.type,
-        daily_spending_limit: w.dailyLimit ?? null,
-        created_at: at((20 - index) * 86_400_000),
-      });
-      created.wallets[w.name] = wallet.id;
-      await trx.insertInto("wallets").values(wallet).execute();
-      licences.push(buildLicence(group.id, user.id, "wallet_activation", wallet.created_at, w.type));
-      const spent = (w.payments ?? []).reduce((sum, p) => sum + p.amount, 0);
-      if (w.balance !== undefined) {
-        await trx
-          .insertInto("wallet_balances")
-          .values(
-            buildWalletBalance({
-              wallet_id: wallet.id,
-              balance: w.balance,
-              deposit_amount: w.balance + spent,
-              start_date: at(10 * 86_400_000).slice(0, 10),
-              end_date: at(-300 * 86_400_000).slice(0, 10),
-            }),
-          )
-          .execute();
-        await trx
-          .insertInto("wallet_transactions")
-          .values(buildWalletTransaction(wallet.id, w.balance + spent, at(10 * 86_400_000), null))
-          .execute();
-      }
-      for (const [i, p] of (w.payments ?? []).entries()) {
-        await trx
-          .insertInto("wallet_transactions")
-          .values(buildWalletTransaction(wallet.id, -p.amount, at((9 - i) * 86_400_000), p.merchant))
-          .execute();
-      }
+    for (const [i, p] of (w.payments ?? []).entries()) {
+      await trx
+        .insertInto("wallet_transactions")
+        .values(buildWalletTransaction(wallet.id, -p.amount, at((9 - i) * 86_400_000), p.merchant))
+        .execute();
     }
+  }
+}
 
-    let defaultCreditCard: string | null = null;
-    for (const [index, cc] of (spec.creditCards ?? []).entries()) {
-      const row = buildCreditCard({
-        user_id: user.id,
-        brand: cc.brand,
-        last4: cc.last4,
-        exp_month: 9,
-        exp_year: now.getFullYear() + 2,
-        is_default: cc.isDefault ? 1 : 0,
-        created_at: at((50 - index) * 86_400_000),
-      });
-      if (cc.isDefault) defaultCreditCard = row.id;
-      await trx.insertInto("credit_cards").values(row).execute();
-    }
+/** The saved credit cards; answers the default one's id (what an overflow is charged on), or null. */
+async function insertCreditCards({ trx, spec, user, at, now }: AccountInMaking): Promise<string | null> {
+  let defaultCreditCard: string | null = null;
+  for (const [index, cc] of (spec.creditCards ?? []).entries()) {
+    const row = buildCreditCard({
+      user_id: user.id,
+      brand: cc.brand,
+      last4: cc.last4,
+      exp_month: 9,
+      exp_year: now.getFullYear() + 2,
+      is_default: cc.isDefault ? 1 : 0,
+      created_at: at((50 - index) * 86_400_000),
+    });
+    if (cc.isDefault) defaultCreditCard = row.id;
+    await trx.insertInto("credit_cards").values(row).execute();
+  }
+  return defaultCreditCard;
+}
 
-    for (const [index, c] of (spec.cards ?? []).entries()) {
-      const card = buildCard(
-        {
-          user_id: user.id,
-          group_id: group.id,
-          type: c.type,
-          last_four: c.lastFour,
-          frozen: c.frozen ? 1 : 0,
-          status: c.status ?? "active",
-          pin_can_update: c.pinCanUpdate ? 1 : 0,
-          shipping_status: c.shippingStatus ?? (c.type === "physical" ? "delivered" : null),
-          shipping_eta: c.shippingEta ?? null,
-          // In the order given: the first card is the one /cards opens.
-          created_at: at((100 - index) * 86_400_000),
-        },
-        c.type === "physical" ? ADDRESS : undefined,
-      );
-      created.cards[c.lastFour] = card.id;
-      await trx.insertInto("cards").values(card).execute();
-      licences.push(
-        buildLicence(group.id, user.id, c.type === "physical" ? "physical_card" : "virtual_card", card.created_at),
-      );
-      const walletIds = (c.wallets ?? []).map((name) => {
-        const id = created.wallets[name];
-        if (!id) throw new Error(`createAccount: card ${c.lastFour} names an unknown wallet ${name}`);
-        return id;
-      });
-      if (walletIds.length > 0) await linkWallets(trx, card.id, walletIds);
-      for (const [i, p] of (c.payments ?? []).entries()) {
-        const { merchant, city, paidBy, ...payment } = p;
-        const row = buildAuthorization({
-          card_id: card.id,
-          merchant_name: merchant,
-          merchant_city: city ?? "Paris",
-          transaction_at: at((i + 1) * 26 * 3_600_000),
-          ...payment,
-        });
-        await trx.insertInto("card_authorizations").values(row).execute();
-        for (const [name, cents] of Object.entries(paidBy ?? {})) {
-          const walletId = created.wallets[name];
-          if (!walletId) throw new Error(`createAccount: payment ${merchant} names an unknown wallet ${name}`);
-          await trx
-            .insertInto("wallet_transactions")
-            .values({
-              ...buildWalletTransaction(walletId, -cents, row.transaction_at, merchant),
-              authorization_id: row.id,
-            })
-            .execute();
-        }
-        if (row.overflow_amount > 0) {
-          await trx
-            .insertInto("payment_intents")
-            .values({
-              id: newId("pi"),
-              authorization_id: row.id,
-              credit_card_id: defaultCreditCard,
-              amount: row.overflow_amount,
-              latest_status: "payment_failed",
-              created_at: row.transaction_at,
-              processor_ref: newId("spi"),
-            })
-            .execute();
-        }
-      }
-    }
-
-    if (licences.length > 0) await trx.insertInto("licences").values(licences).execute();
+/** A card (in the order given: the first is the one /cards opens), its licence, its wallets and its payments. */
+async function insertCard(made: AccountInMaking, c: CardSpec, index: number, defaultCreditCard: string | null) {
+  const { trx, user, group, created, at, licences } = made;
+  const card = buildCard(
+    {
+      user_id: user.id,
+      group_id: group.id,
+      type: c.type,
+      last_four: c.lastFour,
+      frozen: c.frozen ? 1 : 0,
+      status: c.status ?? "active",
+      pin_can_update: c.pinCanUpdate ? 1 : 0,
+      shipping_status: c.shippingStatus ?? (c.type === "physical" ? "delivered" : null),
+      shipping_eta: c.shippingEta ?? null,
+      created_at: at((100 - index) * 86_400_000),
+    },
+    c.type === "physical" ? ADDRESS : undefined,
+  );
+  created.cards[c.lastFour] = card.id;
+  await trx.insertInto("cards").values(card).execute();
+  licences.push(
+    buildLicence(group.id, user.id, c.type === "physical" ? "physical_card" : "virtual_card", card.created_at),
+  );
+  const walletIds = (c.wallets ?? []).map((name) => {
+    const id = created.wallets[name];
+    if (!id) throw new Error(`createAccount: card ${c.lastFour} names an unknown wallet ${name}`);
+    return id;
   });
-  return created;
+  if (walletIds.length > 0) await linkWallets(trx, card.id, walletIds);
+  for (const [i, p] of (c.payments ?? []).entries()) await insertCardPayment(made, card.id, p, i, defaultCreditCard);
+}
+
+/** A payment of the card: its authorisation, what each wallet paid, and a failed overflow charge if any. */
+async function insertCardPayment(
+  { trx, created, at }: AccountInMaking,
+  cardId: string,
+  p: NonNullable<CardSpec["payments"]>[number],
+  i: number,
+  defaultCreditCard: string | null,
+) {
+  const { merchant, city, paidBy, ...payment } = p;
+  const row = buildAuthorization({
+    card_id: cardId,
+    merchant_name: merchant,
+    merchant_city: city ?? "Paris",
+    transaction_at: at((i + 1) * 26 * 3_600_000),
+    ...payment,
+  });
+  await trx.insertInto("card_authorizations").values(row).execute();
+  for (const [name, cents] of Object.entries(paidBy ?? {})) {
+    const walletId = created.wallets[name];
+    if (!walletId) throw new Error(`createAccount: payment ${merchant} names an unknown wallet ${name}`);
+    await trx
+      .insertInto("wallet_transactions")
+      .values({ ...buildWalletTransaction(walletId, -cents, row.transaction_at, merchant), authorization_id: row.id })
+      .execute();
+  }
+  if (row.overflow_amount > 0) {
+    await trx
+      .insertInto("payment_intents")
+      .values({
+        id: newId("pi"),
+        authorization_id: row.id,
+        credit_card_id: defaultCreditCard,
+        amount: row.overflow_amount,
+        latest_status: "payment_failed",
+        created_at: row.transaction_at,
+        processor_ref: newId("spi"),
+      })
+      .execute();
+  }
 }
