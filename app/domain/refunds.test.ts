@@ -90,7 +90,7 @@ test("a split names each wrong method once, and its total only when every method
     { id: "w1", available: 1000 },
     { id: "w2", available: null },
   ];
-  expect(splitProblems([], wallets, 500)).toEqual([{ key: "payment_methods", code: "paymentMethodsRequired" }]);
+  expect(splitProblems([], wallets, 500)).toEqual([{ field: "payment_methods", code: "paymentMethodsRequired" }]);
   expect(
     splitProblems(
       [
@@ -112,9 +112,9 @@ test("a split names each wrong method once, and its total only when every method
       300,
     ),
   ).toEqual([
-    { key: "payment_methods", code: "walletNotEligible" },
-    { key: "payment_methods.0.amount", code: "walletNotEligible" },
-    { key: "payment_methods.2.amount", code: "walletNotEligible" },
+    { field: "payment_methods", code: "walletNotEligible" },
+    { field: "payment_methods.0.amount", code: "walletNotEligible" },
+    { field: "payment_methods.2.amount", code: "walletNotEligible" },
   ]);
   expect(
     splitProblems(
@@ -126,11 +126,11 @@ test("a split names each wrong method once, and its total only when every method
       1001,
     ),
   ).toEqual([
-    { key: "payment_methods.0.amount", code: "paymentMethodOverAvailable" },
-    { key: "payment_methods.1.amount", code: "paymentMethodAmountPositive" },
+    { field: "payment_methods.0.amount", code: "paymentMethodOverAvailable" },
+    { field: "payment_methods.1.amount", code: "paymentMethodAmountPositive" },
   ]);
   expect(splitProblems([{ walletId: "w2", amount: 400 }], wallets, 500)).toEqual([
-    { key: "payment_methods", code: "paymentMethodsTotal" },
+    { field: "payment_methods", code: "paymentMethodsTotal" },
   ]);
   // The amount itself is wrong: its own error says so, not the total.
   expect(splitProblems([{ walletId: "w2", amount: 400 }], wallets, 0)).toEqual([]);

@@ -1,5 +1,7 @@
 import { REFUND_MAX_AMOUNT } from "./amount-bounds";
 import { isCalendarDay } from "./calendar";
+import type { IbanProblem } from "./iban";
+import { problem, type Problem } from "./problems";
 
 /**
  * The refund wizard's steps and the mobility sub-flow (spec 001 §2.6), shared by the server flow and the
@@ -157,26 +159,69 @@ export function walletTypesFor(expenseType: string): string[] {
 /** A whole number of cents that JavaScript counts exactly. */
 export const isCents = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
 
-/** What is wrong with a request's amount (an error code of `refunds.errors`), or null. */
-export function amountProblem(amount: unknown): string | null {
+/** What can be wrong with a request's amount. */
+export type AmountProblem = "amountInvalid" | "amountPositive" | "amountTooBig";
+/** What can be wrong with a ticket date. */
+export type TicketDateProblem = "ticketDateRequired" | "ticketDateInvalid" | "ticketDateFuture";
+/** What can be wrong with the split of a request over its wallets. */
+export type SplitProblem =
+  | "paymentMethodsRequired"
+  | "walletNotEligible"
+  | "paymentMethodAmountPositive"
+  | "paymentMethodOverAvailable"
+  | "paymentMethodsTotal";
+
+/**
+ * Every code a refund request can be refused with (decision 0051): the domain's checks here, the IBAN's,
+ * and those the service checks against the database (type, partner, sworn statement, receipts). The
+ * refund routes word each one through their one table (routes/refunds/problems.server.ts).
+ */
+export type RefundProblem =
+  | AmountProblem
+  | TicketDateProblem
+  | SplitProblem
+  | IbanProblem
+  | "typeRequired"
+  | "partnerRequired"
+  | "partnerDisabled"
+  | "swornStatementRequired"
+  | "swornNameRequired"
+  | "swornNameMismatch"
+  | "mediaRequired"
+  | "mediaTwice"
+  | "mediaNotFound"
+  | "mediaDuplicate";
+
+/** The fields of a request a problem belongs to, as the platform names them (`payment_methods.0.amount`). */
+export type RefundField =
+  | "type"
+  | "partner_id"
+  | "ticket_date"
+  | "amount"
+  | "payment_methods"
+  | `payment_methods.${number}.amount`
+  | "iban"
+  | "sworn_statement"
+  | "sworn_name"
+  | "media";
+
+/** A refused refund request's problem: its code, at the platform's field. */
+export type RefundRefusal = Problem<RefundField, RefundProblem>;
+
+/** What is wrong with a request's amount, or null. */
+export function amountProblem(amount: unknown): AmountProblem | null {
   if (!isCents(amount)) return "amountInvalid";
   if (amount <= 0) return "amountPositive";
   if (amount > REFUND_MAX_AMOUNT) return "amountTooBig";
   return null;
 }
 
-/** What is wrong with a ticket date, given today in Paris (an error code of `refunds.errors`), or null. */
-export function ticketDateProblem(day: string, today: string): string | null {
+/** What is wrong with a ticket date, given today in Paris, or null. */
+export function ticketDateProblem(day: string, today: string): TicketDateProblem | null {
   if (!day) return "ticketDateRequired";
   if (!isCalendarDay(day)) return "ticketDateInvalid";
   if (day > today) return "ticketDateFuture";
   return null;
-}
-
-/** A problem with one field: the platform's key (`payment_methods.0.amount`) and the error code. */
-export interface FieldProblem {
-  key: string;
-  code: string;
 }
 
 /**
@@ -189,31 +234,31 @@ export function splitProblems(
   methods: readonly { walletId: string; amount: unknown }[],
   wallets: readonly { id: string; available: number | null }[],
   amount: unknown,
-): FieldProblem[] {
-  if (methods.length === 0) return [{ key: "payment_methods", code: "paymentMethodsRequired" }];
-  const problems: FieldProblem[] = [];
+): Problem<RefundField, SplitProblem>[] {
+  if (methods.length === 0) return [problem("payment_methods", "paymentMethodsRequired")];
+  const problems: Problem<RefundField, SplitProblem>[] = [];
   const seen = new Set<string>();
   let total = 0;
   let notEligibleSaid = false;
   methods.forEach((m, index) => {
-    const key = `payment_methods.${index}.amount`;
+    const field = `payment_methods.${index}.amount` as const;
     const wallet = wallets.find((w) => w.id === m.walletId);
     if (!wallet || seen.has(m.walletId)) {
-      if (!notEligibleSaid) problems.push({ key: "payment_methods", code: "walletNotEligible" });
+      if (!notEligibleSaid) problems.push(problem("payment_methods", "walletNotEligible"));
       notEligibleSaid = true;
-      problems.push({ key, code: "walletNotEligible" });
+      problems.push(problem(field, "walletNotEligible"));
       return;
     }
     seen.add(m.walletId);
     if (!isCents(m.amount) || m.amount <= 0) {
-      problems.push({ key, code: "paymentMethodAmountPositive" });
+      problems.push(problem(field, "paymentMethodAmountPositive"));
       return;
     }
     if (wallet.available !== null && m.amount > wallet.available)
-      problems.push({ key, code: "paymentMethodOverAvailable" });
+      problems.push(problem(field, "paymentMethodOverAvailable"));
     total += m.amount;
   });
   if (problems.length === 0 && amountProblem(amount) === null && total !== amount)
-    problems.push({ key: "payment_methods", code: "paymentMethodsTotal" });
+    problems.push(problem("payment_methods", "paymentMethodsTotal"));
   return problems;
 }

@@ -19,7 +19,7 @@ import { saveNotificationPreferences, defaultNotificationPreferences } from "../
 import { getWalletDetail } from "../wallets";
 import { addWorkingDays } from "~/domain/calendar";
 import { todayInParis } from "~/domain/dates";
-import { EXPENSE_REQUESTS_PAGE_SIZE } from "~/domain/refunds";
+import { EXPENSE_REQUESTS_PAGE_SIZE, type RefundField, type RefundProblem } from "~/domain/refunds";
 
 /** The refund platform on a real database (SQLite, and PostgreSQL with TEST_DATABASE_URL). */
 let handle: DatabaseHandle;
@@ -282,58 +282,51 @@ describe("sending a request", () => {
     expect(await counts(a.userId)).toEqual({ requests: 2, held: 2 });
     for (const amount of [500_001, 99_999_999]) {
       const refused = await submitRefund(db, messenger, a.userId, await asking(amount));
-      expect(refused, String(amount)).toEqual({ kind: "invalid", errors: { amount: ["refunds.errors.amountTooBig"] } });
+      expect(refused, String(amount)).toEqual({
+        kind: "invalid",
+        problems: [{ field: "amount", code: "amountTooBig" }],
+      });
     }
     expect(await counts(a.userId)).toEqual({ requests: 2, held: 2 });
   });
 
-  const bad: [string, (a: CreatedAccount, other: CreatedAccount) => Promise<Partial<RefundInput>>, string, string][] = [
-    ["amount 0", async () => ({ amount: 0 }), "amount", "refunds.errors.amountPositive"],
-    ["a negative amount", async () => ({ amount: -500 }), "amount", "refunds.errors.amountPositive"],
-    ["1e12", async () => ({ amount: 1e12 }), "amount", "refunds.errors.amountTooBig"],
-    ["not whole cents", async () => ({ amount: 12.5 }), "amount", "refunds.errors.amountInvalid"],
-    [
-      "text as the amount",
-      async () => ({ amount: "12" as unknown as number }),
-      "amount",
-      "refunds.errors.amountInvalid",
-    ],
-    [
-      "a future date",
-      async () => ({ ticketDate: addDays(todayInParis(), 1) }),
-      "ticket_date",
-      "refunds.errors.ticketDateFuture",
-    ],
-    [
-      "an impossible date",
-      async () => ({ ticketDate: "2026-02-30" }),
-      "ticket_date",
-      "refunds.errors.ticketDateInvalid",
-    ],
-    ["a date that is not one", async () => ({ ticketDate: "hier" }), "ticket_date", "refunds.errors.ticketDateInvalid"],
+  const bad: [
+    string,
+    (a: CreatedAccount, other: CreatedAccount) => Promise<Partial<RefundInput>>,
+    RefundField,
+    RefundProblem,
+  ][] = [
+    ["amount 0", async () => ({ amount: 0 }), "amount", "amountPositive"],
+    ["a negative amount", async () => ({ amount: -500 }), "amount", "amountPositive"],
+    ["1e12", async () => ({ amount: 1e12 }), "amount", "amountTooBig"],
+    ["not whole cents", async () => ({ amount: 12.5 }), "amount", "amountInvalid"],
+    ["text as the amount", async () => ({ amount: "12" as unknown as number }), "amount", "amountInvalid"],
+    ["a future date", async () => ({ ticketDate: addDays(todayInParis(), 1) }), "ticket_date", "ticketDateFuture"],
+    ["an impossible date", async () => ({ ticketDate: "2026-02-30" }), "ticket_date", "ticketDateInvalid"],
+    ["a date that is not one", async () => ({ ticketDate: "hier" }), "ticket_date", "ticketDateInvalid"],
     [
       "a total that differs",
       async (a) => ({ paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 5000 }] }),
       "payment_methods",
-      "refunds.errors.paymentMethodsTotal",
+      "paymentMethodsTotal",
     ],
     [
       "more than the wallet can give",
       async (a) => ({ amount: 12000, paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 12000 }] }),
       "payment_methods.0.amount",
-      "refunds.errors.paymentMethodOverAvailable",
+      "paymentMethodOverAvailable",
     ],
     [
       "a zero part",
       async (a) => ({ paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: 0 }] }),
       "payment_methods.0.amount",
-      "refunds.errors.paymentMethodAmountPositive",
+      "paymentMethodAmountPositive",
     ],
     [
       "a negative part",
       async (a) => ({ paymentMethods: [{ walletId: a.wallets.Cadeaux!, amount: -6000 }] }),
       "payment_methods.0.amount",
-      "refunds.errors.paymentMethodAmountPositive",
+      "paymentMethodAmountPositive",
     ],
     [
       "the same wallet twice",
@@ -344,73 +337,50 @@ describe("sending a request", () => {
         ],
       }),
       "payment_methods.1.amount",
-      "refunds.errors.walletNotEligible",
+      "walletNotEligible",
     ],
     [
       "another user's wallet",
       async (_a, other) => ({ paymentMethods: [{ walletId: other.wallets.Cadeaux!, amount: 6000 }] }),
       "payment_methods",
-      "refunds.errors.walletNotEligible",
+      "walletNotEligible",
     ],
     [
       "a wallet of another type (meal)",
       async (a) => ({ paymentMethods: [{ walletId: a.wallets.Repas!, amount: 6000 }] }),
       "payment_methods",
-      "refunds.errors.walletNotEligible",
+      "walletNotEligible",
     ],
-    ["no wallet", async () => ({ paymentMethods: [] }), "payment_methods", "refunds.errors.paymentMethodsRequired"],
-    [
-      "an IBAN with a wrong checksum",
-      async () => ({ iban: "FR7630006000011234567890188" }),
-      "iban",
-      "refunds.errors.ibanChecksum",
-    ],
-    ["an IBAN too short", async () => ({ iban: "FR763000600001123456789018" }), "iban", "refunds.errors.ibanLength"],
-    ["a non-SEPA IBAN", async () => ({ iban: "BR1800360305000010009795493C1" }), "iban", "refunds.errors.ibanNotSepa"],
-    ["no IBAN on a new request", async () => ({ iban: null }), "iban", "refunds.errors.ibanRequired"],
-    [
-      "an unticked statement",
-      async () => ({ swornStatement: false }),
-      "sworn_statement",
-      "refunds.errors.swornStatementRequired",
-    ],
-    ["no partner", async () => ({ partnerId: "" }), "partner_id", "refunds.errors.partnerRequired"],
-    [
-      "a disabled partner",
-      async () => ({ partnerId: partners["Cinéma Le Royal"]! }),
-      "partner_id",
-      "refunds.errors.partnerDisabled",
-    ],
-    ["the disabled meal type", async () => ({ typeId: types.meal! }), "type", "refunds.errors.typeRequired"],
-    [
-      "another user's receipt",
-      async (_a, other) => ({ mediaId: await file(other.userId) }),
-      "media",
-      "refunds.errors.mediaNotFound",
-    ],
-    ["an unknown receipt", async () => ({ mediaId: "file_nope" }), "media", "refunds.errors.mediaNotFound"],
+    ["no wallet", async () => ({ paymentMethods: [] }), "payment_methods", "paymentMethodsRequired"],
+    ["an IBAN with a wrong checksum", async () => ({ iban: "FR7630006000011234567890188" }), "iban", "ibanChecksum"],
+    ["an IBAN too short", async () => ({ iban: "FR763000600001123456789018" }), "iban", "ibanLength"],
+    ["a non-SEPA IBAN", async () => ({ iban: "BR1800360305000010009795493C1" }), "iban", "ibanNotSepa"],
+    ["no IBAN on a new request", async () => ({ iban: null }), "iban", "ibanRequired"],
+    ["an unticked statement", async () => ({ swornStatement: false }), "sworn_statement", "swornStatementRequired"],
+    ["no partner", async () => ({ partnerId: "" }), "partner_id", "partnerRequired"],
+    ["a disabled partner", async () => ({ partnerId: partners["Cinéma Le Royal"]! }), "partner_id", "partnerDisabled"],
+    ["the disabled meal type", async () => ({ typeId: types.meal! }), "type", "typeRequired"],
+    ["another user's receipt", async (_a, other) => ({ mediaId: await file(other.userId) }), "media", "mediaNotFound"],
+    ["an unknown receipt", async () => ({ mediaId: "file_nope" }), "media", "mediaNotFound"],
   ];
-  test.each(bad)(
-    "refused: %s — a French message on the field, nothing stored or held",
-    async (_name, make, field, key) => {
-      const a = await account();
-      const other = await account();
-      const before = await counts(a.userId);
-      const input = await validInput(a, await make(a, other));
-      const result = await submitRefund(db, messenger, a.userId, input);
-      expect(result.kind).toBe("invalid");
-      if (result.kind !== "invalid") return;
-      expect(result.errors[field]).toContain(key);
-      expect(await counts(a.userId)).toEqual(before);
-      // The draft was not used up: the employee corrects and sends again.
-      const draftRow = await db
-        .selectFrom("expense_request_drafts")
-        .select("submitted_at")
-        .where("id", "=", input.draftId)
-        .executeTakeFirstOrThrow();
-      expect(draftRow.submitted_at).toBeNull();
-    },
-  );
+  test.each(bad)("refused: %s — its code on the field, nothing stored or held", async (_name, make, field, code) => {
+    const a = await account();
+    const other = await account();
+    const before = await counts(a.userId);
+    const input = await validInput(a, await make(a, other));
+    const result = await submitRefund(db, messenger, a.userId, input);
+    expect(result.kind).toBe("invalid");
+    if (result.kind !== "invalid") return;
+    expect(result.problems).toContainEqual({ field, code });
+    expect(await counts(a.userId)).toEqual(before);
+    // The draft was not used up: the employee corrects and sends again.
+    const draftRow = await db
+      .selectFrom("expense_request_drafts")
+      .select("submitted_at")
+      .where("id", "=", input.draftId)
+      .executeTakeFirstOrThrow();
+    expect(draftRow.submitted_at).toBeNull();
+  });
 
   test("the sworn name for holidays and mobility must be the account's, accents and case aside", async () => {
     const a = await account([{ name: "Vacances", type: "holidays", balance: 50000 }]);
@@ -423,9 +393,9 @@ describe("sending a request", () => {
         ...over,
       });
     const wrong = await submitRefund(db, messenger, a.userId, await holidays({ swornName: "Marie Martin" }));
-    expect(wrong).toEqual({ kind: "invalid", errors: { sworn_name: ["refunds.errors.swornNameMismatch"] } });
+    expect(wrong).toEqual({ kind: "invalid", problems: [{ field: "sworn_name", code: "swornNameMismatch" }] });
     const missing = await submitRefund(db, messenger, a.userId, await holidays({ swornName: "  " }));
-    expect(missing).toEqual({ kind: "invalid", errors: { sworn_name: ["refunds.errors.swornNameRequired"] } });
+    expect(missing).toEqual({ kind: "invalid", problems: [{ field: "sworn_name", code: "swornNameRequired" }] });
     // The factory's account is "Alex Essai".
     const right = await submitRefund(db, messenger, a.userId, await holidays({ swornName: " ÂLEX  essai " }));
     expect(right.kind).toBe("created");
@@ -458,7 +428,7 @@ describe("sending a request", () => {
     });
     expect(await submitRefund(db, messenger, a.userId, again)).toEqual({
       kind: "invalid",
-      errors: { media: ["refunds.errors.mediaDuplicate"] },
+      problems: [{ field: "media", code: "mediaDuplicate" }],
     });
     // The same bytes in another person's account are no duplicate of theirs.
     const b = await account();
@@ -497,7 +467,7 @@ describe("sending a request", () => {
     const refused = results.find((r) => r.kind === "invalid");
     expect(refused).toEqual({
       kind: "invalid",
-      errors: { "payment_methods.0.amount": ["refunds.errors.paymentMethodOverAvailable"] },
+      problems: [{ field: "payment_methods.0.amount", code: "paymentMethodOverAvailable" }],
     });
     expect(await counts(a.userId)).toEqual({ requests: 1, held: 1 });
     expect((await getWalletDetail(db, a.userId, a.wallets.Cadeaux!))!.available).toBeGreaterThanOrEqual(0);

@@ -6,7 +6,8 @@ import type { Messenger } from "../../providers/messaging/port";
 import type { PushSender } from "../../providers/push/port";
 import { claimDraft, readDraft } from "../drafts";
 import { walletSummaries } from "../wallets";
-import { ibanMessage, ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
+import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
+import { problem, type Invalid } from "~/domain/problems";
 import { foldForSearch } from "~/domain/search-text";
 import { todayInParis } from "~/domain/dates";
 import {
@@ -16,6 +17,9 @@ import {
   splitProblems,
   ticketDateProblem,
   walletTypesFor,
+  type RefundField,
+  type RefundProblem,
+  type RefundRefusal,
 } from "~/domain/refunds";
 import { announceRequestEvent, mailFacts, recordRequestEvent } from "./events";
 import { holdReservations, lockWallets, OverAvailable, releaseReservations } from "./reservations";
@@ -337,12 +341,10 @@ export interface RefundInput {
 
 export type SubmitRefundResult =
   | { kind: "created" | "updated"; requestId: string }
-  | { kind: "invalid"; errors: Record<string, string[]> }
+  | Invalid<RefundField, RefundProblem>
   | { kind: "notFound" }
   | { kind: "notRectifiable" }
   | { kind: "alreadySubmitted" };
-
-const E = (key: string) => `refunds.errors.${key}`;
 
 /**
  * Sends a new request, or a corrected one. Every rule is checked here whatever the wizard checked: partner,
@@ -418,10 +420,10 @@ interface CheckedRequest {
   swornName: string | null;
 }
 
-/** The errors by field (the platform's keys), each a list of `refunds.errors` keys, in the form's order. */
-type Errors = Record<string, string[]>;
-const fail = (errors: Errors, key: string, code: string) => {
-  (errors[key] ??= []).push(E(code));
+/** The problems found so far, in the form's order (each a code at the platform's field; the route words them). */
+type Problems = RefundRefusal[];
+const fail = (problems: Problems, field: RefundField, code: RefundProblem) => {
+  problems.push(problem(field, code));
 };
 
 /**
@@ -434,27 +436,27 @@ async function checkRequest(
   input: RefundInput,
   sending: Sending,
   now: Date,
-): Promise<{ kind: "valid"; request: CheckedRequest } | { kind: "invalid"; errors: Errors }> {
-  const errors: Errors = {};
+): Promise<{ kind: "valid"; request: CheckedRequest } | Invalid<RefundField, RefundProblem>> {
+  const problems: Problems = [];
   const types = await listExpenseTypes(db, userId, "fr");
   const type = types.find((t) => t.id === input.typeId && !t.disabled && t.id !== "mobility");
-  if (!type) fail(errors, "type", "typeRequired");
-  const partner = await checkPartner(db, input.partnerId, errors);
+  if (!type) fail(problems, "type", "typeRequired");
+  const partner = await checkPartner(db, input.partnerId, problems);
   const ticketDate = ticketDateProblem(input.ticketDate, todayInParis(now));
-  if (ticketDate) fail(errors, "ticket_date", ticketDate);
+  if (ticketDate) fail(problems, "ticket_date", ticketDate);
   const amount = amountProblem(input.amount);
-  if (amount) fail(errors, "amount", amount);
+  if (amount) fail(problems, "amount", amount);
   // The split: at least one wallet, each once, eligible for this type, a positive amount within what it can give.
   const wallets = type
     ? await eligibleWallets(db, userId, type.technicalName, { exceptRequestId: input.requestId, now })
     : [];
-  for (const p of splitProblems(input.paymentMethods ?? [], wallets, input.amount)) fail(errors, p.key, p.code);
-  const iban = checkIban(input.iban, sending.existing, errors);
-  if (input.swornStatement !== true) fail(errors, "sworn_statement", "swornStatementRequired");
+  problems.push(...splitProblems(input.paymentMethods ?? [], wallets, input.amount));
+  const iban = checkIban(input.iban, sending.existing, problems);
+  if (input.swornStatement !== true) fail(problems, "sworn_statement", "swornStatementRequired");
   const swornName =
-    type && SWORN_NAME_TYPES.includes(type.technicalName) ? checkSwornName(input, sending, errors) : null;
-  await checkReceipts(db, userId, input, errors);
-  if (Object.keys(errors).length > 0 || !type || !partner || iban === null) return { kind: "invalid", errors };
+    type && SWORN_NAME_TYPES.includes(type.technicalName) ? checkSwornName(input, sending, problems) : null;
+  await checkReceipts(db, userId, input, problems);
+  if (problems.length > 0 || !type || !partner || iban === null) return { kind: "invalid", problems };
   return {
     kind: "valid",
     request: { typeId: type.id, partnerId: partner.id, partnerName: partner.name_fr, iban, swornName },
@@ -462,7 +464,7 @@ async function checkRequest(
 }
 
 /** The partner chosen, when it exists and is enabled. */
-async function checkPartner(db: DB, partnerId: string, errors: Errors) {
+async function checkPartner(db: DB, partnerId: string, problems: Problems) {
   const partner = partnerId
     ? await db
         .selectFrom("partners")
@@ -470,46 +472,46 @@ async function checkPartner(db: DB, partnerId: string, errors: Errors) {
         .where("id", "=", partnerId)
         .executeTakeFirst()
     : undefined;
-  if (!partner) fail(errors, "partner_id", "partnerRequired");
-  else if (partner.enabled !== 1) fail(errors, "partner_id", "partnerDisabled");
+  if (!partner) fail(problems, "partner_id", "partnerRequired");
+  else if (partner.enabled !== 1) fail(problems, "partner_id", "partnerDisabled");
   return partner;
 }
 
 /** The IBAN to store, normalised; a masked (last 4) or empty one while correcting keeps the IBAN on file. */
-function checkIban(typed: string | null, existing: Sending["existing"], errors: Errors): string | null {
+function checkIban(typed: string | null, existing: Sending["existing"], problems: Problems): string | null {
   if (typed === null || typed.trim() === "" || (existing && typed.trim().length === 4)) {
     if (existing?.iban) return existing.iban;
-    fail(errors, "iban", "ibanRequired");
+    fail(problems, "iban", "ibanRequired");
     return null;
   }
   const iban = normaliseIban(typed);
-  const problem = ibanProblem(iban);
-  if (!problem) return iban;
-  errors.iban = [ibanMessage(problem)];
+  const wrong = ibanProblem(iban);
+  if (!wrong) return iban;
+  fail(problems, "iban", wrong);
   return null;
 }
 
 /** The name the employee typed under the sworn statement, which must be theirs (accents and case aside). */
-function checkSwornName(input: RefundInput, sending: Sending, errors: Errors): string {
+function checkSwornName(input: RefundInput, sending: Sending, problems: Problems): string {
   const expected = foldForSearch(`${sending.user.first_name ?? ""} ${sending.user.last_name ?? ""}`);
   const swornName = (input.swornName ?? "").trim();
-  if (swornName === "") fail(errors, "sworn_name", "swornNameRequired");
-  else if (foldForSearch(swornName) !== expected || expected === "") fail(errors, "sworn_name", "swornNameMismatch");
+  if (swornName === "") fail(problems, "sworn_name", "swornNameRequired");
+  else if (foldForSearch(swornName) !== expected || expected === "") fail(problems, "sworn_name", "swornNameMismatch");
   return swornName;
 }
 
 /** One or two receipts, different, the employee's own, and not already on another of their live requests. */
-async function checkReceipts(db: DB, userId: string, input: RefundInput, errors: Errors): Promise<void> {
+async function checkReceipts(db: DB, userId: string, input: RefundInput, problems: Problems): Promise<void> {
   const mediaIds = [input.mediaId, input.secondMediaId].filter((id): id is string => Boolean(id));
-  if (!input.mediaId) return fail(errors, "media", "mediaRequired");
-  if (new Set(mediaIds).size !== mediaIds.length) return fail(errors, "media", "mediaTwice");
+  if (!input.mediaId) return fail(problems, "media", "mediaRequired");
+  if (new Set(mediaIds).size !== mediaIds.length) return fail(problems, "media", "mediaTwice");
   const files = await db
     .selectFrom("files")
     .select(["id", "sha256"])
     .where("user_id", "=", userId)
     .where("id", "in", mediaIds)
     .execute();
-  if (files.length !== mediaIds.length) return fail(errors, "media", "mediaNotFound");
+  if (files.length !== mediaIds.length) return fail(problems, "media", "mediaNotFound");
   if (
     await duplicateReceipt(
       db,
@@ -518,7 +520,7 @@ async function checkReceipts(db: DB, userId: string, input: RefundInput, errors:
       input.requestId,
     )
   )
-    fail(errors, "media", "mediaDuplicate");
+    fail(problems, "media", "mediaDuplicate");
 }
 
 /** Whether one of these receipts (by content) is already on another of the user's live requests. */
@@ -594,7 +596,7 @@ async function storeRequest(
       if (err instanceof OverAvailable)
         return {
           kind: "invalid",
-          errors: { [`payment_methods.${err.index}.amount`]: [E("paymentMethodOverAvailable")] },
+          problems: [problem(`payment_methods.${err.index}.amount` as const, "paymentMethodOverAvailable")],
         };
       throw err;
     });

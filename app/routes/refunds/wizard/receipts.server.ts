@@ -6,6 +6,7 @@ import { stepIndex } from "~/domain/refunds";
 import { refundTicketSchema } from "~/domain/refund-schemas";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { formOf, refusedStep } from "~/routes/+shared/wizard.server";
+import { REFUND_WORDS } from "../problems.server";
 import type { StepContext, StepResult } from "./steps.server";
 
 /**
@@ -32,7 +33,7 @@ export async function uploadReceipt({ db, platform, userId, form, draft, go }: S
   if ([draft.mediaId, draft.secondMediaId].filter(Boolean).length >= RECEIPT_MAX_FILES)
     return refusedReceipt("refundWizard.errors.tooManyFiles");
   const file = form.get("receipt");
-  if (!(file instanceof File) || file.size === 0) return refusedReceipt("refunds.errors.mediaRequired");
+  if (!(file instanceof File) || file.size === 0) return refusedReceipt(REFUND_WORDS.mediaRequired);
   const stored = await storeReceipt(platform, userId, file);
   if (stored.kind !== "stored") return refusedReceipt(STORE_REFUSALS[stored.kind]);
   const attached = await attachReceipt(db, userId, draft.id, stored.file.id);

@@ -6,7 +6,9 @@ import { fieldNameOf } from "~/domain/refunds";
 import { refundSummarySchema } from "~/domain/refund-schemas";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
+import { refusalOf } from "~/routes/+shared/problems.server";
 import { refusedStep } from "~/routes/+shared/wizard.server";
+import { REFUND_WORDS } from "../problems.server";
 import { LIST, failedLoad } from "./context.server";
 import type { StepContext, StepResult } from "./steps.server";
 
@@ -38,10 +40,7 @@ export async function send(ctx: StepContext): Promise<StepResult> {
   const swornName = SWORN_NAME_TYPES.includes(typeOf?.technicalName ?? "");
   if (submission.status !== "success") return refusedStep("summary", reply(submission));
   if (swornName && !submission.value.sworn_name)
-    return refusedStep(
-      "summary",
-      reply(submission, { fieldErrors: { sworn_name: ["refunds.errors.swornNameRequired"] } }),
-    );
+    return refusedStep("summary", reply(submission, { fieldErrors: { sworn_name: [REFUND_WORDS.swornNameRequired] } }));
   const sworn = swornName ? (submission.value.sworn_name ?? null) : null;
   const result = await submitRefund(db, platform.messenger, userId, requestOf(d, sworn), {
     push: platform.push,
@@ -64,13 +63,12 @@ export async function send(ctx: StepContext): Promise<StepResult> {
       return redirectWithFlash(request, LIST, { kind: "success", message: "refundWizard.successUpdateRefundRequest" });
     case "invalid": {
       // Spec 001 §8: each error on its row, and the alert failedCreateRefundRequest.
+      const refused = refusalOf(result.problems, REFUND_WORDS);
       const fieldErrors = Object.fromEntries(
-        Object.entries(result.errors).map(([key, messages]) => [fieldNameOf(key), messages]),
+        Object.entries(refused.fieldErrors).map(([key, messages]) => [fieldNameOf(key), messages]),
       );
-      return refusedStep(
-        "summary",
-        reply(submission, { formErrors: ["refundWizard.failedCreateRefundRequest"], fieldErrors }),
-      );
+      const formErrors = ["refundWizard.failedCreateRefundRequest", ...refused.formErrors];
+      return refusedStep("summary", reply(submission, { formErrors, fieldErrors }));
     }
     case "alreadySubmitted":
       return redirectWithFlash(request, LIST, { kind: "info", message: "refundWizard.alreadySent" });

@@ -1,9 +1,10 @@
 import { createDraft, saveDraftAnswers, type ExpenseDraft } from "~/.server/services/refunds/drafts";
 import { eligibleWallets, loadRefundForEdit } from "~/.server/services/refunds/requests";
 import { getPartner } from "~/.server/services/partners";
-import { ibanMessage, ibanProblem, normaliseIban } from "~/domain/iban";
+import { ibanProblem, normaliseIban } from "~/domain/iban";
+import { problem, type Problem } from "~/domain/problems";
 import { validateSplit, type SplitError } from "~/domain/payment-methods";
-import { findMobilitySubtype, mobilityChoices, stepIndex, type RefundStep } from "~/domain/refunds";
+import { findMobilitySubtype, mobilityChoices, stepIndex, type RefundProblem, type RefundStep } from "~/domain/refunds";
 import {
   refundDetailsSchema,
   refundMethodsSchema,
@@ -14,7 +15,9 @@ import {
 import { todayInParis } from "~/domain/dates";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { internalRedirect, type InternalPath } from "~/routes/+shared/redirects.server";
+import { refusalOf } from "~/routes/+shared/problems.server";
 import { refusedStep, type StepHandlers } from "~/routes/+shared/wizard.server";
+import { REFUND_WORDS } from "../problems.server";
 import { mobilityLicences, stepPath, type ExpenseTypes, type WizardContext } from "./context.server";
 import { send } from "./send.server";
 
@@ -53,8 +56,7 @@ export async function chooseType(ctx: FormContext, draft: ExpenseDraft | null): 
   const submission = parseForm(form, refundTypeSchema);
   if (submission.status !== "success") return refusedStep("type", reply(submission));
   const chosen = types.find((t) => t.id === submission.value.type_id && !t.disabled);
-  if (!chosen)
-    return refusedStep("type", reply(submission, { fieldErrors: { type_id: ["refunds.errors.typeRequired"] } }));
+  if (!chosen) return refusedStep("type", reply(submission, { fieldErrors: { type_id: [REFUND_WORDS.typeRequired] } }));
   const d = draft ?? (await createDraft(db, userId));
   const mobility = chosen.technicalName === "mobility";
   const preamble = mobility && (await mobilityLicences(db, userId)).length > 0 && d.stepReached < stepIndex("mobility");
@@ -105,7 +107,7 @@ async function leaveTicket({ db, userId, form, draft, go }: StepContext): Promis
   if (!draft.mediaId)
     return refusedStep(
       "ticket",
-      reply(parseForm(form, refundTicketSchema), { fieldErrors: { receipt: ["refunds.errors.mediaRequired"] } }),
+      reply(parseForm(form, refundTicketSchema), { fieldErrors: { receipt: [REFUND_WORDS.mediaRequired] } }),
     );
   await saveDraftAnswers(db, userId, draft.id, {}, stepIndex("details"));
   return go("details");
@@ -117,10 +119,7 @@ async function saveDetails({ db, userId, locale, form, draft, go }: StepContext)
   if (submission.status !== "success") return refusedStep("details", reply(submission));
   const partner = await getPartner(db, submission.value.partner_id, locale);
   if (!partner || !partner.enabled)
-    return refusedStep(
-      "details",
-      reply(submission, { fieldErrors: { partner_id: ["refunds.errors.partnerDisabled"] } }),
-    );
+    return refusedStep("details", reply(submission, { fieldErrors: { partner_id: [REFUND_WORDS.partnerDisabled] } }));
   const { ticket_date, amount } = submission.value;
   // A new amount makes the split chosen for the old one wrong: it is chosen again.
   const methods = draft.amount !== amount ? { paymentMethods: [] } : {};
@@ -134,18 +133,18 @@ async function saveDetails({ db, userId, locale, form, draft, go }: StepContext)
   return go("methods");
 }
 
-/** What each refusal of the split says (the platform's words, checked again when the request is sent). */
-const SPLIT_MESSAGES: Record<SplitError, string> = {
-  amountFormat: "refunds.errors.amountInvalid",
-  negative: "refunds.errors.paymentMethodAmountPositive",
-  tooMuch: "refunds.errors.paymentMethodOverAvailable",
-  empty: "refunds.errors.paymentMethodsRequired",
-  total: "refunds.errors.paymentMethodsTotal",
+/** The refund code of each refusal of the split (the platform's, checked again when the request is sent). */
+const SPLIT_CODES: Record<SplitError, RefundProblem> = {
+  amountFormat: "amountInvalid",
+  negative: "paymentMethodAmountPositive",
+  tooMuch: "paymentMethodOverAvailable",
+  empty: "paymentMethodsRequired",
+  total: "paymentMethodsTotal",
 };
 
 type Split = ReturnType<typeof validateSplit>;
 
-/** The split over the eligible wallets, and its refusals worded on the rows they concern. */
+/** The split over the eligible wallets, and its refusals on the rows they concern (the form's, without a row). */
 async function splitOf({ db, userId, typeOf, draft }: StepContext, payments: { wallet_id: string; amount?: string }[]) {
   const wallets = await eligibleWallets(db, userId, typeOf?.technicalName ?? "", {
     exceptRequestId: draft.requestId ?? undefined,
@@ -162,15 +161,12 @@ async function splitOf({ db, userId, typeOf, draft }: StepContext, payments: { w
     wallets.map((w) => ({ id: w.id, selectable: w.available ?? Number.MAX_SAFE_INTEGER })),
     typed,
   );
-  const fieldErrors: Record<string, string[]> = {};
-  const formErrors: string[] = [];
-  if (!split.ok) {
-    for (const [key, error] of Object.entries(split.errors)) {
-      if (key === "form") formErrors.push(SPLIT_MESSAGES[error]);
-      else fieldErrors[`payment_methods[${positions[key] ?? 0}].amount`] = [SPLIT_MESSAGES[error]];
-    }
-  }
-  return { split, fieldErrors, formErrors };
+  const problems: Problem<string, RefundProblem>[] = split.ok
+    ? []
+    : Object.entries(split.errors).map(([key, error]) =>
+        problem(key === "form" ? null : `payment_methods[${positions[key] ?? 0}].amount`, SPLIT_CODES[error]),
+      );
+  return { split, problems };
 }
 
 /**
@@ -191,11 +187,10 @@ async function saveMethods(ctx: StepContext): Promise<StepResult> {
   const { db, userId, form, draft, go } = ctx;
   const submission = parseForm(form, refundMethodsSchema);
   if (submission.status !== "success") return refusedStep("methods", reply(submission));
-  const { split, fieldErrors, formErrors } = await splitOf(ctx, submission.value.payment_methods);
-  const { iban, problem } = await ibanOf(ctx, submission.value.iban);
-  if (problem) fieldErrors.iban = [ibanMessage(problem)];
-  if (formErrors.length || Object.keys(fieldErrors).length)
-    return refusedStep("methods", reply(submission, { formErrors, fieldErrors }));
+  const { split, problems } = await splitOf(ctx, submission.value.payment_methods);
+  const { iban, problem: wrongIban } = await ibanOf(ctx, submission.value.iban);
+  if (wrongIban) problems.push(problem("iban", wrongIban));
+  if (problems.length) return refusedStep("methods", reply(submission, refusalOf(problems, REFUND_WORDS)));
   await saveDraftAnswers(
     db,
     userId,
