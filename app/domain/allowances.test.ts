@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
+  addressProblems,
   addressLine,
   capStatusOf,
   clampDays,
@@ -14,6 +15,7 @@ import {
   monthlyPayouts,
   officeDaysProblem,
   payoutDay,
+  periodCodes,
   periodProblems,
   periodShortEnough,
   remainingCap,
@@ -92,6 +94,16 @@ describe("the window a period may start in (last year until 15 January inclusive
     });
   });
 
+  test("the services' codes are the schemas' keys without their prefix", () => {
+    const today = "2026-11-24";
+    expect(periodCodes("carpooling", null, null, today)).toEqual({
+      start_at: ["startRequired"],
+      ends_at: ["endRequired"],
+    });
+    expect(periodCodes("carpooling", "2026-11-10", "2026-11-09", today)).toEqual({ ends_at: ["endBeforeStart"] });
+    expect(periodCodes("subscription", "2026-12-01", "2026-12-31", today)).toEqual({});
+  });
+
   test("a start moved after the end moves the end", () => {
     expect(followStart("2026-05-10", "2026-05-01")).toBe("2026-05-10");
     expect(followStart("2026-05-10", "2026-06-01")).toBe("2026-06-01");
@@ -155,15 +167,15 @@ describe("days at the office: the period's days without Sundays", () => {
     const week = { start: "2026-11-23", end: "2026-11-29" }; // Monday to Sunday: 6 days
     expect(officeDaysProblem(1, week)).toBeNull();
     expect(officeDaysProblem(6, week)).toBeNull();
-    expect(officeDaysProblem(7, week)).toBe("allowances.errors.daysAtOfficeRange");
-    expect(officeDaysProblem(0, week)).toBe("allowances.errors.daysAtOfficeRange");
-    expect(officeDaysProblem(2.5, week)).toBe("allowances.errors.daysAtOfficeRange");
-    expect(officeDaysProblem("3", week)).toBe("allowances.errors.daysAtOfficeRange");
+    expect(officeDaysProblem(7, week)).toBe("daysAtOfficeRange");
+    expect(officeDaysProblem(0, week)).toBe("daysAtOfficeRange");
+    expect(officeDaysProblem(2.5, week)).toBe("daysAtOfficeRange");
+    expect(officeDaysProblem("3", week)).toBe("daysAtOfficeRange");
     // A Sunday alone: no day to claim, whatever is asked.
-    expect(officeDaysProblem(1, { start: "2026-11-29", end: "2026-11-29" })).toBe("allowances.errors.noWorkingDay");
+    expect(officeDaysProblem(1, { start: "2026-11-29", end: "2026-11-29" })).toBe("noWorkingDay");
     expect(officeDaysProblem(400, null)).toBeNull();
-    expect(officeDaysProblem(0, null)).toBe("allowances.errors.daysAtOfficeRange");
-    expect(officeDaysProblem(undefined, null)).toBe("allowances.errors.daysAtOfficeRange");
+    expect(officeDaysProblem(0, null)).toBe("daysAtOfficeRange");
+    expect(officeDaysProblem(undefined, null)).toBe("daysAtOfficeRange");
   });
 
   test("the days asked are clamped to 1 … the maximum (when the maximum drops, so do they)", () => {
@@ -395,4 +407,28 @@ test("a distance in kilometres is shown in French format with 2 decimals, as the
   expect(formatKilometres(1234.5)).toBe(
     `${(1234.5).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`,
   );
+});
+
+describe("addressProblems", () => {
+  const HOME = { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "fr" };
+
+  test("the delivery address's rules as codes, each once, in the order of the lines", () => {
+    expect(addressProblems(HOME)).toEqual([]);
+    expect(addressProblems({ ...HOME, line1: "rue des Lilas" })).toEqual(["addStreetNumber"]);
+    expect(addressProblems({ ...HOME, line1: `8 ${"x".repeat(60)}` })).toEqual(["maxLength50"]);
+    expect(addressProblems({ ...HOME, zipcode: "", city: "42", country: "XX" })).toEqual([
+      "zipcodeRequired",
+      "zipcodeInvalid",
+      "cityNumeric",
+      "countryInvalid",
+    ]);
+  });
+
+  test("no address, or a line of the wrong type, counts as missing", () => {
+    const missing = ["line1Required", "zipcodeRequired", "cityRequired", "countryRequired"];
+    expect(addressProblems(undefined)).toEqual(missing);
+    expect(addressProblems("8 rue des Lilas")).toEqual(missing);
+    expect(addressProblems({ ...HOME, zipcode: 69003 })).toEqual(["zipcodeRequired"]);
+    expect(addressProblems({ ...HOME, line2: 3 })).toEqual(["maxLength50"]);
+  });
 });

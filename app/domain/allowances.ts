@@ -8,6 +8,7 @@ import {
   startOfYear,
 } from "date-fns";
 import { addWorkingDays, isFrenchPublicHoliday } from "./calendar";
+import { deliveryAddressSchema } from "./schemas";
 
 /**
  * Mobility allowances (issue 15, spec 001 §2.7, §5, §9): the rules of the dates, the days at the office,
@@ -75,39 +76,58 @@ export function maxEndDate(type: AllowanceType, start: string, today: string): s
   return today;
 }
 
-export type DateErrorKey =
-  | "allowances.errors.startRequired"
-  | "allowances.errors.endRequired"
-  | "allowances.errors.startDateInvalid"
-  | "allowances.errors.endAfterToday"
-  | "allowances.errors.endDateLastDayOfYearInvalid"
-  | "allowances.errors.endBeforeStart"
-  | "allowances.errors.periodTooLong";
+/** The problems of a period, as codes (`allowances.errors.<code>` their words). */
+export type PeriodProblem =
+  | "startRequired"
+  | "endRequired"
+  | "startDateInvalid"
+  | "endAfterToday"
+  | "endDateLastDayOfYearInvalid"
+  | "endBeforeStart"
+  | "periodTooLong";
+
+export type DateErrorKey = `allowances.errors.${PeriodProblem}`;
+
+type ByDateField<T> = { start_at?: T[]; ends_at?: T[] };
 
 /**
- * The problems of a period, by field (`start_at`, `ends_at`), as i18n keys; empty when valid. `null`
- * stands for a day that is missing or not a day of the calendar.
+ * The problems of a period, by field (`start_at`, `ends_at`), as codes; empty when valid. `null` stands
+ * for a day that is missing or not a day of the calendar.
  */
+export function periodCodes(
+  type: AllowanceType,
+  start: string | null,
+  end: string | null,
+  today: string,
+): ByDateField<PeriodProblem> {
+  const problems: ByDateField<PeriodProblem> = {};
+  if (!start) problems.start_at = ["startRequired"];
+  if (!end) problems.ends_at = ["endRequired"];
+  if (!start || !end) return problems;
+  const window = startWindow(type, today);
+  if (start < window.min || start > window.max) problems.start_at = ["startDateInvalid"];
+  let endProblem: PeriodProblem | null = null;
+  if (end < start) endProblem = "endBeforeStart";
+  else if (type === "subscription" && end > maxEndDate(type, start, today)) endProblem = "endDateLastDayOfYearInvalid";
+  else if (type !== "subscription" && end > today) endProblem = "endAfterToday";
+  else if (!periodShortEnough(start, end)) endProblem = "periodTooLong";
+  if (endProblem) problems.ends_at = [endProblem];
+  return problems;
+}
+
+/** The same problems as i18n keys, for the forms' schemas (whose messages are catalogue keys). */
 export function periodProblems(
   type: AllowanceType,
   start: string | null,
   end: string | null,
   today: string,
-): { start_at?: DateErrorKey[]; ends_at?: DateErrorKey[] } {
-  const problems: { start_at?: DateErrorKey[]; ends_at?: DateErrorKey[] } = {};
-  if (!start) problems.start_at = ["allowances.errors.startRequired"];
-  if (!end) problems.ends_at = ["allowances.errors.endRequired"];
-  if (!start || !end) return problems;
-  const window = startWindow(type, today);
-  if (start < window.min || start > window.max) problems.start_at = ["allowances.errors.startDateInvalid"];
-  let endProblem: DateErrorKey | null = null;
-  if (end < start) endProblem = "allowances.errors.endBeforeStart";
-  else if (type === "subscription" && end > maxEndDate(type, start, today))
-    endProblem = "allowances.errors.endDateLastDayOfYearInvalid";
-  else if (type !== "subscription" && end > today) endProblem = "allowances.errors.endAfterToday";
-  else if (!periodShortEnough(start, end)) endProblem = "allowances.errors.periodTooLong";
-  if (endProblem) problems.ends_at = [endProblem];
-  return problems;
+): ByDateField<DateErrorKey> {
+  const codes = periodCodes(type, start, end, today);
+  const keys = (list: PeriodProblem[]) => list.map((code) => `allowances.errors.${code}` as const);
+  return {
+    ...(codes.start_at ? { start_at: keys(codes.start_at) } : {}),
+    ...(codes.ends_at ? { ends_at: keys(codes.ends_at) } : {}),
+  };
 }
 
 /** Under 18 months: the end comes before the same day 18 months after the start. */
@@ -126,21 +146,21 @@ export function daysWithoutSundays(start: string, end: string): number {
   return eachDayOfInterval({ start: noonOf(start), end: noonOf(end) }).filter((d) => !isSunday(d)).length;
 }
 
-export type OfficeDaysErrorKey = "allowances.errors.noWorkingDay" | "allowances.errors.daysAtOfficeRange";
+export type OfficeDaysProblem = "noWorkingDay" | "daysAtOfficeRange";
 
 /**
- * The problem of the days at the office, as an i18n key, or null: a whole number from 1 to the period's
+ * The problem of the days at the office, as a code, or null: a whole number from 1 to the period's
  * days without Sundays (a period without any cannot be claimed); while the period is not valid
  * (`null`), only from 1.
  */
 export function officeDaysProblem(
   days: unknown,
   period: { start: string; end: string } | null,
-): OfficeDaysErrorKey | null {
+): OfficeDaysProblem | null {
   const max = period ? daysWithoutSundays(period.start, period.end) : Number.MAX_SAFE_INTEGER;
-  if (max === 0) return "allowances.errors.noWorkingDay";
+  if (max === 0) return "noWorkingDay";
   const whole = typeof days === "number" && Number.isSafeInteger(days);
-  return whole && days >= 1 && days <= max ? null : "allowances.errors.daysAtOfficeRange";
+  return whole && days >= 1 && days <= max ? null : "daysAtOfficeRange";
 }
 
 /** Days at the office clamped to 1…max (spec 001 §5: clamped when the maximum drops). 0 when max is 0. */
@@ -367,4 +387,42 @@ export function simulateSubscription(input: {
 /** "8 rue des Lilas 69003 Lyon FR": an address as the spec's payload sends it (one string). */
 export function addressLine(address: { line1: string; zipcode: string; city: string; country: string }): string {
   return [address.line1, address.zipcode, address.city, address.country].map((s) => s.trim()).join(" ");
+}
+
+/** The problems of an address by the delivery address rules (spec 000 §5), as codes (`errors.<code>` their words). */
+export const ADDRESS_PROBLEMS = [
+  "line1Required",
+  "line1Numeric",
+  "addStreetNumber",
+  "maxLength50",
+  "zipcodeRequired",
+  "zipcodeInvalid",
+  "cityRequired",
+  "cityNumeric",
+  "countryRequired",
+  "countryInvalid",
+] as const;
+export type AddressProblem = (typeof ADDRESS_PROBLEMS)[number];
+
+/** A line whose value has the wrong type (zod's own message then, not one of the schema's) counts as missing. */
+const MISSING: Partial<Record<PropertyKey, AddressProblem>> = {
+  line1: "line1Required",
+  line2: "maxLength50",
+  zipcode: "zipcodeRequired",
+  city: "cityRequired",
+  country: "countryRequired",
+};
+
+/**
+ * The problems of an address, as codes, each once and in the order of its lines; none when valid. The
+ * schema's messages are the codes' keys (`errors.<code>`); anything but an object counts as no address.
+ */
+export function addressProblems(address: unknown): AddressProblem[] {
+  const parsed = deliveryAddressSchema.safeParse(typeof address === "object" && address !== null ? address : {});
+  if (parsed.success) return [];
+  const codes = parsed.error.issues.map(
+    (issue) =>
+      ADDRESS_PROBLEMS.find((code) => issue.message === `errors.${code}`) ?? MISSING[issue.path[0]!] ?? "line1Required",
+  );
+  return [...new Set(codes)];
 }

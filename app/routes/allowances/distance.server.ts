@@ -42,6 +42,7 @@ import {
   plainForm,
   reachableStep,
   refusedIn,
+  wordsOf,
   stepLinks,
   type AllowanceFlowContext,
   type Posted,
@@ -162,7 +163,7 @@ async function summaryView(ctx: DistanceContext): Promise<DistanceStepView> {
     ibanLastFour: maskIban(given.iban),
     declaredKm: given.declaredOneWayMeters != null ? String(given.declaredOneWayMeters / 1000).replace(".", ",") : "",
   };
-  if (simulated.kind === "invalid") return { ...base, simulation: null, problems: simulated.errors };
+  if (simulated.kind === "invalid") return { ...base, simulation: null, problems: wordsOf(simulated.problems) };
   const s = simulated.simulation;
   if (s.type === "subscription") return { ...base, simulation: null, problems: {} };
   const r = s.result;

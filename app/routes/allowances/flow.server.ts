@@ -1,8 +1,9 @@
 import type { Platform } from "~/.server/platform";
 import type { Account } from "~/.server/services/accounts";
 import type { AllowanceDraft } from "~/.server/services/allowances/drafts";
-import { createAllowance, type AllowanceInput } from "~/.server/services/allowances/requests";
-import { reply, type Refusal } from "~/routes/+shared/forms.server";
+import { createAllowance, type AllowanceInput, type AllowanceProblems } from "~/.server/services/allowances/requests";
+import { reply } from "~/routes/+shared/forms.server";
+import { refusalOf } from "~/routes/+shared/problems.server";
 import {
   internalPath,
   internalRedirect,
@@ -13,6 +14,7 @@ import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
 import { parseUploadForm } from "~/routes/+shared/uploads.server";
 import { refusedStep, stepOf, type WizardReply } from "~/routes/+shared/wizard.server";
 import type { AllowanceFlow } from "~/components/allowances/wizard";
+import { ALLOWANCE_WORDS } from "./problems.server";
 
 /**
  * What the allowance wizard's frame (wizard.server.ts) hands to a type's flow, and what the two flows
@@ -79,7 +81,10 @@ export function refusedIn<Step extends string, Flow extends AllowanceFlow>(flow:
 
 /** The details' group refused: not one this person may ask this allowance of. */
 export const groupNotAllowed = (submission: Parameters<typeof reply>[0]) =>
-  reply(submission, { fieldErrors: { group_id: ["allowances.errors.groupNotAllowed"] } });
+  reply(submission, { fieldErrors: { group_id: [ALLOWANCE_WORDS.groupNotAllowed] } });
+
+/** The platform's refusals of a summary, worded at their rows (spec 001 §2.7: by the spec's fields). */
+export const wordsOf = (problems: AllowanceProblems) => refusalOf(problems, ALLOWANCE_WORDS).fieldErrors;
 
 /** What a flow's confirmation says when the draft was already sent, or the platform refused it. */
 interface ConfirmationWords {
@@ -111,8 +116,8 @@ export async function confirmAllowance<Refused>(
     case "alreadySubmitted":
       return redirectWithFlash(ctx.request, LIST, { kind: "info", message: words.alreadySent });
     case "invalid": {
-      const refusal: Refusal = { formErrors: [words.failedCreate], fieldErrors: result.errors };
-      return refuseSummary(reply(submission, refusal));
+      const { fieldErrors, formErrors } = refusalOf(result.problems, ALLOWANCE_WORDS);
+      return refuseSummary(reply(submission, { formErrors: [words.failedCreate, ...formErrors], fieldErrors }));
     }
   }
 }

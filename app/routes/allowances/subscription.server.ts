@@ -33,10 +33,12 @@ import {
   groupNotAllowed,
   reachableStep,
   refusedIn,
+  wordsOf,
   stepLinks,
   type AllowanceFlowContext,
   type Posted,
 } from "./flow.server";
+import { ALLOWANCE_WORDS } from "./problems.server";
 
 /**
  * The subscription wizard's steps (spec 001 §2.7, §5, issue 15 item 4): Abonnement, tickets, details,
@@ -127,7 +129,7 @@ async function summaryView(ctx: SubscriptionContext): Promise<SubscriptionStepVi
           numberOfMonths: r.numberOfMonths,
         }
       : null,
-    problems: simulated.kind === "invalid" ? simulated.errors : {},
+    problems: simulated.kind === "invalid" ? wordsOf(simulated.problems) : {},
   };
 }
 
@@ -185,8 +187,8 @@ const FILE_REFUSALS = {
 /** The errors of the slots still empty (spec 001 §5: both files required). */
 function missingFiles(mediaId: string | null, secondMediaId: string | null): Record<string, string[]> {
   return {
-    ...(mediaId ? {} : { media: ["allowances.errors.mediaRequired"] }),
-    ...(secondMediaId ? {} : { second_media: ["allowances.errors.secondMediaRequired"] }),
+    ...(mediaId ? {} : { media: [ALLOWANCE_WORDS.mediaRequired] }),
+    ...(secondMediaId ? {} : { second_media: [ALLOWANCE_WORDS.secondMediaRequired] }),
   };
 }
 
@@ -226,7 +228,7 @@ async function upload(ctx: SubscriptionPost) {
   if (sent.length === 0) {
     const missing = missingFiles(draft.mediaId, draft.secondMediaId);
     return refusedTickets({
-      fieldErrors: Object.keys(missing).length ? missing : { media: ["allowances.errors.mediaRequired"] },
+      fieldErrors: Object.keys(missing).length ? missing : { media: [ALLOWANCE_WORDS.mediaRequired] },
     });
   }
   const outcome = await storeSent(ctx, sent);

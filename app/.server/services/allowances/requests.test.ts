@@ -17,6 +17,7 @@ import {
   listAllowances,
   simulateAllowance,
   type AllowanceDeps,
+  type AllowanceProblems,
   type DistanceInput,
   type SubscriptionInput,
 } from "./requests";
@@ -24,6 +25,7 @@ import { payDueAllowancePayouts } from "./payouts";
 import { listAllowancesAwaitingReview, reviewAllowance } from "./review";
 import { defaultNotificationPreferences, saveNotificationPreferences } from "../notification-preferences";
 import type { AllowanceType } from "~/domain/allowances";
+import { problem } from "~/domain/problems";
 
 /**
  * The allowance platform on a real database (SQLite, and PostgreSQL with TEST_DATABASE_URL), on a fixed
@@ -254,7 +256,7 @@ describe("the simulation", () => {
     });
     for (const declared of [0, -5, 12.5]) {
       expect(await simulateAllowance(deps, a.userId, carpooling(a, { declaredOneWayMeters: declared }), TODAY)).toEqual(
-        { kind: "invalid", errors: { distance: ["allowances.errors.distanceInvalid"] } },
+        { kind: "invalid", problems: [problem("distance", "distanceInvalid")] },
       );
     }
   });
@@ -265,7 +267,7 @@ describe("the simulation", () => {
       carpooling(a, { type: "bicycle", travelRole: null, declaredOneWayMeters: declared });
     const refused = (type: string) => ({
       kind: "invalid",
-      errors: { distance: [`allowances.errors.distanceTooLong.${type}`] },
+      problems: [problem("distance", type === "bicycle" ? "distanceTooLongBicycle" : "distanceTooLongCarpooling")],
     });
     for (const [input, accepted] of [
       [bicycle(49_999), true],
@@ -289,39 +291,36 @@ describe("the simulation", () => {
   test("every bad input is refused on its field", async () => {
     const a = await account();
     const other = await account();
-    const cases: [Partial<DistanceInput>, Record<string, string[]>][] = [
-      [{ groupId: other.groupId }, { group_id: ["allowances.errors.groupNotAllowed"] }],
-      [{ groupId: "grp_unknown" }, { group_id: ["allowances.errors.groupNotAllowed"] }],
-      [{ endsAt: "2026-11-21" }, { ends_at: ["allowances.errors.endAfterToday"] }],
-      [{ startAt: "2025-12-01" }, { start_at: ["allowances.errors.startDateInvalid"] }],
-      [{ startAt: "2026-02-30" }, { start_at: ["allowances.errors.startDateInvalid"] }],
-      [
-        { startAt: "", endsAt: "" },
-        { start_at: ["allowances.errors.startRequired"], ends_at: ["allowances.errors.endRequired"] },
-      ],
-      [{ endsAt: "2026-08-31" }, { ends_at: ["allowances.errors.endBeforeStart"] }],
-      [{ startAt: "2026-11-15", endsAt: "2026-11-15" }, { days_at_office: ["allowances.errors.noWorkingDay"] }],
-      [{ daysAtOffice: 0 }, { days_at_office: ["allowances.errors.daysAtOfficeRange"] }],
+    const cases: [Partial<DistanceInput>, AllowanceProblems][] = [
+      [{ groupId: other.groupId }, [problem("group_id", "groupNotAllowed")]],
+      [{ groupId: "grp_unknown" }, [problem("group_id", "groupNotAllowed")]],
+      [{ endsAt: "2026-11-21" }, [problem("ends_at", "endAfterToday")]],
+      [{ startAt: "2025-12-01" }, [problem("start_at", "startDateInvalid")]],
+      [{ startAt: "2026-02-30" }, [problem("start_at", "startDateInvalid")]],
+      [{ startAt: "", endsAt: "" }, [problem("start_at", "startRequired"), problem("ends_at", "endRequired")]],
+      [{ endsAt: "2026-08-31" }, [problem("ends_at", "endBeforeStart")]],
+      [{ startAt: "2026-11-15", endsAt: "2026-11-15" }, [problem("days_at_office", "noWorkingDay")]],
+      [{ daysAtOffice: 0 }, [problem("days_at_office", "daysAtOfficeRange")]],
       // Sunday 1 to Saturday 7 November: 6 days without the Sunday.
       [
         { startAt: "2026-11-01", endsAt: "2026-11-07", daysAtOffice: 7 },
-        { days_at_office: ["allowances.errors.daysAtOfficeRange"] },
+        [problem("days_at_office", "daysAtOfficeRange")],
       ],
-      [{ daysAtOffice: 2.5 }, { days_at_office: ["allowances.errors.daysAtOfficeRange"] }],
-      [{ travelRole: null }, { travel_role: ["allowances.errors.travelRoleRequired"] }],
-      [{ travelRole: "pilot" as never }, { travel_role: ["allowances.errors.travelRoleRequired"] }],
-      [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, { iban: ["refunds.errors.ibanChecksum"] }],
-      [{ iban: "" }, { iban: ["refunds.errors.ibanRequired"] }],
-      [{ home: { ...HOME, zipcode: "99999" } }, { home_address: ["allowances.errors.unknownPostcode"] }],
-      [{ work: { ...WORK, country: "BE" } }, { work_address: ["allowances.errors.unsupportedCountry"] }],
-      [{ home: { ...HOME, line1: "rue des Lilas" } }, { home_address: ["errors.addStreetNumber"] }],
-      [{ home: { ...HOME, line1: `8 ${"x".repeat(60)}` } }, { home_address: ["errors.maxLength50"] }],
+      [{ daysAtOffice: 2.5 }, [problem("days_at_office", "daysAtOfficeRange")]],
+      [{ travelRole: null }, [problem("travel_role", "travelRoleRequired")]],
+      [{ travelRole: "pilot" as never }, [problem("travel_role", "travelRoleRequired")]],
+      [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, [problem("iban", "ibanChecksum")]],
+      [{ iban: "" }, [problem("iban", "ibanRequired")]],
+      [{ home: { ...HOME, zipcode: "99999" } }, [problem("home_address", "unknownPostcode")]],
+      [{ work: { ...WORK, country: "BE" } }, [problem("work_address", "unsupportedCountry")]],
+      [{ home: { ...HOME, line1: "rue des Lilas" } }, [problem("home_address", "addStreetNumber")]],
+      [{ home: { ...HOME, line1: `8 ${"x".repeat(60)}` } }, [problem("home_address", "maxLength50")]],
     ];
-    for (const [overrides, errors] of cases) {
+    for (const [overrides, problems] of cases) {
       expect(
         await simulateAllowance(deps, a.userId, carpooling(a, overrides), TODAY),
         JSON.stringify(overrides),
-      ).toEqual({ kind: "invalid", errors });
+      ).toEqual({ kind: "invalid", problems });
     }
     // The days at the office are checked against the period's maximum: 6 of 6 pass.
     expect(
@@ -342,7 +341,7 @@ describe("the simulation", () => {
     expect((await simulateAllowance(deps, a.userId, bicycle, TODAY)).kind).toBe("simulated");
     expect(await simulateAllowance(deps, a.userId, carpooling(a), TODAY)).toEqual({
       kind: "invalid",
-      errors: { type: ["allowances.errors.typeNotAllowed"] },
+      problems: [problem("type", "typeNotAllowed")],
     });
     expect(
       await simulateAllowance(
@@ -351,7 +350,7 @@ describe("the simulation", () => {
         { ...carpooling(a), type: "taxi" as AllowanceType } as DistanceInput,
         TODAY,
       ),
-    ).toEqual({ kind: "invalid", errors: { type: ["allowances.errors.typeNotAllowed"] } });
+    ).toEqual({ kind: "invalid", problems: [problem("type", "typeNotAllowed")] });
   });
 
   test("subscription: the group's share (75 % until 2026), rounded to the cent, over the months", async () => {
@@ -373,31 +372,31 @@ describe("the simulation", () => {
     const other = await account();
     const theirs = await file(other.userId);
     const mine = await file(a.userId);
-    const cases: [Partial<SubscriptionInput>, Record<string, string[]>][] = [
-      [{ amount: 0 }, { amount: ["allowances.errors.amountInvalid"] }],
-      [{ amount: -100 }, { amount: ["allowances.errors.amountInvalid"] }],
-      [{ amount: 12.5 }, { amount: ["allowances.errors.amountInvalid"] }],
-      [{ amount: "12" as never }, { amount: ["allowances.errors.amountInvalid"] }],
-      [{ amount: 100_000_001 }, { amount: ["allowances.errors.subscriptionAmountTooBig"] }],
-      [{ mediaId: null }, { media: ["allowances.errors.mediaRequired"] }],
-      [{ secondMediaId: null }, { second_media: ["allowances.errors.secondMediaRequired"] }],
-      [{ mediaId: theirs }, { media: ["allowances.errors.mediaRequired"] }],
-      [{ secondMediaId: theirs }, { second_media: ["allowances.errors.secondMediaRequired"] }],
-      [{ mediaId: mine, secondMediaId: mine }, { second_media: ["allowances.errors.secondMediaRequired"] }],
-      [{ endsAt: "2027-01-31" }, { ends_at: ["allowances.errors.endDateLastDayOfYearInvalid"] }],
-      [{ groupId: other.groupId }, { group_id: ["allowances.errors.groupNotAllowed"] }],
+    const cases: [Partial<SubscriptionInput>, AllowanceProblems][] = [
+      [{ amount: 0 }, [problem("amount", "amountInvalid")]],
+      [{ amount: -100 }, [problem("amount", "amountInvalid")]],
+      [{ amount: 12.5 }, [problem("amount", "amountInvalid")]],
+      [{ amount: "12" as never }, [problem("amount", "amountInvalid")]],
+      [{ amount: 100_000_001 }, [problem("amount", "subscriptionAmountTooBig")]],
+      [{ mediaId: null }, [problem("media", "mediaRequired")]],
+      [{ secondMediaId: null }, [problem("second_media", "secondMediaRequired")]],
+      [{ mediaId: theirs }, [problem("media", "mediaRequired")]],
+      [{ secondMediaId: theirs }, [problem("second_media", "secondMediaRequired")]],
+      [{ mediaId: mine, secondMediaId: mine }, [problem("second_media", "secondMediaRequired")]],
+      [{ endsAt: "2027-01-31" }, [problem("ends_at", "endDateLastDayOfYearInvalid")]],
+      [{ groupId: other.groupId }, [problem("group_id", "groupNotAllowed")]],
     ];
-    for (const [overrides, errors] of cases) {
+    for (const [overrides, problems] of cases) {
       expect(
         await simulateAllowance(deps, a.userId, await subscription(a, overrides), TODAY),
         JSON.stringify(overrides),
-      ).toEqual({ kind: "invalid", errors });
+      ).toEqual({ kind: "invalid", problems });
     }
   });
 });
 
 describe("the subscription price's bound (decision 0049): 1 000 € per month of the period", () => {
-  const TOO_BIG = { kind: "invalid", errors: { amount: ["allowances.errors.subscriptionAmountTooBig"] } };
+  const TOO_BIG = { kind: "invalid", problems: [problem("amount", "subscriptionAmountTooBig")] };
 
   test("November and December: 2 000 € (just below, at, just above); a single month: 1 000 €", async () => {
     const a = await account();
@@ -426,15 +425,12 @@ describe("the subscription price's bound (decision 0049): 1 000 € per month of
       await simulateAllowance(deps, a.userId, await subscription(a, { ...late, amount: 1_200_001 }), TODAY),
     ).toEqual({
       kind: "invalid",
-      errors: {
-        ends_at: ["allowances.errors.endDateLastDayOfYearInvalid"],
-        amount: ["allowances.errors.subscriptionAmountTooBig"],
-      },
+      problems: [problem("ends_at", "endDateLastDayOfYearInvalid"), problem("amount", "subscriptionAmountTooBig")],
     });
     expect(await simulateAllowance(deps, a.userId, await subscription(a, { ...late, amount: 500_000 }), TODAY)).toEqual(
       {
         kind: "invalid",
-        errors: { ends_at: ["allowances.errors.endDateLastDayOfYearInvalid"] },
+        problems: [problem("ends_at", "endDateLastDayOfYearInvalid")],
       },
     );
     // An honest price of the same period goes through.
@@ -500,7 +496,7 @@ describe("the yearly caps", () => {
     });
     expect(await confirm(a, carpooling(a))).toEqual({
       kind: "invalid",
-      errors: { amount: ["allowances.errors.capReached"] },
+      problems: [problem("amount", "capReached")],
     });
     expect(await allowanceRows(a.userId)).toHaveLength(2);
   });
@@ -617,7 +613,7 @@ describe("the confirmation", () => {
     );
     expect(result).toEqual({
       kind: "invalid",
-      errors: { iban: ["refunds.errors.ibanLength"], sworn_statement: ["allowances.errors.swornStatementRequired"] },
+      problems: [problem("iban", "ibanLength"), problem("sworn_statement", "swornStatementRequired")],
     });
     expect(await allowanceRows(a.userId)).toEqual([]);
     // The draft stays open for a corrected confirmation.
@@ -681,7 +677,7 @@ describe("the confirmation", () => {
     expect(results.map((r) => r.kind).sort()).toEqual(["created", "created", "invalid"]);
     expect(results.find((r) => r.kind === "invalid")).toEqual({
       kind: "invalid",
-      errors: { amount: ["allowances.errors.capReached"] },
+      problems: [problem("amount", "capReached")],
     });
     const rows = await allowanceRows(a.userId);
     expect(rows.map((r) => r.amount).sort((x, y) => x - y)).toEqual([10000, 30000]);
@@ -693,17 +689,17 @@ describe("the confirmation", () => {
     const theirs = await createAllowanceDraft(db, b.userId, "carpooling");
     expect(await confirm(a, carpooling(a), theirs.id)).toEqual({
       kind: "invalid",
-      errors: { draft: ["allowances.errors.draftNotFound"] },
+      problems: [problem("draft", "draftNotFound")],
     });
     const bicycleDraft = await createAllowanceDraft(db, a.userId, "bicycle");
     expect((await confirm(a, carpooling(a), bicycleDraft.id)).kind).toBe("invalid");
     expect(await confirm(a, carpooling(a, { groupId: b.groupId }))).toEqual({
       kind: "invalid",
-      errors: { group_id: ["allowances.errors.groupNotAllowed"] },
+      problems: [problem("group_id", "groupNotAllowed")],
     });
     expect(await confirm(a, await subscription(a, { mediaId: await file(b.userId) }))).toEqual({
       kind: "invalid",
-      errors: { media: ["allowances.errors.mediaRequired"] },
+      problems: [problem("media", "mediaRequired")],
     });
     expect(await allowanceRows(a.userId)).toEqual([]);
     expect(await allowanceRows(b.userId)).toEqual([]);

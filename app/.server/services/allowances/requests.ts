@@ -10,24 +10,29 @@ import { addAllowanceNotification, deliverAllowanceNotification } from "./notifi
 import { mediaLabel } from "./wording";
 import {
   addressLine,
+  addressProblems,
   ALLOWANCE_TYPES,
   capStatusOf,
   monthsOfPeriod,
   officeDaysProblem,
-  periodProblems,
+  periodCodes,
   roundTripKm,
   simulateDistance,
   simulateSubscription,
   TRAVEL_ROLES,
+  type AddressProblem,
   type AllowanceType,
   type CapStatus,
   type DistanceSimulation,
+  type OfficeDaysProblem,
+  type PeriodProblem,
   type SubscriptionSimulation,
   type TravelRole,
 } from "~/domain/allowances";
 import { DECLARED_DISTANCE_MAX_METERS, subscriptionMaxAmount } from "~/domain/amount-bounds";
 import { isCalendarDay } from "~/domain/calendar";
-import { ibanMessage, ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
+import { ibanProblem, maskIban, normaliseIban, type IbanProblem } from "~/domain/iban";
+import { problem, type Invalid, type Problem } from "~/domain/problems";
 import { deliveryAddressSchema } from "~/domain/schemas";
 
 /**
@@ -63,8 +68,6 @@ export interface AllowanceGroup {
 export const ALLOWANCES_PAGE_SIZE = 10;
 /** The statuses that count towards the yearly caps (spec: every approved or pending allowance). */
 export const COUNTED_STATUSES: readonly AllowanceStatus[] = ["sent", "approved", "paid"];
-
-const E = (key: string) => `allowances.errors.${key}`;
 
 // ---------------------------------------------------------------------------------------------
 // Types and groups
@@ -227,17 +230,64 @@ export type AllowanceSimulation =
     }
   | { type: "subscription"; group: AllowanceGroup; result: SubscriptionSimulation; capNote?: never };
 
-export type FieldErrors = Record<string, string[]>;
-export type SimulateResult =
-  { kind: "simulated"; simulation: AllowanceSimulation } | { kind: "invalid"; errors: FieldErrors };
+/** The fields of the allowance forms a refusal names (the spec's keys), and the draft the confirmation came from. */
+export type AllowanceField =
+  | "type"
+  | "group_id"
+  | "start_at"
+  | "ends_at"
+  | "iban"
+  | "amount"
+  | "media"
+  | "second_media"
+  | "days_at_office"
+  | "travel_role"
+  | "distance"
+  | "home_address"
+  | "work_address"
+  | "sworn_statement"
+  | "draft";
+
+/** Why the platform refuses an allowance (decision 0051: codes, the routes word them). */
+export type AllowanceProblem =
+  | PeriodProblem
+  | OfficeDaysProblem
+  | AddressProblem
+  | IbanProblem
+  | "typeNotAllowed"
+  | "groupNotAllowed"
+  | "amountInvalid"
+  | "subscriptionAmountTooBig"
+  | "mediaRequired"
+  | "secondMediaRequired"
+  | "travelRoleRequired"
+  | "distanceInvalid"
+  | "distanceTooLongBicycle"
+  | "distanceTooLongCarpooling"
+  | "unknownPostcode"
+  | "unsupportedCountry"
+  | "swornStatementRequired"
+  | "capReached"
+  | "draftNotFound";
+
+export type AllowanceProblems = Problem<AllowanceField, AllowanceProblem>[];
+export type AllowanceInvalid = Invalid<AllowanceField, AllowanceProblem>;
+export type SimulateResult = { kind: "simulated"; simulation: AllowanceSimulation } | AllowanceInvalid;
 
 const isWhole = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n);
+const refused = (problems: AllowanceProblems): AllowanceInvalid => ({ kind: "invalid", problems });
 
-function addressErrors(address: unknown, field: string, errors: FieldErrors): address is GeoAddress {
-  const parsed = deliveryAddressSchema.safeParse(address ?? {});
-  if (parsed.success) return true;
-  errors[field] = [...new Set(parsed.error.issues.map((i) => i.message))];
-  return false;
+/** The longest one-way distance each type may declare, refused with its own code. */
+const DISTANCE_TOO_LONG = {
+  bicycle: "distanceTooLongBicycle",
+  carpooling: "distanceTooLongCarpooling",
+} as const satisfies Record<DistanceInput["type"], AllowanceProblem>;
+
+/** The address's problems at its field; true when there are none. */
+function checkAddress(address: unknown, field: AllowanceField, problems: AllowanceProblems): address is GeoAddress {
+  const found = addressProblems(address);
+  problems.push(...found.map((code) => problem(field, code)));
+  return found.length === 0;
 }
 
 /** The address as the rules normalise it (trimmed, country upper case). */
@@ -253,18 +303,14 @@ interface Checked {
   work: GeoAddress | null;
 }
 
-type Checking = { kind: "ok"; checked: Checked } | { kind: "invalid"; errors: FieldErrors };
+type Checking = { kind: "ok"; checked: Checked } | AllowanceInvalid;
 
 /** What the rules every type shares left to the type's own: the group, the period (when valid) and the IBAN. */
 interface Shared {
-  errors: FieldErrors;
+  problems: AllowanceProblems;
   group: AllowanceGroup | undefined;
   period: { start: string; end: string } | null;
   iban: string;
-}
-
-function fail(errors: FieldErrors, field: string, key: string) {
-  (errors[field] ??= []).push(E(key));
 }
 
 /**
@@ -279,28 +325,28 @@ async function check(
   today: string,
 ): Promise<Checking> {
   const type = input?.type;
-  if (!(ALLOWANCE_TYPES as readonly string[]).includes(type))
-    return { kind: "invalid", errors: { type: [E("typeNotAllowed")] } };
+  if (!(ALLOWANCE_TYPES as readonly string[]).includes(type)) return refused([problem("type", "typeNotAllowed")]);
   const groups = await allowanceGroups(deps.db, userId, type);
-  if (groups.length === 0) return { kind: "invalid", errors: { type: [E("typeNotAllowed")] } };
-  const errors: FieldErrors = {};
+  if (groups.length === 0) return refused([problem("type", "typeNotAllowed")]);
+  const problems: AllowanceProblems = [];
   const group = groups.find((g) => g.id === input.groupId);
-  if (!group) fail(errors, "group_id", "groupNotAllowed");
+  if (!group) problems.push(problem("group_id", "groupNotAllowed"));
 
   // Dates: a string that is not a day of the calendar is refused as such.
   const start = isCalendarDay(input.startAt) ? input.startAt : null;
   const end = isCalendarDay(input.endsAt) ? input.endsAt : null;
-  const problems = periodProblems(type, start, end, today);
-  if (problems.start_at) errors.start_at = [...problems.start_at];
-  if (problems.ends_at) errors.ends_at = [...problems.ends_at];
-  if (!start && typeof input.startAt === "string" && input.startAt !== "") errors.start_at = [E("startDateInvalid")];
-  const period = start !== null && end !== null && !problems.start_at && !problems.ends_at ? { start, end } : null;
+  const dates = periodCodes(type, start, end, today);
+  const notADay = !start && typeof input.startAt === "string" && input.startAt !== "";
+  const startCodes: PeriodProblem[] = notADay ? ["startDateInvalid"] : (dates.start_at ?? []);
+  problems.push(...startCodes.map((code) => problem("start_at", code)));
+  problems.push(...(dates.ends_at ?? []).map((code) => problem("ends_at", code)));
+  const period = start !== null && end !== null && !dates.start_at && !dates.ends_at ? { start, end } : null;
 
   const iban = typeof input.iban === "string" ? normaliseIban(input.iban) : "";
-  const problem = ibanProblem(iban);
-  if (problem) errors.iban = [ibanMessage(problem)];
+  const ibanCode = ibanProblem(iban);
+  if (ibanCode) problems.push(problem("iban", ibanCode));
 
-  const shared = { errors, group, period, iban };
+  const shared = { problems, group, period, iban };
   return input.type === "subscription"
     ? checkSubscription(deps.db, userId, input, shared)
     : checkDistance(deps, userId, input, shared);
@@ -308,20 +354,20 @@ async function check(
 
 /** A subscription: its price within the bound, both documents the employee's own, then the group's share. */
 async function checkSubscription(db: DB, userId: string, input: SubscriptionInput, shared: Shared): Promise<Checking> {
-  const { errors, group, period, iban } = shared;
+  const { problems, group, period, iban } = shared;
   // The price's bound (decision 0049): per month of the period, or of the longest period while it is not valid.
-  if (!isWhole(input.amount) || input.amount <= 0) fail(errors, "amount", "amountInvalid");
+  if (!isWhole(input.amount) || input.amount <= 0) problems.push(problem("amount", "amountInvalid"));
   else if (input.amount > subscriptionMaxAmount(period ? monthsOfPeriod(period.start, period.end) : null))
-    fail(errors, "amount", "subscriptionAmountTooBig");
+    problems.push(problem("amount", "subscriptionAmountTooBig"));
   const ids = [input.mediaId, input.secondMediaId].filter((id): id is string => typeof id === "string" && id !== "");
   const own = ids.length
     ? await db.selectFrom("files").select("id").where("user_id", "=", userId).where("id", "in", ids).execute()
     : [];
   const mine = (id: string | null) => typeof id === "string" && own.some((f) => f.id === id);
-  if (!mine(input.mediaId)) fail(errors, "media", "mediaRequired");
+  if (!mine(input.mediaId)) problems.push(problem("media", "mediaRequired"));
   if (!mine(input.secondMediaId) || input.secondMediaId === input.mediaId)
-    fail(errors, "second_media", "secondMediaRequired");
-  if (Object.keys(errors).length > 0 || !group || !period) return { kind: "invalid", errors };
+    problems.push(problem("second_media", "secondMediaRequired"));
+  if (problems.length > 0 || !group || !period) return refused(problems);
   const result = simulateSubscription({ amount: input.amount, groupShare: group.subscriptionShare, ...period });
   return { kind: "ok", checked: { simulation: { type: "subscription", group, result }, iban, home: null, work: null } };
 }
@@ -336,17 +382,17 @@ async function checkDistance(
   input: DistanceInput,
   shared: Shared,
 ): Promise<Checking> {
-  const { errors, group, period, iban } = shared;
+  const { problems, group, period, iban } = shared;
   const days = officeDaysProblem(input.daysAtOffice, period);
-  if (days) (errors.days_at_office ??= []).push(days);
+  if (days) problems.push(problem("days_at_office", days));
   if (input.type === "carpooling" && !(TRAVEL_ROLES as readonly unknown[]).includes(input.travelRole))
-    fail(errors, "travel_role", "travelRoleRequired");
+    problems.push(problem("travel_role", "travelRoleRequired"));
   const declared = input.declaredOneWayMeters ?? null;
-  if (declared !== null && (!isWhole(declared) || declared < 1)) fail(errors, "distance", "distanceInvalid");
+  if (declared !== null && (!isWhole(declared) || declared < 1)) problems.push(problem("distance", "distanceInvalid"));
   else if (declared !== null && declared > DECLARED_DISTANCE_MAX_METERS[input.type])
-    fail(errors, "distance", `distanceTooLong.${input.type}`);
-  const located = await locate(deps.geodata, input, errors);
-  if (Object.keys(errors).length > 0 || !group || !period || !located) return { kind: "invalid", errors };
+    problems.push(problem("distance", DISTANCE_TOO_LONG[input.type]));
+  const located = await locate(deps.geodata, input, problems);
+  if (problems.length > 0 || !group || !period || !located) return refused(problems);
   const { measured, home, work } = located;
   const cap = await capStatus(deps.db, userId, group.id, Number(period.start.slice(0, 4)));
   const result = simulateDistance({
@@ -367,28 +413,28 @@ async function checkDistance(
   return { kind: "ok", checked: { simulation, iban, home, work } };
 }
 
-/** Both addresses checked, then the one-way distance between them (null, with the field's error, when not measured). */
+/** Both addresses checked, then the one-way distance between them (null, with the field's problem, when not measured). */
 async function locate(
   geodata: Geodata,
   input: DistanceInput,
-  errors: FieldErrors,
+  problems: AllowanceProblems,
 ): Promise<{
   measured: { oneWayMeters: number; source: "estimate" | "routing" };
   home: GeoAddress;
   work: GeoAddress;
 } | null> {
-  const homeValid = addressErrors(input.home, "home_address", errors);
-  const workValid = addressErrors(input.work, "work_address", errors);
+  const homeValid = checkAddress(input.home, "home_address", problems);
+  const workValid = checkAddress(input.work, "work_address", problems);
   if (!homeValid || !workValid) return null;
   const home = cleanAddress(input.home);
   const work = cleanAddress(input.work);
   const distance = await geodata.distance(home, work);
   if (distance.kind === "measured") return { measured: distance, home, work };
-  fail(errors, distance.field, distance.reason === "unsupportedCountry" ? "unsupportedCountry" : "unknownPostcode");
+  problems.push(problem(distance.field, distance.reason));
   return null;
 }
 
-/** The simulation the summary shows (every rule checked; field errors by the spec's keys otherwise). */
+/** The simulation the summary shows (every rule checked; the problems by the spec's fields otherwise). */
 export async function simulateAllowance(
   deps: Pick<AllowanceDeps, "db" | "geodata">,
   userId: string,
@@ -406,7 +452,7 @@ export async function simulateAllowance(
 export type CreateAllowanceResult =
   | { kind: "created"; allowanceId: string }
   | { kind: "alreadySubmitted"; allowanceId: string | null }
-  | { kind: "invalid"; errors: FieldErrors };
+  | AllowanceInvalid;
 
 /** What the confirmation posts: the answers, the draft they come from and the sworn statement. */
 type Confirmation = AllowanceInput & { draftId: string; swornStatement: boolean };
@@ -414,7 +460,7 @@ type Confirmation = AllowanceInput & { draftId: string; swornStatement: boolean 
 class CapReached extends Error {}
 class AlreadySubmitted extends Error {}
 
-const capReached = () => ({ kind: "invalid" as const, errors: { amount: [E("capReached")] } });
+const capReached = () => refused([problem("amount", "capReached")]);
 
 /** alreadySubmitted (with the allowance it made) when the draft was claimed, else null. */
 async function claimedAllowance(db: DB, userId: string, draftId: string): Promise<CreateAllowanceResult | null> {
@@ -439,7 +485,7 @@ export async function createAllowance(
   const { db } = deps;
   const draft =
     typeof input.draftId === "string" ? await readDraft(db, "allowance_drafts", userId, input.draftId) : undefined;
-  if (!draft || draft.type !== input.type) return { kind: "invalid", errors: { draft: [E("draftNotFound")] } };
+  if (!draft || draft.type !== input.type) return refused([problem("draft", "draftNotFound")]);
   if (draft.submitted_at !== null) return { kind: "alreadySubmitted", allowanceId: draft.allowance_id };
 
   // A concurrent confirmation of this draft may have won while this one was checked (its allowance then
@@ -470,9 +516,9 @@ async function checkConfirmation(
   today: string,
 ): Promise<Checking> {
   const outcome = await check(deps, userId, input, today);
-  const errors: FieldErrors = outcome.kind === "invalid" ? { ...outcome.errors } : {};
-  if (input.swornStatement !== true) errors.sworn_statement = [E("swornStatementRequired")];
-  if (outcome.kind === "invalid" || Object.keys(errors).length > 0) return { kind: "invalid", errors };
+  const problems: AllowanceProblems = outcome.kind === "invalid" ? [...outcome.problems] : [];
+  if (input.swornStatement !== true) problems.push(problem("sworn_statement", "swornStatementRequired"));
+  if (outcome.kind === "invalid" || problems.length > 0) return refused(problems);
   return outcome.checked.simulation.result.allowance <= 0 ? capReached() : outcome;
 }
 
