@@ -7,6 +7,12 @@ type KeysOf<T, Prefix extends string = ""> = {
 }[keyof T & string];
 export type CatalogueKey = KeysOf<Catalogue>;
 
+/** Every section of the catalogue (a key whose value holds other keys), `a.b`, as a type. */
+type SectionsOf<T, Prefix extends string = ""> = {
+  [K in keyof T & string]: T[K] extends string ? never : `${Prefix}${K}` | SectionsOf<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+export type CatalogueSection = SectionsOf<Catalogue>;
+
 const french = translatorFor(resources.fr.translation);
 
 /**
@@ -19,8 +25,8 @@ export function frenchWords(key: CatalogueKey, values?: Record<string, string | 
   return french(key, values);
 }
 
-/** A key built from a code (`cards.transactions.reasons.${code}`): checked to exist, else the fallback key. */
-export function frenchWordsOf(prefix: string, code: string, fallback: CatalogueKey): string {
+/** The words of a code in a section of the catalogue (the notification types), or the fallback key's when it has none. */
+export function frenchWordsOf(prefix: CatalogueSection, code: string, fallback: CatalogueKey): string {
   const key = `${prefix}.${code}`;
   const said = french(key, { defaultValue: "" });
   return said === "" ? french(fallback) : said;

@@ -6,7 +6,7 @@ import { frenchWords } from "~/i18n/words.server";
 /**
  * The words the refund service writes itself (decision 0051): the receipts' labels of the list and the
  * e-mail of each change of a request, in French (spec 000 §1) through the one translator of words written
- * outside a page. The service passes facts; the sentences live in the catalogue (`refunds.list`, `refunds.mail`).
+ * outside a page. The service passes facts; the sentences live in the catalogue's refunds sections (the list's, the mails').
  */
 
 /** A change of a request that the employee is told about (its notification type is `expense_request_<event>_notification`). */
