@@ -22,7 +22,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Stripe from "stripe";
 import { migrateToLatest, openDatabase } from "../app/.server/db";
-import { createAccount } from "../tests/support/factories";
+import { createAccount } from "../app/.server/db/factories";
 import { seedDemo } from "../app/.server/db/seed";
 import { SandboxMessenger } from "../app/.server/providers/messaging/sandbox";
 

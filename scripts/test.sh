@@ -24,7 +24,7 @@ npx vitest run
 step "service and server tests (PostgreSQL)"
 PG_URL=$(bash scripts/ensure-postgres.sh)
 # The server tests that need PostgreSQL, or that run on whichever database they are given (decision 0041).
-TEST_DATABASE_URL="$PG_URL" npx vitest run app/.server tests/server/factories.test.ts tests/server/two-machines.test.ts tests/server/crash-durability.test.ts \
+TEST_DATABASE_URL="$PG_URL" npx vitest run app/.server tests/server/two-machines.test.ts tests/server/crash-durability.test.ts \
   tests/server/database-restart.test.ts
 
 step "browser journeys (JavaScript on and off)"

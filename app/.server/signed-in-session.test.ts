@@ -4,7 +4,7 @@ import { openTestDatabase } from "../../tests/support/test-database";
 import { parseEnv } from "./env";
 import { newId } from "./ids";
 import { createDatabaseSessionStorage, sessionCookie, signedInSessionKey, type PortalSessionStorage } from "./session";
-import { buildUser } from "../../tests/support/factories";
+import { buildUser } from "./db/factories";
 import { withForgedSignature } from "../../tests/support/forged-cookie";
 
 /** What the rate limits see of a request's session (decision 0014): signed-in sessions only, correctly signed. */

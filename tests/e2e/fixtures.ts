@@ -9,7 +9,7 @@ import {
   createPendingChange,
   type AccountSpec,
   type CreatedAccount,
-} from "../support/factories";
+} from "../../app/.server/db/factories";
 import type { AllowanceTable, ExpenseRequestTable } from "../../app/.server/db/schema";
 import {
   activationMessage,

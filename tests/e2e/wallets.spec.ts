@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { CLAIRE, expectAccessible, MARIE, signIn } from "./helpers";
 import { isSunday } from "date-fns";
-import { buildWalletTransaction } from "../support/factories";
+import { buildWalletTransaction } from "../../app/.server/db/factories";
 import { isFrenchPublicHoliday } from "../../app/domain/calendar";
 import { todayInParis } from "../../app/domain/dates";
 

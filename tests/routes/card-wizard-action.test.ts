@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createAccount, type CreatedAccount } from "../support/factories";
+import { createAccount, type CreatedAccount } from "../../app/.server/db/factories";
 import type { DatabaseHandle } from "~/.server/db";
 import { openTestDatabase } from "../support/test-database";
 import { getAccount } from "~/.server/services/accounts";

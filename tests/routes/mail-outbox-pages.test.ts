@@ -2,7 +2,7 @@ import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp-server";
 import type { DatabaseHandle } from "~/.server/db";
-import { createAccount } from "../support/factories";
+import { createAccount } from "../../app/.server/db/factories";
 import { openTestDatabase } from "../support/test-database";
 import { hashPassword } from "~/.server/passwords";
 import { OutboxMessenger, RETRY_DELAYS_MS } from "~/.server/providers/messaging/outbox";

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "~/.server/db";
-import { createAccount, type CreatedAccount } from "../support/factories";
+import { createAccount, type CreatedAccount } from "../../app/.server/db/factories";
 import { openTestDatabase } from "../support/test-database";
 import { getAccount } from "~/.server/services/accounts";
 import { recordNotification } from "~/.server/services/notifications";

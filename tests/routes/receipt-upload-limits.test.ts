@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "~/.server/db";
-import { createAccount } from "../support/factories";
+import { createAccount } from "../../app/.server/db/factories";
 import { openDemoDatabase } from "../support/test-database";
 import { parseEnv } from "~/.server/env";
 import { getAccount } from "~/.server/services/accounts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "~/.server/db";
-import { createAccount, type CreatedAccount } from "../support/factories";
+import { createAccount, type CreatedAccount } from "../../app/.server/db/factories";
 import { openTestDatabase } from "../support/test-database";
 import type { Platform } from "~/.server/platform";
 import { action, loader } from "~/routes/sandbox/terminal";

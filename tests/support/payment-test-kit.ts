@@ -1,5 +1,5 @@
 import type { DB } from "../../app/.server/db";
-import { createAccount, type AccountSpec } from "./factories";
+import { createAccount, type AccountSpec } from "../../app/.server/db/factories";
 import { newId } from "../../app/.server/ids";
 import { authorise, type AuthoriseRequest } from "../../app/.server/services/authorisations";
 

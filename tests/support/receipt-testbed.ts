@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseHandle } from "~/.server/db";
-import { createAccount } from "./factories";
+import { createAccount } from "../../app/.server/db/factories";
 import { openDemoDatabase } from "./test-database";
 import { FilesystemStorage } from "~/.server/providers/file-storage/filesystem";
 

@@ -28,7 +28,7 @@ import {
   createPendingChange,
   linkWallets,
   type Address,
-} from "../../../tests/support/factories";
+} from "./factories";
 import type { CardTable, NotificationTable, PartnerTable, UserTable, WalletTable } from "./schema";
 
 /**

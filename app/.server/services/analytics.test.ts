@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../../../tests/support/factories";
+import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { createLogger } from "../logger";
 import { PostHogAnalytics } from "../providers/analytics/posthog";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import type { AccountSpec } from "../../../tests/support/factories";
+import type { AccountSpec } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { approvedPayment, BOOKSHOP, paymentPerson, RESTAURANT, TUESDAY } from "../../../tests/support/payment-test-kit";
 import { capture, expireStale, refundFromMerchant, reverse } from "./authorisation-lifecycle";

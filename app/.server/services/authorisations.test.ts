@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../../../tests/support/factories";
+import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import {
   BOOKSHOP,

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buildUser } from "../../../tests/support/factories";
+import { buildUser } from "../db/factories";
 import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
 import { openTestDatabase } from "../../../tests/support/test-database";

@@ -1,7 +1,7 @@
 import { formatCents } from "~/domain/money";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../../../tests/support/factories";
+import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import type { Logger } from "../logger";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import { buildUser } from "../../../tests/support/factories";
+import { buildUser } from "../db/factories";
 import type { DatabaseHandle } from "../db";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, type CreatedAccount } from "../../../tests/support/factories";
+import { createAccount, type CreatedAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import type { PartnerLinks } from "../providers/partner-links";
 import {

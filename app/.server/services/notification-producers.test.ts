@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, createAllowanceRow, createRefund, type CreatedAccount } from "../../../tests/support/factories";
+import { createAccount, createAllowanceRow, createRefund, type CreatedAccount } from "../db/factories";
 import { openDemoDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import { SandboxIssuer } from "../providers/issuer/sandbox";

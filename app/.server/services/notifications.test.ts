@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import type { DEMO_EMAILS } from "../db/seed";
-import { buildWalletBalance, createAccount } from "../../../tests/support/factories";
+import { buildWalletBalance, createAccount } from "../db/factories";
 import { openDemoDatabase } from "../../../tests/support/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { SandboxPushSender } from "../providers/push/sandbox";

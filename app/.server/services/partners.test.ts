@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount, createPartner } from "../../../tests/support/factories";
+import { createAccount, createPartner } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { partnerPageSize } from "~/domain/partners";
 import { getPartner, searchPartners, suggestPartner } from "./partners";

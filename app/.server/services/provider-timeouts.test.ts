@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startStripeStandIn, type StandInAnswer, type StripeStandIn } from "../../../tests/support/stripe-stand-in";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../../../tests/support/factories";
+import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { newId } from "../ids";
 import type { Logger } from "../logger";

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAllowanceRow, createRefund } from "../../../tests/support/factories";
+import { createAllowanceRow, createRefund } from "../db/factories";
 import type { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
 import { createAllowanceDraft, setAllowanceFile } from "./allowances/drafts";

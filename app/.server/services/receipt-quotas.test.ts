@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAllowanceRow, createRefund } from "../../../tests/support/factories";
+import { createAllowanceRow, createRefund } from "../db/factories";
 import type { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { openReceiptTestbed, type ReceiptTestbed } from "../../../tests/support/receipt-testbed";
 import { createAllowanceDraft, setAllowanceFile } from "./allowances/drafts";

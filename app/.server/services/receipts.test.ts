@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import { openDemoDatabase } from "../../../tests/support/test-database";
-import { createAllowanceRow } from "../../../tests/support/factories";
+import { createAllowanceRow } from "../db/factories";
 import { createAllowanceDraft, getAllowanceDraft, setAllowanceFile } from "./allowances/drafts";
 import { createLogger } from "../logger";
 import { FilesystemStorage } from "../providers/file-storage/filesystem";

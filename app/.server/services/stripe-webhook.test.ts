@@ -3,7 +3,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { eventOf } from "~/domain/stripe-issuing";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../../../tests/support/factories";
+import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { createLogger } from "../logger";
 import { SandboxMessenger } from "../providers/messaging/sandbox";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import type { DatabaseHandle } from "../db";
-import { createAccount } from "../../../tests/support/factories";
+import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { createLogger } from "../logger";
 import type { AnalyticsProvider } from "../providers/analytics";

@@ -10,7 +10,7 @@ import { SandboxMessenger } from "../messaging/sandbox";
 import { encryptPin } from "./pin";
 import { IssuerError } from "./port";
 import { advanceSandboxShipping, derivePan, isSandboxIssuer, registerSandboxCard, SandboxIssuer } from "./sandbox";
-import { buildUser } from "../../../../tests/support/factories";
+import { buildUser } from "../../db/factories";
 
 let handle: DatabaseHandle;
 let db: DB;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../../../../tests/support/smtp-server";
 import type { DatabaseHandle, DB } from "../../db";
-import { createAccount } from "../../../../tests/support/factories";
+import { createAccount } from "../../db/factories";
 import { openSharedTestDatabase, openTestDatabase } from "../../../../tests/support/test-database";
 import { createLogger } from "../../logger";
 import { codeSequence, issueCode, setCodeGenerator } from "../../services/codes";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "../../db";
-import { buildFile, createAccount, type CreatedAccount } from "../../../../tests/support/factories";
+import { buildFile, createAccount, type CreatedAccount } from "../../db/factories";
 import { openTestDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import type { DistanceResult, GeoAddress, Geodata } from "../../providers/geodata/port";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "../../db";
-import { insertUsers } from "../../../../tests/support/factories";
+import { insertUsers } from "../../db/factories";
 import { openTestDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "../../db";
-import { buildFile, createAccount, createRefund, type CreatedAccount } from "../../../../tests/support/factories";
+import { buildFile, createAccount, createRefund, type CreatedAccount } from "../../db/factories";
 import { openDemoDatabase } from "../../../../tests/support/test-database";
 import { newId } from "../../ids";
 import type { SandboxMessenger } from "../../providers/messaging/sandbox";

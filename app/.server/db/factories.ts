@@ -1,7 +1,7 @@
-import { partnerSearchText } from "../../app/domain/search-text";
-import { newId } from "../../app/.server/ids";
-import type { Features } from "../../app/.server/services/accounts";
-import type { DB } from "../../app/.server/db/index";
+import { partnerSearchText } from "../../domain/search-text";
+import { newId } from "../ids";
+import type { Features } from "../services/accounts";
+import type { DB } from "./index";
 import type {
   AllowancePayoutTable,
   AllowanceTable,
@@ -19,7 +19,7 @@ import type {
   WalletReservationTable,
   WalletTable,
   WalletTransactionTable,
-} from "../../app/.server/db/schema";
+} from "./schema";
 
 /**
  * Row factories: the one way to make rows of the portal's tables, used by the demo seed (seed.ts), the

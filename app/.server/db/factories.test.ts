@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { checkCredentials, getAccount, isOnboarded } from "../../app/.server/services/accounts";
-import { listCards } from "../../app/.server/services/cards";
-import { mustSetUpMfa, passwordChangeRequired } from "../../app/.server/services/security";
-import { linkedWalletSummaries, listWallets } from "../../app/.server/services/wallets";
-import { hashPassword } from "../../app/.server/passwords";
-import { createAccount } from "../support/factories";
-import type { DatabaseHandle } from "../../app/.server/db/index";
-import { openTestDatabase } from "../support/test-database";
+import { checkCredentials, getAccount, isOnboarded } from "../services/accounts";
+import { listCards } from "../services/cards";
+import { mustSetUpMfa, passwordChangeRequired } from "../services/security";
+import { linkedWalletSummaries, listWallets } from "../services/wallets";
+import { hashPassword } from "../passwords";
+import { createAccount } from "./factories";
+import type { DatabaseHandle } from "./index";
+import { openTestDatabase } from "../../../tests/support/test-database";
 
 /** The accounts the factories make are what the services see: the traits a test asks for hold. */
 let handle: DatabaseHandle;
