@@ -1,3 +1,4 @@
+import { ibanMessage, type IbanProblem } from "~/domain/iban";
 import type { Problem } from "~/domain/problems";
 import type { CatalogueKey } from "~/i18n/words.server";
 import type { Refusal } from "./forms.server";
@@ -23,3 +24,14 @@ export function refusalOf<Code extends string>(
   }
   return { fieldErrors, formErrors };
 }
+
+/** The IBAN's words, shared by the refund and allowance forms (the catalogue's `refunds.errors.iban*`). */
+export const IBAN_WORDS: ProblemWords<IbanProblem> = {
+  ibanRequired: ibanMessage("ibanRequired"),
+  ibanCountry: ibanMessage("ibanCountry"),
+  ibanNotSepa: ibanMessage("ibanNotSepa"),
+  ibanLength: ibanMessage("ibanLength"),
+  ibanFormat: ibanMessage("ibanFormat"),
+  ibanChecksum: ibanMessage("ibanChecksum"),
+  ibanRibKey: ibanMessage("ibanRibKey"),
+};

@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { IBAN_FRENCH } from "../../../tests/support/iban-french";
 import type { AllowanceProblem } from "~/.server/services/allowances/requests";
 import { problem } from "~/domain/problems";
 import { frenchWords } from "~/i18n/words.server";
@@ -44,13 +45,7 @@ const FRENCH: Record<AllowanceProblem, string> = {
   capReached:
     "Le plafond annuel du forfait mobilités durables est atteint : aucune indemnité ne peut être versée pour cette période.",
   draftNotFound: "Cette demande n’existe plus : recommencez-la.",
-  ibanRequired: "Indiquez votre IBAN.",
-  ibanCountry: "L’IBAN doit commencer par le code d’un pays, par exemple FR.",
-  ibanNotSepa: "Le remboursement ne peut être versé que sur un compte d’un pays de la zone SEPA.",
-  ibanLength: "L’IBAN n’a pas le bon nombre de caractères pour ce pays.",
-  ibanFormat: "L’IBAN contient des caractères inattendus.",
-  ibanChecksum: "L’IBAN n’est pas valide : vérifiez les chiffres saisis.",
-  ibanRibKey: "La clé RIB de cet IBAN ne correspond pas : vérifiez les chiffres saisis.",
+  ...IBAN_FRENCH,
 };
 
 test("each code of the allowance services says in French what its key said", () => {

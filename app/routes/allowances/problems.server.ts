@@ -1,11 +1,10 @@
 import type { AllowanceProblem } from "~/.server/services/allowances/requests";
-import { ibanMessage } from "~/domain/iban";
-import type { ProblemWords } from "~/routes/+shared/problems.server";
+import { IBAN_WORDS, type ProblemWords } from "~/routes/+shared/problems.server";
 
 /**
  * The allowance forms' words for the platform's refusals (decision 0051): each code of the allowance
  * services a catalogue key, in one table for both flows (a code without words fails the typecheck). The
- * IBAN's are the refund forms' (`ibanMessage`), the addresses' the delivery address's (`errors.*`).
+ * IBAN's are the refund forms' (`IBAN_WORDS`), the addresses' the delivery address's (`errors.*`).
  */
 export const ALLOWANCE_WORDS: ProblemWords<AllowanceProblem> = {
   startRequired: "allowances.errors.startRequired",
@@ -27,13 +26,7 @@ export const ALLOWANCE_WORDS: ProblemWords<AllowanceProblem> = {
   cityNumeric: "errors.cityNumeric",
   countryRequired: "errors.countryRequired",
   countryInvalid: "errors.countryInvalid",
-  ibanRequired: ibanMessage("ibanRequired"),
-  ibanCountry: ibanMessage("ibanCountry"),
-  ibanNotSepa: ibanMessage("ibanNotSepa"),
-  ibanLength: ibanMessage("ibanLength"),
-  ibanFormat: ibanMessage("ibanFormat"),
-  ibanChecksum: ibanMessage("ibanChecksum"),
-  ibanRibKey: ibanMessage("ibanRibKey"),
+  ...IBAN_WORDS,
   typeNotAllowed: "allowances.errors.typeNotAllowed",
   groupNotAllowed: "allowances.errors.groupNotAllowed",
   amountInvalid: "allowances.errors.amountInvalid",

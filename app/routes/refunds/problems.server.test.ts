@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { IBAN_FRENCH } from "../../../tests/support/iban-french";
 import { problem } from "~/domain/problems";
 import type { RefundProblem } from "~/domain/refunds";
 import { frenchWords } from "~/i18n/words.server";
@@ -25,13 +26,7 @@ const FRENCH: Record<RefundProblem, string> = {
   paymentMethodOverAvailable: "Ce montant dépasse ce que le portefeuille peut rembourser.",
   paymentMethodsTotal: "La somme des montants doit être égale au montant de la dépense.",
   walletNotEligible: "Ce portefeuille ne peut pas rembourser cette dépense.",
-  ibanRequired: "Indiquez votre IBAN.",
-  ibanCountry: "L’IBAN doit commencer par le code d’un pays, par exemple FR.",
-  ibanNotSepa: "Le remboursement ne peut être versé que sur un compte d’un pays de la zone SEPA.",
-  ibanLength: "L’IBAN n’a pas le bon nombre de caractères pour ce pays.",
-  ibanFormat: "L’IBAN contient des caractères inattendus.",
-  ibanChecksum: "L’IBAN n’est pas valide : vérifiez les chiffres saisis.",
-  ibanRibKey: "La clé RIB de cet IBAN ne correspond pas : vérifiez les chiffres saisis.",
+  ...IBAN_FRENCH,
   swornStatementRequired: "Cochez la déclaration sur l’honneur pour envoyer votre demande.",
   swornNameRequired: "Saisissez vos nom et prénom pour confirmer la déclaration.",
   swornNameMismatch: "Le nom saisi doit être celui de votre compte.",

@@ -1,5 +1,5 @@
 import type { RefundProblem } from "~/domain/refunds";
-import type { ProblemWords } from "~/routes/+shared/problems.server";
+import { IBAN_WORDS, type ProblemWords } from "~/routes/+shared/problems.server";
 
 /**
  * The words of every code a refund request is refused with (decision 0051), the one table the refund
@@ -21,13 +21,7 @@ export const REFUND_WORDS: ProblemWords<RefundProblem> = {
   paymentMethodOverAvailable: "refunds.errors.paymentMethodOverAvailable",
   paymentMethodsTotal: "refunds.errors.paymentMethodsTotal",
   walletNotEligible: "refunds.errors.walletNotEligible",
-  ibanRequired: "refunds.errors.ibanRequired",
-  ibanCountry: "refunds.errors.ibanCountry",
-  ibanNotSepa: "refunds.errors.ibanNotSepa",
-  ibanLength: "refunds.errors.ibanLength",
-  ibanFormat: "refunds.errors.ibanFormat",
-  ibanChecksum: "refunds.errors.ibanChecksum",
-  ibanRibKey: "refunds.errors.ibanRibKey",
+  ...IBAN_WORDS,
   swornStatementRequired: "refunds.errors.swornStatementRequired",
   swornNameRequired: "refunds.errors.swornNameRequired",
   swornNameMismatch: "refunds.errors.swornNameMismatch",
