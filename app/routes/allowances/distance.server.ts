@@ -35,18 +35,8 @@ import {
   type DistanceView,
   type GroupView,
 } from "~/components/allowances/distance";
-import {
-  confirmAllowance,
-  goToStep,
-  groupNotAllowed,
-  plainForm,
-  reachableStep,
-  refusedIn,
-  wordsOf,
-  stepLinks,
-  type AllowanceFlowContext,
-  type Posted,
-} from "./flow.server";
+/** The steps both allowance flows share (decision 0051). */
+import * as kit from "./flow.server";
 
 /**
  * The carpooling and bicycle wizard (spec 001 §2.7, §5, issue 15 item 3): "Indemnité" (what it is, the
@@ -58,16 +48,16 @@ import {
  */
 
 /** The flow's context: the frame's (the draft found and open), the draft's type and the groups that may pay it. */
-interface DistanceContext extends AllowanceFlowContext {
+interface DistanceContext extends kit.AllowanceFlowContext {
   type: DistanceType;
   groups: AllowanceGroup[];
 }
 
-type DistancePost = Posted<DistanceContext>;
-const refused = refusedIn<DistanceStep, "distance">("distance");
+type DistancePost = kit.Posted<DistanceContext>;
+const refused = kit.refusedIn<DistanceStep, "distance">("distance");
 const stepIndex = (step: DistanceStep) => DISTANCE_STEPS.indexOf(step);
 
-async function distanceContext(ctx: AllowanceFlowContext): Promise<DistanceContext> {
+async function distanceContext(ctx: kit.AllowanceFlowContext): Promise<DistanceContext> {
   // The frame hands only carpooling and bicycle drafts here.
   const type = isDistanceType(ctx.draft.type) ? ctx.draft.type : "carpooling";
   return { ...ctx, type, groups: await allowanceGroups(ctx.platform.db, ctx.account.id, type) };
@@ -163,7 +153,7 @@ async function summaryView(ctx: DistanceContext): Promise<DistanceStepView> {
     ibanLastFour: maskIban(given.iban),
     declaredKm: given.declaredOneWayMeters != null ? String(given.declaredOneWayMeters / 1000).replace(".", ",") : "",
   };
-  if (simulated.kind === "invalid") return { ...base, simulation: null, problems: wordsOf(simulated.problems) };
+  if (simulated.kind === "invalid") return { ...base, simulation: null, problems: kit.wordsOf(simulated.problems) };
   const s = simulated.simulation;
   if (s.type === "subscription") return { ...base, simulation: null, problems: {} };
   const r = s.result;
@@ -195,10 +185,10 @@ const STEP_VIEWS: StepHandlers<DistanceStep, DistanceContext, DistanceStepView> 
 };
 
 /** The loader's part: the step shown (one reached; the summary only with every answer) and what it needs. */
-export async function distanceLoad(flow: AllowanceFlowContext): Promise<DistanceView> {
+export async function distanceLoad(flow: kit.AllowanceFlowContext): Promise<DistanceView> {
   const ctx = await distanceContext(flow);
   const noGroup = ctx.groups.length === 0;
-  let step: DistanceStep = noGroup ? "intro" : reachableStep(DISTANCE_STEPS, ctx);
+  let step: DistanceStep = noGroup ? "intro" : kit.reachableStep(DISTANCE_STEPS, ctx);
   // The summary needs every answer; a draft without them (an old tab) shows the details again.
   if (step === "summary" && !inputOf(ctx.type, ctx.draft.answers)) step = "details";
   return {
@@ -206,7 +196,7 @@ export async function distanceLoad(flow: AllowanceFlowContext): Promise<Distance
     type: ctx.type,
     draftId: ctx.draft.id,
     step,
-    ...stepLinks(DISTANCE_STEPS, ctx.draft.id, step),
+    ...kit.stepLinks(DISTANCE_STEPS, ctx.draft.id, step),
     closeTo: ctx.closeTo,
     noGroup,
     view: await runStep(STEP_VIEWS, step, ctx),
@@ -248,13 +238,13 @@ async function chooseGroup(ctx: DistancePost) {
   const submission = parseForm(ctx.form, allowanceGroupSchema);
   if (submission.status !== "success") return refused("details", reply(submission));
   const group = ctx.groups.find((g) => g.id === submission.value.group_id);
-  if (!group) return refused("details", groupNotAllowed(submission));
+  if (!group) return refused("details", kit.groupNotAllowed(submission));
   await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, {
     ...acceptableAnswers(ctx.type, ctx.form),
     groupId: group.id,
     work: { ...group.address },
   });
-  return goToStep(ctx, "details");
+  return kit.goToStep(ctx, "details");
 }
 
 /** The summary's correction: the one-way distance the employee typed instead of the estimate. */
@@ -263,21 +253,21 @@ async function correctDistance(ctx: DistancePost) {
   if (submission.status !== "success") return refused("summary", reply(submission));
   const declared = { declaredOneWayMeters: submission.value.declared_km };
   await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, declared);
-  return goToStep(ctx, "summary");
+  return kit.goToStep(ctx, "summary");
 }
 
 async function backToEstimate(ctx: DistancePost) {
   await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, { declaredOneWayMeters: null });
-  return goToStep(ctx, "summary");
+  return kit.goToStep(ctx, "summary");
 }
 
 async function confirm(ctx: DistancePost) {
   const submission = parseForm(ctx.form, allowanceSummarySchema);
   if (submission.status !== "success") return refused("summary", reply(submission));
   const input = inputOf(ctx.type, ctx.draft.answers);
-  if (!input || ctx.draft.stepReached < stepIndex("summary")) return goToStep(ctx, "details");
+  if (!input || ctx.draft.stepReached < stepIndex("summary")) return kit.goToStep(ctx, "details");
   // Spec 001 §2.7: errors tagged iban, start_at, ends_at mark their summary rows; the others are warnings.
-  return confirmAllowance(ctx, input, submission, (lastResult) => refused("summary", lastResult), {
+  return kit.confirmAllowance(ctx, input, submission, (lastResult) => refused("summary", lastResult), {
     alreadySent: "allowanceWizard.alreadySent",
     failedCreate: "allowanceWizard.failedCreate",
   });
@@ -288,7 +278,7 @@ async function details(ctx: DistancePost) {
   const submission = parseForm(ctx.form, allowanceDetailsSchema(ctx.type, ctx.today));
   if (submission.status !== "success") return refused("details", reply(submission));
   const v = submission.value;
-  if (!ctx.groups.some((g) => g.id === v.groupId)) return refused("details", groupNotAllowed(submission));
+  if (!ctx.groups.some((g) => g.id === v.groupId)) return refused("details", kit.groupNotAllowed(submission));
   // A new address makes the distance the employee typed for the old ones meaningless.
   const a = ctx.draft.answers;
   const moved = JSON.stringify(a.home) !== JSON.stringify(v.home) || JSON.stringify(a.work) !== JSON.stringify(v.work);
@@ -304,15 +294,15 @@ async function details(ctx: DistancePost) {
     ...(moved ? { declaredOneWayMeters: null } : {}),
   };
   await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, answers, stepIndex("summary"));
-  return goToStep(ctx, "summary");
+  return kit.goToStep(ctx, "summary");
 }
 
 /** "Continuer" on each step. */
 const CONTINUE: StepHandlers<DistanceStep, DistancePost, Response | ReturnType<typeof refused>> = {
   intro: async (ctx) => {
-    if (ctx.groups.length === 0) return goToStep(ctx, "intro");
+    if (ctx.groups.length === 0) return kit.goToStep(ctx, "intro");
     await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, {}, stepIndex("details"));
-    return goToStep(ctx, "details");
+    return kit.goToStep(ctx, "details");
   },
   details,
   summary: confirm,
@@ -328,8 +318,8 @@ const INTENT_HANDLERS: Record<keyof typeof DISTANCE_INTENT, (ctx: DistancePost) 
 };
 
 /** The action's part: the step's plain form (the URL says which draft and step), dispatched on its button. */
-export async function distanceAct(flow: AllowanceFlowContext) {
-  const form = await plainForm(flow.request);
+export async function distanceAct(flow: kit.AllowanceFlowContext) {
+  const form = await kit.plainForm(flow.request);
   const intent = intentOf(form, DISTANCE_INTENT);
   return INTENT_HANDLERS[intent]({ ...(await distanceContext(flow)), form });
 }

@@ -27,17 +27,8 @@ import {
   type SubscriptionStepView,
   type SubscriptionView,
 } from "~/components/allowances/subscription";
-import {
-  confirmAllowance,
-  goToStep,
-  groupNotAllowed,
-  reachableStep,
-  refusedIn,
-  wordsOf,
-  stepLinks,
-  type AllowanceFlowContext,
-  type Posted,
-} from "./flow.server";
+/** The steps both allowance flows share (decision 0051). */
+import * as kit from "./flow.server";
 import { ALLOWANCE_WORDS } from "./problems.server";
 
 /**
@@ -50,17 +41,17 @@ import { ALLOWANCE_WORDS } from "./problems.server";
  */
 
 /** The flow's context: the frame's (the draft found and open), and the groups that may pay a subscription. */
-interface SubscriptionContext extends AllowanceFlowContext {
+interface SubscriptionContext extends kit.AllowanceFlowContext {
   groups: SubscriptionGroupView[];
 }
 
 /** Multipart: the tickets step sends files. */
-type SubscriptionPost = Posted<SubscriptionContext>;
-const refused = refusedIn<SubscriptionStep, "subscription">("subscription");
+type SubscriptionPost = kit.Posted<SubscriptionContext>;
+const refused = kit.refusedIn<SubscriptionStep, "subscription">("subscription");
 const stepIndex = (step: SubscriptionStep) => SUBSCRIPTION_STEPS.indexOf(step);
 
 /** The groups that may pay this person a subscription, with the share each pays this year. */
-async function subscriptionContext(ctx: AllowanceFlowContext): Promise<SubscriptionContext> {
+async function subscriptionContext(ctx: kit.AllowanceFlowContext): Promise<SubscriptionContext> {
   const year = Number(ctx.today.slice(0, 4));
   const groups = await allowanceGroups(ctx.platform.db, ctx.account.id, "subscription");
   return {
@@ -73,7 +64,7 @@ async function subscriptionContext(ctx: AllowanceFlowContext): Promise<Subscript
   };
 }
 
-async function fileView(ctx: AllowanceFlowContext, fileId: string | null): Promise<StoredFileView | null> {
+async function fileView(ctx: kit.AllowanceFlowContext, fileId: string | null): Promise<StoredFileView | null> {
   if (!fileId) return null;
   const file = await describeReceipt(ctx.platform, ctx.account.id, fileId);
   if (!file) return null;
@@ -85,7 +76,7 @@ async function fileView(ctx: AllowanceFlowContext, fileId: string | null): Promi
   };
 }
 
-async function filesOf(ctx: AllowanceFlowContext) {
+async function filesOf(ctx: kit.AllowanceFlowContext) {
   return {
     media: await fileView(ctx, ctx.draft.mediaId),
     second_media: await fileView(ctx, ctx.draft.secondMediaId),
@@ -93,7 +84,7 @@ async function filesOf(ctx: AllowanceFlowContext) {
 }
 
 /** What the confirmation (and the summary's simulation) hands to the platform: the draft's answers. */
-function inputOf({ draft }: AllowanceFlowContext): SubscriptionInput {
+function inputOf({ draft }: kit.AllowanceFlowContext): SubscriptionInput {
   const a = draft.answers;
   return {
     type: "subscription",
@@ -129,7 +120,7 @@ async function summaryView(ctx: SubscriptionContext): Promise<SubscriptionStepVi
           numberOfMonths: r.numberOfMonths,
         }
       : null,
-    problems: simulated.kind === "invalid" ? wordsOf(simulated.problems) : {},
+    problems: simulated.kind === "invalid" ? kit.wordsOf(simulated.problems) : {},
   };
 }
 
@@ -160,14 +151,14 @@ const STEP_VIEWS: StepHandlers<SubscriptionStep, SubscriptionContext, Subscripti
 };
 
 /** The loader's part: the step shown (the one asked for when reached) and what it needs. */
-export async function subscriptionLoad(flow: AllowanceFlowContext): Promise<SubscriptionView> {
+export async function subscriptionLoad(flow: kit.AllowanceFlowContext): Promise<SubscriptionView> {
   const ctx = await subscriptionContext(flow);
-  const step = reachableStep(SUBSCRIPTION_STEPS, ctx);
+  const step = kit.reachableStep(SUBSCRIPTION_STEPS, ctx);
   return {
     kind: "subscription",
     draftId: ctx.draft.id,
     step,
-    ...stepLinks(SUBSCRIPTION_STEPS, ctx.draft.id, step),
+    ...kit.stepLinks(SUBSCRIPTION_STEPS, ctx.draft.id, step),
     // The frame's: the list, or its close confirmation once something would be lost.
     closeTo: ctx.closeTo,
     noGroup: ctx.groups.length === 0,
@@ -235,10 +226,10 @@ async function upload(ctx: SubscriptionPost) {
   if (outcome.kind === "refused") return refusedTickets({ fieldErrors: outcome.errors });
   const media = outcome.stored.find((s) => s.slot === "media")?.id ?? draft.mediaId;
   const second = outcome.stored.find((s) => s.slot === "second_media")?.id ?? draft.secondMediaId;
-  if (!media || !second) return goToStep(ctx, "tickets");
+  if (!media || !second) return kit.goToStep(ctx, "tickets");
   // Spec 001 §4: once both files have ids, the wizard moves on to the details.
   await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, draft.id, {}, stepIndex("details"));
-  return goToStep(ctx, "details");
+  return kit.goToStep(ctx, "details");
 }
 
 /** "Nouveaux justificatifs": both slots emptied, the files stored for this draft dropped. */
@@ -246,13 +237,13 @@ async function resetFiles(ctx: SubscriptionPost) {
   const userId = ctx.account.id;
   for (const slot of SUBSCRIPTION_FILES) await setAllowanceFile(ctx.platform.db, userId, ctx.draft.id, slot, null);
   for (const id of [ctx.draft.mediaId, ctx.draft.secondMediaId]) if (id) await deleteReceipt(ctx.platform, userId, id);
-  return goToStep(ctx, "tickets");
+  return kit.goToStep(ctx, "tickets");
 }
 
 async function confirm(ctx: SubscriptionPost) {
   const submission = parseForm(ctx.form, subscriptionSummarySchema);
   if (submission.status !== "success") return refused("summary", reply(submission));
-  return confirmAllowance(ctx, inputOf(ctx), submission, (lastResult) => refused("summary", lastResult), {
+  return kit.confirmAllowance(ctx, inputOf(ctx), submission, (lastResult) => refused("summary", lastResult), {
     alreadySent: "subscriptionWizard.alreadySent",
     failedCreate: "subscriptionWizard.failedCreateRefundRequest",
   });
@@ -262,23 +253,23 @@ async function confirm(ctx: SubscriptionPost) {
 const CONTINUE: StepHandlers<SubscriptionStep, SubscriptionPost, Response | ReturnType<typeof refused>> = {
   intro: async (ctx) => {
     await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, {}, stepIndex("tickets"));
-    return goToStep(ctx, "tickets");
+    return kit.goToStep(ctx, "tickets");
   },
   tickets: async (ctx) => {
     const missing = missingFiles(ctx.draft.mediaId, ctx.draft.secondMediaId);
     if (Object.keys(missing).length)
       return refused("tickets", reply(parseForm(ctx.form, subscriptionTicketsSchema), { fieldErrors: missing }));
     await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, {}, stepIndex("details"));
-    return goToStep(ctx, "details");
+    return kit.goToStep(ctx, "details");
   },
   details: async (ctx) => {
     const submission = parseForm(ctx.form, subscriptionDetailsSchema(ctx.today));
     if (submission.status !== "success") return refused("details", reply(submission));
     const { groupId, startAt, endsAt, amount, iban } = submission.value;
-    if (!ctx.groups.some((g) => g.id === groupId)) return refused("details", groupNotAllowed(submission));
+    if (!ctx.groups.some((g) => g.id === groupId)) return refused("details", kit.groupNotAllowed(submission));
     const answers = { groupId, startAt, endsAt, amount, iban };
     await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, answers, stepIndex("summary"));
-    return goToStep(ctx, "summary");
+    return kit.goToStep(ctx, "summary");
   },
   summary: confirm,
 };
@@ -298,7 +289,7 @@ const INTENT_HANDLERS: Record<
  * The action's part: the step's form (the URL says which draft and step), dispatched on its button. The
  * tickets step sends its files as multipart: every post is read by `parseUploadForm` (streamed, limits).
  */
-export async function subscriptionAct(flow: AllowanceFlowContext) {
+export async function subscriptionAct(flow: kit.AllowanceFlowContext) {
   const parsed = await parseUploadForm(flow.request, {
     maxFiles: SUBSCRIPTION_FILES.length,
     maxFileSize: RECEIPT_MAX_BYTES,
@@ -312,10 +303,10 @@ export async function subscriptionAct(flow: AllowanceFlowContext) {
   const intent = intentOf(parsed.form, SUBSCRIPTION_INTENT);
   const ctx: SubscriptionPost = { ...(await subscriptionContext(flow)), form: parsed.form };
   // No group may pay it: nothing to do but leave (the steps show the notice and only a cancel link).
-  if (ctx.groups.length === 0) return goToStep(ctx, "intro");
+  if (ctx.groups.length === 0) return kit.goToStep(ctx, "intro");
   // A step not reached yet (a forged or old post) is not answered: the furthest one reached is shown.
   const step = stepOf(SUBSCRIPTION_STEPS, flow.step) ?? "intro";
-  const reachable = reachableStep(SUBSCRIPTION_STEPS, ctx);
-  if (reachable !== step) return goToStep(ctx, reachable);
+  const reachable = kit.reachableStep(SUBSCRIPTION_STEPS, ctx);
+  if (reachable !== step) return kit.goToStep(ctx, reachable);
   return INTENT_HANDLERS[intent](ctx, step);
 }
