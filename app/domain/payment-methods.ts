@@ -15,8 +15,8 @@ export interface SelectableWallet {
 export type SplitError = "amountFormat" | "negative" | "tooMuch" | "empty" | "total";
 
 export type SplitResult =
-  | { ok: true; parts: { walletId: string; amount: number }[] }
-  | { ok: false; errors: Record<string, SplitError>; total: number | null };
+  | { kind: "split"; parts: { walletId: string; amount: number }[] }
+  | { kind: "invalid"; errors: Record<string, SplitError>; total: number | null };
 
 export function validateSplit(amount: number, wallets: SelectableWallet[], typed: Record<string, string>): SplitResult {
   const errors: Record<string, SplitError> = {};
@@ -31,5 +31,5 @@ export function validateSplit(amount: number, wallets: SelectableWallet[], typed
   const total = Object.keys(errors).length > 0 ? null : parts.reduce((sum, p) => sum + p.amount, 0);
   if (total !== null && parts.length === 0) errors.form = "empty";
   else if (total !== null && total !== amount) errors.form = "total";
-  return Object.keys(errors).length > 0 ? { ok: false, errors, total } : { ok: true, parts };
+  return Object.keys(errors).length > 0 ? { kind: "invalid", errors, total } : { kind: "split", parts };
 }

@@ -135,14 +135,14 @@ function allowance(rules: PaymentDay, walletId: string, amount: number, mealTake
 function checkSplit(switchable: Switchable, typed: Record<string, string>): SplitResult {
   const { transaction, rules } = switchable;
   const split = validateSplit(transaction.amount, transaction.wallets, typed);
-  if (!split.ok) return split;
+  if (split.kind === "invalid") return split;
   const errors: Record<string, SplitError> = {};
   let mealTaken = 0;
   for (const part of split.parts) {
     if (part.amount > allowance(rules, part.walletId, transaction.amount, mealTaken)) errors[part.walletId] = "tooMuch";
     if (rules.states.get(part.walletId)?.type === "meal") mealTaken += part.amount;
   }
-  return Object.keys(errors).length > 0 ? { ok: false, errors, total: null } : split;
+  return Object.keys(errors).length > 0 ? { kind: "invalid", errors, total: null } : split;
 }
 
 export async function getSwitchableTransaction(
@@ -198,7 +198,7 @@ export async function switchPaymentMethods(
   const before = await readSwitchable(db, userId, cardId, authorizationId);
   if (!before) return { kind: "notFound" };
   const first = checkSplit(before, typed);
-  if (!first.ok) return { kind: "invalid", errors: first.errors, total: first.total };
+  if (first.kind === "invalid") return first;
 
   return db.transaction().execute(async (trx): Promise<SwitchResult> => {
     const auth = await lockAuthorisation(trx, authorizationId);
@@ -207,7 +207,7 @@ export async function switchPaymentMethods(
     // Once only: of two submits, the second finds the transaction already switched.
     if (!current) return { kind: "notFound" };
     const split = checkSplit(current, typed);
-    if (!split.ok) return { kind: "invalid", errors: split.errors, total: split.total };
+    if (split.kind === "invalid") return split;
 
     await trx
       .updateTable("card_authorizations")

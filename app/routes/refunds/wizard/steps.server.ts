@@ -161,11 +161,12 @@ async function splitOf({ db, userId, typeOf, draft }: StepContext, payments: { w
     wallets.map((w) => ({ id: w.id, selectable: w.available ?? Number.MAX_SAFE_INTEGER })),
     typed,
   );
-  const problems: Problem<string, RefundProblem>[] = split.ok
-    ? []
-    : Object.entries(split.errors).map(([key, error]) =>
-        problem(key === "form" ? null : `payment_methods[${positions[key] ?? 0}].amount`, SPLIT_CODES[error]),
-      );
+  const problems: Problem<string, RefundProblem>[] =
+    split.kind === "split"
+      ? []
+      : Object.entries(split.errors).map(([key, error]) =>
+          problem(key === "form" ? null : `payment_methods[${positions[key] ?? 0}].amount`, SPLIT_CODES[error]),
+        );
   return { split, problems };
 }
 
@@ -195,7 +196,7 @@ async function saveMethods(ctx: StepContext): Promise<StepResult> {
     db,
     userId,
     draft.id,
-    { paymentMethods: split.ok ? split.parts : [], iban },
+    { paymentMethods: split.kind === "split" ? split.parts : [], iban },
     stepIndex("summary"),
   );
   return go("summary");
