@@ -1,5 +1,6 @@
-import { expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
+  addressProblems,
   allowanceDetailsSchema,
   allowanceDistanceSchema,
   allowanceSummarySchema,
@@ -151,4 +152,28 @@ test("the summary needs the sworn statement; nothing else it posts is read", () 
   expect(allowanceSummarySchema.safeParse({}).error?.issues[0]?.message).toBe(
     "allowances.errors.swornStatementRequired",
   );
+});
+
+describe("addressProblems", () => {
+  const HOME = { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "fr" };
+
+  test("the delivery address's rules as codes, each once, in the order of the lines", () => {
+    expect(addressProblems(HOME)).toEqual([]);
+    expect(addressProblems({ ...HOME, line1: "rue des Lilas" })).toEqual(["addStreetNumber"]);
+    expect(addressProblems({ ...HOME, line1: `8 ${"x".repeat(60)}` })).toEqual(["maxLength50"]);
+    expect(addressProblems({ ...HOME, zipcode: "", city: "42", country: "XX" })).toEqual([
+      "zipcodeRequired",
+      "zipcodeInvalid",
+      "cityNumeric",
+      "countryInvalid",
+    ]);
+  });
+
+  test("no address, or a line of the wrong type, counts as missing", () => {
+    const missing = ["line1Required", "zipcodeRequired", "cityRequired", "countryRequired"];
+    expect(addressProblems(undefined)).toEqual(missing);
+    expect(addressProblems("8 rue des Lilas")).toEqual(missing);
+    expect(addressProblems({ ...HOME, zipcode: 69003 })).toEqual(["zipcodeRequired"]);
+    expect(addressProblems({ ...HOME, line2: 3 })).toEqual(["maxLength50"]);
+  });
 });

@@ -158,3 +158,41 @@ export type AllowanceDetailsForm = {
   iban: string;
   travel_role: string;
 };
+
+/** The problems of an address by the delivery address rules (spec 000 §5), as codes (`errors.<code>` their words). */
+export const ADDRESS_PROBLEMS = [
+  "line1Required",
+  "line1Numeric",
+  "addStreetNumber",
+  "maxLength50",
+  "zipcodeRequired",
+  "zipcodeInvalid",
+  "cityRequired",
+  "cityNumeric",
+  "countryRequired",
+  "countryInvalid",
+] as const;
+export type AddressProblem = (typeof ADDRESS_PROBLEMS)[number];
+
+/** A line whose value has the wrong type (zod's own message then, not one of the schema's) counts as missing. */
+const MISSING: Partial<Record<PropertyKey, AddressProblem>> = {
+  line1: "line1Required",
+  line2: "maxLength50",
+  zipcode: "zipcodeRequired",
+  city: "cityRequired",
+  country: "countryRequired",
+};
+
+/**
+ * The problems of an address, as codes, each once and in the order of its lines; none when valid. The
+ * schema's messages are the codes' keys (`errors.<code>`); anything but an object counts as no address.
+ */
+export function addressProblems(address: unknown): AddressProblem[] {
+  const parsed = deliveryAddressSchema.safeParse(typeof address === "object" && address !== null ? address : {});
+  if (parsed.success) return [];
+  const codes = parsed.error.issues.map(
+    (issue) =>
+      ADDRESS_PROBLEMS.find((code) => issue.message === `errors.${code}`) ?? MISSING[issue.path[0]!] ?? "line1Required",
+  );
+  return [...new Set(codes)];
+}

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
-  addressProblems,
   addressLine,
   capStatusOf,
   clampDays,
@@ -407,28 +406,4 @@ test("a distance in kilometres is shown in French format with 2 decimals, as the
   expect(formatKilometres(1234.5)).toBe(
     `${(1234.5).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`,
   );
-});
-
-describe("addressProblems", () => {
-  const HOME = { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "fr" };
-
-  test("the delivery address's rules as codes, each once, in the order of the lines", () => {
-    expect(addressProblems(HOME)).toEqual([]);
-    expect(addressProblems({ ...HOME, line1: "rue des Lilas" })).toEqual(["addStreetNumber"]);
-    expect(addressProblems({ ...HOME, line1: `8 ${"x".repeat(60)}` })).toEqual(["maxLength50"]);
-    expect(addressProblems({ ...HOME, zipcode: "", city: "42", country: "XX" })).toEqual([
-      "zipcodeRequired",
-      "zipcodeInvalid",
-      "cityNumeric",
-      "countryInvalid",
-    ]);
-  });
-
-  test("no address, or a line of the wrong type, counts as missing", () => {
-    const missing = ["line1Required", "zipcodeRequired", "cityRequired", "countryRequired"];
-    expect(addressProblems(undefined)).toEqual(missing);
-    expect(addressProblems("8 rue des Lilas")).toEqual(missing);
-    expect(addressProblems({ ...HOME, zipcode: 69003 })).toEqual(["zipcodeRequired"]);
-    expect(addressProblems({ ...HOME, line2: 3 })).toEqual(["maxLength50"]);
-  });
 });

@@ -8,7 +8,6 @@ import {
   startOfYear,
 } from "date-fns";
 import { addWorkingDays, isFrenchPublicHoliday } from "./calendar";
-import { deliveryAddressSchema } from "./schemas";
 
 /**
  * Mobility allowances (issue 15, spec 001 §2.7, §5, §9): the rules of the dates, the days at the office,
@@ -387,42 +386,4 @@ export function simulateSubscription(input: {
 /** "8 rue des Lilas 69003 Lyon FR": an address as the spec's payload sends it (one string). */
 export function addressLine(address: { line1: string; zipcode: string; city: string; country: string }): string {
   return [address.line1, address.zipcode, address.city, address.country].map((s) => s.trim()).join(" ");
-}
-
-/** The problems of an address by the delivery address rules (spec 000 §5), as codes (`errors.<code>` their words). */
-export const ADDRESS_PROBLEMS = [
-  "line1Required",
-  "line1Numeric",
-  "addStreetNumber",
-  "maxLength50",
-  "zipcodeRequired",
-  "zipcodeInvalid",
-  "cityRequired",
-  "cityNumeric",
-  "countryRequired",
-  "countryInvalid",
-] as const;
-export type AddressProblem = (typeof ADDRESS_PROBLEMS)[number];
-
-/** A line whose value has the wrong type (zod's own message then, not one of the schema's) counts as missing. */
-const MISSING: Partial<Record<PropertyKey, AddressProblem>> = {
-  line1: "line1Required",
-  line2: "maxLength50",
-  zipcode: "zipcodeRequired",
-  city: "cityRequired",
-  country: "countryRequired",
-};
-
-/**
- * The problems of an address, as codes, each once and in the order of its lines; none when valid. The
- * schema's messages are the codes' keys (`errors.<code>`); anything but an object counts as no address.
- */
-export function addressProblems(address: unknown): AddressProblem[] {
-  const parsed = deliveryAddressSchema.safeParse(typeof address === "object" && address !== null ? address : {});
-  if (parsed.success) return [];
-  const codes = parsed.error.issues.map(
-    (issue) =>
-      ADDRESS_PROBLEMS.find((code) => issue.message === `errors.${code}`) ?? MISSING[issue.path[0]!] ?? "line1Required",
-  );
-  return [...new Set(codes)];
 }

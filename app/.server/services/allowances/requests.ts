@@ -8,9 +8,9 @@ import { readDraft } from "../drafts";
 import { claimAllowanceDraft, linkAllowance } from "./drafts";
 import { addAllowanceNotification, deliverAllowanceNotification } from "./notifications";
 import { mediaLabel } from "./wording";
+import { addressProblems, type AddressProblem } from "~/domain/allowance-schemas";
 import {
   addressLine,
-  addressProblems,
   ALLOWANCE_TYPES,
   capStatusOf,
   monthsOfPeriod,
@@ -20,7 +20,6 @@ import {
   simulateDistance,
   simulateSubscription,
   TRAVEL_ROLES,
-  type AddressProblem,
   type AllowanceType,
   type CapStatus,
   type DistanceSimulation,
