@@ -46,7 +46,7 @@ export interface PaymentMethodAnswer {
   amount: number;
 }
 
-export interface ExpenseDraft {
+export interface RefundDraft {
   id: string;
   /** The request being corrected, or null for a new one. */
   requestId: string | null;
@@ -68,7 +68,7 @@ export interface ExpenseDraft {
   updatedAt: string;
 }
 
-function toDraft(row: ExpenseRequestDraftTable, now: Date): ExpenseDraft {
+function toDraft(row: ExpenseRequestDraftTable, now: Date): RefundDraft {
   let reading = parseJsonColumn<DraftReading | null>(row.reading, null);
   if (reading?.state === "pending" && now.getTime() - Date.parse(reading.startedAt) > READING_GIVE_UP_MS)
     reading = { state: "unreadable", fileId: reading.fileId };
@@ -114,7 +114,7 @@ export async function createDraft(
   userId: string,
   options: { from?: DraftSource; stepReached?: number } = {},
   now = new Date(),
-): Promise<ExpenseDraft> {
+): Promise<RefundDraft> {
   const at = now.toISOString();
   const from = options.from;
   const row: ExpenseRequestDraftTable = {
@@ -147,7 +147,7 @@ export async function findCorrectionDraft(
   userId: string,
   requestId: string,
   now = new Date(),
-): Promise<ExpenseDraft | null> {
+): Promise<RefundDraft | null> {
   const row = await db
     .selectFrom("expense_request_drafts")
     .selectAll()
@@ -159,7 +159,7 @@ export async function findCorrectionDraft(
   return row ? toDraft(row, now) : null;
 }
 
-export type DraftLookup = { kind: "found"; draft: ExpenseDraft } | { kind: "notFound" };
+export type DraftLookup = { kind: "found"; draft: RefundDraft } | { kind: "notFound" };
 
 export async function getDraft(db: DB, userId: string, draftId: string, now = new Date()): Promise<DraftLookup> {
   const row = await readDraft(db, TABLE, userId, draftId);

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { getPlatform } from "~/.server/platform";
 import type { DB } from "~/.server/db";
-import { getDraft, type ExpenseDraft } from "~/.server/services/refunds/drafts";
+import { getDraft, type RefundDraft } from "~/.server/services/refunds/drafts";
 import { type listExpenseTypes } from "~/.server/services/refunds/requests";
 import { availableWalletLicences } from "~/.server/services/wallets";
 import { stepIndex, type RefundStep } from "~/domain/refunds";
@@ -63,7 +63,7 @@ export async function wizardContext({ request, params, context }: WizardArgs) {
 export type WizardContext = Awaited<ReturnType<typeof wizardContext>>;
 export type ExpenseTypes = Awaited<ReturnType<typeof listExpenseTypes>>;
 
-export type DraftOfUrl = { kind: "none" } | { kind: "gone" } | { kind: "found"; draft: ExpenseDraft };
+export type DraftOfUrl = { kind: "none" } | { kind: "gone" } | { kind: "found"; draft: RefundDraft };
 
 /**
  * The draft the URL names: none named, or gone (another person's, never made, sent already, or made for
@@ -95,7 +95,7 @@ export async function mobilityLicences(db: DB, userId: string) {
  * The steps of this draft's road, in order: correcting starts at the ticket; mobility adds the preamble
  * (while a mobility wallet can be created and the person has not gone past it) and the subtype choice.
  */
-export function roadOf(draft: ExpenseDraft | null, technicalName: string | null, preamble: boolean): RefundStep[] {
+export function roadOf(draft: RefundDraft | null, technicalName: string | null, preamble: boolean): RefundStep[] {
   const classic: RefundStep[] = ["ticket", "details", "methods", "summary"];
   if (draft?.requestId) return classic;
   if (technicalName !== "mobility") return ["type", ...classic];

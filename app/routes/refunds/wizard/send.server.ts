@@ -1,4 +1,4 @@
-import type { ExpenseDraft } from "~/.server/services/refunds/drafts";
+import type { RefundDraft } from "~/.server/services/refunds/drafts";
 import { SWORN_NAME_TYPES, submitRefund } from "~/.server/services/refunds/requests";
 import { recordInBackground } from "~/.server/services/tag-events";
 import type { TagEvent } from "~/domain/tag-events";
@@ -13,7 +13,7 @@ import { LIST, failedLoad } from "./context.server";
 import type { StepContext, StepResult } from "./steps.server";
 
 /** The request the draft's answers make, sworn (and signed with the name, for the types that ask it). */
-function requestOf(d: ExpenseDraft, swornName: string | null) {
+function requestOf(d: RefundDraft, swornName: string | null) {
   return {
     draftId: d.id,
     requestId: d.requestId,

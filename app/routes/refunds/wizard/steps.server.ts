@@ -1,4 +1,4 @@
-import { createDraft, saveDraftAnswers, type ExpenseDraft } from "~/.server/services/refunds/drafts";
+import { createDraft, saveDraftAnswers, type RefundDraft } from "~/.server/services/refunds/drafts";
 import { eligibleWallets, loadRefundForEdit } from "~/.server/services/refunds/requests";
 import { getPartner } from "~/.server/services/partners";
 import { ibanProblem, normaliseIban } from "~/domain/iban";
@@ -32,7 +32,7 @@ export type FormContext = WizardContext & { form: FormData; types: ExpenseTypes 
 
 /** The action's context at a step: the draft found and owned, its type, and where a step goes next. */
 export type StepContext = FormContext & {
-  draft: ExpenseDraft;
+  draft: RefundDraft;
   typeOf: ExpenseTypes[number] | null;
   go: (to: RefundStep, extra?: Record<string, string>) => Response;
 };
@@ -51,7 +51,7 @@ export const CONTINUE: StepHandlers<RefundStep, StepContext, StepResult> = {
 };
 
 /** The type chosen (starting the draft if there is none yet): mobility goes on to its preamble or subtypes. */
-export async function chooseType(ctx: FormContext, draft: ExpenseDraft | null): Promise<StepResult> {
+export async function chooseType(ctx: FormContext, draft: RefundDraft | null): Promise<StepResult> {
   const { db, userId, form, types, requestId } = ctx;
   const submission = parseForm(form, refundTypeSchema);
   if (submission.status !== "success") return refusedStep("type", reply(submission));

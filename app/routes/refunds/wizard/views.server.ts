@@ -1,5 +1,5 @@
 import type { Platform } from "~/.server/platform";
-import type { ExpenseDraft } from "~/.server/services/refunds/drafts";
+import type { RefundDraft } from "~/.server/services/refunds/drafts";
 import { SWORN_NAME_TYPES, eligibleWallets } from "~/.server/services/refunds/requests";
 import { describeReceipt, receiptUsedElsewhere } from "~/.server/services/receipts";
 import { getPartner, searchPartners } from "~/.server/services/partners";
@@ -20,7 +20,7 @@ import { stepPath, type ExpenseTypes, type WizardContext, type mobilityLicences 
  */
 
 export type ViewContext = WizardContext & {
-  draft: ExpenseDraft;
+  draft: RefundDraft;
   types: ExpenseTypes;
   typeOf: ExpenseTypes[number] | null;
   licences: Awaited<ReturnType<typeof mobilityLicences>>;
@@ -45,7 +45,7 @@ export const STEP_VIEWS: StepHandlers<RefundStep, ViewContext, StepView> = {
 };
 
 /** The type step: the types the person may choose, the chosen one when there is a draft. */
-export function typeView({ platform }: WizardContext, types: ExpenseTypes, draft: ExpenseDraft | null): StepView {
+export function typeView({ platform }: WizardContext, types: ExpenseTypes, draft: RefundDraft | null): StepView {
   return {
     step: "type",
     types: types.map((t) => ({ id: t.id, name: t.name, disabled: t.disabled })),
@@ -68,7 +68,7 @@ function mobilityView({ account, draft }: ViewContext): StepView {
   };
 }
 
-async function receiptViews(platform: Platform, userId: string, draft: ExpenseDraft): Promise<ReceiptView[]> {
+async function receiptViews(platform: Platform, userId: string, draft: RefundDraft): Promise<ReceiptView[]> {
   const views: ReceiptView[] = [];
   for (const id of [draft.mediaId, draft.secondMediaId]) {
     if (!id) continue;
@@ -87,7 +87,7 @@ async function receiptViews(platform: Platform, userId: string, draft: ExpenseDr
 }
 
 /** The reading of the first receipt as the details step shows it, and what it suggested when done. */
-function readingOf(draft: ExpenseDraft, skip: boolean) {
+function readingOf(draft: RefundDraft, skip: boolean) {
   const state = draft.reading?.state;
   const reading = state === "pending" ? (skip ? "none" : "pending") : state === "done" ? "done" : "none";
   const suggestion = draft.reading?.state === "done" && reading === "done" ? draft.reading.suggestion : null;
