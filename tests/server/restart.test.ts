@@ -11,7 +11,8 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * database, as the supervisor (Docker's restart policy, systemd's Restart=always) would start it.
  */
 const NAME = "test-restart";
-const port = 5400 + Math.floor(Math.random() * 90);
+// Above PostgreSQL's 5432, which the PostgreSQL run of `npm test` leaves listening on this machine.
+const port = 5500 + Math.floor(Math.random() * 90);
 let server: TestServer;
 
 /** A process's children that still run. */
