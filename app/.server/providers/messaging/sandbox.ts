@@ -2,6 +2,16 @@ import type { DB } from "../../db";
 import { newId, nowIso } from "../../ids";
 import type { Messenger, OutgoingMessage } from "./port";
 
+/**
+ * The instant a message is kept: now, or just after the previous one of this process when both fall in the same
+ * millisecond, so that "newest first" (/dev/outbox, and the tests reading the last code sent) is the order sent.
+ */
+let lastStamp = 0;
+function outboxStamp(): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return nowIso(new Date(lastStamp));
+}
+
 /** Keeps every message in the outbox table; /dev/outbox shows them (sandbox mode only). */
 export class SandboxMessenger implements Messenger {
   readonly name = "sandbox";
@@ -16,7 +26,7 @@ export class SandboxMessenger implements Messenger {
         recipient: message.to,
         subject: message.subject,
         body: message.text,
-        created_at: nowIso(),
+        created_at: outboxStamp(),
       })
       .execute();
   }
