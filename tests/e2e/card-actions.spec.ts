@@ -7,8 +7,14 @@ import { expectAccessible, latestCodeFor, wrongCodeFor } from "./helpers";
 const REVEAL_SUBJECT = "Votre code pour afficher votre carte";
 
 async function openAction(page: Page, name: string) {
-  await page.locator("summary", { hasText: "Actions sur la carte" }).click();
-  await page.getByRole("link", { name }).click();
+  const summary = page.locator("summary", { hasText: "Actions sur la carte" });
+  const link = page.getByRole("link", { name });
+  // A click that lands while the page hydrates can be undone by it: the menu is opened again until its link shows.
+  await expect(async () => {
+    if (!(await link.isVisible())) await summary.click();
+    await expect(link).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
+  await link.click();
 }
 
 test("a cardholder freezes her card after confirming, then unfreezes it", async ({ page, makeAccount, signInAs }) => {
