@@ -389,6 +389,8 @@ export interface NotificationTable {
   data_id: string | null;
   created_at: string;
   read_at: string | null;
+  /** What happened, as its producer wrote it (a JSON object); null for older rows (migration 022). */
+  facts: string | null;
 }
 
 export interface ExpenseTypeTable {
@@ -941,7 +943,7 @@ export const SCHEMA_COLUMNS = {
     "authorization_id",
   ],
   licences: ["id", "group_id", "user_id", "license_type", "metadata", "used_at"],
-  notifications: ["id", "user_id", "type", "data_id", "created_at", "read_at"],
+  notifications: ["id", "user_id", "type", "data_id", "created_at", "read_at", "facts"],
   expense_types: ["id", "technical_name", "name_fr", "name_en", "name_nl", "front_disabled", "position"],
   partners: [
     "id",

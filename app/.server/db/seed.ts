@@ -1030,6 +1030,7 @@ async function seedMarieNotifications(db: DB, clock: Clock, userId: string, refs
       data_id: dataId ?? null,
       created_at: createdAt,
       read_at: index < unread ? null : new Date(new Date(createdAt).getTime() + 2 * HOUR).toISOString(),
+      facts: null,
     };
   });
   await db.insertInto("notifications").values(rows).execute();

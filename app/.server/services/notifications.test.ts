@@ -15,6 +15,8 @@ import {
   notify,
   notifyExpiringBalances,
   NOTIFICATIONS_PAGE_SIZE,
+  parseFacts,
+  recordNotification,
 } from "./notifications";
 
 let handle: DatabaseHandle;
@@ -140,6 +142,41 @@ describe("notify: the row, then e-mail and push per the preferences", () => {
     expect(await outbox(userId, "push")).toMatchObject([{ subject: "Nouvelle notification" }]);
     expect((await outbox(userId, "push"))[0]!.body).toContain("/cards/card_1");
     expect(await countUnread(handle.db, userId)).toBe(2);
+  });
+});
+
+describe("facts: stored with the row, read back as they were", () => {
+  test("notify stores its facts; the list reads them back; none stays null", async () => {
+    const { userId } = await createAccount(handle.db, { email: "facts@example.test", passwordHash: "x" });
+    const now = new Date("2026-11-24T06:00:00Z");
+    const facts = { amount: 1420, merchant: "Chez Paul", detail: { asked: 1420, wallets: [] } };
+    await notify({ db: handle.db }, userId, "card_authorization_approved_notification", "aut_1", { now, facts });
+    await recordNotification(
+      handle.db,
+      userId,
+      "card_created_to_user_notification",
+      "card_1",
+      new Date(now.getTime() + 1000),
+    );
+    const page = await listNotifications(handle.db, userId, { unreadOnly: false, page: 1 });
+    expect(page?.items.map((n) => [n.type, n.facts])).toEqual([
+      ["card_created_to_user_notification", null],
+      ["card_authorization_approved_notification", facts],
+    ]);
+  });
+
+  test("facts that are not a JSON object (bad text, an array, a number) read as null, never an error", async () => {
+    expect(parseFacts(null)).toBeNull();
+    expect(parseFacts("{not json")).toBeNull();
+    expect(parseFacts("[1,2]")).toBeNull();
+    expect(parseFacts("42")).toBeNull();
+    expect(parseFacts("null")).toBeNull();
+    expect(parseFacts('{"amount":5}')).toEqual({ amount: 5 });
+    const { userId } = await createAccount(handle.db, { email: "bad-facts@example.test", passwordHash: "x" });
+    const id = await recordNotification(handle.db, userId, "wallet_reload_notification", "wal_1");
+    await handle.db.updateTable("notifications").set({ facts: "{oops" }).where("id", "=", id).execute();
+    const page = await listNotifications(handle.db, userId, { unreadOnly: false, page: 1 });
+    expect(page?.items).toMatchObject([{ id, type: "wallet_reload_notification", facts: null }]);
   });
 });
 

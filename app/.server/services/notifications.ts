@@ -9,6 +9,12 @@ import { frenchWords, frenchWordsOf } from "~/i18n/words.server";
 /** The notification centre (spec 000 §2, §4, §7): pages of 15, newest first. */
 export const NOTIFICATIONS_PAGE_SIZE = 15;
 
+/**
+ * What a notification is about, as its producer knew it when the event happened (issue 30 §4): an amount, a
+ * merchant, a wallet, a reason... Any JSON object; each producer writes its type's fields.
+ */
+export type NotificationFacts = Readonly<Record<string, unknown>>;
+
 export interface NotificationItem {
   id: string;
   type: string;
@@ -16,6 +22,8 @@ export interface NotificationItem {
   path: string | null;
   createdAt: string;
   read: boolean;
+  /** The facts stored with it; null for older rows or facts that are not a JSON object. */
+  facts: NotificationFacts | null;
 }
 
 export interface NotificationPage {
@@ -68,7 +76,7 @@ export async function listNotifications(
   if (!Number.isSafeInteger(page) || page < 1) return null;
   let query = db
     .selectFrom("notifications")
-    .select(["id", "type", "data_id", "created_at", "read_at"])
+    .select(["id", "type", "data_id", "created_at", "read_at", "facts"])
     .where("user_id", "=", userId);
   if (unreadOnly) query = query.where("read_at", "is", null);
   const limit = page * NOTIFICATIONS_PAGE_SIZE;
@@ -85,9 +93,21 @@ export async function listNotifications(
       path: notificationPath(row.type, row.data_id),
       createdAt: row.created_at,
       read: row.read_at !== null,
+      facts: parseFacts(row.facts),
     })),
     hasMore: rows.length > limit,
   };
+}
+
+/** The stored facts, or null when there are none or they are not a JSON object (never an error: old or bad rows). */
+export function parseFacts(stored: string | null): NotificationFacts | null {
+  if (stored === null) return null;
+  try {
+    const facts: unknown = JSON.parse(stored);
+    return typeof facts === "object" && facts !== null && !Array.isArray(facts) ? (facts as NotificationFacts) : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function countUnread(db: DB, userId: string): Promise<number> {
@@ -177,25 +197,37 @@ export async function notify(
   userId: string,
   type: string,
   dataId: string | null,
-  { mail, now = new Date() }: { mail?: NotificationMail; now?: Date } = {},
+  { mail, now = new Date(), facts }: { mail?: NotificationMail; now?: Date; facts?: NotificationFacts } = {},
 ): Promise<string> {
-  const id = await recordNotification(deps.db, userId, type, dataId, now);
+  const id = await recordNotification(deps.db, userId, type, dataId, now, facts);
   await deliverNotification(deps, userId, type, dataId, { mail });
   return id;
 }
 
-/** The row alone, for a producer that writes it in the transaction of its event (then delivers after commit). */
+/**
+ * The row alone, for a producer that writes it in the transaction of its event (then delivers after commit), with
+ * the event's facts (stored as JSON) when it has some.
+ */
 export async function recordNotification(
   db: DB,
   userId: string,
   type: string,
   dataId: string | null,
   now = new Date(),
+  facts?: NotificationFacts,
 ): Promise<string> {
   const id = newId("ntf");
   await db
     .insertInto("notifications")
-    .values({ id, user_id: userId, type, data_id: dataId, created_at: now.toISOString(), read_at: null })
+    .values({
+      id,
+      user_id: userId,
+      type,
+      data_id: dataId,
+      created_at: now.toISOString(),
+      read_at: null,
+      facts: facts ? JSON.stringify(facts) : null,
+    })
     .execute();
   return id;
 }
