@@ -3,6 +3,7 @@ import {
   authorise,
   categoryEligible,
   MCC,
+  readDeclineDetail,
   ruleAllowance,
   type AuthorisationInput,
   type WalletState,
@@ -28,6 +29,7 @@ const ATM = { name: "DAB", city: "Paris", country: "FR", categoryCode: "6011" };
 function wallet(id: string, type: string, balance: number, fields: Partial<WalletState> = {}): WalletState {
   return {
     id,
+    name: id,
     type,
     unlimited: false,
     balances: [{ balance, startDate: "2026-01-01", endDate: "2027-12-31" }],
@@ -139,6 +141,8 @@ describe("the request and the card, checked first", () => {
       kind: "declined",
       code: "card_frozen",
       pin: null,
+      // Decided before the wallets: no figures, the short reason says it all.
+      detail: null,
     });
   });
 
@@ -211,7 +215,9 @@ describe("titres-restaurant: Sundays, public holidays, 25 € a day", () => {
         { walletId: "meal2", amount: 1500 },
       ],
     });
-    expect(declinedWith(request({ amount: 2600, wallets: two }))).toBe("meal_daily_cap");
+    // Each meal wallet paid a part (one its balance, the other what the 25 € left): the shortfall, not one rule.
+    expect(declinedWith(request({ amount: 2600, wallets: two }))).toBe("insufficient_funds");
+    expect(declinedWith(request({ amount: 2600, wallets: [wallet("meal2", "meal", 10000)] }))).toBe("meal_daily_cap");
   });
 
   test("30 € at a restaurant: 25 € from the meal wallet, the rest from the next eligible one", () => {
@@ -322,6 +328,11 @@ describe("overflow to the default saved card, all or nothing", () => {
       kind: "declined",
       code: "insufficient_funds",
       pin: null,
+      detail: {
+        amount: 4000,
+        wallets: [{ walletId: "gift", name: "gift", type: "gift", canPay: 1000, stop: "balance", limit: null }],
+        overflow: { kind: "none" },
+      },
     });
     expect(
       declinedWith(
@@ -398,5 +409,195 @@ describe("what the rules let one wallet pay, its balance apart (the payment-meth
     expect(allow(wallet("gift", "gift", 1, { perTransactionLimit: 800 }))).toBe(800);
     expect(allow(wallet("gift", "gift", 1, { dailyLimit: 5000, spentToday: 4000 }))).toBe(1000);
     expect(allow(wallet("gift", "gift", 1, { dailyLimit: 5000, spentToday: 6000 }))).toBe(0);
+  });
+});
+
+describe("a decline's detail: the amount asked, what each wallet and the saved card could pay, the binding cause", () => {
+  const detailOf = (input: AuthorisationInput) => {
+    const decision = authorise(input);
+    if (decision.kind !== "declined") throw new Error(`approved: ${JSON.stringify(decision)}`);
+    return { code: decision.code, detail: decision.detail };
+  };
+  const saved = { creditCardId: "cc_1", authorizedMax: 5000 };
+  // Marie's card on the issue's day: 14,20 € already paid at Chez Paul, so 10,80 € of the 25 € are left.
+  const marie = [
+    wallet("meal", "meal", 13820, { name: "Titres-restaurant" }),
+    wallet("mobility", "mobility", 4200, { name: "Mobilité" }),
+    wallet("gift", "gift", 25000, { name: "Cadeaux" }),
+  ];
+
+  test("420 € at a supermarket: several wallets paid a part, with the overflow they fall short — the shortfall, not the 25 €", () => {
+    const { code, detail } = detailOf(
+      request({ amount: 42000, merchant: SUPERMARKET, wallets: marie, mealSpentToday: 1420, overflow: saved }),
+    );
+    expect(code).toBe("overflow_limit_exceeded");
+    expect(detail).toEqual({
+      amount: 42000,
+      wallets: [
+        {
+          walletId: "meal",
+          name: "Titres-restaurant",
+          type: "meal",
+          canPay: 1080,
+          stop: "meal_daily_cap",
+          limit: null,
+        },
+        { walletId: "mobility", name: "Mobilité", type: "mobility", canPay: 0, stop: "category", limit: null },
+        { walletId: "gift", name: "Cadeaux", type: "gift", canPay: 25000, stop: "balance", limit: null },
+      ],
+      overflow: { kind: "overMax", max: 5000, needed: 42000 - 26080 },
+    });
+    // Without a saved card: the same figures, the plain shortfall.
+    expect(
+      detailOf(request({ amount: 42000, merchant: SUPERMARKET, wallets: marie, mealSpentToday: 1420 })),
+    ).toMatchObject({ code: "insufficient_funds", detail: { overflow: { kind: "none" } } });
+  });
+
+  test("one wallet stopped by the day's 25 €: that rule, with what it could still pay", () => {
+    const { code, detail } = detailOf(request({ amount: 3000, mealSpentToday: 1420 }));
+    expect(code).toBe("meal_daily_cap");
+    expect(detail?.wallets).toEqual([
+      { walletId: "meal", name: "meal", type: "meal", canPay: 1080, stop: "meal_daily_cap", limit: null },
+    ]);
+  });
+
+  test("Sunday and public holiday: the rule, even beside an empty wallet; a wallet that paid a part makes it a shortfall", () => {
+    const emptyGift = wallet("gift", "gift", 0);
+    expect(
+      detailOf(request({ at: SUNDAY_JUST_AFTER_MIDNIGHT, wallets: [wallet("meal", "meal", 10000), emptyGift] })),
+    ).toMatchObject({
+      code: "meal_sunday",
+      detail: {
+        wallets: [
+          { walletId: "meal", canPay: 0, stop: "meal_sunday" },
+          { walletId: "gift", canPay: 0, stop: "balance" },
+        ],
+        overflow: { kind: "none" },
+      },
+    });
+    expect(detailOf(request({ at: ARMISTICE }))).toMatchObject({
+      code: "meal_public_holiday",
+      detail: { wallets: [{ canPay: 0, stop: "meal_public_holiday" }] },
+    });
+    const someGift = wallet("gift", "gift", 500);
+    expect(detailOf(request({ at: ARMISTICE, wallets: [wallet("meal", "meal", 10000), someGift] }))).toMatchObject({
+      code: "insufficient_funds",
+      detail: {
+        wallets: [
+          { stop: "meal_public_holiday", canPay: 0 },
+          { stop: "balance", canPay: 500 },
+        ],
+        overflow: { kind: "none" },
+      },
+    });
+  });
+
+  test("no wallet accepted at this category: merchant not allowed, each wallet said not accepted", () => {
+    expect(detailOf(request({ merchant: ATM, wallets: marie, overflow: saved }))).toEqual({
+      code: "merchant_not_allowed",
+      detail: {
+        amount: 1250,
+        wallets: marie.map((w) => ({
+          walletId: w.id,
+          name: w.name,
+          type: w.type,
+          canPay: 0,
+          stop: "category",
+          limit: null,
+        })),
+        overflow: { kind: "alone" },
+      },
+    });
+  });
+
+  test("today zero, the per-payment and the daily limits, with the limit met", () => {
+    const gift = (fields: Partial<WalletState>) => [wallet("gift", "gift", 100000, fields)];
+    expect(detailOf(request({ wallets: gift({ zeroLimitDay: "2026-11-24" }) }))).toMatchObject({
+      code: "today_zero_limit",
+      detail: { wallets: [{ canPay: 0, stop: "today_zero_limit", limit: null }] },
+    });
+    expect(detailOf(request({ amount: 3000, wallets: gift({ perTransactionLimit: 2000 }) }))).toMatchObject({
+      code: "transaction_limit_exceeded",
+      detail: { wallets: [{ canPay: 2000, stop: "transaction_limit_exceeded", limit: 2000 }] },
+    });
+    expect(detailOf(request({ amount: 3000, wallets: gift({ dailyLimit: 5000, spentToday: 4000 }) }))).toMatchObject({
+      code: "daily_limit_exceeded",
+      detail: { wallets: [{ canPay: 1000, stop: "daily_limit_exceeded", limit: 5000 }] },
+    });
+    // Two wallets each at their own limit: two rules, the shortfall.
+    const two = [
+      wallet("a", "gift", 100000, { perTransactionLimit: 1000 }),
+      wallet("b", "gift", 100000, { dailyLimit: 1000 }),
+    ];
+    expect(detailOf(request({ amount: 3000, wallets: two })).code).toBe("insufficient_funds");
+  });
+
+  test("every wallet empty: the shortfall at 0,00 €; the saved card never pays alone", () => {
+    const empty = [wallet("meal", "meal", 0), wallet("gift", "gift", 0)];
+    expect(detailOf(request({ wallets: empty, overflow: saved }))).toMatchObject({
+      code: "insufficient_funds",
+      detail: {
+        amount: 1250,
+        wallets: [
+          { canPay: 0, stop: "balance" },
+          { canPay: 0, stop: "balance" },
+        ],
+        overflow: { kind: "alone" },
+      },
+    });
+  });
+
+  test("the saved card: absent, its maximum under 0,50 €, lifted to 0,50 € it would pay it all, over its maximum", () => {
+    const gift = [wallet("gift", "gift", 1000)];
+    expect(detailOf(request({ amount: 4000, wallets: gift })).detail?.overflow).toEqual({ kind: "none" });
+    expect(
+      detailOf(request({ amount: 1010, wallets: gift, overflow: { ...saved, authorizedMax: 20 } })).detail?.overflow,
+    ).toEqual({ kind: "belowMinimum", max: 20 });
+    expect(
+      detailOf(request({ amount: 40, wallets: [wallet("gift", "gift", 10)], overflow: saved })).detail?.overflow,
+    ).toEqual({ kind: "minimum", needed: 50 });
+    expect(detailOf(request({ amount: 6001, wallets: gift, overflow: saved }))).toMatchObject({
+      code: "overflow_limit_exceeded",
+      detail: { overflow: { kind: "overMax", max: 5000, needed: 5001 } },
+    });
+  });
+
+  test("a decline before the wallets (frozen card, wrong PIN, currency) carries no figures", () => {
+    const card = request().card;
+    expect(authorise(request({ card: { ...card, frozen: true } }))).toMatchObject({
+      code: "card_frozen",
+      detail: null,
+    });
+    expect(authorise(request({ entryMode: "chip_and_pin", pinCheck: "mismatch" }))).toMatchObject({
+      code: "incorrect_pin",
+      detail: null,
+    });
+    expect(authorise(request({ currency: "USD" }))).toMatchObject({ detail: null });
+  });
+
+  test("the stored detail reads back; anything else is null, never an error", () => {
+    const { detail } = detailOf(
+      request({ amount: 42000, merchant: SUPERMARKET, wallets: marie, mealSpentToday: 1420, overflow: saved }),
+    );
+    expect(readDeclineDetail(JSON.stringify(detail))).toEqual(detail);
+    expect(readDeclineDetail(detail)).toEqual(detail);
+    for (const bad of [
+      null,
+      "",
+      "{",
+      "[]",
+      "42",
+      JSON.stringify({ amount: -1, wallets: [], overflow: { kind: "none" } }),
+      JSON.stringify({ amount: 100, wallets: [{ walletId: "x" }], overflow: { kind: "none" } }),
+      JSON.stringify({ amount: 100, wallets: [], overflow: { kind: "overMax", max: 5000 } }),
+      JSON.stringify({ amount: 100, wallets: [], overflow: { kind: "bogus" } }),
+      JSON.stringify({
+        amount: 100,
+        wallets: [{ walletId: "x", name: "X", type: "gift", canPay: 0, stop: "<script>", limit: null }],
+        overflow: { kind: "none" },
+      }),
+    ]) {
+      expect(readDeclineDetail(bad)).toBeNull();
+    }
   });
 });

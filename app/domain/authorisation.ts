@@ -50,6 +50,8 @@ export interface Merchant {
 
 export interface WalletState {
   id: string;
+  /** Its name as the person sees it ("Titres-restaurant"): a decline's detail names the wallets by it. */
+  name: string;
   /** meal, mobility, culture, gift… */
   type: string;
   unlimited: boolean;
@@ -123,6 +125,62 @@ export interface PinUpdate {
   locked: boolean;
 }
 
+/**
+ * What stopped one wallet at the figure it could pay (issue 30 §3): not accepted at this merchant's category, a
+ * titres-restaurant rule (Sunday, public holiday, what the day's 25 € left), the funder's "today zero", its
+ * per-payment or daily limit, or its balance (less what is held).
+ */
+export type WalletStop =
+  | "category"
+  | "meal_sunday"
+  | "meal_public_holiday"
+  | "meal_daily_cap"
+  | "today_zero_limit"
+  | "transaction_limit_exceeded"
+  | "daily_limit_exceeded"
+  | "balance";
+
+/** One linked wallet in a decline's detail, in the card's priority order. */
+export interface DeclineWallet {
+  walletId: string;
+  name: string;
+  /** meal, mobility, culture, gift… */
+  type: string;
+  /** Cents it could pay of this payment here, after the wallets before it (the day's 25 € are shared). */
+  canPay: number;
+  /** What kept it at `canPay`; null: it could pay all that was still due. */
+  stop: WalletStop | null;
+  /** The per-payment or daily limit it met, in cents (null for the other stops). */
+  limit: number | null;
+}
+
+/**
+ * Whether the default saved card could pay the rest (spec 000 §9, decision 0035): `none` — no default saved card;
+ * `belowMinimum` — its authorised maximum is under the processor's 0,50 €; `alone` — the wallets pay nothing, and the
+ * saved card never pays a whole payment; `minimum` — lifted to 0,50 € it would pay the whole payment; `overMax` — the
+ * rest (`needed`) is more than its authorised maximum.
+ */
+export type DeclineOverflow =
+  | { kind: "none" }
+  | { kind: "belowMinimum"; max: number }
+  | { kind: "alone" }
+  | { kind: "minimum"; needed: number }
+  | { kind: "overMax"; max: number; needed: number };
+
+/**
+ * The figures of a decline decided at the wallets (issue 30 §3): the amount asked, what each wallet of the card
+ * (eligible or not) could pay at this merchant and why not more, and whether the saved card could pay the rest.
+ * Recorded with the authorisation (`card_authorizations.decline_detail`) and said by `DeclineExplanation` and
+ * `services/card-payment-words.ts`. A decline decided before the wallets (the request, the card, the PIN, the
+ * currency) has none: its short reason says it all.
+ */
+export interface DeclineDetail {
+  /** Cents asked. */
+  amount: number;
+  wallets: DeclineWallet[];
+  overflow: DeclineOverflow;
+}
+
 export type AuthorisationDecision =
   | {
       kind: "approved";
@@ -132,7 +190,7 @@ export type AuthorisationDecision =
       overflow: number;
       pin: PinUpdate | null;
     }
-  | { kind: "declined"; code: DeclineCode; pin: PinUpdate | null };
+  | { kind: "declined"; code: DeclineCode; pin: PinUpdate | null; detail: DeclineDetail | null };
 
 // ---------------------------------------------------------------------------------------------
 // Merchant categories per wallet type
@@ -195,16 +253,18 @@ export function categoryEligible(walletType: string, categoryCode: string, day: 
 // The decision
 // ---------------------------------------------------------------------------------------------
 
-const decline = (code: DeclineCode, pin: PinUpdate | null = null): AuthorisationDecision => ({
-  kind: "declined",
-  code,
-  pin,
-});
+const decline = (
+  code: DeclineCode,
+  pin: PinUpdate | null = null,
+  detail: DeclineDetail | null = null,
+): AuthorisationDecision => ({ kind: "declined", code, pin, detail });
 
-/** A bound on what one wallet may pay, and the reason given when it is the one that stops a payment. */
+/** A bound on what one wallet may pay, and what is said when it is the one that stops the wallet. */
 interface Bound {
   cents: number;
-  code: DeclineCode;
+  code: WalletStop;
+  /** The configured limit behind it (per-payment, daily), said with the figures. */
+  limit?: number;
 }
 
 export function authorise(input: AuthorisationInput): AuthorisationDecision {
@@ -231,7 +291,7 @@ export function authorise(input: AuthorisationInput): AuthorisationDecision {
   if (input.currency !== SUPPORTED_CURRENCY) return decline("currency_not_supported", pin);
 
   const day = todayInParis(input.at);
-  const { split, remaining, firstRestriction, anyEligible } = payFromWallets({
+  const { split, remaining, walk } = payFromWallets({
     amount,
     wallets: input.wallets,
     day,
@@ -241,15 +301,13 @@ export function authorise(input: AuthorisationInput): AuthorisationDecision {
 
   if (remaining === 0) return { kind: "approved", split, overflow: 0, pin };
 
-  const { creditCardId, authorizedMax } = input.overflow;
-  const why = (fallback: DeclineCode) =>
-    decline(firstRestriction ?? (input.wallets.length > 0 && !anyEligible ? "merchant_not_allowed" : fallback), pin);
-  if (creditCardId === null || authorizedMax < OVERFLOW_MINIMUM) return why("insufficient_funds");
+  const stopped = overflowStop(amount, remaining, input.overflow);
+  if (stopped) {
+    const detail: DeclineDetail = { amount, wallets: walk, overflow: stopped };
+    return decline(bindingCause(detail), pin, detail);
+  }
   // The processor charges at least 0,50 €: the wallets give back what lifts a smaller remainder to it.
-  // The saved card only tops up a payment a wallet takes part in: it never pays a whole payment alone.
   const overflow = Math.max(remaining, OVERFLOW_MINIMUM);
-  if (overflow >= amount) return why("insufficient_funds");
-  if (overflow > authorizedMax) return why("overflow_limit_exceeded");
   let giveBack = overflow - remaining;
   for (let i = split.length - 1; i >= 0 && giveBack > 0; i -= 1) {
     const part = split[i]!;
@@ -258,6 +316,41 @@ export function authorise(input: AuthorisationInput): AuthorisationDecision {
     giveBack -= back;
   }
   return { kind: "approved", split: split.filter((s) => s.amount > 0), overflow, pin };
+}
+
+/**
+ * Why the default saved card cannot pay what the wallets leave (`remaining`), or null: it can. It pays from 0,50 €
+ * (the processor's minimum) to its authorised maximum, and only tops up a payment a wallet takes part in: it never
+ * pays a whole payment alone (the benefits card is not a credit card).
+ */
+function overflowStop(amount: number, remaining: number, settings: OverflowSettings): DeclineOverflow | null {
+  if (settings.creditCardId === null) return { kind: "none" };
+  if (settings.authorizedMax < OVERFLOW_MINIMUM) return { kind: "belowMinimum", max: settings.authorizedMax };
+  if (remaining === amount) return { kind: "alone" };
+  const needed = Math.max(remaining, OVERFLOW_MINIMUM);
+  if (needed >= amount) return { kind: "minimum", needed };
+  if (needed > settings.authorizedMax) return { kind: "overMax", max: settings.authorizedMax, needed };
+  return null;
+}
+
+/**
+ * The binding cause of a decline at the wallets (issue 30 §3), honestly: no linked wallet accepted here is
+ * `merchant_not_allowed`. An empty wallet explains nothing but itself (its 0,00 € is in the figures); of the others,
+ * when every one was stopped by one and the same rule (Sunday, public holiday, the day's 25 €, today zero, a limit),
+ * or none could pay anything (the first rule in the card's order), that rule is the short reason. Otherwise the
+ * wallets and the saved card together fall short — several wallets paid a part, or a balance ran out — and the code
+ * is the shortfall: `overflow_limit_exceeded` when the saved card would have had to pay more than its maximum,
+ * `insufficient_funds` else; the detail's figures say by how much.
+ */
+export function bindingCause(detail: DeclineDetail): DeclineCode {
+  const accepted = detail.wallets.filter((w) => w.stop !== "category");
+  if (detail.wallets.length > 0 && accepted.length === 0) return "merchant_not_allowed";
+  const telling = accepted.filter((w) => !(w.stop === "balance" && w.canPay === 0));
+  const first = telling[0]?.stop ?? null;
+  const oneRule = new Set(telling.map((w) => w.stop)).size === 1;
+  const paidNothing = telling.every((w) => w.canPay === 0);
+  if (first !== null && first !== "balance" && first !== "category" && (oneRule || paidNothing)) return first;
+  return detail.overflow.kind === "overMax" ? "overflow_limit_exceeded" : "insufficient_funds";
 }
 
 /** A meal wallet's day (the wallet page): what is left of the 25 €, and why it cannot be used today, if so. */
@@ -292,10 +385,12 @@ function ruleBounds(wallet: WalletState, day: string, mealLeft: number): Bound[]
   }
   if (wallet.zeroLimitDay === day) bounds.push({ cents: 0, code: "today_zero_limit" });
   if (wallet.perTransactionLimit !== null) {
-    bounds.push({ cents: wallet.perTransactionLimit, code: "transaction_limit_exceeded" });
+    const limit = wallet.perTransactionLimit;
+    bounds.push({ cents: limit, code: "transaction_limit_exceeded", limit });
   }
   if (wallet.dailyLimit !== null) {
-    bounds.push({ cents: Math.max(0, wallet.dailyLimit - wallet.spentToday), code: "daily_limit_exceeded" });
+    const limit = wallet.dailyLimit;
+    bounds.push({ cents: Math.max(0, limit - wallet.spentToday), code: "daily_limit_exceeded", limit });
   }
   return bounds;
 }
@@ -324,7 +419,8 @@ export function ruleAllowance(input: {
  * The split's walk (decision 0035): each wallet eligible at this category, in the given (the card's priority)
  * order, pays the least of what is still due and its bounds (Sundays and public holidays and the day's 25 € for
  * titres-restaurant, "today zero", per-payment and daily limits, the balance less what is held). Shared by the
- * decision and by an over-capture's difference (`authorisation-lifecycle`).
+ * decision and by an over-capture's difference (`authorisation-lifecycle`). `walk` says, for each wallet reached
+ * (every one when the amount is not covered), what it could pay and what stopped it: a decline's detail.
  */
 export function payFromWallets(input: {
   amount: number;
@@ -336,23 +432,21 @@ export function payFromWallets(input: {
 }): {
   split: { walletId: string; amount: number }[];
   remaining: number;
-  firstRestriction: DeclineCode | null;
-  anyEligible: boolean;
+  walk: DeclineWallet[];
 } {
-  const day = input.day;
-  const code = input.categoryCode;
-
+  const { day, categoryCode } = input;
   let remaining = input.amount;
   let mealLeft = Math.max(0, MEAL_DAILY_CAP - input.mealSpentToday);
-  let anyEligible = false;
-  // The first rule (in priority order) that kept an eligible wallet from paying what was still due.
-  let firstRestriction: DeclineCode | null = null;
   const split: { walletId: string; amount: number }[] = [];
+  const walk: DeclineWallet[] = [];
 
   for (const wallet of input.wallets) {
     if (remaining === 0) break;
-    if (!categoryEligible(wallet.type, code, day)) continue;
-    anyEligible = true;
+    const step = { walletId: wallet.id, name: wallet.name, type: wallet.type };
+    if (!categoryEligible(wallet.type, categoryCode, day)) {
+      walk.push({ ...step, canPay: 0, stop: "category", limit: null });
+      continue;
+    }
     const bounds = ruleBounds(wallet, day, mealLeft);
     const balance = walletBalance({
       unlimited: wallet.unlimited,
@@ -360,20 +454,18 @@ export function payFromWallets(input: {
       creditLimits: wallet.creditLimits,
       today: day,
     });
-    if (balance !== null) bounds.push({ cents: Math.max(0, balance - wallet.held), code: "insufficient_funds" });
+    if (balance !== null) bounds.push({ cents: Math.max(0, balance - wallet.held), code: "balance" });
 
     // The tightest bound decides; on a tie the rule named first (a rule before the balance) is the reason.
     let pays = remaining;
-    let binding: DeclineCode | null = null;
+    let binding: Bound | null = null;
     for (const bound of bounds) {
       if (bound.cents < pays) {
         pays = bound.cents;
-        binding = bound.code;
+        binding = bound;
       }
     }
-    if (binding !== null && binding !== "insufficient_funds" && firstRestriction === null) {
-      firstRestriction = binding;
-    }
+    walk.push({ ...step, canPay: pays, stop: binding?.code ?? null, limit: binding?.limit ?? null });
     if (pays > 0) {
       split.push({ walletId: wallet.id, amount: pays });
       remaining -= pays;
@@ -381,5 +473,71 @@ export function payFromWallets(input: {
     }
   }
 
-  return { split, remaining, firstRestriction, anyEligible };
+  return { split, remaining, walk };
+}
+
+const WALLET_STOPS: readonly WalletStop[] = [
+  "category",
+  "meal_sunday",
+  "meal_public_holiday",
+  "meal_daily_cap",
+  "today_zero_limit",
+  "transaction_limit_exceeded",
+  "daily_limit_exceeded",
+  "balance",
+];
+const isCents = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const isText = (v: unknown): v is string => typeof v === "string";
+
+function readWallet(value: unknown): DeclineWallet | null {
+  if (typeof value !== "object" || value === null) return null;
+  const w = value as Record<string, unknown>;
+  const stop =
+    w.stop === null || WALLET_STOPS.includes(w.stop as WalletStop) ? (w.stop as WalletStop | null) : undefined;
+  if (!isText(w.walletId) || !isText(w.name) || !isText(w.type) || !isCents(w.canPay) || stop === undefined) {
+    return null;
+  }
+  const limit = isCents(w.limit) ? w.limit : null;
+  return { walletId: w.walletId, name: w.name, type: w.type, canPay: w.canPay, stop, limit };
+}
+
+function readOverflow(value: unknown): DeclineOverflow | null {
+  if (typeof value !== "object" || value === null) return null;
+  const o = value as Record<string, unknown>;
+  switch (o.kind) {
+    case "none":
+    case "alone":
+      return { kind: o.kind };
+    case "belowMinimum":
+      return isCents(o.max) ? { kind: "belowMinimum", max: o.max } : null;
+    case "minimum":
+      return isCents(o.needed) ? { kind: "minimum", needed: o.needed } : null;
+    case "overMax":
+      return isCents(o.max) && isCents(o.needed) ? { kind: "overMax", max: o.max, needed: o.needed } : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * A decline's detail read back from where it was stored (`card_authorizations.decline_detail`, a notification's
+ * facts), field by field: JSON text or an already parsed value. Anything else than the engine's shape gives null
+ * (the short reason is then said alone), never an error.
+ */
+export function readDeclineDetail(stored: unknown): DeclineDetail | null {
+  let value = stored;
+  if (typeof stored === "string") {
+    try {
+      value = JSON.parse(stored);
+    } catch {
+      return null;
+    }
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const d = value as Record<string, unknown>;
+  if (!isCents(d.amount) || !Array.isArray(d.wallets)) return null;
+  const wallets = d.wallets.map(readWallet);
+  const overflow = readOverflow(d.overflow);
+  if (!overflow || wallets.some((w) => w === null)) return null;
+  return { amount: d.amount, wallets: wallets as DeclineWallet[], overflow };
 }

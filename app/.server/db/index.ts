@@ -32,6 +32,7 @@ import * as stripeWebhooks from "./migrations/017_stripe_webhooks";
 import * as sandboxProcessorRefunds from "./migrations/018_sandbox_processor_refunds";
 import * as lightVersion from "./migrations/019_light_version";
 import * as mailOutbox from "./migrations/020_mail_outbox";
+import * as declineDetail from "./migrations/021_decline_detail";
 import * as notificationFacts from "./migrations/022_notification_facts";
 import type { Database } from "./schema";
 
@@ -128,6 +129,7 @@ const migrations: Record<string, Migration> = {
   "018_sandbox_processor_refunds": sandboxProcessorRefunds,
   "019_light_version": lightVersion,
   "020_mail_outbox": mailOutbox,
+  "021_decline_detail": declineDetail,
   "022_notification_facts": notificationFacts,
 };
 

@@ -259,6 +259,8 @@ export interface CardAuthorizationTable {
   entry_mode: string | null;
   /** Stripe Issuing's authorisation id (`iauth_…`) of a decision taken for the webhook (migration 017); unique. */
   stripe_authorization_id?: string | null;
+  /** A decline's figures, the engine's `DeclineDetail` as JSON text (migration 021); null otherwise. */
+  decline_detail?: string | null;
 }
 
 /** A Stripe webhook event received and applied, once per id (migration 017). */
@@ -885,6 +887,7 @@ export const SCHEMA_COLUMNS = {
     "merchant_category_code",
     "entry_mode",
     "stripe_authorization_id",
+    "decline_detail",
   ],
   payment_intents: [
     "id",

@@ -119,6 +119,84 @@ describe("approvals hold the amounts where the screens read them", () => {
 });
 
 describe("declines are recorded with their reason, and hold nothing", () => {
+  test("a decline at the wallets is recorded with its figures, and its notification with its facts", async () => {
+    const p = await person();
+    // 200 € at a restaurant: the day's 25 € from Titres-restaurant, the 50 € of Cadeaux, no saved card.
+    const result = await authorise({ db: handle.db }, cardRequest(p.cards["4242"]!, { amount: 20000 }), {
+      notify: true,
+      now: TUESDAY,
+    });
+    const detail = {
+      amount: 20000,
+      wallets: [
+        {
+          walletId: p.wallets["Titres-restaurant"],
+          name: "Titres-restaurant",
+          type: "meal",
+          canPay: 2500,
+          stop: "meal_daily_cap",
+          limit: null,
+        },
+        { walletId: p.wallets["Cadeaux"], name: "Cadeaux", type: "gift", canPay: 5000, stop: "balance", limit: null },
+      ],
+      overflow: { kind: "none" },
+    };
+    expect(result).toMatchObject({ kind: "declined", code: "insufficient_funds", detail });
+    if (result.kind !== "declined") return;
+    const row = await handle.db
+      .selectFrom("card_authorizations")
+      .select(["status_reason", "decline_detail"])
+      .where("id", "=", result.authorizationId)
+      .executeTakeFirstOrThrow();
+    expect(row.status_reason).toBe("insufficient_funds");
+    expect(JSON.parse(row.decline_detail!)).toEqual(detail);
+    const notification = await handle.db
+      .selectFrom("notifications")
+      .select(["type", "data_id", "facts"])
+      .where("user_id", "=", p.userId)
+      .executeTakeFirstOrThrow();
+    expect(notification).toMatchObject({
+      type: "card_authorization_declined_notification",
+      data_id: result.authorizationId,
+    });
+    expect(JSON.parse(notification.facts!)).toEqual({
+      amount: 20000,
+      merchant: "Le Petit Café",
+      code: "insufficient_funds",
+      detail,
+    });
+  });
+
+  test("an approval's notification says its amount and merchant; a frozen card's decline has no figures", async () => {
+    const p = await person({ frozen: true });
+    const declined = await authorise({ db: handle.db }, cardRequest(p.cards["4242"]!), { notify: true });
+    expect(declined).toMatchObject({ kind: "declined", code: "card_frozen", detail: null });
+    const q = await person();
+    await authorise({ db: handle.db }, cardRequest(q.cards["4242"]!), { notify: true });
+    const facts = async (userId: string) =>
+      (
+        await handle.db
+          .selectFrom("notifications")
+          .select("facts")
+          .where("user_id", "=", userId)
+          .executeTakeFirstOrThrow()
+      ).facts;
+    expect(JSON.parse((await facts(p.userId))!)).toEqual({
+      amount: 1250,
+      merchant: "Le Petit Café",
+      code: "card_frozen",
+      detail: null,
+    });
+    expect(JSON.parse((await facts(q.userId))!)).toEqual({ amount: 1250, merchant: "Le Petit Café" });
+    if (declined.kind !== "declined") return;
+    const row = await handle.db
+      .selectFrom("card_authorizations")
+      .select("decline_detail")
+      .where("id", "=", declined.authorizationId!)
+      .executeTakeFirstOrThrow();
+    expect(row.decline_detail).toBeNull();
+  });
+
   test("a restaurant on a Sunday: declined, the declined tab's reason; allowed for Sunday workers", async () => {
     const p = await person({ cardWallets: ["Titres-restaurant"] });
     const result = await pay(p.cards["4242"]!, { at: SUNDAY });

@@ -2,8 +2,10 @@ import {
   authorise as decideByRules,
   MEAL_DAILY_CAP,
   mealDayRestriction,
+  readDeclineDetail,
   type AuthorisationDecision,
   type DeclineCode,
+  type DeclineDetail,
   type EntryMode,
   type MealDay,
   type Merchant,
@@ -72,6 +74,8 @@ export type AuthoriseResult =
       /** Null for a request too malformed to record (amount or category code). */
       authorizationId: string | null;
       code: DeclineCode;
+      /** The figures of a decline decided at the wallets (issue 30 §3); null when decided before them. */
+      detail: DeclineDetail | null;
     };
 
 const NOT_RECORDED: DeclineCode[] = ["invalid_amount", "invalid_merchant_category"];
@@ -107,18 +111,12 @@ export async function authorise(
     const { decision, creditCardId } = await decide(trx, card, request);
     if (decision.pin) await recordPinAttempt(trx, card, decision.pin, request.at);
     if (decision.kind === "declined" && NOT_RECORDED.includes(decision.code)) {
-      return { kind: "declined", authorizationId: null, code: decision.code };
+      return { kind: "declined", authorizationId: null, code: decision.code, detail: decision.detail };
     }
     const authorizationId = await recordAuthorisation(trx, card, request, decision);
-    if (notify) {
-      const type =
-        decision.kind === "approved"
-          ? "card_authorization_approved_notification"
-          : "card_authorization_declined_notification";
-      await recordNotification(trx, card.user_id, type, authorizationId, now);
-    }
+    if (notify) await recordPaymentNotification(trx, card.user_id, authorizationId, request, decision, now);
     if (decision.kind === "declined") {
-      return { kind: "declined", authorizationId, code: decision.code };
+      return { kind: "declined", authorizationId, code: decision.code, detail: decision.detail };
     }
     await holdWallets(trx, authorizationId, request, decision.split);
     const overflowPayment =
@@ -127,6 +125,28 @@ export async function authorise(
         : null;
     return { kind: "approved", authorizationId, split: decision.split, overflow: decision.overflow, overflowPayment };
   });
+}
+
+/**
+ * The payment's notification row, with its facts (issue 30 §4): the amount in cents, the merchant's name and, for a
+ * decline, its code and figures — what the notification centre says even once the card is closed.
+ */
+async function recordPaymentNotification(
+  trx: DB,
+  userId: string,
+  authorizationId: string,
+  request: AuthoriseRequest,
+  decision: AuthorisationDecision,
+  now: Date,
+): Promise<void> {
+  const approved = decision.kind === "approved";
+  const type = approved ? "card_authorization_approved_notification" : "card_authorization_declined_notification";
+  const facts = {
+    amount: request.amount,
+    merchant: cut(request.merchant.name),
+    ...(approved ? {} : { code: decision.code, detail: decision.detail }),
+  };
+  await recordNotification(trx, userId, type, authorizationId, now, facts);
 }
 
 /** The card by the portal's id or the issuer's reference, or undefined. */
@@ -241,6 +261,7 @@ async function recordAuthorisation(
       // Spec 000 §4: pending and frozen while held; closed without card transactions is declined.
       status_name: approved ? "pending" : "closed",
       status_reason: approved ? null : decision.code,
+      decline_detail: !approved && decision.detail ? JSON.stringify(decision.detail) : null,
       has_card_transactions: 0,
       frozen: approved ? 1 : 0,
       overflow_amount: approved ? decision.overflow : 0,
@@ -312,14 +333,22 @@ async function openOverflowPayment(
 export async function decisionOf(db: DB, stripeAuthorizationId: string): Promise<AuthoriseResult | undefined> {
   const row = await db
     .selectFrom("card_authorizations")
-    .select(["id", "status_name", "status_reason", "has_card_transactions", "frozen", "overflow_amount"])
+    .select([
+      "id",
+      "status_name",
+      "status_reason",
+      "has_card_transactions",
+      "frozen",
+      "overflow_amount",
+      "decline_detail",
+    ])
     .where("stripe_authorization_id", "=", stripeAuthorizationId)
     .executeTakeFirst();
   if (!row) return undefined;
   const declined = row.status_name === "closed" && row.has_card_transactions === 0;
   if (declined) {
     const code = (row.status_reason ?? "insufficient_funds") as DeclineCode;
-    return { kind: "declined", authorizationId: row.id, code };
+    return { kind: "declined", authorizationId: row.id, code, detail: readDeclineDetail(row.decline_detail) };
   }
   const [parts, intent] = await Promise.all([
     db
@@ -369,6 +398,7 @@ export async function loadWalletStates(
       .innerJoin("groups", "groups.id", "wallets.group_id")
       .select([
         "wallets.id",
+        "wallets.name",
         "wallets.wallet_type",
         "wallets.unlimited",
         "wallets.daily_spending_limit",
@@ -393,6 +423,7 @@ export async function loadWalletStates(
     const { balances, creditLimits, frozen, reserved } = funds(w.id);
     return {
       id: w.id,
+      name: w.name,
       type: w.wallet_type,
       unlimited: w.unlimited === 1,
       balances,

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { eventOf } from "~/domain/stripe-issuing";
+import { readDeclineDetail } from "~/domain/authorisation";
 import type { DatabaseHandle } from "../db";
 import { createAccount } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
@@ -277,15 +278,25 @@ describe("issuing_authorization.request: the engine's decision, once", () => {
     expect(await available(p.userId, "Titres-restaurant")).toBe(10000 - 1250);
   });
 
-  test("the engine's rules apply: 60 € at a restaurant on a Sunday is declined, and recorded with its reason", async () => {
+  test("the engine's rules apply: 60 € at a restaurant on a Sunday is declined, and recorded with its figures", async () => {
     const p = await person();
-    // Titres-restaurant pay nothing on Sundays, the gift wallet 50 €, no saved card for the rest.
+    // Titres-restaurant pay nothing on Sundays, the gift wallet 50 €, no saved card for the rest: the wallets fall
+    // short (issue 30 §3), and the figures say it.
     const auth = authorization(p.cardRef, {
       created: Math.floor(SUNDAY.getTime() / 1000),
       pending_request: { amount: 6000, currency: "eur" },
     });
     expect(await request(auth)).toMatchObject({ kind: "decision", approved: false });
-    expect(await records(auth.id)).toMatchObject([{ status_name: "closed", status_reason: "meal_sunday" }]);
+    const [row] = await records(auth.id);
+    expect(row).toMatchObject({ status_name: "closed", status_reason: "insufficient_funds" });
+    expect(readDeclineDetail(row!.decline_detail)).toMatchObject({
+      amount: 6000,
+      wallets: [
+        { name: "Titres-restaurant", canPay: 0, stop: "meal_sunday" },
+        { name: "Cadeaux", canPay: 5000, stop: "balance" },
+      ],
+      overflow: { kind: "none" },
+    });
   });
 
   test("a replayed event answers the same decision and writes nothing again", async () => {
