@@ -2,7 +2,7 @@ import { Form, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import { formatDate, formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import type { WalletDetail, WalletLicence, WalletTransactionView } from "~/domain/wallets";
+import type { ReservedAmounts, WalletDetail, WalletLicence, WalletTransactionView } from "~/domain/wallets";
 import { NewTabLink } from "~/components/NewTabLink";
 import type { MealDay } from "~/domain/authorisation";
 
@@ -50,6 +50,26 @@ function MealToday({ mealDay }: { mealDay: MealDay }) {
   );
 }
 
+/**
+ * The one reserved figure (issue 30 §5) and what it is made of, as a term of a `dl.balances`: pending card payments
+ * and refund requests awaiting review, both always named so that the parts visibly add up to the figure.
+ */
+export function ReservedFigure({ amounts }: { amounts: ReservedAmounts }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <dt>{t("wallets.details.reserved")}</dt>
+      <dd>{formatCents(amounts.reserved)}</dd>
+      <dd className="amount-parts">
+        {t("wallets.details.reservedParts", {
+          frozen: formatCents(amounts.frozen),
+          refundHolds: formatCents(amounts.refundHolds),
+        })}
+      </dd>
+    </div>
+  );
+}
+
 export function WalletDetails({
   wallet,
   guideUrl,
@@ -75,6 +95,11 @@ export function WalletDetails({
           <dt>{t("wallets.details.balance")}</dt>
           <dd>{amountOrUnlimited(t, wallet.available)}</dd>
         </div>
+        <ReservedFigure amounts={wallet} />
+        <div>
+          <dt>{t("wallets.details.total")}</dt>
+          <dd>{amountOrUnlimited(t, wallet.total)}</dd>
+        </div>
         <div>
           <dt>{t("wallets.details.spendingLimit")}</dt>
           <dd>{amountOrUnlimited(t, wallet.spendable)}</dd>
@@ -85,22 +110,10 @@ export function WalletDetails({
             <dd>{t("wallets.details.perDay", { amount: formatCents(wallet.dailySpendingLimit) })}</dd>
           </div>
         ) : null}
-        <div>
-          <dt>{t("wallets.details.total")}</dt>
-          <dd>{amountOrUnlimited(t, wallet.total)}</dd>
-        </div>
-        <div>
-          <dt>{t("wallets.details.frozen")}</dt>
-          <dd>{formatCents(wallet.frozen)}</dd>
-        </div>
       </dl>
       {mealDay ? <MealToday mealDay={mealDay} /> : null}
       {wallet.frozen > 0 ? <p className="hint">{t("wallets.details.frozenHint")}</p> : null}
-      {wallet.reserved > 0 ? (
-        <p className="hint wallet-reserved">
-          {t("wallets.details.reserved", { amount: formatCents(wallet.reserved) })}
-        </p>
-      ) : null}
+      {wallet.refundHolds > 0 ? <p className="hint wallet-reserved">{t("wallets.details.refundHoldsHint")}</p> : null}
       {wallet.unlimited ? <p className="hint">{t("wallets.details.unlimitedHint")}</p> : null}
       <p>{t("wallets.details.source", { source: wallet.sourceName })}</p>
       {wallet.singleExpiry ? <p>{t("wallets.details.expiresOn", { date: formatDate(wallet.singleExpiry) })}</p> : null}

@@ -92,31 +92,55 @@ export function walletTransactionLabel(tx: {
   return { kind: "comment", key: tx.mainComment };
 }
 
-export interface WalletSummary {
-  id: string;
-  name: string;
-  walletType: string;
-  /** Cents available today (balance less frozen amounts and refund reservations), or null when unlimited. */
-  available: number | null;
+/**
+ * What a wallet holds back from its balance, in cents (issue 30 §5): the one "Réservé" figure and what it is made
+ * of. Card payments approved and not yet captured (frozen withdrawals, decision 0037) and refund requests awaiting
+ * the funder's review (held wallet_reservations, decision 0024) both hold money the wallet cannot spend again.
+ */
+export interface ReservedParts {
+  /** Card payments approved, waiting for the merchant's capture. */
   frozen: number;
-  /** Cents held for refund requests awaiting review (wallet_reservations, issue 14). */
+  /** Refund requests sent or to correct, waiting for the funder's review. */
+  refundHolds: number;
+}
+
+export interface ReservedAmounts extends ReservedParts {
+  /** Both parts: what the balance is reduced by. */
   reserved: number;
 }
 
-export interface WalletDetail {
+export function reservedAmounts(parts: ReservedParts): ReservedAmounts {
+  return { frozen: parts.frozen, refundHolds: parts.refundHolds, reserved: parts.frozen + parts.refundHolds };
+}
+
+/** Several wallets' reserved amounts together (the card page's balances). */
+export function sumReserved(amounts: ReservedParts[]): ReservedAmounts {
+  return reservedAmounts({
+    frozen: amounts.reduce((sum, a) => sum + a.frozen, 0),
+    refundHolds: amounts.reduce((sum, a) => sum + a.refundHolds, 0),
+  });
+}
+
+export interface WalletSummary extends ReservedAmounts {
+  id: string;
+  name: string;
+  walletType: string;
+  /** Cents available today (balance less everything reserved), or null when unlimited. */
+  available: number | null;
+}
+
+/** A wallet page's figures; its reserved amounts (an unlimited wallet's too) as the summary's. */
+export interface WalletDetail extends ReservedAmounts {
   id: string;
   name: string;
   walletType: string;
   guide: SpendingGuide;
   sourceName: string;
   unlimited: boolean;
-  /** Cents the wallet can pay now (total less what pending payments hold); null when unlimited. */
+  /** Cents the wallet can pay now (total less everything reserved); null when unlimited. */
   available: number | null;
-  /** Cents the wallet holds, pending payments and refund reservations included; null when unlimited. */
+  /** Cents the wallet holds, reserved amounts included (available + reserved); null when unlimited. */
   total: number | null;
-  frozen: number;
-  /** Cents held for refund requests awaiting review. */
-  reserved: number;
   /**
    * "Limite de dépense" (spec 000 §2, the API's spendable_amount): cents the wallet can still pay today —
    * what it holds, capped by what its daily limit leaves today; null when unlimited with no daily limit.

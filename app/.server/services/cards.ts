@@ -1,5 +1,5 @@
 import type { DB } from "../db";
-import type { WalletSummary } from "~/domain/wallets";
+import { sumReserved, type ReservedParts, type WalletSummary } from "~/domain/wallets";
 import { linkedWalletSummaries } from "./wallets";
 
 export interface CardListItem {
@@ -17,8 +17,18 @@ export interface CardDetail extends CardListItem {
   shipping: { status: string; eta: string | null } | null;
   pinCanUpdate: boolean;
   linkedWallets: WalletSummary[];
-  /** Cents: what the linked wallets can pay now, what pending authorizations hold, and both. */
-  balances: { available: number; reserved: number; total: number; hasUnlimited: boolean };
+  /**
+   * Cents, over the linked wallets that have an amount (an unlimited one is not counted, `hasUnlimited` says so):
+   * what they can pay now, what they hold back (the wallet pages' "Réservé", refund requests included), and both —
+   * available + reserved = total. `reservedParts` is what `reserved` is made of.
+   */
+  balances: {
+    available: number;
+    reserved: number;
+    total: number;
+    reservedParts: ReservedParts;
+    hasUnlimited: boolean;
+  };
 }
 
 const asType = (t: string): CardListItem["type"] => (t === "virtual" ? "virtual" : "physical");
@@ -58,15 +68,11 @@ export async function getCardDetail(db: DB, userId: string, cardId: string): Pro
 
   const linkedWallets = await linkedWalletSummaries(db, userId, card.id);
 
-  // What the card's pending payments hold on its wallets: the overflow's part is the saved card's, not a wallet's.
-  const reservedRow = await db
-    .selectFrom("card_authorizations")
-    .select((eb) => eb.fn.sum<number | string | null>(eb("amount", "-", eb.ref("overflow_amount"))).as("reserved"))
-    .where("card_id", "=", card.id)
-    .where("frozen", "=", 1)
-    .executeTakeFirst();
-  const reserved = Number(reservedRow?.reserved ?? 0);
-  const available = linkedWallets.reduce((sum, w) => sum + (w.available ?? 0), 0);
+  // The card's figures are its wallets' figures summed, so that they agree with the wallet pages: what a wallet
+  // holds back (its pending card payments, this card's or another's, and its refund holds) is one reading.
+  const counted = linkedWallets.filter((w) => w.available !== null);
+  const reserved = sumReserved(counted);
+  const available = counted.reduce((sum, w) => sum + (w.available ?? 0), 0);
 
   return {
     id: card.id,
@@ -82,9 +88,10 @@ export async function getCardDetail(db: DB, userId: string, cardId: string): Pro
     linkedWallets,
     balances: {
       available,
-      reserved,
-      total: available + reserved,
-      hasUnlimited: linkedWallets.some((w) => w.available === null),
+      reserved: reserved.reserved,
+      total: available + reserved.reserved,
+      reservedParts: { frozen: reserved.frozen, refundHolds: reserved.refundHolds },
+      hasUnlimited: counted.length < linkedWallets.length,
     },
   };
 }

@@ -2,10 +2,11 @@ import type { Selectable } from "kysely";
 import type { WalletBalanceTable } from "../db/schema";
 import type { DB } from "../db";
 import { newId } from "../ids";
-import { deliverNotification, recordNotification, type NotifyDeps } from "./notifications";
+import { deliverNotification, recordNotification, type NotificationFacts, type NotifyDeps } from "./notifications";
 import {
   currentBalances,
   daysBetween,
+  reservedAmounts,
   spendingGuide,
   validityElapsedPercent,
   walletBalance,
@@ -27,7 +28,9 @@ export interface WalletFunds {
 
 /**
  * The funds of these wallets in four queries (none without a wallet), for the wallet pages and the authorisation
- * engine alike; answers a look-up by wallet id. Pass a transaction to read them under its lock.
+ * engine alike; answers a look-up by wallet id. Pass a transaction to read them under its lock. What payments and
+ * refunds hold are sums the database makes through the (wallet_id, status…) indexes (migrations 010, 024): never a
+ * wallet's whole history.
  */
 export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId: string) => WalletFunds> {
   if (ids.length === 0) return () => ({ balances: [], creditLimits: [], frozen: 0, reserved: 0 });
@@ -36,17 +39,22 @@ export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId:
     db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).execute(),
     db
       .selectFrom("wallet_transactions")
-      .select(["wallet_id", "amount"])
+      .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("amount")])
       .where("wallet_id", "in", ids)
       .where("status", "=", "frozen")
+      .groupBy("wallet_id")
       .execute(),
     db
       .selectFrom("wallet_reservations")
-      .select(["wallet_id", "amount"])
+      .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("amount")])
       .where("wallet_id", "in", ids)
       .where("status", "=", "held")
+      .groupBy("wallet_id")
       .execute(),
   ]);
+  // PostgreSQL's sum of integers is a bigint, which its driver reads as a string.
+  const sumOf = (rows: { wallet_id: string; amount: number | string }[], walletId: string) =>
+    Number(rows.find((r) => r.wallet_id === walletId)?.amount ?? 0);
   return (walletId) => ({
     balances: balances
       .filter((b) => b.wallet_id === walletId)
@@ -58,8 +66,9 @@ export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId:
         creditStartedAt: c.credit_started_at,
         creditEndedAt: c.credit_ended_at,
       })),
-    frozen: frozen.filter((f) => f.wallet_id === walletId).reduce((sum, f) => sum + Math.abs(f.amount), 0),
-    reserved: reservations.filter((r) => r.wallet_id === walletId).reduce((sum, r) => sum + r.amount, 0),
+    // A frozen withdrawal is negative on the wallet: what it holds is its opposite (0 rather than -0).
+    frozen: 0 - sumOf(frozen, walletId) || 0,
+    reserved: sumOf(reservations, walletId),
   });
 }
 
@@ -171,15 +180,15 @@ async function summarise(
   const funds = await loadWalletFunds(db, ids);
   const today = todayInParis(now);
   return wallets.map((w) => {
-    const { balances, creditLimits, frozen: frozenAmount, reserved } = funds(w.id);
+    const { balances, creditLimits, frozen, reserved } = funds(w.id);
     const balance = walletBalance({ unlimited: w.unlimited === 1, today, balances, creditLimits });
+    const held = reservedAmounts({ frozen, refundHolds: reserved });
     return {
       id: w.id,
       name: w.name,
       walletType: w.wallet_type,
-      available: balance === null ? null : balance - frozenAmount - reserved,
-      frozen: frozenAmount,
-      reserved,
+      available: balance === null ? null : balance - held.reserved,
+      ...held,
     };
   });
 }
@@ -241,8 +250,7 @@ export async function getWalletDetail(
     elapsedPercent: validityElapsedPercent(b.startDate, b.endDate, today),
     daysLeft: daysBetween(today, b.endDate),
   }));
-  const frozen = summary?.frozen ?? 0;
-  const reserved = summary?.reserved ?? 0;
+  const held = reservedAmounts(summary ?? { frozen: 0, refundHolds: 0 });
   const available = summary?.available ?? null;
   const daily = wallet.daily_spending_limit;
   const leftToday =
@@ -255,10 +263,9 @@ export async function getWalletDetail(
     sourceName: wallet.source_name,
     unlimited: wallet.unlimited === 1,
     available,
-    total: available === null ? null : available + frozen + reserved,
+    total: available === null ? null : available + held.reserved,
     spendable: leftToday === null ? available : available === null ? leftToday : Math.min(available, leftToday),
-    frozen,
-    reserved,
+    ...held,
     dailySpendingLimit: wallet.daily_spending_limit,
     autoExtend: wallet.auto_extend_deposit === 1,
     balances,
@@ -639,8 +646,26 @@ export async function reloadWallet(
         created_at: now.toISOString(),
       })
       .execute();
-    await recordNotification(trx, wallet.user_id, "wallet_reload_notification", wallet.id, now);
+    const facts = await reloadFacts(trx, wallet, deposit, now);
+    await recordNotification(trx, wallet.user_id, "wallet_reload_notification", wallet.id, now, facts);
   });
-  await deliverNotification(deps, wallet.user_id, "wallet_reload_notification", wallet.id);
+  const facts = await reloadFacts(deps.db, wallet, deposit, now);
+  await deliverNotification(deps, wallet.user_id, "wallet_reload_notification", wallet.id, { facts });
   return { kind: "reloaded", balanceId };
+}
+
+/** A reload's notification facts (issue 30 §4): the wallet's name, the deposit, what it holds after it, until when. */
+async function reloadFacts(
+  db: DB,
+  wallet: { id: string; user_id: string },
+  deposit: { amount: number; endDate: string },
+  now: Date,
+): Promise<NotificationFacts> {
+  const [summary] = await walletSummaries(db, wallet.user_id, [wallet.id], now);
+  return {
+    wallet: summary?.name ?? "",
+    amount: deposit.amount,
+    balance: summary?.available ?? deposit.amount,
+    endDate: deposit.endDate,
+  };
 }

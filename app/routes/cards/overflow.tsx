@@ -9,6 +9,7 @@ import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatCents } from "~/domain/money";
 import { OVERFLOW_MAX_EUROS, OVERFLOW_MIN_EUROS } from "~/domain/overflow";
+import { OVERFLOW_MINIMUM } from "~/domain/authorisation";
 import { overflowAmountSchema } from "~/domain/schemas";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { requireOwnCard } from "~/routes/+shared/guards.server";
@@ -167,7 +168,7 @@ function AmountForm({
               step={1}
               value={Number(value) || OVERFLOW_MIN_EUROS}
               aria-label={t("cards.overflow.rangeLabel")}
-              aria-valuetext={`${value} €`}
+              aria-valuetext={formatCents((Number(value) || OVERFLOW_MIN_EUROS) * 100)}
               onChange={(event) => change(event.currentTarget.value)}
             />
           ) : null}
@@ -279,7 +280,7 @@ export default function OverflowPanel({ loaderData, actionData }: Route.Componen
       ) : null}
       {/* The refused amount posted without JS: summarised like every form's errors (issue 13, finding 11). */}
       <ErrorSummary form={undefined} fields={[fields.amount]} />
-      <p>{t("cards.overflow.intro")}</p>
+      <p>{t("cards.overflow.intro", { minimum: formatCents(OVERFLOW_MINIMUM) })}</p>
       <AmountForm amount={amount} field={fields.amount} formProps={getFormProps(form)} />
 
       <h3 id="credit-cards-title">{t("cards.overflow.cardsTitle")}</h3>

@@ -5,7 +5,7 @@ import type { Route } from "./+types/list";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { LoadFailure } from "~/components/LoadFailure";
 import { formatDate } from "~/domain/dates";
-import { formatCents } from "~/domain/money";
+import { RefundAmounts, RefundNotes } from "~/components/refunds/RefundAmounts";
 import { getLocale } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
@@ -15,8 +15,6 @@ import { listRefunds, type RefundListItem, type RefundTab } from "~/.server/serv
 const TABS: readonly RefundTab[] = ["in-progress", "finished"];
 /** "Voir plus" asks for one page more; a hand-typed page number is capped. */
 const MAX_PAGE = 50;
-
-/** 2026-11-14 → 14/11/2026: a calendar day, shown as it is (no time zone to apply). */
 
 /** The list's state from the URL: `?tab=finished`, `?page=2` (defaults stay out of the URL). */
 function listQuery(searchParams: URLSearchParams): { tab: RefundTab; page: number } {
@@ -129,9 +127,6 @@ function RefundItem({ item }: { item: RefundListItem }) {
       <p className={`expense-request__status expense-request__status--${item.status}`}>
         <span className="badge">{t(`refunds.statuses.${item.status}`)}</span>
       </p>
-      {item.status === "approved" && item.payoutDate ? (
-        <p className="expense-request__payout">{t("refunds.list.payoutDate", { date: formatDate(item.payoutDate) })}</p>
-      ) : null}
       {item.status === "refused" && item.refusalReason ? (
         <p className="expense-request__reason">{t("refunds.list.refusalReason", { reason: item.refusalReason })}</p>
       ) : null}
@@ -149,25 +144,10 @@ function RefundItem({ item }: { item: RefundListItem }) {
           <dt>{t("refunds.list.ticketDate")}</dt>
           <dd>{date}</dd>
         </div>
-        <div>
-          <dt>{t("refunds.list.amount")}</dt>
-          <dd>{formatCents(item.amount)}</dd>
-        </div>
-        <div>
-          <dt>{t("refunds.list.amountToRefund")}</dt>
-          <dd>{formatCents(item.amountToRefund)}</dd>
-        </div>
-        {item.fees > 0 ? (
-          <div>
-            <dt>{t("refunds.list.fees")}</dt>
-            <dd>{formatCents(item.fees)}</dd>
-          </div>
-        ) : null}
+        <RefundAmounts item={item} />
       </dl>
-      <p className="hint">
-        {t("refunds.list.sentOn", { date: formatDate(item.createdAt) })} ·{" "}
-        {t("refunds.list.iban", { lastFour: item.ibanLastFour })}
-      </p>
+      <RefundNotes item={item} />
+      <p className="hint">{t("refunds.list.sentOn", { date: formatDate(item.createdAt) })}</p>
       {item.media.length > 0 ? (
         <ul className="expense-request__receipts" aria-label={t("refunds.list.receiptsLabel")}>
           {item.media.map((m) => (

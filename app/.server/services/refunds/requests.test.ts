@@ -571,17 +571,26 @@ describe("the funder's review", () => {
       status: "scheduled",
     });
     const [item] = (await listRefunds(db, a.userId, { tab: "in-progress", page: 1, locale: "fr" })).items;
-    expect(item).toMatchObject({ status: "approved", payoutDate: "2026-12-01", isCancellable: false });
+    // The transfer's day and amount come from the payout: due on the 1st, 60,00 €.
+    expect(item).toMatchObject({
+      status: "approved",
+      payout: { day: "2026-12-01", paid: false, amount: 6000 },
+      isCancellable: false,
+    });
     expect(await cancelRefund(db, messenger, a.userId, id)).toEqual({ kind: "notCancellable" });
     expect(await reviewRefund(db, messenger, id, { kind: "approve" })).toEqual({ kind: "notReviewable" });
     expect((await outboxFor(a.email)).map((m) => m.subject)).toContain("Votre demande de remboursement est validée");
     expect((await outboxFor(a.email)).at(-1)!.body).toContain("01/12/2026");
 
     expect((await payDuePayouts(db, messenger, "2026-11-30")).paid).not.toContain(id);
-    expect((await payDuePayouts(db, messenger, "2026-12-01")).paid).toContain(id);
+    // Paid the next morning, Paris time (23:30 UTC on the 1st is already the 2nd in Paris).
+    const paidAt = new Date("2026-12-01T23:30:00Z");
+    expect((await payDuePayouts(db, messenger, "2026-12-01", { now: paidAt })).paid).toContain(id);
     expect((await payDuePayouts(db, messenger, "2026-12-01")).paid).not.toContain(id);
     const finished = await listRefunds(db, a.userId, { tab: "finished", page: 1, locale: "fr" });
     expect(finished.items.map((i) => [i.id, i.status])).toEqual([[id, "paid"]]);
+    // "Versé le": the day the payout left, not the day it was due.
+    expect(finished.items[0]!.payout).toEqual({ day: "2026-12-02", paid: true, amount: 6000 });
     expect(
       (await db.selectFrom("payouts").select("status").where("expense_request_id", "=", id).executeTakeFirstOrThrow())
         .status,
@@ -702,4 +711,80 @@ test("the list pages by 10, newest first, only the user's own", async () => {
   expect(second.items).toHaveLength(11);
   expect(second.hasMore).toBe(false);
   expect((await listRefunds(db, b.userId, { tab: "in-progress", page: 1, locale: "fr" })).items).toEqual([]);
+});
+
+test("finished requests carry what explains their amounts: receipt, refunded, fees, the payout's day and amount", async () => {
+  const a = await account();
+  const b = await account();
+  const base = { type_id: types.holidays!, partner_id: partners["Gîtes du Vercors"]! };
+  const at = (minutes: number) => new Date(Date.UTC(2026, 9, 1, 8, minutes)).toISOString();
+  // Paid in part (300,00 € of a 350,00 € receipt), with fees, and its payout left on 29 October in Paris.
+  const partial = await createRefund(db, {
+    ...base,
+    user_id: a.userId,
+    amount: 35000,
+    amount_to_refund: 30000,
+    fees: 150,
+    status: "paid",
+    is_cancellable: 0,
+    payout_date: "2026-10-28",
+    created_at: at(3),
+  });
+  await db
+    .insertInto("payouts")
+    .values({
+      id: newId("pay"),
+      user_id: a.userId,
+      expense_request_id: partial.id,
+      amount: 30000,
+      iban: partial.iban!,
+      scheduled_for: "2026-10-28",
+      status: "paid",
+      paid_at: "2026-10-28T23:15:00Z",
+      created_at: at(4),
+    })
+    .execute();
+  // Paid without a payouts row (recorded before them): the request's own day, no transfer amount known.
+  const legacy = await createRefund(db, {
+    ...base,
+    user_id: a.userId,
+    amount: 2000,
+    status: "paid",
+    is_cancellable: 0,
+    payout_date: "2026-10-02",
+    created_at: at(2),
+  });
+  // Refused: no payout, whatever day a bad row carries.
+  const refused = await createRefund(db, {
+    ...base,
+    user_id: a.userId,
+    amount: 1000,
+    status: "refused",
+    is_cancellable: 0,
+    payout_date: "2026-10-05",
+    created_at: at(1),
+  });
+  // Someone else's paid request with its payout: never in a's list.
+  const foreign = await createRefund(db, {
+    ...base,
+    user_id: b.userId,
+    amount: 500,
+    status: "paid",
+    created_at: at(5),
+  });
+
+  const { items } = await listRefunds(db, a.userId, { tab: "finished", page: 1, locale: "fr" });
+  expect(items.map((i) => i.id)).toEqual([partial.id, legacy.id, refused.id]);
+  expect(items[0]).toMatchObject({
+    amount: 35000,
+    amountToRefund: 30000,
+    fees: 150,
+    ibanLastFour: "0189",
+    payout: { day: "2026-10-29", paid: true, amount: 30000 },
+  });
+  expect(items[1]!.payout).toEqual({ day: "2026-10-02", paid: true, amount: null });
+  expect(items[2]!.payout).toBeNull();
+  expect((await listRefunds(db, b.userId, { tab: "finished", page: 1, locale: "fr" })).items.map((i) => i.id)).toEqual([
+    foreign.id,
+  ]);
 });

@@ -52,12 +52,24 @@ export interface RefundListItem {
   status: ExpenseRequestStatus;
   refusalReason: string | null;
   correctionReason: string | null;
-  payoutDate: string | null;
+  /**
+   * The transfer to the employee's account (decision 0024), once approved: its Paris day — when it left for a paid
+   * one, when it is due otherwise — and its amount. From the payouts row; a request recorded without one (the
+   * demo's, imported ones) has only its `payout_date`, and no transfer amount is known. Null before approval.
+   */
+  payout: RefundPayout | null;
   ibanLastFour: string;
   /** The receipts in order: "Justificatif 1", "Justificatif 2". */
   media: { id: string; number: number; label: string }[];
   isRectifiable: boolean;
   isCancellable: boolean;
+}
+
+export interface RefundPayout {
+  day: string;
+  paid: boolean;
+  /** Cents transferred (or to transfer); null when the request has no payouts row. */
+  amount: number | null;
 }
 
 function nameColumn(locale: Locale): "name_fr" | "name_en" | "name_nl" {
@@ -95,30 +107,37 @@ export async function getRefund(
 
 function listQuery(db: DB, userId: string, locale: Locale) {
   const column = nameColumn(locale);
-  return db
-    .selectFrom("expense_requests as er")
-    .innerJoin("expense_types as t", "t.id", "er.type_id")
-    .leftJoin("partners as p", "p.id", "er.partner_id")
-    .select([
-      "er.id",
-      "er.ticket_date",
-      "er.created_at",
-      "er.amount",
-      "er.amount_to_refund",
-      "er.fees",
-      "er.status",
-      "er.refusal_reason",
-      "er.correction_reason",
-      "er.payout_date",
-      "er.iban_last_four",
-      "er.media_id",
-      "er.second_media_id",
-      "er.is_rectifiable",
-      "er.is_cancellable",
-      `t.${column} as type_name`,
-      `p.${column} as partner_name`,
-    ])
-    .where("er.user_id", "=", userId);
+  return (
+    db
+      .selectFrom("expense_requests as er")
+      .innerJoin("expense_types as t", "t.id", "er.type_id")
+      .leftJoin("partners as p", "p.id", "er.partner_id")
+      // One payout at most per request (a unique key): its day and amount, for the list's "Versé le …".
+      .leftJoin("payouts as po", "po.expense_request_id", "er.id")
+      .select([
+        "po.amount as payout_amount",
+        "po.scheduled_for as payout_scheduled_for",
+        "po.paid_at as payout_paid_at",
+        "er.id",
+        "er.ticket_date",
+        "er.created_at",
+        "er.amount",
+        "er.amount_to_refund",
+        "er.fees",
+        "er.status",
+        "er.refusal_reason",
+        "er.correction_reason",
+        "er.payout_date",
+        "er.iban_last_four",
+        "er.media_id",
+        "er.second_media_id",
+        "er.is_rectifiable",
+        "er.is_cancellable",
+        `t.${column} as type_name`,
+        `p.${column} as partner_name`,
+      ])
+      .where("er.user_id", "=", userId)
+  );
 }
 
 type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>["executeTakeFirstOrThrow"]>>;
@@ -136,7 +155,7 @@ function listItem(r: ListRow): RefundListItem {
     status: r.status,
     refusalReason: r.refusal_reason,
     correctionReason: r.correction_reason,
-    payoutDate: r.payout_date,
+    payout: payoutOf(r),
     ibanLastFour: r.iban_last_four,
     media: [r.media_id, r.second_media_id]
       .filter((id): id is string => id !== null)
@@ -144,6 +163,20 @@ function listItem(r: ListRow): RefundListItem {
     isRectifiable: r.is_rectifiable === 1,
     isCancellable: r.is_cancellable === 1,
   };
+}
+
+/**
+ * A request's transfer: its payouts row when there is one (paid: the Paris day it left), else the request's own
+ * `payout_date` once approved or paid; nothing for a request never approved (sent, to correct, refused, cancelled).
+ */
+function payoutOf(r: ListRow): RefundPayout | null {
+  const paid = r.status === "paid";
+  if (r.payout_scheduled_for !== null) {
+    const day = paid && r.payout_paid_at ? todayInParis(new Date(r.payout_paid_at)) : r.payout_scheduled_for;
+    return { day, paid, amount: r.payout_amount };
+  }
+  if ((paid || r.status === "approved") && r.payout_date) return { day: r.payout_date, paid, amount: null };
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
