@@ -1,3 +1,5 @@
+import type { DeclineDetail } from "./authorisation";
+
 export type TransactionStatus = "approved" | "declined" | (string & {});
 
 /**
@@ -61,6 +63,8 @@ export interface CardTransaction {
   /** Spec 000 §4: "approved", "declined" or the issuer's raw status name. */
   status: TransactionStatus;
   statusReason: string | null;
+  /** A decline's figures as the engine recorded them (issue 30 §3); null for every other row. */
+  declineDetail: DeclineDetail | null;
   /** Cents paid by a saved credit card beyond the wallets (balance overflow). */
   overflowAmount: number;
   canSwitchPaymentMethods: boolean;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { sql } from "kysely";
 import type { DatabaseHandle } from "../db";
 import { seedDemo } from "../db/seed";
 import { openTestDatabase } from "../../../tests/support/test-database";
@@ -43,30 +44,40 @@ afterAll(() => handle.close());
 /** What the card page reads from its URL (the route parses it; the service takes plain values). */
 const url = (search: string) => transactionsQuery(new URL(`http://localhost/cards/x${search}`).searchParams);
 
-test("marie's 4242: 12 approved, 3 declined, 2 frozen, newest first, with the §4 statuses", async () => {
+test("marie's 4242: the 2 approvals waiting for capture, then 12 captured; 3 declined; 2 frozen; newest first, with the §4 statuses", async () => {
   const approved = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 500 }))!;
   const declined = (await listCardTransactions(handle.db, marie, card4242, { tab: "declined", limit: 500 }))!;
   const frozen = (await listFrozenAuthorizations(handle.db, marie, card4242, { limit: 500 }))!;
-  expect(approved.items).toHaveLength(12);
+  expect(approved.items).toHaveLength(14);
   expect(declined.items).toHaveLength(3);
   expect(frozen.items).toHaveLength(2);
   expect([approved.hasMore, declined.hasMore, frozen.hasMore]).toEqual([false, false, false]);
-  expect(approved.items.every((i) => i.status === "approved")).toBe(true);
+  // Issue 30 §2: what waits for the merchant's capture comes first, whatever its date, then what was captured.
+  const waiting = approved.items.slice(0, 2);
+  const captured = approved.items.slice(2);
+  expect(waiting.map((i) => [i.merchantName, i.status])).toEqual([
+    ["Le Petit Café", "pending"],
+    ["SNCF Connect", "pending"],
+  ]);
+  expect(captured.every((i) => i.status === "approved")).toBe(true);
   expect(declined.items.map((i) => [i.status, i.statusReason])).toEqual([
     ["declined", "meal_sunday"],
     ["declined", "merchant_not_allowed"],
     ["declined", "insufficient_funds"],
   ]);
+  // The engine's declines carry their figures; nothing else does.
+  expect(declined.items.map((i) => i.declineDetail?.amount)).toEqual(declined.items.map((i) => i.amount));
+  expect(approved.items.every((i) => i.declineDetail === null)).toBe(true);
   // Frozen holds are pending and never settled: the rule shows their raw status.
   expect(frozen.items.map((i) => [i.merchantName, i.status])).toEqual([
     ["Le Petit Café", "pending"],
     ["SNCF Connect", "pending"],
   ]);
-  for (const list of [approved, declined, frozen]) {
-    const dates = list.items.map((i) => i.transactionAt);
+  for (const list of [waiting, captured, declined.items, frozen.items]) {
+    const dates = list.map((i) => i.transactionAt);
     expect(dates).toEqual([...dates].sort().reverse());
   }
-  expect(approved.items[0]).toMatchObject({
+  expect(captured[0]).toMatchObject({
     merchantName: "Le Bistrot des Halles",
     merchantCity: "Lyon",
     merchantCountry: "FR",
@@ -83,7 +94,7 @@ test("marie's 4242: 12 approved, 3 declined, 2 frozen, newest first, with the §
 });
 
 test("the newest payment intent gives the latest payment status", async () => {
-  const approved = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 7 }))!;
+  const approved = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 14 }))!;
   const target = approved.items.find((i) => i.overflowAmount > 0)!;
   await handle.db
     .insertInto("payment_intents")
@@ -96,7 +107,7 @@ test("the newest payment intent gives the latest payment status", async () => {
       created_at: new Date().toISOString(),
     })
     .execute();
-  const again = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 7 }))!;
+  const again = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 14 }))!;
   expect(again.items.find((i) => i.id === target.id)?.latestPaymentStatus).toBe("succeeded");
 });
 
@@ -105,17 +116,23 @@ test("pages: 7 and more, then the rest and no more", async () => {
   expect(first.items).toHaveLength(7);
   expect(first.hasMore).toBe(true);
   const second = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 14 }))!;
-  expect(second.items).toHaveLength(12);
+  expect(second.items).toHaveLength(14);
   expect(second.hasMore).toBe(false);
   expect(second.nextId).toBeNull();
   // The second page starts where the first said it would, and the first page is unchanged.
   expect(second.items.slice(0, 7)).toEqual(first.items);
   expect(second.items[7]?.id).toBe(first.nextId);
   // Exactly as many as exist: no further page.
-  const exact = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 12 }))!;
-  expect([exact.items.length, exact.hasMore]).toEqual([12, false]);
-  const eleven = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 11 }))!;
-  expect([eleven.items.length, eleven.hasMore]).toEqual([11, true]);
+  const exact = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 14 }))!;
+  expect([exact.items.length, exact.hasMore]).toEqual([14, false]);
+  const thirteen = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 13 }))!;
+  expect([thirteen.items.length, thirteen.hasMore]).toEqual([13, true]);
+  // Pages that end at, or just before, the last approval waiting for capture: the next starts where it should.
+  for (const limit of [1, 2, 3]) {
+    const page = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit }))!;
+    expect(page.items.map((i) => i.id)).toEqual(second.items.slice(0, limit).map((i) => i.id));
+    expect([page.hasMore, page.nextId]).toEqual([true, second.items[limit]?.id]);
+  }
 
   const frozen = (await listFrozenAuthorizations(handle.db, marie, card4242, { limit: 5 }))!;
   expect([frozen.items.length, frozen.hasMore]).toEqual([2, false]);
@@ -142,7 +159,7 @@ test("the URL decides the tab and the limits, safely", async () => {
   expect(first.frozen.items).toHaveLength(2);
 
   const more = (await loadTransactionsForCard(handle.db, marie, card4242, url("?limit=14")))!;
-  expect([more.limit, more.items.length, more.hasMore, more.items[7]?.id]).toEqual([14, 12, false, first.nextId]);
+  expect([more.limit, more.items.length, more.hasMore, more.items[7]?.id]).toEqual([14, 14, false, first.nextId]);
 
   const declined = (await loadTransactionsForCard(
     handle.db,
@@ -177,7 +194,9 @@ test("another user's card, or an unknown one, gives nothing", async () => {
 });
 
 test("a problem report needs 10 characters and the user's own approved or declined transaction, and is stored", async () => {
-  const approved = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 7 }))!.items[0]!;
+  const approved = (await listCardTransactions(handle.db, marie, card4242, { tab: "approved", limit: 7 }))!.items.find(
+    (i) => i.status === "approved",
+  )!;
   const declined = (await listCardTransactions(handle.db, marie, card4242, { tab: "declined", limit: 7 }))!.items[0]!;
   const frozen = (await listFrozenAuthorizations(handle.db, marie, card4242, { limit: 5 }))!.items[0]!;
   const valid = "Montant débité deux fois";
@@ -239,3 +258,21 @@ test("an authorization neither settled nor closed shows its raw status in the de
   expect((await listCardTransactions(handle.db, marie, card5556, { tab: "approved", limit: 7 }))!.items).toEqual([]);
   expect(await reportProblem(handle.db, marie, id, "Montant débité deux fois")).toEqual({ kind: "notFound" });
 });
+
+test.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+  "each tab's page is read from the card's list index, in its order, without sorting the card's history",
+  async () => {
+    for (const [frozen, settled] of [
+      [1, 0],
+      [0, 1],
+      [0, 0],
+    ]) {
+      const plan = await sql<{ detail: string }>`explain query plan
+        select * from card_authorizations where card_id = ${card4242} and frozen = ${frozen}
+        and has_card_transactions = ${settled} order by transaction_at desc, id desc limit 8`.execute(handle.db);
+      const steps = plan.rows.map((r) => r.detail).join("\n");
+      expect(steps).toContain("card_auth_card_list_idx");
+      expect(steps).not.toContain("TEMP B-TREE");
+    }
+  },
+);

@@ -3,6 +3,7 @@ import type { DB } from "../db";
 import type { CardAuthorizationTable } from "../db/schema";
 import { newId } from "../ids";
 import { walletPartsOf, type WalletPart } from "./wallets";
+import { readDeclineDetail } from "~/domain/authorisation";
 import { MAX_LISTED, REPORT_MAX_LENGTH, REPORT_MIN_LENGTH, transactionStatus } from "~/domain/transactions";
 import type {
   TransactionTab,
@@ -28,24 +29,49 @@ const safeLimit = (limit: number) =>
 
 type Section = { frozen: true } | { frozen: false; tab: TransactionTab };
 
-/** One page of a card's authorizations, newest first (the card must already be known to be the user's). */
-async function listSection(db: DB, cardId: string, section: Section, requested: number): Promise<TransactionPage> {
-  const limit = safeLimit(requested);
+/** Which rows one list reads: held or not, and (when said) settled by card transactions or not. */
+interface RowFilter {
+  frozen: 0 | 1;
+  settled?: 0 | 1;
+}
+
+/**
+ * Up to `count` of a card's authorizations of one kind, newest first (the payment's time, then the id: a stable
+ * order through the pages). The tabs' filters are equalities on the card, `frozen` and `has_card_transactions`, then
+ * the order of `card_auth_card_list_idx` (migration 021): a page reads its rows from the index, never the card's whole
+ * history. The reserved amounts (`frozen` alone) are the card's held payments, released after 7 days at most.
+ */
+function rowsOf(db: DB, cardId: string, filter: RowFilter, count: number) {
   let query = db
     .selectFrom("card_authorizations")
     .selectAll()
     .where("card_id", "=", cardId)
-    .where("frozen", "=", section.frozen ? 1 : 0);
-  // The status rule of spec 000 §4, in SQL. Approved: settled by card transactions. The declined tab
-  // holds everything else that is not frozen: "closed" shows as declined, other statuses by their name
-  // (as the issuer's declined list also returned reversed authorizations), so nothing goes unlisted.
-  if (!section.frozen) query = query.where("has_card_transactions", "=", section.tab === "approved" ? 1 : 0);
-  // One more than asked: tells whether there is a next page, and where it starts.
-  const rows = await query
-    .orderBy("transaction_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit + 1)
-    .execute();
+    .where("frozen", "=", filter.frozen);
+  if (filter.settled !== undefined) query = query.where("has_card_transactions", "=", filter.settled);
+  return count <= 0
+    ? Promise.resolve([])
+    : query.orderBy("transaction_at", "desc").orderBy("id", "desc").limit(count).execute();
+}
+
+/**
+ * The rows of a section's page, and one more (it tells whether there is a next page, and where it starts).
+ * The approved tab lists the payments in the order they happened for the person (issue 30 §2): the approvals
+ * waiting for the merchant's capture ("En attente": held, not settled) first, then the captured payments, each
+ * newest first. The declined tab holds what is neither held nor settled: "closed" shows as declined, other
+ * statuses by their name (spec 000 §4: the issuer's declined list also returned reversed authorizations), so
+ * nothing goes unlisted. The reserved amounts are every held authorization.
+ */
+async function sectionRows(db: DB, cardId: string, section: Section, limit: number) {
+  if (section.frozen) return rowsOf(db, cardId, { frozen: 1 }, limit + 1);
+  if (section.tab === "declined") return rowsOf(db, cardId, { frozen: 0, settled: 0 }, limit + 1);
+  const waiting = await rowsOf(db, cardId, { frozen: 1, settled: 0 }, limit + 1);
+  return [...waiting, ...(await rowsOf(db, cardId, { frozen: 0, settled: 1 }, limit + 1 - waiting.length))];
+}
+
+/** One page of a section of a card's authorizations (the card must already be known to be the user's). */
+async function listSection(db: DB, cardId: string, section: Section, requested: number): Promise<TransactionPage> {
+  const limit = safeLimit(requested);
+  const rows = await sectionRows(db, cardId, section, limit);
   const page = rows.slice(0, limit);
   const latest = new Map<string, string>();
   // The page's splits and payment intents: two queries for the whole page, not one per item.
@@ -92,6 +118,7 @@ function toTransaction(
     transactionAt: r.transaction_at,
     status: transactionStatus({ hasCardTransactions: r.has_card_transactions === 1, statusName: r.status_name }),
     statusReason: r.status_reason,
+    declineDetail: readDeclineDetail(r.decline_detail ?? null),
     overflowAmount: r.overflow_amount,
     canSwitchPaymentMethods: r.can_switch_payment_methods === 1,
     latestPaymentStatus,
@@ -99,7 +126,10 @@ function toTransaction(
   };
 }
 
-/** Approved or declined transactions of one of the user's cards, newest first; null for a card that is not theirs. */
+/**
+ * Approved (the approvals waiting for capture first) or declined transactions of one of the user's cards, newest
+ * first; null for a card that is not theirs.
+ */
 export async function listCardTransactions(
   db: DB,
   userId: string,
