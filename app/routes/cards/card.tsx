@@ -14,7 +14,8 @@ import { LoadFailure } from "~/components/LoadFailure";
 import { availableCardLicences, getCardDetail, listCards } from "~/.server/services/cards";
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
-import { deliveryHint } from "~/domain/delivery";
+import { canUnlockPin, cardStates, isUndelivered, type CardState } from "~/domain/delivery";
+import { Icon, type IconName } from "~/components/Icon";
 import { transactionsQuery } from "~/domain/transactions";
 import { NewTabLink } from "~/components/NewTabLink";
 import { clickAttributes, type ClickEvent } from "~/domain/tag-events";
@@ -44,11 +45,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
-  const hint =
-    card.type === "physical" && card.shipping
-      ? deliveryHint(card.shipping.status, card.shipping.eta, todayInParis())
-      : null;
-  return { card, next: next ?? null, hint, faqUrl: env.FAQ_URL, transactions, licences };
+  // The card's state in words that match its delivery (issue 30 §1): in preparation or in transit is not active.
+  const states = cardStates(card, todayInParis());
+  return { card, next: next ?? null, states, faqUrl: env.FAQ_URL, transactions, licences };
 }
 
 /** A part of the card page that failed to load: said in the page's place, under the shell's navigation. */
@@ -57,8 +56,30 @@ export function ErrorBoundary() {
   return <LoadFailure title={t("nav.cards")} />;
 }
 
-/** The card's actions (the spec's flyout menu): a disclosure that opens without JavaScript. */
-function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"]["card"]; faqUrl: string }) {
+type CardData = Route.ComponentProps["loaderData"]["card"];
+
+/** One entry of the card's menu: an icon (decoration) and its words; `rest` is a tag-manager click's attributes. */
+function MenuLink({
+  to,
+  icon,
+  children,
+  ...rest
+}: { to: string; icon: IconName; children: string } & Partial<ReturnType<typeof clickAttributes>>) {
+  return (
+    <li>
+      <Link to={to} preventScrollReset {...rest}>
+        <Icon name={icon} />
+        {children}
+      </Link>
+    </li>
+  );
+}
+
+/**
+ * The card's actions (the spec's flyout menu, issue 30 §1: every action lives here, the PIN unlock included):
+ * a disclosure that opens without JavaScript and floats over the page (app.css `.card-actions[open]`).
+ */
+function CardActions({ card, faqUrl }: { card: CardData; faqUrl: string }) {
   const { t } = useTranslation();
   const click = useClickAttributes();
   const params = { cardId: card.id };
@@ -69,61 +90,164 @@ function CardActions({ card, faqUrl }: { card: Route.ComponentProps["loaderData"
   useEffect(() => {
     if (menu.current) menu.current.open = false;
   }, [key]);
-  const undelivered = card.type === "physical" && card.shipping && card.shipping.status !== "delivered";
   return (
     <details className="card-actions" ref={menu}>
-      <summary className="button button--secondary">{t("cards.menu.title")}</summary>
+      <summary className="button button--secondary">
+        {t("cards.menu.title")}
+        <Icon name="chevron-down" className="card-actions__chevron" />
+      </summary>
       <ul className="card-menu">
-        {undelivered ? (
-          <li>
-            <Link to={href("/cards/:cardId/delivery", params)} preventScrollReset>
-              {t("cards.menu.delivery")}
-            </Link>
-          </li>
+        {isUndelivered(card) ? (
+          <MenuLink to={href("/cards/:cardId/delivery", params)} icon="truck">
+            {t("cards.menu.delivery")}
+          </MenuLink>
         ) : null}
+        <MenuLink to={href("/cards/:cardId/reveal", params)} icon="eye">
+          {t(card.type === "virtual" ? "cards.menu.revealDetails" : "cards.menu.revealPin")}
+        </MenuLink>
+        {/* Spec 000 §4: only once the PIN can be chosen again, on a card that has reached its holder. */}
+        {canUnlockPin(card) ? (
+          <MenuLink to={href("/cards/:cardId/unlock-pin", params)} icon="unlock">
+            {t("cards.menu.unlockPin")}
+          </MenuLink>
+        ) : null}
+        <MenuLink to={href("/cards/:cardId/freeze", params)} icon="snowflake">
+          {t(card.frozen ? "cards.menu.unfreeze" : "cards.menu.freeze")}
+        </MenuLink>
+        <MenuLink
+          to={href("/cards/:cardId/priority", params)}
+          icon="arrows-up-down"
+          {...click({ name: "clickShowWalletsPriority", properties: {} })}
+        >
+          {t("cards.menu.priority")}
+        </MenuLink>
+        <MenuLink to={href("/cards/:cardId/overflow", params)} icon="card">
+          {t("cards.menu.overflow")}
+        </MenuLink>
+        <MenuLink
+          to={href("/cards/:cardId/new-card", params)}
+          icon="plus"
+          {...click({ name: "clickCreateCard", properties: {} })}
+        >
+          {t("cards.menu.newCard")}
+        </MenuLink>
+        <MenuLink to={href("/cards/:cardId/stop", params)} icon="ban">
+          {t("cards.menu.block")}
+        </MenuLink>
         <li>
-          <Link to={href("/cards/:cardId/reveal", params)} preventScrollReset>
-            {t(card.type === "virtual" ? "cards.menu.revealDetails" : "cards.menu.revealPin")}
-          </Link>
-        </li>
-        <li>
-          <Link
-            to={href("/cards/:cardId/priority", params)}
-            preventScrollReset
-            {...click({ name: "clickShowWalletsPriority", properties: {} })}
-          >
-            {t("cards.menu.priority")}
-          </Link>
-        </li>
-        <li>
-          <Link to={href("/cards/:cardId/overflow", params)} preventScrollReset>
-            {t("cards.menu.overflow")}
-          </Link>
-        </li>
-        <li>
-          <Link
-            to={href("/cards/:cardId/new-card", params)}
-            preventScrollReset
-            {...click({ name: "clickCreateCard", properties: {} })}
-          >
-            {t("cards.menu.newCard")}
-          </Link>
-        </li>
-        <li>
-          <Link to={href("/cards/:cardId/freeze", params)} preventScrollReset>
-            {t(card.frozen ? "cards.menu.unfreeze" : "cards.menu.freeze")}
-          </Link>
-        </li>
-        <li>
-          <Link to={href("/cards/:cardId/stop", params)} preventScrollReset>
-            {t("cards.menu.block")}
-          </Link>
-        </li>
-        <li>
-          <NewTabLink href={faqUrl}>{t("cards.menu.faq")}</NewTabLink>
+          <NewTabLink href={faqUrl}>
+            <Icon name="help" />
+            {t("cards.menu.faq")}
+          </NewTabLink>
         </li>
       </ul>
     </details>
+  );
+}
+
+const STATE_LOOKS: Record<CardState["kind"], { icon: IconName; tone: "ok" | "info" | "danger" }> = {
+  active: { icon: "check", tone: "ok" },
+  frozen: { icon: "snowflake", tone: "info" },
+  blocked: { icon: "ban", tone: "danger" },
+  preparing: { icon: "package", tone: "info" },
+  shipped: { icon: "truck", tone: "info" },
+  deliveryProblem: { icon: "warning", tone: "danger" },
+};
+
+/** Spec 000 §4's words for a state: the estimated date only while shipped with a date still ahead. */
+function stateWords(t: ReturnType<typeof useTranslation>["t"], state: CardState): string {
+  switch (state.kind) {
+    case "active":
+    case "frozen":
+    case "blocked":
+      return t(`cards.${state.kind}`);
+    case "preparing":
+      return t("cards.status.preparing");
+    case "shipped":
+      return state.eta ? t("cards.status.shippedEta", { date: formatDate(state.eta) }) : t("cards.status.shipped");
+    case "deliveryProblem":
+      return t(`cards.status.${state.status}`);
+  }
+}
+
+/** One state of the card in words (the icon and colour only repeat them: ACCESSIBILITY.md, "colour is never the only carrier"). */
+function CardStateLine({ state, cardId }: { state: CardState; cardId: string }) {
+  const { t } = useTranslation();
+  const look = STATE_LOOKS[state.kind];
+  // Spec 000 §4: a returned card is off the steps but not in the danger colour; canceled and failure are.
+  const tone = state.kind === "deliveryProblem" && state.status === "returned" ? "info" : look.tone;
+  return (
+    <p className={`card-status card-status--${tone}`}>
+      <Icon name={look.icon} />
+      <span>
+        {stateWords(t, state)}
+        {state.kind === "deliveryProblem" ? (
+          <>
+            {" "}
+            <Link to={href("/cards/:cardId/delivery", { cardId })} preventScrollReset>
+              {t("cards.menu.delivery")}
+            </Link>
+          </>
+        ) : null}
+      </span>
+    </p>
+  );
+}
+
+/** What the card can spend (issue 30 §1: the first thing on a phone): the available balance big, then the rest. */
+function CardBalances({ balances }: { balances: CardData["balances"] }) {
+  const { t } = useTranslation();
+  return (
+    <section className="panel card-balances" aria-labelledby="balances-title">
+      {/* Named for assistive technologies; on the screen the figures' own labels say it. */}
+      <h2 id="balances-title" className="visually-hidden">
+        {t("cards.balancesTitle")}
+      </h2>
+      <dl className="card-balances__list">
+        <div className="card-balances__available">
+          <dt>{t("cards.available")}</dt>
+          <dd>{formatCents(balances.available)}</dd>
+        </div>
+        <div>
+          <dt>{t("cards.reserved")}</dt>
+          <dd>{formatCents(balances.reserved)}</dd>
+        </div>
+        <div>
+          <dt>{t("cards.total")}</dt>
+          <dd>{formatCents(balances.total)}</dd>
+        </div>
+      </dl>
+      {balances.hasUnlimited ? <p className="hint card-balances__note">{t("cards.unlimitedNote")}</p> : null}
+    </section>
+  );
+}
+
+/** Each linked wallet and what it can pay, in debit order (spec 000 §2: each links to its wallet page). */
+function LinkedWallets({ wallets }: { wallets: CardData["linkedWallets"] }) {
+  const { t } = useTranslation();
+  return (
+    <section className="panel card-wallets" aria-labelledby="wallets-title">
+      <h2 id="wallets-title" className="card-page__subtitle">
+        {t("cards.walletsTitle")}
+      </h2>
+      {wallets.length === 0 ? (
+        <p>{t("cards.noLinkedWallet")}</p>
+      ) : (
+        <>
+          <p className="hint card-wallets__hint">{t("cards.walletsHint")}</p>
+          <ol className="card-wallets__list">
+            {wallets.map((wallet) => (
+              <li key={wallet.id}>
+                <Link to={href("/wallets/:walletId", { walletId: wallet.id })}>{wallet.name}</Link>
+                <span className="card-wallets__amount">
+                  {wallet.available === null ? t("cards.unlimited") : formatCents(wallet.available)}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
   );
 }
 
@@ -131,88 +255,34 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const click = useClickAttributes();
   const panel = useOutlet();
-  const { card, next, hint, faqUrl, transactions, licences } = loaderData;
+  const { card, next, states, faqUrl, transactions, licences } = loaderData;
   const cardName = t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour });
-  const active = card.status !== "blocked";
   return (
     <>
-      <PageHeader title={cardName} namesDocument={!panel}>
-        {active ? (
-          <div className="toolbar__actions">
-            {card.pinCanUpdate ? (
-              <Link
-                to={href("/cards/:cardId/unlock-pin", { cardId: card.id })}
-                className="button button--secondary"
-                preventScrollReset
-              >
-                <span aria-hidden="true">🔒 </span>
-                {t("cards.menu.unlockPin")}
-              </Link>
-            ) : null}
-            <CardActions card={card} faqUrl={faqUrl} />
-          </div>
-        ) : null}
-      </PageHeader>
+      <div className="card-page__head">
+        <PageHeader title={cardName} namesDocument={!panel} />
+        <div className="card-page__state">
+          {states.map((state) => (
+            <CardStateLine key={state.kind} state={state} cardId={card.id} />
+          ))}
+          <p className="card-page__funder">{t("cards.funder", { group: card.groupName })}</p>
+        </div>
+      </div>
       <Outlet />
       <div className="card-page">
-        <section className="card-page__visual" aria-labelledby="card-visual-title">
-          <h2 id="card-visual-title" className="visually-hidden">
-            {cardName}
-          </h2>
-          <CardVisual type={card.type} brand={card.brand} lastFour={card.lastFour} frozen={card.frozen} />
-          <p className="card-page__funder">{t("cards.funder", { group: card.groupName })}</p>
-          <p className={`card-state${card.frozen || !active ? " card-state--warning" : ""}`}>
-            {!active ? t("cards.blocked") : card.frozen ? t("cards.frozen") : t("cards.active")}
-          </p>
-          {hint && card.shipping ? (
-            <p className={`delivery-status delivery-status--${card.shipping.status}`}>
-              <strong>{t("cards.delivery.title")} : </strong>
-              {hint.kind === "eta"
-                ? `${t("cards.delivery.shipped")} – ${t("cards.delivery.eta", { date: formatDate(hint.date) })}`
-                : t(`cards.delivery.${hint.status}`, { defaultValue: hint.status })}
-            </p>
-          ) : null}
-        </section>
-
-        <section className="panel" aria-labelledby="balances-title">
-          <h2 id="balances-title">{t("cards.balancesTitle")}</h2>
-          <dl className="balances">
-            <div>
-              <dt>{t("cards.available")}</dt>
-              <dd>{formatCents(card.balances.available)}</dd>
-            </div>
-            <div>
-              <dt>{t("cards.reserved")}</dt>
-              <dd>{formatCents(card.balances.reserved)}</dd>
-            </div>
-            <div>
-              <dt>{t("cards.total")}</dt>
-              <dd>{formatCents(card.balances.total)}</dd>
-            </div>
-          </dl>
-          {card.balances.hasUnlimited ? <p className="hint">{t("cards.unlimitedNote")}</p> : null}
-        </section>
-
-        <section className="panel" aria-labelledby="wallets-title">
-          <h2 id="wallets-title">{t("cards.walletsTitle")}</h2>
-          {card.linkedWallets.length === 0 ? (
-            <p>{t("cards.noLinkedWallet")}</p>
-          ) : (
-            <>
-              <p className="hint">{t("cards.walletsHint")}</p>
-              <ol className="linked-wallets">
-                {card.linkedWallets.map((wallet) => (
-                  <li key={wallet.id}>
-                    <Link to={href("/wallets/:walletId", { walletId: wallet.id })}>{wallet.name}</Link>
-                    <span className="linked-wallets__amount">
-                      {wallet.available === null ? t("cards.unlimited") : formatCents(wallet.available)}
-                    </span>
-                  </li>
-                ))}
-              </ol>
-            </>
-          )}
-        </section>
+        <CardBalances balances={card.balances} />
+        <LinkedWallets wallets={card.linkedWallets} />
+        {/* After the wallets on a phone (the menu still on its first screen, the image after it); on a desktop the
+            image comes first in the left column, the menu under it (card-page.css). */}
+        <div className="card-page__side">
+          {card.blocked ? null : <CardActions card={card} faqUrl={faqUrl} />}
+          <section className="card-page__visual" aria-labelledby="card-visual-title">
+            <h2 id="card-visual-title" className="visually-hidden">
+              {cardName}
+            </h2>
+            <CardVisual type={card.type} brand={card.brand} lastFour={card.lastFour} frozen={card.frozen} />
+          </section>
+        </div>
 
         <TransactionsPanel {...transactions} />
 
