@@ -10,7 +10,7 @@ import {
   type NewCardInput,
   type ShippingAddress,
 } from "../providers/issuer/port";
-import { deliverNotification, recordNotification, type Notifier } from "./notifications";
+import { cardCreatedFacts, deliverNotification, recordNotification, type Notifier } from "./notifications";
 import type { CardType, CardCreationOptions } from "~/domain/card-creation";
 
 export async function cardCreationOptions(db: DB, userId: string): Promise<CardCreationOptions> {
@@ -558,11 +558,14 @@ async function settleCardRequest(
         .values(wallets.map((w, position) => ({ card_id: cardId, wallet_id: w.id, position })))
         .execute();
     }
-    await recordNotification(trx, request.user_id, "card_created_to_user_notification", cardId, new Date(stamp));
+    const facts = cardCreatedFacts(request.type, card.lastFour);
+    await recordNotification(trx, request.user_id, "card_created_to_user_notification", cardId, new Date(stamp), facts);
     return true;
   });
   if (made) {
-    await deliverNotification({ db, ...notifier }, request.user_id, "card_created_to_user_notification", cardId);
+    await deliverNotification({ db, ...notifier }, request.user_id, "card_created_to_user_notification", cardId, {
+      facts: cardCreatedFacts(request.type, card.lastFour),
+    });
     return cardId;
   }
   const winner = await db.selectFrom("card_requests").select("card_id").where("id", "=", requestId).executeTakeFirst();

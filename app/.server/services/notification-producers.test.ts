@@ -80,6 +80,17 @@ async function sent(account: CreatedAccount) {
   return { mails: rows.filter((r) => r.channel === "email"), pushes: rows.filter((r) => r.channel === "push") };
 }
 
+/** The facts stored with this person's notifications, oldest first (issue 30 §4). */
+const factsOf = async (account: CreatedAccount) =>
+  (
+    await handle.db
+      .selectFrom("notifications")
+      .select("facts")
+      .where("user_id", "=", account.userId)
+      .orderBy("created_at")
+      .execute()
+  ).map((row) => (row.facts === null ? null : (JSON.parse(row.facts) as unknown)));
+
 const rowsOf = (account: CreatedAccount) =>
   handle.db
     .selectFrom("notifications")
@@ -88,9 +99,36 @@ const rowsOf = (account: CreatedAccount) =>
     .orderBy("created_at")
     .execute();
 
-/** A refund request of the person's, sent and waiting for the funder. */
+/** A refund request of the person's, sent and waiting for the funder: 30,00 €, of which 28,50 € to refund. */
 const sentRequest = async (account: CreatedAccount) =>
-  (await createRefund(handle.db, { user_id: account.userId, type_id: cultureType, amount: 3000 })).id;
+  (
+    await createRefund(handle.db, {
+      user_id: account.userId,
+      type_id: cultureType,
+      amount: 3000,
+      amount_to_refund: 2850,
+    })
+  ).id;
+
+/** A refund's facts as stored: Culture, no partner, the figures of `sentRequest`. */
+const refundFacts = (extra: object = {}) => ({
+  amount: 3000,
+  amountToRefund: 2850,
+  expenseType: "Culture",
+  partner: null,
+  reason: null,
+  payoutDate: null,
+  ...extra,
+});
+
+/** An allowance's facts as `createAllowanceRow` makes it: carpooling, 24,00 €, today only. */
+const allowanceFacts = (extra: object = {}) => {
+  const today = new Date().toISOString().slice(0, 10);
+  return { allowanceType: "carpooling", amount: 2400, startAt: today, endsAt: today, reason: null, ...extra };
+};
+/** French money puts a no-break space before "€": compared here as a plain space. */
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
+const todayInWords = () => new Date().toISOString().slice(0, 10).split("-").reverse().join("/");
 
 interface Producer {
   type: string;
@@ -98,6 +136,10 @@ interface Producer {
   run: (account: CreatedAccount, deps: ReturnType<typeof senders>) => Promise<string>;
   /** The path the push carries. */
   path: (dataId: string) => string;
+  /** The facts stored with the row. */
+  facts: () => object;
+  /** What the push says: the sentence of those facts. */
+  says: () => string | RegExp;
 }
 
 const producers: Producer[] = [
@@ -109,6 +151,9 @@ const producers: Producer[] = [
       return id;
     },
     path: (id) => `/plans/expense-requests#exr-${id}`,
+    facts: () => refundFacts({ payoutDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) as unknown }),
+    says: () =>
+      /^Demande de remboursement de 30,00 € \(Culture\) acceptée : 28,50 € seront remboursés le \d\d\/\d\d\/\d{4}\.$/,
   },
   {
     type: "expense_request_refused_notification",
@@ -119,6 +164,8 @@ const producers: Producer[] = [
       return id;
     },
     path: (id) => `/plans/expense-requests?tab=finished#exr-${id}`,
+    facts: () => refundFacts({ reason: "Ticket illisible" }),
+    says: () => "Demande de remboursement de 30,00 € (Culture) refusée : « Ticket illisible »",
   },
   {
     type: "expense_request_rectification_needed_notification",
@@ -129,6 +176,8 @@ const producers: Producer[] = [
       return id;
     },
     path: (id) => `/plans/expense-requests#exr-${id}`,
+    facts: () => refundFacts({ reason: "Montant à corriger" }),
+    says: () => "Demande de remboursement de 30,00 € (Culture) à corriger : « Montant à corriger »",
   },
   {
     type: "expense_request_cancelled_notification",
@@ -138,6 +187,8 @@ const producers: Producer[] = [
       return id;
     },
     path: (id) => `/plans/expense-requests?tab=finished#exr-${id}`,
+    facts: () => refundFacts(),
+    says: () => "Demande de remboursement de 30,00 € (Culture) annulée.",
   },
   {
     type: "expense_request_finished_notification",
@@ -169,6 +220,8 @@ const producers: Producer[] = [
       return id;
     },
     path: (id) => `/plans/expense-requests?tab=finished#exr-${id}`,
+    facts: () => refundFacts({ amountToRefund: 3000 }),
+    says: () => "Demande de remboursement de 30,00 € (Culture) payée : 30,00 € versés sur votre compte.",
   },
   {
     type: "allowance_approved_notification",
@@ -178,6 +231,9 @@ const producers: Producer[] = [
       return id;
     },
     path: (id) => `/plans/allowances#alw-${id}`,
+    facts: () => allowanceFacts(),
+    says: () =>
+      `Demande d’indemnité de 24,00 € (Covoiturage, du ${todayInWords()} au ${todayInWords()}) acceptée : elle sera versée chaque mois.`,
   },
   {
     type: "allowance_refused_notification",
@@ -188,6 +244,9 @@ const producers: Producer[] = [
       return id;
     },
     path: (id) => `/plans/allowances#alw-${id}`,
+    facts: () => allowanceFacts({ reason: "Trajet non éligible" }),
+    says: () =>
+      `Demande d’indemnité de 24,00 € (Covoiturage, du ${todayInWords()} au ${todayInWords()}) refusée : « Trajet non éligible »`,
   },
 ];
 
@@ -205,8 +264,13 @@ describe("refund and allowance decisions: each type × e-mail and push, per the 
         const { mails, pushes } = await sent(account);
         expect(mails).toHaveLength(on.includes("mail") ? 1 : 0);
         expect(pushes).toHaveLength(on.includes("push") ? 1 : 0);
-        // The push leads to the request's own entry in its list.
-        if (on.includes("push")) expect(pushes[0]!.body.split("\n").at(-1)).toBe(producer.path(dataId));
+        // The row keeps the request's facts of that moment; the push says them and leads to the request's own entry.
+        expect(await factsOf(account)).toEqual([producer.facts()]);
+        if (on.includes("push")) {
+          const [says, path] = plain(pushes[0]!.body).split("\n");
+          expect(says).toMatch(producer.says());
+          expect(path).toBe(producer.path(dataId));
+        }
       });
 });
 
@@ -222,10 +286,15 @@ describe("a card created: no preference, always mailed and pushed", () => {
       expect(created.kind).toBe("created");
       const cardId = (created as { cardId: string }).cardId;
       expect(await rowsOf(account)).toEqual([{ type: "card_created_to_user_notification", data_id: cardId }]);
+      const lastFour = (
+        await handle.db.selectFrom("cards").select("last_four").where("id", "=", cardId).executeTakeFirstOrThrow()
+      ).last_four;
+      expect(await factsOf(account)).toEqual([{ cardType: "virtual", lastFour }]);
+      const says = `Votre nouvelle carte virtuelle •••• ${lastFour} est prête.`;
       const { mails, pushes } = await sent(account);
-      expect(mails).toMatchObject([{ subject: "Votre nouvelle carte est prête." }]);
+      expect(mails).toMatchObject([{ subject: says }]);
       expect(pushes).toHaveLength(1);
-      expect(pushes[0]!.body).toBe(`Votre nouvelle carte est prête.\n/cards/${cardId}`);
+      expect(pushes[0]!.body).toBe(`${says}\n/cards/${cardId}`);
       // A replay records and sends nothing more.
       expect(await submitCardRequest(handle.db, issuer, account.userId, requestId, new Date(), senders())).toEqual({
         kind: "replayed",
@@ -274,11 +343,16 @@ describe("a wallet reloaded by its funder: per the wallets preference", () => {
         .execute();
       expect(history).toEqual([{ amount: 4000, main_comment: "deposit" }]);
       expect(await rowsOf(account)).toEqual([{ type: "wallet_reload_notification", data_id: walletId }]);
+      // Its facts: the wallet, the deposit, what it holds after it (10,00 € + 40,00 €), until when.
+      expect(await factsOf(account)).toEqual([
+        { wallet: "Cadeaux", amount: 4000, balance: 5000, endDate: "2027-12-31" },
+      ]);
+      const says = "Portefeuille Cadeaux rechargé de 40,00 € (solde 50,00 €), à utiliser jusqu’au 31/12/2027.";
       const { mails, pushes } = await sent(account);
       expect(mails).toHaveLength(on.includes("mail") ? 1 : 0);
       expect(pushes).toHaveLength(on.includes("push") ? 1 : 0);
-      if (on.includes("mail")) expect(mails[0]!.subject).toBe("Un portefeuille a été rechargé.");
-      if (on.includes("push")) expect(pushes[0]!.body.split("\n").at(-1)).toBe(`/wallets/${walletId}`);
+      if (on.includes("mail")) expect(plain(mails[0]!.subject)).toBe(says);
+      if (on.includes("push")) expect(plain(pushes[0]!.body)).toBe(`${says}\n/wallets/${walletId}`);
     });
 
   test("the wallet's page counts the new balance", async () => {

@@ -4,16 +4,13 @@ import type { Messenger } from "../providers/messaging/port";
 import type { PushSender } from "../providers/push/port";
 import { getNotificationPreferences, type NotificationType } from "./notification-preferences";
 import { todayInParis } from "~/domain/dates";
+import { notificationSentence, readNotificationFacts, type NotificationFacts } from "~/domain/notification-facts";
 import { frenchWords, frenchWordsOf } from "~/i18n/words.server";
+
+export type { NotificationFacts };
 
 /** The notification centre (spec 000 §2, §4, §7): pages of 15, newest first. */
 export const NOTIFICATIONS_PAGE_SIZE = 15;
-
-/**
- * What a notification is about, as its producer knew it when the event happened (issue 30 §4): an amount, a
- * merchant, a wallet, a reason... Any JSON object; each producer writes its type's fields.
- */
-export type NotificationFacts = Readonly<Record<string, unknown>>;
 
 export interface NotificationItem {
   id: string;
@@ -39,12 +36,21 @@ const FINISHED_REQUEST_TYPES = new Set([
   "expense_request_finished_notification",
 ]);
 
+/** The card payments' types: their data id is the authorisation's, their page the card's transactions. */
+const CARD_PAYMENT_TYPES = ["card_authorization_approved_notification", "card_authorization_declined_notification"];
+
 /**
  * The page a notification opens (spec 000 §7): a card for card_created_to_user_notification, the wallet for
  * wallet_expire_in_notification and wallet_reload_notification; for refunds and allowances their list, at
- * the request's own entry (the list's `exr-`/`alw-` anchors; the tab the event leaves it in).
+ * the request's own entry (the list's `exr-`/`alw-` anchors; the tab the event leaves it in); for a card payment
+ * the payment in its card's transactions (`cardId`: the card of the authorisation, when it is this person's).
  */
-export function notificationPath(type: string, dataId: string | null): string | null {
+export function notificationPath(type: string, dataId: string | null, cardId: string | null = null): string | null {
+  if (CARD_PAYMENT_TYPES.includes(type)) {
+    if (!cardId) return null;
+    const tab = type === "card_authorization_declined_notification" ? "?tab=declined" : "";
+    return `/cards/${encodeURIComponent(cardId)}${tab}${dataId ? `#tx-${encodeURIComponent(dataId)}` : ""}`;
+  }
   if (type === "card_created_to_user_notification") return dataId ? `/cards/${encodeURIComponent(dataId)}` : "/cards";
   if (type === "wallet_expire_in_notification" || type === "wallet_reload_notification")
     return dataId ? `/wallets/${encodeURIComponent(dataId)}` : "/wallets";
@@ -75,14 +81,19 @@ export async function listNotifications(
 ): Promise<NotificationPage | null> {
   if (!Number.isSafeInteger(page) || page < 1) return null;
   let query = db
-    .selectFrom("notifications")
-    .select(["id", "type", "data_id", "created_at", "read_at", "facts"])
-    .where("user_id", "=", userId);
-  if (unreadOnly) query = query.where("read_at", "is", null);
+    .selectFrom("notifications as n")
+    // A card payment's card, for its link: only a card of this person's (a closed card still is).
+    .leftJoin("card_authorizations as ca", (join) =>
+      join.onRef("ca.id", "=", "n.data_id").on("n.type", "in", CARD_PAYMENT_TYPES),
+    )
+    .leftJoin("cards as c", (join) => join.onRef("c.id", "=", "ca.card_id").onRef("c.user_id", "=", "n.user_id"))
+    .select(["n.id", "n.type", "n.data_id", "n.created_at", "n.read_at", "n.facts", "c.id as card_id"])
+    .where("n.user_id", "=", userId);
+  if (unreadOnly) query = query.where("n.read_at", "is", null);
   const limit = page * NOTIFICATIONS_PAGE_SIZE;
   const rows = await query
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .orderBy("n.created_at", "desc")
+    .orderBy("n.id", "desc")
     .limit(limit + 1)
     .execute();
   if (page > 1 && rows.length <= (page - 1) * NOTIFICATIONS_PAGE_SIZE) return null;
@@ -90,7 +101,7 @@ export async function listNotifications(
     items: rows.slice(0, limit).map((row) => ({
       id: row.id,
       type: row.type,
-      path: notificationPath(row.type, row.data_id),
+      path: notificationPath(row.type, row.data_id, row.card_id),
       createdAt: row.created_at,
       read: row.read_at !== null,
       facts: parseFacts(row.facts),
@@ -200,7 +211,7 @@ export async function notify(
   { mail, now = new Date(), facts }: { mail?: NotificationMail; now?: Date; facts?: NotificationFacts } = {},
 ): Promise<string> {
   const id = await recordNotification(deps.db, userId, type, dataId, now, facts);
-  await deliverNotification(deps, userId, type, dataId, { mail });
+  await deliverNotification(deps, userId, type, dataId, { mail, facts });
   return id;
 }
 
@@ -235,21 +246,21 @@ export async function recordNotification(
 /**
  * The e-mail (when a messenger is given) and the push (when a push sender is given) of a notification, each only
  * when the type's preference allows it; types without a preference (a card created) are always sent. Call it after
- * the transaction that made the event: a failed e-mail must not undo a decision. Without `mail`, the type's
- * sentence from the catalogue (or the event's own `sentence`) is sent with the generic footer; the push says the same.
+ * the transaction that made the event: a failed e-mail must not undo a decision. Without `mail`, the event's own
+ * `sentence`, else the sentence of its `facts` (what the centre says, in French), else the type's sentence from the
+ * catalogue is sent with the generic footer; the push says the same.
  */
 export async function deliverNotification(
   deps: NotifyDeps,
   userId: string,
   type: string,
   dataId: string | null,
-  { mail, sentence }: { mail?: NotificationMail; sentence?: string } = {},
+  { mail, sentence, facts }: { mail?: NotificationMail; sentence?: string; facts?: NotificationFacts } = {},
 ): Promise<void> {
   if (!deps.messenger && !deps.push) return;
   const preference = preferenceOf(type);
   const preferences = preference ? (await getNotificationPreferences(deps.db, userId))[preference] : null;
-  // `sentence`: this event's own words (a card payment's amount, merchant and decline reason) instead of the type's.
-  const text = sentence ?? notificationText(type);
+  const text = sentence ?? notificationText(type, facts);
   if (deps.messenger && (preferences?.mail ?? true)) {
     const user = await deps.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
     if (user)
@@ -265,13 +276,36 @@ export async function deliverNotification(
       userId,
       title: frenchWords("notificationCentre.pushTitle"),
       body: text,
-      path: notificationPath(type, dataId),
+      path: notificationPath(type, dataId, await cardOfPayment(deps.db, userId, type, dataId)),
     });
 }
 
-/** A type's sentence in French (spec 000 §1: e-mails and pushes are French); the generic one for an unknown type. */
-function notificationText(type: string): string {
+/** The card of a card payment's notification (its authorisation's), when it is this person's; else null. */
+async function cardOfPayment(db: DB, userId: string, type: string, dataId: string | null): Promise<string | null> {
+  if (!dataId || !CARD_PAYMENT_TYPES.includes(type)) return null;
+  const row = await db
+    .selectFrom("card_authorizations as ca")
+    .innerJoin("cards as c", "c.id", "ca.card_id")
+    .select("c.id")
+    .where("ca.id", "=", dataId)
+    .where("c.user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * A notification's sentence in French (spec 000 §1: e-mails and pushes are French): its facts' when they fit its
+ * type, else the type's; the generic one for an unknown type.
+ */
+function notificationText(type: string, facts: NotificationFacts | undefined): string {
+  const subject = readNotificationFacts(type, facts ?? null);
+  if (subject) return notificationSentence(frenchWords, subject);
   return frenchWordsOf("notificationCentre.types", type, "notificationCentre.types.other");
+}
+
+/** A card created's facts (issue 30 §4): its kind and last four digits, as the centre names it. */
+export function cardCreatedFacts(cardType: string, lastFour: string): NotificationFacts {
+  return { cardType: cardType === "physical" ? "physical" : "virtual", lastFour };
 }
 
 const EXPIRY_WINDOW_DAYS = 30;
@@ -279,7 +313,8 @@ const EXPIRY_WINDOW_DAYS = 30;
 /**
  * The daily job (spec 000 §7): a wallet_expire_in_notification for each wallet with a balance left that
  * ends within 30 days. Idempotent: a wallet already told about within the last 30 days is not told again,
- * so running it twice a day, or on consecutive days, sends one notification per expiry window.
+ * so running it twice a day, or on consecutive days, sends one notification per expiry window. Its facts: the
+ * wallet's name, the amount that ends within the window and the first day it ends.
  */
 export async function notifyExpiringBalances(deps: NotifyDeps, now = new Date()): Promise<number> {
   const today = todayInParis(now);
@@ -288,7 +323,13 @@ export async function notifyExpiringBalances(deps: NotifyDeps, now = new Date())
   const wallets = await deps.db
     .selectFrom("wallet_balances as b")
     .innerJoin("wallets as w", "w.id", "b.wallet_id")
-    .select(["w.id", "w.user_id"])
+    .select((eb) => [
+      "w.id",
+      "w.user_id",
+      "w.name",
+      eb.fn.sum<number | string>("b.balance").as("amount"),
+      eb.fn.min("b.end_date").as("end_date"),
+    ])
     .where("b.balance", ">", 0)
     .where("b.end_date", ">=", today)
     .where("b.end_date", "<=", limit)
@@ -305,9 +346,14 @@ export async function notifyExpiringBalances(deps: NotifyDeps, now = new Date())
         ),
       ),
     )
-    .groupBy(["w.id", "w.user_id"])
+    .groupBy(["w.id", "w.user_id", "w.name"])
     .execute();
-  for (const wallet of wallets) await notify(deps, wallet.user_id, "wallet_expire_in_notification", wallet.id, { now });
+  for (const wallet of wallets)
+    await notify(deps, wallet.user_id, "wallet_expire_in_notification", wallet.id, {
+      now,
+      // PostgreSQL's sum of integers is a bigint, which its driver reads as a string.
+      facts: { wallet: wallet.name, amount: Number(wallet.amount), endDate: wallet.end_date },
+    });
   return wallets.length;
 }
 
