@@ -5,7 +5,14 @@ import { formatCents } from "~/domain/money";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
 import { useTranslation, type Translate } from "~/i18n";
 import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/domain/transactions";
+import { DeclineExplanation } from "~/components/DeclineExplanation";
 import { TransactionSplit } from "~/components/TransactionSplit";
+
+/**
+ * The prefix of an item's id (its #fragment): a payment waiting for its capture is listed in the tab and among the
+ * reserved amounts, each under an id of its own.
+ */
+type Anchor = "tx" | "reserved";
 
 /** Status names the catalogue says in words; others show as the issuer sent them. */
 const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];
@@ -16,7 +23,7 @@ const TABS: TransactionTab[] = ["approved", "declined"];
  * With JS the page data is fetched without a reload; then focus moves to the first new item and the
  * number of new items is announced in a polite live region.
  */
-function useRevealNewItems(items: CardTransaction[], announce: (count: number) => string): string {
+function useRevealNewItems(items: CardTransaction[], anchor: Anchor, announce: (count: number) => string): string {
   const previous = useRef(items.map((i) => i.id));
   const [announcement, setAnnouncement] = useState("");
   useEffect(() => {
@@ -29,9 +36,9 @@ function useRevealNewItems(items: CardTransaction[], announce: (count: number) =
       if (now.join() !== before.join()) setAnnouncement("");
       return;
     }
-    document.getElementById(`tx-${now[before.length]}`)?.focus();
+    document.getElementById(`${anchor}-${now[before.length]}`)?.focus();
     setAnnouncement(announce(now.length - before.length));
-  }, [items, announce]);
+  }, [items, anchor, announce]);
   return announcement;
 }
 
@@ -49,23 +56,57 @@ function statusInWords(t: Translate, item: CardTransaction): string {
   return t("cards.transactions.statusWithReason", { status, reason });
 }
 
-function TransactionItem({ item, cardId, reportable }: { item: CardTransaction; cardId: string; reportable: boolean }) {
+/**
+ * The amount in the direction the money went (issue 30 §5): a payment, captured or waiting for its capture, leaves
+ * the wallets (a minus sign, in ink); a declined or released one moved nothing (no sign, muted).
+ */
+function TransactionAmount({ item }: { item: CardTransaction }) {
+  const debit = item.status === "approved" || item.status === "pending";
+  return (
+    <span className={`tx__amount tx__amount--${debit ? "debit" : "none"}`}>
+      {formatCents(debit ? -item.amount : item.amount)}
+    </span>
+  );
+}
+
+function TransactionItem({
+  item,
+  cardId,
+  reportable,
+  anchor,
+}: {
+  item: CardTransaction;
+  cardId: string;
+  reportable: boolean;
+  anchor: Anchor;
+}) {
   const { t } = useTranslation();
   const date = formatDateTime(item.transactionAt);
   const canReport = reportable && (item.status === "approved" || item.status === "declined");
+  // A decline with its reason says the binding cause and, when recorded, its figures (issue 30 §3), full width.
+  const explained = item.status === "declined" && item.statusReason !== null;
   return (
     // tabIndex -1: "Voir plus" moves focus here (with JS) or scrolls here (#tx-… without JS).
-    <li className="tx" id={`tx-${item.id}`} tabIndex={-1}>
+    <li className="tx" id={`${anchor}-${item.id}`} tabIndex={-1}>
       <div className="tx__main">
         <span className="tx__merchant">{item.merchantName}</span>
         <span className="tx__meta">
           {item.merchantCity} · <time dateTime={item.transactionAt}>{date}</time>
         </span>
-        <span className={`tx__status tx__status--${KNOWN_STATUSES.includes(item.status) ? item.status : "other"}`}>
-          {statusInWords(t, item)}
-        </span>
+        {explained ? null : (
+          <span className={`tx__status tx__status--${KNOWN_STATUSES.includes(item.status) ? item.status : "other"}`}>
+            {statusInWords(t, item)}
+          </span>
+        )}
       </div>
-      <span className="tx__amount">{formatCents(item.amount)}</span>
+      <TransactionAmount item={item} />
+      {explained ? (
+        <DeclineExplanation
+          code={item.statusReason ?? ""}
+          detail={item.declineDetail}
+          lead={t("cards.transactions.status.declined")}
+        />
+      ) : null}
       <TransactionSplit item={item} />
       {item.overflowAmount > 0 ? (
         <div className={`tx__overflow${item.latestPaymentStatus === "payment_failed" ? " tx__overflow--failed" : ""}`}>
@@ -141,10 +182,10 @@ export function TransactionsPanel({
   frozen,
 }: TransactionsPanelData) {
   const { t } = useTranslation();
-  const announcement = useRevealNewItems(items, (count) =>
+  const announcement = useRevealNewItems(items, "tx", (count) =>
     count === 1 ? t("cards.transactions.moreShownOne") : t("cards.transactions.moreShown", { count }),
   );
-  const frozenAnnouncement = useRevealNewItems(frozen.items, (count) =>
+  const frozenAnnouncement = useRevealNewItems(frozen.items, "reserved", (count) =>
     count === 1 ? t("cards.transactions.moreFrozenShownOne") : t("cards.transactions.moreFrozenShown", { count }),
   );
   /** This card's page with the panel's state changed; the defaults stay out of the URL. */
@@ -180,7 +221,7 @@ export function TransactionsPanel({
         ) : (
           <ol className="tx-list" aria-label={t(`cards.transactions.listLabel.${tab}`)}>
             {items.map((item) => (
-              <TransactionItem key={item.id} item={item} cardId={cardId} reportable />
+              <TransactionItem key={item.id} item={item} cardId={cardId} reportable anchor="tx" />
             ))}
           </ol>
         )}
@@ -208,7 +249,7 @@ export function TransactionsPanel({
         ) : (
           <ol className="tx-list" aria-labelledby="reserved-title">
             {frozen.items.map((item) => (
-              <TransactionItem key={item.id} item={item} cardId={cardId} reportable={false} />
+              <TransactionItem key={item.id} item={item} cardId={cardId} reportable={false} anchor="reserved" />
             ))}
           </ol>
         )}
@@ -216,7 +257,7 @@ export function TransactionsPanel({
           <p>
             <Link
               className="link-action"
-              to={pageWith({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `tx-${frozen.nextId}`)}
+              to={pageWith({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `reserved-${frozen.nextId}`)}
               preventScrollReset
             >
               {t("cards.transactions.moreFrozen")}

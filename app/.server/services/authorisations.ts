@@ -398,7 +398,7 @@ export async function loadWalletStates(
       .innerJoin("groups", "groups.id", "wallets.group_id")
       .select([
         "wallets.id",
-        "wallets.name",
+        "wallets.name as name",
         "wallets.wallet_type",
         "wallets.unlimited",
         "wallets.daily_spending_limit",

@@ -1,4 +1,6 @@
-import type { DeclineCode } from "~/domain/authorisation";
+import type { DeclineCode, DeclineDetail } from "~/domain/authorisation";
+import { declineWords } from "~/domain/decline-explanation";
+import type { Translate } from "~/i18n";
 import { frenchWords, type CatalogueKey } from "~/i18n/words.server";
 
 /**
@@ -32,12 +34,50 @@ export function declineSentence(code: RecordedDecline): string {
   });
 }
 
-/** The notification's sentence of a payment: accepted, or refused with its reason (cents said as euros). */
+/**
+ * The explanation's keys through the one translator of words outside a page: they are built from the decline's
+ * stops and the saved card's cases (`cards.transactions.explain.*`), each held to its French by this module's test.
+ */
+const frenchTranslate: Translate = (key, options) =>
+  frenchWords(key as CatalogueKey, options as Record<string, string | number> | undefined);
+
+/**
+ * The notification's sentence of a payment (e-mail subject and push): accepted, or refused with its binding cause —
+ * a rule's short reason, or for a shortfall the figures: « Paiement de 420,00 € chez Carrefour refusé : 420,00 €
+ * demandés ; ici vos portefeuilles pouvaient payer 260,80 €. » (issue 30 §3).
+ */
 export function cardPaymentSentence(
-  decision: { kind: "approved" } | { kind: "declined"; code: DeclineCode },
+  decision: { kind: "approved" } | { kind: "declined"; code: DeclineCode; detail?: DeclineDetail | null },
   values: { amount: string; merchant: string },
 ): string {
-  return decision.kind === "approved"
-    ? frenchWords("notificationCentre.cardPayment.approved", values)
-    : frenchWords("notificationCentre.cardPayment.declined", { ...values, reason: declineReason(decision.code) });
+  if (decision.kind === "approved") return frenchWords("notificationCentre.cardPayment.approved", values);
+  const words = declineWords(frenchTranslate, decision.code, decision.detail ?? null);
+  return frenchWords("notificationCentre.cardPayment.declined", { ...values, reason: words.cause });
+}
+
+/**
+ * The e-mail of a decline recorded with its figures (issue 30 §3): the sentence for its subject, and in its body the
+ * cause with what each wallet and the saved card could pay: « Paiement de 420,00 € chez Carrefour refusé : 420,00 €
+ * demandés ; ici vos portefeuilles pouvaient payer 260,80 € : Titres-restaurant 10,80 € (reste du plafond de
+ * 25,00 € du jour), Cadeaux 250,00 € (solde disponible) ; carte enregistrée : aucune carte bancaire par défaut. »
+ * Undefined without figures: the notification's own e-mail says the sentence.
+ */
+export function declinedPaymentMail(
+  decision: { code: DeclineCode; detail: DeclineDetail | null },
+  values: { amount: string; merchant: string },
+): { subject: string; text: string } | undefined {
+  const words = declineWords(frenchTranslate, decision.code, decision.detail);
+  if (words.savedCard === null) return undefined;
+  const figures = { ...values, wallets: words.wallets.join(", "), savedCard: words.savedCard };
+  const explained = words.shortfall
+    ? frenchWords("notificationCentre.cardPayment.declinedShortfall", { ...figures, figures: words.cause })
+    : frenchWords("notificationCentre.cardPayment.declinedRule", {
+        ...figures,
+        reason: words.cause,
+        figures: words.figures ?? "",
+      });
+  return {
+    subject: frenchWords("notificationCentre.cardPayment.declined", { ...values, reason: words.cause }),
+    text: `${explained}\n\n${frenchWords("notificationCentre.mailFooter")}`,
+  };
 }

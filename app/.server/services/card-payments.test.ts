@@ -149,7 +149,10 @@ describe("paying with the card", () => {
     ]);
     const { mails, pushes } = await sent(p);
     expect(mails.map((m) => m.subject)).toEqual([`Paiement de ${formatCents(1250)} chez Le Petit Café accepté.`]);
-    expect(pushes.map((m) => m.body)).toEqual([`Paiement de ${formatCents(1250)} chez Le Petit Café accepté.`]);
+    // The push opens the payment in the card's transactions.
+    expect(pushes.map((m) => m.body)).toEqual([
+      `Paiement de ${formatCents(1250)} chez Le Petit Café accepté.\n/cards/${p.cards["4242"]}#tx-${result.authorizationId}`,
+    ]);
   });
 
   test("declined on a Sunday: the notification says why in words", async () => {
@@ -161,12 +164,20 @@ describe("paying with the card", () => {
     );
     await settled;
     expect(result).toMatchObject({ kind: "declined", code: "meal_sunday" });
+    if (result.kind !== "declined") return;
     expect((await notificationsOf(p.userId)).map((n) => n.type)).toEqual(["card_authorization_declined_notification"]);
     const { mails, pushes } = await sent(p);
     const sentence = `Paiement de ${formatCents(1250)} chez Le Petit Café refusé : les titres-restaurant ne s'utilisent pas le dimanche.`;
     expect(mails.map((m) => m.subject)).toEqual([sentence]);
-    expect(mails[0]!.body).toContain(sentence);
-    expect(pushes.map((m) => m.body)).toEqual([sentence]);
+    // The e-mail's body says the figures too (issue 30 §3).
+    expect(mails[0]!.body).toContain(
+      `Paiement de ${formatCents(1250)} chez Le Petit Café refusé : les titres-restaurant ne s'utilisent pas le dimanche ; ` +
+        `${formatCents(1250)} demandés ; ici vos portefeuilles pouvaient payer ${formatCents(0)} : ` +
+        `Titres-restaurant ${formatCents(0)} (pas le dimanche) ; carte enregistrée : elle ne paie jamais un paiement entier.`,
+    );
+    expect(pushes.map((m) => m.body)).toEqual([
+      `${sentence}\n/cards/${p.cards["4242"]}?tab=declined#tx-${result.authorizationId}`,
+    ]);
   });
 
   test("preferences off: the row in the centre, no e-mail, no push", async () => {

@@ -2,7 +2,7 @@ import { formatCents } from "~/domain/money";
 import type { Platform } from "../platform";
 import { PaymentError } from "../providers/payments/port";
 import { authorise, type AuthoriseRequest, type AuthoriseResult } from "./authorisations";
-import { cardPaymentSentence } from "./card-payment-words";
+import { cardPaymentSentence, declinedPaymentMail } from "./card-payment-words";
 import {
   capture,
   expireStale,
@@ -75,16 +75,15 @@ async function settle(deps: CardPaymentDeps, request: AuthoriseRequest, result: 
     .executeTakeFirst();
   if (!owner) return;
   const approved = result.kind === "approved";
-  const sentence = cardPaymentSentence(result, {
-    amount: formatCents(request.amount),
-    merchant: request.merchant.name.trim() || "?",
-  });
+  const values = { amount: formatCents(request.amount), merchant: request.merchant.name.trim() || "?" };
+  // A decline with its figures says them in the e-mail's body (issue 30 §3); the subject and the push, the sentence.
+  const mail = result.kind === "declined" ? declinedPaymentMail(result, values) : undefined;
   await deliverNotification(
     deps,
     owner.user_id,
     approved ? "card_authorization_approved_notification" : "card_authorization_declined_notification",
     result.authorizationId,
-    { sentence },
+    { sentence: cardPaymentSentence(result, values), mail },
   );
 }
 

@@ -1,4 +1,4 @@
-import type { DeclineCode } from "~/domain/authorisation";
+import { readDeclineDetail, type DeclineCode, type DeclineDetail } from "~/domain/authorisation";
 import type { TerminalPayment } from "~/domain/terminal-schemas";
 import type { DB } from "../db";
 import type { Platform } from "../platform";
@@ -92,6 +92,8 @@ export interface TerminalAuthorisation {
   /** approved (held), captured, declined, reversed (or expired). */
   state: "approved" | "captured" | "declined" | "reversed";
   reason: string | null;
+  /** A decline's figures as the engine recorded them (issue 30 §3); null otherwise. */
+  detail: DeclineDetail | null;
   /** Each wallet's part (its name and cents), in the card's priority order. */
   parts: { wallet: string; amount: number }[];
   overflow: number;
@@ -121,6 +123,7 @@ export async function listTerminalAuthorisations(
       "a.transaction_at",
       "a.status_name",
       "a.status_reason",
+      "a.decline_detail",
       "a.frozen",
       "a.has_card_transactions",
       "a.overflow_amount",
@@ -186,6 +189,7 @@ export async function listTerminalAuthorisations(
       transactionAt: r.transaction_at,
       state,
       reason: r.status_reason,
+      detail: readDeclineDetail(r.decline_detail ?? null),
       parts: [...parts.entries()].map(([wallet, amount]) => ({ wallet, amount })),
       overflow: r.overflow_amount,
       overflowStatus: intents.find((i) => i.authorization_id === r.id)?.latest_status ?? null,

@@ -3,6 +3,7 @@ import { data, Form } from "react-router";
 import { useTranslation, type Translate } from "~/i18n";
 import type { Route } from "./+types/terminal";
 import { DocumentTitle } from "~/components/DocumentTitle";
+import { DeclineExplanation } from "~/components/DeclineExplanation";
 import { PublicShell } from "~/components/PublicShell";
 import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget } from "~/components/forms";
 import { formatDateTime, parisNow } from "~/domain/dates";
@@ -99,7 +100,10 @@ function stateInWords(t: Translate, a: TerminalAuthorisation): string {
   return a.reason ? `${state} : ${t(`cards.transactions.reasons.${a.reason}`, { defaultValue: a.reason })}` : state;
 }
 
-/** The decision: approved with each wallet's part and the overflow's charge, or declined with its reason. */
+/**
+ * The decision: approved with each wallet's part and the overflow's charge, or declined with its cause and, when the
+ * engine recorded them, what each wallet and the saved card could pay (issue 30 §3).
+ */
 function Decision({ decision }: { decision: TerminalAuthorisation }) {
   const { t } = useTranslation();
   const approved = decision.state === "approved" || decision.state === "captured";
@@ -131,12 +135,11 @@ function Decision({ decision }: { decision: TerminalAuthorisation }) {
           ) : null}
         </ul>
       ) : (
-        <p>
-          {t("cards.transactions.statusWithReason", {
-            status: t("cards.transactions.status.declined"),
-            reason: t(`cards.transactions.reasons.${decision.reason ?? ""}`, { defaultValue: decision.reason ?? "" }),
-          })}
-        </p>
+        <DeclineExplanation
+          code={decision.reason ?? ""}
+          detail={decision.detail}
+          lead={t("cards.transactions.status.declined")}
+        />
       )}
     </section>
   );
