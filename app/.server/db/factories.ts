@@ -324,7 +324,8 @@ export function buildLicence(
 
 /**
  * A partner shop (France, enabled unless given a `disabled_reason`); its names default to the French
- * one, and `search_text` is always made from them (partnerSearchText), as migration 010 does.
+ * one, and `search_text` is always made from them (partnerSearchText), as migration 010 does. Its category
+ * code is unknown and it is not located unless given (the store locator locates it on its next search).
  */
 export function buildPartner(
   fields: Pick<PartnerTable, "name_fr"> & Partial<Omit<PartnerTable, "search_text">>,
@@ -337,6 +338,10 @@ export function buildPartner(
     city: "Lyon",
     country: "FR",
     enabled: fields.disabled_reason ? 0 : 1,
+    category_code: null,
+    latitude: null,
+    longitude: null,
+    located_at: null,
     ...fields,
     ...names,
     disabled_reason: fields.disabled_reason ?? null,

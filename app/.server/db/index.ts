@@ -34,6 +34,7 @@ import * as lightVersion from "./migrations/019_light_version";
 import * as mailOutbox from "./migrations/020_mail_outbox";
 import * as declineDetail from "./migrations/021_decline_detail";
 import * as notificationFacts from "./migrations/022_notification_facts";
+import * as partnerLocations from "./migrations/023_partner_locations";
 import * as reservedSums from "./migrations/024_reserved_sums";
 import type { Database } from "./schema";
 
@@ -132,6 +133,7 @@ const migrations: Record<string, Migration> = {
   "020_mail_outbox": mailOutbox,
   "021_decline_detail": declineDetail,
   "022_notification_facts": notificationFacts,
+  "023_partner_locations": partnerLocations,
   "024_reserved_sums": reservedSums,
 };
 

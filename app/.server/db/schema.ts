@@ -418,6 +418,13 @@ export interface PartnerTable {
   disabled_reason: string | null;
   /** The names folded for search (migration 010, partnerSearchText). */
   search_text: string;
+  /** ISO 18245 merchant category code: which wallets pay there (migration 023); null: unknown, not listed. */
+  category_code: string | null;
+  /** Where the geodata provider places its postcode and city (migration 023); null: not located. */
+  latitude: number | null;
+  longitude: number | null;
+  /** When it was located (found or not); null: still to locate. */
+  located_at: string | null;
 }
 
 export interface ExpenseRequestTable {
@@ -960,6 +967,10 @@ export const SCHEMA_COLUMNS = {
     "enabled",
     "disabled_reason",
     "search_text",
+    "category_code",
+    "latitude",
+    "longitude",
+    "located_at",
   ],
   expense_requests: [
     "id",

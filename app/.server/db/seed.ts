@@ -411,29 +411,126 @@ const EXPENSE_TYPES = [
 
 type PartnerSeed = Omit<
   PartnerTable,
-  "id" | "name_en" | "name_nl" | "country" | "enabled" | "disabled_reason" | "search_text"
+  | "id"
+  | "name_en"
+  | "name_nl"
+  | "country"
+  | "enabled"
+  | "disabled_reason"
+  | "search_text"
+  | "latitude"
+  | "longitude"
+  | "located_at"
 > &
   Partial<Pick<PartnerTable, "name_en" | "name_nl" | "disabled_reason">>;
 
-/** Shop names are proper names, the same in every language unless a translation is given. */
+/**
+ * Shop names are proper names, the same in every language unless a translation is given. Each shop has
+ * the ISO 18245 category its card payments carry (restaurants 5812, bakeries 5462, book shops 5942…):
+ * the store locator lists it for the wallets allowed to pay there; it locates them on its first search.
+ */
 const PARTNERS: PartnerSeed[] = [
-  { name_fr: "Le Bistrot des Halles", line1: "102 cours Lafayette", zipcode: "69003", city: "Lyon" },
-  { name_fr: "Boulangerie Pain & Co", line1: "47 rue Paul Bert", zipcode: "69003", city: "Lyon" },
-  { name_fr: "Le Comptoir Lyonnais", line1: "6 place des Jacobins", zipcode: "69002", city: "Lyon" },
-  { name_fr: "Brasserie du Rhône", line1: "20 quai Augagneur", zipcode: "69003", city: "Lyon" },
-  { name_fr: "Sakura Sushi", line1: "9 rue Mercière", zipcode: "69002", city: "Lyon" },
-  { name_fr: "Le Petit Café", line1: "14 rue Mercière", zipcode: "69002", city: "Lyon" },
-  { name_fr: "Primeur du Plateau", line1: "3 boulevard de la Croix-Rousse", zipcode: "69004", city: "Lyon" },
-  { name_fr: "Librairie des Terreaux", line1: "12 rue d'Algérie", zipcode: "69001", city: "Lyon" },
-  { name_fr: "Club Escalade Croix-Rousse", line1: "15 rue Dumenge", zipcode: "69004", city: "Lyon" },
-  { name_fr: "Boutique Cadeaux Presqu'île", line1: "28 rue de la République", zipcode: "69002", city: "Lyon" },
-  { name_fr: "Théâtre du Vieux-Lyon", line1: "5 rue Saint-Jean", zipcode: "69005", city: "Lyon" },
-  { name_fr: "Atelier Poterie Saint-Georges", line1: "10 rue Saint-Georges", zipcode: "69005", city: "Lyon" },
-  { name_fr: "Vélo Station Part-Dieu", line1: "17 boulevard Marius Vivier-Merle", zipcode: "69003", city: "Lyon" },
-  { name_fr: "Recharge Express Gerland", line1: "300 avenue Jean Jaurès", zipcode: "69007", city: "Lyon" },
-  { name_fr: "Librairie du Marais", line1: "18 rue des Francs-Bourgeois", zipcode: "75004", city: "Paris" },
-  { name_fr: "Sport Plus République", line1: "5 place de la République", zipcode: "75003", city: "Paris" },
-  { name_fr: "Fromagerie Lacroix", line1: "31 rue de Bretagne", zipcode: "75003", city: "Paris" },
+  {
+    name_fr: "Le Bistrot des Halles",
+    line1: "102 cours Lafayette",
+    zipcode: "69003",
+    city: "Lyon",
+    category_code: "5812",
+  },
+  {
+    name_fr: "Boulangerie Pain & Co",
+    line1: "47 rue Paul Bert",
+    zipcode: "69003",
+    city: "Lyon",
+    category_code: "5462",
+  },
+  {
+    name_fr: "Le Comptoir Lyonnais",
+    line1: "6 place des Jacobins",
+    zipcode: "69002",
+    city: "Lyon",
+    category_code: "5812",
+  },
+  { name_fr: "Brasserie du Rhône", line1: "20 quai Augagneur", zipcode: "69003", city: "Lyon", category_code: "5812" },
+  { name_fr: "Sakura Sushi", line1: "9 rue Mercière", zipcode: "69002", city: "Lyon", category_code: "5812" },
+  { name_fr: "Le Petit Café", line1: "14 rue Mercière", zipcode: "69002", city: "Lyon", category_code: "5814" },
+  {
+    name_fr: "Primeur du Plateau",
+    line1: "3 boulevard de la Croix-Rousse",
+    zipcode: "69004",
+    city: "Lyon",
+    category_code: "5499",
+  },
+  {
+    name_fr: "Librairie des Terreaux",
+    line1: "12 rue d'Algérie",
+    zipcode: "69001",
+    city: "Lyon",
+    category_code: "5942",
+  },
+  {
+    name_fr: "Club Escalade Croix-Rousse",
+    line1: "15 rue Dumenge",
+    zipcode: "69004",
+    city: "Lyon",
+    category_code: "7997",
+  },
+  {
+    name_fr: "Boutique Cadeaux Presqu'île",
+    line1: "28 rue de la République",
+    zipcode: "69002",
+    city: "Lyon",
+    category_code: "5947",
+  },
+  {
+    name_fr: "Théâtre du Vieux-Lyon",
+    line1: "5 rue Saint-Jean",
+    zipcode: "69005",
+    city: "Lyon",
+    category_code: "7922",
+  },
+  {
+    name_fr: "Atelier Poterie Saint-Georges",
+    line1: "10 rue Saint-Georges",
+    zipcode: "69005",
+    city: "Lyon",
+    category_code: "5970",
+  },
+  {
+    name_fr: "Vélo Station Part-Dieu",
+    line1: "17 boulevard Marius Vivier-Merle",
+    zipcode: "69003",
+    city: "Lyon",
+    category_code: "5940",
+  },
+  {
+    name_fr: "Recharge Express Gerland",
+    line1: "300 avenue Jean Jaurès",
+    zipcode: "69007",
+    city: "Lyon",
+    category_code: "5552",
+  },
+  {
+    name_fr: "Librairie du Marais",
+    line1: "18 rue des Francs-Bourgeois",
+    zipcode: "75004",
+    city: "Paris",
+    category_code: "5942",
+  },
+  {
+    name_fr: "Sport Plus République",
+    line1: "5 place de la République",
+    zipcode: "75003",
+    city: "Paris",
+    category_code: "5941",
+  },
+  {
+    name_fr: "Fromagerie Lacroix",
+    line1: "31 rue de Bretagne",
+    zipcode: "75003",
+    city: "Paris",
+    category_code: "5451",
+  },
   {
     name_fr: "Croisières du Vieux-Port",
     name_en: "Old Port Cruises",
@@ -441,6 +538,7 @@ const PARTNERS: PartnerSeed[] = [
     line1: "1 quai du Port",
     zipcode: "13002",
     city: "Marseille",
+    category_code: "4411",
   },
   {
     name_fr: "Gîtes du Vercors",
@@ -449,15 +547,29 @@ const PARTNERS: PartnerSeed[] = [
     line1: "8 place de l'Église",
     zipcode: "38250",
     city: "Villard-de-Lans",
+    category_code: "7011",
   },
-  { name_fr: "Bouquinerie Bordelaise", line1: "22 rue Sainte-Catherine", zipcode: "33000", city: "Bordeaux" },
-  { name_fr: "Aquasport Lille", line1: "45 rue Nationale", zipcode: "59000", city: "Lille" },
-  { name_fr: "Cinéma Lumière Bellecour", line1: "12 rue de la Barre", zipcode: "69002", city: "Lyon" },
+  {
+    name_fr: "Bouquinerie Bordelaise",
+    line1: "22 rue Sainte-Catherine",
+    zipcode: "33000",
+    city: "Bordeaux",
+    category_code: "5942",
+  },
+  { name_fr: "Aquasport Lille", line1: "45 rue Nationale", zipcode: "59000", city: "Lille", category_code: "7997" },
+  {
+    name_fr: "Cinéma Lumière Bellecour",
+    line1: "12 rue de la Barre",
+    zipcode: "69002",
+    city: "Lyon",
+    category_code: "7832",
+  },
   {
     name_fr: "Station-service du Rhône",
     line1: "150 avenue Franklin Roosevelt",
     zipcode: "69120",
     city: "Vaulx-en-Velin",
+    category_code: "5541",
     disabled_reason: "Ce partenaire n'accepte plus les paiements avec la carte avantages.",
   },
   {
@@ -465,6 +577,7 @@ const PARTNERS: PartnerSeed[] = [
     line1: "4 rue de la Charité",
     zipcode: "69002",
     city: "Lyon",
+    category_code: "7832",
     disabled_reason: "Établissement fermé définitivement.",
   },
 ];

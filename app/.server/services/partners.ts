@@ -20,7 +20,8 @@ function containsPattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const nameColumn = (locale: Locale) => (locale === "en" ? "name_en" : locale === "nl" ? "name_nl" : "name_fr");
+/** The column of a partner's name in this language (the store locator reads it too). */
+export const nameColumn = (locale: Locale) => (locale === "en" ? "name_en" : locale === "nl" ? "name_nl" : "name_fr");
 
 const COLUMNS = [
   "id",

@@ -29,11 +29,20 @@ export interface DatasetCommune {
   population: number;
   point: GeoPoint | null;
   pointFrom: PointFrom | null;
+  /** Its département (INSEE code such as "69", "2A" or "974", and name): what tells homonyms apart. */
+  department: { code: string; name: string };
+  /** Its postcodes, as La Poste lists them. */
+  postcodes: string[];
 }
 
 export interface FrenchDataset {
   /** Postcode → its communes, the most populated first. */
   byPostcode: Map<string, DatasetCommune[]>;
+  /** A commune's normalised name (`normaliseName`) → the communes of that name, the most populated first: the
+   * store locator's search by town. Cities with arrondissements are here by their own name too ("lyon"). */
+  byName: Map<string, DatasetCommune[]>;
+  /** INSEE code → commune (arrondissements included). */
+  byCode: Map<string, DatasetCommune>;
   /** How the points were found, for the log line of the first load. */
   counts: Record<PointFrom | "none", number>;
 }
@@ -130,6 +139,7 @@ async function geonamesPoints(): Promise<Map<string, GeoPoint>> {
 interface CogCommune {
   code: string;
   nom: string;
+  departement?: string;
   type: "commune-actuelle" | "arrondissement-municipal" | "commune-deleguee" | "commune-associee";
   commune?: string;
   chefLieu?: string;
@@ -151,13 +161,17 @@ function centroid(points: GeoPoint[]): GeoPoint | null {
 }
 
 async function build(): Promise<FrenchDataset> {
-  const [communesText, epciText, points] = await Promise.all([
+  const [communesText, epciText, departmentsText, points] = await Promise.all([
     readFile(require.resolve("@etalab/decoupage-administratif/data/communes.json"), "utf8"),
     readFile(require.resolve("@etalab/decoupage-administratif/data/epci.json"), "utf8"),
+    readFile(require.resolve("@etalab/decoupage-administratif/data/departements.json"), "utf8"),
     geonamesPoints(),
   ]);
   const cog = JSON.parse(communesText) as CogCommune[];
   const epcis = JSON.parse(epciText) as CogEpci[];
+  const departmentNames = new Map(
+    (JSON.parse(departmentsText) as { code: string; nom: string }[]).map((d) => [d.code, d.nom]),
+  );
 
   const communes = new Map<string, DatasetCommune>();
   const postcodesOf = new Map<string, string[]>();
@@ -175,6 +189,8 @@ async function build(): Promise<FrenchDataset> {
       population: c.population ?? 0,
       point,
       pointFrom: point ? "commune" : null,
+      department: { code: c.departement ?? "", name: departmentNames.get(c.departement ?? "") ?? "" },
+      postcodes: c.codesPostaux ?? [],
     });
     postcodesOf.set(c.code, c.codesPostaux ?? []);
   }
@@ -224,7 +240,13 @@ async function build(): Promise<FrenchDataset> {
 
   const counts: FrenchDataset["counts"] = { commune: 0, postcode: 0, intercommunality: 0, none: 0 };
   for (const commune of communes.values()) counts[commune.pointFrom ?? "none"]++;
-  return { byPostcode, counts };
+  const byName = new Map<string, DatasetCommune[]>();
+  for (const commune of communes.values()) {
+    const key = normaliseName(commune.name);
+    byName.set(key, [...(byName.get(key) ?? []), commune]);
+  }
+  for (const list of byName.values()) list.sort((a, b) => b.population - a.population);
+  return { byPostcode, byName, byCode: communes, counts };
 }
 
 let loading: Promise<FrenchDataset> | undefined;

@@ -15,4 +15,6 @@ export function createGeodata(env: Env, logger: Logger): Geodata {
   return createRoutingGeodata({ url: env.ROUTING_URL, timeoutMs: env.ROUTING_TIMEOUT_MS, offline, logger });
 }
 
-export type { DistanceResult, GeoAddress, Geodata, GeoPoint, LocateResult } from "./port";
+export type { DistanceResult, GeoAddress, Geodata, GeoPoint, LocateResult, Place, PlaceSearch } from "./port";
+export { PLACES_MAX } from "./port";
+export { findPlaces, greatCircleMeters } from "./offline";

@@ -1,5 +1,14 @@
 import { frenchDataset, normaliseName, type DatasetCommune, type FrenchDataset } from "./dataset";
-import type { DistanceResult, GeoAddress, Geodata, GeoPoint, LocateResult } from "./port";
+import {
+  PLACES_MAX,
+  type DistanceResult,
+  type GeoAddress,
+  type Geodata,
+  type GeoPoint,
+  type LocateResult,
+  type Place,
+  type PlaceSearch,
+} from "./port";
 
 /** The mean Earth radius (IUGG), in metres. */
 const EARTH_RADIUS_M = 6_371_008.8;
@@ -30,6 +39,46 @@ function names(commune: DatasetCommune, city: string): boolean {
   // INSEE codes of arrondissements: 751NN (Paris), 6938N (Lyon), 132NN (Marseille).
   const number = Number(commune.code.startsWith("6938") ? commune.code.slice(4) : commune.code.slice(3));
   return Number(arrondissement[2]) === number;
+}
+
+/** The shortest beginning of a name searched for among the communes' names when no commune has the name itself. */
+const PREFIX_MIN_LENGTH = 3;
+
+/** A located commune as a place, with the postcode searched (else its first). */
+function placeOf(commune: DatasetCommune, postcode?: string): Place[] {
+  if (!commune.point) return [];
+  const { code, name, department, point } = commune;
+  return [{ code, name, department, point, postcode: postcode ?? commune.postcodes[0] ?? "" }];
+}
+
+/** The communes of a name: those that have it, else those whose name begins with it. */
+function communesNamed(data: FrenchDataset, town: string): DatasetCommune[] {
+  const name = normaliseName(town);
+  const exact = data.byName.get(name);
+  if (exact) return exact;
+  if (name.length < PREFIX_MIN_LENGTH) return [];
+  const found: DatasetCommune[] = [];
+  for (const [key, communes] of data.byName) if (key.startsWith(name)) found.push(...communes);
+  return found.sort((a, b) => b.population - a.population);
+}
+
+/**
+ * The communes a search names (the store locator's postcode or town), the most populated first, at most
+ * PLACES_MAX; none when nothing matches or the commune has no point.
+ */
+export async function findPlaces(search: PlaceSearch, dataset = frenchDataset): Promise<Place[]> {
+  return findIn(await dataset(), search).slice(0, PLACES_MAX);
+}
+
+function findIn(data: FrenchDataset, search: PlaceSearch): Place[] {
+  if ("code" in search) {
+    const commune = data.byCode.get(search.code);
+    return commune ? placeOf(commune) : [];
+  }
+  if (!("postcode" in search)) return communesNamed(data, search.town).flatMap((c) => placeOf(c));
+  const communes = data.byPostcode.get(search.postcode.replace(/\s+/g, "")) ?? [];
+  const city = normaliseCity(search.town ?? "");
+  return communes.filter((c) => city === "" || names(c, city)).flatMap((c) => placeOf(c, search.postcode));
 }
 
 export interface OfflineGeodataOptions {

@@ -38,6 +38,31 @@ export type DistanceResult =
 // The routing adapter never fails the simulation: when its service errs or times out it answers the
 // offline estimate (source "estimate") and logs why.
 
+/**
+ * A commune as the store locator names it (issue 30 item 6): to search around, or to tell homonyms apart. Found
+ * by `findPlaces` (offline.ts), which reads the French dataset whatever the adapter: a routing service measures
+ * roads, it does not name places.
+ */
+export interface Place {
+  /** INSEE code (an arrondissement's own for Paris, Lyon and Marseille). */
+  code: string;
+  name: string;
+  /** INSEE code ("69", "2A", "974") and name of its département. */
+  department: { code: string; name: string };
+  /** The postcode searched, else the commune's first. */
+  postcode: string;
+  point: GeoPoint;
+}
+
+/**
+ * Which communes to find: those of a postcode (with a town: the ones it names), those of a town's name (if none
+ * has it, those whose name begins with it), or the one of an INSEE code.
+ */
+export type PlaceSearch = { postcode: string; town?: string } | { town: string } | { code: string };
+
+/** The most communes one search answers (a name shared by more is rare: "Saint-Martin" has 13 of its own). */
+export const PLACES_MAX = 20;
+
 export interface Geodata {
   readonly name: "offline" | "routing";
   locate(address: GeoAddress): Promise<LocateResult>;

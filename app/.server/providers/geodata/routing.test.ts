@@ -15,11 +15,23 @@ const commune = (code: string, name: string, lat: number, lon: number): DatasetC
   population: 1,
   point: { lat, lon },
   pointFrom: "commune",
+  department: { code: "69", name: "Rhône" },
+  postcodes: [],
 });
+const lyon3 = commune("69383", "Lyon 3e Arrondissement", 45.76124, 4.85184);
+const lyon6 = commune("69386", "Lyon 6e Arrondissement", 45.76788, 4.85064);
 const dataset: FrenchDataset = {
   byPostcode: new Map([
-    ["69003", [commune("69383", "Lyon 3e Arrondissement", 45.76124, 4.85184)]],
-    ["69006", [commune("69386", "Lyon 6e Arrondissement", 45.76788, 4.85064)]],
+    ["69003", [lyon3]],
+    ["69006", [lyon6]],
+  ]),
+  byName: new Map([
+    ["lyon 3e arrondissement", [lyon3]],
+    ["lyon 6e arrondissement", [lyon6]],
+  ]),
+  byCode: new Map([
+    ["69383", lyon3],
+    ["69386", lyon6],
   ]),
   counts: { commune: 2, postcode: 0, intercommunality: 0, none: 0 },
 };
