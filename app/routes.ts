@@ -109,5 +109,7 @@ export default [
     ]),
   ]),
 
-  route("*", "routes/public/not-found.tsx"),
+  // Any other address: a 404 inside the signed-in shell for a signed-in person (navigation kept), the
+  // public 404 for anyone else (the middleware of routes/shell/not-found-layout.tsx).
+  layout("routes/shell/not-found-layout.tsx", [route("*", "routes/public/not-found.tsx")]),
 ] satisfies RouteConfig;

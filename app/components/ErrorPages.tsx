@@ -1,5 +1,7 @@
+import { Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import { DocumentTitle } from "./DocumentTitle";
+import { PageHeader } from "./PageHeader";
 import { PublicShell } from "./PublicShell";
 
 /** An error page: what happened, in words, and the way back home. */
@@ -15,6 +17,22 @@ function ErrorPage({ title, text, back }: { title: string; text: string; back: s
         </a>
       </p>
     </PublicShell>
+  );
+}
+
+/** The same 404 inside the signed-in shell: its header and navigation stay (issue 30 item 7). */
+export function NotFoundContent() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={t("notFound.title")} />
+      <p>{t("notFound.text")}</p>
+      <p>
+        <Link to="/cards" className="link-action">
+          {t("notFound.back")}
+        </Link>
+      </p>
+    </>
   );
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, href, useLocation, useNavigate } from "react-router";
 import { useTranslation } from "~/i18n";
 import { useHydrated } from "./useHydrated";
+import { Icon } from "./Icon";
 
 interface Wallet {
   id: string;
@@ -78,7 +79,7 @@ export function SortableWallets({ cardId, wallets }: { cardId: string; wallets: 
           <li key={wallet.id} className="sortable__item">
             {hydrated ? (
               <span className="sortable__handle" aria-hidden="true">
-                ⠿
+                <Icon name="arrows-up-down" />
               </span>
             ) : null}
             <span className="sortable__position">{t("cards.priority.position", { position: index + 1 })}</span>

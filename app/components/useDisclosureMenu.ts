@@ -3,9 +3,10 @@ import { useEffect, useRef } from "react";
 /**
  * A `<details>` used as a menu (WCAG 2.4.11, issue 13 finding 4): with JavaScript it closes on Escape
  * (focus back to its `summary`) and as soon as focus moves to something outside it, so the open panel
- * never covers the next focused control. Without JavaScript the stylesheet keeps the panels in flow.
- * A pointer press outside closes it only after its click: the panel is in flow, and closing it on the
- * press would move the page under the pointer and make the click miss what was pressed.
+ * never covers the next focused control; a click outside closes it too. Without JavaScript the stylesheet
+ * hides the user menu's floating panel while the keyboard focus is outside it (app.css, "Header").
+ * A pointer press outside closes a menu only after its click: the small-screen navigation is in flow,
+ * and closing it on the press would move the page under the pointer and make the click miss.
  */
 export function useDisclosureMenu<T extends HTMLDetailsElement>() {
   const ref = useRef<T>(null);

@@ -45,7 +45,7 @@ test("marie's layout: status banner, navigation of her cards, wallets and benefi
   // Moving between cards changes the page.
   await nav.getByRole("link", { name: "Carte physique •••• 1881" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 1881");
-  await expect(page.getByText(/Livraison : Expédiée – Livraison estimée le \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
+  await expect(page.getByText(/Carte en cours de livraison – arrivée prévue le \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
   await expect(page).toHaveTitle("Carte physique •••• 1881 – Portail Avantages");
   await expectAccessible(page, "card page, shipped card");
 });
@@ -64,6 +64,75 @@ test("claire, a manager without refunds or allowances, sees the manager entry an
   await expect(nav.getByRole("link", { name: "Indemnités mobilité" })).toHaveCount(0);
   await page.locator("summary", { hasText: "Mon compte (Claire Petit)" }).click();
   await expect(page.getByRole("link", { name: /^Espace gestionnaire/ })).toBeVisible();
+});
+
+test.describe("on a 1280 px screen", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("the user menu floats over the page: opening it moves nothing, Escape and a click outside close it", async ({
+    page,
+    makeAccount,
+    signInAs,
+  }) => {
+    const account = await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] });
+    await signInAs(page, account);
+    await page.goto("/cards");
+    const heading = page.getByRole("heading", { level: 1 });
+    const before = await heading.boundingBox();
+    const toggle = page.locator("summary", { hasText: "Mon compte" });
+    await toggle.click();
+    const panel = page.locator(".user-menu__panel");
+    await expect(panel.getByRole("link", { name: "Paramètres" })).toBeVisible();
+    // Issue 30 item 7: the open panel pushed the page down by about 380 px; now the heading stays put.
+    expect(await heading.boundingBox()).toEqual(before);
+    // The panel lies over the page, under its button, and the focus order still runs summary → panel.
+    const [summaryBox, panelBox] = [await toggle.boundingBox(), await panel.boundingBox()];
+    expect(panelBox!.y).toBeGreaterThanOrEqual(summaryBox!.y + summaryBox!.height);
+    expect(panelBox!.y).toBeLessThan(before!.y + before!.height);
+    await expectAccessible(page, "user menu open over the page at 1280 px");
+
+    await toggle.click();
+    await expect(panel).toBeHidden();
+    if (test.info().project.use.javaScriptEnabled === false) return;
+    await toggle.click();
+    await expect(panel).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(toggle).toBeFocused();
+    await toggle.click();
+    await expect(panel).toBeVisible();
+    await heading.click();
+    await expect(panel).toBeHidden();
+  });
+});
+
+test("an unknown address while signed in: a real 404 inside the layout, navigation kept", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  const account = await makeAccount({ cards: [{ type: "virtual", lastFour: "5556" }] });
+  await signInAs(page, account);
+  const response = await page.goto("/cards/a/page/that/does/not/exist");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page introuvable");
+  await expect(page).toHaveTitle("Page introuvable – Portail Avantages");
+  const nav = page.getByRole("navigation", { name: "Navigation principale" }).filter({ visible: true });
+  await expect(nav.getByRole("link", { name: "Carte virtuelle •••• 5556" })).toBeVisible();
+  await expect(page.locator("summary", { hasText: "Mon compte" })).toBeVisible();
+  await expectAccessible(page, "404, signed in");
+  // The way back is the navigation's: a card's page.
+  await page.getByRole("link", { name: "Revenir à l’accueil" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte virtuelle •••• 5556");
+
+  // Signed out, the same address is the public 404: no navigation, no sign-in detour.
+  await page.context().clearCookies();
+  const signedOut = await page.goto("/cards/a/page/that/does/not/exist");
+  expect(signedOut?.status()).toBe(404);
+  await expect(page).toHaveURL(/\/cards\/a\/page\/that\/does\/not\/exist$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page introuvable");
+  await expect(page.getByRole("navigation", { name: "Navigation principale" })).toHaveCount(0);
+  await expectAccessible(page, "404, signed out");
 });
 
 test.describe("on a 320 px wide phone", () => {

@@ -64,6 +64,7 @@ test("the signed-in pages: cards, wallets, store locator, offers, refunds, allow
     ["/settings/notifications", "Notifications"],
     ["/settings/security", "Sécurité"],
     ["/support", "Aide"],
+    ["/nowhere-at-all", "Page introuvable"],
     ["/logout", "Déconnexion"],
   ] as const) {
     await page.goto(path);

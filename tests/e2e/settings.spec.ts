@@ -1,6 +1,14 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { DEMO_PASSWORD, expectAccessible, latestCodeFor, MARIE, signIn, submitPassword } from "./helpers";
+import {
+  DEMO_PASSWORD,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  latestCodeFor,
+  MARIE,
+  signIn,
+  submitPassword,
+} from "./helpers";
 
 /**
  * Spec 001 §2.4 settings: tabs that are links; the profile (nothing-changed refusal, an e-mail change
@@ -213,6 +221,38 @@ test("a cardholder changes her notification preferences, then her password, and 
   await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, MARIE));
   await page.getByRole("button", { name: "Valider le code" }).click();
   await expect(page).toHaveURL(/\/cards/);
+});
+
+test.describe("on a 320 px wide phone", () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test("the notification preferences stack: each type with its two named boxes on screen, nothing sideways", async ({
+    page,
+    makeAccount,
+    signInAs,
+  }) => {
+    const account = await makeAccount({ cards: [{ type: "virtual", lastFour: "5556" }] });
+    await signInAs(page, account);
+    await page.goto("/settings/notifications");
+    // Issue 30 item 7: the Push column was past the right edge, in a sideways scroll.
+    await expectNoHorizontalScroll(page, "notification preferences at 320 px");
+    for (const type of ["Paiements acceptés", "Paiements refusés", "Demandes de remboursement", "Portefeuilles"]) {
+      const row = page.locator("tbody tr", { hasText: type });
+      await expect(row.getByText("E-mail", { exact: true })).toBeVisible();
+      await expect(row.getByText("Push", { exact: true })).toBeVisible();
+      for (const name of [`${type} par e-mail`, `${type} par notification push`]) {
+        const box = await page.getByRole("checkbox", { name }).boundingBox();
+        expect(box, name).not.toBeNull();
+        expect(box!.x + box!.width, name).toBeLessThanOrEqual(320);
+      }
+    }
+    await page.getByRole("checkbox", { name: "Portefeuilles par notification push" }).uncheck();
+    await page.getByRole("button", { name: "Enregistrer mes préférences" }).click();
+    await expect(page.getByText("Vos préférences de notification sont enregistrées.")).toBeVisible();
+    await expect(page.getByRole("checkbox", { name: "Portefeuilles par notification push" })).not.toBeChecked();
+    await expectNoHorizontalScroll(page, "notification preferences saved, at 320 px");
+    await expectAccessible(page, "notification preferences at 320 px");
+  });
 });
 
 test("a form sent after the session ended says so and leads to sign-in", async ({ page, makeAccount, signInAs }) => {

@@ -18,7 +18,8 @@ import {
 
 /**
  * Notification settings (spec 001 §2.4, §3): four types × e-mail and push, a switch per column for
- * all of them, one save button. Without JavaScript the column switch is applied by the server.
+ * all of them, one save button. Without JavaScript the column switch is applied by the server. Under
+ * 576 px the table stacks (app.css): one group per type, its two boxes named, never a sideways scroll.
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
@@ -115,6 +116,10 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
                           defaultChecked={preferences[type][channel]}
                           onChange={onBox(channel)}
                         />
+                        {/* Shown only when the table stacks (under 576 px): the column's name beside its box. */}
+                        <span className="preferences__channel" aria-hidden="true">
+                          {t(`settings.notifications.channel.${channel}`)}
+                        </span>
                         <span className="visually-hidden">
                           {t(`settings.notifications.cell.${channel}`, {
                             type: t(`settings.notifications.types.${type}`),

@@ -167,7 +167,7 @@ function LightVersionSetting({
 }) {
   const { t } = useTranslation();
   return (
-    <section aria-labelledby="light-version">
+    <section className="settings-card" aria-labelledby="light-version">
       <h2 id="light-version">{t("settings.display.title")}</h2>
       {setting.saveData ? <p className="alert alert--info">{t("settings.display.saveDataActive")}</p> : null}
       <Form method="post" {...getFormProps(form)} noValidate>
@@ -221,54 +221,58 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
       />
       <p>{t("settings.profile.connectedAs", { email: profile.email })}</p>
 
-      <h2 id="profile-identity">{t("settings.profile.identity")}</h2>
-      <dl className="summary-list" aria-labelledby="profile-identity">
-        <div>
-          <dt>{t("settings.profile.lastName")}</dt>
-          <dd>{profile.lastName ?? t("settings.profile.notSet")}</dd>
-        </div>
-        <div>
-          <dt>{t("settings.profile.firstName")}</dt>
-          <dd>{profile.firstName ?? t("settings.profile.notSet")}</dd>
-        </div>
-      </dl>
-      <p className="hint">{t("settings.profile.namesNotice")}</p>
+      <section className="settings-card" aria-labelledby="profile-identity">
+        <h2 id="profile-identity">{t("settings.profile.identity")}</h2>
+        <dl className="summary-list summary-list--flat" aria-labelledby="profile-identity">
+          <div>
+            <dt>{t("settings.profile.lastName")}</dt>
+            <dd>{profile.lastName ?? t("settings.profile.notSet")}</dd>
+          </div>
+          <div>
+            <dt>{t("settings.profile.firstName")}</dt>
+            <dd>{profile.firstName ?? t("settings.profile.notSet")}</dd>
+          </div>
+        </dl>
+        <p className="hint">{t("settings.profile.namesNotice")}</p>
+      </section>
 
-      <h2>{t("settings.profile.contact")}</h2>
-      {profile.pending.email ? <PendingValue field="email" value={profile.pending.email} /> : null}
-      {profile.pending.phone ? <PendingValue field="phone" value={profile.pending.phone} /> : null}
-      <Form method="post" {...getFormProps(form)} noValidate>
-        <RequiredNote />
-        {profile.pending.email ? null : (
-          <Field
-            required
-            field={fields.email}
-            type="email"
-            label={t("settings.profile.email")}
-            hint={t("settings.profile.emailHint")}
-            autoComplete="email"
-            spellCheck={false}
-            maxLength={254}
-          />
-        )}
-        {profile.pending.phone ? null : (
-          <Field
-            required
-            field={fields.phone}
-            type="tel"
-            label={t("settings.profile.phone")}
-            hint={t("settings.profile.phoneHint")}
-            autoComplete="tel"
-            maxLength={25}
-          />
-        )}
-        <TermsField field={fields.terms} locked={profile.termsConfirmed} />
-        <div className="actions">
-          <button type="submit" name="intent" value={INTENT.save} className="button">
-            {t("settings.profile.save")}
-          </button>
-        </div>
-      </Form>
+      <section className="settings-card" aria-labelledby="profile-contact">
+        <h2 id="profile-contact">{t("settings.profile.contact")}</h2>
+        {profile.pending.email ? <PendingValue field="email" value={profile.pending.email} /> : null}
+        {profile.pending.phone ? <PendingValue field="phone" value={profile.pending.phone} /> : null}
+        <Form method="post" {...getFormProps(form)} noValidate>
+          <RequiredNote />
+          {profile.pending.email ? null : (
+            <Field
+              required
+              field={fields.email}
+              type="email"
+              label={t("settings.profile.email")}
+              hint={t("settings.profile.emailHint")}
+              autoComplete="email"
+              spellCheck={false}
+              maxLength={254}
+            />
+          )}
+          {profile.pending.phone ? null : (
+            <Field
+              required
+              field={fields.phone}
+              type="tel"
+              label={t("settings.profile.phone")}
+              hint={t("settings.profile.phoneHint")}
+              autoComplete="tel"
+              maxLength={25}
+            />
+          )}
+          <TermsField field={fields.terms} locked={profile.termsConfirmed} />
+          <div className="actions">
+            <button type="submit" name="intent" value={INTENT.save} className="button">
+              {t("settings.profile.save")}
+            </button>
+          </div>
+        </Form>
+      </section>
 
       <LightVersionSetting
         setting={lightVersion}

@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { href, Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashAlert } from "~/components/FlashAlert";
+import { Icon } from "~/components/Icon";
 import { LogoMark } from "~/components/Logo";
 import { SiteFooter } from "~/components/SiteFooter";
 import { resetCrispOnSignOut } from "~/components/CrispChat";
@@ -257,7 +258,9 @@ function SupportButton() {
   if (pathname === "/support") return null;
   return (
     <Link to={`${href("/support")}?back=${encodeURIComponent(pathname)}`} className="support-button">
-      {t("support.open")}
+      <Icon name="help" />
+      {/* Visually hidden on a phone, where the icon alone keeps the header on one line; still the link's name. */}
+      <span className="support-button__text">{t("support.open")}</span>
     </Link>
   );
 }
