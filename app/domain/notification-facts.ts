@@ -1,4 +1,5 @@
 import { isAllowanceType } from "./allowances";
+import { readDeclineDetail, type DeclineDetail } from "./authorisation";
 import { frenchDay } from "./dates";
 import { formatCents } from "./money";
 
@@ -35,12 +36,19 @@ export type NotificationSubject =
       approved: boolean;
       amount: number;
       merchant: string;
-      /** The decline's code (declined only), and its figures as the engine recorded them (unchecked here). */
+      /** The decline's code and figures as the engine recorded them (declined only; figures read field by field). */
       code: string | null;
-      detail: unknown;
+      detail: DeclineDetail | null;
     }
   | { kind: "cardCreated"; cardType: "physical" | "virtual"; lastFour: string }
-  | { kind: "walletReload"; wallet: string; amount: number; balance: number; endDate: string }
+  | {
+      kind: "walletReload";
+      wallet: string;
+      amount: number;
+      /** What the wallet held right after (null: not known, as for a demo reload spent since). */
+      balance: number | null;
+      endDate: string;
+    }
   | { kind: "walletExpiring"; wallet: string; amount: number; endDate: string }
   | {
       kind: "refund";
@@ -92,7 +100,7 @@ export function readNotificationFacts(type: string, facts: NotificationFacts | n
       amount: f.amount,
       merchant: f.merchant,
       code: approved ? null : textOrNull(f.code),
-      detail: approved ? null : (f.detail ?? null),
+      detail: approved ? null : readDeclineDetail(f.detail),
     };
   }
   if (type === "card_created_to_user_notification")
@@ -102,8 +110,14 @@ export function readNotificationFacts(type: string, facts: NotificationFacts | n
       ? { kind: "cardCreated", cardType: f.cardType, lastFour: f.lastFour }
       : null;
   if (type === "wallet_reload_notification")
-    return isText(f.wallet) && isCents(f.amount) && isCents(f.balance) && isDay(f.endDate)
-      ? { kind: "walletReload", wallet: f.wallet, amount: f.amount, balance: f.balance, endDate: f.endDate }
+    return isText(f.wallet) && isCents(f.amount) && isDay(f.endDate)
+      ? {
+          kind: "walletReload",
+          wallet: f.wallet,
+          amount: f.amount,
+          balance: isCents(f.balance) ? f.balance : null,
+          endDate: f.endDate,
+        }
       : null;
   if (type === "wallet_expire_in_notification")
     return isText(f.wallet) && isCents(f.amount) && isDay(f.endDate)
@@ -146,6 +160,7 @@ export type NotificationFactsKey =
   | "notificationCentre.facts.cardCreated.physical"
   | "notificationCentre.facts.cardCreated.virtual"
   | "notificationCentre.facts.walletReload"
+  | "notificationCentre.facts.walletReloadNoBalance"
   | "notificationCentre.facts.walletExpiring"
   | "notificationCentre.facts.refundAbout"
   | `notificationCentre.facts.refund.${RefundNotificationEvent}`
@@ -176,10 +191,10 @@ export function notificationSentence(say: SayFacts, subject: NotificationSubject
     case "cardCreated":
       return say(`notificationCentre.facts.cardCreated.${subject.cardType}`, { lastFour: subject.lastFour });
     case "walletReload":
-      return say("notificationCentre.facts.walletReload", {
+      return say(`notificationCentre.facts.${subject.balance === null ? "walletReloadNoBalance" : "walletReload"}`, {
         wallet: subject.wallet,
         amount: formatCents(subject.amount),
-        balance: formatCents(subject.balance),
+        balance: subject.balance === null ? "" : formatCents(subject.balance),
         endDate: frenchDay(subject.endDate),
       });
     case "walletExpiring":

@@ -13,6 +13,7 @@ import { contactChangeSubject } from "../services/profile";
 import { hashSecret, newSecretToken } from "../tokens";
 import type { DB } from "./index";
 import { MARIE_PAYMENTS, parisInstantOf, planPayments, type PlannedPayment, type WalletRole } from "./seed-payments";
+import { demoNotificationFacts } from "./seed-notifications";
 import {
   buildAllowance,
   buildCard,
@@ -1133,19 +1134,22 @@ async function seedMarieNotifications(db: DB, clock: Clock, userId: string, refs
     ["card_created_to_user_notification", cards.main.id],
   ];
   const unread = 16;
-  const rows = entries.map(([type, dataId], index): NotificationTable => {
+  const rows: NotificationTable[] = [];
+  for (const [index, [type, dataId]] of entries.entries()) {
     // Newest first, about a day and a half apart, never at the same instant.
     const createdAt = clock.at(-(index * 36 * HOUR + 45 * MINUTE));
-    return {
+    // What each says happened (issue 30 §4), from the demo's own rows.
+    const facts = dataId ? await demoNotificationFacts(db, userId, type, dataId, clock.now) : null;
+    rows.push({
       id: newId("ntf"),
       user_id: userId,
       type,
       data_id: dataId ?? null,
       created_at: createdAt,
       read_at: index < unread ? null : new Date(new Date(createdAt).getTime() + 2 * HOUR).toISOString(),
-      facts: null,
-    };
-  });
+      facts: facts ? JSON.stringify(facts) : null,
+    });
+  }
   await db.insertInto("notifications").values(rows).execute();
 }
 

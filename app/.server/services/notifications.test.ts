@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { DatabaseHandle } from "../db";
 import type { DEMO_EMAILS } from "../db/seed";
-import { buildWalletBalance, createAccount } from "../db/factories";
+import { buildWalletBalance, createAccount, createRefund } from "../db/factories";
 import { openDemoDatabase } from "../../../tests/support/test-database";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { SandboxPushSender } from "../providers/push/sandbox";
 import { saveNotificationPreferences, defaultNotificationPreferences } from "./notification-preferences";
+import { recordRequestEvent, requestFacts } from "./refunds/events";
+import { notificationSentence, readNotificationFacts } from "~/domain/notification-facts";
+import { frenchWords } from "~/i18n/words.server";
 import {
   countUnread,
   deleteNotification,
@@ -15,6 +18,7 @@ import {
   notify,
   notifyExpiringBalances,
   NOTIFICATIONS_PAGE_SIZE,
+  notificationPath,
   parseFacts,
   recordNotification,
 } from "./notifications";
@@ -180,6 +184,72 @@ describe("facts: stored with the row, read back as they were", () => {
   });
 });
 
+describe("facts of their own: a payment's card, a deleted request, another person's ids", () => {
+  test("a card payment links to it in its card's transactions; another person's authorisation id links nowhere", async () => {
+    const owner = await createAccount(handle.db, {
+      email: "payer@example.test",
+      passwordHash: "x",
+      cards: [
+        { type: "physical", lastFour: "4242", payments: [{ kind: "declined", merchant: "Carrefour", amount: 42_000 }] },
+      ],
+    });
+    const cardId = owner.cards["4242"]!;
+    const { id: paymentId } = await handle.db
+      .selectFrom("card_authorizations")
+      .select("id")
+      .where("card_id", "=", cardId)
+      .executeTakeFirstOrThrow();
+    const stranger = await createAccount(handle.db, { email: "stranger@example.test", passwordHash: "x" });
+    const facts = { amount: 42_000, merchant: "Carrefour", code: "insufficient_funds", detail: null };
+    for (const account of [owner, stranger])
+      await recordNotification(
+        handle.db,
+        account.userId,
+        "card_authorization_declined_notification",
+        paymentId,
+        new Date(),
+        facts,
+      );
+    const [mine] = (await listNotifications(handle.db, owner.userId, { unreadOnly: false, page: 1 }))!.items;
+    expect(mine).toMatchObject({ path: `/cards/${cardId}?tab=declined#tx-${paymentId}`, facts });
+    const [theirs] = (await listNotifications(handle.db, stranger.userId, { unreadOnly: false, page: 1 }))!.items;
+    expect(theirs).toMatchObject({ path: null, facts });
+    expect(notificationPath("card_authorization_approved_notification", "auth_1", "card_1")).toBe(
+      "/cards/card_1#tx-auth_1",
+    );
+  });
+
+  test("a refund's notification keeps saying its facts once the request is deleted; another person's request gives none", async () => {
+    const account = await createAccount(handle.db, { email: "deleted-request@example.test", passwordHash: "x" });
+    const { id: typeId } = await handle.db
+      .selectFrom("expense_types")
+      .select("id")
+      .where("technical_name", "=", "culture")
+      .executeTakeFirstOrThrow();
+    const request = await createRefund(handle.db, {
+      user_id: account.userId,
+      type_id: typeId,
+      amount: 35_000,
+      amount_to_refund: 30_000,
+      status: "refused",
+      refusal_reason: "Ticket illisible",
+    });
+    const now = new Date("2026-11-24T06:00:00Z");
+    await recordRequestEvent(handle.db, account.userId, "refused", request.id, now);
+    // Another person's request id: the row is written (the event is theirs to record) but says no facts of it.
+    await recordRequestEvent(handle.db, ids.claire, "refused", request.id, now);
+    expect(await requestFacts(handle.db, ids.claire, request.id)).toBeUndefined();
+    await handle.db.deleteFrom("expense_requests").where("id", "=", request.id).execute();
+    const [item] = (await listNotifications(handle.db, account.userId, { unreadOnly: false, page: 1 }))!.items;
+    const subject = readNotificationFacts(item!.type, item!.facts);
+    expect(subject && notificationSentence(frenchWords, subject)).toBe(
+      "Demande de remboursement de 350,00\u00a0€ (Culture) refusée : « Ticket illisible »",
+    );
+    const claire = await listNotifications(handle.db, ids.claire, { unreadOnly: false, page: 1 });
+    expect(claire!.items.find((n) => n.type === "expense_request_refused_notification")?.facts).toBeNull();
+  });
+});
+
 describe("the daily expiry job", () => {
   test("one notification per wallet whose balance ends within 30 days; running again adds none", async () => {
     const now = new Date("2026-11-24T06:00:00Z");
@@ -226,8 +296,19 @@ describe("the daily expiry job", () => {
     const first = await notifyExpiringBalances(deps, now);
     expect(first).toBeGreaterThanOrEqual(1);
     const mine = () =>
-      handle.db.selectFrom("notifications").select(["type", "data_id"]).where("user_id", "=", account.userId).execute();
-    expect(await mine()).toEqual([{ type: "wallet_expire_in_notification", data_id: account.wallets.Soon }]);
+      handle.db
+        .selectFrom("notifications")
+        .select(["type", "data_id", "facts"])
+        .where("user_id", "=", account.userId)
+        .execute();
+    // Its facts: the wallet, what ends within the window and when.
+    expect(await mine()).toEqual([
+      {
+        type: "wallet_expire_in_notification",
+        data_id: account.wallets.Soon,
+        facts: JSON.stringify({ wallet: "Soon", amount: 500, endDate: "2026-12-20" }),
+      },
+    ]);
     expect(await notifyExpiringBalances(deps, new Date(now.getTime() + 3600_000))).toBe(0);
     expect(await notifyExpiringBalances(deps, new Date("2026-11-25T06:00:00Z"))).toBe(0);
     expect(await mine()).toHaveLength(1);

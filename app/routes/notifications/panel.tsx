@@ -2,9 +2,11 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/panel";
+import { DeclineExplanation } from "~/components/DeclineExplanation";
 import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatDateTime } from "~/domain/dates";
+import { notificationSentence, readNotificationFacts } from "~/domain/notification-facts";
 import { getPlatform } from "~/.server/platform";
 import {
   countUnread,
@@ -12,6 +14,7 @@ import {
   listNotifications,
   markRead,
   markUnread,
+  type NotificationItem,
 } from "~/.server/services/notifications";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { intents } from "~/routes/+shared/intents";
@@ -196,33 +199,7 @@ export default function NotificationCentre({ loaderData }: Route.ComponentProps)
       ) : (
         <ol className="notification-centre__list" ref={list}>
           {items.map((item) => (
-            <li
-              key={item.id}
-              className={item.read ? "notification" : "notification notification--unread"}
-              data-unread-id={item.read ? undefined : item.id}
-            >
-              <p className="notification__text">
-                {item.read ? null : <span className="badge">{t("notificationCentre.unread")}</span>}{" "}
-                {t(`notificationCentre.types.${item.type}`, { defaultValue: t("notificationCentre.types.other") })}
-              </p>
-              <p className="notification__date">
-                {t("notificationCentre.receivedOn", { date: formatDateTime(item.createdAt) })}
-              </p>
-              <div className="notification__actions">
-                {item.path ? <Link to={item.path}>{t("notificationCentre.open")}</Link> : null}
-                <Form method="post" preventScrollReset className="notification__form">
-                  <input type="hidden" name="id" value={item.id} />
-                  {item.read ? (
-                    <button type="submit" name="intent" value={INTENT.markUnread} className="link-action">
-                      {t("notificationCentre.markUnread")}
-                    </button>
-                  ) : null}
-                  <button type="submit" name="intent" value={INTENT.delete} className="link-action">
-                    {t("notificationCentre.delete")}
-                  </button>
-                </Form>
-              </div>
-            </li>
+            <NotificationEntry key={item.id} item={item} />
           ))}
         </ol>
       )}
@@ -234,5 +211,70 @@ export default function NotificationCentre({ loaderData }: Route.ComponentProps)
         </p>
       ) : null}
     </Panel>
+  );
+}
+
+/**
+ * One notification (issue 30 §4): what happened in its facts' words (the type's sentence for a row without facts),
+ * a link to what it is about, a declined payment's explanation in figures, when it came; then its actions, each
+ * named for it ("Supprimer la notification « Paiement refusé : 420,00 € chez Carrefour »", ACCESSIBILITY.md).
+ */
+function NotificationEntry({ item }: { item: NotificationItem }) {
+  const { t } = useTranslation();
+  const subject = readNotificationFacts(item.type, item.facts);
+  const sentence = subject
+    ? notificationSentence(t, subject)
+    : t(`notificationCentre.types.${item.type}`, { defaultValue: t("notificationCentre.types.other") });
+  // A declined payment's cause in figures (the card page's words, issue 30 §3).
+  const declined =
+    subject?.kind === "cardPayment" && !subject.approved && subject.code
+      ? { code: subject.code, detail: subject.detail }
+      : null;
+  const named = <span className="visually-hidden"> {t("notificationCentre.itemName", { text: sentence })}</span>;
+  return (
+    <li
+      className={item.read ? "notification" : "notification notification--unread"}
+      data-unread-id={item.read ? undefined : item.id}
+    >
+      <div className="notification-entry__body">
+        <p className="notification__text">
+          {item.read ? null : <span className="badge">{t("notificationCentre.unread")}</span>}{" "}
+          {item.path ? (
+            <Link to={item.path} className="notification-entry__link">
+              {sentence}
+            </Link>
+          ) : (
+            sentence
+          )}
+        </p>
+        {declined ? <DeclineExplanation code={declined.code} detail={declined.detail} /> : null}
+        <p className="notification__date">
+          {t("notificationCentre.receivedOn", { date: formatDateTime(item.createdAt) })}
+        </p>
+      </div>
+      <Form method="post" preventScrollReset className="notification-entry__actions">
+        <input type="hidden" name="id" value={item.id} />
+        {item.read ? (
+          <button
+            type="submit"
+            name="intent"
+            value={INTENT.markUnread}
+            className="button button--secondary button--small notification-entry__action"
+          >
+            {t("notificationCentre.markUnread")}
+            {named}
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          name="intent"
+          value={INTENT.delete}
+          className="button button--secondary button--small notification-entry__action"
+        >
+          {t("notificationCentre.delete")}
+          {named}
+        </button>
+      </Form>
+    </li>
   );
 }

@@ -35,6 +35,16 @@ function allowanceOf(db: DB, userId: string, allowanceId: string) {
     .executeTakeFirst();
 }
 
+/** An allowance's facts as its notifications state them now (undefined: not this person's). */
+export async function allowanceFacts(
+  db: DB,
+  userId: string,
+  allowanceId: string,
+): Promise<NotificationFacts | undefined> {
+  const row = await allowanceOf(db, userId, allowanceId);
+  return row && factsOf(row);
+}
+
 /** The centre's facts of an allowance: its type, amount and period, and the refusal's reason once refused. */
 function factsOf(row: NonNullable<AllowanceRow>): NotificationFacts {
   return {
