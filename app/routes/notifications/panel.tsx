@@ -252,7 +252,7 @@ function NotificationEntry({ item }: { item: NotificationItem }) {
           {t("notificationCentre.receivedOn", { date: formatDateTime(item.createdAt) })}
         </p>
       </div>
-      <Form method="post" preventScrollReset className="notification-entry__actions">
+      <Form method="post" preventScrollReset className="notification__actions notification-entry__actions">
         <input type="hidden" name="id" value={item.id} />
         {item.read ? (
           <button
