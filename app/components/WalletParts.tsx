@@ -52,12 +52,13 @@ function MealToday({ mealDay }: { mealDay: MealDay }) {
 
 /**
  * The one reserved figure (issue 30 §5) and what it is made of, as a term of a `dl.balances`: pending card payments
- * and refund requests awaiting review, both always named so that the parts visibly add up to the figure.
+ * and refund requests awaiting review, both always named so that the parts visibly add up to the figure. It takes
+ * the grid's whole row (amounts.css), so that its parts read on one or two lines even on a phone.
  */
 export function ReservedFigure({ amounts }: { amounts: ReservedAmounts }) {
   const { t } = useTranslation();
   return (
-    <div>
+    <div className="balances__reserved">
       <dt>{t("wallets.details.reserved")}</dt>
       <dd>{formatCents(amounts.reserved)}</dd>
       <dd className="amount-parts">
@@ -95,11 +96,11 @@ export function WalletDetails({
           <dt>{t("wallets.details.balance")}</dt>
           <dd>{amountOrUnlimited(t, wallet.available)}</dd>
         </div>
-        <ReservedFigure amounts={wallet} />
         <div>
           <dt>{t("wallets.details.total")}</dt>
           <dd>{amountOrUnlimited(t, wallet.total)}</dd>
         </div>
+        <ReservedFigure amounts={wallet} />
         <div>
           <dt>{t("wallets.details.spendingLimit")}</dt>
           <dd>{amountOrUnlimited(t, wallet.spendable)}</dd>

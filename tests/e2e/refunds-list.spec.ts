@@ -20,6 +20,14 @@ const LIST = "/plans/expense-requests";
 const requests = (page: Page) => page.getByRole("list", { name: /^(En cours|Terminées)$/ }).getByRole("listitem");
 const request = (page: Page, partner: string) =>
   page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: partner }) });
+/** The wallet page's one reserved figure and the line of its parts (issue 30 §5). */
+const reservedBox = (page: Page) =>
+  page
+    .getByRole("region", { name: "Détails" })
+    .locator(".balances > div")
+    .filter({ has: page.locator("dt", { hasText: /^Réservé$/ }) });
+const reservedFigure = (page: Page) => reservedBox(page).locator("dd").first();
+const reservedParts = (page: Page) => reservedBox(page).locator("dd.amount-parts");
 
 test("the list's tabs; cancelling the cancellable request after a confirmation releases what it held on the wallet", async ({
   page,
@@ -43,7 +51,10 @@ test("the list's tabs; cancelling the cancellable request after a confirmation r
   await signInAs(page, account);
 
   await page.goto(`/wallets/${account.wallets.Culture}`);
-  await expect(page.getByText("Dont 120,00 € réservés pour une demande de remboursement")).toBeVisible();
+  await expect(reservedParts(page)).toHaveText(
+    "dont paiements par carte en attente : 0,00 € · demandes de remboursement en attente : 120,00 €",
+  );
+  await expect(reservedFigure(page)).toHaveText("120,00 €");
 
   await page.goto(LIST);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Avantages");
@@ -83,7 +94,9 @@ test("the list's tabs; cancelling the cancellable request after a confirmation r
 
   await page.goto(`/wallets/${account.wallets.Culture}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Culture");
-  await expect(page.getByText(/réservés pour une demande de remboursement/)).toHaveCount(0);
+  await expect(reservedFigure(page)).toHaveText("0,00 €");
+  await expect(reservedParts(page)).toContainText("demandes de remboursement en attente : 0,00 €");
+  await expect(page.getByText(/^Une demande de remboursement en attente garde son montant réservé/)).toHaveCount(0);
 
   // A second cancel (an old tab, a bookmark) and someone else's or an unknown id: back to the list with a message.
   await page.goto(`${LIST}/${sent}/cancel`);
@@ -156,7 +169,9 @@ test("the sandbox reviewer approves one request (its payout date shown), refuses
   await page.goto(LIST);
   const cinema = request(page, "Cinéma Lumière Bellecour");
   await expect(cinema).toContainText("Validée, remboursement en cours");
-  await expect(cinema).toContainText(`Virement prévu le ${frenchDay(addWorkingDays(todayInParis(), 7))}`);
+  await expect(cinema).toContainText(
+    `Virement prévu le ${frenchDay(addWorkingDays(todayInParis(), 7))} : 24,00 € sur le compte se terminant par 0189`,
+  );
   await expect(cinema.getByRole("link", { name: /Annuler/ })).toHaveCount(0);
   const pottery = request(page, "Atelier Poterie Saint-Georges");
   await expect(pottery).toContainText("À corriger : Le montant ne se lit pas sur le ticket");
@@ -169,9 +184,82 @@ test("the sandbox reviewer approves one request (its payout date shown), refuses
   await expect(request(page, "Librairie du Marais")).toContainText(
     "Motif du refus : Facture au nom d’une autre personne",
   );
-  // The approved request's wallet was debited: nothing is reserved any more.
+  // The approved request's wallet was debited and the refused one's hold released: only the one to correct holds.
   await page.goto(`/wallets/${account.wallets.Culture}`);
-  await expect(page.getByText("Dont 55,00 € réservés pour une demande de remboursement")).toBeVisible();
+  await expect(reservedParts(page)).toContainText("demandes de remboursement en attente : 55,00 €");
+  await expect(reservedFigure(page)).toHaveText("55,00 €");
+});
+
+test("a paid request explains its amounts: the receipt, what was refunded, the fees, the day and account it was paid to", async ({
+  page,
+  makeAccount,
+  signInAs,
+  makeRefund,
+  e2eDatabase,
+}) => {
+  const account = await makeAccount(WITH_REFUNDS);
+  const finished = { status: "paid", is_cancellable: 0 } as const;
+  // Paid in part, with fees: its payout left on 29 October 2026 (00:15 in Paris), after being due on the 28th.
+  const partial = await makeRefund(account, {
+    type: "holidays",
+    partner: "Gîtes du Vercors",
+    amount: 35000,
+    fields: { ...finished, amount_to_refund: 30000, fees: 150, payout_date: "2026-10-28" },
+  });
+  await e2eDatabase.handle.db
+    .insertInto("payouts")
+    .values({
+      id: `pay_${partial}`,
+      user_id: account.userId,
+      expense_request_id: partial,
+      amount: 30000,
+      iban: "FR7630006000011234567890189",
+      scheduled_for: "2026-10-28",
+      status: "paid",
+      created_at: "2026-10-19T09:00:00Z",
+      paid_at: "2026-10-28T23:15:00Z",
+    })
+    .execute();
+  // Paid whole, recorded without a payout row: its day only.
+  await makeRefund(account, {
+    type: "culture",
+    partner: "Librairie des Terreaux",
+    amount: 2590,
+    fields: { ...finished, payout_date: "2026-10-02" },
+  });
+  await makeRefund(account, {
+    type: "culture",
+    partner: "Théâtre du Vieux-Lyon",
+    amount: 4000,
+    fields: { status: "cancelled", is_cancellable: 0 },
+  });
+  await signInAs(page, account);
+  await page.goto(`${LIST}?tab=finished`);
+
+  const gites = request(page, "Gîtes du Vercors");
+  await expect(gites).toContainText("Remboursée");
+  await expect(gites.locator("dl div").filter({ hasText: "Montant du justificatif" })).toContainText("350,00 €");
+  await expect(gites.locator("dl div").filter({ hasText: /^Remboursé/ })).toContainText("300,00 €");
+  await expect(gites.locator("dl div").filter({ hasText: /^Frais/ })).toContainText("1,50 €");
+  await expect(gites).toContainText(
+    "Remboursement partiel : 300,00 € remboursés sur les 350,00 € du justificatif ; 50,00 € restent à votre charge.",
+  );
+  await expect(gites).toContainText("Votre employeur a enregistré 1,50 € de frais sur ce remboursement.");
+  await expect(gites).toContainText("Versé le 29/10/2026 : 300,00 € sur le compte se terminant par 0189");
+  await expect(gites).not.toContainText("Montant à rembourser");
+
+  const books = request(page, "Librairie des Terreaux");
+  await expect(books).toContainText("Versé le 02/10/2026 sur le compte se terminant par 0189");
+  await expect(books).not.toContainText("Remboursement partiel");
+  await expect(books).not.toContainText("Frais");
+
+  const theatre = request(page, "Théâtre du Vieux-Lyon");
+  await expect(theatre.locator("dl div").filter({ hasText: "Montant demandé" })).toContainText("40,00 €");
+  await expect(theatre).toContainText(
+    "Aucun virement : ce que cette demande réservait sur vos portefeuilles leur a été rendu.",
+  );
+  await expect(theatre).not.toContainText("Versé le");
+  await expectAccessible(page, "finished requests explained");
 });
 
 test("ten requests a page; Voir plus shows ten more; an empty tab says so", async ({

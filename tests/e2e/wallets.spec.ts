@@ -13,6 +13,34 @@ import { todayInParis } from "../../app/domain/dates";
 const strip = (page: Page) => page.getByRole("navigation", { name: "Mes portefeuilles" });
 const details = (page: Page) => page.getByRole("region", { name: "Détails" });
 
+/** A figure of the wallet's details (its term's first definition), in cents: "1 234,50 €" → 123450. */
+async function figure(page: Page, term: string): Promise<number> {
+  const text = await details(page)
+    .locator(".balances > div")
+    .filter({ has: page.locator("dt", { hasText: new RegExp(`^${term}$`) }) })
+    .locator("dd")
+    .first()
+    .innerText();
+  return cents(text);
+}
+const cents = (text: string) => Math.round(Number(text.replace(/[^\d,-]/g, "").replace(",", ".")) * 100);
+
+/**
+ * Issue 30 §5: the reserved figure is its two parts' sum, and (a wallet with an amount) available + reserved = total.
+ * Returns the parts read, in cents.
+ */
+async function expectAmountsAgree(page: Page, limited: boolean): Promise<{ frozen: number; refundHolds: number }> {
+  const parts = await details(page).locator("dd.amount-parts").innerText();
+  const match =
+    /^dont paiements par carte en attente : (.+?\s€) · demandes de remboursement en attente : (.+?\s€)$/.exec(parts);
+  expect(match, parts).not.toBeNull();
+  const [frozen, refundHolds] = [cents(match![1]!), cents(match![2]!)];
+  const reserved = await figure(page, "Réservé");
+  expect(reserved).toBe(frozen + refundHolds);
+  if (limited) expect((await figure(page, "Solde disponible")) + reserved).toBe(await figure(page, "Solde total"));
+  return { frozen, refundHolds };
+}
+
 test("marie browses her four wallets and their details", async ({ page }) => {
   await signIn(page, MARIE);
   await page.goto("/wallets");
@@ -30,7 +58,11 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(details(page).getByText("25,00 € par jour")).toBeVisible();
   await expect(details(page).getByText("Solde total")).toBeVisible();
   await expect(details(page).getByText("152,40 €")).toBeVisible();
-  await expect(details(page).getByText(/Le montant réservé correspond à des paiements en attente/)).toBeVisible();
+  await expect(details(page).getByText(/^Un paiement par carte en attente est bloqué jusqu’à ce que/)).toBeVisible();
+  // The meal wallet's one reserved figure: its pending payment, and no refund request (meal never pays one).
+  const meal = await expectAmountsAgree(page, true);
+  expect(meal.frozen).toBeGreaterThan(0);
+  expect(meal.refundHolds).toBe(0);
   await expect(details(page).getByText(/^Date d’expiration : \d{2}\/\d{2}\/\d{4}$/)).toBeVisible();
   await expect(details(page).getByRole("link", { name: /Où utiliser mes titres-restaurant/ })).toBeVisible();
   await expectAccessible(page, "wallet, meal");
@@ -55,7 +87,10 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(details(page).getByText("Plafond de 600,00 €, il reste 420,00 €")).toBeVisible();
   await expect(details(page).getByText(/^Disponible du 01\/01\/\d{4} au 31\/12\/\d{4}$/)).toBeVisible();
   await expect(details(page).getByText("Prolongation automatique")).toBeVisible();
-  await expect(details(page).getByText("12,00 €")).toBeVisible();
+  await expect(details(page).getByText("12,00 €", { exact: true })).toBeVisible();
+  // The 12,00 € held by a pending card payment is the whole reserved figure, taken off the 420,00 € left.
+  expect(await expectAmountsAgree(page, true)).toEqual({ frozen: 1200, refundHolds: 0 });
+  expect(await figure(page, "Solde disponible")).toBe(42000 - 1200);
   await expectAccessible(page, "wallet, mobility");
 
   await strip(page)
@@ -64,6 +99,13 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Culture");
   await expect(details(page).getByText("Illimité").first()).toBeVisible();
   await expect(details(page).getByText(/n’a pas de plafond/)).toBeVisible();
+  // Her two requests in progress (45,90 € and 120,00 €) hold 165,90 € on it: one figure, its parts beside it.
+  expect(await expectAmountsAgree(page, false)).toEqual({ frozen: 0, refundHolds: 16590 });
+  expect(await figure(page, "Réservé")).toBe(16590);
+  await expect(
+    details(page).getByText(/^Une demande de remboursement en attente garde son montant réservé/),
+  ).toBeVisible();
+  await expect(details(page).getByText("Montant réservé")).toHaveCount(0);
   await expectAccessible(page, "wallet, culture");
 });
 
@@ -188,4 +230,49 @@ test("a meal wallet says what is left today of the titres-restaurant's 25 €, o
     ).toBeVisible();
   }
   await expectAccessible(page, "wallet, meal allowance today");
+});
+
+test("a pending card payment and a refund request on one wallet: one reserved figure, its parts, the same available amount in the strip", async ({
+  page,
+  makeAccount,
+  makeRefund,
+  signInAs,
+  e2eDatabase,
+}) => {
+  const account = await makeAccount({
+    wallets: [{ name: "Culture", type: "culture", balance: 30000 }],
+    cards: [{ type: "physical", lastFour: "4242", wallets: ["Culture"] }],
+  });
+  const culture = account.wallets.Culture!;
+  await e2eDatabase.handle.db
+    .insertInto("wallet_transactions")
+    .values(buildWalletTransaction(culture, -1420, new Date().toISOString(), "Librairie Mollat", "frozen"))
+    .execute();
+  await makeRefund(account, {
+    type: "culture",
+    partner: "Théâtre du Vieux-Lyon",
+    amount: 12000,
+    split: { Culture: 12000 },
+  });
+  // Someone else's request on their own Culture wallet is theirs alone.
+  const stranger = await makeAccount({ wallets: [{ name: "Culture", type: "culture", balance: 30000 }] });
+  await makeRefund(stranger, {
+    type: "culture",
+    partner: "Théâtre du Vieux-Lyon",
+    amount: 5000,
+    split: { Culture: 5000 },
+  });
+
+  await signInAs(page, account);
+  await page.goto(`/wallets/${culture}`);
+  expect(await expectAmountsAgree(page, true)).toEqual({ frozen: 1420, refundHolds: 12000 });
+  expect(await figure(page, "Réservé")).toBe(13420);
+  expect(await figure(page, "Solde disponible")).toBe(30000 - 13420);
+  expect(await figure(page, "Solde total")).toBe(30000);
+  await expect(strip(page).getByRole("link", { name: /Culture/ })).toContainText("165,80 €");
+  await expect(details(page).getByText(/^Un paiement par carte en attente est bloqué/)).toBeVisible();
+  await expect(
+    details(page).getByText(/^Une demande de remboursement en attente garde son montant réservé/),
+  ).toBeVisible();
+  await expectAccessible(page, "wallet, reserved figure and its parts");
 });
