@@ -78,8 +78,13 @@ test("marie pays 12,50 € at a restaurant on a weekday: from Titres-restaurant,
 
   await signInAs(page, marie);
   await page.goto(`/cards/${marie.cards["4242"]}`);
-  // Newest first: this payment (dated ahead), not the demo's own 12,50 € at Le Bistrot des Halles.
-  const accepted = page.getByRole("list", { name: "Transactions acceptées" }).locator(":scope > li").first();
+  // Captured, newest first (after the approvals still waiting for their capture): this payment (dated ahead), not the
+  // demo's own 12,50 € at Le Bistrot des Halles.
+  const accepted = page
+    .getByRole("list", { name: "Transactions acceptées" })
+    .locator(":scope > li")
+    .filter({ hasText: "Acceptée" })
+    .first();
   const [year, month, date] = day.split("-");
   await expect(accepted).toContainText(`${date}/${month}/${year} 12:30`);
   await expect(accepted).toContainText("Le Bistrot des Halles");
@@ -154,7 +159,16 @@ test("more than all her wallets and the 50 € of overflow is declined", async (
   // At a bookshop only Cadeaux de Noël (200 €) pays on •••• 4242: 100 € would be left for the saved card.
   const decision = await pay(page, marie, { amount: "300", merchant: "bookshop" });
   await expect(decision.getByRole("heading")).toHaveText("Paiement de 300,00 € refusé");
-  await expect(decision).toContainText("Refusée : solde insuffisant et dépassement supérieur au montant autorisé");
+  // Issue 30 §3: the shortfall in figures, each wallet's and the saved card's.
+  await expect(decision).toContainText(
+    "Refusée : 300,00 € demandés ; ici vos portefeuilles pouvaient payer 200,00 € :",
+  );
+  await expect(decision.getByRole("listitem")).toHaveText([
+    "Titres-restaurant 0,00 € (non accepté chez ce commerçant)",
+    "Mobilité 0,00 € (non accepté chez ce commerçant)",
+    "Cadeaux de Noël 200,00 € (solde disponible)",
+    "Carte enregistrée : jusqu’à 50,00 €, il en fallait 100,00 €",
+  ]);
 });
 
 test("an overflow whose card payment fails shows « Relancer le paiement », and the retry works", async ({
@@ -173,11 +187,13 @@ test("an overflow whose card payment fails shows « Relancer le paiement », and
 
   await signInAs(page, marie);
   await page.goto(`/cards/${marie.cards["4242"]}`);
-  const item = page.getByRole("listitem").filter({ hasText: "Librairie Passages" });
+  // In the transactions (it is also among the reserved amounts: not captured yet).
+  const listed = page.getByRole("region", { name: "Transactions", exact: true });
+  const item = listed.getByRole("listitem").filter({ hasText: "Librairie Passages" });
   await expect(item.getByText("Complément de 10,00 € payé par carte bancaire : paiement refusé")).toBeVisible();
   await item.getByRole("button", { name: /Relancer le paiement/ }).click();
   await expect(page.getByText("Le paiement du complément a été effectué.")).toBeVisible();
-  const after = page.getByRole("listitem").filter({ hasText: "Librairie Passages" });
+  const after = listed.getByRole("listitem").filter({ hasText: "Librairie Passages" });
   await expect(after.getByText("Complément de 10,00 € payé par carte bancaire", { exact: true })).toBeVisible();
   await expect(after.getByRole("button", { name: /Relancer le paiement/ })).toHaveCount(0);
   await expectAccessible(page, "overflow retried");
@@ -194,6 +210,8 @@ test("three wrong PINs lock the PIN; the unlock panel frees it", async ({ page, 
 
   await signInAs(page, marie);
   await page.goto(`/cards/${marie.cards["4242"]}`);
+  // The unlock is one of the card's actions (issue 30 §1), shown now that the PIN can be chosen again.
+  await page.locator("summary", { hasText: "Actions sur la carte" }).click();
   await page.getByRole("link", { name: "Débloquer le code PIN" }).click();
   const panel = page.getByRole("dialog", { name: "Débloquer le code PIN" });
   await panel.getByLabel("Nouveau code PIN", { exact: true }).fill("4321");

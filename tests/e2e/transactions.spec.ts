@@ -20,27 +20,35 @@ test("marie pages through her approved transactions, then sees the declined ones
     // The items, not the lists of wallets inside them (each payment's split).
     .locator(":scope > li");
   await expect(approved).toHaveCount(7);
-  // Newest first: merchant, city, date dd/MM/yyyy HH:mm, amount in French format, status in words.
-  await expect(approved.first()).toContainText("Le Bistrot des Halles");
-  await expect(approved.first()).toContainText("Lyon");
-  await expect(approved.first()).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
-  await expect(approved.first()).toContainText("12,50 €");
-  await expect(approved.first()).toContainText("Acceptée");
+  // Issue 30 §2: the two approvals waiting for the merchant's capture first, not to be reported yet.
+  await expect(approved.first()).toContainText("Le Petit Café");
+  await expect(approved.first()).toContainText("En attente");
+  await expect(approved.nth(1)).toContainText("SNCF Connect");
+  await expect(approved.nth(1)).toContainText("En attente");
+  await expect(approved.nth(0).getByRole("link", { name: /Signaler un problème/ })).toHaveCount(0);
+  // Then the captured ones, newest first: merchant, city, date dd/MM/yyyy HH:mm, amount in French format (a
+  // debit), status in words.
+  const newest = approved.nth(2);
+  await expect(newest).toContainText("Le Bistrot des Halles");
+  await expect(newest).toContainText("Lyon");
+  await expect(newest).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+  await expect(newest).toContainText("-12,50 €");
+  await expect(newest).toContainText("Acceptée");
   await expect(
-    approved.first().getByRole("link", { name: /^Signaler un problème \(transaction Le Bistrot des Halles du / }),
+    newest.getByRole("link", { name: /^Signaler un problème \(transaction Le Bistrot des Halles du / }),
   ).toBeVisible();
   await expectAccessible(page, "approved transactions, first page");
 
   await panel.getByRole("link", { name: "Voir plus de transactions" }).click();
   await expect(page).toHaveURL(/\?limit=14#tx-auth_/);
-  await expect(approved).toHaveCount(12);
+  await expect(approved).toHaveCount(14);
   await expect(panel.getByRole("link", { name: "Voir plus de transactions" })).toHaveCount(0);
   // The link pointed at the first new item.
   expect(new URL(page.url()).hash).toBe(`#${await approved.nth(7).getAttribute("id")}`);
   if (jsEnabled()) {
     // Fetched in place: the first new item takes the focus, and the count is announced.
     await expect(approved.nth(7)).toBeFocused();
-    await expect(panel.getByRole("status")).toHaveText("5 transactions de plus affichées.");
+    await expect(panel.getByRole("status")).toHaveText("7 transactions de plus affichées.");
   }
   await expectAccessible(page, "approved transactions, two pages");
 
@@ -57,7 +65,11 @@ test("marie pages through her approved transactions, then sees the declined ones
   // The demo's Sunday lunch, declined by the engine's rules (issue 17).
   await expect(declined.first()).toContainText("Refusée : les titres-restaurant ne s'utilisent pas le dimanche");
   await expect(declined.nth(1)).toContainText("Refusée : aucun de vos avantages n'est accepté chez ce commerçant");
-  await expect(declined.nth(2)).toContainText("Refusée : solde insuffisant");
+  // Issue 30 §3: a shortfall says its figures (no wallet accepted there held anything then).
+  await expect(declined.nth(2)).toContainText(
+    "Refusée : 189,90 € demandés ; ici vos portefeuilles pouvaient payer 0,00 € :",
+  );
+  await expect(declined.nth(2)).toContainText("Cadeaux de Noël 0,00 € (solde disponible)");
   await expect(panel.getByRole("link", { name: "Voir plus de transactions" })).toHaveCount(0);
   if (jsEnabled()) await expect(panel.getByRole("status")).toHaveText("");
   await expectAccessible(page, "declined transactions");
@@ -145,10 +157,11 @@ test("a problem report needs 10 characters, then is acknowledged on the card", a
 test("a reserved amount, an unknown transaction or another card's id cannot be reported", async ({ page }) => {
   await signIn(page, MARIE);
   const cardPath = new URL(page.url()).pathname;
-  const holdId = (await reserved(page).getByRole("listitem").first().getAttribute("id"))!.replace(/^tx-/, "");
+  const holdId = (await reserved(page).getByRole("listitem").first().getAttribute("id"))!.replace(/^reserved-/, "");
   const approvedId = (await transactions(page)
     .getByRole("list", { name: "Transactions acceptées" })
-    .getByRole("listitem")
+    .locator(":scope > li")
+    .filter({ hasText: "Acceptée" })
     .first()
     .getAttribute("id"))!.replace(/^tx-/, "");
   for (const path of [
