@@ -8,9 +8,8 @@ import {
   type AuthorisationInput,
   type WalletState,
 } from "./authorisation";
+import { authorisationInput, walletState } from "../../tests/support/authorisation-inputs";
 
-/** A fixed clock: Tuesday 24 November 2026, 12:30 in Paris. Never the machine's today. */
-const TUESDAY_NOON = new Date("2026-11-24T11:30:00Z");
 /** Sunday 22 November 2026, 00:30 in Paris — still Saturday in UTC. */
 const SUNDAY_JUST_AFTER_MIDNIGHT = new Date("2026-11-21T23:30:00Z");
 /** Saturday 21 November 2026, 23:30 in Paris. */
@@ -26,39 +25,8 @@ const FUEL = { name: "Total", city: "Paris", country: "FR", categoryCode: "5541"
 const BOOKSHOP = { name: "Librairie Mollat", city: "Bordeaux", country: "FR", categoryCode: "5942" };
 const ATM = { name: "DAB", city: "Paris", country: "FR", categoryCode: "6011" };
 
-function wallet(id: string, type: string, balance: number, fields: Partial<WalletState> = {}): WalletState {
-  return {
-    id,
-    name: id,
-    type,
-    unlimited: false,
-    balances: [{ balance, startDate: "2026-01-01", endDate: "2027-12-31" }],
-    creditLimits: [],
-    held: 0,
-    dailyLimit: null,
-    perTransactionLimit: null,
-    zeroLimitDay: null,
-    spentToday: 0,
-    funderAllowsSundays: false,
-    ...fields,
-  };
-}
-
-function request(fields: Partial<AuthorisationInput> = {}): AuthorisationInput {
-  return {
-    amount: 1250,
-    currency: "EUR",
-    merchant: RESTAURANT,
-    at: TUESDAY_NOON,
-    entryMode: "contactless",
-    pinCheck: "not_checked",
-    card: { status: "active", frozen: false, activated: true, pinLocked: false, wrongPinCount: 0 },
-    wallets: [wallet("meal", "meal", 10000)],
-    mealSpentToday: 0,
-    overflow: { creditCardId: null, authorizedMax: 5000 },
-    ...fields,
-  };
-}
+const wallet = walletState;
+const request = authorisationInput;
 
 const declinedWith = (input: AuthorisationInput) => {
   const decision = authorise(input);

@@ -4,6 +4,7 @@ import fr from "../../../locales/fr/translation.json";
 import nl from "../../../locales/nl/translation.json";
 import { authorise, DECLINE_CODES, type AuthorisationInput, type WalletState } from "~/domain/authorisation";
 import { formatCents } from "~/domain/money";
+import { authorisationInput, walletState } from "../../../tests/support/authorisation-inputs";
 import {
   cardPaymentSentence,
   declinedPaymentMail,
@@ -54,7 +55,6 @@ describe("a card payment's words outside a page", () => {
  * (`authorise` of the domain, on a fixed clock), the sentence the e-mail and the push say.
  */
 describe("a decline explained in words and figures", () => {
-  const TUESDAY = new Date("2026-11-24T11:30:00Z");
   const SUNDAY = new Date("2026-11-22T11:30:00Z");
   const ARMISTICE = new Date("2026-11-11T12:00:00Z");
   const RESTAURANT = { name: "Chez Paul", city: "Lyon", country: "FR", categoryCode: "5812" };
@@ -62,23 +62,7 @@ describe("a decline explained in words and figures", () => {
   const ATM = { name: "DAB", city: "Lyon", country: "FR", categoryCode: "6011" };
   const saved = { creditCardId: "cc_1", authorizedMax: 5000 };
 
-  function wallet(name: string, type: string, balance: number, fields: Partial<WalletState> = {}): WalletState {
-    return {
-      id: name,
-      name,
-      type,
-      unlimited: false,
-      balances: [{ balance, startDate: "2026-01-01", endDate: "2027-12-31" }],
-      creditLimits: [],
-      held: 0,
-      dailyLimit: null,
-      perTransactionLimit: null,
-      zeroLimitDay: null,
-      spentToday: 0,
-      funderAllowsSundays: false,
-      ...fields,
-    };
-  }
+  const wallet = walletState;
   const marie = () => [
     wallet("Titres-restaurant", "meal", 13820),
     wallet("Mobilité", "mobility", 4200),
@@ -87,19 +71,7 @@ describe("a decline explained in words and figures", () => {
 
   /** The words of the engine's decision on this request (12,50 € at Chez Paul, Tuesday noon, unless told). */
   function said(fields: Partial<AuthorisationInput>): string {
-    const input: AuthorisationInput = {
-      amount: 1250,
-      currency: "EUR",
-      merchant: RESTAURANT,
-      at: TUESDAY,
-      entryMode: "contactless",
-      pinCheck: "not_checked",
-      card: { status: "active", frozen: false, activated: true, pinLocked: false, wrongPinCount: 0 },
-      wallets: marie(),
-      mealSpentToday: 0,
-      overflow: { creditCardId: null, authorizedMax: 5000 },
-      ...fields,
-    };
+    const input = authorisationInput({ merchant: RESTAURANT, wallets: marie(), ...fields });
     const decision = authorise(input);
     if (decision.kind !== "declined") throw new Error("approved");
     const values = { amount: formatCents(input.amount), merchant: input.merchant.name };
@@ -123,18 +95,9 @@ describe("a decline explained in words and figures", () => {
   });
 
   test("the e-mail's subject and the push say the cause in one sentence, its body the figures and the footer", () => {
-    const decision = authorise({
-      amount: 42000,
-      currency: "EUR",
-      merchant: SUPERMARKET,
-      at: TUESDAY,
-      entryMode: "contactless",
-      pinCheck: "not_checked",
-      card: { status: "active", frozen: false, activated: true, pinLocked: false, wrongPinCount: 0 },
-      wallets: marie(),
-      mealSpentToday: 1420,
-      overflow: { creditCardId: null, authorizedMax: 5000 },
-    });
+    const decision = authorise(
+      authorisationInput({ amount: 42000, merchant: SUPERMARKET, wallets: marie(), mealSpentToday: 1420 }),
+    );
     if (decision.kind !== "declined") throw new Error("approved");
     const values = { amount: formatCents(42000), merchant: "Carrefour Market" };
     const plain = (text: string) => text.replace(/\u202f|\u00a0/g, " ");
