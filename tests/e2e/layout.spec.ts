@@ -139,6 +139,7 @@ test("an unknown address while signed in: a real 404 inside the layout, navigati
   await expect(page).toHaveURL(/\/cards\/a\/page\/that\/does\/not\/exist$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page introuvable");
   await expect(page.getByRole("navigation", { name: "Navigation principale" })).toHaveCount(0);
+  await expect(page.getByRole("contentinfo").getByRole("link", { name: "Conditions d’utilisation" })).toBeVisible();
   await expectAccessible(page, "404, signed out");
 });
 

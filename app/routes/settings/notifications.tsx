@@ -75,7 +75,7 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
     <div>
       <PageHeader title={t("settings.notifications.title")} />
       <p>{t("settings.notifications.intro")}</p>
-      <Form method="post" ref={form}>
+      <Form method="post" ref={form} className="settings-card">
         <div className="table-scroll">
           <table className="preferences">
             <caption className="visually-hidden">{t("settings.notifications.caption")}</caption>

@@ -28,7 +28,7 @@ import { recordsTagEvents } from "~/.server/services/analytics";
 
 export const middleware = [requireAccount];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Pick<Route.LoaderArgs, "context">) {
   const account = context.get(accountContext);
   const platform = await getPlatform();
   const { db, env, issuer, supportChat, messenger, push } = platform;
