@@ -237,8 +237,23 @@ test("each notification says what happened and links to it: a payment accepted, 
   const refusal = { kind: "refuse", reason: "Le ticket est illisible" } as const;
   expect((await reviewRefund(db, messenger, refused, refusal)).kind).toBe("refused");
 
+  // A row whose stored facts are not JSON (a bad write, an old format): the type's sentence, never an error page.
+  await db
+    .insertInto("notifications")
+    .values({
+      id: `ntf_e2e_bad_facts_${marie.userId}`,
+      user_id: marie.userId,
+      type: "wallet_reload_notification",
+      data_id: marie.wallets["Cadeaux de Noël"]!,
+      created_at: new Date().toISOString(),
+      read_at: null,
+      facts: "{not json",
+    })
+    .execute();
+
   await signInAs(page, marie);
   await page.goto("/notifications?back=%2Fwallets");
+  await expect(entry(page, "Un portefeuille a été rechargé.")).toHaveCount(1);
   const paid = entry(page, "Paiement accepté : 14,20 € chez Chez Paul");
   await expect(paid.getByRole("link", { name: "Paiement accepté : 14,20 € chez Chez Paul" })).toHaveAttribute(
     "href",
