@@ -27,3 +27,14 @@ test("activ, card and the meal-voucher kinds have a look of their own; an unknow
   expect(unknown).not.toContain("card-visual--brand-");
   expect(unknown).toContain(">discover<");
 });
+
+test("a frozen card wears a badge that says so in words, its snowflake drawn in SVG and hidden from screen readers", () => {
+  const html = renderToStaticMarkup(<CardVisual type="physical" brand="visa" lastFour="4242" frozen />);
+  expect(html).toContain("card-visual--frozen");
+  expect(html).toMatch(
+    /<span class="card-visual__badge"><svg class="icon"[^>]*aria-hidden="true"[^>]*>.*<\/svg>cards\.frozenBadge<\/span>/,
+  );
+  const thawed = renderToStaticMarkup(<CardVisual type="physical" brand="visa" lastFour="4242" frozen={false} />);
+  expect(thawed).not.toContain("card-visual__badge");
+  expect(thawed).not.toContain("<svg");
+});

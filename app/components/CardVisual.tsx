@@ -1,4 +1,5 @@
 import { useTranslation } from "~/i18n";
+import { Icon } from "./Icon";
 
 /**
  * Spec 000 §3 "Supported card brands": each has its name (catalogue `cards.brands.*`) and its look
@@ -45,7 +46,12 @@ export function CardVisual({
         {lastFour}
       </span>
       <span className="card-visual__brand">{known ? t(`cards.brands.${brand}`) : brand}</span>
-      {frozen ? <span className="card-visual__badge">{t("cards.frozenBadge")}</span> : null}
+      {frozen ? (
+        <span className="card-visual__badge">
+          <Icon name="snowflake" />
+          {t("cards.frozenBadge")}
+        </span>
+      ) : null}
     </div>
   );
 }

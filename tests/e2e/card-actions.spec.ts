@@ -114,7 +114,7 @@ test("a cardholder follows the delivery of her card •••• 1881", async ({
 test("a new PIN must be 4 digits typed twice the same", async ({ page, makeAccount, signInAs }) => {
   await signInAs(page, await makeAccount({ cards: [{ type: "physical", lastFour: "4242", pinCanUpdate: true }] }));
   await page.goto("/cards");
-  await page.getByRole("link", { name: "Débloquer le code PIN" }).click();
+  await openAction(page, "Débloquer le code PIN");
   const panel = page.getByRole("dialog", { name: "Débloquer le code PIN" });
   await panel.getByLabel("Nouveau code PIN", { exact: true }).fill("12a4");
   await panel.getByLabel("Confirmez le nouveau code PIN").fill("1234");
@@ -148,10 +148,13 @@ test("a cardholder unfreezes his card, then blocks it for good with a reason", a
   await page.goto("/cards");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Carte physique •••• 3005");
   await expect(page.getByText("Carte gelée : les paiements sont suspendus.")).toBeVisible();
-  await expect(page.getByText("Livraison : En préparation")).toBeVisible();
+  await expect(page.getByText("Carte en préparation : elle n’est pas encore expédiée.")).toBeVisible();
   await openAction(page, "Dégeler la carte");
   await page.getByRole("button", { name: "Confirmer le dégel de la carte" }).click();
-  await expect(page.getByText("Carte active")).toBeVisible();
+  // Unfrozen, but still in preparation: not "active" until it reaches its holder (issue 30 §1).
+  await expect(page.getByText("Carte en préparation : elle n’est pas encore expédiée.")).toBeVisible();
+  await expect(page.getByText("Carte gelée")).toHaveCount(0);
+  await expect(page.getByText("Carte active")).toHaveCount(0);
 
   await openAction(page, "Bloquer la carte (perte ou vol)");
   const panel = page.getByRole("dialog", { name: "Bloquer la carte" });

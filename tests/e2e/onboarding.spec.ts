@@ -135,7 +135,7 @@ test("a newcomer completes his profile, creates a physical card with a PIN and a
   await expect(page).toHaveURL(/\/cards\/card_[\w-]+$/);
   await expect(page.getByText("La double authentification est activée. Votre compte est sécurisé.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Carte physique •••• \d{4}$/);
-  await expect(page.getByText("Livraison : En préparation")).toBeVisible();
+  await expect(page.getByText("Carte en préparation : elle n’est pas encore expédiée.")).toBeVisible();
   // Onboarded now: onboarding sends him to his cards, and the card step too.
   await page.goto("/onboarding");
   await expect(page).toHaveURL(/\/cards\/card_/);
