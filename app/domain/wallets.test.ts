@@ -3,7 +3,9 @@ import {
   currentBalances,
   daysBetween,
   GIFT_SUBTYPES,
+  reservedAmounts,
   spendingGuide,
+  sumReserved,
   validityElapsedPercent,
   walletBalance,
   walletTransactionLabel,
@@ -72,4 +74,21 @@ test("a withdraw names the partner, then the merchant, then the payable; other e
     kind: "comment",
     key: "deposit",
   });
+});
+
+test("the reserved figure is its two parts' sum, for one wallet and for a card's wallets together", () => {
+  expect(reservedAmounts({ frozen: 1420, refundHolds: 12000 })).toEqual({
+    frozen: 1420,
+    refundHolds: 12000,
+    reserved: 13420,
+  });
+  expect(reservedAmounts({ frozen: 0, refundHolds: 0 }).reserved).toBe(0);
+  expect(
+    sumReserved([
+      { frozen: 1250, refundHolds: 3000 },
+      { frozen: 0, refundHolds: 16590 },
+      { frozen: 1890, refundHolds: 0 },
+    ]),
+  ).toEqual({ frozen: 3140, refundHolds: 19590, reserved: 22730 });
+  expect(sumReserved([])).toEqual({ frozen: 0, refundHolds: 0, reserved: 0 });
 });

@@ -105,7 +105,7 @@ test("marie browses her four wallets and their details", async ({ page }) => {
   await expect(
     details(page).getByText(/^Une demande de remboursement en attente garde son montant réservé/),
   ).toBeVisible();
-  await expect(details(page).getByText("Montant réservé")).toHaveCount(0);
+  await expect(details(page).getByText("Montant réservé", { exact: true })).toHaveCount(0);
   await expectAccessible(page, "wallet, culture");
 });
 
