@@ -81,7 +81,7 @@ test("the chat button opens the chat over the current page; a foreign card or an
   expect(tooLong.status()).toBe(400);
 });
 
-test("the store locator says it lives in the mobile app, and closing it returns to the cards", async ({
+test("the store locator is a page of its own: a search form, and the mobile apps' badges as a block of it", async ({
   page,
   makeAccount,
   signInAs,
@@ -93,13 +93,13 @@ test("the store locator says it lives in the mobile app, and closing it returns 
     .filter({ visible: true })
     .getByRole("link", { name: "Trouver un commerce" })
     .click();
-  const dialog = page.getByRole("dialog", { name: "Le localisateur de commerces est dans l’application mobile" });
-  await expect(dialog.getByRole("link", { name: "Télécharger dans l’App Store" })).toBeVisible();
-  await expect(dialog.getByRole("link", { name: "Disponible sur Google Play" })).toBeVisible();
+  // The search itself is store-locator.spec.ts's; here, the page the menu leads to.
+  await expect(page.getByRole("search").getByRole("textbox", { name: "Code postal ou ville" })).toBeVisible();
+  const apps = page.getByRole("complementary", { name: "Aussi dans l’application mobile" });
+  await expect(apps.getByRole("link", { name: "Télécharger dans l’App Store" })).toBeVisible();
+  await expect(apps.getByRole("link", { name: "Disponible sur Google Play" })).toBeVisible();
   await expect(page).toHaveTitle("Trouver un commerce – Portail Avantages");
   await expectAccessible(page, "store locator");
-  await dialog.getByRole("link", { name: /^Fermer/ }).click();
-  await expect(page).toHaveURL(/\/cards\//);
 });
 
 test("the legal pages and the accessibility statement are inside the portal, linked from the footer", async ({

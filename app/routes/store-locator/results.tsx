@@ -1,0 +1,171 @@
+import { Link, useSearchParams } from "react-router";
+import { useTranslation } from "~/i18n";
+import { Icon } from "~/components/Icon";
+import { NewTabLink } from "~/components/NewTabLink";
+import { directionsUrl, formatDistance, STORE_PAGE_SIZE, widerRadius } from "~/domain/store-locator";
+import type { Shop, StoreSearchResult } from "~/.server/services/store-locator";
+import type { Place } from "~/.server/providers/geodata";
+
+/** The same search with some parameters changed (a page, a radius, a commune picked): a link, with or without JS. */
+function useSearchWith() {
+  const [params] = useSearchParams();
+  return (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+    }
+    return `?${next.toString()}`;
+  };
+}
+
+/** "Lyon 3e Arrondissement (69003)" when searched by postcode, "Lyon (Rhône)" by town. */
+const placeName = (place: Place, byPostcode: boolean) =>
+  `${place.name} (${byPostcode ? place.postcode : place.department.name})`;
+
+/** What a search found: the shops, the communes to pick from, or why there is nothing to list. */
+export function StoreResults({ result }: { result: Exclude<StoreSearchResult, { kind: "refused" }> }) {
+  const { t } = useTranslation();
+  switch (result.kind) {
+    case "noWallet":
+      return (
+        <section className="store-results" aria-labelledby="store-results-title">
+          <div role="status">
+            <h2 id="store-results-title" tabIndex={-1}>
+              {t("storeLocator.noWallet.title")}
+            </h2>
+          </div>
+          <p>{t("storeLocator.noWallet.text")}</p>
+          <p>
+            <Link to="/wallets">{t("storeLocator.noWallet.link")}</Link>
+          </p>
+        </section>
+      );
+    case "choose":
+      return <PlaceChoice places={result.places} />;
+    case "found":
+      return <ShopList result={result} />;
+  }
+}
+
+/** Homonyms: each commune of the name with its département, a link to the search around it. */
+function PlaceChoice({ places }: { places: Place[] }) {
+  const { t } = useTranslation();
+  const searchWith = useSearchWith();
+  return (
+    <section className="store-results" aria-labelledby="store-results-title">
+      <div role="status">
+        <h2 id="store-results-title" tabIndex={-1}>
+          {t("storeLocator.choose.title", { name: places[0]!.name })}
+        </h2>
+      </div>
+      <p>{t("storeLocator.choose.intro")}</p>
+      <ul className="store-places">
+        {places.map((place) => (
+          <li key={place.code}>
+            <Link className="store-places__link" to={searchWith({ commune: place.code, page: null })}>
+              {t("storeLocator.choose.place", {
+                name: place.name,
+                department: place.department.name,
+                code: place.department.code,
+              })}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ShopList({ result }: { result: Extract<StoreSearchResult, { kind: "found" }> }) {
+  const { t } = useTranslation();
+  const searchWith = useSearchWith();
+  const { place, radiusKm, total, page, pageCount, shops } = result;
+  const where = placeName(place, result.byPostcode);
+  if (total === 0) {
+    const wider = widerRadius(radiusKm);
+    return (
+      <section className="store-results" aria-labelledby="store-results-title">
+        <div role="status">
+          <h2 id="store-results-title" tabIndex={-1}>
+            {t("storeLocator.results.none", { radius: radiusKm, place: where })}
+          </h2>
+        </div>
+        <p>
+          {wider ? (
+            <Link to={searchWith({ radius: String(wider), page: null })}>
+              {t("storeLocator.results.wider", { radius: wider })}
+            </Link>
+          ) : (
+            t("storeLocator.results.widest")
+          )}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="store-results" aria-labelledby="store-results-title">
+      <div role="status">
+        <h2 id="store-results-title" tabIndex={-1}>
+          {t(`storeLocator.results.count.${total === 1 ? "one" : "other"}`, {
+            count: total,
+            radius: radiusKm,
+            place: where,
+          })}
+        </h2>
+      </div>
+      <p className="hint">{t("storeLocator.results.estimate")}</p>
+      <ol className="shop-list" start={(page - 1) * STORE_PAGE_SIZE + 1}>
+        {shops.map((shop) => (
+          <ShopItem key={shop.id} shop={shop} />
+        ))}
+      </ol>
+      {pageCount > 1 ? (
+        <nav className="store-pages" aria-label={t("storeLocator.results.pages")}>
+          {page > 1 ? (
+            <Link className="button button--secondary" to={searchWith({ page: String(page - 1) })}>
+              {t("storeLocator.results.previous")}
+            </Link>
+          ) : null}
+          <span aria-current="page">{t("storeLocator.results.pageOf", { page, pages: pageCount })}</span>
+          {page < pageCount ? (
+            <Link className="button button--secondary" to={searchWith({ page: String(page + 1) })}>
+              {t("storeLocator.results.next")}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+      {total > pageCount * STORE_PAGE_SIZE ? (
+        <p className="hint">{t("storeLocator.results.more", { count: total })}</p>
+      ) : null}
+    </section>
+  );
+}
+
+function ShopItem({ shop }: { shop: Shop }) {
+  const { t } = useTranslation();
+  return (
+    <li className="shop">
+      <h3 className="shop__name">{shop.name}</h3>
+      <p className="shop__distance">
+        <Icon name="pin" />
+        {shop.distanceMeters === 0
+          ? t("storeLocator.results.sameCommune")
+          : t("storeLocator.results.distance", { distance: formatDistance(shop.distanceMeters) })}
+      </p>
+      <p className="shop__address">
+        {shop.line1}, {shop.zipcode} {shop.city}
+      </p>
+      <p className="shop__wallets">
+        <Icon name="wallet" />
+        {t("storeLocator.results.accepts", { wallets: shop.wallets.map((w) => w.name).join(", ") })}
+      </p>
+      <p className="shop__directions">
+        <NewTabLink href={directionsUrl(shop)}>
+          {t("storeLocator.results.directions")}
+          <span className="visually-hidden"> {t("storeLocator.results.directionsTo", { name: shop.name })}</span>
+        </NewTabLink>
+      </p>
+    </li>
+  );
+}
