@@ -342,7 +342,7 @@ function overflowStop(amount: number, remaining: number, settings: OverflowSetti
  * is the shortfall: `overflow_limit_exceeded` when the saved card would have had to pay more than its maximum,
  * `insufficient_funds` else; the detail's figures say by how much.
  */
-export function bindingCause(detail: DeclineDetail): DeclineCode {
+function bindingCause(detail: DeclineDetail): DeclineCode {
   const accepted = detail.wallets.filter((w) => w.stop !== "category");
   if (detail.wallets.length > 0 && accepted.length === 0) return "merchant_not_allowed";
   const telling = accepted.filter((w) => !(w.stop === "balance" && w.canPay === 0));
