@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type SyntheticEvent } from "react";
 import { href, Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/card";
 import { PageHeader } from "~/components/PageHeader";
@@ -90,8 +90,12 @@ function CardActions({ card, faqUrl }: { card: CardData; faqUrl: string }) {
   useEffect(() => {
     if (menu.current) menu.current.open = false;
   }, [key]);
+  // With JavaScript, an opened menu is scrolled into view: on a phone its button sits low on the first screen.
+  const reveal = (event: SyntheticEvent<HTMLDetailsElement>) => {
+    if (event.currentTarget.open) event.currentTarget.querySelector(".card-menu")?.scrollIntoView({ block: "nearest" });
+  };
   return (
-    <details className="card-actions" ref={menu}>
+    <details className="card-actions" ref={menu} onToggle={reveal}>
       <summary className="button button--secondary">
         {t("cards.menu.title")}
         <Icon name="chevron-down" className="card-actions__chevron" />
