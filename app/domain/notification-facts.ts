@@ -153,7 +153,7 @@ export function readNotificationFacts(type: string, facts: NotificationFacts | n
   return null;
 }
 
-/** The catalogue keys the sentences use (all in the catalogue section notificationCentre.facts, and the allowance types' names). */
+/** The catalogue keys the sentences use: the section notificationCentre.facts, and the allowance types' names. */
 export type NotificationFactsKey =
   | "notificationCentre.facts.cardApproved"
   | "notificationCentre.facts.cardDeclined"
