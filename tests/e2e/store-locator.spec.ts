@@ -56,9 +56,7 @@ test("a search by postcode lists the shops taking the person's wallets, nearest 
 
   await searchFor(page, "69003");
   await expect(page).toHaveURL(/[?&]q=69003\b/);
-  await expect(resultsTitle(page)).toHaveText(
-    /^\d+ commerces à moins de 10 km de Lyon 3e Arrondissement \(69003\)$/,
-  );
+  await expect(resultsTitle(page)).toHaveText(/^\d+ commerces à moins de 10 km de Lyon 3e Arrondissement \(69003\)$/);
   const shops = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) });
   const names = await shops.getByRole("heading", { level: 3 }).allTextContents();
   // Restaurants, bakeries and cafés for the meal wallet, the book shop, theatre and cinema for culture…
@@ -94,8 +92,10 @@ test("a search by postcode lists the shops taking the person's wallets, nearest 
     "https://www.google.com/maps/dir/?api=1&destination=102%20cours%20Lafayette%2C%2069003%20Lyon%2C%20France",
   );
   await expectAccessible(page, "store locator, shops around 69003");
-  await page.setViewportSize({ width: 375, height: 740 });
-  await expectNoHorizontalScroll(page, "store locator results at 375 px");
+  for (const width of [375, 320]) {
+    await page.setViewportSize({ width, height: 740 });
+    await expectNoHorizontalScroll(page, `store locator results at ${width} px`);
+  }
 });
 
 test("an unknown postcode, wildcards and an empty search are refused in French at the field", async ({
@@ -136,15 +136,11 @@ test("a town with homonyms asks which one, and an empty area suggests a wider se
   await signInAs(page, await makeAccount(ACCOUNT));
   await page.goto("/store-locator");
   await searchFor(page, "Saint-Denis");
-  await expect(resultsTitle(page)).toHaveText(
-    "Plusieurs communes s’appellent « Saint-Denis »",
-  );
+  await expect(resultsTitle(page)).toHaveText("Plusieurs communes s’appellent « Saint-Denis »");
   await expect(page.getByRole("link", { name: "Saint-Denis – La Réunion (974)" })).toBeVisible();
   await expectAccessible(page, "store locator, homonyms");
   await page.getByRole("link", { name: "Saint-Denis – Seine-Saint-Denis (93)" }).click();
-  await expect(resultsTitle(page)).toHaveText(
-    /^\d+ commerces? à moins de 10 km de Saint-Denis \(Seine-Saint-Denis\)$/,
-  );
+  await expect(resultsTitle(page)).toHaveText(/^\d+ commerces? à moins de 10 km de Saint-Denis \(Seine-Saint-Denis\)$/);
   await expect(page.getByRole("heading", { name: "Librairie du Marais" })).toBeVisible();
 
   await searchFor(page, "38250");
@@ -163,9 +159,7 @@ test("the light version (Save-Data) searches too, without a script", async ({ pa
   // A GET form: the search is the URL, with no redirect where the header could be lost.
   await page.goto("/store-locator?q=Lyon&radius=5");
   await expect(page.locator("script")).toHaveCount(0);
-  await expect(resultsTitle(page)).toHaveText(
-    /^\d+ commerces à moins de 5 km de Lyon \(Rhône\)$/,
-  );
+  await expect(resultsTitle(page)).toHaveText(/^\d+ commerces à moins de 5 km de Lyon \(Rhône\)$/);
   await expect(page.getByRole("heading", { name: "Le Comptoir Lyonnais" })).toBeVisible();
   await expectAccessible(page, "store locator, light version");
 });

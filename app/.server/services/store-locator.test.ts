@@ -186,8 +186,14 @@ describe("places that are not one", () => {
     });
   });
 
-  test("the beginning of a rare name finds its commune", async () => {
+  test("the beginning of a name finds its commune, or the communes to pick from", async () => {
     expect(found(await search("meal", { town: "Vaulx-en-Vel" })).place.code).toBe("69256");
+    const several = await search("meal", { town: "Saint-Deni" });
+    if (several.kind !== "choose") throw new Error(several.kind);
+    expect(new Set(several.places.map((p) => p.name)).size).toBeGreaterThan(1);
+    expect(several.places.every((p) => p.name.startsWith("Saint-Deni"))).toBe(true);
+    // Two letters are too few to guess from.
+    expect(await search("meal", { town: "Sx" })).toMatchObject({ kind: "refused" });
   });
 });
 

@@ -66,7 +66,7 @@ export default function StoreLocator({ loaderData }: Route.ComponentProps) {
       <PageHeader title={t("storeLocator.title")} error={lastResult?.status === "error"} />
       {/* A new form for each search (links change the URL too: a homonym picked, a wider radius). */}
       <SearchForm key={`${values.q}\n${values.radius}`} values={values} lastResult={lastResult} />
-      {result ? <StoreResults result={result} /> : null}
+      {result ? <StoreResults result={result} query={values.q} /> : null}
       <MobileApps />
     </div>
   );

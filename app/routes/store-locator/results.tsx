@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useTranslation } from "~/i18n";
 import { Icon } from "~/components/Icon";
@@ -23,42 +24,63 @@ function useSearchWith() {
 const placeName = (place: Place, byPostcode: boolean) =>
   `${place.name} (${byPostcode ? place.postcode : place.department.name})`;
 
+/**
+ * The answer to a search: its title said when it changes (a status), and focused after a search with JavaScript
+ * (index.tsx), then what it holds.
+ */
+function ResultsSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="store-results" aria-labelledby="store-results-title">
+      <div role="status">
+        <h2 id="store-results-title" tabIndex={-1}>
+          {title}
+        </h2>
+      </div>
+      {children}
+    </section>
+  );
+}
+
 /** What a search found: the shops, the communes to pick from, or why there is nothing to list. */
-export function StoreResults({ result }: { result: Exclude<StoreSearchResult, { kind: "refused" }> }) {
+export function StoreResults({
+  result,
+  query,
+}: {
+  result: Exclude<StoreSearchResult, { kind: "refused" }>;
+  /** The search as typed. */
+  query: string;
+}) {
   const { t } = useTranslation();
   switch (result.kind) {
     case "noWallet":
       return (
-        <section className="store-results" aria-labelledby="store-results-title">
-          <div role="status">
-            <h2 id="store-results-title" tabIndex={-1}>
-              {t("storeLocator.noWallet.title")}
-            </h2>
-          </div>
+        <ResultsSection title={t("storeLocator.noWallet.title")}>
           <p>{t("storeLocator.noWallet.text")}</p>
           <p>
             <Link to="/wallets">{t("storeLocator.noWallet.link")}</Link>
           </p>
-        </section>
+        </ResultsSection>
       );
     case "choose":
-      return <PlaceChoice places={result.places} />;
+      return <PlaceChoice places={result.places} query={query} />;
     case "found":
       return <ShopList result={result} />;
   }
 }
 
-/** Homonyms: each commune of the name with its département, a link to the search around it. */
-function PlaceChoice({ places }: { places: Place[] }) {
+/**
+ * Homonyms (or, when no commune has the name typed, the communes whose names begin with it): each with its
+ * département, a link to the search around it.
+ */
+function PlaceChoice({ places, query }: { places: Place[]; query: string }) {
   const { t } = useTranslation();
   const searchWith = useSearchWith();
+  const name = places[0]!.name;
+  const homonyms = places.every((p) => p.name === name);
   return (
-    <section className="store-results" aria-labelledby="store-results-title">
-      <div role="status">
-        <h2 id="store-results-title" tabIndex={-1}>
-          {t("storeLocator.choose.title", { name: places[0]!.name })}
-        </h2>
-      </div>
+    <ResultsSection
+      title={homonyms ? t("storeLocator.choose.title", { name }) : t("storeLocator.choose.similar", { query })}
+    >
       <p>{t("storeLocator.choose.intro")}</p>
       <ul className="store-places">
         {places.map((place) => (
@@ -73,7 +95,7 @@ function PlaceChoice({ places }: { places: Place[] }) {
           </li>
         ))}
       </ul>
-    </section>
+    </ResultsSection>
   );
 }
 
@@ -85,12 +107,7 @@ function ShopList({ result }: { result: Extract<StoreSearchResult, { kind: "foun
   if (total === 0) {
     const wider = widerRadius(radiusKm);
     return (
-      <section className="store-results" aria-labelledby="store-results-title">
-        <div role="status">
-          <h2 id="store-results-title" tabIndex={-1}>
-            {t("storeLocator.results.none", { radius: radiusKm, place: where })}
-          </h2>
-        </div>
+      <ResultsSection title={t("storeLocator.results.none", { radius: radiusKm, place: where })}>
         <p>
           {wider ? (
             <Link to={searchWith({ radius: String(wider), page: null })}>
@@ -100,20 +117,17 @@ function ShopList({ result }: { result: Extract<StoreSearchResult, { kind: "foun
             t("storeLocator.results.widest")
           )}
         </p>
-      </section>
+      </ResultsSection>
     );
   }
   return (
-    <section className="store-results" aria-labelledby="store-results-title">
-      <div role="status">
-        <h2 id="store-results-title" tabIndex={-1}>
-          {t(`storeLocator.results.count.${total === 1 ? "one" : "other"}`, {
-            count: total,
-            radius: radiusKm,
-            place: where,
-          })}
-        </h2>
-      </div>
+    <ResultsSection
+      title={t(`storeLocator.results.count.${total === 1 ? "one" : "other"}`, {
+        count: total,
+        radius: radiusKm,
+        place: where,
+      })}
+    >
       <p className="hint">{t("storeLocator.results.estimate")}</p>
       <ol className="shop-list" start={(page - 1) * STORE_PAGE_SIZE + 1}>
         {shops.map((shop) => (
@@ -138,7 +152,7 @@ function ShopList({ result }: { result: Extract<StoreSearchResult, { kind: "foun
       {total > pageCount * STORE_PAGE_SIZE ? (
         <p className="hint">{t("storeLocator.results.more", { count: total })}</p>
       ) : null}
-    </section>
+    </ResultsSection>
   );
 }
 
