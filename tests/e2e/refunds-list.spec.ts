@@ -220,13 +220,35 @@ test("a paid request explains its amounts: the receipt, what was refunded, the f
       paid_at: "2026-10-28T23:15:00Z",
     })
     .execute();
-  // Paid whole, recorded without a payout row: its day only.
+  // Paid whole, recorded without a payout row: its day only, and its fees as a figure (whether they came off the
+  // transfer is not known).
   await makeRefund(account, {
     type: "culture",
     partner: "Librairie des Terreaux",
     amount: 2590,
-    fields: { ...finished, payout_date: "2026-10-02" },
+    fields: { ...finished, fees: 100, payout_date: "2026-10-02" },
   });
+  // Paid whole, its fees taken off the transfer (98,50 € of 100,00 €).
+  const cinema = await makeRefund(account, {
+    type: "culture",
+    partner: "Cinéma Lumière Bellecour",
+    amount: 10000,
+    fields: { ...finished, fees: 150, payout_date: "2026-10-05" },
+  });
+  await e2eDatabase.handle.db
+    .insertInto("payouts")
+    .values({
+      id: `pay_${cinema}`,
+      user_id: account.userId,
+      expense_request_id: cinema,
+      amount: 9850,
+      iban: "FR7630006000011234567890189",
+      scheduled_for: "2026-10-05",
+      status: "paid",
+      created_at: "2026-09-25T09:00:00Z",
+      paid_at: "2026-10-05T08:00:00Z",
+    })
+    .execute();
   await makeRefund(account, {
     type: "culture",
     partner: "Théâtre du Vieux-Lyon",
@@ -244,14 +266,21 @@ test("a paid request explains its amounts: the receipt, what was refunded, the f
   await expect(gites).toContainText(
     "Remboursement partiel : 300,00 € remboursés sur les 350,00 € du justificatif ; 50,00 € restent à votre charge.",
   );
-  await expect(gites).toContainText("Votre employeur a enregistré 1,50 € de frais sur ce remboursement.");
+  // The payout transferred the whole 300,00 €: the fees did not come off it.
+  await expect(gites).toContainText("Frais de 1,50 €, non déduits du virement : 300,00 € versés.");
   await expect(gites).toContainText("Versé le 29/10/2026 : 300,00 € sur le compte se terminant par 0189");
   await expect(gites).not.toContainText("Montant à rembourser");
 
   const books = request(page, "Librairie des Terreaux");
   await expect(books).toContainText("Versé le 02/10/2026 sur le compte se terminant par 0189");
   await expect(books).not.toContainText("Remboursement partiel");
-  await expect(books).not.toContainText("Frais");
+  await expect(books).toContainText("Frais enregistrés sur ce remboursement : 1,00 €.");
+  await expect(books).not.toContainText("déduits du virement");
+
+  const cinemaItem = request(page, "Cinéma Lumière Bellecour");
+  await expect(cinemaItem).toContainText("Frais de 1,50 € déduits du virement : 98,50 € versés.");
+  await expect(cinemaItem).toContainText("Versé le 05/10/2026 : 98,50 € sur le compte se terminant par 0189");
+  await expect(cinemaItem).not.toContainText("Remboursement partiel");
 
   const theatre = request(page, "Théâtre du Vieux-Lyon");
   await expect(theatre.locator("dl div").filter({ hasText: "Montant demandé" })).toContainText("40,00 €");

@@ -39,7 +39,7 @@ export function RefundAmounts({ item }: { item: RefundListItem }) {
 
 /**
  * What the figures mean, in sentences: the part of the receipt not refunded (a difference, never a reason: the
- * request holds none), the fees the funder recorded, then where the money goes — the transfer's day (made, or
+ * request holds none), the fees and whether the transfer bore them, then where the money goes — the transfer's day (made, or
  * due) and amount when its payout holds them, to the account ending in the IBAN's last four; before approval the
  * account only; a refused or cancelled request transfers nothing, its held amounts went back to the wallets
  * (decision 0024).
@@ -58,13 +58,27 @@ export function RefundNotes({ item }: { item: RefundListItem }) {
           })}
         </p>
       ) : null}
-      {item.fees > 0 ? (
-        <p className="expense-request__note">{t("refunds.list.feesRecorded", { fees: formatCents(item.fees) })}</p>
-      ) : null}
+      {item.fees > 0 ? <p className="expense-request__note">{t(feesNote(item), feesFacts(item))}</p> : null}
       <RefundTransfer item={item} />
     </>
   );
 }
+
+/**
+ * The fees' sentence: whether they came off the transfer is read from the payout's amount (the refund less the fees,
+ * or the whole refund); without a payout amount, or with another one, only the figure is said.
+ */
+function feesNote(item: RefundListItem): string {
+  const transferred = item.payout?.amount ?? null;
+  if (transferred === item.amountToRefund - item.fees) return "refunds.list.feesDeducted";
+  if (transferred === item.amountToRefund) return "refunds.list.feesNotDeducted";
+  return "refunds.list.feesRecorded";
+}
+
+const feesFacts = (item: RefundListItem) => ({
+  fees: formatCents(item.fees),
+  transferred: formatCents(item.payout?.amount ?? 0),
+});
 
 function RefundTransfer({ item }: { item: RefundListItem }) {
   const { t } = useTranslation();
