@@ -121,6 +121,12 @@ test("an unknown postcode, wildcards and an empty search are refused in French a
     await expect(page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) })).toHaveCount(0);
     await expectAccessible(page, `store locator, "${typed}" refused`);
   }
+  // The radius chosen stays as it was, and a refused URL without one shows the default.
+  await page.getByRole("combobox", { name: "Jusqu’à" }).selectOption("20");
+  await searchFor(page, "99999");
+  await expect(page.getByRole("combobox", { name: "Jusqu’à" })).toHaveValue("20");
+  await page.goto("/store-locator?q=99999");
+  await expect(page.getByRole("combobox", { name: "Jusqu’à" })).toHaveValue("10");
   // The refusal is the form contract's: 400, never a 500, whatever is typed.
   for (const q of ["99999", "%25", "_", "*", "x".repeat(500), "69003 Marseille", "Zzyzxville"])
     expect((await page.request.get(`/store-locator?q=${q}`)).status(), q).toBe(400);

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { data, Form, useLocation, useRouteLoaderData } from "react-router";
@@ -37,8 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The first visit: the form alone, nothing refused yet.
   if (!params.has("q")) return { values, lastResult: null, result: null };
   const submission = parseWithZod(params, { schema: storeSearchSchema });
-  if (submission.status !== "success")
-    return data({ values, lastResult: submission.reply(), result: null }, { status: 400 });
+  if (submission.status !== "success") return refusedSearch(values, submission.reply());
   const { q, commune, radius, page } = submission.value;
   const { db, geodata } = await getPlatform();
   const result = await searchShops(
@@ -49,12 +48,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { query: parseStoreQuery(q) as StoreQuery, commune, radiusKm: radius, page },
     { locale: getLocale(context) },
   );
-  if (result.kind === "refused")
-    return data(
-      { values, lastResult: submission.reply({ fieldErrors: { q: [result.error] } }), result: null },
-      { status: 400 },
-    );
+  if (result.kind === "refused") return refusedSearch(values, submission.reply({ fieldErrors: { q: [result.error] } }));
   return { values, lastResult: null, result };
+}
+
+/**
+ * A refused search: the form contract's reply, 400. The radius shows as searched (the default when the URL had
+ * none): the reply holds only what was sent.
+ */
+function refusedSearch(values: { q: string; radius: string }, reply: SubmissionResult<string[]>) {
+  const lastResult = { ...reply, initialValue: { ...reply.initialValue, radius: values.radius } };
+  return data({ values, lastResult, result: null }, { status: 400 });
 }
 
 export default function StoreLocator({ loaderData }: Route.ComponentProps) {
