@@ -115,6 +115,10 @@ test("a card says where it is until it arrives, and offers the PIN unlock only o
   await openMenuUntil(page, "Suivre la livraison");
   await expect(menuLink(page, "Afficher le code PIN")).toBeVisible();
   await expect(menuLink(page, "Débloquer le code PIN")).toHaveCount(0);
+  // Typing the panel's address follows the menu's rule: the card page, not a PIN form for a card never delivered.
+  await page.goto(`/cards/${account.cards["7001"]}/unlock-pin`);
+  await expect(page).toHaveURL(new RegExp(`/cards/${account.cards["7001"]}$`));
+  await expect(page.getByRole("dialog", { name: "Débloquer le code PIN" })).toHaveCount(0);
 
   await page.goto(`/cards/${account.cards["7002"]}`);
   const day = eta.split("-").reverse().join("/");

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/i18n";
+import { useTranslation, type Translate } from "~/i18n";
 import { useEffect, useRef, type SyntheticEvent } from "react";
 import { href, Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/card";
@@ -199,6 +199,13 @@ function CardStateLine({ state, cardId }: { state: CardState; cardId: string }) 
 }
 
 /** What the card can spend (issue 30 §1: the first thing on a phone): the available balance big, then the rest. */
+/** What the card's reserved figure holds, its non-zero parts only: a phone's first screen has little room. */
+function reservedParts(t: Translate, { reservedParts: parts }: CardData["balances"]): string {
+  const values = { frozen: formatCents(parts.frozen), refundHolds: formatCents(parts.refundHolds) };
+  if (parts.frozen > 0 && parts.refundHolds > 0) return t("cards.reservedParts.both", values);
+  return t(parts.frozen > 0 ? "cards.reservedParts.frozen" : "cards.reservedParts.refundHolds", values);
+}
+
 function CardBalances({ balances }: { balances: CardData["balances"] }) {
   const { t } = useTranslation();
   return (
@@ -221,6 +228,8 @@ function CardBalances({ balances }: { balances: CardData["balances"] }) {
           <dd>{formatCents(balances.total)}</dd>
         </div>
       </dl>
+      {/* One reserved figure, the wallet pages' (issue 30 §5): what it holds, when it holds anything. */}
+      {balances.reserved > 0 ? <p className="hint card-balances__note">{reservedParts(t, balances)}</p> : null}
       {balances.hasUnlimited ? <p className="hint card-balances__note">{t("cards.unlimitedNote")}</p> : null}
     </section>
   );

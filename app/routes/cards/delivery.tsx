@@ -2,6 +2,7 @@ import { useTranslation } from "~/i18n";
 import { href, Link } from "react-router";
 import type { Route } from "./+types/delivery";
 import { Panel } from "~/components/Panel";
+import { Icon } from "~/components/Icon";
 import { formatDate } from "~/domain/dates";
 import { DELIVERY_STEPS, deliveryStepOf, isDeliveryDanger, isDeliveryProblem } from "~/domain/delivery";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -37,7 +38,7 @@ export default function DeliveryPanel({ loaderData }: Route.ComponentProps) {
     <Panel id="delivery" title={t("cards.delivery.panelTitle")} closeTo={href("/cards/:cardId", { cardId })}>
       <p className={danger ? "status-danger" : undefined}>
         <strong>{t("cards.delivery.statusLabel")} : </strong>
-        {danger ? <span aria-hidden="true">⚠ </span> : null}
+        {danger ? <Icon name="warning" /> : null}
         {t(`cards.delivery.${shipping.status}`, { defaultValue: shipping.status })}
         {problem ? ` – ${t("cards.delivery.problemHint")}` : null}
       </p>

@@ -13,18 +13,21 @@ import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { chooseNewPin } from "~/.server/services/card-actions";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+import { canUnlockPin } from "~/domain/delivery";
 
 type NewPinForm = z.input<typeof newPinSchema>;
 
 /** Unlock a PIN blocked after 3 wrong entries by choosing a new one (spec 000 §4, §7 "Update PIN"). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
-  if (!card.pinCanUpdate) throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
+  // The menu's rule (issue 30 §1): a physical card, delivered, whose PIN the issuer lets change.
+  if (!canUnlockPin(card)) throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
   return { cardId: card.id };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const card = await requireActiveCard(request, context, params.cardId);
+  if (!canUnlockPin(card)) throw internalRedirect(internalPath("/cards/:cardId", { cardId: card.id }));
   const submission = parseForm(await request.formData(), newPinSchema);
   // PINs are never sent back to the browser, even a wrong one: only the messages are.
   if (submission.status !== "success") return refuse(submission, { hideFields: ["pin", "confirmation"] });
