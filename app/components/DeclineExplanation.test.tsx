@@ -72,10 +72,11 @@ describe("DeclineExplanation", () => {
     expect(text(render({ code: "card_frozen", detail: null, lead: "Refusée" }))).toBe(
       "|Refusée : votre carte est gelée|",
     );
-    expect(text(render({ code: "card_frozen", detail: null }))).toBe("|votre carte est gelée|");
-    // A reason the catalogue does not know shows as it came, escaped.
+    // Said on its own (the notification centre), the reason starts its sentence.
+    expect(text(render({ code: "card_frozen", detail: null }))).toBe("|Votre carte est gelée|");
+    // A reason the catalogue does not know shows as it came (its first letter a capital), escaped.
     expect(render({ code: "Refus <émetteur>", detail: null })).toContain("Refus &lt;émetteur&gt;");
-    expect(text(render({ code: "unknown_code", detail: null }))).toBe("|unknown_code|");
+    expect(text(render({ code: "unknown_code", detail: null }))).toBe("|Unknown_code|");
   });
 
   test("in English and Dutch too", () => {

@@ -11,6 +11,9 @@ import { useTranslation } from "~/i18n";
  * rest. A decline without figures (decided before the wallets, the issuer's own, an older row) says its reason alone.
  * `lead` starts the cause ("Refusée" gives "Refusée : …", the transactions list's pattern).
  */
+/** A reason said on its own starts its sentence: "Les titres-restaurant ne s'utilisent pas le dimanche". */
+const sentenceCase = (text: string) => text.charAt(0).toLocaleUpperCase() + text.slice(1);
+
 export function DeclineExplanation({
   code,
   detail,
@@ -30,7 +33,7 @@ export function DeclineExplanation({
   return (
     <div className="decline-explanation">
       <p className="decline-explanation__cause" id={words.figures ? undefined : listId}>
-        {lead ? t("cards.transactions.statusWithReason", { status: lead, reason: cause }) : cause}
+        {lead ? t("cards.transactions.statusWithReason", { status: lead, reason: cause }) : sentenceCase(cause)}
       </p>
       {words.figures ? (
         <p className="decline-explanation__figures" id={listId}>
