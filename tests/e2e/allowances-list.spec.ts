@@ -94,7 +94,7 @@ test("the list says each allowance in words, with its payouts and refusal reason
   await expect(bicycle).toContainText(/24,00\s€ par mois pendant 2 mois/);
   const payouts = bicycle.getByRole("list", { name: "Versements" }).getByRole("listitem");
   await expect(payouts).toHaveCount(2);
-  await expect(payouts.first()).toHaveText(new RegExp(`^janvier ${year} : 24,00\\s€, versé$`));
+  await expect(payouts.first()).toHaveText(new RegExp(`^janvier ${year} : 24,00\\s€, versé le 02/02/${year}$`));
   await expect(payouts.last()).toHaveText(new RegExp(`^février ${year} : 24,01\\s€, virement prévu le 02/03/${year}$`));
   await expect(bicycle.getByRole("link", { name: /^Annuler/ })).toHaveCount(0);
 

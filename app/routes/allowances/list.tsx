@@ -163,7 +163,7 @@ function AllowanceItem({ item }: { item: AllowanceListItem }) {
                 {t(`allowanceList.payout.${p.status}`, {
                   month: formatMonth(p.month),
                   amount: formatCents(p.amount),
-                  date: formatDate(p.scheduledFor),
+                  date: formatDate(p.paidOn ?? p.scheduledFor),
                 })}
               </li>
             ))}

@@ -1,3 +1,4 @@
+import { todayInParis } from "~/domain/dates";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "../../db";
 import { buildFile, createAccount, type CreatedAccount } from "../../db/factories";
@@ -788,9 +789,9 @@ describe("the funder's review and the monthly payouts", () => {
     const item = await getAllowance(db, a.userId, id);
     expect(item).toMatchObject({ status: "approved", isCancellable: false });
     expect(item!.payouts).toEqual([
-      { month: "2026-09", amount: 181, scheduledFor: "2026-12-01", status: "scheduled" },
-      { month: "2026-10", amount: 181, scheduledFor: "2026-12-01", status: "scheduled" },
-      { month: "2026-11", amount: 181, scheduledFor: "2026-12-01", status: "scheduled" },
+      { month: "2026-09", amount: 181, scheduledFor: "2026-12-01", status: "scheduled", paidOn: null },
+      { month: "2026-10", amount: 181, scheduledFor: "2026-12-01", status: "scheduled", paidOn: null },
+      { month: "2026-11", amount: 181, scheduledFor: "2026-12-01", status: "scheduled", paidOn: null },
     ]);
     const payoutIban = await db.selectFrom("allowance_payouts").select("iban").where("allowance_id", "=", id).execute();
     expect(payoutIban.map((p) => p.iban)).toEqual(Array(3).fill("FR7630006000011234567890189"));
@@ -798,7 +799,10 @@ describe("the funder's review and the monthly payouts", () => {
     expect((await payDueAllowancePayouts(db, "2026-11-30", { now: NOW, messenger })).paid).toEqual([]);
     const paid = await payDueAllowancePayouts(db, "2026-12-01", { now: NOW, messenger });
     expect(paid.finished).toContain(id);
-    expect((await getAllowance(db, a.userId, id))!.status).toBe("paid");
+    const paidItem = await getAllowance(db, a.userId, id);
+    expect(paidItem!.status).toBe("paid");
+    // Each payout says the Paris day it left (issue 30 §5), not only the day it was planned for.
+    expect(paidItem!.payouts.map((p) => [p.status, p.paidOn])).toEqual(Array(3).fill(["paid", todayInParis(NOW)]));
     expect((await payDueAllowancePayouts(db, "2026-12-01", { now: NOW, messenger })).paid).toEqual([]);
     const notes = await db
       .selectFrom("notifications")

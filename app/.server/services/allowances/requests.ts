@@ -8,6 +8,7 @@ import { readDraft } from "../drafts";
 import { claimAllowanceDraft, linkAllowance } from "./drafts";
 import { addAllowanceNotification, deliverAllowanceNotification } from "./notifications";
 import { mediaLabel } from "./wording";
+import { todayInParis } from "~/domain/dates";
 import { addressProblems, type AddressProblem } from "~/domain/allowance-schemas";
 import {
   addressLine,
@@ -665,6 +666,8 @@ export interface AllowancePayoutItem {
   amount: number;
   scheduledFor: string;
   status: AllowancePayoutTable["status"];
+  /** The Paris day a paid payout left (issue 30 §5: a payout says when it was made); null until it is paid. */
+  paidOn: string | null;
 }
 
 export interface AllowanceListItem {
@@ -713,7 +716,7 @@ async function toItems(db: DB, rows: ListRow[]): Promise<AllowanceListItem[]> {
   const payouts = ids.length
     ? await db
         .selectFrom("allowance_payouts")
-        .select(["allowance_id", "month", "amount", "scheduled_for", "status"])
+        .select(["allowance_id", "month", "amount", "scheduled_for", "status", "paid_at"])
         .where("allowance_id", "in", ids)
         .orderBy("month")
         .execute()
@@ -741,7 +744,13 @@ async function toItems(db: DB, rows: ListRow[]): Promise<AllowanceListItem[]> {
       ],
       payouts: payouts
         .filter((p) => p.allowance_id === r.id)
-        .map((p) => ({ month: p.month, amount: p.amount, scheduledFor: p.scheduled_for, status: p.status })),
+        .map((p) => ({
+          month: p.month,
+          amount: p.amount,
+          scheduledFor: p.scheduled_for,
+          status: p.status,
+          paidOn: p.status === "paid" && p.paid_at ? todayInParis(new Date(p.paid_at)) : null,
+        })),
       travelRole: (TRAVEL_ROLES as readonly (string | null)[]).includes(r.travel_role)
         ? (r.travel_role as TravelRole)
         : null,
