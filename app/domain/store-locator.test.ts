@@ -6,10 +6,10 @@ import {
   formatDistance,
   parseStoreQuery,
   ruleAccepts,
-  storeSearchSchema,
   STORE_SEARCH_MAX_LENGTH,
   widerRadius,
 } from "./store-locator";
+import { storeSearchSchema } from "./store-locator-schemas";
 
 describe("what a search names", () => {
   test.each([

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { MCC, MEAL_GROCERIES_UNTIL } from "./authorisation";
 
 /**
@@ -49,30 +48,6 @@ export function parseStoreQuery(text: string): StoreQuery | { error: string } {
   if (!/\p{L}/u.test(query)) return { error: "storeLocator.errors.characters" };
   return { town: query };
 }
-
-/**
- * The search form (a GET form: the search is in the URL). `q` is checked by `parseStoreQuery`; `commune` (an
- * INSEE code picked among homonyms), `radius` and `page` fall back to their defaults when made up.
- */
-export const storeSearchSchema = z.object({
-  q: z.string({ error: "storeLocator.errors.required" }).superRefine((value, ctx) => {
-    const parsed = parseStoreQuery(value);
-    if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
-  }),
-  commune: z
-    .string()
-    .regex(/^(?:\d{5}|2[AB]\d{3})$/)
-    .optional()
-    .catch(undefined),
-  radius: z.coerce
-    .number()
-    .refine((n) => (STORE_RADII_KM as readonly number[]).includes(n))
-    .transform((n) => n as StoreRadius)
-    .default(DEFAULT_RADIUS_KM)
-    .catch(DEFAULT_RADIUS_KM),
-  page: z.coerce.number().int().min(1).max(STORE_MAX_PAGE).default(1).catch(1),
-});
-export type StoreSearchForm = z.input<typeof storeSearchSchema>;
 
 /**
  * Which merchant categories a wallet of this type pays at on this Paris day, as the payment engine decides

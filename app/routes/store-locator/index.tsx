@@ -11,13 +11,8 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { getLocale } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { searchShops } from "~/.server/services/store-locator";
-import {
-  parseStoreQuery,
-  storeSearchSchema,
-  STORE_RADII_KM,
-  type StoreQuery,
-  type StoreSearchForm,
-} from "~/domain/store-locator";
+import { parseStoreQuery, STORE_RADII_KM, type StoreQuery } from "~/domain/store-locator";
+import { storeSearchSchema, type StoreSearchForm } from "~/domain/store-locator-schemas";
 import { StoreResults } from "./results";
 
 /**
