@@ -116,11 +116,15 @@ test("an unlimited wallet has a reserved figure but no amount; the card's figure
   expect(balances).toMatchObject({ available: 10000, reserved: 0, total: 10000, hasUnlimited: true });
 });
 
-test("SQLite sums a wallet's pending card payments from an index, not from its whole history", async () => {
-  if (handle.kind !== "sqlite") return;
-  const plan = await sql<{ detail: string }>`explain query plan
+// Skipped on PostgreSQL, with its reason: this reads SQLite's EXPLAIN QUERY PLAN; PostgreSQL's planner picks a
+// sequential scan on a test's few rows whatever the indexes: its plans mean something on a company-sized dataset (issue 35).
+test.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+  "SQLite sums a wallet's pending card payments from an index, not from its whole history",
+  async () => {
+    const plan = await sql<{ detail: string }>`explain query plan
     select wallet_id, sum(amount) from wallet_transactions
     where wallet_id in (${"wal_a"}, ${"wal_b"}) and status = ${"frozen"} group by wallet_id`.execute(handle.db);
-  const steps = plan.rows.map((r) => r.detail).join(" | ");
-  expect(steps).toContain("COVERING INDEX wallet_transactions_by_wallet_status (wallet_id=? AND status=?)");
-});
+    const steps = plan.rows.map((r) => r.detail).join(" | ");
+    expect(steps).toContain("COVERING INDEX wallet_transactions_by_wallet_status (wallet_id=? AND status=?)");
+  },
+);
