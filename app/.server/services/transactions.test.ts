@@ -260,7 +260,8 @@ test("an authorization neither settled nor closed shows its raw status in the de
 });
 
 // Skipped on PostgreSQL, with its reason: this reads SQLite's EXPLAIN QUERY PLAN; PostgreSQL's planner picks a
-// sequential scan on a test's few rows whatever the indexes: its plans mean something on a company-sized dataset (issue 35).
+// sequential scan on a test's few rows whatever the indexes: its plans tell something on a company-sized
+// dataset (issue 35).
 test.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
   "each tab's page is read from the card's list index, in its order, without sorting the card's history",
   async () => {

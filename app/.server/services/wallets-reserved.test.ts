@@ -117,7 +117,8 @@ test("an unlimited wallet has a reserved figure but no amount; the card's figure
 });
 
 // Skipped on PostgreSQL, with its reason: this reads SQLite's EXPLAIN QUERY PLAN; PostgreSQL's planner picks a
-// sequential scan on a test's few rows whatever the indexes: its plans mean something on a company-sized dataset (issue 35).
+// sequential scan on a test's few rows whatever the indexes: its plans tell something on a company-sized
+// dataset (issue 35).
 test.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
   "SQLite sums a wallet's pending card payments from an index, not from its whole history",
   async () => {
