@@ -106,7 +106,7 @@ test("a cardholder sets her overflow to 120 €, makes her Mastercard the defaul
   await page.goto("/cards");
   await openAction(page, "Dépassement de solde et cartes bancaires");
   const panel = page.getByRole("dialog", { name: "Dépassement de solde" });
-  await expect(panel.getByText(/Le montant minimum prélevé est de 0,50 €/)).toBeVisible();
+  await expect(panel.getByText(/Le montant minimum prélevé est de 0,50\s€/)).toBeVisible();
   const amount = panel.getByLabel("Montant maximal du dépassement (€)");
   await expect(amount).toHaveValue("50");
   await expectAccessible(page, "overflow");
