@@ -1,5 +1,5 @@
-import { expect, test } from "vitest";
-import { formatDate, frenchDay, parisDayAfter, parisInstant, parisNow } from "./dates";
+import { describe, expect, test } from "vitest";
+import { formatDate, frenchDay, parseDay, parisDayAfter, parisInstant, parisNow, readDay } from "./dates";
 
 test("the Paris day after today counts calendar days, not 24-hour steps, across the spring change", () => {
   // 23:30 in Paris on Saturday 28 March 2026 (22:30 UTC): the next day is Sunday 29, which has 23 hours.
@@ -31,4 +31,79 @@ test("a calendar day is shown as the day it is, as noon UTC of it was (the pages
   for (const day of ["2026-01-01", "2026-03-29", "2026-10-25", "2026-12-31", "2028-02-29"])
     expect(formatDate(day), day).toBe(formatDate(`${day}T12:00:00Z`));
   expect(formatDate("2026-10-25")).toBe("25/10/2026");
+});
+
+describe("a typed day is read any way a French person types it (issue 31 §3)", () => {
+  test.each([
+    ["01/11/2026", "2026-11-01"],
+    ["01112026", "2026-11-01"],
+    ["01 11 2026", "2026-11-01"],
+    ["  01   11    2026  ", "2026-11-01"],
+    ["01 / 11 / 2026", "2026-11-01"],
+    ["1/11/2026", "2026-11-01"],
+    ["1/1/2026", "2026-01-01"],
+    ["4 1 2026", "2026-01-04"],
+    ["01.11.2026", "2026-11-01"],
+    ["01-11-2026", "2026-11-01"],
+    ["2026-11-01", "2026-11-01"],
+    ["2026/11/01", "2026-11-01"],
+    ["01/11/26", "2026-11-01"],
+    ["011126", "2026-11-01"],
+    ["29/02/2028", "2028-02-29"],
+    ["31/12/2099", "2099-12-31"],
+    ["01/01/1900", "1900-01-01"],
+    ["31/12/2100", "2100-12-31"],
+  ])("%j is %s", (typed, day) => {
+    expect(readDay(typed)).toEqual({ kind: "day", day });
+    expect(parseDay(typed)).toBe(day);
+  });
+
+  test.each([
+    ["", "empty"],
+    ["   ", "empty"],
+    ["hier", "format"],
+    ["le 1er novembre", "format"],
+    ["1er/11/2026", "format"],
+    ["1112026", "format"],
+    ["011120266", "format"],
+    ["01/11/202", "format"],
+    ["01/11", "format"],
+    ["2026", "format"],
+    ["01:11:2026", "format"],
+    ["00000000", "format"],
+    ["00/00/0000", "format"],
+    ["99/99/9999", "format"],
+    ["1/13/2026", "month"],
+    ["01132026", "month"],
+    ["14/00/2026", "month"],
+    ["2026-13-01", "month"],
+    ["31/13/2026", "month"],
+    ["01/11/1899", "year"],
+    ["01/11/1850", "year"],
+    ["01/11/2101", "year"],
+    ["01/11/9999", "year"],
+    ["0101202", "format"],
+  ])("%j is refused: %s", (typed, problem) => {
+    expect(readDay(typed)).toEqual({ kind: "problem", problem });
+    expect(parseDay(typed)).toBeNull();
+  });
+
+  test("a day its month has not names the day as typed, its month and the month's days", () => {
+    expect(readDay("31/02/2026")).toEqual({
+      kind: "problem",
+      problem: "dayOfMonth",
+      typed: "31/02/2026",
+      month: "2026-02",
+      daysInMonth: 28,
+    });
+    expect(readDay("29022027")).toMatchObject({ problem: "dayOfMonth", typed: "29/02/2027", daysInMonth: 28 });
+    expect(readDay("30/2/2028")).toMatchObject({ problem: "dayOfMonth", typed: "30/02/2028", daysInMonth: 29 });
+    expect(readDay("31/04/2026")).toMatchObject({ problem: "dayOfMonth", month: "2026-04", daysInMonth: 30 });
+    expect(readDay("32 01 2026")).toMatchObject({ problem: "dayOfMonth", typed: "32/01/2026", daysInMonth: 31 });
+    expect(readDay("00/01/2026")).toMatchObject({ problem: "dayOfMonth", typed: "00/01/2026", daysInMonth: 31 });
+    expect(readDay("2026-02-30")).toMatchObject({ problem: "dayOfMonth", typed: "30/02/2026" });
+    // 1900 is not a leap year (a century not divisible by 400), 2000 is.
+    expect(readDay("29/02/1900")).toMatchObject({ problem: "dayOfMonth", daysInMonth: 28 });
+    expect(readDay("29/02/00")).toEqual({ kind: "day", day: "2000-02-29" });
+  });
 });

@@ -102,3 +102,80 @@ export function todayInParis(now: Date = new Date()): string {
 export function parisDayAfter(now: Date, days: number): string {
   return addCalendarDays(todayInParis(now), days);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reading a typed day (issue 31 §3, decision 0057)
+// ---------------------------------------------------------------------------------------------
+
+/** The years a typed day may have: a ticket or a period of this century, nothing before 1900 nor after 2100. */
+export const FIRST_YEAR = 1900;
+export const LAST_YEAR = 2100;
+
+/** Why a typed day is not one: nothing typed, no date's shape, a month, a year, or a day its month has not. */
+export type DayProblem = "empty" | "format" | "month" | "dayOfMonth" | "year";
+
+/**
+ * A typed day, read: the day (YYYY-MM-DD), or the one rule it breaks. A day its month has not (31/02/2026)
+ * carries what its message says: the day as typed in JJ/MM/AAAA, its month (YYYY-MM) and that month's days.
+ */
+export type DayReading =
+  | { kind: "day"; day: string }
+  | { kind: "problem"; problem: Exclude<DayProblem, "dayOfMonth"> }
+  | { kind: "problem"; problem: "dayOfMonth"; typed: string; month: string; daysInMonth: number };
+
+/** ISO, year first: 2026-11-01 (what a date picker sends), 2026/11/01. */
+const YEAR_FIRST = /^(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})$/;
+/** Day first with separators, spaces around them allowed: 01/11/2026, 1/11/26, 01.11.2026, 01-11-2026, 01 11 2026. */
+const DAY_FIRST = /^(\d{1,2})\s*[-/.\s]\s*(\d{1,2})\s*[-/.\s]\s*(\d{4}|\d{2})$/;
+/** Digits only, as a phone's numeric keypad types them: 01112026 (JJMMAAAA) or 011126 (JJMMAA). */
+const DIGITS_ONLY = /^(\d{2})(\d{2})(\d{4}|\d{2})$/;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** The days of a month (1–12) of a year. */
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Reads a day typed any way a French person types one (issue 31 §3): JJ/MM/AAAA, J/M/AAAA, JJMMAAAA,
+ * JJ MM AAAA (any spaces), JJ.MM.AAAA, JJ-MM-AAAA, ISO AAAA-MM-JJ; a two-digit year is of this century
+ * (01/11/26 → 2026, decision 0057). When one part is wrong the answer names it (month, year, a day its month
+ * has not); when several are (00000000), nothing of it is a date and the answer is its format.
+ */
+export function readDay(text: string): DayReading {
+  const value = text.trim();
+  if (value === "") return { kind: "problem", problem: "empty" };
+  const yearFirst = YEAR_FIRST.exec(value);
+  const dayFirst = yearFirst ? null : (DAY_FIRST.exec(value) ?? DIGITS_ONLY.exec(value));
+  if (!yearFirst && !dayFirst) return { kind: "problem", problem: "format" };
+  const [yearText, monthText, dayText] = yearFirst
+    ? [yearFirst[1]!, yearFirst[2]!, yearFirst[3]!]
+    : [dayFirst![3]!, dayFirst![2]!, dayFirst![1]!];
+  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
+  const month = Number(monthText);
+  const day = Number(dayText);
+  const yearWrong = year < FIRST_YEAR || year > LAST_YEAR;
+  const monthWrong = month < 1 || month > 12;
+  const last = monthWrong ? 31 : daysInMonth(year, month);
+  const dayWrong = day < 1 || day > last;
+  const wrong = [yearWrong, monthWrong, dayWrong].filter(Boolean).length;
+  if (wrong > 1) return { kind: "problem", problem: "format" };
+  if (yearWrong) return { kind: "problem", problem: "year" };
+  if (monthWrong) return { kind: "problem", problem: "month" };
+  if (dayWrong)
+    return {
+      kind: "problem",
+      problem: "dayOfMonth",
+      typed: `${pad(day)}/${pad(month)}/${year}`,
+      month: `${year}-${pad(month)}`,
+      daysInMonth: last,
+    };
+  return { kind: "day", day: `${pad(year, 4)}-${pad(month)}-${pad(day)}` };
+}
+
+/** A typed day (any form `readDay` reads) → YYYY-MM-DD; null when it is not a day of the calendar. */
+export function parseDay(text: string): string | null {
+  const reading = readDay(text);
+  return reading.kind === "day" ? reading.day : null;
+}

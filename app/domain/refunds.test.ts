@@ -5,22 +5,12 @@ import {
   fieldNameOf,
   findMobilitySubtype,
   mobilityChoices,
-  parseDay,
   splitProblems,
   ticketDateProblem,
   walletTypesFor,
 } from "./refunds";
 
 const NONE = { allowances: {}, expenseRequests: {} };
-
-test("a day is read as JJ/MM/AAAA or YYYY-MM-DD, and only when the calendar has it", () => {
-  expect(parseDay("14/11/2026")).toBe("2026-11-14");
-  expect(parseDay(" 4/1/2026 ")).toBe("2026-01-04");
-  expect(parseDay("2026-11-14")).toBe("2026-11-14");
-  expect(parseDay("29/02/2028")).toBe("2028-02-29");
-  for (const bad of ["31/02/2026", "29/02/2027", "00/01/2026", "14/13/2026", "2026-13-01", "hier", "", "14/11/26"])
-    expect(parseDay(bad), bad).toBeNull();
-});
 
 test("the platform's error keys become conform's field names", () => {
   expect(fieldNameOf("payment_methods.0.amount")).toBe("payment_methods[0].amount");

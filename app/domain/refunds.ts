@@ -112,24 +112,8 @@ export function findMobilitySubtype(id: string): { group: string; subtype: Mobil
   return null;
 }
 
-/**
- * A day typed as JJ/MM/AAAA (or the ISO YYYY-MM-DD a date picker sends) → YYYY-MM-DD; null when it is
- * not a day of the calendar (31/02, 2026-13-01…).
- */
-export function parseDay(text: string): string | null {
-  const value = text.trim();
-  const french = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value);
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const [y, m, d] = french
-    ? [Number(french[3]), Number(french[2]), Number(french[1])]
-    : iso
-      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
-      : [NaN, NaN, NaN];
-  if (!Number.isInteger(y) || y < 1900 || m < 1 || m > 12 || d < 1) return null;
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  if (d > last) return null;
-  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-}
+/** Moved to domain/dates.ts (decision 0057): re-exported while imports still name this module. */
+export { parseDay } from "./dates";
 
 /** A platform error key (`payment_methods.0.amount`) as conform names the field (`payment_methods[0].amount`). */
 export function fieldNameOf(key: string): string {
