@@ -2,10 +2,9 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { CODE_STEP_INTENT, type CodeStepFields, type CodeStepScreen } from "~/routes/+shared/code-step";
-import { formatTime } from "~/domain/dates";
 import { useTranslation } from "~/i18n";
 import { ErrorSummary, OneTimeCodeField } from "./forms";
-import { ResendCountdown } from "./ResendCountdown";
+import { ResendWait } from "./ResendWait";
 
 /** What the code step's action answers when the person stays on the page: conform's reply. */
 export type CodeStepActionData = SubmissionResult<string[]>;
@@ -57,12 +56,7 @@ export function CodeStep({
         </button>
       </Form>
       <Form method="post" className="resend" preventScrollReset={preventScrollReset}>
-        {screen.resendAt ? (
-          <p className="hint" id={waitId}>
-            {t("auth.code.resendWait", { time: formatTime(screen.resendAt) })}{" "}
-            <ResendCountdown until={screen.resendAt} />
-          </p>
-        ) : null}
+        {screen.resendAt ? <ResendWait id={waitId} until={screen.resendAt} /> : null}
         {/* The resend's refusal (too soon) is the form's `resend` error: the summary links here. */}
         <button
           type="submit"

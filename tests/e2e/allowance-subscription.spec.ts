@@ -41,7 +41,7 @@ test("a subscription with the two receipts at 75 % for CSE Acme: missing proof, 
   const account = await makeAccount(WITH_SUBSCRIPTION);
   await signInAs(page, account);
   await page.goto("/plans/allowances");
-  await page.getByRole("link", { name: "Demander un remboursement" }).click();
+  await page.getByRole("link", { name: "Demander une indemnité" }).click();
   await page
     .getByRole("dialog")
     .getByRole("link", { name: /Abonnement/ })

@@ -77,7 +77,7 @@ test("the list says each allowance in words, with its payouts and refusal reason
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Avantages");
   await expect(page).toHaveTitle(/^Indemnités mobilité/);
   await expect(tabs(page).getByRole("link", { name: "Indemnités mobilité" })).toHaveAttribute("aria-current", "page");
-  await expect(page.getByRole("link", { name: "Demander un remboursement" })).toHaveAttribute("href", `${LIST}/new`);
+  await expect(page.getByRole("link", { name: "Demander une indemnité" })).toHaveAttribute("href", `${LIST}/new`);
   await expect(items(page)).toHaveCount(3);
   // Newest first.
   await expect(items(page).first().getByRole("heading")).toHaveText("Abonnement de transport — Acme France");

@@ -66,10 +66,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     lastResult: actionData,
     defaultValue: { email: loaderData.email },
   });
-  // Wrong credentials are about both fields: said at each, linked once, to the e-mail.
-  const credentialsError = form.errors?.[0];
   return (
     <PublicPage title={t("auth.login.title")} error={!form.valid}>
+      {/* Wrong credentials are the form's error, said once (issue 31 §6): in the summary, linked to the
+          e-mail, never at one field — which of the two was wrong is not told. */}
       <ErrorSummary form={form} fields={[fields.email, fields.password]} />
       <p>{t("auth.login.intro")}</p>
       <Form method="post" {...getFormProps(form)} noValidate>
@@ -80,7 +80,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           field={fields.email}
           label={t("auth.login.email")}
           hint={t("auth.login.emailHint")}
-          formError={credentialsError}
           type="email"
           autoComplete="username"
           spellCheck={false}
@@ -90,7 +89,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           required
           field={fields.password}
           label={t("auth.login.password")}
-          formError={credentialsError}
           type="password"
           autoComplete="current-password"
         />
