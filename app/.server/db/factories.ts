@@ -78,6 +78,7 @@ export function buildUser(fields: Pick<UserTable, "email" | "created_at"> & Part
     marketing_emails: 0,
     password_change_required: 0,
     light_version: 0,
+    payout_iban: null,
     ...fields,
   };
 }

@@ -36,6 +36,7 @@ import * as declineDetail from "./migrations/021_decline_detail";
 import * as notificationFacts from "./migrations/022_notification_facts";
 import * as partnerLocations from "./migrations/023_partner_locations";
 import * as reservedSums from "./migrations/024_reserved_sums";
+import * as payoutDetails from "./migrations/025_payout_details";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -135,6 +136,7 @@ const migrations: Record<string, Migration> = {
   "022_notification_facts": notificationFacts,
   "023_partner_locations": partnerLocations,
   "024_reserved_sums": reservedSums,
+  "025_payout_details": payoutDetails,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

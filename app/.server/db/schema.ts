@@ -116,6 +116,8 @@ export interface UserTable {
   password_change_required: number;
   /** 1 when the person chose the light version (settings, decision 0040): pages without any script. */
   light_version: number;
+  /** The IBAN refunds and allowances are paid to, normalised (decision 0054); changed only with a code. */
+  payout_iban: string | null;
 }
 
 /** A saved notification preference (spec 001 §3); a type without a row has its default. */
@@ -509,6 +511,8 @@ export interface ExpenseRequestDraftTable {
   ticket_date: string | null;
   amount: number | null;
   iban: string | null;
+  /** Where the draft's IBAN comes from (decision 0054): "saved", "other", or "remember" (typed, saved when sent). */
+  iban_source: string | null;
   payment_methods: string | null;
   reading: string | null;
   step_reached: number;
@@ -833,6 +837,7 @@ export const SCHEMA_COLUMNS = {
     "marketing_emails",
     "password_change_required",
     "light_version",
+    "payout_iban",
   ],
   notification_preferences: ["user_id", "type", "mail", "push", "updated_at"],
   memberships: ["user_id", "group_id"],
@@ -1022,6 +1027,7 @@ export const SCHEMA_COLUMNS = {
     "ticket_date",
     "amount",
     "iban",
+    "iban_source",
     "payment_methods",
     "reading",
     "step_reached",

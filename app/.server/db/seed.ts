@@ -307,6 +307,8 @@ function marieUser(
     mfa_preferred: "EMAIL",
     features: JSON.stringify(MARIE_FEATURES),
     balance_overflow_authorized: 5000,
+    // Her requests pay the account ending 0189: the profile holds it (decision 0054).
+    payout_iban: MARIE_IBAN,
     created_at: clock.at(-400 * DAY),
   });
 }

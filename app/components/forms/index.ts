@@ -28,3 +28,4 @@ export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } fro
 export { useReplyKey, type FieldMeta } from "./meta";
 export { IntentButton, FormAlert, FileField } from "./WizardParts";
 export { SummaryRow, summaryRowFields } from "./SummaryRow";
+export { PayoutIbanField } from "./PayoutIbanField";

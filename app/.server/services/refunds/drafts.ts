@@ -41,6 +41,14 @@ export type DraftReading =
 /** A reading still pending after this long is taken as failed (the process reading it may have stopped). */
 export const READING_GIVE_UP_MS = 60_000;
 
+/**
+ * Where a draft's IBAN comes from (decision 0054): the profile's ("saved"), another account for this request
+ * only ("other"), or typed with none saved and to be saved to the profile when the request is sent ("remember").
+ */
+export type IbanSource = "saved" | "other" | "remember";
+const isIbanSource = (value: string | null): value is IbanSource =>
+  value === "saved" || value === "other" || value === "remember";
+
 export interface PaymentMethodAnswer {
   walletId: string;
   amount: number;
@@ -60,6 +68,8 @@ export interface RefundDraft {
   amount: number | null;
   /** The IBAN typed; null when none yet, or (correcting) to keep the one on file. */
   iban: string | null;
+  /** Where the IBAN comes from (decision 0054); null when none was chosen yet, or kept on file. */
+  ibanSource: IbanSource | null;
   paymentMethods: PaymentMethodAnswer[];
   reading: DraftReading | null;
   /** The furthest step reached (REFUND_STEPS index). */
@@ -84,6 +94,7 @@ function toDraft(row: ExpenseRequestDraftTable, now: Date): RefundDraft {
     ticketDate: row.ticket_date,
     amount: row.amount,
     iban: row.iban,
+    ibanSource: isIbanSource(row.iban_source) ? row.iban_source : null,
     paymentMethods: parseJsonColumn<PaymentMethodAnswer[]>(row.payment_methods, []),
     reading,
     stepReached: row.step_reached,
@@ -130,6 +141,7 @@ export async function createDraft(
     ticket_date: from?.ticketDate ?? null,
     amount: from?.amount ?? null,
     iban: null,
+    iban_source: null,
     payment_methods: from ? JSON.stringify(from.paymentMethods) : null,
     reading: null,
     step_reached: options.stepReached ?? 0,
@@ -174,6 +186,7 @@ export interface DraftAnswers {
   ticketDate?: string | null;
   amount?: number | null;
   iban?: string | null;
+  ibanSource?: IbanSource | null;
   paymentMethods?: PaymentMethodAnswer[];
 }
 
@@ -199,6 +212,7 @@ export async function saveDraftAnswers(
   if (answers.ticketDate !== undefined) set.ticket_date = answers.ticketDate;
   if (answers.amount !== undefined) set.amount = answers.amount;
   if (answers.iban !== undefined) set.iban = answers.iban;
+  if (answers.ibanSource !== undefined) set.iban_source = answers.ibanSource;
   if (answers.paymentMethods !== undefined) set.payment_methods = JSON.stringify(answers.paymentMethods);
   if (reached !== undefined) set.step_reached = reachedAfter(reached, open.row.step_reached);
   await updateOpenDraft(db, TABLE, userId, draftId, set, now);
