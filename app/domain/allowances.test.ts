@@ -17,12 +17,16 @@ import {
   periodCodes,
   periodProblems,
   periodShortEnough,
+  PLAUSIBILITY_REASON_MAX,
+  plausibilityProblems,
   remainingCap,
   roundTripKm,
   simulateDistance,
   simulateSubscription,
   startWindow,
   transportSharePercent,
+  unusualDistance,
+  USUAL_ONE_WAY_METERS,
 } from "./allowances";
 
 /** Every rule runs on days given by the test (a fixed clock): never on the machine's today. */
@@ -406,4 +410,65 @@ test("a distance in kilometres is shown in French format with 2 decimals, as the
   expect(formatKilometres(1234.5)).toBe(
     `${(1234.5).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`,
   );
+});
+
+describe("plausible distances: above the mode's usual one-way distance, a confirmation and a reason (decision 0055)", () => {
+  test("the usual distances: 25 km by bicycle, 150 km carpooling", () => {
+    expect(USUAL_ONE_WAY_METERS).toEqual({ bicycle: 25_000, carpooling: 150_000 });
+  });
+
+  test("by bicycle: 25 km exactly is usual, one metre more is not", () => {
+    expect(unusualDistance("bicycle", 25_000, null)).toBeNull();
+    expect(unusualDistance("bicycle", 25_001, null)).toBe(25_001);
+    expect(unusualDistance("bicycle", 7_240, null)).toBeNull();
+    // Lyon–Paris (issue 31): the estimate of 511,63 km.
+    expect(unusualDistance("bicycle", 511_630, null)).toBe(511_630);
+  });
+
+  test("carpooling: 150 km exactly is usual, one metre more is not; a bicycle's unusual distance is a usual carpool", () => {
+    expect(unusualDistance("carpooling", 150_000, null)).toBeNull();
+    expect(unusualDistance("carpooling", 150_001, null)).toBe(150_001);
+    expect(unusualDistance("carpooling", 40_000, null)).toBeNull();
+    expect(unusualDistance("bicycle", 40_000, null)).toBe(40_000);
+  });
+
+  test("the larger of the estimate and the declared distance counts", () => {
+    // A longer distance declared over a short estimate.
+    expect(unusualDistance("bicycle", 8_000, 30_000)).toBe(30_000);
+    // A short distance declared over addresses far apart: still asked.
+    expect(unusualDistance("bicycle", 511_630, 12_000)).toBe(511_630);
+    expect(unusualDistance("bicycle", 8_000, 12_000)).toBeNull();
+    expect(unusualDistance("carpooling", 160_000, 140_000)).toBe(160_000);
+  });
+
+  test("a usual distance asks nothing, whatever is posted", () => {
+    expect(plausibilityProblems(null, null)).toEqual({});
+    expect(plausibilityProblems(null, { confirmed: false, reason: "" })).toEqual({});
+  });
+
+  test("an unusual distance needs the box ticked and a reason of 1 to 500 characters once trimmed", () => {
+    const unusual = 511_630;
+    expect(plausibilityProblems(unusual, null)).toEqual({
+      distance_confirmed: "distanceConfirmationRequired",
+      distance_reason: "distanceReasonRequired",
+    });
+    expect(plausibilityProblems(unusual, { confirmed: true, reason: "   " })).toEqual({
+      distance_reason: "distanceReasonRequired",
+    });
+    expect(plausibilityProblems(unusual, { confirmed: false, reason: "Je dors à Lyon en semaine." })).toEqual({
+      distance_confirmed: "distanceConfirmationRequired",
+    });
+    expect(plausibilityProblems(unusual, { confirmed: true, reason: "x" })).toEqual({});
+    expect(
+      plausibilityProblems(unusual, { confirmed: true, reason: `  ${"x".repeat(PLAUSIBILITY_REASON_MAX)}  ` }),
+    ).toEqual({});
+    expect(plausibilityProblems(unusual, { confirmed: true, reason: "x".repeat(PLAUSIBILITY_REASON_MAX + 1) })).toEqual(
+      {
+        distance_reason: "distanceReasonTooLong",
+      },
+    );
+    expect(plausibilityProblems(unusual, { confirmed: true, reason: "x".repeat(2_000) })).toEqual({
+      distance_reason: "distanceReasonTooLong",
+    });
+  });
 });

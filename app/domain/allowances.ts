@@ -85,7 +85,11 @@ export type PeriodProblem =
   | "endBeforeStart"
   | "periodTooLong";
 
-export type DateErrorKey = `allowances.errors.${PeriodProblem}`;
+/**
+ * The forms say more than the codes: a start after its window is said by the side it fell off (issue 31
+ * §3) — after today for a mileage allowance, next year for a subscription — not by the year rule.
+ */
+export type DateErrorKey = `allowances.errors.${PeriodProblem | "startAfterToday" | "startNextYear"}`;
 
 type ByDateField<T> = { start_at?: T[]; ends_at?: T[] };
 
@@ -114,7 +118,7 @@ export function periodCodes(
   return problems;
 }
 
-/** The same problems as i18n keys, for the forms' schemas (whose messages are catalogue keys). */
+/** The same problems as i18n keys, for the forms' schemas (whose messages are catalogue keys), said as `DateErrorKey` says. */
 export function periodProblems(
   type: AllowanceType,
   start: string | null,
@@ -122,7 +126,14 @@ export function periodProblems(
   today: string,
 ): ByDateField<DateErrorKey> {
   const codes = periodCodes(type, start, end, today);
-  const keys = (list: PeriodProblem[]) => list.map((code) => `allowances.errors.${code}` as const);
+  const late = start !== null && start > startWindow(type, today).max;
+  const keyOf = (code: PeriodProblem): DateErrorKey =>
+    code !== "startDateInvalid" || !late
+      ? `allowances.errors.${code}`
+      : type === "subscription"
+        ? "allowances.errors.startNextYear"
+        : "allowances.errors.startAfterToday";
+  const keys = (list: PeriodProblem[]) => list.map(keyOf);
   return {
     ...(codes.start_at ? { start_at: keys(codes.start_at) } : {}),
     ...(codes.ends_at ? { ends_at: keys(codes.ends_at) } : {}),
@@ -386,4 +397,58 @@ export function simulateSubscription(input: {
 /** "8 rue des Lilas 69003 Lyon FR": an address as the spec's payload sends it (one string). */
 export function addressLine(address: { line1: string; zipcode: string; city: string; country: string }): string {
   return [address.line1, address.zipcode, address.city, address.country].map((s) => s.trim()).join(" ");
+}
+
+/**
+ * The usual one-way distance of a commute, in metres, by mode (issue 31 §2, decision 0055): 25 km by
+ * bicycle (even an electric bicycle's daily commute rarely goes further), 150 km carpooling (about an hour
+ * and a half each way by road). A distance above it is not refused — the bounds of decision 0049 do that
+ * — but signed only with the employee's confirmation and reason, and flagged to the funder's review.
+ */
+export const USUAL_ONE_WAY_METERS: Record<DistanceType, number> = {
+  bicycle: 25_000,
+  carpooling: 150_000,
+};
+
+/** The reason the employee gives for an unusual distance: 1 to 500 characters once trimmed. */
+export const PLAUSIBILITY_REASON_MAX = 500;
+
+/**
+ * The one-way distance that needs the employee's confirmation, in metres, or null when none does: the
+ * larger of the estimate and the distance the employee declared, when it is above the mode's usual
+ * distance. The estimate counts even when a shorter distance was declared: addresses 500 km apart make a
+ * 10 km bicycle commute as unusual as the other way round, and the funder should see why.
+ */
+export function unusualDistance(
+  type: DistanceType,
+  estimateMeters: number,
+  declaredMeters: number | null,
+): number | null {
+  const longest = Math.max(estimateMeters, declaredMeters ?? 0);
+  return longest > USUAL_ONE_WAY_METERS[type] ? longest : null;
+}
+
+export type PlausibilityProblem = "distanceConfirmationRequired" | "distanceReasonRequired" | "distanceReasonTooLong";
+
+/** The employee's confirmation of an unusual distance, as posted: the box ticked, the reason typed. */
+export interface DistanceConfirmation {
+  confirmed: boolean;
+  reason: string;
+}
+
+/**
+ * What an unusual distance still lacks, by field, as codes: the box "Je confirme cette distance" ticked
+ * and a reason of 1 to 500 characters once trimmed. Nothing is asked of a usual distance (`unusual` null).
+ */
+export function plausibilityProblems(
+  unusual: number | null,
+  confirmation: DistanceConfirmation | null,
+): { distance_confirmed?: PlausibilityProblem; distance_reason?: PlausibilityProblem } {
+  if (unusual === null) return {};
+  const reason = confirmation?.reason.trim() ?? "";
+  const problems: { distance_confirmed?: PlausibilityProblem; distance_reason?: PlausibilityProblem } = {};
+  if (confirmation?.confirmed !== true) problems.distance_confirmed = "distanceConfirmationRequired";
+  if (reason.length === 0) problems.distance_reason = "distanceReasonRequired";
+  else if (reason.length > PLAUSIBILITY_REASON_MAX) problems.distance_reason = "distanceReasonTooLong";
+  return problems;
 }

@@ -37,6 +37,7 @@ import * as notificationFacts from "./migrations/022_notification_facts";
 import * as partnerLocations from "./migrations/023_partner_locations";
 import * as reservedSums from "./migrations/024_reserved_sums";
 import * as payoutDetails from "./migrations/025_payout_details";
+import * as allowancePlausibility from "./migrations/026_allowance_plausibility";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -137,6 +138,7 @@ const migrations: Record<string, Migration> = {
   "023_partner_locations": partnerLocations,
   "024_reserved_sums": reservedSums,
   "025_payout_details": payoutDetails,
+  "026_allowance_plausibility": allowancePlausibility,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -579,6 +579,13 @@ export interface AllowanceTable {
   updated_at: string | null;
   draft_id: string | null;
 }
+  /**
+   * 1 when the one-way distance was above its mode's usual bound and the employee confirmed it, else 0
+   * (migration 026, decision 0055). Optional on insert: the rows that are never flagged leave the default.
+   */
+  plausibility_flag?: number;
+  /** The employee's reason for that distance, null when not flagged. */
+  plausibility_reason?: string | null;
 
 export interface AllowancePayoutTable {
   id: string;
@@ -1086,6 +1093,8 @@ export const SCHEMA_COLUMNS = {
     "updated_at",
     "draft_id",
   ],
+    "plausibility_flag",
+    "plausibility_reason",
   allowance_payouts: [
     "id",
     "allowance_id",

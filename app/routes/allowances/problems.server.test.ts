@@ -19,6 +19,10 @@ const FRENCH: Record<AllowanceProblem, string> = {
   noWorkingDay: "La période ne compte que des dimanches : choisissez d’autres dates.",
   daysAtOfficeRange:
     "Indiquez un nombre de jours au bureau entre 1 et le nombre de jours de la période, dimanches exclus.",
+  distanceConfirmationRequired:
+    "Cochez « Je confirme cette distance » : elle dépasse la distance habituelle pour ce mode de transport.",
+  distanceReasonRequired: "Dites en quelques mots pourquoi cette distance est la bonne.",
+  distanceReasonTooLong: "La raison ne peut pas dépasser 500 caractères.",
   line1Required: "Saisissez le numéro et le nom de la rue",
   line1Numeric: "L’adresse ne peut pas être composée uniquement de chiffres",
   addStreetNumber: "Veuillez ajouter le numéro de rue",

@@ -708,6 +708,92 @@ describe("the confirmation", () => {
   });
 });
 
+describe("unusual distances (issue 31 §2, decision 0055): confirmed with a reason, flagged to the funder", () => {
+  const PARIS: GeoAddress = { line1: "10 rue de la Paix", zipcode: "75002", city: "Paris", country: "FR" };
+  const lyonParis = (a: CreatedAccount, overrides: Partial<DistanceInput> = {}): DistanceInput =>
+    carpooling(a, { type: "bicycle", travelRole: null, work: PARIS, ...overrides });
+  const REASON = "Je dors à Paris trois nuits par semaine et je roule le reste.";
+
+  test("a Lyon–Paris bicycle commute without the confirmation is refused on both fields and nothing is written", async () => {
+    const a = await account();
+    const draft = await createAllowanceDraft(db, a.userId, "bicycle");
+    // The simulation shows the distance: it is not refused there, only at the signature.
+    expect(await simulateAllowance(deps, a.userId, lyonParis(a), TODAY)).toMatchObject({
+      kind: "simulated",
+      simulation: { estimateMeters: 465_000 },
+    });
+    const missing = {
+      kind: "invalid",
+      problems: [
+        problem("distance_confirmed", "distanceConfirmationRequired"),
+        problem("distance_reason", "distanceReasonRequired"),
+      ],
+    };
+    expect(await confirm(a, lyonParis(a), draft.id)).toEqual(missing);
+    expect(
+      await confirm(a, lyonParis(a, { distanceConfirmation: { confirmed: true, reason: "  \n " } }), draft.id),
+    ).toEqual({
+      kind: "invalid",
+      problems: [problem("distance_reason", "distanceReasonRequired")],
+    });
+    expect(
+      await confirm(a, lyonParis(a, { distanceConfirmation: { confirmed: false, reason: REASON } }), draft.id),
+    ).toEqual({
+      kind: "invalid",
+      problems: [problem("distance_confirmed", "distanceConfirmationRequired")],
+    });
+    const tooLong = { confirmed: true, reason: "x".repeat(2_000) };
+    expect(await confirm(a, lyonParis(a, { distanceConfirmation: tooLong }), draft.id)).toEqual({
+      kind: "invalid",
+      problems: [problem("distance_reason", "distanceReasonTooLong")],
+    });
+    // Nothing half-way: no allowance, the draft still open.
+    expect(await allowanceRows(a.userId)).toEqual([]);
+    expect(await getAllowanceDraft(db, a.userId, draft.id)).toMatchObject({
+      kind: "found",
+      draft: { submitted: false },
+    });
+  });
+
+  test("confirmed with its reason, it is signed, flagged with the trimmed reason, and the funder's review shows both", async () => {
+    const a = await account();
+    const id = await created(a, lyonParis(a, { distanceConfirmation: { confirmed: true, reason: `  ${REASON}  ` } }));
+    const [row] = await allowanceRows(a.userId);
+    expect(row).toMatchObject({
+      id,
+      type: "bicycle",
+      distance_estimate_m: 465_000,
+      plausibility_flag: 1,
+      plausibility_reason: REASON,
+    });
+    const awaiting = (await listAllowancesAwaitingReview(db, 1_000)).find((r) => r.id === id);
+    expect(awaiting).toMatchObject({ estimateMeters: 465_000, declaredMeters: null, plausibility: { reason: REASON } });
+  });
+
+  test("a usual distance asks nothing and is not flagged, whatever is posted; carpooling's bound is 150 km", async () => {
+    const a = await account();
+    const usual = await created(a, carpooling(a, { distanceConfirmation: { confirmed: true, reason: REASON } }));
+    const [row] = await allowanceRows(a.userId);
+    expect(row).toMatchObject({ id: usual, plausibility_flag: 0, plausibility_reason: null });
+    expect((await listAllowancesAwaitingReview(db, 1_000)).find((r) => r.id === usual)?.plausibility).toBeNull();
+    // Carpooling Lyon–Paris (465 km) is above 150 km: asked too.
+    expect(await confirm(a, carpooling(a, { work: PARIS }))).toMatchObject({
+      kind: "invalid",
+      problems: [
+        problem("distance_confirmed", "distanceConfirmationRequired"),
+        problem("distance_reason", "distanceReasonRequired"),
+      ],
+    });
+  });
+
+  test("a declared distance above 25 km by bicycle is asked for too, though the estimate is short", async () => {
+    const a = await account();
+    const declared = carpooling(a, { type: "bicycle", travelRole: null, declaredOneWayMeters: 30_000 });
+    expect(await confirm(a, declared)).toMatchObject({ kind: "invalid" });
+    expect(await confirm(a, { ...declared, declaredOneWayMeters: 25_000 })).toMatchObject({ kind: "created" });
+  });
+});
+
 describe("the list, and cancelling", () => {
   test("newest first, 10 a page, with the payouts; another person's allowance is not found", async () => {
     const a = await account();

@@ -17,15 +17,19 @@ import {
   monthsOfPeriod,
   officeDaysProblem,
   periodCodes,
+  plausibilityProblems,
   roundTripKm,
   simulateDistance,
   simulateSubscription,
   TRAVEL_ROLES,
+  unusualDistance,
   type AllowanceType,
   type CapStatus,
+  type DistanceConfirmation,
   type DistanceSimulation,
   type OfficeDaysProblem,
   type PeriodProblem,
+  type PlausibilityProblem,
   type SubscriptionSimulation,
   type TravelRole,
 } from "~/domain/allowances";
@@ -202,6 +206,11 @@ export interface DistanceInput {
   endsAt: string;
   travelRole: TravelRole | null;
   declaredOneWayMeters: number | null;
+  /**
+   * The employee's confirmation of an unusual one-way distance, with its reason (decision 0055): read only
+   * when the allowance is confirmed (the simulation says whether the distance is unusual).
+   */
+  distanceConfirmation?: DistanceConfirmation | null;
 }
 
 export interface SubscriptionInput {
@@ -246,12 +255,15 @@ export type AllowanceField =
   | "home_address"
   | "work_address"
   | "sworn_statement"
+  | "distance_confirmed"
+  | "distance_reason"
   | "draft";
 
 /** Why the platform refuses an allowance (decision 0051: codes, the routes word them). */
 export type AllowanceProblem =
   | PeriodProblem
   | OfficeDaysProblem
+  | PlausibilityProblem
   | AddressProblem
   | IbanProblem
   | "typeNotAllowed"
@@ -508,7 +520,17 @@ export async function createAllowance(
   }
 }
 
-/** Every rule again, the sworn statement, and something left to pay once the cap is applied. */
+/** The distance the employee must confirm, with a reason, before a carpooling or bicycle allowance is signed. */
+function unusualOf(simulation: AllowanceSimulation): number | null {
+  if (simulation.type === "subscription") return null;
+  return unusualDistance(simulation.type, simulation.estimateMeters, simulation.declaredMeters);
+}
+
+/**
+ * Every rule again, the sworn statement, an unusual distance confirmed with its reason (issue 31 §2,
+ * decision 0055: a post without them is refused whatever the form showed), and something left to pay
+ * once the cap is applied.
+ */
 async function checkConfirmation(
   deps: AllowanceDeps,
   userId: string,
@@ -518,6 +540,12 @@ async function checkConfirmation(
   const outcome = await check(deps, userId, input, today);
   const problems: AllowanceProblems = outcome.kind === "invalid" ? [...outcome.problems] : [];
   if (input.swornStatement !== true) problems.push(problem("sworn_statement", "swornStatementRequired"));
+  if (outcome.kind === "ok") {
+    const confirmation = input.type === "subscription" ? null : (input.distanceConfirmation ?? null);
+    const missing = plausibilityProblems(unusualOf(outcome.checked.simulation), confirmation);
+    if (missing.distance_confirmed) problems.push(problem("distance_confirmed", missing.distance_confirmed));
+    if (missing.distance_reason) problems.push(problem("distance_reason", missing.distance_reason));
+  }
   if (outcome.kind === "invalid" || problems.length > 0) return refused(problems);
   return outcome.checked.simulation.result.allowance <= 0 ? capReached() : outcome;
 }
@@ -615,7 +643,8 @@ function subscriptionRow(
 
 /**
  * Carpooling and bicycle: the simulation made again with the cap read now that this person's other
- * confirmations are done (none left: CapReached), then the distances, the rate and the cap as they were applied.
+ * confirmations are done (none left: CapReached), then the distances, the rate and the cap as they were
+ * applied, and an unusual distance flagged with the employee's reason (checked by checkConfirmation).
  */
 async function distanceRow(
   trx: DB,
@@ -634,6 +663,7 @@ async function distanceRow(
     end: input.endsAt,
   });
   if (result.allowance <= 0) throw new CapReached();
+  const flagged = unusualOf(sim) !== null;
   return {
     ...common,
     amount: result.allowance,
@@ -653,6 +683,8 @@ async function distanceRow(
     percentage: null,
     media_id: null,
     second_media_id: null,
+    plausibility_flag: flagged ? 1 : 0,
+    plausibility_reason: flagged ? (input.distanceConfirmation?.reason.trim() ?? null) : null,
   };
 }
 

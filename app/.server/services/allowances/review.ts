@@ -122,6 +122,14 @@ export interface AllowanceAwaitingReview {
   endsAt: string;
   amount: number;
   createdAt: string;
+  /** Carpooling and bicycle: the one-way distances (the estimate, and the employee's own if declared), in metres. */
+  estimateMeters: number | null;
+  declaredMeters: number | null;
+  /**
+   * An unusual one-way distance the employee confirmed (decision 0055): the funder sees it flagged with the
+   * employee's reason before deciding; null when the distance was usual.
+   */
+  plausibility: { reason: string } | null;
 }
 
 /** The sandbox reviewer's list: allowances sent and waiting for the funder, oldest first. */
@@ -130,7 +138,20 @@ export async function listAllowancesAwaitingReview(db: DB, limit = 50): Promise<
     .selectFrom("allowances as a")
     .innerJoin("users as u", "u.id", "a.user_id")
     .innerJoin("groups as g", "g.id", "a.group_id")
-    .select(["a.id", "u.email", "a.type", "g.name", "a.start_at", "a.ends_at", "a.amount", "a.created_at"])
+    .select([
+      "a.id",
+      "u.email",
+      "a.type",
+      "g.name",
+      "a.start_at",
+      "a.ends_at",
+      "a.amount",
+      "a.created_at",
+      "a.distance_estimate_m",
+      "a.distance_declared_m",
+      "a.plausibility_flag",
+      "a.plausibility_reason",
+    ])
     .where("a.status", "=", "sent")
     .orderBy("a.created_at")
     .orderBy("a.id")
@@ -145,5 +166,8 @@ export async function listAllowancesAwaitingReview(db: DB, limit = 50): Promise<
     endsAt: r.ends_at,
     amount: r.amount,
     createdAt: r.created_at,
+    estimateMeters: r.distance_estimate_m,
+    declaredMeters: r.distance_declared_m,
+    plausibility: r.plausibility_flag === 1 ? { reason: r.plausibility_reason ?? "" } : null,
   }));
 }
