@@ -104,3 +104,10 @@ test("answers read back keep only well-typed values", () => {
     declaredOneWayMeters: null,
   });
 });
+
+test("the IBAN's source is kept only when it is one of the three (decision 0054)", () => {
+  for (const source of ["saved", "other", "remember"])
+    expect(parseAnswers(JSON.stringify({ ibanSource: source }))).toEqual({ ibanSource: source });
+  expect(parseAnswers(JSON.stringify({ ibanSource: "profile" }))).toEqual({});
+  expect(parseAnswers(JSON.stringify({ ibanSource: 1 }))).toEqual({});
+});

@@ -30,6 +30,9 @@ export interface AddressAnswer {
   country: string;
 }
 
+export const IBAN_SOURCES = ["saved", "other", "remember"] as const;
+export type IbanSource = (typeof IBAN_SOURCES)[number];
+
 export interface AllowanceAnswers {
   groupId?: string;
   home?: AddressAnswer;
@@ -37,6 +40,11 @@ export interface AllowanceAnswers {
   daysAtOffice?: number;
   /** Normalised (spaces removed, upper case). */
   iban?: string;
+  /**
+   * Where the IBAN comes from (decision 0054): "saved", the profile's (read again when the allowance is
+   * sent); "other", typed for this request only; "remember", typed and saved to the profile when sent.
+   */
+  ibanSource?: IbanSource;
   startAt?: string;
   endsAt?: string;
   travelRole?: TravelRole;
@@ -84,6 +92,7 @@ export function parseAnswers(json: string): AllowanceAnswers {
   if (isAddress(r.work)) answers.work = r.work;
   if (int(r.daysAtOffice) !== undefined) answers.daysAtOffice = int(r.daysAtOffice);
   if (text(r.iban)) answers.iban = text(r.iban);
+  if ((IBAN_SOURCES as readonly unknown[]).includes(r.ibanSource)) answers.ibanSource = r.ibanSource as IbanSource;
   if (text(r.startAt)) answers.startAt = text(r.startAt);
   if (text(r.endsAt)) answers.endsAt = text(r.endsAt);
   if ((TRAVEL_ROLES as readonly unknown[]).includes(r.travelRole)) answers.travelRole = r.travelRole as TravelRole;
