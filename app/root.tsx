@@ -16,6 +16,7 @@ import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavig
 import { PageLoader } from "./components/PageLoader";
 import { StatusBanner } from "./components/StatusBanner";
 import { MobileAppBanner } from "./components/MobileAppBanner";
+import { ConsentBanner } from "./components/ConsentBanner";
 import { TagManagerSnippet, useTagEvents } from "./components/TagManager";
 import { NotFoundPage, RefusedPage, ServerErrorPage } from "./components/ErrorPages";
 import { refuseUnreadableForms } from "./middleware/forms";
@@ -26,6 +27,7 @@ import { tagManagerFor } from "./.server/services/tag-events";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
 import { lightVersionFor } from "~/routes/+shared/light-version.server";
+import { consentAsked } from "~/routes/+shared/consent.server";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
 
@@ -50,8 +52,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // The light version (decision 0040): no script at all, so neither the tag manager nor Sentry.
   const light = lightVersionFor(request, context);
+  const userId = await currentUserId(request);
   // The tag manager in the browser (decision 0031): only with its id and this person's consent.
-  const tagManager = light ? null : await tagManagerFor(db, env.TAG_MANAGER_ID, await currentUserId(request));
+  const tagManager = light ? null : await tagManagerFor(db, env.TAG_MANAGER_ID, userId);
   return data(
     {
       light,
@@ -64,6 +67,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       mobileApp: mobilePlatformOf(request.headers.get("User-Agent")),
       stores: { appStore: env.APP_STORE_URL, playStore: env.PLAY_STORE_URL },
       flash: flash ? { kind: flash.kind, message: flash.message } : null,
+      // The consent banner (decision 0059), in the light version too: it is a plain form.
+      consentBanner: await consentAsked(request, db, userId),
       tagManager,
       // The tag manager's event the last action recorded, for the dataLayer (only with the tag manager).
       tagEvent: tagManager ? (flash?.tagEvent ?? null) : null,
@@ -102,6 +107,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {root?.tagManager ? <TagManagerSnippet nonce={nonce} scriptUrl={root.tagManager.scriptUrl} /> : null}
       </head>
       <body>
+        {/* First in the page, before the skip link, as GOV.UK's cookie banner. */}
+        {root?.consentBanner ? <ConsentBanner /> : null}
         {root?.banner ? <StatusBanner text={root.banner.text} color={root.banner.color} nonce={nonce} /> : null}
         {root?.mobileApp ? (
           <MobileAppBanner

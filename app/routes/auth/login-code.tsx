@@ -18,6 +18,7 @@ import { getPlatform } from "~/.server/platform";
 import { getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
 import { mailDelayed } from "~/.server/services/mail-status";
+import { adoptBrowserConsent } from "~/routes/+shared/consent.server";
 
 /**
  * The sign-in's second factor (spec 001 §4): the code step, for the sign-in waiting in the session.
@@ -42,7 +43,11 @@ async function signInStep(request: Request, context: Readonly<RouterContextProvi
       if (!sent) throw await expired();
       return sent;
     },
-    verified: () => completeSignIn(request, pending.userId, pending.redirectTo),
+    verified: async () => {
+      // The banner's choice made before signing in becomes the account's, when it has none (decision 0059).
+      await adoptBrowserConsent(db, request, pending.userId);
+      return completeSignIn(request, pending.userId, pending.redirectTo);
+    },
     cancelled: () => cancelWaitingSignIn(session),
   };
   return { step, pending, channel, to: destination, destination: maskDestination(channel, destination) };

@@ -22,6 +22,7 @@ import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import { getAccount } from "~/.server/services/accounts";
 import { safeRedirectPath } from "~/.server/session";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
+import { adoptBrowserConsent } from "~/routes/+shared/consent.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -43,7 +44,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   const { db } = await getPlatform();
   const account = await getAccount(db, userId);
-  if (!account?.mfaEnabled) return completeSignIn(request, userId, redirectTo);
+  if (!account?.mfaEnabled) {
+    // The banner's choice made before signing in becomes the account's, when it has none (decision 0059).
+    await adoptBrowserConsent(db, request, userId);
+    return completeSignIn(request, userId, redirectTo);
+  }
 
   // Second factor: the sign-in waits in the session until the code is checked.
   const session = await getSession(request);

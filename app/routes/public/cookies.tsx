@@ -4,18 +4,28 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/cookies";
 import { choiceTarget, ErrorSummary, Radios } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
-import { consentSchema, type ConsentForm } from "~/domain/consent";
+import {
+  CONSENT_INTENT,
+  CONSENT_RETURN_FIELD,
+  consentSchema,
+  type ConsentChoice,
+  type ConsentForm,
+} from "~/domain/consent";
 import { formatDateTime } from "~/domain/dates";
 import { getPlatform } from "~/.server/platform";
 import { getConsent, identifyUser, saveConsent } from "~/.server/services/analytics";
 import { currentUserId } from "~/routes/+shared/auth.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
+import { bannerReturnPath, consentCookieHeader } from "~/routes/+shared/consent.server";
+import { intentOf } from "~/routes/+shared/intents.server";
+import type { InternalTarget } from "~/routes/+shared/redirects.server";
 
 /**
  * Cookies (spec 001 §2.1, issue 16 §8): what the portal sets, and the signed-in person's recorded
  * choice for analytics and the tag manager — refused until they accept (CNIL). Reached from every
- * page's footer, signed in or not; before signing in no analytics runs, so there is nothing to choose.
+ * page's footer and the consent banner's "Personnaliser", signed in or not; before signing in no
+ * analytics runs, so the detailed choice is for the signed-in (the banner's is for anyone, decision 0059).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const userId = await currentUserId(request);
@@ -25,18 +35,45 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const intent = intentOf(form, CONSENT_INTENT);
   const userId = await currentUserId(request);
+  // The banner's two equal answers (decision 0059), signed in or not: back to the page it was on.
+  if (intent !== CONSENT_INTENT.save) {
+    const all = intent === CONSENT_INTENT.acceptAll;
+    const to = bannerReturnPath(form.get(CONSENT_RETURN_FIELD));
+    return decide(request, userId, { analytics: all, tagManager: all }, to);
+  }
   if (!userId) throw refusal(403, "consent.signedOut");
-  const submission = parseForm(await request.formData(), consentSchema);
+  const submission = parseForm(form, consentSchema);
   if (submission.status !== "success") return refuse(submission);
-  const platform = await getPlatform();
-  const consent = await saveConsent(platform.db, userId, {
+  const choice = {
     analytics: submission.value.analytics === "accept",
     tagManager: submission.value.tagManager === "accept",
-  });
-  // PostHog's `identify` ties this person's events together: only now that they accepted.
-  if (consent.analytics) await identifyUser(platform, userId);
-  return redirectWithFlash(request, "/cookies", { kind: "success", message: "consent.saved" });
+  };
+  return decide(request, userId, choice, "/cookies");
+}
+
+/**
+ * Records a choice: the account's (when signed in) and this browser's cookie, then a full page load of
+ * `to` (reloadDocument): the tag manager's snippet and script start, or stop, with the new choice
+ * (decision 0031), instead of staying in the page until the next one.
+ */
+async function decide(request: Request, userId: string | null, choice: ConsentChoice, to: InternalTarget) {
+  const platform = await getPlatform();
+  if (userId) {
+    await saveConsent(platform.db, userId, choice);
+    // PostHog's `identify` ties this person's events together: only now that they accepted.
+    if (choice.analytics) await identifyUser(platform, userId);
+  }
+  const response = await redirectWithFlash(
+    request,
+    to,
+    { kind: "success", message: "consent.saved" },
+    { reloadDocument: true },
+  );
+  response.headers.append("Set-Cookie", consentCookieHeader(choice, platform.env));
+  return response;
 }
 
 export default function Cookies({ loaderData, actionData }: Route.ComponentProps) {
@@ -81,13 +118,12 @@ export default function Cookies({ loaderData, actionData }: Route.ComponentProps
               { field: fields.tagManager, target: choiceTarget(fields.tagManager, options) },
             ]}
           />
-          {/* A full page load after saving (reloadDocument): the tag manager's snippet and script start, or
-              stop, with the new choice (decision 0031), instead of staying in the page until the next one. */}
+          {/* A full page load after saving, as the action answers (`decide`). */}
           <Form method="post" {...getFormProps(form)} noValidate reloadDocument>
             <Radios required field={fields.analytics} legend={t("consent.legendAnalytics")} options={options} />
             <Radios required field={fields.tagManager} legend={t("consent.legendTagManager")} options={options} />
             <div className="actions">
-              <button type="submit" className="button">
+              <button type="submit" name="intent" value={CONSENT_INTENT.save} className="button">
                 {t("consent.save")}
               </button>
               <Link to="/cards" className="link-action">
