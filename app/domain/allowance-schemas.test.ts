@@ -77,12 +77,14 @@ test("the dates follow the domain's rules: end after today, before the start, ou
   expect(errorsOf(schema, { ...valid, start_at: "31/12/2025" })).toHaveProperty("start_at", [
     "allowances.errors.startDateInvalid",
   ]);
+  // A start after today is said as such, not by the year rule (issue 31 §3).
+  expect(errorsOf(schema, { ...valid, start_at: "25/11/2026", ends_at: "25/11/2026" })).toHaveProperty("start_at", [
+    "allowances.errors.startAfterToday",
+  ]);
   expect(errorsOf(schema, { ...valid, start_at: "31/02/2026" })).toHaveProperty("start_at", [
-    "allowances.errors.startDateInvalid",
+    "dates.errors.dayOfMonth",
   ]);
-  expect(errorsOf(schema, { ...valid, ends_at: "demain" })).toHaveProperty("ends_at", [
-    "allowanceWizard.errors.endDateInvalid",
-  ]);
+  expect(errorsOf(schema, { ...valid, ends_at: "demain" })).toHaveProperty("ends_at", ["dates.errors.format"]);
   expect(errorsOf(schema, { ...valid, start_at: undefined, ends_at: undefined })).toMatchObject({
     start_at: ["allowances.errors.startRequired"],
     ends_at: ["allowances.errors.endRequired"],
@@ -92,6 +94,41 @@ test("the dates follow the domain's rules: end after today, before the start, ou
     "2026-11-02",
   );
   expect(errorsOf(allowanceDetailsSchema("bicycle", "2027-01-16"), valid)).toHaveProperty("start_at");
+});
+
+test("the dates are read however they are typed (issue 31 §3, decision 0057)", () => {
+  const schema = allowanceDetailsSchema("bicycle", TODAY);
+  for (const [start, end] of [
+    ["02112026", "24112026"],
+    ["02 11 2026", "24 11 2026"],
+    ["2/11/2026", "24.11.2026"],
+    ["2026-11-02", "24-11-2026"],
+    ["02/11/26", "241126"],
+  ])
+    expect(schema.parse({ ...valid, start_at: start, ends_at: end }), `${start} ${end}`).toMatchObject({
+      startAt: "2026-11-02",
+      endsAt: "2026-11-24",
+    });
+});
+
+test("a date that is not one says the rule it breaks, on its own field", () => {
+  const schema = allowanceDetailsSchema("bicycle", TODAY);
+  const cases: [string, string][] = [
+    ["hier", "dates.errors.format"],
+    ["00000000", "dates.errors.format"],
+    ["1/13/2026", "dates.errors.month"],
+    ["31/02/2026", "dates.errors.dayOfMonth"],
+    ["31/04/2026", "dates.errors.dayOfMonth"],
+    ["01/11/1850", "dates.errors.year"],
+    ["1".repeat(31), "dates.errors.format"],
+  ];
+  for (const [typed, key] of cases) {
+    expect(errorsOf(schema, { ...valid, start_at: typed }).start_at, typed).toEqual([key]);
+    expect(errorsOf(schema, { ...valid, ends_at: typed }).ends_at, typed).toEqual([key]);
+  }
+  // "01112026" and "01 11 2026" are this year's: never the year rule (the bug of issue 31).
+  expect(errorsOf(schema, { ...valid, start_at: "01112026", days_at_office: "3" })).toEqual({});
+  expect(errorsOf(schema, { ...valid, start_at: "01 11 2026", days_at_office: "3" })).toEqual({});
 });
 
 test("addresses follow the delivery address's rules; an IBAN is checked by ibantools", () => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceType } from "./allowances";
 import { DECLARED_DISTANCE_MAX_METERS } from "./amount-bounds";
+import { dayProblemKey, readDay } from "./dates";
 import { ibanMessage, ibanProblem, normaliseIban } from "./iban";
-import { parseDay } from "./refunds";
 import { deliveryAddressSchema } from "./schemas";
 
 /*
@@ -46,10 +46,13 @@ export const allowanceIbanField = z
     return iban;
   });
 
-/** The start and end dates as typed (JJ/MM/AAAA), in their text fields, before the period is checked. */
+/** A date as typed, any way `readDay` reads (decision 0057); longer than any of them is no date. */
+const dayText = (required: string) => z.string({ error: required }).trim().max(30, "dates.errors.format");
+
+/** The start and end dates as typed, in their text fields, before the period is checked. */
 export const allowancePeriodFields = {
-  start_at: text("allowances.errors.startRequired"),
-  ends_at: text("allowances.errors.endRequired"),
+  start_at: dayText("allowances.errors.startRequired"),
+  ends_at: dayText("allowances.errors.endRequired"),
 };
 
 /**
@@ -62,12 +65,16 @@ export function checkPeriod(
   today: string,
   ctx: { addIssue(issue: { code: "custom"; message: string; path: string[] }): void },
 ): { start: string | null; end: string | null; valid: boolean } {
-  const start = typed.start_at ? parseDay(typed.start_at) : null;
-  const end = typed.ends_at ? parseDay(typed.ends_at) : null;
+  const startRead = readDay(typed.start_at ?? "");
+  const endRead = readDay(typed.ends_at ?? "");
+  const start = startRead.kind === "day" ? startRead.day : null;
+  const end = endRead.kind === "day" ? endRead.day : null;
   const problems: Record<string, string[]> = { ...periodProblems(type, start, end, today) };
-  // A day typed but not a day of the calendar is said as such, not as missing.
-  if (typed.start_at && !start) problems.start_at = ["allowances.errors.startDateInvalid"];
-  if (typed.ends_at && !end) problems.ends_at = ["allowanceWizard.errors.endDateInvalid"];
+  // A day typed but not a day of the calendar is said by the rule it breaks (decision 0057), not as missing.
+  if (startRead.kind === "problem" && startRead.problem !== "empty")
+    problems.start_at = [dayProblemKey(startRead.problem, "allowances.errors.startRequired")];
+  if (endRead.kind === "problem" && endRead.problem !== "empty")
+    problems.ends_at = [dayProblemKey(endRead.problem, "allowances.errors.endRequired")];
   for (const [path, keys] of Object.entries(problems))
     for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
   return { start, end, valid: Object.keys(problems).length === 0 };

@@ -80,9 +80,13 @@ describe("the window a period may start in (last year until 15 January inclusive
       ends_at: ["allowances.errors.endAfterToday"],
     });
     expect(periodProblems("bicycle", "2026-11-02", "2026-11-24", today)).toEqual({});
-    // A mileage allowance claims a past period: its start cannot be after today either.
+    // A mileage allowance claims a past period: its start cannot be after today either, said as such.
     expect(periodProblems("bicycle", "2026-11-25", "2026-11-26", today).start_at).toEqual([
-      "allowances.errors.startDateInvalid",
+      "allowances.errors.startAfterToday",
+    ]);
+    // A subscription may start until 31 December: next year is said as such, not by the year rule.
+    expect(periodProblems("subscription", "2027-01-04", "2027-01-31", today).start_at).toEqual([
+      "allowances.errors.startNextYear",
     ]);
     expect(periodProblems("carpooling", "2026-11-10", "2026-11-09", today)).toEqual({
       ends_at: ["allowances.errors.endBeforeStart"],

@@ -11,15 +11,15 @@ const TIME_ZONE = "Europe/Paris";
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** A YYYY-MM-DD date is a calendar day, not an instant: it is shown as it is, whatever the zone. */
-function formatInTimeZone(iso: string, options: Intl.DateTimeFormatOptions): string {
+function formatInTimeZone(iso: string, options: Intl.DateTimeFormatOptions, locale = "fr-FR"): string {
   const isDay = /^\d{4}-\d{2}-\d{2}$/.test(iso);
   const date = new Date(isDay ? `${iso}T12:00:00Z` : iso);
   const resolved = { ...options, timeZone: isDay ? "UTC" : TIME_ZONE };
-  // Formatters are costly to build and the options are few: one per set of options.
-  const key = JSON.stringify(resolved);
+  // Formatters are costly to build and the options are few: one per language and set of options.
+  const key = `${locale} ${JSON.stringify(resolved)}`;
   let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat("fr-FR", resolved);
+    format = new Intl.DateTimeFormat(locale, resolved);
     formats.set(key, format);
   }
   return format.format(date);
@@ -80,9 +80,9 @@ export function frenchDay(day: string): string {
   return `${d}/${m}/${y}`;
 }
 
-/** "2026-11" (a calendar month, YYYY-MM) → "novembre 2026". */
-export function formatMonth(month: string): string {
-  return formatInTimeZone(`${month}-01`, { month: "long", year: "numeric" });
+/** "2026-11" (a calendar month, YYYY-MM) → "novembre 2026"; in another language when a page's words are ("November 2026"). */
+export function formatMonth(month: string, locale = "fr-FR"): string {
+  return formatInTimeZone(`${month}-01`, { month: "long", year: "numeric" }, locale);
 }
 
 // Building a DateTimeFormat costs far more than using one: keep it.
@@ -172,6 +172,14 @@ export function readDay(text: string): DayReading {
       daysInMonth: last,
     };
   return { kind: "day", day: `${pad(year, 4)}-${pad(month)}-${pad(day)}` };
+}
+
+/**
+ * The catalogue key of a typed day's problem (`dates.errors.<problem>`, decision 0057); nothing typed is said
+ * by the field's own key ("Indiquez la date de début.").
+ */
+export function dayProblemKey(problem: DayProblem, requiredKey: string): string {
+  return problem === "empty" ? requiredKey : `dates.errors.${problem}`;
 }
 
 /** A typed day (any form `readDay` reads) → YYYY-MM-DD; null when it is not a day of the calendar. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REFUND_MAX_AMOUNT } from "./amount-bounds";
+import { dayProblemKey, readDay } from "./dates";
 import { parseEuros } from "./money";
-import { parseDay } from "./refunds";
 
 /*
  * The wizard's forms (decision 0021): the server parses each step with its schema; errors are catalogue
@@ -42,18 +42,22 @@ export const refundDetailsSchema = (today: string) =>
     partner_id: required("refunds.errors.partnerRequired"),
     ticket_date: z
       .string({ error: "refunds.errors.ticketDateRequired" })
-      .max(30, "refunds.errors.ticketDateInvalid")
+      .max(30, "dates.errors.format")
       .transform((text, ctx) => {
-        const day = parseDay(text);
-        if (day === null) {
-          ctx.addIssue({ code: "custom", message: "refunds.errors.ticketDateInvalid" });
+        // Typed any way (decision 0057); a day that is not one is said by the rule it breaks.
+        const reading = readDay(text);
+        if (reading.kind === "problem") {
+          ctx.addIssue({
+            code: "custom",
+            message: dayProblemKey(reading.problem, "refunds.errors.ticketDateRequired"),
+          });
           return z.NEVER;
         }
-        if (day > today) {
+        if (reading.day > today) {
           ctx.addIssue({ code: "custom", message: "refunds.errors.ticketDateFuture" });
           return z.NEVER;
         }
-        return day;
+        return reading.day;
       }),
     amount: amountField,
   });

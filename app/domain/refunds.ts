@@ -112,9 +112,6 @@ export function findMobilitySubtype(id: string): { group: string; subtype: Mobil
   return null;
 }
 
-/** Moved to domain/dates.ts (decision 0057): re-exported while imports still name this module. */
-export { parseDay } from "./dates";
-
 /** A platform error key (`payment_methods.0.amount`) as conform names the field (`payment_methods[0].amount`). */
 export function fieldNameOf(key: string): string {
   return key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");

@@ -76,8 +76,28 @@ test("the period: end not after 31 December of the start's year, not before the 
   expect(errorsOf({ start_at: "01/12/2025", ends_at: "31/12/2025" }, "2026-01-16").start_at).toEqual([
     "allowances.errors.startDateInvalid",
   ]);
-  expect(errorsOf({ start_at: "31/02/2026" }).start_at).toEqual(["allowances.errors.startDateInvalid"]);
+  expect(errorsOf({ start_at: "31/02/2026" }).start_at).toEqual(["dates.errors.dayOfMonth"]);
+  // Next year is said as such, not by the year rule (issue 31 §3).
+  expect(errorsOf({ start_at: "01/01/2027", ends_at: "31/01/2027" }).start_at).toEqual([
+    "allowances.errors.startNextYear",
+  ]);
   expect(errorsOf({ ends_at: "" }).ends_at).toEqual(["allowances.errors.endRequired"]);
+});
+
+test("the dates are read however they are typed; one that is not says the rule it breaks (decision 0057)", () => {
+  expect(details({ start_at: "01112026", ends_at: "31 12 2026" }).status).toBe("success");
+  expect(details({ start_at: "1/11/2026", ends_at: "2026-12-31" }).status).toBe("success");
+  const cases: [string, string][] = [
+    ["novembre", "dates.errors.format"],
+    ["00000000", "dates.errors.format"],
+    ["1/13/2026", "dates.errors.month"],
+    ["31/11/2026", "dates.errors.dayOfMonth"],
+    ["01/11/2101", "dates.errors.year"],
+  ];
+  for (const [typed, key] of cases) {
+    expect(errorsOf({ start_at: typed }).start_at, typed).toEqual([key]);
+    expect(errorsOf({ ends_at: typed }).ends_at, typed).toEqual([key]);
+  }
 });
 
 test("the group and the IBAN are required; a wrong IBAN says why", () => {

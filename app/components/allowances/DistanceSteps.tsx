@@ -6,9 +6,8 @@ import { clampDays, daysWithoutSundays, formatKilometres } from "~/domain/allowa
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
 import { DECLARED_DISTANCE_MAX_METERS } from "~/domain/amount-bounds";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
-import { formatDate } from "~/domain/dates";
+import { formatDate, parseDay } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import { parseDay } from "~/domain/refunds";
 import {
   Checkbox,
   ErrorSummary,

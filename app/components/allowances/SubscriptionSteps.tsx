@@ -3,10 +3,9 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useNavigate, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { SUBSCRIPTION_MAX_PER_MONTH } from "~/domain/amount-bounds";
-import { formatDate } from "~/domain/dates";
+import { formatDate, parseDay } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
-import { parseDay } from "~/domain/refunds";
 import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
 import {
   Checkbox,

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { formatMonth, readDay } from "~/domain/dates";
 import { useTranslation } from "~/i18n";
 import { errorOf, textOf, useReplyKey, type FieldMeta } from "./meta";
 
@@ -11,7 +12,8 @@ export function RequiredNote() {
 interface FieldText {
   field: FieldMeta;
   label: string;
-  hint?: string;
+  /** A sentence, or words with a part of their own (a date field's "lu sur le justificatif"). */
+  hint?: ReactNode;
   /**
    * Required by the server's schema: announced as `aria-required` (RGAA 11.10.1). Not the `required`
    * attribute, which would add the browser's own checks and bubbles where a form has no `noValidate`:
@@ -128,11 +130,49 @@ function splitShell<P extends FieldText>({ field, label, hint, required, optiona
 }
 
 /**
- * A day typed as JJ/MM/AAAA (the wizards' dates): digits on a phone's keyboard, and never filled from what
- * the browser remembers of another form.
+ * A day typed any way `readDay` reads it (decision 0057), digits only included: a phone shows its numeric
+ * keypad, "Par exemple 01/11/2026 ou 01112026" comes before the field's own hint, and nothing is filled from
+ * what the browser remembers of another form. A day its month has not is said with its figures ("Le
+ * 31/02/2026 n’existe pas : février 2026 a 28 jours"), read again from the value the server sent back: the
+ * schema's key alone ("Ce jour n’existe pas dans ce mois", as the error summary says it) carries none.
  */
-export function DateField(props: Omit<FieldProps, "type" | "secret" | "autoComplete" | "inputMode">) {
-  return <Field {...props} autoComplete="off" inputMode="numeric" />;
+export function DateField({
+  hint,
+  field,
+  ...props
+}: Omit<FieldProps, "type" | "secret" | "autoComplete" | "inputMode">) {
+  const { t, i18n } = useTranslation();
+  const reading = errorOf(field) === "dates.errors.dayOfMonth" ? readDay(textOf(field) ?? "") : null;
+  const said =
+    reading?.kind === "problem" && reading.problem === "dayOfMonth"
+      ? {
+          ...field,
+          errors: [
+            t("dates.errors.dayOfMonthIn", {
+              typed: reading.typed,
+              month: formatMonth(reading.month, i18n.language),
+              days: reading.daysInMonth,
+            }),
+          ],
+        }
+      : field;
+  return (
+    <Field
+      {...props}
+      field={said}
+      hint={
+        hint ? (
+          <>
+            {t("dates.hint")} {hint}
+          </>
+        ) : (
+          t("dates.hint")
+        )
+      }
+      autoComplete="off"
+      inputMode="numeric"
+    />
+  );
 }
 
 /**

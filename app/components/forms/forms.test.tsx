@@ -4,7 +4,16 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "r
 import { expect, test } from "vitest";
 import { TranslationProvider, translatorFor } from "~/i18n";
 import fr from "../../../locales/fr/translation.json";
-import { choiceTarget, ErrorSummary, Field, NewSecretPair, OneTimeCodeField, Radios, type FieldMeta } from ".";
+import {
+  choiceTarget,
+  DateField,
+  ErrorSummary,
+  Field,
+  NewSecretPair,
+  OneTimeCodeField,
+  Radios,
+  type FieldMeta,
+} from ".";
 
 /** Renders a component as the server does, inside a router (the components read the action's answer). */
 async function render(node: ReactNode): Promise<Html> {
@@ -148,4 +157,20 @@ test("the error summary: the form's errors then each field's, linked to their id
   expect(doc.html).toContain("L’adresse e-mail ou le mot de passe est incorrect");
   expect(doc.html).toContain("Saisissez votre adresse e-mail");
   expect((await render(<ErrorSummary form={{}} fields={[password]} />)).html).not.toContain("error-summary");
+});
+
+test("a date field: numeric keypad, the example before its own hint, a day its month has not said with figures", async () => {
+  const field = meta("details", "ticket_date", { errors: ["dates.errors.dayOfMonth"], initialValue: "31022026" });
+  const doc = await render(<DateField field={field} label="Date" hint="Au plus tard aujourd’hui" />);
+  expect(doc.byId("details-ticket_date")).toMatchObject({ inputmode: "numeric", autocomplete: "off" });
+  expect(doc.textOf("details-ticket_date-hint")).toBe("Par exemple 01/11/2026 ou 01112026. Au plus tard aujourd’hui");
+  expect(doc.textOf("details-ticket_date-error")).toContain("Le 31/02/2026 n’existe pas : février 2026 a 28 jours.");
+  // The summary has the key alone: its words carry no figure to fill.
+  const summary = await render(<ErrorSummary form={undefined} fields={[field]} />);
+  expect(summary.html).toContain("Ce jour n’existe pas dans ce mois.");
+  // Any other error is shown as it is.
+  const month = meta("details", "ticket_date", { errors: ["dates.errors.month"], initialValue: "1/13/2026" });
+  expect((await render(<DateField field={month} label="Date" />)).textOf("details-ticket_date-error")).toContain(
+    "Le mois doit être entre 01 et 12.",
+  );
 });

@@ -22,8 +22,7 @@ import {
   type AllowanceDetailsForm,
 } from "~/domain/allowance-schemas";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
-import { parseDay } from "~/domain/refunds";
-import { frenchDay } from "~/domain/dates";
+import { frenchDay, parseDay } from "~/domain/dates";
 import { parseForm, reply } from "~/routes/+shared/forms.server";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { runStep, stepOf, type StepHandlers } from "~/routes/+shared/wizard.server";

@@ -17,7 +17,8 @@ const FRENCH: Record<RefundProblem, string> = {
   partnerDisabled: "Cet établissement ne peut pas être choisi.",
   ticketDateRequired: "Indiquez la date de l’achat.",
   ticketDateInvalid: "Indiquez une date valide, par exemple 14/11/2026.",
-  ticketDateFuture: "La date de l’achat doit être dans le passé.",
+  // Reworded by issue 31 §3: today is allowed, so "dans le passé" said less than the rule.
+  ticketDateFuture: "La date du ticket ne peut pas être après aujourd’hui.",
   amountInvalid: "Indiquez un montant en euros, par exemple 9,10.",
   amountPositive: "Le montant doit être supérieur à 0.",
   amountTooBig: "Le montant ne peut pas dépasser 5 000,00 €.",
