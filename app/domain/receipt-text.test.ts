@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { parseReceiptText } from "./receipt-text";
+import { parseReceiptText, passPeriodOf } from "./receipt-text";
 
 const TODAY = "2026-11-23";
 
@@ -93,4 +93,62 @@ test("nothing recognisable: all null, never a guess from a VAT or change line", 
 
 test("without a total keyword, the largest amount in euros", () => {
   expect(parseReceiptText("Marché bio\nPommes 3,20 €\nPoires 4,10 €", TODAY).amount).toBe(410);
+});
+
+// ---- Transport passes (issue 31 §5: the subscription's ticket and proof) ----------------------------------
+
+test("a monthly Navigo pass: its period from « du … au … », its price from « Montant TTC »", () => {
+  const text = [
+    "île-de-france mobilités",
+    "Forfait Navigo Mois",
+    "Abonnement mensuel",
+    "Valable du 01/11/2026 au 30/11/2026",
+    "Date d'achat : 28/10/2026 09:14",
+    "Montant TTC 86,40 €",
+    "dont TVA 10% 7,85",
+  ].join("\n");
+  expect(passPeriodOf(text)).toEqual({ start: "2026-11-01", end: "2026-11-30" });
+  expect(parseReceiptText(text, TODAY).amount).toBe(8640);
+});
+
+test("the period's other wordings: printed months, « 1er », a dash, « jusqu’au », two-digit years, OCR's O", () => {
+  expect(passPeriodOf("Abonnement annuel TCL\nValidité : du 1er septembre 2026 au 31 août 2027")).toEqual({
+    start: "2026-09-01",
+    end: "2027-08-31",
+  });
+  expect(passPeriodOf("Attestation\nPériode : 01.11.26 - 30.11.26")).toEqual({
+    start: "2026-11-01",
+    end: "2026-11-30",
+  });
+  expect(passPeriodOf("Abonnement TAN\ndu O1/11/2O26 jusqu’au 31/12/2026")).toEqual({
+    start: "2026-11-01",
+    end: "2026-12-31",
+  });
+});
+
+test("a month without its days: the whole month for a monthly pass, twelve months for a yearly one", () => {
+  expect(passPeriodOf("Navigo Mois\nnovembre 2026\nPrix 86,40 €")).toEqual({ start: "2026-11-01", end: "2026-11-30" });
+  expect(passPeriodOf("Abonnement mensuel\nMois de validité : 02/2028")).toEqual({
+    start: "2028-02-01",
+    end: "2028-02-29",
+  });
+  expect(passPeriodOf("Abonnement annuel Vélo'v\nà partir de sept. 2026")).toEqual({
+    start: "2026-09-01",
+    end: "2027-08-31",
+  });
+  expect(parseReceiptText("Navigo Mois\nnovembre 2026\nPrix 86,40 €", TODAY).amount).toBe(8640);
+});
+
+test("no period said, or one that cannot be a pass's: null, never a guess", () => {
+  // A receipt's own date and an expiry are not a period; nor a month on a ticket that is no pass.
+  expect(passPeriodOf("BOULANGERIE PAIN & co\n14/11/2026 08:42\nTOTAL TTC 9,10 EUR")).toBeNull();
+  expect(passPeriodOf("Carte valable jusqu'au 31/12/2027\nnovembre 2026")).toBeNull();
+  expect(passPeriodOf("Facture\nnovembre 2026\nTOTAL 12,00")).toBeNull();
+  // An end before the start, an impossible day, a period of several years.
+  expect(passPeriodOf("Abonnement du 30/11/2026 au 01/11/2026")).toBeNull();
+  expect(passPeriodOf("Abonnement du 31/02/2026 au 31/03/2026")).toBeNull();
+  expect(passPeriodOf("Abonnement du 01/01/2026 au 31/12/2028")).toBeNull();
+  // A monthly pass whose month is only in an expiry or a purchase line.
+  expect(passPeriodOf("Navigo Mois\nExpire fin novembre 2026\nAchat octobre 2026")).toBeNull();
+  expect(passPeriodOf("")).toBeNull();
 });

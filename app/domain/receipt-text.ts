@@ -104,6 +104,103 @@ function ticketDateOf(lines: string[], today: string): string | null {
   return (best as { date: string } | null)?.date ?? null;
 }
 
+// ---- A transport pass's period ------------------------------------------------------------------
+
+/** The days a subscription covers, as a transport pass or its proof of payment prints them. */
+export interface PassPeriod {
+  /** YYYY-MM-DD, the first day covered. */
+  start: string;
+  /** YYYY-MM-DD, the last day covered (on or after the start). */
+  end: string;
+}
+
+/** A numeric day (01/11/2026, 1.11.26, 01-11-2026) or a printed one (1er novembre 2026), on a folded line. */
+const DAY =
+  /(?<![\d])(\d{1,2}) ?([/.-]) ?(\d{1,2}) ?\2 ?(\d{4}|\d{2})(?![\d])|(?<!\d)(\d{1,2})(?:ER)? ([A-Z]{3,9})\.? (\d{4})(?!\d)/g;
+/** A month without its day: "NOVEMBRE 2026", "NOV. 2026", "11/2026". */
+const MONTH_OF_YEAR = /(?<![\d/.-])(?:([A-Z]{3,9})\.?|(\d{1,2}) ?\/) ?(\d{4})(?!\d)/g;
+/** What a period line says between its two days: "du … au …", "… - …", "… jusqu'au …". */
+const BETWEEN = /^\s*(?:AU|A|-|–|JUSQU ?['’]? ?AU|JUSQU ?['’]? ?A)\s*$/;
+/** A pass bought for a month, or for a year. */
+const MONTHLY = /\bMENSUEL(?:LE)?\b|\bMOIS\b/;
+const YEARLY = /\bANNUEL(?:LE)?\b/;
+/** Lines whose month is not the pass's: an expiry, a birth date, a deadline. */
+const NOT_PASS_MONTH = /EXPIR|NAISSANCE|ECHEANCE|GARANTIE|RETOUR|EMIS|ACHAT|EDITE/;
+/** A period is never longer than a yearly pass and a little (what the allowance's rules accept is theirs). */
+const LONGEST_PERIOD_DAYS = 400;
+
+function daysOn(folded: string): { date: string; from: number; to: number }[] {
+  const found: { date: string; from: number; to: number }[] = [];
+  for (const m of folded.matchAll(DAY)) {
+    const date = m[1]
+      ? isoDate(Number(m[1]), Number(m[3]), Number(m[4]))
+      : MONTHS[m[6]!]
+        ? isoDate(Number(m[5]), MONTHS[m[6]!]!, Number(m[7]))
+        : null;
+    if (date) found.push({ date, from: m.index, to: m.index + m[0].length });
+  }
+  return found;
+}
+
+const daysBetween = (start: string, end: string) => (Date.parse(end) - Date.parse(start)) / 86_400_000;
+
+/** The last day of a month counted from `month` of `year` (1-based), `months` later (0: that month). */
+function lastDayOf(year: number, month: number, months = 0): string {
+  return new Date(Date.UTC(year, month + months, 0)).toISOString().slice(0, 10);
+}
+
+/** "du 01/11/2026 au 30/11/2026", "Valable du 1er sept. 2026 au 31 août 2027", "Période : 01/11/2026 - 30/11/2026". */
+function periodOnLine(folded: string): PassPeriod | null {
+  const days = daysOn(folded);
+  for (let i = 0; i + 1 < days.length; i++) {
+    const [from, to] = [days[i]!, days[i + 1]!];
+    if (!BETWEEN.test(folded.slice(from.to, to.from))) continue;
+    const span = daysBetween(from.date, to.date);
+    if (span >= 0 && span <= LONGEST_PERIOD_DAYS) return { start: from.date, end: to.date };
+  }
+  return null;
+}
+
+/** "Forfait Navigo Mois novembre 2026", "Abonnement mensuel 11/2026", "Abonnement annuel septembre 2026". */
+function periodOfMonth(folded: string, yearly: boolean): PassPeriod | null {
+  for (const m of folded.matchAll(MONTH_OF_YEAR)) {
+    const month = m[1] ? MONTHS[m[1]] : Number(m[2]);
+    const year = Number(m[3]);
+    if (!month || month < 1 || month > 12 || year < 2000 || year > 2099) continue;
+    const start = isoDate(1, month, year)!;
+    return { start, end: lastDayOf(year, month, yearly ? 11 : 0) };
+  }
+  return null;
+}
+
+/**
+ * The period a transport pass or its proof says it covers (issue 31 §5), or null when it says none: two days
+ * joined as a period on one line first (the lines that name it, "valable", "validité", "période", "du", first),
+ * else a month named on a line of a monthly pass (that month) or of a yearly one (twelve months from it).
+ * Pure; the caller checks it against the allowance's rules before proposing it.
+ */
+export function passPeriodOf(text: string): PassPeriod | null {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => fold(fixDigits(l.replace(/\s+/g, " ").trim())))
+    .filter(Boolean);
+  const named = (line: string) => /VALABLE|VALIDITE|PERIODE|\bDU\b/.test(line);
+  for (const line of [...lines.filter(named), ...lines.filter((l) => !named(l))]) {
+    const period = periodOnLine(line);
+    if (period) return period;
+  }
+  const whole = lines.join(" ");
+  const yearly = YEARLY.test(whole) && !MONTHLY.test(whole);
+  if (!yearly && !MONTHLY.test(whole)) return null;
+  for (const line of lines) {
+    // A line with a whole day (the ticket's own date), a deadline or a birth date does not name the pass's month.
+    if (NOT_PASS_MONTH.test(line) || daysOn(line).length) continue;
+    const period = periodOfMonth(line, yearly);
+    if (period) return period;
+  }
+  return null;
+}
+
 // ---- Total ------------------------------------------------------------------------------------
 
 /** Keywords of a total, strongest first. */
@@ -111,7 +208,7 @@ const TOTALS: [RegExp, number][] = [
   [/\bNET A PAYER\b|\bTOTAL TTC\b|\bMONTANT TTC\b|\bTOTAL A PAYER\b/, 6],
   [/\bA PAYER\b|\bTOTAL EUR\b|\bTOTAL €/, 5],
   [/\bTOTAL\b/, 4],
-  [/\bMONTANT\b/, 3],
+  [/\bMONTANT\b|\bPRIX\b|\bTARIF\b/, 3],
   [/\bCB\b|\bCARTE\b|\bCARTE BANCAIRE\b|\bESPECES\b|\bPAIEMENT\b|\bREGLEMENT\b/, 1],
 ];
 /** Lines that carry other amounts: VAT, before tax, the change given back, a part ("dont"), a subtotal. */

@@ -36,6 +36,7 @@ import * as declineDetail from "./migrations/021_decline_detail";
 import * as notificationFacts from "./migrations/022_notification_facts";
 import * as partnerLocations from "./migrations/023_partner_locations";
 import * as reservedSums from "./migrations/024_reserved_sums";
+import * as receiptReadings from "./migrations/027_receipt_readings";
 import * as payoutDetails from "./migrations/025_payout_details";
 import * as allowancePlausibility from "./migrations/026_allowance_plausibility";
 import type { Database } from "./schema";
@@ -139,6 +140,7 @@ const migrations: Record<string, Migration> = {
   "024_reserved_sums": reservedSums,
   "025_payout_details": payoutDetails,
   "026_allowance_plausibility": allowancePlausibility,
+  "027_receipt_readings": receiptReadings,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -57,6 +57,7 @@ export interface Database {
   card_authorization_refunds: CardAuthorizationRefundTable;
   stripe_webhook_events: StripeWebhookEventTable;
   mail_outbox: MailOutboxTable;
+  receipt_readings: ReceiptReadingTable;
 }
 
 export interface GroupTable {
@@ -578,7 +579,6 @@ export interface AllowanceTable {
   decided_at: string | null;
   updated_at: string | null;
   draft_id: string | null;
-}
   /**
    * 1 when the one-way distance was above its mode's usual bound and the employee confirmed it, else 0
    * (migration 026, decision 0055). Optional on insert: the rows that are never flagged leave the default.
@@ -586,6 +586,7 @@ export interface AllowanceTable {
   plausibility_flag?: number;
   /** The employee's reason for that distance, null when not flagged. */
   plausibility_reason?: string | null;
+}
 
 export interface AllowancePayoutTable {
   id: string;
@@ -1092,9 +1093,9 @@ export const SCHEMA_COLUMNS = {
     "decided_at",
     "updated_at",
     "draft_id",
-  ],
     "plausibility_flag",
     "plausibility_reason",
+  ],
   allowance_payouts: [
     "id",
     "allowance_id",
@@ -1209,6 +1210,7 @@ export const SCHEMA_COLUMNS = {
   support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
   consents: ["user_id", "analytics", "tag_manager", "decided_at"],
   analytics_events: ["id", "user_id", "name", "properties", "created_at"],
+  receipt_readings: ["file_id", "user_id", "state", "facts", "started_at", "finished_at"],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */
@@ -1234,4 +1236,16 @@ export interface AnalyticsEventTable {
   /** JSON object. */
   properties: string;
   created_at: string;
+}
+
+/** The reading of a subscription's ticket or proof (migration 027, decision 0056); it goes with its file. */
+export interface ReceiptReadingTable {
+  file_id: string;
+  user_id: string;
+  /** pending, done or unreadable. */
+  state: string;
+  /** JSON once done: `{ amount, periodStart, periodEnd }`, each null when not read. */
+  facts: string | null;
+  started_at: string;
+  finished_at: string | null;
 }

@@ -170,6 +170,7 @@ test("the merchant read is matched to an enabled French partner by whole words, 
       amount: 1200,
       partnerId,
       companyName: merchant,
+      period: null,
     });
   }
 });

@@ -5,7 +5,7 @@ import {
   sniffReceiptType,
   type ReceiptContentType,
 } from "../../domain/receipt-file";
-import { parseReceiptText } from "../../domain/receipt-text";
+import { parseReceiptText, passPeriodOf, type PassPeriod } from "../../domain/receipt-text";
 import { foldForSearch } from "../../domain/search-text";
 import { todayInParis } from "../../domain/dates";
 import type { DB } from "../db";
@@ -46,6 +46,8 @@ export interface ReceiptSuggestion {
   partnerId: string | null;
   /** The merchant's name as read. */
   companyName: string | null;
+  /** The days a transport pass or its proof says it covers (a subscription's, decision 0056). */
+  period: PassPeriod | null;
 }
 
 type FileRow = {
@@ -291,7 +293,7 @@ export async function readReceipt(
     const facts = parseReceiptText(reading.text, todayInParis(now));
     const partnerId = facts.companyName ? await matchPartner(deps.db, facts.companyName) : null;
     const ms = Math.round(performance.now() - start);
-    return { kind: "read", suggestion: { ...facts, partnerId }, ms };
+    return { kind: "read", suggestion: { ...facts, partnerId, period: passPeriodOf(reading.text) }, ms };
   } catch (err) {
     deps.logger.warn("ocr_cannot_predict_image_annotations", { fileId: row.id, err });
     return { kind: "unreadable" };
