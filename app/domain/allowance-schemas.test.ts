@@ -4,6 +4,7 @@ import {
   allowanceDetailsSchema,
   allowanceDistanceSchema,
   allowanceSummarySchema,
+  distanceSummarySchema,
   parseKilometres,
 } from "./allowance-schemas";
 import { DECLARED_DISTANCE_MAX_METERS } from "./amount-bounds";
@@ -30,7 +31,7 @@ function errorsOf(schema: ReturnType<typeof allowanceDetailsSchema>, input: Reco
   return errors;
 }
 
-test("valid carpooling answers become the platform's input: days, IBAN without spaces, country upper-case", () => {
+test("valid carpooling answers become the platform's input: days, the account as chosen, country upper-case", () => {
   expect(allowanceDetailsSchema("carpooling", TODAY).parse(valid)).toEqual({
     groupId: "grp_cse",
     home: { line1: "8 rue des Lilas", zipcode: "69003", city: "Lyon", country: "FR" },
@@ -39,8 +40,31 @@ test("valid carpooling answers become the platform's input: days, IBAN without s
     endsAt: "2026-11-24",
     daysAtOffice: 12,
     iban: "FR7630006000011234567890189",
+    ibanSource: "other",
     travelRole: "driver",
   });
+});
+
+test("the account paid (decision 0054): the saved IBAN by default, another for this request, or the first one to remember", () => {
+  const SAVED = "FR7630006000011234567890189";
+  const OTHER = "DE89370400440532013000";
+  const withSaved = allowanceDetailsSchema("bicycle", TODAY, SAVED);
+  expect(withSaved.parse({ ...valid, iban: "" })).toMatchObject({ iban: SAVED, ibanSource: "saved" });
+  expect(withSaved.parse({ ...valid, iban_choice: "saved", iban: OTHER })).toMatchObject({
+    iban: SAVED,
+    ibanSource: "saved",
+  });
+  expect(withSaved.parse({ ...valid, iban_choice: "other", iban: OTHER, save_iban: "on" })).toMatchObject({
+    iban: OTHER,
+    ibanSource: "other",
+  });
+  expect(errorsOf(withSaved, { ...valid, iban_choice: "other", iban: "" })).toEqual({
+    iban: ["refunds.errors.ibanRequired"],
+  });
+  expect(errorsOf(withSaved, { ...valid, iban_choice: "mine" })).toEqual({ iban_choice: ["payoutIban.errors.choice"] });
+  const none = allowanceDetailsSchema("bicycle", TODAY, null);
+  expect(none.parse({ ...valid, save_iban: "on" })).toMatchObject({ iban: SAVED, ibanSource: "remember" });
+  expect(errorsOf(none, { ...valid, iban: "" })).toEqual({ iban: ["refunds.errors.ibanRequired"] });
 });
 
 test("the bicycle has no travel role (one posted anyway is dropped); carpooling requires it", () => {
@@ -146,6 +170,7 @@ test("addresses follow the delivery address's rules; an IBAN is checked by ibant
   expect(errorsOf(schema, { ...valid, iban: "FR76 3000 6000 0112 3456 7890 188" })).toEqual({
     iban: ["refunds.errors.ibanChecksum"],
   });
+  expect(errorsOf(schema, { ...valid, iban: "F".repeat(61) })).toEqual({ iban: ["refunds.errors.ibanFormat"] });
   expect(errorsOf(schema, { ...valid, group_id: "" })).toEqual({ group_id: ["allowanceWizard.errors.groupRequired"] });
 });
 
@@ -180,6 +205,25 @@ test("the one-way distance's bound by mode (decision 0049): 50 km by bicycle, 20
   expect(distanceErrors("carpooling", "200,001")).toEqual(["allowances.errors.distanceTooLong.carpooling"]);
   expect(distanceErrors("carpooling", "999")).toEqual(["allowances.errors.distanceTooLong.carpooling"]);
   expect(DECLARED_DISTANCE_MAX_METERS).toEqual({ bicycle: 50_000, carpooling: 200_000 });
+});
+
+test("carpooling and bicycle's summary: the confirmation of an unusual distance and its reason, at most 500 characters", () => {
+  const sworn = { sworn_statement: "on" };
+  expect(
+    distanceSummarySchema.parse({ ...sworn, distance_confirmed: "on", distance_reason: "  Je dors à Paris.  " }),
+  ).toEqual({
+    ...sworn,
+    distance_confirmed: "on",
+    distance_reason: "Je dors à Paris.",
+  });
+  // Neither is required here: the platform asks for them when the distance is unusual.
+  expect(distanceSummarySchema.parse(sworn)).toEqual(sworn);
+  const messages = (input: Record<string, unknown>) =>
+    distanceSummarySchema.safeParse({ ...sworn, ...input }).error?.issues.map((i) => i.message);
+  expect(messages({ distance_reason: "x".repeat(500) })).toBeUndefined();
+  expect(messages({ distance_reason: "x".repeat(501) })).toEqual(["allowances.errors.distanceReasonTooLong"]);
+  expect(messages({ distance_reason: "x".repeat(2_000) })).toEqual(["allowances.errors.distanceReasonTooLong"]);
+  expect(messages({ distance_confirmed: "yes" })).toEqual(["allowances.errors.distanceConfirmationRequired"]);
 });
 
 test("the summary needs the sworn statement; nothing else it posts is read", () => {

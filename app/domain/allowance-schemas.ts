@@ -3,6 +3,9 @@ import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceTy
 import { DECLARED_DISTANCE_MAX_METERS } from "./amount-bounds";
 import { dayProblemKey, readDay } from "./dates";
 import { ibanMessage, ibanProblem, normaliseIban } from "./iban";
+import { PLAUSIBILITY_REASON_MAX } from "./allowances";
+import { resolvePayoutIban } from "./payout-iban";
+import { payoutIbanFields } from "./payout-iban-schemas";
 import { deliveryAddressSchema } from "./schemas";
 
 /*
@@ -80,8 +83,18 @@ export function checkPeriod(
   return { start, end, valid: Object.keys(problems).length === 0 };
 }
 
-/** Spec 001 §2.7 "Details", §5: the answers of the details step, checked together (the days need the dates). */
-export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
+/** Where the account paid comes from: the profile's, or typed (and to be saved when none is: "remember"). */
+function ibanSourceOf(fromProfile: boolean, savedIban: string | null, save: string | undefined) {
+  if (fromProfile) return "saved" as const;
+  return savedIban === null && save === "on" ? ("remember" as const) : ("other" as const);
+}
+
+/**
+ * Spec 001 §2.7 "Details", §5: the answers of the details step, checked together (the days need the dates).
+ * The account paid is the saved IBAN unless another is chosen (decision 0054, `resolvePayoutIban`); its
+ * source says whether the typed one is to be saved to the profile when the allowance is sent ("remember").
+ */
+export const allowanceDetailsSchema = (type: DistanceType, today: string, savedIban: string | null = null) =>
   z
     .object({
       group_id: allowanceGroupField,
@@ -89,7 +102,7 @@ export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
       work: addressField,
       ...allowancePeriodFields,
       days_at_office: text("allowances.errors.daysAtOfficeRange"),
-      iban: allowanceIbanField,
+      ...payoutIbanFields,
       travel_role: z.enum(["driver", "passenger"], { error: "allowances.errors.travelRoleRequired" }).optional(),
     })
     .transform((value, ctx) => {
@@ -97,6 +110,8 @@ export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
       if (type === "carpooling" && !value.travel_role)
         ctx.addIssue({ code: "custom", message: "allowances.errors.travelRoleRequired", path: ["travel_role"] });
       const days = /^\d{1,4}$/.test(value.days_at_office) ? Number(value.days_at_office) : null;
+      const account = resolvePayoutIban({ choice: value.iban_choice, typed: value.iban, saved: savedIban });
+      if (account.kind === "problem") ctx.addIssue({ code: "custom", message: account.message, path: [account.field] });
       if (start && end && valid) {
         const max = daysWithoutSundays(start, end);
         if (max < 1) ctx.addIssue({ code: "custom", message: "allowances.errors.noWorkingDay", path: ["ends_at"] });
@@ -112,7 +127,8 @@ export const allowanceDetailsSchema = (type: DistanceType, today: string) =>
         startAt: start!,
         endsAt: end!,
         daysAtOffice: days!,
-        iban: value.iban,
+        iban: account.kind === "iban" ? account.iban : "",
+        ibanSource: ibanSourceOf(account.kind === "iban" && account.fromProfile, savedIban, value.save_iban),
         travelRole: type === "carpooling" ? (value.travel_role ?? null) : null,
       };
     });
@@ -155,6 +171,20 @@ export const allowanceSummarySchema = z.object({
   sworn_statement: z.literal("on", { error: "allowances.errors.swornStatementRequired" }),
 });
 
+/**
+ * Carpooling and bicycle's summary: the sworn statement and, for an unusual distance (decision 0055), the
+ * box "Je confirme cette distance" and the reason, at most 500 characters once trimmed. Whether they are
+ * needed depends on the platform's simulation: the platform asks for them (services/allowances/requests.ts).
+ */
+export const distanceSummarySchema = allowanceSummarySchema.extend({
+  distance_confirmed: z.literal("on", { error: "allowances.errors.distanceConfirmationRequired" }).optional(),
+  distance_reason: z
+    .string({ error: "allowances.errors.distanceReasonRequired" })
+    .trim()
+    .max(PLAUSIBILITY_REASON_MAX, "allowances.errors.distanceReasonTooLong")
+    .optional(),
+});
+
 export type AllowanceDetailsForm = {
   group_id: string;
   home: { line1: string; zipcode: string; city: string; country: string };
@@ -162,7 +192,9 @@ export type AllowanceDetailsForm = {
   start_at: string;
   ends_at: string;
   days_at_office: string;
+  iban_choice: string;
   iban: string;
+  save_iban: string;
   travel_role: string;
 };
 

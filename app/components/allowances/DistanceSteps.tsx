@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import { clampDays, daysWithoutSundays, formatKilometres } from "~/domain/allowances";
+import { clampDays, daysWithoutSundays, formatKilometres, PLAUSIBILITY_REASON_MAX } from "~/domain/allowances";
 import type { AllowanceDetailsForm } from "~/domain/allowance-schemas";
 import { DECLARED_DISTANCE_MAX_METERS } from "~/domain/amount-bounds";
 import { DELIVERY_COUNTRIES } from "~/domain/countries";
@@ -20,8 +20,10 @@ import {
   type FieldMeta,
   FormAlert,
   IntentButton,
+  PayoutIbanField,
   SummaryRow,
   summaryRowFields,
+  TextArea,
 } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
 import { useHydrated } from "~/components/useHydrated";
@@ -33,7 +35,7 @@ import {
   type DistanceView,
   type GroupView,
 } from "./distance";
-import { BackOrCancel, ContinueActions, FlowSteps, IbanField, type StepReply } from "./FlowParts";
+import { BackOrCancel, ContinueActions, FlowSteps, type StepReply } from "./FlowParts";
 
 /**
  * The carpooling and bicycle wizard's steps (spec 001 §2.7): plain forms posting to the step's own URL,
@@ -133,20 +135,24 @@ function useDetailsForm(values: AllowanceDetailsForm, lastResult: StepReply) {
   return useForm<AllowanceDetailsForm>({ id: "allowance-details", lastResult, defaultValue: values });
 }
 
+/** An address of the wizard; `note` says where its answer comes from (the profile, the group), to confirm. */
 function AddressFields({
   legend,
   fields,
   prefix,
+  note,
 }: {
   legend: string;
   fields: AddressFieldset;
   prefix: "home" | "work";
+  note: string | null;
 }) {
   const { t } = useTranslation();
   const section = prefix === "home" ? "home" : "work";
   return (
     <fieldset className="fieldset">
       <legend>{legend}</legend>
+      {note ? <p className="allowance-address__note">{note}</p> : null}
       <Field
         required
         field={fields.line1}
@@ -254,9 +260,13 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
       setValue(fields.ends_at.id, value);
     }
   };
+  // The group whose address the work address starts from (said in words, issue 31 §2).
+  const [groupId, setGroupId] = useState(view.values.group_id);
+  const workGroup = view.groups.find((g) => g.id === groupId);
   const chooseGroup = (groupId: string) => {
     const group = view.groups.find((g) => g.id === groupId);
     if (!group) return;
+    setGroupId(group.id);
     setValue(work.line1.id, group.address.line1);
     setValue(work.zipcode.id, group.address.zipcode);
     setValue(work.city.id, group.address.city);
@@ -287,6 +297,9 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           ...(wizard.type === "carpooling"
             ? [{ field: fields.travel_role, target: choiceTarget(fields.travel_role, roleOptions) }]
             : []),
+          ...(view.savedLastFour
+            ? [{ field: fields.iban_choice, target: choiceTarget(fields.iban_choice, IBAN_OPTIONS) }]
+            : []),
           fields.iban,
         ]}
       />
@@ -314,8 +327,25 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
             <p>{t("allowanceWizard.details.onlyGroup", { group: view.groups[0]?.name ?? "" })}</p>
           </>
         )}
-        <AddressFields legend={t("allowanceWizard.details.home")} fields={home} prefix="home" />
-        <AddressFields legend={t("allowanceWizard.details.work")} fields={work} prefix="work" />
+        <AddressFields
+          legend={t("allowanceWizard.details.home")}
+          fields={home}
+          prefix="home"
+          note={view.homeFromProfile ? t("allowanceWizard.details.homeFromProfile") : null}
+        />
+        <AddressFields
+          legend={t("allowanceWizard.details.work")}
+          fields={work}
+          prefix="work"
+          note={
+            workGroup
+              ? t("allowanceWizard.details.workFromGroup", {
+                  group: workGroup.name,
+                  address: `${workGroup.address.line1}, ${workGroup.address.zipcode} ${workGroup.address.city}`,
+                })
+              : null
+          }
+        />
         <DateField
           required
           field={fields.start_at}
@@ -339,21 +369,33 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
             options={roleOptions}
           />
         ) : null}
-        <IbanField field={fields.iban} words="allowanceWizard" />
+        <PayoutIbanField
+          fields={{ iban_choice: fields.iban_choice, iban: fields.iban, save_iban: fields.save_iban }}
+          savedLastFour={view.savedLastFour}
+          words="allowanceWizard"
+        />
         <Actions wizard={wizard} />
       </Form>
     </>
   );
 }
 
+/** The payout account's radios, for the error summary's link to the first one (PayoutIbanField's order). */
+const IBAN_OPTIONS = [
+  { value: "saved", label: "" },
+  { value: "other", label: "" },
+];
+
 /** Spec 001 §2.7: errors tagged iban, start_at, ends_at mark their rows; the others are warnings. */
 const ROW_ERRORS = ["iban", "start_at", "ends_at"] as const;
+/** The confirmation of an unusual distance (decision 0055): its own fields in the signing form, not warnings. */
+const CONFIRMATION_FIELDS = ["sworn_statement", "distance_confirmed", "distance_reason"];
 
 function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   const { t } = useTranslation();
   // Two forms on this step: the distance's correction, and the confirmation.
   const correcting = Boolean(lastResult && "declared_km" in (lastResult.error ?? {}));
-  const [form, fields] = useForm<{ sworn_statement: string }>({
+  const [form, fields] = useForm<{ sworn_statement: string; distance_confirmed: string; distance_reason: string }>({
     id: "allowance-summary",
     lastResult: correcting ? undefined : lastResult,
   });
@@ -366,11 +408,12 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   const errors: Record<string, string[]> = { ...view.problems };
   // (The form's own errors, under "", are the alert above.)
   for (const [name, messages] of Object.entries(form.allErrors))
-    if (name && name !== "sworn_statement" && messages.length) errors[name] = messages;
+    if (name && !CONFIRMATION_FIELDS.includes(name) && messages.length) errors[name] = messages;
   const warnings = Object.entries(errors)
     .filter(([name]) => !(ROW_ERRORS as readonly string[]).includes(name))
     .flatMap(([, messages]) => messages);
   const s = view.simulation;
+  const unusual = s?.unusual ?? null;
   const row = (key: string, label: string, value: ReactNode, edit: DistanceStep | null) => (
     <SummaryRow
       id={`allowance-summary-${key}`}
@@ -385,7 +428,15 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
   return (
     <>
       <FormAlert errors={formAlert} />
-      <ErrorSummary form={undefined} fields={[...rowFields, fields.sworn_statement, distanceFields.declared_km]} />
+      <ErrorSummary
+        form={undefined}
+        fields={[
+          ...rowFields,
+          ...(unusual ? [fields.distance_confirmed, fields.distance_reason] : []),
+          fields.sworn_statement,
+          distanceFields.declared_km,
+        ]}
+      />
       {warnings.length ? (
         <div className="alert alert--warning" role="status">
           {warnings.map((m) => (
@@ -406,7 +457,12 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         {row("work", t("allowanceWizard.summary.work"), view.work, "details")}
         {row("start_at", t("allowanceWizard.summary.startAt"), formatDate(view.startAt), "details")}
         {row("ends_at", t("allowanceWizard.summary.endsAt"), formatDate(view.endsAt), "details")}
-        {row("days", t("allowanceWizard.summary.days"), daysText(t, view.daysAtOffice), "details")}
+        {row(
+          "days",
+          t("allowanceWizard.summary.days"),
+          t("allowanceWizard.summary.officeDays", { days: daysText(t, view.daysAtOffice), max: view.periodDays }),
+          "details",
+        )}
         {view.travelRole
           ? row("role", t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${view.travelRole}`), "details")
           : null}
@@ -503,6 +559,13 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         </Form>
       ) : null}
       <Form method="post" action={wizard.paths[wizard.step]} {...getFormProps(form)} preventScrollReset>
+        {unusual ? (
+          <UnusualDistance
+            type={wizard.type}
+            unusual={unusual}
+            fields={{ confirmed: fields.distance_confirmed, reason: fields.distance_reason }}
+          />
+        ) : null}
         <Checkbox field={fields.sworn_statement} label={t("allowanceWizard.summary.swornStatement")} />
         <div className="actions">
           <IntentButton value={DISTANCE_INTENT.confirm}>{t("allowanceWizard.summary.confirm")}</IntentButton>
@@ -510,5 +573,41 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         </div>
       </Form>
     </>
+  );
+}
+
+/**
+ * An unusual one-way distance (issue 31 §2, decision 0055), in the signing form: what is unusual in words,
+ * "Je confirme cette distance" and the reason the funder will read. The platform requires both again.
+ */
+function UnusualDistance({
+  type,
+  unusual,
+  fields,
+}: {
+  type: DistanceView["type"];
+  unusual: { meters: number; usualMeters: number };
+  fields: { confirmed: FieldMeta; reason: FieldMeta };
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="fieldset allowance-unusual">
+      <legend>{t("allowanceWizard.summary.unusualLegend")}</legend>
+      <p className="allowance-unusual__text">
+        {t(`allowanceWizard.summary.unusual.${type}`, {
+          distance: formatKilometres(unusual.meters / 1000),
+          usual: formatKilometres(unusual.usualMeters / 1000),
+        })}
+      </p>
+      <Checkbox field={fields.confirmed} label={t("allowanceWizard.summary.confirmDistance")} />
+      <TextArea
+        required
+        field={fields.reason}
+        label={t("allowanceWizard.summary.reason")}
+        hint={t("allowanceWizard.summary.reasonHint")}
+        maxLength={PLAUSIBILITY_REASON_MAX}
+        rows={3}
+      />
+    </fieldset>
   );
 }

@@ -39,6 +39,11 @@ export type SimulationView = Omit<DistanceSimulation, "roundTripHundredthsKm"> &
   estimateMeters: number;
   declaredMeters: number | null;
   source: "estimate" | "routing";
+  /**
+   * A one-way distance above the mode's usual one (decision 0055), both in metres: the summary asks the
+   * employee to confirm it with a reason before signing. Null when usual.
+   */
+  unusual: { meters: number; usualMeters: number } | null;
 };
 
 export type DistanceStepView =
@@ -50,6 +55,10 @@ export type DistanceStepView =
       /** The days a period may start on, and today (the latest end). */
       startMin: string;
       today: string;
+      /** The last four characters of the IBAN saved in the profile (null: none is saved). */
+      savedLastFour: string | null;
+      /** The home address shown comes from the profile (nothing answered yet). */
+      homeFromProfile: boolean;
     }
   | {
       step: "summary";
@@ -59,6 +68,8 @@ export type DistanceStepView =
       startAt: string;
       endsAt: string;
       daysAtOffice: number;
+      /** The period's days without Sundays: the most days at the office (spec 001 §5). */
+      periodDays: number;
       travelRole: TravelRole | null;
       ibanLastFour: string;
       /** The server's simulation (null when it refused the answers: see problems). */

@@ -6,6 +6,7 @@ import { DocumentTitle } from "~/components/DocumentTitle";
 import { PublicShell } from "~/components/PublicShell";
 import { formatDate, todayInParis } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
+import { formatKilometres, isDistanceType, USUAL_ONE_WAY_METERS } from "~/domain/allowances";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { parseForm } from "~/routes/+shared/forms.server";
@@ -36,6 +37,9 @@ const reviewSchema = z.object({
   allowanceId: z.string().max(100).default(""),
   reason: z.string().max(ALLOWANCE_REASON_MAX).default(""),
 });
+
+/** A distance in metres as the review says it: "511,63 km". */
+const km = (meters: number) => formatKilometres(meters / 1000);
 
 /** 2026-11 → 11/2026. */
 const month = (value: string) => `${value.slice(5, 7)}/${value.slice(0, 4)}`;
@@ -98,7 +102,27 @@ export default function SandboxAllowanceReview({ loaderData }: Route.ComponentPr
                   <dd>
                     {t("allowances.review.periodValue", { start: formatDate(a.startAt), end: formatDate(a.endsAt) })}
                   </dd>
+                  {a.estimateMeters !== null ? (
+                    <>
+                      <dt>{t("allowances.review.distance")}</dt>
+                      <dd>
+                        {a.declaredMeters !== null
+                          ? t("allowances.review.distanceDeclared", {
+                              distance: km(a.declaredMeters),
+                              estimate: km(a.estimateMeters),
+                            })
+                          : t("allowances.review.distanceEstimate", { distance: km(a.estimateMeters) })}
+                      </dd>
+                    </>
+                  ) : null}
                 </dl>
+                {a.plausibility && isDistanceType(a.type) ? (
+                  <div className="alert alert--warning">
+                    <p>{t("allowances.review.flagged", { usual: km(USUAL_ONE_WAY_METERS[a.type]) })}</p>
+                    <p>{t("allowances.review.flagReason")}</p>
+                    <blockquote>{a.plausibility.reason}</blockquote>
+                  </div>
+                ) : null}
                 <code>{a.id}</code>
                 <ReviewForms
                   idName="allowanceId"
