@@ -10,6 +10,14 @@ test("marie signs in with her password and the e-mailed code, and lands on her f
   await expect(page).toHaveURL(/\/login\/code$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Code de vérification");
   await expect(page.getByText(/m•••n@example\.com/)).toBeVisible();
+  // When a new code can be asked for, said once (issue 31 §6): the clock time without JS, the seconds left with it.
+  const wait = page.getByText(/nouveau code (à partir de|dans)/);
+  await expect(wait).toHaveCount(1);
+  await expect(wait).toHaveText(
+    test.info().project.use.javaScriptEnabled === false
+      ? /^Vous pourrez demander un nouveau code à partir de \d\d:\d\d:\d\d\.$/
+      : /^Vous pourrez demander un nouveau code dans \d+ s\.$/,
+  );
   await expectAccessible(page, "code step");
 
   const code = await latestCodeFor(page.request, MARIE);
@@ -48,7 +56,9 @@ test("a wrong code is refused with the error summary, and the code is not kept",
   // Asking again straight away is throttled, and the wait is said in words.
   await page.getByRole("button", { name: "Recevoir un nouveau code" }).click();
   await expect(page.getByRole("link", { name: "Trop de tentatives. Réessayez dans 60 secondes" })).toBeVisible();
-  await expect(page.getByText(/Vous pourrez demander un nouveau code à \d{2}:\d{2}:\d{2}/)).toBeVisible();
+  await expect(
+    page.getByText(/^Vous pourrez demander un nouveau code (à partir de \d{2}:\d{2}:\d{2}|dans \d+ s)\.$/),
+  ).toBeVisible();
   await expectAccessible(page, "code step, resend throttled");
 
   // The right code still works after a wrong one.
@@ -99,6 +109,12 @@ test("a wrong password is refused with the same words as an unknown e-mail", asy
   await expect(page.getByLabel("Mot de passe")).toHaveValue("");
   const message = await page.locator(".error-summary li").allTextContents();
   expect(message).toEqual(["L’adresse e-mail ou le mot de passe est incorrect"]);
+  // Said once, in the summary, whose link leads to the e-mail; no field tells which of the two was wrong.
+  await expect(page.getByText("L’adresse e-mail ou le mot de passe est incorrect")).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "L’adresse e-mail ou le mot de passe est incorrect" })).toHaveAttribute(
+    "href",
+    "#login-email",
+  );
   await expectAccessible(page, "sign-in, wrong password");
 
   await page.getByLabel("Adresse e-mail").fill("nobody@example.com");

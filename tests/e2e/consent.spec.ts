@@ -1,6 +1,8 @@
 import { expect, test } from "./fixtures";
 import { listRecordedEvents } from "../../app/.server/providers/analytics/sandbox";
-import { expectAccessible } from "./helpers";
+import { getConsent } from "../../app/.server/services/analytics";
+import { expectAccessible, signIn } from "./helpers";
+import type { Page } from "@playwright/test";
 
 /**
  * Issue 16 §8: /cookies explains the cookies and records a real choice, refused by default, changeable at
@@ -60,7 +62,9 @@ test("a forged consent value is a 400 with a French message, and changes nothing
 }) => {
   const account = await makeAccount();
   await signInAs(page, account);
-  const response = await page.request.post("/cookies", { form: { analytics: "yes-please", tagManager: "accept" } });
+  const response = await page.request.post("/cookies", {
+    form: { intent: "save", analytics: "yes-please", tagManager: "accept" },
+  });
   expect(response.status()).toBe(400);
   expect(await response.text()).toContain("Choisissez « J’accepte » ou « Je refuse ».");
   await page.goto("/cookies");
@@ -121,4 +125,115 @@ test("the survey: refused until analytics is accepted, then a blank or 10 KB ans
     { surveyId: "sandbox-survey", response: "Un mode sombre, merci." },
   ]);
   expect(events.some((e) => e.name === "survey shown")).toBe(true);
+});
+
+/**
+ * Issue 31 §6, decision 0059: the consent banner of a first visit, on public and signed-in pages, with
+ * "Tout accepter" and "Tout refuser" as two equal buttons and "Personnaliser" leading to /cookies; a
+ * plain form, so that each works without JavaScript (and in the light version), then the banner goes.
+ */
+test.describe("the consent banner", () => {
+  test.use({ consentChosen: false, viewport: { width: 375, height: 740 } });
+
+  const bannerOf = (page: Page) => page.getByRole("region", { name: "Cookies du portail" });
+
+  /** The two choices: the same size, the same colours, on the same line (CNIL: refusing is as easy). */
+  async function expectEqualChoices(page: Page) {
+    const banner = bannerOf(page);
+    const accept = banner.getByRole("button", { name: "Tout accepter" });
+    const refuse = banner.getByRole("button", { name: "Tout refuser" });
+    const [a, r] = [await accept.boundingBox(), await refuse.boundingBox()];
+    expect(a && r).toBeTruthy();
+    expect([Math.round(a!.width), Math.round(a!.height), Math.round(a!.y)]).toEqual([
+      Math.round(r!.width),
+      Math.round(r!.height),
+      Math.round(r!.y),
+    ]);
+    const look = (button: typeof accept) =>
+      button.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return [style.backgroundColor, style.color, style.fontSize, style.fontWeight, style.borderColor];
+      });
+    expect(await look(accept)).toEqual(await look(refuse));
+    // In the page's flow, not over it: nothing of the page is hidden under it on a phone.
+    expect(await banner.evaluate((el) => getComputedStyle(el).position)).toBe("static");
+  }
+
+  test("a first visit to the sign-in page: the banner; « Tout refuser » records it and the banner goes", async ({
+    page,
+    makeAccount,
+    e2eDatabase,
+  }) => {
+    await page.goto("/login");
+    await expect(bannerOf(page)).toBeVisible();
+    await expect(bannerOf(page).getByRole("heading", { level: 2, name: "Cookies du portail" })).toBeVisible();
+    await expectEqualChoices(page);
+    await expectAccessible(page, "sign-in, consent banner");
+
+    await bannerOf(page).getByRole("button", { name: "Tout refuser" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText("Votre choix est enregistré.")).toBeVisible();
+    await expect(bannerOf(page)).toHaveCount(0);
+    await expectAccessible(page, "sign-in, choice recorded");
+    await page.reload();
+    await expect(bannerOf(page)).toHaveCount(0);
+
+    // Signing in: the account takes the browser's choice, and no banner asks again.
+    const account = await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] });
+    await signIn(page, account.email);
+    await expect(bannerOf(page)).toHaveCount(0);
+    const consent = await getConsent(e2eDatabase.handle.db, account.userId);
+    expect({ analytics: consent.analytics, tagManager: consent.tagManager }).toEqual({
+      analytics: false,
+      tagManager: false,
+    });
+    expect(consent.decidedAt).not.toBeNull();
+  });
+
+  test("signed in: no analytics before the choice, « Tout accepter » records it for the account", async ({
+    page,
+    makeAccount,
+    signInAs,
+    e2eDatabase,
+  }) => {
+    const account = await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] });
+    await signInAs(page, account);
+    await page.goto("/cards");
+    const cardPage = page.url();
+    await expect(bannerOf(page)).toBeVisible();
+    await expectEqualChoices(page);
+    await expectAccessible(page, "cards, consent banner");
+    // Pages seen before the choice: nothing recorded, no tag manager in the page.
+    await page.goto("/wallets");
+    await page.goto("/cards");
+    expect(await listRecordedEvents(e2eDatabase.handle.db, account.userId)).toEqual([]);
+    await expect(page.locator("script", { hasText: "dataLayer" })).toHaveCount(0);
+
+    await bannerOf(page).getByRole("button", { name: "Tout accepter" }).click();
+    await expect(page).toHaveURL(cardPage);
+    await expect(page.getByText("Votre choix est enregistré.")).toBeVisible();
+    await expect(bannerOf(page)).toHaveCount(0);
+    await expectAccessible(page, "cards, choice recorded");
+    await page.goto("/cookies");
+    await expect(page.getByText(/mesure d’audience acceptée, gestionnaire de balises accepté/)).toBeVisible();
+  });
+
+  test("« Personnaliser » leads to /cookies, where the banner is not shown", async ({ page }) => {
+    await page.goto("/lost-password");
+    await bannerOf(page).getByRole("link", { name: "Personnaliser" }).click();
+    await expect(page).toHaveURL(/\/cookies$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Cookies" })).toBeVisible();
+    await expect(bannerOf(page)).toHaveCount(0);
+    await expectAccessible(page, "cookies from the banner");
+  });
+
+  test("the light version (Save-Data) shows the banner as a plain form, which works", async ({ page }) => {
+    await page.setExtraHTTPHeaders({ "Save-Data": "on" });
+    await page.goto("/lost-password");
+    await expect(bannerOf(page)).toBeVisible();
+    expect(await page.locator("script").count()).toBe(0);
+    await bannerOf(page).getByRole("button", { name: "Tout accepter" }).click();
+    await expect(page).toHaveURL(/\/lost-password$/);
+    await expect(bannerOf(page)).toHaveCount(0);
+  });
 });

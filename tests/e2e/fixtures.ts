@@ -48,6 +48,11 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /**
+   * Whether this browser has already answered the consent banner (decision 0059): yes unless a file says
+   * `test.use({ consentChosen: false })`, so that the banner is met only by the journeys about it.
+   */
+  consentChosen: boolean;
   /** A fresh account of this test's own (unique e-mail), with the cards, wallets… it asks for. */
   makeAccount: (options?: AccountOptions) => Promise<TestAccount>;
   /**
@@ -109,6 +114,12 @@ async function whenHydrated(page: Page): Promise<void> {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  consentChosen: [true, { option: true }],
+  // Everything refused, as the banner's "Tout refuser" leaves it: the cookie the consent action sets.
+  context: async ({ context, consentChosen, baseURL }, provide) => {
+    if (consentChosen && baseURL) await context.addCookies([{ name: "consent", value: "refuse.refuse", url: baseURL }]);
+    await provide(context);
+  },
   page: async ({ page, javaScriptEnabled }, provide) => {
     if (javaScriptEnabled) {
       const goto = page.goto.bind(page);

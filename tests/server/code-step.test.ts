@@ -88,7 +88,7 @@ test("a new code asked too soon is refused alike on every step: 429, the time sa
   expect(reveal.status).toBe(429);
   const html = await reveal.text();
   expect(html).toContain("Trop de tentatives. Réessayez dans 60 secondes");
-  expect(html).toMatch(/Vous pourrez demander un nouveau code à \d{2}:\d{2}:\d{2}/);
+  expect(html).toMatch(/Vous pourrez demander un nouveau code à partir de \d{2}:\d{2}:\d{2}\./);
   expect(html).toContain("<title>Erreur : ");
 
   const signInResend = await (await pendingSignIn()).post("/login/code", { intent: "resend" });
