@@ -11,3 +11,13 @@ export const payoutIbanFields = {
   iban: z.string().max(60, "refunds.errors.ibanFormat").optional(),
   save_iban: z.literal("on").optional(),
 };
+
+/** The profile's IBAN form (decision 0054): the new IBAN, checked by the route with `ibanProblem`. */
+export const profileIbanSchema = z.object({
+  iban: z
+    .string({ error: "refunds.errors.ibanRequired" })
+    .trim()
+    .min(1, "refunds.errors.ibanRequired")
+    .max(60, "refunds.errors.ibanFormat"),
+});
+export type ProfileIbanForm = z.input<typeof profileIbanSchema>;

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { payoutIbanFields } from "./payout-iban-schemas";
-import { resolvePayoutIban } from "./payout-iban";
+import { maskedIban, resolvePayoutIban } from "./payout-iban";
 import { z } from "zod";
 
 const SAVED = "FR7630006000011234567890189";
@@ -69,4 +69,9 @@ test("the fields' schema takes the two choices and « on », and refuses anythin
   expect(schema.safeParse({ iban_choice: "mine" }).error?.issues[0]?.message).toBe("payoutIban.errors.choice");
   expect(schema.safeParse({ iban: "F".repeat(61) }).error?.issues[0]?.message).toBe("refunds.errors.ibanFormat");
   expect(schema.safeParse({ save_iban: "yes" }).success).toBe(false);
+});
+
+test("a masked IBAN shows its country, check digits and last four only, in groups of four", () => {
+  expect(maskedIban(SAVED)).toBe("FR76 •••• •••• •••• •••• •••0 189");
+  expect(maskedIban(GERMAN)).toBe("DE89 •••• •••• •••• ••30 00");
 });

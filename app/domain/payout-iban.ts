@@ -41,3 +41,12 @@ export function resolvePayoutIban({
 
 /** What a payout step's form starts with: the saved account chosen, or (none saved) the typed one to be saved. */
 export const PAYOUT_IBAN_DEFAULTS = { iban_choice: "saved", iban: "", save_iban: "on" } as const;
+
+/**
+ * An IBAN as the profile shows it: in groups of four, its country and check digits and its last four characters
+ * only, "FR76 •••• •••• •••• •••• •••0 189"; the rest is never sent to a page.
+ */
+export function maskedIban(iban: string): string {
+  const hidden = [...iban].map((char, i) => (i < 4 || i >= iban.length - 4 ? char : "•")).join("");
+  return hidden.replace(/(.{4})(?!$)/g, "$1 ");
+}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { REFUND_MAX_AMOUNT } from "./amount-bounds";
 import { dayProblemKey, readDay } from "./dates";
 import { parseEuros } from "./money";
+import { payoutIbanFields } from "./payout-iban-schemas";
 
 /*
  * The wizard's forms (decision 0021): the server parses each step with its schema; errors are catalogue
@@ -62,13 +63,16 @@ export const refundDetailsSchema = (today: string) =>
     amount: amountField,
   });
 
-/** Spec 001 §5 "Methods": an amount per wallet offered (checked together by the flow), and the IBAN. */
+/**
+ * Spec 001 §5 "Methods": an amount per wallet offered (checked together by the flow), and the account paid: the
+ * saved one or another (decision 0054; the flow resolves it with `resolvePayoutIban`).
+ */
 export const refundMethodsSchema = z.object({
   payment_methods: z
     .array(z.object({ wallet_id: z.string().max(100), amount: z.string().max(30).optional() }))
     .max(50)
     .default([]),
-  iban: z.string({ error: "refunds.errors.ibanRequired" }).max(60, "refunds.errors.ibanFormat"),
+  ...payoutIbanFields,
 });
 
 /** Spec 001 §2.6 "Summary": the sworn statement, and the sworn name for mobility and holidays. */

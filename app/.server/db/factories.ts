@@ -478,6 +478,8 @@ export interface AccountSpec {
   invited?: boolean;
   passwordChangeRequired?: boolean;
   phone?: string;
+  /** The payout IBAN saved in the profile (decision 0054), normalised; none by default. */
+  payoutIban?: string;
   cards?: CardSpec[];
   wallets?: WalletSpec[];
   creditCards?: { brand: string; last4: string; isDefault?: boolean }[];
@@ -560,6 +562,7 @@ function accountUser(spec: AccountSpec, at: AccountInMaking["at"]): UserTable {
     balance_overflow_authorized: spec.overflowLimit ?? null,
     processor_customer_ref: spec.creditCards?.length ? newId("scus") : null,
     features: JSON.stringify({ ...NO_FEATURES, ...spec.features }),
+    payout_iban: spec.payoutIban ?? null,
     ...(profile
       ? {
           first_name: "Alex",

@@ -17,7 +17,7 @@ import {
   choiceTarget,
   type FieldMeta,
 } from "~/components/forms";
-import { FileField, FormAlert, IntentButton as WizardButton, SummaryRow } from "~/components/forms";
+import { FileField, FormAlert, IntentButton as WizardButton, PayoutIbanField, SummaryRow } from "~/components/forms";
 import { NewTabLink } from "~/components/NewTabLink";
 import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
@@ -363,7 +363,12 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   );
 }
 
-type MethodsForm = { payment_methods: { wallet_id: string; amount: string }[]; iban: string };
+type MethodsForm = {
+  payment_methods: { wallet_id: string; amount: string }[];
+  iban_choice: string;
+  iban: string;
+  save_iban: string;
+};
 
 function MethodsStep({ wizard, view, lastResult }: StepProps<"methods">) {
   const { t } = useTranslation();
@@ -372,7 +377,9 @@ function MethodsStep({ wizard, view, lastResult }: StepProps<"methods">) {
     lastResult,
     defaultValue: {
       payment_methods: view.wallets.map((w, i) => ({ wallet_id: w.id, amount: view.values.amounts[i] ?? "" })),
+      iban_choice: view.values.iban_choice,
       iban: view.values.iban,
+      save_iban: view.values.save_iban,
     },
   });
   const items = fields.payment_methods.getFieldList();
@@ -395,7 +402,7 @@ function MethodsStep({ wizard, view, lastResult }: StepProps<"methods">) {
     <>
       <ErrorSummary
         form={form}
-        fields={[...amounts.flatMap(({ field }) => (field ? [field] : [])), fields.iban]}
+        fields={[...amounts.flatMap(({ field }) => (field ? [field] : [])), fields.iban_choice, fields.iban]}
         formTarget="refund-methods-amounts"
       />
       <Form method="post" action={wizard.here} {...getFormProps(form)} preventScrollReset>
@@ -435,18 +442,7 @@ function MethodsStep({ wizard, view, lastResult }: StepProps<"methods">) {
             ) : null,
           )}
         </fieldset>
-        <Field
-          required
-          field={fields.iban}
-          label={t("refundWizard.methods.iban")}
-          hint={
-            view.ibanOnFile
-              ? t("refundWizard.methods.ibanKeep", { lastFour: view.ibanOnFile })
-              : t("refundWizard.methods.ibanHint")
-          }
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <PayoutIbanField fields={fields} savedLastFour={view.savedLastFour} words="refundWizard" />
         <Actions wizard={wizard} />
       </Form>
     </>
@@ -541,7 +537,9 @@ function SummaryStep({ wizard, view, lastResult }: StepProps<"summary">) {
         {row(
           "iban",
           t("refundWizard.summary.iban"),
-          view.ibanLastFour ? t("refundWizard.summary.ibanMasked", { lastFour: view.ibanLastFour }) : "",
+          view.ibanLastFour
+            ? t(`refundWizard.methods.account.${view.ibanSource ?? "saved"}`, { lastFour: view.ibanLastFour })
+            : "",
           "methods",
         )}
       </dl>

@@ -66,9 +66,12 @@ export type StepView =
       amount: number;
       /** available: cents the wallet can give, or null when unlimited. */
       wallets: { id: string; name: string; walletType: string; available: number | null }[];
-      values: { amounts: string[]; iban: string };
-      /** The last four characters of the IBAN on file (correcting), kept when the field shows them. */
-      ibanOnFile: string | null;
+      values: { amounts: string[]; iban_choice: string; iban: string; save_iban: string };
+      /**
+       * The last four characters of the saved account (decision 0054): the profile's, or correcting, the
+       * request's own on file; null when none is saved.
+       */
+      savedLastFour: string | null;
     }
   | {
       step: "summary";
@@ -77,6 +80,8 @@ export type StepView =
       ticketDate: string;
       amount: number;
       ibanLastFour: string;
+      /** Where the account comes from (decision 0054); null when kept on file or not chosen yet. */
+      ibanSource: "saved" | "other" | "remember" | null;
       receipts: ReceiptView[];
       methods: { walletId: string; name: string; walletType: string; amount: number }[];
       swornName: boolean;

@@ -1,4 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
+import type { Channel } from "~/.server/providers/messaging";
 import type { CodeStepScreen } from "~/routes/+shared/code-step";
 import { getInstance } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -16,12 +17,28 @@ import {
   type ContactField,
   type PendingChangeMessages,
 } from "~/.server/services/profile";
+import {
+  applyPendingIban,
+  cancelIbanChange,
+  ibanChangeSubject,
+  IBAN_FIELD,
+  pendingIban,
+  resendIbanCode,
+  secondFactorOf,
+} from "~/.server/services/payout-details";
+import { frenchWords } from "~/i18n/words.server";
+import { maskIban } from "~/domain/iban";
+import { maskedIban } from "~/domain/payout-iban";
 
 /**
  * The pending-change step (spec 001 §4): a new e-mail or phone is confirmed with the 6-digit code sent
  * to it — the code step (decision 0022), whose verified code applies the change — or cancelled. Shared
- * by the profile settings and by the step that holds an account before its second factor is set up.
+ * by the profile settings and by the step that holds an account before its second factor is set up. The
+ * profile's payout IBAN changes the same way, its code sent to the person's second factor (decision 0054).
  */
+
+/** A field whose change waits for its code: the e-mail, the phone, or (profile only) the payout IBAN. */
+export type PendingField = ContactField | typeof IBAN_FIELD;
 
 /** The code messages, in the person's language; the e-mail carries a confirmation link too. */
 export async function pendingChangeMessagesFor(
@@ -47,21 +64,25 @@ export async function pendingChangeMessagesFor(
 
 /** Where the step lives: its page for a field, where a confirmed or cancelled change leads, and where to go when none waits. */
 export interface PendingChangePages {
-  here: (field: ContactField) => InternalTarget;
+  here: (field: PendingField) => InternalTarget;
   done: InternalTarget;
   nonePending: InternalTarget;
+  /** Whether an IBAN change is confirmed here (the profile's page; not while securing the account). */
+  iban: boolean;
 }
 
 export const SETTINGS_PENDING_CHANGE: PendingChangePages = {
   here: (field) => internalPath("/settings/profile/confirm/:field", { field }),
   done: "/settings/profile",
   nonePending: "/settings/profile",
+  iban: true,
 };
 /** Straight to the next step of securing the account: a message survives one redirect only. */
 export const SECURE_ACCOUNT_PENDING_CHANGE: PendingChangePages = {
   here: (field) => internalPath("/secure-account/pending/:field", { field }),
   done: "/secure-account/second-factor",
   nonePending: "/secure-account",
+  iban: false,
 };
 
 /** What the two routes' loader and action receive. */
@@ -72,7 +93,10 @@ interface StepArgs {
 }
 
 export interface PendingChangeScreen extends CodeStepScreen {
-  field: ContactField;
+  field: PendingField;
+  /** Where the code went. */
+  channel: Channel;
+  /** The new value as shown: an IBAN masked but for its country, check digits and last four. */
   newValue: string;
 }
 
@@ -83,6 +107,7 @@ async function pendingChangeStep(
   field: string | undefined,
   pages: PendingChangePages,
 ) {
+  if (field === IBAN_FIELD && pages.iban) return ibanChangeStep(request, context, pages);
   if (!isContactField(field)) return null;
   const account = context.get(accountContext);
   const { db, messenger } = await getPlatform();
@@ -119,6 +144,52 @@ async function pendingChangeStep(
   return { step, field, newValue };
 }
 
+/** The code message of an IBAN change, in the person's language: it names the new account's last four. */
+export function ibanCodeMessageFor(context: Readonly<RouterContextProvider>, iban: string) {
+  const t = getInstance(context).t;
+  return {
+    subject: t("settings.profile.payout.codeSubject"),
+    text: (code: string) => t("settings.profile.payout.codeText", { code, lastFour: maskIban(iban) }),
+  };
+}
+
+/**
+ * The code step of the IBAN change waiting, or null when none waits: the code goes to the person's second
+ * factor; once right, the IBAN is saved and the person told by a notification and an e-mail (in French, as
+ * notifications are), "Vos coordonnées bancaires ont été modifiées".
+ */
+async function ibanChangeStep(request: Request, context: Readonly<RouterContextProvider>, pages: PendingChangePages) {
+  const account = context.get(accountContext);
+  const { db, messenger, push } = await getPlatform();
+  const [newIban, factor] = await Promise.all([pendingIban(db, account.id), secondFactorOf(db, account.id)]);
+  if (!newIban || !factor) return null;
+  const leave = (kind: "success" | "info", message: string) =>
+    redirectWithFlash(request, pages.done, { kind, message });
+  const step: CodeStep = {
+    subject: ibanChangeSubject(account.id),
+    channel: factor.channel,
+    here: pages.here(IBAN_FIELD),
+    send: async () => {
+      const result = await resendIbanCode(db, messenger, account.id, ibanCodeMessageFor(context, newIban));
+      if (result.kind === "none") throw await leave("info", "settings.pendingChange.nothingPending");
+      return result;
+    },
+    verified: async () => {
+      const applied = await applyPendingIban({ db, messenger, push }, account.id, (lastFour) => ({
+        subject: frenchWords("settings.profile.payout.changedSubject"),
+        text: frenchWords("settings.profile.payout.changedText", { lastFour }),
+      }));
+      if (applied === null) return leave("info", "settings.pendingChange.nothingPending");
+      return leave("success", "settings.profile.payout.changed");
+    },
+    cancelled: async () => {
+      await cancelIbanChange(db, account.id);
+      return leave("success", "settings.pendingChange.cancelled");
+    },
+  };
+  return { step, field: IBAN_FIELD, newValue: maskedIban(newIban) };
+}
+
 /** The page of the change waiting for the URL's field; with none waiting, away to `nonePending`. */
 export async function pendingChangeLoader({ request, params, context }: StepArgs, pages: PendingChangePages) {
   const found = await pendingChangeStep(request, context, params.field, pages);
@@ -127,6 +198,7 @@ export async function pendingChangeLoader({ request, params, context }: StepArgs
     ...(await codeStepScreen(found.step)),
     field: found.field,
     newValue: found.newValue,
+    channel: found.step.channel,
   };
   return data(screen, { headers: { "Cache-Control": "no-store" } });
 }

@@ -10,20 +10,21 @@ import {
   SETTINGS_PENDING_CHANGE,
 } from "~/routes/+shared/pending-change-step.server";
 
-/** Confirm a new e-mail or phone with its code, ask for another, or cancel (spec 001 §4). */
+/** Confirm a new e-mail, phone or payout IBAN with its code, ask for another, or cancel (spec 001 §4, decision 0054). */
 export const loader = (args: Route.LoaderArgs) => pendingChangeLoader(args, SETTINGS_PENDING_CHANGE);
 export const action = (args: Route.ActionArgs) => pendingChangeAction(args, SETTINGS_PENDING_CHANGE);
+
+const TITLES = {
+  email: "settings.pendingChange.titleEmail",
+  phone: "settings.pendingChange.titlePhone",
+  iban: "settings.profile.payout.confirmTitle",
+} as const;
 
 export default function ConfirmPendingChange({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
     <div className="narrow">
-      <PageHeader
-        title={t(
-          loaderData.field === "email" ? "settings.pendingChange.titleEmail" : "settings.pendingChange.titlePhone",
-        )}
-        error={codeStepFailed(actionData)}
-      />
+      <PageHeader title={t(TITLES[loaderData.field])} error={codeStepFailed(actionData)} />
       <PendingChangeStep screen={loaderData} actionData={actionData} />
       <p>
         <Link to="/settings/profile" className="link-action">

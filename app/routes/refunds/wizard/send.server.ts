@@ -1,3 +1,4 @@
+import { rememberFirstIban } from "~/.server/services/payout-details";
 import type { RefundDraft } from "~/.server/services/refunds/drafts";
 import { SWORN_NAME_TYPES, submitRefund } from "~/.server/services/refunds/requests";
 import { recordInBackground } from "~/.server/services/tag-events";
@@ -47,6 +48,8 @@ export async function send(ctx: StepContext): Promise<StepResult> {
   });
   switch (result.kind) {
     case "created": {
+      // Their first account, typed with "save this account" ticked: the profile keeps it (decision 0054).
+      if (d.ibanSource === "remember" && d.iban) await rememberFirstIban(db, userId, d.iban);
       // The tag manager's event (decision 0031): a new request sent, not a correction; nobody waits for it.
       const tagEvent: TagEvent = {
         name: "submitCreateExpenseRequest",

@@ -1,7 +1,8 @@
-import { createDraft, saveDraftAnswers, type RefundDraft } from "~/.server/services/refunds/drafts";
+import { createDraft, saveDraftAnswers, type IbanSource, type RefundDraft } from "~/.server/services/refunds/drafts";
+import { getPayoutDetails } from "~/.server/services/payout-details";
 import { eligibleWallets, loadRefundForEdit } from "~/.server/services/refunds/requests";
 import { getPartner } from "~/.server/services/partners";
-import { ibanProblem, normaliseIban } from "~/domain/iban";
+import { resolvePayoutIban } from "~/domain/payout-iban";
 import { problem, type Problem } from "~/domain/problems";
 import { validateSplit, type SplitError } from "~/domain/payment-methods";
 import { findMobilitySubtype, mobilityChoices, stepIndex, type RefundProblem, type RefundStep } from "~/domain/refunds";
@@ -171,16 +172,22 @@ async function splitOf({ db, userId, typeOf, draft }: StepContext, payments: { w
 }
 
 /**
- * The IBAN typed: null to keep the one on file (correcting, its last four shown unchanged), else the
- * normalised IBAN, or the refusal of it.
+ * The account paid (decision 0054): the profile's saved IBAN unless "another account" was chosen. Correcting
+ * a request, the saved account is the request's own, kept on file (null). Without a saved IBAN, the typed one
+ * is "remember"ed — saved to the profile when the request is sent — if "save this account" stayed ticked.
  */
-async function ibanOf({ db, userId, draft }: StepContext, typed: string) {
-  const raw = typed.trim();
+async function ibanOf(
+  { db, userId, draft }: StepContext,
+  answers: { iban_choice?: string; iban?: string; save_iban?: "on" },
+): Promise<{ iban: string | null; source: IbanSource } | { field: "iban" | "iban_choice"; message: string }> {
   const loaded = draft.requestId ? await loadRefundForEdit(db, userId, draft.requestId) : null;
   const onFile = loaded?.kind === "found" ? loaded.request.ibanLastFour : null;
-  if (onFile && raw.length === 4 && raw === onFile) return { iban: null, problem: null };
-  const iban = normaliseIban(raw);
-  return { iban, problem: iban ? ibanProblem(iban) : ("ibanRequired" as const) };
+  const saved = onFile ?? (await getPayoutDetails(db, userId)).iban;
+  const resolved = resolvePayoutIban({ choice: answers.iban_choice, typed: answers.iban, saved });
+  if (resolved.kind === "problem") return resolved;
+  if (resolved.fromProfile) return { iban: onFile ? null : resolved.iban, source: "saved" };
+  const remember = saved === null && answers.save_iban === "on";
+  return { iban: resolved.iban, source: remember ? "remember" : "other" };
 }
 
 /** The split of the amount over the wallets, and the IBAN the rest is paid to. */
@@ -189,14 +196,17 @@ async function saveMethods(ctx: StepContext): Promise<StepResult> {
   const submission = parseForm(form, refundMethodsSchema);
   if (submission.status !== "success") return refusedStep("methods", reply(submission));
   const { split, problems } = await splitOf(ctx, submission.value.payment_methods);
-  const { iban, problem: wrongIban } = await ibanOf(ctx, submission.value.iban);
-  if (wrongIban) problems.push(problem("iban", wrongIban));
-  if (problems.length) return refusedStep("methods", reply(submission, refusalOf(problems, REFUND_WORDS)));
+  const account = await ibanOf(ctx, submission.value);
+  if (problems.length || "message" in account) {
+    const refusal = refusalOf(problems, REFUND_WORDS);
+    if ("message" in account) refusal.fieldErrors[account.field] = [account.message];
+    return refusedStep("methods", reply(submission, refusal));
+  }
   await saveDraftAnswers(
     db,
     userId,
     draft.id,
-    { paymentMethods: split.kind === "split" ? split.parts : [], iban },
+    { paymentMethods: split.kind === "split" ? split.parts : [], iban: account.iban, ibanSource: account.source },
     stepIndex("summary"),
   );
   return go("summary");

@@ -5,6 +5,8 @@ import { describeReceipt, receiptUsedElsewhere } from "~/.server/services/receip
 import { getPartner, searchPartners } from "~/.server/services/partners";
 import { PARTNER_SEARCH_MAX_LENGTH, partnerPageSize } from "~/domain/partners";
 import { maskIban } from "~/domain/iban";
+import { PAYOUT_IBAN_DEFAULTS } from "~/domain/payout-iban";
+import { getPayoutDetails } from "~/.server/services/payout-details";
 import { centsToField } from "~/domain/money";
 import { mobilityChoices, type RefundStep } from "~/domain/refunds";
 import { frenchDay } from "~/domain/dates";
@@ -145,12 +147,30 @@ async function methodsView({ db, userId, typeOf, ibanOnFile, draft: d }: ViewCon
       return centsToField(Math.min(d.amount, w.available ?? d.amount));
     return "";
   });
+  const account = await accountView(db, userId, ibanOnFile, d);
   return {
     step: "methods",
     amount: d.amount ?? 0,
     wallets: wallets.map((w) => ({ id: w.id, name: w.name, walletType: w.walletType, available: w.available })),
-    values: { amounts, iban: d.iban ?? ibanOnFile ?? "" },
-    ibanOnFile,
+    values: { amounts, ...account.values },
+    savedLastFour: account.savedLastFour,
+  };
+}
+
+/**
+ * The methods step's account (decision 0054): the saved one chosen unless the draft chose another; correcting,
+ * the request's own account on file stands for the saved one. With none saved, "save this account" starts ticked.
+ */
+async function accountView(db: ViewContext["db"], userId: string, ibanOnFile: string | null, d: RefundDraft) {
+  const saved = ibanOnFile ?? (await getPayoutDetails(db, userId).then(({ iban }) => (iban ? maskIban(iban) : null)));
+  const typed = d.ibanSource === "other" || d.ibanSource === "remember" ? (d.iban ?? "") : "";
+  return {
+    values: {
+      iban_choice: d.ibanSource === "other" ? "other" : PAYOUT_IBAN_DEFAULTS.iban_choice,
+      iban: typed,
+      save_iban: d.ibanSource === "other" && saved === null ? "" : PAYOUT_IBAN_DEFAULTS.save_iban,
+    },
+    savedLastFour: saved,
   };
 }
 
@@ -180,6 +200,7 @@ async function summaryView(ctx: ViewContext): Promise<StepView> {
     ticketDate: d.ticketDate ?? "",
     amount: d.amount ?? 0,
     ibanLastFour: d.iban ? maskIban(d.iban) : (ibanOnFile ?? ""),
+    ibanSource: d.ibanSource,
     receipts: await receiptViews(platform, userId, d),
     methods: d.paymentMethods.map((m) => {
       const wallet = walletRows.find((w) => w.id === m.walletId);
