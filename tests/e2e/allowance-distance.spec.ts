@@ -145,7 +145,7 @@ test("marie-like asks a carpooling allowance as a driver for CSE Acme: work addr
   await panel.getByLabel("Date de fin").fill(frenchDay(today));
   await fillDays(panel, DAYS);
   await panel.getByRole("radio", { name: "Conducteur" }).check();
-  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await panel.getByLabel(/^IBAN du compte/).fill(IBAN);
   await continueFrom(panel);
 
   // The first simulation of a server loads the geodata (lazily, once): it may take a few seconds.
@@ -233,7 +233,7 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
 
   // What was typed before choosing the group is kept (without JS, through the "Choisir" round trip).
   await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
-  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await panel.getByLabel(/^IBAN du compte/).fill(IBAN);
   await chooseGroup(panel, "CSE Acme");
   await expect(panel.getByRole("group", { name: "Adresse de votre lieu de travail" }).getByLabel("Ville")).toHaveValue(
     "Lyon",
@@ -241,7 +241,7 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
   await expect(panel.getByRole("group", { name: "Adresse de votre domicile" }).getByLabel("Code postal")).toHaveValue(
     "69003",
   );
-  await expect(panel.getByLabel("IBAN du compte où verser l’indemnité")).toHaveValue(/^FR76\s?3000/);
+  await expect(panel.getByLabel(/^IBAN du compte/)).toHaveValue(/^FR76\s?3000/);
   await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
   await panel.getByLabel("Date de fin").fill(frenchDay(tomorrow));
   await panel.getByLabel("Jours au bureau").fill("3");
@@ -275,7 +275,8 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
     [{ group_id: account.groupId.replace(/.$/, "x") }, "Choisissez un financeur qui prend en charge cette indemnité."],
     [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, "IBAN"],
     [{ "home.line1": "rue des Lilas" }, "numéro"],
-    [{ start_at: "31/02/2026" }, "La date de début doit être"],
+    [{ start_at: "31/02/2026" }, "Le 31/02/2026 n’existe pas : février 2026 a 28 jours."],
+    [{ start_at: "01112026x" }, "Date non reconnue : tapez-la comme 01/11/2026 ou 01112026."],
     [{ ends_at: frenchDay(tomorrow) }, "La date de fin ne peut pas être après aujourd’hui."],
   ];
   for (const [change, message] of refusals) {
@@ -332,7 +333,7 @@ test("an allowance that would pass the yearly cap is reduced, and the summary sa
   await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
   await panel.getByLabel("Date de fin").fill(frenchDay(today));
   await fillDays(panel, DAYS);
-  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await panel.getByLabel(/^IBAN du compte/).fill(IBAN);
   await continueFrom(panel);
 
   await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible({ timeout: 30_000 });
@@ -405,7 +406,7 @@ test("with the yearly cap used up, confirming is refused: the summary says why a
   await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
   await panel.getByLabel("Date de fin").fill(frenchDay(today));
   await fillDays(panel, DAYS);
-  await panel.getByLabel("IBAN du compte où verser l’indemnité").fill(IBAN);
+  await panel.getByLabel(/^IBAN du compte/).fill(IBAN);
   await continueFrom(panel);
   await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible({ timeout: 30_000 });
   await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
@@ -482,4 +483,207 @@ test("closing a started wizard asks first; a foreign allowance is a 404; claire-
   await signInAs(page, claire);
   const none = await page.request.get("/plans/allowances/new?type=carpooling");
   expect(none.status()).toBe(404);
+});
+
+/** The IBAN of the demo's marie, saved in her profile (decision 0054). */
+const SAVED_IBAN = "FR7630006000011234567890189";
+
+/** What the profile already knows (issue 31 §1): a home in Lyon, and the account ending 0189. */
+async function knownInProfile(db: DB, account: TestAccount) {
+  await db
+    .updateTable("users")
+    .set({
+      address_line1: "8 rue des Lilas",
+      address_line2: null,
+      address_zipcode: "69003",
+      address_city: "Lyon",
+      address_country: "FR",
+      payout_iban: SAVED_IBAN,
+    })
+    .where("id", "=", account.userId)
+    .execute();
+}
+
+/**
+ * The person's work on a bicycle allowance, counted as they would do it (issue 31: "as few clicks and
+ * keystrokes as possible"): each click on a link, button, box or field, and each character typed.
+ */
+function counted() {
+  const effort = { clicks: 0, keystrokes: 0 };
+  return {
+    effort,
+    click: async (target: Locator) => {
+      effort.clicks += 1;
+      await target.click();
+    },
+    check: async (target: Locator) => {
+      effort.clicks += 1;
+      await target.check();
+    },
+    type: async (field: Locator, text: string) => {
+      effort.clicks += 1;
+      effort.keystrokes += text.length;
+      await field.fill(text);
+    },
+    select: async (field: Locator, label: string) => {
+      effort.clicks += 2;
+      await field.selectOption({ label });
+    },
+  };
+}
+
+test("an allowance starts with the home address and the IBAN already known: only the dates and the days are typed", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.setTimeout(120_000);
+  const { db } = e2eDatabase.handle;
+  const account = await makeAccount(MARIE_LIKE);
+  await knownInProfile(db, account);
+  await signInAs(page, account);
+  const you = counted();
+
+  await page.goto("/plans/allowances");
+  await you.click(page.getByRole("link", { name: "Demander une indemnité" }));
+  await you.click(
+    panelOf(page, "Demander une indemnité mobilité").getByRole("link", { name: /Indemnité kilométrique vélo/ }),
+  );
+  const panel = panelOf(page, "Indemnité kilométrique vélo");
+  await you.click(panel.getByRole("button", { name: "Continuer", exact: true }));
+  await expect(panel.getByRole("heading", { name: "Étape 2 sur 3 : Vos trajets" })).toBeVisible();
+
+  // The home from the profile, said so; the IBAN saved, chosen by default.
+  const home = panel.getByRole("group", { name: "Adresse de votre domicile" });
+  await expect(home.getByLabel("Numéro et voie")).toHaveValue("8 rue des Lilas");
+  await expect(home.getByLabel("Code postal")).toHaveValue("69003");
+  await expect(home.getByText("Reprise de votre profil")).toBeVisible();
+  await expect(panel.getByRole("radio", { name: "Le compte enregistré (se terminant par 0189)" })).toBeChecked();
+  await expectAccessible(page, "bicycle wizard, details known from the profile");
+
+  // The CSE's address becomes the work address, said in words.
+  if (jsOn()) await you.select(panel.getByLabel("Financeur"), "CSE Acme");
+  else {
+    await you.select(panel.getByLabel("Financeur"), "CSE Acme");
+    await you.click(panel.getByRole("button", { name: "Choisir" }));
+  }
+  const work = panel.getByRole("group", { name: "Adresse de votre lieu de travail" });
+  await expect(
+    work.getByText(
+      "Adresse de travail : celle de votre financeur CSE Acme, 3 avenue Foch, 69006 Lyon — modifiez-la si vous travaillez ailleurs.",
+    ),
+  ).toBeVisible();
+  await expect(work.getByLabel("Numéro et voie")).toHaveValue("3 avenue Foch");
+  await you.type(panel.getByLabel("Date de début"), frenchDay(yearStart));
+  await you.type(panel.getByLabel("Date de fin"), frenchDay(today));
+  if (jsOn()) {
+    // The slider: one drag to the days, counted as one click.
+    you.effort.clicks += 1;
+    await panel.getByLabel("Jours au bureau").fill(String(DAYS));
+  } else await you.type(panel.getByLabel("Jours au bureau"), String(DAYS));
+  await you.click(panel.getByRole("button", { name: "Continuer", exact: true }));
+
+  await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible({ timeout: 30_000 });
+  const summary = panel.locator("dl.summary-list");
+  await expect(summary.getByText("8 rue des Lilas 69003 Lyon FR")).toBeVisible();
+  await expect(summary.getByText("se terminant par 0189")).toBeVisible();
+  const max = daysWithoutSundays(yearStart, today);
+  await expect(
+    summary.getByText(`${DAYS} jours au bureau sur ${max} jours de la période, dimanches exclus`),
+  ).toBeVisible();
+  // A usual distance (Lyon 3e – Lyon 6e) asks nothing more.
+  await expect(panel.getByRole("checkbox", { name: "Je confirme cette distance" })).toHaveCount(0);
+  await expectAccessible(page, "bicycle wizard, summary known from the profile");
+  await you.check(panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }));
+  await you.click(panel.getByRole("button", { name: "Confirmer" }));
+  await expect(page).toHaveURL(/\/plans\/allowances\?refresh=1$/);
+
+  const [row] = await db.selectFrom("allowances").selectAll().where("user_id", "=", account.userId).execute();
+  expect(row).toMatchObject({ type: "bicycle", iban: SAVED_IBAN, home_address: "8 rue des Lilas 69003 Lyon FR" });
+  expect(row?.plausibility_flag).toBe(0);
+  // The figures of the note (issue 31 "Done when"): what the person did.
+  test.info().annotations.push({
+    type: "effort",
+    description: `bicycle allowance: ${you.effort.clicks} clicks, ${you.effort.keystrokes} keystrokes`,
+  });
+  console.log(`bicycle allowance (${jsOn() ? "JS" : "no JS"}): ${JSON.stringify(you.effort)}`);
+});
+
+test("a Lyon–Paris bicycle commute (home from the profile, work from the group) cannot be signed without « Je confirme cette distance »; with it, it is flagged to the funder", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.setTimeout(180_000);
+  const { db } = e2eDatabase.handle;
+  // Only the employer, Acme France, at 12 rue de la Paix 75002 Paris: preselected, its address the work's.
+  const account = await makeAccount({ cards: CARDS, features: { allowances: { any: true, bicycle: true } } });
+  await knownInProfile(db, account);
+  await signInAs(page, account);
+  await page.goto("/plans/allowances/new?type=bicycle");
+  const panel = panelOf(page, "Indemnité kilométrique vélo");
+  await continueFrom(panel);
+  const work = panel.getByRole("group", { name: "Adresse de votre lieu de travail" });
+  await expect(
+    work.getByText(/^Adresse de travail : celle de votre financeur Acme France, 12 rue de la Paix, 75002 Paris/),
+  ).toBeVisible();
+  await expect(panel.getByRole("group", { name: "Adresse de votre domicile" }).getByLabel("Ville")).toHaveValue("Lyon");
+  await panel.getByLabel("Date de début").fill(frenchDay(yearStart));
+  await panel.getByLabel("Date de fin").fill(frenchDay(today));
+  await fillDays(panel, DAYS);
+  await continueFrom(panel);
+
+  await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible({ timeout: 30_000 });
+  const unusual = panel.getByRole("group", { name: "Une distance inhabituelle" });
+  await expect(
+    unusual.getByText(
+      /^Distance aller de [\d\s\u202f\u00a0]+,\d\d km à vélo, au-delà des 25 km habituels : confirmez-la ci-dessous/,
+    ),
+  ).toBeVisible();
+  await expectAccessible(page, "bicycle wizard, an unusual distance to confirm");
+
+  // Signed without the confirmation: refused on its two fields, nothing written.
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByRole("button", { name: "Confirmer" }).click();
+  await expect(panel.getByText(/^Cochez « Je confirme cette distance »/).first()).toBeVisible();
+  await expect(panel.getByText("Dites en quelques mots pourquoi cette distance est la bonne.").first()).toBeVisible();
+  await expect(page).toHaveTitle(/^Erreur : /);
+  await expectAccessible(page, "bicycle wizard, the unusual distance not confirmed");
+  // A forged post without it, too: a 400 in French.
+  const forged = await page.request.post(page.url(), { form: { intent: "confirm", sworn_statement: "on" } });
+  expect(forged.status()).toBe(400);
+  expect(await forged.text()).toContain("Je confirme cette distance");
+  // A 2 000-character reason: refused with its message.
+  const tooLong = await page.request.post(page.url(), {
+    form: { intent: "confirm", sworn_statement: "on", distance_confirmed: "on", distance_reason: "x".repeat(2_000) },
+  });
+  expect(tooLong.status()).toBe(400);
+  expect(await tooLong.text()).toContain("La raison ne peut pas dépasser 500 caractères.");
+  expect(await db.selectFrom("allowances").select("id").where("user_id", "=", account.userId).execute()).toEqual([]);
+
+  // Confirmed with its reason: signed, flagged.
+  await unusual.getByRole("checkbox", { name: "Je confirme cette distance" }).check();
+  await unusual.getByLabel("Pourquoi faites-vous cette distance ?").fill("Je dors à Paris trois nuits par semaine.");
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByRole("button", { name: "Confirmer" }).click();
+  await expect(page).toHaveURL(/\/plans\/allowances\?refresh=1$/);
+  const [row] = await db.selectFrom("allowances").selectAll().where("user_id", "=", account.userId).execute();
+  expect(row).toMatchObject({
+    type: "bicycle",
+    iban: SAVED_IBAN,
+    work_address: "12 rue de la Paix 75002 Paris FR",
+    plausibility_flag: 1,
+    plausibility_reason: "Je dors à Paris trois nuits par semaine.",
+  });
+
+  // The funder's review sees the flag and the reason.
+  await page.goto("/dev/allowances");
+  const item = page.getByRole("listitem").filter({ hasText: row!.id });
+  await expect(
+    item.getByText("À vérifier : distance aller au-delà des 25 km habituels, confirmée par le demandeur."),
+  ).toBeVisible();
+  await expect(item.getByText("Je dors à Paris trois nuits par semaine.")).toBeVisible();
+  await expectAccessible(page, "the funder's review, a flagged allowance");
 });

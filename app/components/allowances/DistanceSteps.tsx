@@ -596,7 +596,7 @@ function UnusualDistance({
       <p className="allowance-unusual__text">
         {t(`allowanceWizard.summary.unusual.${type}`, {
           distance: formatKilometres(unusual.meters / 1000),
-          usual: formatKilometres(unusual.usualMeters / 1000),
+          usual: `${unusual.usualMeters / 1000} km`,
         })}
       </p>
       <Checkbox field={fields.confirmed} label={t("allowanceWizard.summary.confirmDistance")} />

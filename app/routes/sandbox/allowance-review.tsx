@@ -118,7 +118,7 @@ export default function SandboxAllowanceReview({ loaderData }: Route.ComponentPr
                 </dl>
                 {a.plausibility && isDistanceType(a.type) ? (
                   <div className="alert alert--warning">
-                    <p>{t("allowances.review.flagged", { usual: km(USUAL_ONE_WAY_METERS[a.type]) })}</p>
+                    <p>{t("allowances.review.flagged", { usual: `${USUAL_ONE_WAY_METERS[a.type] / 1000} km` })}</p>
                     <p>{t("allowances.review.flagReason")}</p>
                     <blockquote>{a.plausibility.reason}</blockquote>
                   </div>
