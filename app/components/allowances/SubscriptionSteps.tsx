@@ -1,11 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { useState, type FormEvent, type ReactNode } from "react";
-import { Form, Link, useNavigate, useSubmit } from "react-router";
+import { useEffect, type FormEvent, type ReactNode } from "react";
+import { Form, Link, useRevalidator } from "react-router";
+import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import { useTranslation } from "~/i18n";
 import { SUBSCRIPTION_MAX_PER_MONTH } from "~/domain/amount-bounds";
 import { formatDate, parseDay } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
 import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
 import {
   Checkbox,
@@ -19,23 +19,27 @@ import {
   FileField,
   FormAlert,
   IntentButton,
+  PayoutIbanField,
+  UploadForm,
 } from "~/components/forms";
 import {
   SUBSCRIPTION_FILES,
   SUBSCRIPTION_INTENT,
+  SUBSCRIPTION_READ_FIELDS,
   SUBSCRIPTION_STEPS,
   type StoredFileView,
   type SubscriptionFile,
+  type SubscriptionReadField,
   type SubscriptionStep,
   type SubscriptionStepView,
   type SubscriptionView,
 } from "./subscription";
-import { BackOrCancel, ContinueActions, FlowSteps, IbanField, type StepReply } from "./FlowParts";
+import { BackOrCancel, ContinueActions, FlowSteps, type StepReply } from "./FlowParts";
 
 /**
  * The subscription wizard's steps (spec 001 §2.7, issue 15 item 4) inside the allowance wizard's panel:
  * plain forms posting to the step's own URL, validated on the server; conform shows the server's answer.
- * With JavaScript the tickets are sent with a progress percentage; without it, as a plain multipart form.
+ * With JavaScript the tickets are sent with their progress shown (UploadForm); without it, as a plain multipart form.
  */
 
 type StepOf<S extends SubscriptionStep> = Extract<SubscriptionStepView, { step: S }>;
@@ -122,50 +126,9 @@ function StoredFile({ file, label }: { file: StoredFileView; label: string }) {
   );
 }
 
-/**
- * With JavaScript, the files go by XMLHttpRequest so that the percentage sent can be shown; its answer (a
- * redirect to this step, or to the details once both are stored) is then opened by the router. A refusal
- * (400) is sent again the plain way, so that the server's words show on the field; a file over the limit
- * goes the plain way at once (the server refuses it).
- */
-function useUploadWithProgress(action: string) {
-  const navigate = useNavigate();
-  const submit = useSubmit();
-  const [percent, setPercent] = useState<number | null>(null);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    const body = new FormData(event.currentTarget, submitter);
-    const files = SUBSCRIPTION_FILES.map((name) => body.get(name)).filter(
-      (f): f is File => f instanceof File && f.size > 0,
-    );
-    if (files.length === 0 || files.some((f) => f.size > RECEIPT_MAX_BYTES)) return;
-    event.preventDefault();
-    const plain = () => {
-      setPercent(null);
-      void submit(body, { method: "post", action, encType: "multipart/form-data", preventScrollReset: true });
-    };
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", new URL(action, window.location.href).toString());
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) setPercent(Math.min(100, Math.round((e.loaded * 100) / e.total)));
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 400 || !xhr.responseURL) return plain();
-      const url = new URL(xhr.responseURL);
-      setPercent(null);
-      void navigate(`${url.pathname}${url.search}`, { preventScrollReset: true });
-    };
-    xhr.onerror = plain;
-    setPercent(0);
-    xhr.send(body);
-  };
-  return { percent, onSubmit };
-}
-
 function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
   const { t } = useTranslation();
   const [form, fields] = useForm<{ media: string; second_media: string }>({ id: "subscription-tickets", lastResult });
-  const { percent, onSubmit } = useUploadWithProgress(wizard.paths.tickets);
   const labels: Record<SubscriptionFile, string> = {
     media: t("subscriptionWizard.tickets.media"),
     second_media: t("subscriptionWizard.tickets.secondMedia"),
@@ -191,33 +154,17 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
         </ul>
       ) : null}
       {empty.length > 0 ? (
-        <Form
-          method="post"
-          action={wizard.paths.tickets}
-          encType="multipart/form-data"
-          {...getFormProps(form)}
-          onSubmit={onSubmit}
-          preventScrollReset
-        >
+        <UploadForm action={wizard.paths.tickets} {...getFormProps(form)} preventScrollReset>
           {empty.map((slot) => (
             <FileField key={slot} field={fields[slot]} label={labels[slot]} hint={hints[slot]} />
           ))}
-          {percent !== null ? (
-            <p role="status" className="upload-progress">
-              <label htmlFor="subscription-upload-progress">{t("subscriptionWizard.tickets.sending")}</label>{" "}
-              <progress id="subscription-upload-progress" max={100} value={percent}>
-                {percent} %
-              </progress>{" "}
-              {t("subscriptionWizard.tickets.percent", { percent })}
-            </p>
-          ) : null}
           <div className="actions">
             <IntentButton value={SUBSCRIPTION_INTENT.upload}>
               {empty.length === 2 ? t("subscriptionWizard.tickets.uploadBoth") : t("subscriptionWizard.tickets.upload")}
             </IntentButton>
             {stored.length === 0 ? <BackLink wizard={wizard} /> : null}
           </div>
-        </Form>
+        </UploadForm>
       ) : null}
       {stored.length > 0 ? (
         <Form method="post" action={wizard.paths.tickets} className="actions" preventScrollReset>
@@ -234,13 +181,62 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
   );
 }
 
+/**
+ * While the documents are read (decision 0056): with JavaScript the step asks again every 2 s and the status
+ * is a live region; without it the page reloads itself every 20 s (ACCESSIBILITY.md "Waiting without JS"),
+ * with a link to look now and one to go on without waiting.
+ */
+function ReadingPending({ wizard, skip }: { wizard: SubscriptionView; skip: string }) {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [revalidator]);
+  return (
+    <>
+      <NoScriptRefresh seconds={20} />
+      <p className="alert alert--info" role="status">
+        {t("subscriptionWizard.details.reading")}
+      </p>
+      <ul className="subscription-reading__links">
+        <li>
+          <Link to={wizard.paths.details} className="link-action" preventScrollReset>
+            {t("subscriptionWizard.details.checkReading")}
+          </Link>
+        </li>
+        <li>
+          <Link to={skip} className="link-action" preventScrollReset>
+            {t("subscriptionWizard.details.skipReading")}
+          </Link>
+        </li>
+      </ul>
+    </>
+  );
+}
+
 function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
+  // A refused answer shows its form with its errors, even while a document is still being read.
+  if (view.reading === "pending" && !lastResult) return <ReadingPending wizard={wizard} skip={view.skipReading} />;
+  return <DetailsForm wizard={wizard} view={view} lastResult={lastResult} />;
+}
+
+function DetailsForm({ wizard, view, lastResult }: StepProps<"details">) {
   const { t } = useTranslation();
   const [form, fields] = useForm<SubscriptionDetailsForm>({
     id: "subscription-details",
     lastResult,
     defaultValue: view.values,
   });
+  // Marked as read while the field starts from the value read (not after an answer that changed it).
+  const read = (name: SubscriptionReadField) => view.read[name] && fields[name].initialValue === view.values[name];
+  const anyRead = SUBSCRIPTION_READ_FIELDS.some(read);
+  /** A field read on a document says so after its hint (its description) and is outlined. */
+  const marked = (name: SubscriptionReadField, hint: string) =>
+    read(name) ? `${hint} ${t("subscriptionWizard.details.read")}` : hint;
+  const readClass = (name: SubscriptionReadField) => (read(name) ? "subscription-read" : undefined);
   const single = view.groups.length === 1 ? view.groups[0]! : null;
   /** Spec 001 §5: a start moved after the end moves the end (with JS; without it the server says so). */
   const followStart = (event: FormEvent<HTMLFormElement>) => {
@@ -256,8 +252,9 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
     <>
       <ErrorSummary
         form={form}
-        fields={[fields.group_id, fields.start_at, fields.ends_at, fields.amount, fields.iban]}
+        fields={[fields.group_id, fields.start_at, fields.ends_at, fields.amount, fields.iban_choice, fields.iban]}
       />
+      {anyRead ? <p className="alert alert--info">{t("subscriptionWizard.details.readDone")}</p> : null}
       <Form
         method="post"
         action={wizard.paths.details}
@@ -289,26 +286,35 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           required
           field={fields.start_at}
           label={t("subscriptionWizard.details.startAt")}
-          hint={t("subscriptionWizard.details.startHint", {
-            min: formatDate(view.startMin),
-            max: formatDate(view.endMax),
-          })}
+          className={readClass("start_at")}
+          hint={marked(
+            "start_at",
+            t("subscriptionWizard.details.startHint", {
+              min: formatDate(view.startMin),
+              max: formatDate(view.endMax),
+            }),
+          )}
         />
         <DateField
           required
           field={fields.ends_at}
           label={t("subscriptionWizard.details.endsAt")}
-          hint={t("subscriptionWizard.details.endHint", { max: formatDate(view.endMax) })}
+          className={readClass("ends_at")}
+          hint={marked("ends_at", t("subscriptionWizard.details.endHint", { max: formatDate(view.endMax) }))}
         />
         <Field
           required
           field={fields.amount}
           label={t("subscriptionWizard.details.amount")}
-          hint={t("subscriptionWizard.details.amountHint", { max: formatCents(SUBSCRIPTION_MAX_PER_MONTH) })}
+          className={readClass("amount")}
+          hint={marked(
+            "amount",
+            t("subscriptionWizard.details.amountHint", { max: formatCents(SUBSCRIPTION_MAX_PER_MONTH) }),
+          )}
           autoComplete="off"
           inputMode="decimal"
         />
-        <IbanField field={fields.iban} words="subscriptionWizard" />
+        <PayoutIbanField fields={fields} savedLastFour={view.savedLastFour} words="subscriptionWizard" />
         <Actions wizard={wizard} />
       </Form>
     </>

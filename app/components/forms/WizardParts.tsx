@@ -5,13 +5,17 @@ import { RECEIPT_ACCEPT } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { descriptionOf, HintAndError } from "./Field";
 import type { FieldMeta } from "./meta";
+import { useSending } from "./UploadForm";
 
 /**
  * Pieces the wizards' steps share (the refund wizard, the allowance wizards): a step's submit button
  * naming its intent, the alert of a form's own errors, and a file input with its label, hint and error.
  */
 
-/** A submit button of a wizard's form: its intent (declared once by the wizard), never disabled while busy. */
+/**
+ * A submit button of a wizard's form: its intent (declared once by the wizard), never disabled while busy.
+ * In an upload form sending its files, the button that sent them says so (issue 31 §4).
+ */
 export function IntentButton({
   value,
   children,
@@ -21,7 +25,10 @@ export function IntentButton({
   children: ReactNode;
   secondary?: boolean;
 }) {
-  const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation();
+  const submitting = useNavigation().state === "submitting";
+  const sending = useSending();
+  const busy = submitting || sending !== null;
   return (
     <button
       type="submit"
@@ -30,7 +37,7 @@ export function IntentButton({
       className={secondary ? "button button--secondary" : "button"}
       aria-disabled={busy || undefined}
     >
-      {children}
+      {sending?.intent === value ? t("wizardKit.upload.sending") : children}
     </button>
   );
 }

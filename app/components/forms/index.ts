@@ -27,5 +27,6 @@ export { ChooseNewPassword } from "./ChooseNewPassword";
 export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } from "./ErrorSummary";
 export { useReplyKey, type FieldMeta } from "./meta";
 export { IntentButton, FormAlert, FileField } from "./WizardParts";
+export { UploadForm } from "./UploadForm";
 export { SummaryRow, summaryRowFields } from "./SummaryRow";
 export { PayoutIbanField } from "./PayoutIbanField";

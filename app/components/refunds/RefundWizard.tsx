@@ -6,7 +6,6 @@ import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
 import type { RefundStep } from "~/domain/refunds";
-import { INTENT_FIELD } from "~/routes/+shared/intents";
 import {
   Checkbox,
   ErrorSummary,
@@ -17,7 +16,14 @@ import {
   choiceTarget,
   type FieldMeta,
 } from "~/components/forms";
-import { FileField, FormAlert, IntentButton as WizardButton, PayoutIbanField, SummaryRow } from "~/components/forms";
+import {
+  FileField,
+  FormAlert,
+  IntentButton as WizardButton,
+  PayoutIbanField,
+  SummaryRow,
+  UploadForm,
+} from "~/components/forms";
 import { NewTabLink } from "~/components/NewTabLink";
 import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
@@ -242,22 +248,16 @@ function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
               ) : null}
               <Form method="post" action={wizard.here} className="inline-form" preventScrollReset>
                 <input type="hidden" name="file" value={receipt.id} />
-                <button type="submit" name={INTENT_FIELD} value={WIZARD_INTENT.removeFile} className="link-action">
+                <IntentButton intent="removeFile" secondary>
                   {t("refundWizard.ticket.remove", { n: index + 1 })}
-                </button>
+                </IntentButton>
               </Form>
             </li>
           ))}
         </ul>
       ) : null}
       {count < 2 ? (
-        <Form
-          method="post"
-          action={wizard.here}
-          encType="multipart/form-data"
-          {...getFormProps(form)}
-          preventScrollReset
-        >
+        <UploadForm action={wizard.here} {...getFormProps(form)} preventScrollReset>
           <FileField
             field={fields.receipt}
             label={count === 0 ? t("refundWizard.ticket.label") : t("refundWizard.ticket.secondLabel")}
@@ -268,7 +268,7 @@ function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
               {count === 0 ? t("refundWizard.ticket.upload") : t("refundWizard.ticket.uploadSecond")}
             </IntentButton>
           </div>
-        </Form>
+        </UploadForm>
       ) : null}
       {count > 0 ? (
         <Form method="post" action={wizard.here} preventScrollReset>
