@@ -169,6 +169,11 @@ test.describe("the consent banner", () => {
     await expect(bannerOf(page).getByRole("heading", { level: 2, name: "Cookies du portail" })).toBeVisible();
     await expectEqualChoices(page);
     await expectAccessible(page, "sign-in, consent banner");
+    // First in the keyboard's order, before the skip link, and no trap: Tab goes on into the page.
+    for (const name of ["Tout accepter", "Tout refuser", "Personnaliser", "Aller au contenu"]) {
+      await page.keyboard.press("Tab");
+      await expect(page.locator(":focus"), name).toHaveAccessibleName(new RegExp(`^${name}`));
+    }
 
     await bannerOf(page).getByRole("button", { name: "Tout refuser" }).click();
     await expect(page).toHaveURL(/\/login$/);
