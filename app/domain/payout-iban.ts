@@ -6,6 +6,9 @@ import { ibanMessage, ibanProblem, normaliseIban } from "./iban";
  * field component share it.
  */
 
+/** An IBAN change's field in pending_changes, as the e-mail's and the phone's are ("email", "phone"). */
+export const IBAN_FIELD = "iban" as const;
+
 /** "saved": the profile's IBAN; "other": the one typed, for this request only. */
 export const IBAN_CHOICES = ["saved", "other"] as const;
 export type IbanChoice = (typeof IBAN_CHOICES)[number];

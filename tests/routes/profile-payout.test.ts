@@ -83,7 +83,9 @@ const requestOf = (path: string, form: Record<string, string>) =>
 async function postProfile(account: CreatedAccount, form: Record<string, string>) {
   const context = await contextOf(account);
   return call(() =>
-    action({ request: requestOf("/settings/profile", form), params: {}, context } as Parameters<typeof action>[0]),
+    action({ request: requestOf("/settings/profile", form), params: {}, context } as unknown as Parameters<
+      typeof action
+    >[0]),
   );
 }
 

@@ -2,6 +2,7 @@ import type { DB } from "../db";
 import { newId } from "../ids";
 import type { Channel, Messenger } from "../providers/messaging";
 import { ibanProblem, maskIban, normaliseIban, type IbanProblem } from "~/domain/iban";
+import { IBAN_FIELD } from "~/domain/payout-iban";
 import { issueCode, withdrawCodes, type CodeMessage, type CodeSubject, type IssueResult } from "./codes";
 import { notify, type NotificationMail, type NotifyDeps } from "./notifications";
 
@@ -65,9 +66,6 @@ export async function rememberFirstIban(db: DB, userId: string, iban: string): P
 // ---------------------------------------------------------------------------------------------
 // Changing the saved IBAN: a pending change confirmed by a code (decision 0054, spec 001 §4)
 // ---------------------------------------------------------------------------------------------
-
-/** The pending change's field: a row of pending_changes, as the e-mail's and the phone's are. */
-export const IBAN_FIELD = "iban" as const;
 
 /**
  * The codes of an IBAN change: the account's, for the field "iban" (decision 0022). Apart from the e-mail's

@@ -21,14 +21,13 @@ import {
   applyPendingIban,
   cancelIbanChange,
   ibanChangeSubject,
-  IBAN_FIELD,
   pendingIban,
   resendIbanCode,
   secondFactorOf,
 } from "~/.server/services/payout-details";
 import { frenchWords } from "~/i18n/words.server";
 import { maskIban } from "~/domain/iban";
-import { maskedIban } from "~/domain/payout-iban";
+import { IBAN_FIELD, maskedIban } from "~/domain/payout-iban";
 
 /**
  * The pending-change step (spec 001 §4): a new e-mail or phone is confirmed with the 6-digit code sent

@@ -22,7 +22,7 @@ import {
   type ProfileForm,
 } from "~/domain/schemas";
 import { ibanMessage, maskIban, normaliseIban } from "~/domain/iban";
-import { maskedIban } from "~/domain/payout-iban";
+import { IBAN_FIELD, maskedIban } from "~/domain/payout-iban";
 import { profileIbanSchema, type ProfileIbanForm } from "~/domain/payout-iban-schemas";
 import { saveDataRequested } from "~/domain/light-version";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
@@ -44,7 +44,6 @@ import {
 import {
   cancelIbanChange,
   getPayoutDetails,
-  IBAN_FIELD,
   pendingIban,
   requestIbanChange,
   savePostalAddress,
