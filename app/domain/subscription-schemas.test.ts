@@ -23,15 +23,19 @@ function errorsOf(changes: Partial<typeof VALID>, today = TODAY) {
   return (submission.status === "success" ? null : submission.error) ?? {};
 }
 
-test("valid answers: days, cents and the IBAN without spaces", () => {
+test("valid answers: days, cents, and the payout account's fields as sent (the step resolves them, decision 0054)", () => {
   const submission = details({});
   expect(submission.status === "success" && submission.value).toEqual({
     groupId: "grp_cse",
     startAt: "2026-11-01",
     endsAt: "2026-12-31",
     amount: 8640,
-    iban: "FR7630006000011234567890189",
+    ibanChoice: undefined,
+    iban: "fr76 3000 6000 0112 3456 7890 189",
+    saveIban: undefined,
   });
+  const other = details({ iban_choice: "other", save_iban: "on" } as Partial<typeof VALID>);
+  expect(other.status === "success" && [other.value.ibanChoice, other.value.saveIban]).toEqual(["other", "on"]);
 });
 
 test("the amount: above 0, at most 2 decimals, a number", () => {
@@ -100,9 +104,14 @@ test("the dates are read however they are typed; one that is not says the rule i
   }
 });
 
-test("the group and the IBAN are required; a wrong IBAN says why", () => {
+test("the group is required; the payout account's choice is one of two, its IBAN 60 characters at most", () => {
   expect(errorsOf({ group_id: "" }).group_id).toEqual(["allowanceWizard.errors.groupRequired"]);
-  expect(errorsOf({ iban: "FR76 3000 6000 0112 3456 7890 188" }).iban).toEqual(["refunds.errors.ibanChecksum"]);
+  // The IBAN's checksum is resolvePayoutIban's (payout-iban.test.ts), with the saved IBAN the schema does not know.
+  expect(errorsOf({ iban: "FR76".padEnd(61, "1") }).iban).toEqual(["refunds.errors.ibanFormat"]);
+  expect(errorsOf({ iban_choice: "theirs" } as Partial<typeof VALID>).iban_choice).toEqual([
+    "payoutIban.errors.choice",
+  ]);
+  expect(errorsOf({ save_iban: "yes" } as Partial<typeof VALID>).save_iban).toBeDefined();
 });
 
 test("the summary needs the sworn statement; an amount posted there is not read", () => {

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { allowanceGroupField, allowanceIbanField, allowancePeriodFields, checkPeriod } from "./allowance-schemas";
+import { allowanceGroupField, allowancePeriodFields, checkPeriod } from "./allowance-schemas";
 import { monthsOfPeriod } from "./allowances";
 import { subscriptionMaxAmount } from "./amount-bounds";
 import { parseEuros } from "./money";
+import { payoutIbanFields } from "./payout-iban-schemas";
 
 /*
  * The subscription wizard's forms (decision 0021, issue 15 item 4): the server parses each step with its
@@ -15,7 +16,7 @@ import { parseEuros } from "./money";
 
 /**
  * Spec 001 §2.7 "Details", §5 "Subscription": group, start, end, amount (> 0, 2 decimals, at most 1 000 € per
- * month of the period — decision 0049), IBAN.
+ * month of the period — decision 0049), the payout account (decision 0054: resolved by the step with the saved IBAN).
  */
 export const subscriptionDetailsSchema = (today: string) =>
   z
@@ -38,14 +39,23 @@ export const subscriptionDetailsSchema = (today: string) =>
           }
           return cents;
         }),
-      iban: allowanceIbanField,
+      // The payout account (decision 0054): the saved one or another; the step's server code resolves it.
+      ...payoutIbanFields,
     })
     .transform((value, ctx) => {
       const { start, end, valid } = checkPeriod("subscription", value, today, ctx);
       if (valid && value.amount > subscriptionMaxAmount(monthsOfPeriod(start!, end!)))
         ctx.addIssue({ code: "custom", message: "allowances.errors.subscriptionAmountTooBig", path: ["amount"] });
       if (ctx.issues.length) return z.NEVER;
-      return { groupId: value.group_id, startAt: start!, endsAt: end!, amount: value.amount, iban: value.iban };
+      return {
+        groupId: value.group_id,
+        startAt: start!,
+        endsAt: end!,
+        amount: value.amount,
+        ibanChoice: value.iban_choice,
+        iban: value.iban,
+        saveIban: value.save_iban,
+      };
     });
 
 /** Spec 001 §2.7 "Summary": the sworn statement. Any amount posted is ignored: the server simulates. */
@@ -61,5 +71,7 @@ export type SubscriptionDetailsForm = {
   start_at: string;
   ends_at: string;
   amount: string;
+  iban_choice: string;
   iban: string;
+  save_iban: string;
 };

@@ -5,6 +5,7 @@ import { monthsOfPeriod, transportSharePercent } from "../../app/domain/allowanc
 import { todayInParis } from "../../app/domain/dates";
 import { expect, test, type AccountOptions } from "./fixtures";
 import { expectAccessible } from "./helpers";
+import { navigoPass, plainProof } from "../support/text-pdf";
 
 /**
  * Issue 15 item 4, spec 001 §2.7, §5 "Subscription": the subscription wizard in a side panel over the list
@@ -31,6 +32,19 @@ const SHARE = transportSharePercent(75, Number(year));
 const MONTHS = monthsOfPeriod(START, END);
 
 const panelOf = (page: Page) => page.getByRole("dialog", { name: "Abonnement de transport" });
+const priceOf = (panel: Locator) => panel.getByLabel("Prix de l’abonnement pour la période, en euros");
+
+/**
+ * Once the documents are read, the details' form (decision 0056): with JavaScript the step asks again by
+ * itself; without it the page reloads every 20 s, so the journey follows « Vérifier maintenant » instead.
+ */
+async function untilRead(panel: Locator) {
+  await expect(async () => {
+    const check = panel.getByRole("link", { name: "Vérifier maintenant" });
+    if (await check.isVisible()) await check.click();
+    await expect(priceOf(panel)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
 const stepHeading = (panel: Locator) => panel.getByRole("heading", { level: 3 });
 
 test("a subscription with the two receipts at 75 % for CSE Acme: missing proof, end after 31 December, sworn statement", async ({
@@ -81,15 +95,20 @@ test("a subscription with the two receipts at 75 % for CSE Acme: missing proof, 
   await panel.getByRole("button", { name: "Envoyer les documents" }).click();
   expect((await sending).resourceType()).toBe(test.info().project.use.javaScriptEnabled === false ? "document" : "xhr");
 
-  // Details: two groups, so a select; an end after 31 December refused on its field.
+  // Details: two groups, so a select; an end after 31 December refused on its field. The bakery ticket's
+  // total is read, and proposed as the price (marked); the journey types the subscription's own.
   await expect(stepHeading(panel)).toHaveText("Étape 3 sur 4 : Votre abonnement");
   await expect(page).toHaveURL(/step=details/);
+  await untilRead(panel);
   await expectAccessible(page, "subscription details");
-  await panel.getByLabel("Employeur").selectOption({ label: `CSE Acme (${SHARE} %)` });
+  await untilRead(panel);
+  await panel.getByLabel("Financeur").selectOption({ label: `CSE Acme (${SHARE} %)` });
   await panel.getByLabel("Début de l’abonnement").fill(french(START));
   await panel.getByLabel("Fin de l’abonnement").fill(`01/01/${Number(year) + 1}`);
   await panel.getByLabel("Prix de l’abonnement pour la période, en euros").fill("86,40");
-  await panel.getByLabel("IBAN du compte qui recevra l’indemnité").fill(IBAN);
+  // No IBAN saved yet: typed, and kept in the profile when sent ("Enregistrer ce compte…" starts ticked).
+  await expect(panel.getByLabel(/Enregistrer ce compte dans mon profil/)).toBeChecked();
+  await panel.getByLabel("IBAN du compte à créditer").fill(IBAN);
   await panel.getByRole("button", { name: "Continuer", exact: true }).click();
   const endError = "La date de fin ne peut pas dépasser le 31 décembre de l’année du début.";
   await expect(panel.getByLabel("Fin de l’abonnement")).toHaveAccessibleDescription(new RegExp(endError));
@@ -204,7 +223,7 @@ test("bad answers posted by request: 400 with the French message, nothing create
     [{ amount: "999 999,99" }, "Le prix ne peut pas dépasser 1\u202f000,00\u00a0€ par mois de la période"],
     [{ amount: "2000,01" }, "Le prix ne peut pas dépasser 1\u202f000,00\u00a0€ par mois de la période"],
     [{ start_at: `15/03/${Number(year) - 1}` }, "La date de début doit être dans l’année en cours"],
-    [{ ends_at: french(START).replace(/^01/, "00") }, "Indiquez une date de fin valide"],
+    [{ ends_at: french(START).replace(/^01/, "00") }, "Ce jour n’existe pas dans ce mois."],
     [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, "L’IBAN n’est pas valide"],
     [{ group_id: stranger.groupId }, "Choisissez un financeur qui prend en charge cette indemnité."],
   ] as const) {
@@ -221,4 +240,70 @@ test("bad answers posted by request: 400 with the French message, nothing create
 
   await page.goto("/plans/allowances");
   await expect(page.getByText("Aucune indemnité pour le moment.")).toBeVisible();
+});
+
+test("a monthly pass read from its ticket: price and period proposed and marked, the saved IBAN already chosen", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  const account = await makeAccount(WITH_SUBSCRIPTION);
+  await e2eDatabase.handle.db
+    .updateTable("users")
+    .set({ payout_iban: IBAN.replace(/ /g, "") })
+    .where("id", "=", account.userId)
+    .execute();
+  await signInAs(page, account);
+  await page.goto("/plans/allowances/new?type=subscription");
+  const panel = panelOf(page);
+  await panel.getByRole("button", { name: "Commencer" }).click();
+
+  // This month's Navigo pass (its period and « Montant TTC 86,40 € ») and a proof that says neither.
+  const month = todayInParis().slice(0, 7);
+  const last = new Date(Date.UTC(Number(year), Number(month.slice(5)), 0)).toISOString().slice(0, 10);
+  await panel.getByLabel("Titre de transport ou facture").setInputFiles({
+    name: "navigo.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(navigoPass(month, "86,40")),
+  });
+  await panel.getByLabel("Attestation d’abonnement").setInputFiles({
+    name: "attestation.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(plainProof()),
+  });
+  await panel.getByRole("button", { name: "Envoyer les documents" }).click();
+  await expect(stepHeading(panel)).toHaveText("Étape 3 sur 4 : Votre abonnement");
+  const waiting = panel.getByRole("status").filter({ hasText: "Lecture de vos justificatifs en cours" });
+  if (await waiting.isVisible()) await expectAccessible(page, "details, documents being read");
+  await untilRead(panel);
+
+  // Each value read says so in its description; every one stays editable.
+  const marked = /^Lu sur le justificatif — vérifiez\. /;
+  await expect(panel.getByText("Nous avons lu vos justificatifs")).toBeVisible();
+  await expect(priceOf(panel)).toHaveValue("86,40");
+  await expect(priceOf(panel)).toHaveAccessibleDescription(marked);
+  await expect(priceOf(panel)).toBeEditable();
+  await expect(panel.getByLabel("Début de l’abonnement")).toHaveValue(french(`${month}-01`));
+  await expect(panel.getByLabel("Début de l’abonnement")).toHaveAccessibleDescription(marked);
+  await expect(panel.getByLabel("Fin de l’abonnement")).toHaveValue(french(last));
+  await expect(panel.getByLabel("Fin de l’abonnement")).toHaveAccessibleDescription(marked);
+  // The IBAN the profile holds: chosen, nothing to type.
+  await expect(panel.getByLabel("Le compte enregistré (se terminant par 0189)")).toBeChecked();
+  await expectAccessible(page, "details prefilled from the ticket");
+
+  await panel.getByLabel("Financeur").selectOption({ label: `CSE Acme (${SHARE} %)` });
+  await panel.getByRole("button", { name: "Continuer", exact: true }).click();
+  await expect(stepHeading(panel)).toHaveText("Étape 4 sur 4 : Vérifiez et signez");
+  await expect(panel).toContainText(`${french(`${month}-01`)}`);
+  await expect(panel).toContainText("IBAN se terminant par 0189");
+  await expect(panel).toContainText(/86,40\s€/);
+  await panel.getByLabel(/Je déclare sur l’honneur/).check();
+  await panel.getByRole("button", { name: "Signer et envoyer" }).click();
+  await expect(page).toHaveURL(/\/plans\/allowances\?refresh=1$/);
+  const item = page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: "Abonnement de transport — CSE Acme" }) });
+  await expect(item).toContainText(`du ${french(`${month}-01`)} au ${french(last)}`);
+  await expectAccessible(page, "list after the subscription read from its ticket");
 });

@@ -233,9 +233,9 @@ function DetailsForm({ wizard, view, lastResult }: StepProps<"details">) {
   // Marked as read while the field starts from the value read (not after an answer that changed it).
   const read = (name: SubscriptionReadField) => view.read[name] && fields[name].initialValue === view.values[name];
   const anyRead = SUBSCRIPTION_READ_FIELDS.some(read);
-  /** A field read on a document says so after its hint (its description) and is outlined. */
+  /** A field read on a document says so first in its hint (its description), and is outlined. */
   const marked = (name: SubscriptionReadField, hint: string) =>
-    read(name) ? `${hint} ${t("subscriptionWizard.details.read")}` : hint;
+    read(name) ? `${t("subscriptionWizard.details.read")} ${hint}` : hint;
   const readClass = (name: SubscriptionReadField) => (read(name) ? "subscription-read" : undefined);
   const single = view.groups.length === 1 ? view.groups[0]! : null;
   /** Spec 001 §5: a start moved after the end moves the end (with JS; without it the server says so). */

@@ -17,6 +17,10 @@ export type SubscriptionStep = (typeof SUBSCRIPTION_STEPS)[number];
 export const SUBSCRIPTION_FILES = ["media", "second_media"] as const;
 export type SubscriptionFile = (typeof SUBSCRIPTION_FILES)[number];
 
+/** The details the documents may give (issue 31 §5): the price and the period's two days. */
+export const SUBSCRIPTION_READ_FIELDS = ["amount", "start_at", "ends_at"] as const;
+export type SubscriptionReadField = (typeof SUBSCRIPTION_READ_FIELDS)[number];
+
 export interface SubscriptionGroupView {
   id: string;
   name: string;
@@ -37,8 +41,19 @@ export type SubscriptionStepView =
   | { step: "tickets"; files: Record<SubscriptionFile, StoredFileView | null> }
   | {
       step: "details";
+      /**
+       * The reading of the two documents (decision 0056): still under way (the step waits, unless the person
+       * chose to go on), or over (what it found, if anything, is in `values` and marked in `read`).
+       */
+      reading: "pending" | "over";
+      /** This step without waiting for the reading. */
+      skipReading: string;
+      /** The fields whose value shown is the one read on a document (marked for the person to check). */
+      read: Record<SubscriptionReadField, boolean>;
       groups: SubscriptionGroupView[];
       values: SubscriptionDetailsForm;
+      /** The last four characters of the IBAN saved in the profile (decision 0054), null when none is. */
+      savedLastFour: string | null;
       /** The first day a subscription may start on, and the last day of this year (the latest start and end). */
       startMin: string;
       endMax: string;

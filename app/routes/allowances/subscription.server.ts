@@ -1,8 +1,16 @@
-import { saveAllowanceAnswers, setAllowanceFile } from "~/.server/services/allowances/drafts";
+import {
+  getAllowanceDraft,
+  saveAllowanceAnswers,
+  setAllowanceFile,
+  type IbanSource,
+} from "~/.server/services/allowances/drafts";
 import { allowanceGroups, simulateAllowance, type SubscriptionInput } from "~/.server/services/allowances/requests";
+import { getPayoutDetails, rememberFirstIban } from "~/.server/services/payout-details";
+import { readingsOf, startReadings, type FileReading } from "~/.server/services/receipt-readings";
 import { deleteReceipt, describeReceipt, storeReceipt } from "~/.server/services/receipts";
 import { startWindow, transportSharePercent } from "~/domain/allowances";
 import { maskIban } from "~/domain/iban";
+import { PAYOUT_IBAN_DEFAULTS, resolvePayoutIban } from "~/domain/payout-iban";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
 import { centsToField } from "~/domain/money";
 import { frenchDay } from "~/domain/dates";
@@ -23,6 +31,7 @@ import {
   type StoredFileView,
   type SubscriptionFile,
   type SubscriptionGroupView,
+  type SubscriptionReadField,
   type SubscriptionStep,
   type SubscriptionStepView,
   type SubscriptionView,
@@ -43,6 +52,8 @@ import { ALLOWANCE_WORDS } from "./problems.server";
 /** The flow's context: the frame's (the draft found and open), and the groups that may pay a subscription. */
 interface SubscriptionContext extends kit.AllowanceFlowContext {
   groups: SubscriptionGroupView[];
+  /** The IBAN saved in the person's profile (decision 0054), null when none is. */
+  savedIban: string | null;
 }
 
 /** Multipart: the tickets step sends files. */
@@ -54,8 +65,10 @@ const stepIndex = (step: SubscriptionStep) => SUBSCRIPTION_STEPS.indexOf(step);
 async function subscriptionContext(ctx: kit.AllowanceFlowContext): Promise<SubscriptionContext> {
   const year = Number(ctx.today.slice(0, 4));
   const groups = await allowanceGroups(ctx.platform.db, ctx.account.id, "subscription");
+  const { iban: savedIban } = await getPayoutDetails(ctx.platform.db, ctx.account.id);
   return {
     ...ctx,
+    savedIban,
     groups: groups.map((g) => ({
       id: g.id,
       name: g.name,
@@ -83,8 +96,18 @@ async function filesOf(ctx: kit.AllowanceFlowContext) {
   } satisfies Record<SubscriptionFile, StoredFileView | null>;
 }
 
+/**
+ * The account paid (decision 0054): the profile's IBAN as it is now when the draft chose the saved one (it may
+ * have been changed since the details step), else the one typed.
+ */
+function ibanOf({ draft, savedIban }: SubscriptionContext): string {
+  const a = draft.answers;
+  return (a.ibanSource === "saved" ? savedIban : null) ?? a.iban ?? "";
+}
+
 /** What the confirmation (and the summary's simulation) hands to the platform: the draft's answers. */
-function inputOf({ draft }: kit.AllowanceFlowContext): SubscriptionInput {
+function inputOf(ctx: SubscriptionContext): SubscriptionInput {
+  const { draft } = ctx;
   const a = draft.answers;
   return {
     type: "subscription",
@@ -92,7 +115,7 @@ function inputOf({ draft }: kit.AllowanceFlowContext): SubscriptionInput {
     startAt: a.startAt ?? "",
     endsAt: a.endsAt ?? "",
     amount: a.amount ?? 0,
-    iban: a.iban ?? "",
+    iban: ibanOf(ctx),
     mediaId: draft.mediaId,
     secondMediaId: draft.secondMediaId,
   };
@@ -109,7 +132,7 @@ async function summaryView(ctx: SubscriptionContext): Promise<SubscriptionStepVi
     startAt: a.startAt ?? "",
     endsAt: a.endsAt ?? "",
     amount: a.amount ?? 0,
-    ibanLastFour: a.iban ? maskIban(a.iban) : "",
+    ibanLastFour: ibanOf(ctx) ? maskIban(ibanOf(ctx)) : "",
     files: await filesOf(ctx),
     simulation: r
       ? {
@@ -124,29 +147,70 @@ async function summaryView(ctx: SubscriptionContext): Promise<SubscriptionStepVi
   };
 }
 
+/**
+ * What the documents' readings propose (decision 0056): the price and the period of the first document that
+ * says them, the ticket before the proof. A day the subscription's rules would refuse (a start outside the
+ * window, an end after the 31 December of an annual pass) is not proposed: the person types it.
+ */
+export function readProposal(readings: (FileReading | undefined)[], window: { min: string; max: string }) {
+  const facts = readings.flatMap((r) => (r?.state === "done" ? [r.facts] : []));
+  const amount = facts.find((f) => f.amount !== null)?.amount ?? null;
+  const period = facts.find((f) => f.period !== null)?.period ?? null;
+  const start = period && period.start >= window.min && period.start <= window.max ? period.start : null;
+  const end = period && start && period.end <= window.max ? period.end : null;
+  return { amount, start, end };
+}
+
+async function detailsView(ctx: SubscriptionContext): Promise<SubscriptionStepView> {
+  const a = ctx.draft.answers;
+  // Spec 001 §2.7: the group is chosen for the person when there is only one.
+  const only = ctx.groups.length === 1 ? ctx.groups[0]!.id : "";
+  const window = startWindow("subscription", ctx.today);
+  const files = [ctx.draft.mediaId, ctx.draft.secondMediaId].filter((id): id is string => id !== null);
+  const readings = await readingsOf(ctx.platform.db, ctx.account.id, files);
+  const skipped = new URL(ctx.request.url).searchParams.get("reading") === "skip";
+  const pending = !skipped && [...readings.values()].some((r) => r.state === "pending");
+  const read = readProposal(
+    files.map((id) => readings.get(id)),
+    window,
+  );
+  // What the person answered stays theirs; a field still empty starts from what was read.
+  const day = (value: string | null | undefined) => (value ? frenchDay(value) : "");
+  const euros = (cents: number | null | undefined) => (cents ? centsToField(cents) : "");
+  const values = {
+    group_id: a.groupId && ctx.groups.some((g) => g.id === a.groupId) ? a.groupId : only,
+    start_at: day(a.startAt ?? read.start),
+    ends_at: day(a.endsAt ?? read.end),
+    amount: euros(a.amount ?? read.amount),
+    // The payout account (decision 0054): the saved one unless the draft chose another; none saved, "save it" ticked.
+    iban_choice: a.ibanSource === "other" && ctx.savedIban ? "other" : PAYOUT_IBAN_DEFAULTS.iban_choice,
+    iban: a.ibanSource === "other" || a.ibanSource === "remember" ? (a.iban ?? "") : "",
+    save_iban: a.ibanSource === "other" && !ctx.savedIban ? "" : PAYOUT_IBAN_DEFAULTS.save_iban,
+  };
+  // A field is marked as read while it shows what was read (the person may have typed something else since).
+  const shows = (readValue: string, field: SubscriptionReadField) => readValue !== "" && values[field] === readValue;
+  return {
+    step: "details",
+    reading: pending ? "pending" : "over",
+    skipReading: kit.draftPath(ctx.draft.id, "details", { reading: "skip" }),
+    read: {
+      amount: shows(euros(read.amount), "amount"),
+      start_at: shows(day(read.start), "start_at"),
+      ends_at: shows(day(read.end), "ends_at"),
+    },
+    groups: ctx.groups,
+    values,
+    savedLastFour: ctx.savedIban ? maskIban(ctx.savedIban) : null,
+    startMin: window.min,
+    endMax: window.max,
+  };
+}
+
 /** The loader's map: what each step shows. */
 const STEP_VIEWS: StepHandlers<SubscriptionStep, SubscriptionContext, SubscriptionStepView> = {
   intro: async (ctx) => ({ step: "intro", groups: ctx.groups }),
   tickets: async (ctx) => ({ step: "tickets", files: await filesOf(ctx) }),
-  details: async (ctx) => {
-    const a = ctx.draft.answers;
-    // Spec 001 §2.7: the group is chosen for the person when there is only one.
-    const only = ctx.groups.length === 1 ? ctx.groups[0]!.id : "";
-    const window = startWindow("subscription", ctx.today);
-    return {
-      step: "details",
-      groups: ctx.groups,
-      values: {
-        group_id: a.groupId && ctx.groups.some((g) => g.id === a.groupId) ? a.groupId : only,
-        start_at: a.startAt ? frenchDay(a.startAt) : "",
-        ends_at: a.endsAt ? frenchDay(a.endsAt) : "",
-        amount: a.amount ? centsToField(a.amount) : "",
-        iban: a.iban ?? "",
-      },
-      startMin: window.min,
-      endMax: window.max,
-    };
-  },
+  details: detailsView,
   summary: summaryView,
 };
 
@@ -224,6 +288,12 @@ async function upload(ctx: SubscriptionPost) {
   }
   const outcome = await storeSent(ctx, sent);
   if (outcome.kind === "refused") return refusedTickets({ fieldErrors: outcome.errors });
+  // Issue 31 §5: the documents are read in the background; the details step proposes what they say.
+  await startReadings(
+    ctx.platform,
+    ctx.account.id,
+    outcome.stored.map((s) => s.id),
+  );
   const media = outcome.stored.find((s) => s.slot === "media")?.id ?? draft.mediaId;
   const second = outcome.stored.find((s) => s.slot === "second_media")?.id ?? draft.secondMediaId;
   if (!media || !second) return kit.goToStep(ctx, "tickets");
@@ -243,10 +313,19 @@ async function resetFiles(ctx: SubscriptionPost) {
 async function confirm(ctx: SubscriptionPost) {
   const submission = parseForm(ctx.form, subscriptionSummarySchema);
   if (submission.status !== "success") return refused("summary", reply(submission));
-  return kit.confirmAllowance(ctx, inputOf(ctx), submission, (lastResult) => refused("summary", lastResult), {
+  const input = inputOf(ctx);
+  const answer = await kit.confirmAllowance(ctx, input, submission, (lastResult) => refused("summary", lastResult), {
     alreadySent: "subscriptionWizard.alreadySent",
     failedCreate: "subscriptionWizard.failedCreateRefundRequest",
   });
+  // Sent (the draft now names its allowance) with their first account typed and "save this account" ticked:
+  // the profile keeps it (decision 0054; rememberFirstIban never replaces one saved meanwhile).
+  if (ctx.draft.answers.ibanSource === "remember" && input.iban) {
+    const after = await getAllowanceDraft(ctx.platform.db, ctx.account.id, ctx.draft.id);
+    if (after.kind === "found" && after.draft.allowanceId)
+      await rememberFirstIban(ctx.platform.db, ctx.account.id, input.iban);
+  }
+  return answer;
 }
 
 /** "Continuer" on each step: the answers checked, the next step reached. */
@@ -265,9 +344,18 @@ const CONTINUE: StepHandlers<SubscriptionStep, SubscriptionPost, Response | Retu
   details: async (ctx) => {
     const submission = parseForm(ctx.form, subscriptionDetailsSchema(ctx.today));
     if (submission.status !== "success") return refused("details", reply(submission));
-    const { groupId, startAt, endsAt, amount, iban } = submission.value;
+    const { groupId, startAt, endsAt, amount, ibanChoice, iban: typed, saveIban } = submission.value;
     if (!ctx.groups.some((g) => g.id === groupId)) return refused("details", kit.groupNotAllowed(submission));
-    const answers = { groupId, startAt, endsAt, amount, iban };
+    const account = resolvePayoutIban({ choice: ibanChoice, typed, saved: ctx.savedIban });
+    if (account.kind === "problem")
+      return refused("details", reply(submission, { fieldErrors: { [account.field]: [account.message] } }));
+    // None saved and "save this account" kept ticked: the profile keeps it once the allowance is sent.
+    const ibanSource: IbanSource = account.fromProfile
+      ? "saved"
+      : ctx.savedIban === null && saveIban === "on"
+        ? "remember"
+        : "other";
+    const answers = { groupId, startAt, endsAt, amount, iban: account.iban, ibanSource };
     await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, ctx.draft.id, answers, stepIndex("summary"));
     return kit.goToStep(ctx, "summary");
   },
