@@ -108,6 +108,12 @@ describe("the window a period may start in (last year until 15 January inclusive
       ends_at: ["endRequired"],
     });
     expect(periodCodes("carpooling", "2026-11-10", "2026-11-09", today)).toEqual({ ends_at: ["endBeforeStart"] });
+    // The start's window is checked even without an end.
+    expect(periodCodes("bicycle", "2026-11-25", null, today)).toEqual({
+      start_at: ["startDateInvalid"],
+      ends_at: ["endRequired"],
+    });
+    expect(periodCodes("bicycle", "2026-11-02", null, today)).toEqual({ ends_at: ["endRequired"] });
     expect(periodCodes("subscription", "2026-12-01", "2026-12-31", today)).toEqual({});
   });
 

@@ -106,9 +106,10 @@ export function periodCodes(
   const problems: ByDateField<PeriodProblem> = {};
   if (!start) problems.start_at = ["startRequired"];
   if (!end) problems.ends_at = ["endRequired"];
-  if (!start || !end) return problems;
+  // The start's window is its own: said even while the end is missing or not a day.
   const window = startWindow(type, today);
-  if (start < window.min || start > window.max) problems.start_at = ["startDateInvalid"];
+  if (start && (start < window.min || start > window.max)) problems.start_at = ["startDateInvalid"];
+  if (!start || !end) return problems;
   let endProblem: PeriodProblem | null = null;
   if (end < start) endProblem = "endBeforeStart";
   else if (type === "subscription" && end > maxEndDate(type, start, today)) endProblem = "endDateLastDayOfYearInvalid";

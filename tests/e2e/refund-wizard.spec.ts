@@ -135,7 +135,7 @@ test("an employee files a refund with the bakery photo: read, searched, split ov
   await date.fill("01/01/2099");
   await panel.getByLabel("Montant payé").fill("0");
   await continueFrom(panel);
-  await expect(panel.getByText("La date de l’achat doit être dans le passé.").first()).toBeVisible();
+  await expect(panel.getByText("La date du ticket ne peut pas être après aujourd’hui.").first()).toBeVisible();
   await expect(panel.getByText("Le montant doit être supérieur à 0.").first()).toBeVisible();
   await expectAccessible(page, "refund wizard, details refused");
 
@@ -453,4 +453,64 @@ test("holidays ask for the sworn name: the platform's refusal lands on its field
   await panel.getByLabel("Vos prénom et nom, pour signer").fill("Alex Essai");
   await panel.getByRole("button", { name: "Envoyer ma demande" }).click();
   await expect(page.getByText("Votre demande de remboursement a bien été envoyée.")).toBeVisible();
+});
+
+test("the ticket's date typed any way (issue 31 §3): each date that is not one says the rule it breaks, digits only go on", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  test.setTimeout(120_000);
+  const account = await makeAccount({ features: REFUNDS, wallets: WALLETS, cards: CARDS });
+  await signInAs(page, account);
+  await page.goto("/plans/expense-requests/new");
+  const panel = panelOf(page);
+  await panel.getByRole("radio", { name: "Culture" }).check();
+  await continueFrom(panel);
+  await uploadBakery(page, panel);
+  await continueFrom(panel);
+  // The reading's answers first (it would otherwise fill the step again under the typing).
+  await expect(panel.getByLabel("Date de l’achat")).toHaveValue("14/11/2026", { timeout: 90_000 });
+  await panel.getByLabel("Nom de l’établissement").fill("pain & co");
+  await panel.getByRole("button", { name: "Rechercher" }).click();
+  await panel.getByRole("radio", { name: "Boulangerie Pain & Co" }).check();
+  await panel.getByLabel("Montant payé").fill("9,10");
+
+  // A phone's numeric keypad, and the two ways to type a date before the field's own bound.
+  const date = panel.getByLabel("Date de l’achat");
+  await expect(date).toHaveAttribute("inputmode", "numeric");
+  await expect(date).toHaveAccessibleDescription(/^Par exemple 01\/11\/2026 ou 01112026\. Au plus tard aujourd’hui/);
+
+  // Each refusal on the field, in French, as the summary links to it.
+  const refusals: [string, string][] = [
+    ["hier", "Date non reconnue : tapez-la comme 01/11/2026 ou 01112026."],
+    ["00000000", "Date non reconnue : tapez-la comme 01/11/2026 ou 01112026."],
+    ["1/13/2026", "Le mois doit être entre 01 et 12."],
+    ["31022026", "Le 31/02/2026 n’existe pas : février 2026 a 28 jours."],
+    ["01/11/1850", "L’année doit être entre 1900 et 2100."],
+    ["01 01 2099", "La date du ticket ne peut pas être après aujourd’hui."],
+  ];
+  for (const [typed, words] of refusals) {
+    await date.fill(typed);
+    await continueFrom(panel);
+    await expect(date).toHaveAccessibleDescription(new RegExp(words.replace(/[.()/]/g, "\\$&")));
+    await expect(date).toHaveAttribute("aria-invalid", "true");
+    await expect(date).toHaveValue(typed);
+  }
+  // The summary says the day its month has not without figures; the field says them.
+  await date.fill("31022026");
+  await continueFrom(panel);
+  await expect(page.getByRole("link", { name: /Ce jour n’existe pas dans ce mois\./ })).toHaveAttribute(
+    "href",
+    `#${await date.getAttribute("id")}`,
+  );
+  await expectAccessible(page, "refund wizard, a day its month has not");
+
+  // Digits only, as the keypad types them: accepted, and shown back the French way.
+  await date.fill("14112026");
+  await continueFrom(panel);
+  await expect(panel.getByRole("heading", { name: /^Étape 3 sur 4/ })).toBeVisible();
+  await expectAccessible(page, "refund wizard, methods after a digits-only date");
+  await panel.getByRole("link", { name: "Retour" }).click();
+  await expect(panel.getByLabel("Date de l’achat")).toHaveValue("14/11/2026");
 });

@@ -161,8 +161,17 @@ test("the error summary: the form's errors then each field's, linked to their id
 
 test("a date field: numeric keypad, the example before its own hint, a day its month has not said with figures", async () => {
   const field = meta("details", "ticket_date", { errors: ["dates.errors.dayOfMonth"], initialValue: "31022026" });
-  const doc = await render(<DateField field={field} label="Date" hint="Au plus tard aujourd’hui" />);
-  expect(doc.byId("details-ticket_date")).toMatchObject({ inputmode: "numeric", autocomplete: "off" });
+  // Conform's metadata reads through getters on its prototype: nothing of it is lost on the way.
+  const throughGetters = Object.create(
+    Object.defineProperties({}, Object.fromEntries(Object.entries(field).map(([k, v]) => [k, { get: () => v }]))),
+  ) as FieldMeta;
+  const doc = await render(<DateField field={throughGetters} label="Date" hint="Au plus tard aujourd’hui" />);
+  expect(doc.byId("details-ticket_date")).toMatchObject({
+    name: "ticket_date",
+    inputmode: "numeric",
+    autocomplete: "off",
+    "aria-describedby": "details-ticket_date-hint details-ticket_date-error",
+  });
   expect(doc.textOf("details-ticket_date-hint")).toBe("Par exemple 01/11/2026 ou 01112026. Au plus tard aujourd’hui");
   expect(doc.textOf("details-ticket_date-error")).toContain("Le 31/02/2026 n’existe pas : février 2026 a 28 jours.");
   // The summary has the key alone: its words carry no figure to fill.
