@@ -142,6 +142,15 @@ function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
                 amount: formatCents(a.amountBeforeCap ?? a.amount),
               }),
         )}
+        {a.unusual && a.type !== "subscription"
+          ? row(
+              t("allowanceWizard.summary.distance"),
+              t(`allowanceWizard.readOnly.unusual.${a.type}`, {
+                distance: formatKilometres(a.unusual.meters / 1000),
+                usual: `${a.unusual.usualMeters / 1000} km`,
+              }),
+            )
+          : null}
         {a.amountBeforeCap !== null && a.amountBeforeCap > a.amount
           ? row(
               t("allowanceWizard.readOnly.cap"),

@@ -34,6 +34,8 @@ export interface AllowanceSummaryView {
   ratePerKm: number | null;
   percentage: number | null;
   subscriptionAmount: number | null;
+  /** A one-way distance above the mode's usual one, confirmed and flagged (decision 0055), in metres. */
+  unusual: { meters: number; usualMeters: number } | null;
   ibanLastFour: string;
   signedAt: string | null;
   media: { id: string; label: string; href: string }[];

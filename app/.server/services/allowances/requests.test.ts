@@ -768,6 +768,8 @@ describe("unusual distances (issue 31 §2, decision 0055): confirmed with a reas
     });
     const awaiting = (await listAllowancesAwaitingReview(db, 1_000)).find((r) => r.id === id);
     expect(awaiting).toMatchObject({ estimateMeters: 465_000, declaredMeters: null, plausibility: { reason: REASON } });
+    // The employee's list says it was confirmed and flagged.
+    expect((await getAllowance(db, a.userId, id))?.unusual).toEqual({ meters: 465_000, usualMeters: 25_000 });
   });
 
   test("a usual distance asks nothing and is not flagged, whatever is posted; carpooling's bound is 150 km", async () => {
@@ -776,6 +778,7 @@ describe("unusual distances (issue 31 §2, decision 0055): confirmed with a reas
     const [row] = await allowanceRows(a.userId);
     expect(row).toMatchObject({ id: usual, plausibility_flag: 0, plausibility_reason: null });
     expect((await listAllowancesAwaitingReview(db, 1_000)).find((r) => r.id === usual)?.plausibility).toBeNull();
+    expect((await getAllowance(db, a.userId, usual))?.unusual).toBeNull();
     // Carpooling Lyon–Paris (465 km) is above 150 km: asked too.
     expect(await confirm(a, carpooling(a, { work: PARIS }))).toMatchObject({
       kind: "invalid",

@@ -23,6 +23,8 @@ import {
   simulateSubscription,
   TRAVEL_ROLES,
   unusualDistance,
+  isDistanceType,
+  USUAL_ONE_WAY_METERS,
   type AllowanceType,
   type CapStatus,
   type DistanceConfirmation,
@@ -730,6 +732,18 @@ export interface AllowanceListItem {
   subscriptionAmount: number | null;
   amountBeforeCap: number | null;
   capRemainingBefore: number | null;
+  /**
+   * Carpooling and bicycle: the one-way distance above the mode's usual one that the employee confirmed,
+   * flagged to the funder (decision 0055), in metres, with the usual one; null when not flagged.
+   */
+  unusual: { meters: number; usualMeters: number } | null;
+}
+
+/** A flagged row's unusual distance (the larger of the estimate and the declared one, as when it was signed). */
+function unusualOfRow(r: ListRow): AllowanceListItem["unusual"] {
+  if (r.plausibility_flag !== 1 || !isDistanceType(r.type)) return null;
+  const meters = Math.max(r.distance_estimate_m ?? 0, r.distance_declared_m ?? 0);
+  return { meters, usualMeters: USUAL_ONE_WAY_METERS[r.type] };
 }
 
 function listQuery(db: DB, userId: string) {
@@ -793,6 +807,7 @@ async function toItems(db: DB, rows: ListRow[]): Promise<AllowanceListItem[]> {
       subscriptionAmount: r.subscription_amount,
       amountBeforeCap: r.amount_before_cap,
       capRemainingBefore: r.cap_remaining_before,
+      unusual: unusualOfRow(r),
     };
   });
 }
