@@ -485,6 +485,46 @@ test("closing a started wizard asks first; a foreign allowance is a 404; claire-
   expect(none.status()).toBe(404);
 });
 
+test("the period typed with digits only goes on (issue 31 §3); a start after today and a month of 13 are each said as such", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  test.setTimeout(120_000);
+  const account = await makeAccount(MARIE_LIKE);
+  await signInAs(page, account);
+  await page.goto("/plans/allowances/new?type=ikv");
+  const panel = panelOf(page, "Indemnité kilométrique vélo");
+  await continueFrom(panel);
+  await expect(panel.getByRole("heading", { name: "Étape 2 sur 3 : Vos trajets" })).toBeVisible();
+  await chooseGroup(panel, "CSE Acme");
+  await fillAddress(panel, "Adresse de votre domicile", "8 rue des Lilas", "69003", "Lyon");
+  await panel.getByLabel(/^IBAN du compte/).fill(IBAN);
+  const start = panel.getByLabel("Date de début");
+  const end = panel.getByLabel("Date de fin");
+  await expect(start).toHaveAttribute("inputmode", "numeric");
+  await expect(start).toHaveAccessibleDescription(/^Par exemple 01\/11\/2026 ou 01112026\. Entre le /);
+
+  // Each field says the rule it breaks: not the year rule for a day of this year (the bug of issue 31).
+  const digits = (day: string) => day.split("-").reverse().join("");
+  await start.fill(digits(tomorrow));
+  await end.fill("1/13/2026");
+  await panel.getByLabel("Jours au bureau").fill("3");
+  await continueFrom(panel);
+  await expect(start).toHaveAccessibleDescription(/La date de début ne peut pas être après aujourd’hui\./);
+  await expect(end).toHaveAccessibleDescription(/Le mois doit être entre 01 et 12\./);
+  await expect(start).toHaveAttribute("aria-invalid", "true");
+  await expectAccessible(page, "bicycle wizard, dates refused");
+
+  // JJMMAAAA and JJ MM AAAA: read, with JS the days' slider follows them at once (the same reader).
+  await start.fill(digits(yearStart));
+  await end.fill(frenchDay(today).replaceAll("/", " "));
+  await fillDays(panel, DAYS);
+  await continueFrom(panel);
+  await expect(panel.getByRole("heading", { name: "Étape 3 sur 3 : Vérification" })).toBeVisible({ timeout: 30_000 });
+  await expectAccessible(page, "bicycle wizard, summary after digits-only dates");
+});
+
 /** The IBAN of the demo's marie, saved in her profile (decision 0054). */
 const SAVED_IBAN = "FR7630006000011234567890189";
 
