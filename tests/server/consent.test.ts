@@ -56,12 +56,13 @@ test("another site, //host, a backslash or an unknown page as the return: the ho
 
 test("forged answers are a 400 that records nothing", async () => {
   const claire = await signIn(server.base, db, CLAIRE);
-  for (const fields of [
+  const forged: Record<string, string>[] = [
     { intent: "acceptEverything", returnTo: "/cards" },
     { returnTo: "/cards" },
     { intent: "save", analytics: "yes-please", tagManager: "accept" },
     { intent: "save", analytics: "accept" },
-  ]) {
+  ];
+  for (const fields of forged) {
     const res = await claire.post("/cookies", fields);
     expect(res.status, JSON.stringify(fields)).toBe(400);
     expect(consentCookieOf(res), JSON.stringify(fields)).toBeUndefined();
