@@ -47,6 +47,7 @@ async function expectOpenedAtTop(page: Page, heading: Locator, state: string) {
     await expect.poll(top, { message }).toBeLessThanOrEqual(PHONE.height / 2);
   }
   test.info().annotations.push({ type: "heading y", description: `${state}: ${Math.round(await top())} px` });
+  await test.info().attach(state, { body: await page.screenshot(), contentType: "image/png" });
   await expectAccessible(page, state);
 }
 
@@ -297,7 +298,7 @@ test("a slow upload shows its progress inside the panel at 320 px; a refused one
   const box = (await panel.locator(".upload-progress").boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(320);
-  await page.screenshot({ path: "/tmp/w/shots/wizardkit-upload-progress-320.png" });
+  await test.info().attach("upload in progress at 320 px", { body: await page.screenshot(), contentType: "image/png" });
   // A second press while the file goes sends nothing more (forced: Playwright will not press an aria-disabled button).
   await sending.click({ force: true });
   await expectAccessible(page, "refund wizard, upload in progress at 320 px");
