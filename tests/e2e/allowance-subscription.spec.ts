@@ -100,8 +100,9 @@ test("a subscription with the two receipts at 75 % for CSE Acme: missing proof, 
   await expect(stepHeading(panel)).toHaveText("Étape 3 sur 4 : Votre abonnement");
   await expect(page).toHaveURL(/step=details/);
   await untilRead(panel);
+  await expect(priceOf(panel)).toHaveValue("9,10");
+  await expect(priceOf(panel)).toHaveAccessibleDescription(/^Lu sur le justificatif — vérifiez\. Par exemple 86,40/);
   await expectAccessible(page, "subscription details");
-  await untilRead(panel);
   await panel.getByLabel("Financeur").selectOption({ label: `CSE Acme (${SHARE} %)` });
   await panel.getByLabel("Début de l’abonnement").fill(french(START));
   await panel.getByLabel("Fin de l’abonnement").fill(`01/01/${Number(year) + 1}`);
@@ -279,7 +280,7 @@ test("a monthly pass read from its ticket: price and period proposed and marked,
   await untilRead(panel);
 
   // Each value read says so in its description; every one stays editable.
-  const marked = /^Lu sur le justificatif — vérifiez\. /;
+  const marked = /Lu sur le justificatif — vérifiez\./;
   await expect(panel.getByText("Nous avons lu vos justificatifs")).toBeVisible();
   await expect(priceOf(panel)).toHaveValue("86,40");
   await expect(priceOf(panel)).toHaveAccessibleDescription(marked);

@@ -230,8 +230,8 @@ function DetailsForm({ wizard, view, lastResult }: StepProps<"details">) {
     lastResult,
     defaultValue: view.values,
   });
-  // Marked as read while the field starts from the value read (not after an answer that changed it).
-  const read = (name: SubscriptionReadField) => view.read[name] && fields[name].initialValue === view.values[name];
+  // Marked as read while the field holds the value read (not once the person typed or sent another).
+  const read = (name: SubscriptionReadField) => view.read[name] && fields[name].value === view.values[name];
   const anyRead = SUBSCRIPTION_READ_FIELDS.some(read);
   /** A field read on a document says so first in its hint (its description), and is outlined. */
   const marked = (name: SubscriptionReadField, hint: string) =>
