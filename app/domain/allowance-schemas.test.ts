@@ -150,6 +150,12 @@ test("a date that is not one says the rule it breaks, on its own field", () => {
     expect(errorsOf(schema, { ...valid, start_at: typed }).start_at, typed).toEqual([key]);
     expect(errorsOf(schema, { ...valid, ends_at: typed }).ends_at, typed).toEqual([key]);
   }
+  // Said with the other fields' errors, not only once they are right.
+  expect(errorsOf(schema, { ...valid, group_id: "", start_at: "1/13/2026", ends_at: "hier" })).toEqual({
+    group_id: ["allowanceWizard.errors.groupRequired"],
+    start_at: ["dates.errors.month"],
+    ends_at: ["dates.errors.format"],
+  });
   // "01112026" and "01 11 2026" are this year's: never the year rule (the bug of issue 31).
   expect(errorsOf(schema, { ...valid, start_at: "01112026", days_at_office: "3" })).toEqual({});
   expect(errorsOf(schema, { ...valid, start_at: "01 11 2026", days_at_office: "3" })).toEqual({});

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { daysWithoutSundays, periodProblems, type AllowanceType, type DistanceType } from "./allowances";
 import { DECLARED_DISTANCE_MAX_METERS } from "./amount-bounds";
-import { dayProblemKey, readDay } from "./dates";
+import { dayProblemKey, parseDay, readDay } from "./dates";
 import { ibanMessage, ibanProblem, normaliseIban } from "./iban";
 import { PLAUSIBILITY_REASON_MAX } from "./allowances";
 import { resolvePayoutIban } from "./payout-iban";
@@ -49,8 +49,20 @@ export const allowanceIbanField = z
     return iban;
   });
 
-/** A date as typed, any way `readDay` reads (decision 0057); longer than any of them is no date. */
-const dayText = (required: string) => z.string({ error: required }).trim().max(30, "dates.errors.format");
+/**
+ * A date as typed, any way `readDay` reads (decision 0057): one that is not a day says the rule it breaks on
+ * its field, with the step's other fields' errors (the period's own rules need both days and every field).
+ */
+const dayText = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .max(30, { error: "dates.errors.format", abort: true })
+    .superRefine((text, ctx) => {
+      const reading = readDay(text);
+      if (reading.kind === "problem" && reading.problem !== "empty")
+        ctx.addIssue({ code: "custom", message: dayProblemKey(reading.problem, required) });
+    });
 
 /** The start and end dates as typed, in their text fields, before the period is checked. */
 export const allowancePeriodFields = {
@@ -60,7 +72,8 @@ export const allowancePeriodFields = {
 
 /**
  * The period of an allowance of this type (domain/allowances.ts `periodProblems`): its issues are added
- * on `start_at` and `ends_at`; answers the two days, or null for one that is missing or not a day.
+ * on `start_at` and `ends_at`; answers the two days, or null for one that is missing. The typed values are
+ * those of `allowancePeriodFields`, which already refused any that is not a day (with the rule it breaks).
  */
 export function checkPeriod(
   type: AllowanceType,
@@ -68,16 +81,9 @@ export function checkPeriod(
   today: string,
   ctx: { addIssue(issue: { code: "custom"; message: string; path: string[] }): void },
 ): { start: string | null; end: string | null; valid: boolean } {
-  const startRead = readDay(typed.start_at ?? "");
-  const endRead = readDay(typed.ends_at ?? "");
-  const start = startRead.kind === "day" ? startRead.day : null;
-  const end = endRead.kind === "day" ? endRead.day : null;
-  const problems: Record<string, string[]> = { ...periodProblems(type, start, end, today) };
-  // A day typed but not a day of the calendar is said by the rule it breaks (decision 0057), not as missing.
-  if (startRead.kind === "problem" && startRead.problem !== "empty")
-    problems.start_at = [dayProblemKey(startRead.problem, "allowances.errors.startRequired")];
-  if (endRead.kind === "problem" && endRead.problem !== "empty")
-    problems.ends_at = [dayProblemKey(endRead.problem, "allowances.errors.endRequired")];
+  const start = parseDay(typed.start_at ?? "");
+  const end = parseDay(typed.ends_at ?? "");
+  const problems = periodProblems(type, start, end, today);
   for (const [path, keys] of Object.entries(problems))
     for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
   return { start, end, valid: Object.keys(problems).length === 0 };
