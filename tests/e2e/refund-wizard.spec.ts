@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { addWorkingDays } from "../../app/domain/calendar";
 import { todayInParis } from "../../app/domain/dates";
@@ -154,6 +155,9 @@ test("an employee files a refund with the bakery photo: read, searched, split ov
   await panel.getByLabel("Montant pris sur Culture (Culture)").fill("5");
   await panel.getByLabel("Montant pris sur Chèques lire (Culture)").fill("5");
   await panel.getByLabel("IBAN du compte à créditer").fill("FR76 3000 6000 0112 3456 7890 188");
+  await expect(
+    panel.getByRole("checkbox", { name: "Enregistrer ce compte dans mon profil pour mes prochaines demandes" }),
+  ).toBeChecked();
   await continueFrom(panel);
   await expect(
     panel.getByText("La somme des montants doit être égale au montant de la dépense.").first(),
@@ -182,7 +186,8 @@ test("an employee files a refund with the bakery photo: read, searched, split ov
   await expect(panel.getByRole("heading", { name: "Vérifiez votre demande" })).toBeVisible();
   await expect(panel.getByText("Boulangerie Pain & Co")).toBeVisible();
   await expect(panel.getByText("14/11/2026")).toBeVisible();
-  await expect(panel.getByText("se terminant par 0189")).toBeVisible();
+  // Their first account: saved in the profile when the request is sent (the box stayed ticked).
+  await expect(panel.getByText("Compte se terminant par 0189, enregistré dans votre profil à l’envoi")).toBeVisible();
   await expect(panel.getByText("Culture (Culture) : 5,00 €")).toBeVisible();
   await expect(panel.getByText("Chèques lire (Culture) : 4,10 €")).toBeVisible();
   await expect(panel.getByRole("link", { name: /^Modifier/ }).first()).toBeVisible();
@@ -247,16 +252,19 @@ test("a request to correct opens at the ticket step and is updated", async ({
 
   // The request's own answers stay; no need to wait for the reading.
   const skip = panel.getByRole("link", { name: "Continuer sans attendre" });
+  // The step shows either the reading under way (with its link) or the details: wait for one before choosing.
+  await expect(skip.or(panel.getByLabel("Montant payé"))).toBeVisible();
   if (await skip.isVisible()) await skip.click();
   await expect(panel.getByLabel("Montant payé")).toHaveValue("25,90");
   await expect(panel.getByLabel("Date de l’achat")).toHaveValue("10/11/2026");
   await expect(panel.getByRole("radio", { name: "Librairie des Terreaux" })).toBeChecked();
   await continueFrom(panel);
 
-  // The IBAN on file shows as its last 4 characters: kept as it is.
-  await expect(panel.getByLabel("IBAN du compte à créditer")).toHaveValue("0189");
+  // The request's own account is the one offered, chosen already: kept as it is (decision 0054).
+  await expect(panel.getByRole("radio", { name: "Le compte enregistré (se terminant par 0189)" })).toBeChecked();
   await panel.getByLabel("Montant pris sur Chèques lire (Culture)").fill("25,90");
   await continueFrom(panel);
+  await expect(panel.getByText("Compte enregistré se terminant par 0189")).toBeVisible();
   await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
   await expectAccessible(page, "correction, summary");
   await panel.getByRole("button", { name: "Mettre à jour" }).click();
@@ -416,6 +424,8 @@ test("holidays ask for the sworn name: the platform's refusal lands on its field
   await uploadBakery(page, panel);
   await continueFrom(panel);
   const skip = panel.getByRole("link", { name: "Continuer sans attendre" });
+  // The step shows either the reading under way (with its link) or the details: wait for one before choosing.
+  await expect(skip.or(panel.getByLabel("Montant payé"))).toBeVisible();
   if (await skip.isVisible()) await skip.click();
   await panel.getByLabel("Nom de l’établissement").fill("gites vercors");
   await panel.getByRole("button", { name: "Rechercher" }).click();
@@ -513,4 +523,144 @@ test("the ticket's date typed any way (issue 31 §3): each date that is not one 
   await expectAccessible(page, "refund wizard, methods after a digits-only date");
   await panel.getByRole("link", { name: "Retour" }).click();
   await expect(panel.getByLabel("Date de l’achat")).toHaveValue("14/11/2026");
+});
+
+/**
+ * What a person does to file a refund (issue 31 §1, "the note gives the click and keystroke count"): each click,
+ * tick or file chosen counts one click, each field typed in one click and its characters as keystrokes.
+ */
+class Tally {
+  clicks = 0;
+  keys = 0;
+  async click(target: Locator) {
+    this.clicks += 1;
+    await target.click();
+  }
+  async type(target: Locator, text: string) {
+    this.clicks += 1;
+    this.keys += text.length;
+    await target.fill(text);
+  }
+  async choose(target: Locator, files: Parameters<Locator["setInputFiles"]>[0]) {
+    this.clicks += 1;
+    await target.setInputFiles(files);
+  }
+}
+
+/**
+ * A culture refund of the bakery's receipt from the list, as a person does it: type, receipt (read for its date,
+ * amount and shop), one wallet taking the whole amount, the account, the statement, send. `iban` is typed when
+ * the methods step asks for one. Answers what it took.
+ */
+async function fileBakeryRefund(page: Page, receipt: Parameters<Locator["setInputFiles"]>[0], iban?: string) {
+  const tally = new Tally();
+  await page.goto("/plans/expense-requests");
+  await tally.click(page.getByRole("link", { name: "Demander un remboursement" }).first());
+  const panel = panelOf(page);
+  await tally.click(panel.getByRole("radio", { name: "Culture" }));
+  await tally.click(panel.getByRole("button", { name: "Continuer", exact: true }));
+  await tally.choose(panel.getByLabel("Votre justificatif"), receipt);
+  await tally.click(panel.getByRole("button", { name: "Envoyer le justificatif" }));
+  await expect(panel.getByRole("link", { name: "Justificatif 1" })).toBeVisible();
+  await tally.click(panel.getByRole("button", { name: "Continuer", exact: true }));
+  await expect(panel.getByLabel("Montant payé")).toHaveValue("9,10", { timeout: 90_000 });
+  await expect(panel.getByRole("radio", { name: "Boulangerie Pain & Co" })).toBeChecked();
+  await tally.click(panel.getByRole("button", { name: "Continuer", exact: true }));
+  await expect(panel.getByLabel("Montant pris sur Culture (Culture)")).toHaveValue("9,10");
+  if (iban) await tally.type(panel.getByLabel("IBAN du compte à créditer"), iban);
+  await expectAccessible(page, iban ? "refund methods, no account saved" : "refund methods, the saved account");
+  await tally.click(panel.getByRole("button", { name: "Continuer", exact: true }));
+  await tally.click(panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }));
+  await tally.click(panel.getByRole("button", { name: "Envoyer ma demande" }));
+  await expect(page.getByText("Votre demande de remboursement a bien été envoyée.")).toBeVisible();
+  return { clicks: tally.clicks, keys: tally.keys };
+}
+
+/** The bakery's photo with a byte after its end: the same receipt to read, another file to the duplicate check. */
+const anotherBakeryPhoto = () => ({
+  name: "boulangerie-2.jpg",
+  mimeType: "image/jpeg",
+  buffer: Buffer.concat([readFileSync(BAKERY), Buffer.from([0])]),
+});
+
+test("a second refund starts with the account the first one saved: nothing typed (issue 31 §1)", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  test.setTimeout(240_000);
+  const account = await makeAccount({
+    features: REFUNDS,
+    wallets: [{ name: "Culture", type: "culture", balance: 5000 }],
+    cards: CARDS,
+  });
+  await signInAs(page, account);
+  // The first request types the IBAN, as every request did before; "save this account" stays ticked.
+  const first = await fileBakeryRefund(page, BAKERY, IBAN);
+  // The second: the saved account, chosen already.
+  const second = await fileBakeryRefund(page, anotherBakeryPhoto());
+  test.info().annotations.push({
+    type: "refund effort",
+    description: `IBAN typed: ${first.clicks} clicks, ${first.keys} keystrokes; saved account: ${second.clicks} clicks, ${second.keys} keystrokes`,
+  });
+  expect(first).toEqual({ clicks: 11, keys: IBAN.length });
+  expect(second).toEqual({ clicks: 10, keys: 0 });
+  // The profile shows the account, masked.
+  await page.goto("/settings/profile");
+  await expect(page.getByText("FR76 •••• •••• •••• •••• •••0 189")).toBeVisible();
+});
+
+test("another account for one request: a wrong checksum is refused on its field, the saved account stays", async ({
+  page,
+  makeAccount,
+  signInAs,
+}) => {
+  test.setTimeout(180_000);
+  const account = await makeAccount({
+    features: REFUNDS,
+    wallets: [{ name: "Culture", type: "culture", balance: 5000 }],
+    cards: CARDS,
+    payoutIban: "FR7630006000011234567890189",
+  });
+  await signInAs(page, account);
+  await page.goto("/plans/expense-requests/new");
+  const panel = panelOf(page);
+  await panel.getByRole("radio", { name: "Culture" }).check();
+  await continueFrom(panel);
+  await uploadBakery(page, panel);
+  await continueFrom(panel);
+  await expect(panel.getByLabel("Montant payé")).toHaveValue("9,10", { timeout: 90_000 });
+  await continueFrom(panel);
+
+  const saved = panel.getByRole("radio", { name: "Le compte enregistré (se terminant par 0189)" });
+  await expect(saved).toBeChecked();
+  await expect(panel.getByLabel("IBAN du compte à créditer")).toBeHidden();
+  await panel.getByRole("radio", { name: "Un autre compte, pour cette demande seulement" }).check();
+  const other = panel.getByLabel("IBAN du compte à créditer");
+  await other.fill("DE89 3704 0044 0532 0130 01");
+  await continueFrom(panel);
+  await expect(other).toHaveAttribute("aria-invalid", "true");
+  await expect(other).toHaveAccessibleDescription(/L’IBAN n’est pas valide : vérifiez les chiffres saisis\./);
+  await expectAccessible(page, "refund methods, another account refused");
+  // The same refusal as a request (HTTP 400), and a choice that is neither refused on the radios.
+  const wallet = await panel.locator("input[name$='.wallet_id']").first().inputValue();
+  const methods = stepUrl(page, "methods");
+  const form = { intent: "continue", "payment_methods[0].wallet_id": wallet, "payment_methods[0].amount": "9,10" };
+  const badChecksum = await page.request.post(methods, {
+    form: { ...form, iban_choice: "other", iban: "DE89370400440532013001" },
+  });
+  expect(badChecksum.status()).toBe(400);
+  const neither = await page.request.post(methods, { form: { ...form, iban_choice: "someone", iban: "" } });
+  expect(neither.status()).toBe(400);
+
+  await other.fill("DE89 3704 0044 0532 0130 00");
+  await continueFrom(panel);
+  await expect(panel.getByText("Autre compte se terminant par 3000, pour cette demande seulement")).toBeVisible();
+  await expectAccessible(page, "refund summary, another account");
+  await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
+  await panel.getByRole("button", { name: "Envoyer ma demande" }).click();
+  await expect(page.getByText("Votre demande de remboursement a bien été envoyée.")).toBeVisible();
+  // That account was for this request only: the profile keeps the saved one.
+  await page.goto("/settings/profile");
+  await expect(page.getByText("FR76 •••• •••• •••• •••• •••0 189")).toBeVisible();
 });
