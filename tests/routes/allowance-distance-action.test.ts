@@ -164,3 +164,44 @@ test("confirmed with its reason, it is signed to the saved account and flagged w
   });
   expect(rows[0]!.distance_estimate_m).toBeGreaterThan(400_000);
 });
+
+test("without a saved IBAN, a typed one with « Enregistrer ce compte » joins the profile once the allowance is sent, not before", async () => {
+  const features = { allowances: { any: true, bicycle: true } };
+  for (const [email, save, saved] of [
+    ["first-iban@example.com", "on", SAVED_IBAN],
+    ["this-once@example.com", undefined, null],
+  ] as const) {
+    const someone = await createAccount(handle.db, { email, passwordHash: "unused", features });
+    const draft = await createAllowanceDraft(handle.db, someone.userId, "bicycle");
+    await post(someone, draft.id, "intro", { intent: "continue" });
+    const today = todayInParis();
+    const details = {
+      intent: "continue",
+      group_id: someone.groupId,
+      "home.line1": "27 boulevard Voltaire",
+      "home.zipcode": "75011",
+      "home.city": "Paris",
+      "home.country": "FR",
+      ...PARIS,
+      start_at: frenchDay(`${today.slice(0, 7)}-01`),
+      ends_at: frenchDay(today),
+      days_at_office: "1",
+      iban: "FR76 3000 6000 0112 3456 7890 189",
+      ...(save ? { save_iban: save } : {}),
+    };
+    expect(answerOf(await post(someone, draft.id, "details", details)).status, email).toBe(302);
+    const profileIban = async () =>
+      (
+        await handle.db
+          .selectFrom("users")
+          .select("payout_iban")
+          .where("id", "=", someone.userId)
+          .executeTakeFirstOrThrow()
+      ).payout_iban;
+    expect(await profileIban(), email).toBeNull();
+    const confirmed = await post(someone, draft.id, "summary", { intent: "confirm", sworn_statement: "on" });
+    expect(answerOf(confirmed).status, email).toBe(302);
+    expect(await allowancesOf(someone.userId), email).toHaveLength(1);
+    expect(await profileIban(), email).toBe(saved);
+  }
+});
