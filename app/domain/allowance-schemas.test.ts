@@ -156,6 +156,16 @@ test("a date that is not one says the rule it breaks, on its own field", () => {
     start_at: ["dates.errors.month"],
     ends_at: ["dates.errors.format"],
   });
+  // The period's rules too, on each date whose own field is right.
+  expect(errorsOf(schema, { ...valid, group_id: "", start_at: "25112026" })).toEqual({
+    group_id: ["allowanceWizard.errors.groupRequired"],
+    start_at: ["allowances.errors.startAfterToday"],
+    ends_at: ["allowances.errors.endBeforeStart"],
+  });
+  expect(errorsOf(schema, { ...valid, start_at: "25112026", ends_at: "1/13/2026" })).toEqual({
+    start_at: ["allowances.errors.startAfterToday"],
+    ends_at: ["dates.errors.month"],
+  });
   // "01112026" and "01 11 2026" are this year's: never the year rule (the bug of issue 31).
   expect(errorsOf(schema, { ...valid, start_at: "01112026", days_at_office: "3" })).toEqual({});
   expect(errorsOf(schema, { ...valid, start_at: "01 11 2026", days_at_office: "3" })).toEqual({});

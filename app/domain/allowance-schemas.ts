@@ -89,6 +89,33 @@ export function checkPeriod(
   return { start, end, valid: Object.keys(problems).length === 0 };
 }
 
+/** Whether the step's answer already has an issue on this field (its own rule, or a type). */
+const hasIssue = (issues: readonly { path?: readonly PropertyKey[] }[], field: string) =>
+  issues.some((issue) => issue.path?.[0] === field);
+
+/**
+ * The period's rules as a step's refinement: said even while another field of the step is wrong (zod's
+ * `when`), on each date whose own field is right, so that a start after today and an end that is not a day
+ * are said in the same answer. The step's transform reads the days again with `checkPeriod`.
+ */
+export function periodRefinement(type: AllowanceType, today: string) {
+  return [
+    (
+      typed: { start_at?: string; ends_at?: string },
+      ctx: Parameters<typeof checkPeriod>[3] & { issues: readonly { path?: readonly PropertyKey[] }[] },
+    ) => {
+      const problems = periodProblems(type, parseDay(typed.start_at ?? ""), parseDay(typed.ends_at ?? ""), today);
+      for (const [path, keys] of Object.entries(problems))
+        if (!hasIssue(ctx.issues, path))
+          for (const message of keys) ctx.addIssue({ code: "custom", message, path: [path] });
+    },
+    {
+      when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+        !hasIssue(payload.issues, "start_at") || !hasIssue(payload.issues, "ends_at"),
+    },
+  ] as const;
+}
+
 /** Where the account paid comes from: the profile's, or typed (and to be saved when none is: "remember"). */
 function ibanSourceOf(fromProfile: boolean, savedIban: string | null, save: string | undefined) {
   if (fromProfile) return "saved" as const;
@@ -111,6 +138,7 @@ export const allowanceDetailsSchema = (type: DistanceType, today: string, savedI
       ...payoutIbanFields,
       travel_role: z.enum(["driver", "passenger"], { error: "allowances.errors.travelRoleRequired" }).optional(),
     })
+    .superRefine(...periodRefinement(type, today))
     .transform((value, ctx) => {
       const { start, end, valid } = checkPeriod(type, value, today, ctx);
       if (type === "carpooling" && !value.travel_role)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { allowanceGroupField, allowancePeriodFields, checkPeriod } from "./allowance-schemas";
+import { allowanceGroupField, allowancePeriodFields, checkPeriod, periodRefinement } from "./allowance-schemas";
 import { monthsOfPeriod } from "./allowances";
 import { subscriptionMaxAmount } from "./amount-bounds";
 import { parseEuros } from "./money";
@@ -42,6 +42,7 @@ export const subscriptionDetailsSchema = (today: string) =>
       // The payout account (decision 0054): the saved one or another; the step's server code resolves it.
       ...payoutIbanFields,
     })
+    .superRefine(...periodRefinement("subscription", today))
     .transform((value, ctx) => {
       const { start, end, valid } = checkPeriod("subscription", value, today, ctx);
       if (valid && value.amount > subscriptionMaxAmount(monthsOfPeriod(start!, end!)))
