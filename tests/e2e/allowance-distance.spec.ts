@@ -3,7 +3,7 @@ import { daysWithoutSundays } from "../../app/domain/allowances";
 import { frenchDay, todayInParis } from "../../app/domain/dates";
 import type { DB } from "../../app/.server/db";
 import { expect, test, type AccountOptions, type TestAccount } from "./fixtures";
-import { expectAccessible } from "./helpers";
+import { expectAccessible, expectNoHorizontalScroll } from "./helpers";
 
 /**
  * Spec 001 §2.7, §5, issue 15: the carpooling and bicycle wizards, a side panel over the list of
@@ -683,6 +683,14 @@ test("a Lyon–Paris bicycle commute (home from the profile, work from the group
     ),
   ).toBeVisible();
   await expectAccessible(page, "bicycle wizard, an unusual distance to confirm");
+  // On the narrowest phones the confirmation fits the width.
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 320, height: 740 });
+  await expect(unusual.getByRole("checkbox", { name: "Je confirme cette distance" })).toBeVisible();
+  await expectNoHorizontalScroll(page, "an unusual distance to confirm at 320 px");
+  const box = await unusual.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(320);
+  if (wide) await page.setViewportSize(wide);
 
   // Signed without the confirmation: refused on its two fields, nothing written.
   await panel.getByRole("checkbox", { name: /Je déclare sur l’honneur/ }).check();
