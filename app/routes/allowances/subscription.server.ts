@@ -271,6 +271,19 @@ async function storeSent(ctx: SubscriptionPost, sent: { slot: SubscriptionFile; 
   return { kind: "stored" as const, stored };
 }
 
+/**
+ * How long the tickets' post waits for its documents' readings (decision 0056): a PDF is read in a fraction of a
+ * second and a photo in about one, the reader's first start a few; past it the details step waits instead.
+ */
+const READING_WAIT_MS = 4_000;
+
+async function readingsOrTimeout(finished: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, READING_WAIT_MS)));
+  await Promise.race([finished, late]);
+  clearTimeout(timer);
+}
+
 /** Stores the files sent (one or both), each in its slot; both stored: on to the details. */
 async function upload(ctx: SubscriptionPost) {
   const { draft } = ctx;
@@ -288,12 +301,14 @@ async function upload(ctx: SubscriptionPost) {
   }
   const outcome = await storeSent(ctx, sent);
   if (outcome.kind === "refused") return refusedTickets({ fieldErrors: outcome.errors });
-  // Issue 31 §5: the documents are read in the background; the details step proposes what they say.
-  await startReadings(
+  // Issue 31 §5: the documents are read in the background; the details step proposes what they say. The post
+  // waits a little for them, so that the details usually open read, without the waiting step.
+  const { finished } = await startReadings(
     ctx.platform,
     ctx.account.id,
     outcome.stored.map((s) => s.id),
   );
+  await readingsOrTimeout(finished);
   const media = outcome.stored.find((s) => s.slot === "media")?.id ?? draft.mediaId;
   const second = outcome.stored.find((s) => s.slot === "second_media")?.id ?? draft.secondMediaId;
   if (!media || !second) return kit.goToStep(ctx, "tickets");
