@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import { Field, IntentButton, type FieldMeta } from "~/components/forms";
+import { IntentButton } from "~/components/forms";
 
 /**
  * What the two allowance flows' steps (DistanceSteps.tsx, SubscriptionSteps.tsx) show alike: the steps'
@@ -87,20 +87,5 @@ export function ContinueActions({
       <IntentButton value={intent}>{submit ?? t(`${words}.continue`)}</IntentButton>
       <BackOrCancel wizard={wizard} words={words} />
     </div>
-  );
-}
-
-/** The details' IBAN: where the allowance is paid (checked on the server). */
-export function IbanField({ field, words }: { field: FieldMeta; words: FlowWords }) {
-  const { t } = useTranslation();
-  return (
-    <Field
-      required
-      field={field}
-      label={t(`${words}.details.iban`)}
-      hint={t(`${words}.details.ibanHint`)}
-      autoComplete="off"
-      spellCheck={false}
-    />
   );
 }

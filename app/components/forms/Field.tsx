@@ -28,11 +28,6 @@ interface FieldText {
   required?: boolean;
   /** Said "(facultatif)" in the label, in a form whose fields are otherwise all required. */
   optional?: boolean;
-  /**
-   * A form-level error (conform's `form.errors`) also shown at this field, e.g. wrong credentials at both
-   * the e-mail and the password. The field's own error comes first.
-   */
-  formError?: string;
 }
 
 type ControlAria = { "aria-invalid"?: true; "aria-describedby"?: string; "aria-required"?: true };
@@ -98,11 +93,10 @@ function FieldShell({
   hint,
   required,
   optional,
-  formError,
   control,
 }: FieldText & { control: (aria: ControlAria) => ReactNode }) {
   const { t } = useTranslation();
-  const error = errorOf(field) ?? formError;
+  const error = errorOf(field);
   const { hintId, describedBy } = descriptionOf(field, hint, error);
   return (
     <div className={`field${error ? " field--error" : ""}`}>
@@ -131,8 +125,8 @@ export interface FieldProps extends FieldText, InputProps {
 }
 
 /** The shell's props out of a component's props; the rest goes to the control. */
-function splitShell<P extends FieldText>({ field, label, hint, required, optional, formError, ...control }: P) {
-  return [{ field, label, hint, required, optional, formError }, control] as const;
+function splitShell<P extends FieldText>({ field, label, hint, required, optional, ...control }: P) {
+  return [{ field, label, hint, required, optional }, control] as const;
 }
 
 /**
