@@ -28,6 +28,7 @@ import { currentUserId } from "~/routes/+shared/auth.server";
 import { commitSession, getSession, nonceOf } from "~/routes/+shared/request.server";
 import { lightVersionFor } from "~/routes/+shared/light-version.server";
 import { consentAsked } from "~/routes/+shared/consent.server";
+import { SECRET_PARAM } from "~/.server/logger";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
 
@@ -41,7 +42,7 @@ export const links: Route.LinksFunction = () => [
 // The language first: refusals and error pages are in it too.
 export const middleware: Route.MiddlewareFunction[] = [i18nMiddleware, refuseUnreadableForms];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { env, db } = await getPlatform();
   const headers = new Headers();
   let flash = null;
@@ -67,8 +68,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       mobileApp: mobilePlatformOf(request.headers.get("User-Agent")),
       stores: { appStore: env.APP_STORE_URL, playStore: env.PLAY_STORE_URL },
       flash: flash ? { kind: flash.kind, message: flash.message } : null,
-      // The consent banner (decision 0059), in the light version too: it is a plain form.
-      consentBanner: await consentAsked(request, db, userId),
+      // The consent banner (decision 0059), in the light version too: it is a plain form. Not on a page
+      // whose address carries a secret (a reset or activation link's token): its form would copy the
+      // address into a field; the banner asks on the next page.
+      consentBanner:
+        !Object.keys(params).some((name) => SECRET_PARAM.test(name)) && (await consentAsked(request, db, userId)),
       tagManager,
       // The tag manager's event the last action recorded, for the dataLayer (only with the tag manager).
       tagEvent: tagManager ? (flash?.tagEvent ?? null) : null,

@@ -90,3 +90,15 @@ test("a forged consent cookie is no choice: the banner still asks", async () => 
   const res = await new TestBrowser(server.base).request("/login", { headers: { Cookie: "consent=accept.maybe" } });
   expect(await res.text()).toContain("Cookies du portail");
 });
+
+test("no banner on a page whose address carries a link's token: its form would copy the token", async () => {
+  const visitor = new TestBrowser(server.base);
+  const token = "tok".repeat(10);
+  for (const path of [`/reset-password/${token}`, `/activate/${token}`]) {
+    const body = await (await visitor.get(path)).text();
+    expect(body, path).not.toContain("Cookies du portail");
+    expect(body, path).not.toContain(`value="${path}"`);
+  }
+  // The same visitor is asked on the next page.
+  expect(await (await visitor.get("/lost-password")).text()).toContain("Cookies du portail");
+});
