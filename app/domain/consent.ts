@@ -1,14 +1,7 @@
-import { z } from "zod";
 import { intents } from "~/routes/+shared/intents";
 
 /** The two answers of each consent question on /cookies; anything else is a forged value (400). */
 export const CONSENT_CHOICES = ["accept", "refuse"] as const;
-
-const choice = z.enum(CONSENT_CHOICES, { error: "consent.errors.choiceRequired" });
-
-/** The /cookies form: analytics (and its survey) and the tag manager, each accepted or refused. */
-export const consentSchema = z.object({ analytics: choice, tagManager: choice });
-export type ConsentForm = z.infer<typeof consentSchema>;
 
 /**
  * The buttons that post to /cookies (decision 0059): the page's "Enregistrer mon choix", and the banner's

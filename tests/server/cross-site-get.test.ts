@@ -163,7 +163,7 @@ describe("nothing started at a provider, nothing counted, from elsewhere", () =>
   });
 
   test("the feedback survey: counted as shown only when opened from the portal", async () => {
-    const accepted = await marie.post("/cookies", { analytics: "accept", tagManager: "refuse" });
+    const accepted = await marie.post("/cookies", { intent: "save", analytics: "accept", tagManager: "refuse" });
     expect(accepted.status).toBe(302);
     const shown = () =>
       count("select count(*) as n from analytics_events where user_id = ? and name = 'survey shown'", marieId);

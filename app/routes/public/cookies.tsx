@@ -7,10 +7,9 @@ import { PublicPage } from "~/components/PublicShell";
 import {
   CONSENT_INTENT,
   CONSENT_RETURN_FIELD,
-  consentSchema,
   type ConsentChoice,
-  type ConsentForm,
 } from "~/domain/consent";
+import { consentSchema, type ConsentForm } from "~/domain/consent-schemas";
 import { formatDateTime } from "~/domain/dates";
 import { getPlatform } from "~/.server/platform";
 import { getConsent, identifyUser, saveConsent } from "~/.server/services/analytics";
