@@ -171,7 +171,7 @@ export function DateField({
       hint={
         hint ? (
           <>
-            {t("dates.hint")} {hint}
+            {hint} {t("dates.hint")}
           </>
         ) : (
           t("dates.hint")

@@ -165,14 +165,14 @@ test("a date field: numeric keypad, the example before its own hint, a day its m
   const throughGetters = Object.create(
     Object.defineProperties({}, Object.fromEntries(Object.entries(field).map(([k, v]) => [k, { get: () => v }]))),
   ) as FieldMeta;
-  const doc = await render(<DateField field={throughGetters} label="Date" hint="Au plus tard aujourd’hui" />);
+  const doc = await render(<DateField field={throughGetters} label="Date" hint="Au plus tard aujourd’hui." />);
   expect(doc.byId("details-ticket_date")).toMatchObject({
     name: "ticket_date",
     inputmode: "numeric",
     autocomplete: "off",
     "aria-describedby": "details-ticket_date-hint details-ticket_date-error",
   });
-  expect(doc.textOf("details-ticket_date-hint")).toBe("Par exemple 01/11/2026 ou 01112026. Au plus tard aujourd’hui");
+  expect(doc.textOf("details-ticket_date-hint")).toBe("Au plus tard aujourd’hui. Par exemple 01/11/2026 ou 01112026.");
   expect(doc.textOf("details-ticket_date-error")).toContain("Le 31/02/2026 n’existe pas : février 2026 a 28 jours.");
   // The summary has the key alone: its words carry no figure to fill.
   const summary = await render(<ErrorSummary form={undefined} fields={[field]} />);

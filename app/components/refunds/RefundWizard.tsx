@@ -347,7 +347,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
           required
           field={fields.ticket_date}
           label={t("refundWizard.details.date")}
-          hint={`${t("refundWizard.details.dateHint")}${view.suggested.ticketDate ? ` — ${read}` : ""}`}
+          hint={`${t("refundWizard.details.dateHint")}${view.suggested.ticketDate ? ` — ${read}` : ""}.`}
         />
         <Field
           required
