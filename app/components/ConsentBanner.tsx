@@ -1,6 +1,9 @@
-import { Form, href, Link, useLocation } from "react-router";
+import { href, Link, useLocation } from "react-router";
 import { useTranslation } from "~/i18n";
 import { CONSENT_INTENT, CONSENT_RETURN_FIELD } from "~/domain/consent";
+import { INTENT_FIELD } from "~/routes/+shared/intents";
+
+const COOKIES = href("/cookies");
 
 /**
  * The consent banner of a first visit (issue 31 §6, decision 0059): a band at the top of the page, before
@@ -13,7 +16,7 @@ export function ConsentBanner() {
   const { t } = useTranslation();
   const location = useLocation();
   // Not on /cookies, which is the choice in full (reached with JS, the root's answer is the last page's).
-  if (location.pathname === href("/cookies")) return null;
+  if (location.pathname === COOKIES) return null;
   return (
     <section className="consent-banner" aria-labelledby="consent-banner-title">
       <div className="consent-banner__inner">
@@ -21,12 +24,12 @@ export function ConsentBanner() {
           {t("consent.banner.title")}
         </h2>
         <p>{t("consent.banner.text")}</p>
-        {/* A full page load (reloadDocument): the tag manager starts with the choice, as on /cookies. */}
-        <Form method="post" action={href("/cookies")} reloadDocument className="consent-banner__actions">
+        {/* A plain form, a full page load with JS too: the tag manager starts with the choice, as on /cookies. */}
+        <form method="post" action={COOKIES} className="consent-banner__actions">
           <input type="hidden" name={CONSENT_RETURN_FIELD} value={location.pathname + location.search} />
           <button
             type="submit"
-            name="intent"
+            name={INTENT_FIELD}
             value={CONSENT_INTENT.acceptAll}
             className="button consent-banner__choice"
           >
@@ -34,16 +37,16 @@ export function ConsentBanner() {
           </button>
           <button
             type="submit"
-            name="intent"
+            name={INTENT_FIELD}
             value={CONSENT_INTENT.refuseAll}
             className="button consent-banner__choice"
           >
             {t("consent.banner.refuseAll")}
           </button>
-          <Link to={href("/cookies")} className="link-action consent-banner__customise">
+          <Link to={COOKIES} className="link-action consent-banner__customise">
             {t("consent.banner.customise")}
           </Link>
-        </Form>
+        </form>
       </div>
     </section>
   );

@@ -1,20 +1,8 @@
-import { createContext, useContext, useEffect, useRef, useState, type ComponentProps, type FormEvent } from "react";
+import { useEffect, useRef, useState, type ComponentProps, type FormEvent } from "react";
 import { Form, useNavigate, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
 import { RECEIPT_MAX_BYTES } from "~/domain/receipt-file";
-
-/** The upload under way in a form: the intent of the button that sent it, and the share sent. */
-interface Sending {
-  intent: string | null;
-  percent: number;
-}
-
-const SendingContext = createContext<Sending | null>(null);
-
-/** The upload under way in the form around this component, if any (its submit button then says so). */
-export function useSending(): Sending | null {
-  return useContext(SendingContext);
-}
+import { SendingContext, type Sending } from "./upload-context";
 
 /** The share sent, rounded down to a quarter: what is announced (never at every percent). */
 const quarterOf = (percent: number) => Math.floor(percent / 25) * 25;

@@ -5,7 +5,7 @@ import { RECEIPT_ACCEPT } from "~/domain/refunds";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
 import { descriptionOf, HintAndError } from "./Field";
 import type { FieldMeta } from "./meta";
-import { useSending } from "./UploadForm";
+import { useSending } from "./upload-context";
 
 /**
  * Pieces the wizards' steps share (the refund wizard, the allowance wizards): a step's submit button

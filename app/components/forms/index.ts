@@ -5,7 +5,6 @@
 export {
   RequiredNote,
   Field,
-  DateField,
   TextArea,
   Select,
   InlineError,
@@ -28,5 +27,6 @@ export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } fro
 export { useReplyKey, type FieldMeta } from "./meta";
 export { IntentButton, FormAlert, FileField } from "./WizardParts";
 export { UploadForm } from "./UploadForm";
+export { DateField } from "./DateField";
 export { SummaryRow, summaryRowFields } from "./SummaryRow";
 export { PayoutIbanField } from "./PayoutIbanField";
