@@ -1,8 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { useEffect, type FormEvent, type ReactNode } from "react";
-import { Form, Link, useRevalidator } from "react-router";
+import type { FormEvent, ReactNode } from "react";
+import { Form, Link } from "react-router";
 import { NoScriptRefresh } from "~/components/NoScriptRefresh";
 import { useTranslation } from "~/i18n";
+import { useRevalidateEvery } from "~/components/useRevalidateEvery";
 import { SUBSCRIPTION_MAX_PER_MONTH } from "~/domain/amount-bounds";
 import { formatDate, parseDay } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -188,13 +189,7 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
  */
 function ReadingPending({ wizard, skip }: { wizard: SubscriptionView; skip: string }) {
   const { t } = useTranslation();
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") void revalidator.revalidate();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [revalidator]);
+  useRevalidateEvery(2000);
   return (
     <>
       <NoScriptRefresh seconds={20} />

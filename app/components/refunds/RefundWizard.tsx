@@ -1,7 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useEffect, type ReactNode } from "react";
-import { Form, Link, useRevalidator } from "react-router";
+import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
+import { useRevalidateEvery } from "~/components/useRevalidateEvery";
 import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -290,13 +291,7 @@ function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
 /** While the receipt is read: the page looks again every 2 s (meta refresh without JS, revalidation with it). */
 function ReadingPending({ skip }: { skip: string }) {
   const { t } = useTranslation();
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") void revalidator.revalidate();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [revalidator]);
+  useRevalidateEvery(2000);
   return (
     <>
       <NoScriptRefresh seconds={2} />
