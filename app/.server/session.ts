@@ -21,6 +21,11 @@ export interface PendingLogin {
   userId: string;
   redirectTo: string;
   expiresAt: string;
+  /**
+   * The second factor it waits for (decision 0061): `passkey` when the account has one and the browser
+   * said it can use it (no code was sent), else `code`, the default.
+   */
+  method?: "passkey" | "code";
 }
 
 /** Granted by a valid one-time code: one reveal of this card's details or PIN, for a few minutes. */
@@ -36,6 +41,13 @@ export interface SessionData {
   /** A sign-in with a temporary password, waiting for the person's own (`/force-change-password`). */
   pendingPasswordChange: PendingLogin;
   revealGrant: RevealGrant;
+  /**
+   * A fresh confirmation of the account (its code, or one of its passkeys) allowing a passkey to be added for
+   * a few minutes (issue 32 item 1; routes/settings/passkey-new.tsx); spent by the registration.
+   */
+  passkeyEnrolment: { userId: string; expiresAt: string };
+  /** The random string that ties a passkey ceremony's challenge to this session (Contract P2, decision 0061). */
+  passkeyBinding: string;
 }
 export interface SessionFlashData {
   flash: FlashMessage;
