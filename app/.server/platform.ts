@@ -16,6 +16,7 @@ import { isSandboxProcessor } from "./providers/payments/sandbox";
 import { createPushSender, type PushSender } from "./providers/push";
 import { createReceiptReader, type ReceiptReader } from "./providers/receipt-reading";
 import { setGuessLimits, type GuessLimits } from "./services/guess-limits";
+import { relyingPartyOf, type RelyingParty } from "./webauthn";
 
 /** Everything the services need from the outside world, built once per process. */
 export interface Platform {
@@ -39,6 +40,8 @@ export interface Platform {
   supportChat: SupportChat;
   /** Product analytics when ANALYTICS_KEY is set (services/analytics.ts records only with consent). */
   analytics: AnalyticsProvider | null;
+  /** The WebAuthn relying party of the passkeys (decision 0060): its id and origin come from PUBLIC_URL. */
+  relyingParty: RelyingParty;
   logger: Logger;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -95,6 +98,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     partnerLinks,
     supportChat,
     analytics,
+    relyingParty: relyingPartyOf(publicUrl(env)),
     logger,
     ping: () => pingDatabase(database.db),
     close: async () => {

@@ -14,6 +14,7 @@ import { SandboxPartnerLinks } from "~/.server/providers/partner-links/sandbox";
 import { SandboxPaymentProcessor } from "~/.server/providers/payments/sandbox";
 import { SandboxPushSender } from "~/.server/providers/push/sandbox";
 import { LocalReceiptReader } from "~/.server/providers/receipt-reading/local";
+import { relyingPartyOf } from "~/.server/webauthn";
 
 /**
  * Installs the platform `getPlatform()` hands out to route modules (installPlatform): this test database and the
@@ -35,6 +36,7 @@ export function installTestPlatform(handle: DatabaseHandle, sessionSecret: strin
     partnerLinks: new SandboxPartnerLinks(handle.db, "http://localhost"),
     supportChat: new SandboxSupportChat(handle.db),
     analytics: null,
+    relyingParty: relyingPartyOf("http://localhost"),
     logger: createLogger("silent"),
     ping: async () => {},
     close: () => handle.close(),

@@ -39,6 +39,7 @@ import * as reservedSums from "./migrations/024_reserved_sums";
 import * as receiptReadings from "./migrations/027_receipt_readings";
 import * as payoutDetails from "./migrations/025_payout_details";
 import * as allowancePlausibility from "./migrations/026_allowance_plausibility";
+import * as passkeys from "./migrations/028_passkeys";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -141,6 +142,7 @@ const migrations: Record<string, Migration> = {
   "025_payout_details": payoutDetails,
   "026_allowance_plausibility": allowancePlausibility,
   "027_receipt_readings": receiptReadings,
+  "028_passkeys": passkeys,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -58,6 +58,8 @@ export interface Database {
   stripe_webhook_events: StripeWebhookEventTable;
   mail_outbox: MailOutboxTable;
   receipt_readings: ReceiptReadingTable;
+  passkeys: PasskeyTable;
+  passkey_challenges: PasskeyChallengeTable;
 }
 
 export interface GroupTable {
@@ -1211,6 +1213,30 @@ export const SCHEMA_COLUMNS = {
   consents: ["user_id", "analytics", "tag_manager", "decided_at"],
   analytics_events: ["id", "user_id", "name", "properties", "created_at"],
   receipt_readings: ["file_id", "user_id", "state", "facts", "started_at", "finished_at"],
+  passkeys: [
+    "id",
+    "user_id",
+    "credential_id",
+    "public_key",
+    "counter",
+    "transports",
+    "multi_device",
+    "backed_up",
+    "name",
+    "created_at",
+    "last_used_at",
+  ],
+  passkey_challenges: [
+    "id",
+    "challenge",
+    "purpose",
+    "user_id",
+    "target",
+    "binding_hash",
+    "expires_at",
+    "used_at",
+    "created_at",
+  ],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */
@@ -1248,4 +1274,38 @@ export interface ReceiptReadingTable {
   facts: string | null;
   started_at: string;
   finished_at: string | null;
+}
+
+/** A person's passkey (migration 028, decision 0060): what checks its assertions, never a private key. */
+export interface PasskeyTable {
+  id: string;
+  user_id: string;
+  /** base64url, unique. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of transports. */
+  transports: string;
+  /** 0/1: backup eligible, fixed at registration. */
+  multi_device: number;
+  /** 0/1: backed up at its last use. */
+  backed_up: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge handed out (migration 028): single-use, bound to a session, expiring. */
+export interface PasskeyChallengeTable {
+  id: string;
+  challenge: string;
+  /** register, signIn, secondFactor, reveal or confirm. */
+  purpose: string;
+  user_id: string | null;
+  target: string | null;
+  binding_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }

@@ -24,6 +24,8 @@ export interface Account {
   groups: { id: string; name: string }[];
   /** Chose the light version in the settings (decision 0040): pages without any script. */
   lightVersion: boolean;
+  /** Has at least one passkey (issue 32): the sign-in offers it as the second factor, the reveal instead of a code. */
+  hasPasskeys: boolean;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -86,7 +88,16 @@ export async function authenticateWithPassword(db: DB, email: string, password: 
 }
 
 export async function getAccount(db: DB, userId: string): Promise<Account | null> {
-  const row = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .selectAll("users")
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom("passkeys").select("passkeys.id").whereRef("passkeys.user_id", "=", "users.id"))
+        .as("has_passkeys"),
+    )
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
   if (!row || row.status !== "active") return null;
   const groups = await db
     .selectFrom("memberships")
@@ -113,6 +124,8 @@ export async function getAccount(db: DB, userId: string): Promise<Account | null
     },
     groups,
     lightVersion: row.light_version === 1,
+    // EXISTS answers 1/0 on SQLite, true/false on PostgreSQL.
+    hasPasskeys: Boolean(row.has_passkeys),
   };
 }
 
