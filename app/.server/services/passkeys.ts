@@ -302,7 +302,10 @@ export async function finishRegistration(
       requireUserPresence: true,
       requireUserVerification: true,
     });
-    if (!verification.verified) return { kind: "invalid" };
+    // The answer names the credential its authenticator data holds, or it is not one authenticator's answer.
+    if (!verification.verified || verification.registrationInfo.credential.id !== parsed.data.id) {
+      return { kind: "invalid" };
+    }
     info = verification.registrationInfo;
   } catch {
     return { kind: "invalid" };
