@@ -5,12 +5,14 @@ import { openDemoDatabase } from "../../../tests/support/test-database";
 import { listOutbox } from "../providers/messaging/sandbox";
 import { hashSecret } from "../tokens";
 import { authenticateWithPassword, getAccount, type Account } from "./accounts";
+import { removePasskey, savePasskey } from "./passkeys";
 import { confirmPendingChange } from "./profile";
 import {
   changePassword,
   enableMfa,
   mfaStatus,
   mustSetUpMfa,
+  passkeySignInState,
   passwordChangeRequired,
   replaceTemporaryPassword,
 } from "./security";
@@ -47,6 +49,31 @@ test("the bypassMFA rule: paul is held, claire (bypassMFA) and marie (MFA on) ar
   expect(mustSetUpMfa(await account("paul"))).toBe(true);
   expect(mustSetUpMfa(await account("claire"))).toBe(false);
   expect(mustSetUpMfa(await account("marie"))).toBe(false);
+});
+
+test("a passkey is a second factor (decision 0061): paul with one is not held, and is again once it is removed", async () => {
+  const passkey = await savePasskey(handle.db, ids.paul, {
+    credentialId: "cGF1bC1zZWN1cml0eS10ZXN0",
+    publicKey: new Uint8Array([1, 2, 3]),
+    counter: 0,
+    transports: ["internal"],
+    multiDevice: true,
+    backedUp: true,
+    name: "Téléphone de Paul",
+  });
+  const withPasskey = await account("paul");
+  expect(withPasskey.hasPasskeys).toBe(true);
+  expect(mustSetUpMfa(withPasskey)).toBe(false);
+  expect(await removePasskey(handle.db, ids.paul, passkey.id)).toBe(true);
+  expect(mustSetUpMfa(await account("paul"))).toBe(true);
+});
+
+test("a sign-in by passkey goes on for an active account only; a disabled one is said so, an unknown id is unknown", async () => {
+  expect(await passkeySignInState(handle.db, ids.marie)).toBe("active");
+  await handle.db.updateTable("users").set({ status: "disabled" }).where("id", "=", ids.nina).execute();
+  expect(await passkeySignInState(handle.db, ids.nina)).toBe("disabled");
+  await handle.db.updateTable("users").set({ status: "active" }).where("id", "=", ids.nina).execute();
+  expect(await passkeySignInState(handle.db, "no-such-user")).toBe("unknown");
 });
 
 test("each channel shows where codes would go; SMS cannot be chosen without a phone", async () => {

@@ -17,9 +17,23 @@ export function mfaStatus(account: Account): MfaStatus {
   };
 }
 
-/** Spec 001 §4 "MFA-required": an onboarded account without a second factor and without bypassMFA is held. */
-export function mustSetUpMfa(account: Pick<Account, "mfaEnabled" | "permissions">): boolean {
-  return !account.mfaEnabled && !account.permissions.includes("bypassMFA");
+/**
+ * Spec 001 §4 "MFA-required": an onboarded account without a second factor and without bypassMFA is held.
+ * A passkey is a second factor (decision 0061): an account with one signs in with it after its password.
+ */
+export function mustSetUpMfa(account: Pick<Account, "mfaEnabled" | "hasPasskeys" | "permissions">): boolean {
+  return !account.mfaEnabled && !account.hasPasskeys && !account.permissions.includes("bypassMFA");
+}
+
+/**
+ * Whether a sign-in that proved who it is without the password (a passkey, decision 0061) may go on:
+ * `disabled` is said as the password step says it (the account is under review, spec 001 §1); any
+ * other state but active is `unknown`, told as an unknown passkey.
+ */
+export async function passkeySignInState(db: DB, userId: string): Promise<"active" | "disabled" | "unknown"> {
+  const row = await db.selectFrom("users").select("status").where("id", "=", userId).executeTakeFirst();
+  if (row?.status === "active" || row?.status === "disabled") return row.status;
+  return "unknown";
 }
 
 export type EnableMfaResult =

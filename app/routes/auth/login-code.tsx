@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n";
-import { data, type RouterContextProvider } from "react-router";
+import { data, Form, href, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/login-code";
 import { PublicPage } from "~/components/PublicShell";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
@@ -15,10 +15,19 @@ import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~
 import { formatTime } from "~/domain/dates";
 import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
-import { getSession, redirectWithFlash } from "~/routes/+shared/request.server";
+import { commitSession, getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
 import { mailDelayed } from "~/.server/services/mail-status";
 import { adoptBrowserConsent } from "~/routes/+shared/consent.server";
+import { PasskeyButton } from "~/components/PasskeyButton";
+import { CODE_STEP_INTENT } from "~/routes/+shared/code-step";
+import { intents } from "~/routes/+shared/intents";
+import { intentOf } from "~/routes/+shared/intents.server";
+import { codeSentFlash } from "~/routes/+shared/code-sent.server";
+import { internalRedirect } from "~/routes/+shared/redirects.server";
+
+/** The buttons of the step when it waits for a passkey (decision 0061): a code instead, or giving up. */
+const PASSKEY_STEP_INTENT = intents("useCode", CODE_STEP_INTENT.cancel);
 
 /**
  * The sign-in's second factor (spec 001 §4): the code step, for the sign-in waiting in the session.
@@ -50,11 +59,19 @@ async function signInStep(request: Request, context: Readonly<RouterContextProvi
     },
     cancelled: () => cancelWaitingSignIn(session),
   };
-  return { step, pending, channel, to: destination, destination: maskDestination(channel, destination) };
+  return {
+    step,
+    session,
+    pending,
+    account,
+    channel,
+    to: destination,
+    destination: maskDestination(channel, destination),
+  };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { step, pending, channel, destination, to } = await signInStep(request, context);
+  const { step, pending, account, channel, destination, to } = await signInStep(request, context);
   const { db } = await getPlatform();
   const screen = {
     ...(await codeStepScreen(step)),
@@ -64,17 +81,73 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     delayed: channel === "email" && (await mailDelayed(db, to)),
     expiresAt: pending.expiresAt,
     minutes: PENDING_LOGIN_MINUTES,
+    // What the sign-in waits for: a passkey this browser can use (no code sent yet), or the code.
+    method: pending.method ?? "code",
+    hasPasskeys: account.hasPasskeys,
   };
   return data(screen, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { step } = await signInStep(request, context);
-  return codeStepAction(request, step, await request.formData());
+  const { step, session, pending } = await signInStep(request, context);
+  const form = await request.formData();
+  if (pending.method !== "passkey") return codeStepAction(request, step, form);
+  switch (intentOf(form, PASSKEY_STEP_INTENT)) {
+    case PASSKEY_STEP_INTENT.useCode: {
+      // « Utiliser un code à la place »: the code is sent now, and the step becomes the code step (JS or not).
+      const flash = codeSentFlash(await step.send());
+      session.set("pendingLogin", { ...pending, method: "code" });
+      if (flash) session.flash("flash", flash);
+      return internalRedirect("/login/code", { headers: { "Set-Cookie": await commitSession(session) } });
+    }
+    case PASSKEY_STEP_INTENT.cancel:
+      return cancelWaitingSignIn(session);
+  }
+}
+
+/**
+ * The second factor by passkey: the passkey first, the code one click away (« Utiliser un code à la
+ * place », a plain form that works without JavaScript), and giving up.
+ */
+function PasskeyStep({ screen }: { screen: Route.ComponentProps["loaderData"] }) {
+  const { t } = useTranslation();
+  const via = t(screen.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
+  return (
+    <PublicPage title={t("passkeys.signIn.title")}>
+      <p>{t("passkeys.signIn.intro")}</p>
+      <PasskeyButton
+        action={href("/login/passkey")}
+        ceremony="authenticate"
+        label={t("passkeys.signIn.usePasskey")}
+        fields={() => ({ for: "secondFactor" })}
+      />
+      <p className="hint">
+        {t("passkeys.signIn.deadline", { time: formatTime(screen.expiresAt), minutes: screen.minutes })}
+      </p>
+      <Form method="post" className="passkey-alternative">
+        <p id="use-code-hint">{t("passkeys.signIn.useCodeHint", { via })}</p>
+        <button
+          type="submit"
+          name="intent"
+          value={PASSKEY_STEP_INTENT.useCode}
+          className="button button--secondary"
+          aria-describedby="use-code-hint"
+        >
+          {t("passkeys.signIn.useCode")}
+        </button>
+      </Form>
+      <Form method="post" className="actions">
+        <button type="submit" name="intent" value={PASSKEY_STEP_INTENT.cancel} className="button button--secondary">
+          {t("auth.code.cancel")}
+        </button>
+      </Form>
+    </PublicPage>
+  );
 }
 
 export default function LoginCode({ loaderData: screen, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  if (screen.method === "passkey") return <PasskeyStep screen={screen} />;
   const via = t(screen.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
   return (
     <PublicPage title={t("auth.code.title")} error={codeStepFailed(actionData)}>
@@ -92,6 +165,17 @@ export default function LoginCode({ loaderData: screen, actionData }: Route.Comp
           })}
         </p>
       </CodeStep>
+      {screen.hasPasskeys ? (
+        <div className="passkey-alternative">
+          <PasskeyButton
+            action={href("/login/passkey")}
+            ceremony="authenticate"
+            label={t("passkeys.signIn.usePasskeyInstead")}
+            fields={() => ({ for: "secondFactor" })}
+            variant="secondary"
+          />
+        </div>
+      ) : null}
     </PublicPage>
   );
 }

@@ -23,6 +23,14 @@ import { getAccount } from "~/.server/services/accounts";
 import { safeRedirectPath } from "~/.server/session";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 import { adoptBrowserConsent } from "~/routes/+shared/consent.server";
+import { PasskeyButton } from "~/components/PasskeyButton";
+import { useHydrated } from "~/components/useHydrated";
+
+/**
+ * The password form's hidden field saying this browser can use a passkey (decision 0061): written by the
+ * page once hydrated in a browser with WebAuthn, so a sign-in without JavaScript never waits for one.
+ */
+const PASSKEY_READY = "passkeyReady";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -44,28 +52,36 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   const { db } = await getPlatform();
   const account = await getAccount(db, userId);
-  if (!account?.mfaEnabled) {
+  // A passkey is a second factor (decision 0061): an account with one always gives it, or a code.
+  if (!account || (!account.mfaEnabled && !account.hasPasskeys)) {
     // The banner's choice made before signing in becomes the account's, when it has none (decision 0059).
     await adoptBrowserConsent(db, request, userId);
     return completeSignIn(request, userId, redirectTo);
   }
 
-  // Second factor: the sign-in waits in the session until the code is checked.
+  // Second factor: the sign-in waits in the session until the code (or the passkey) is checked. With a
+  // passkey this browser can use, no code is sent: « Utiliser un code à la place » sends one.
+  const method = account.hasPasskeys && form.get(PASSKEY_READY) === "yes" ? "passkey" : "code";
   const session = await getSession(request);
   session.unset("userId");
   session.set("pendingLogin", {
     userId,
     redirectTo,
     expiresAt: new Date(Date.now() + PENDING_LOGIN_TTL_MS).toISOString(),
+    method,
   });
-  const t = getInstance(context).t;
-  const flash = codeSentFlash(await sendLoginCode(session, (key, vars) => t(key, vars)));
-  if (flash) session.flash("flash", flash);
+  if (method === "code") {
+    const t = getInstance(context).t;
+    const flash = codeSentFlash(await sendLoginCode(session, (key, vars) => t(key, vars)));
+    if (flash) session.flash("flash", flash);
+  }
   return internalRedirect("/login/code", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const canUsePasskey = hydrated && typeof window.PublicKeyCredential !== "undefined";
   const [form, fields] = useForm<LoginForm>({
     id: "login",
     lastResult: actionData,
@@ -80,6 +96,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <Form method="post" {...getFormProps(form)} noValidate>
         <RequiredNote />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        {canUsePasskey ? <input type="hidden" name={PASSKEY_READY} value="yes" /> : null}
         <Field
           required
           field={fields.email}
@@ -109,6 +126,19 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {t("auth.login.lostPassword")}
         </Link>
       </p>
+      {canUsePasskey ? (
+        <>
+          <p className="passkey-or">{t("passkeys.signIn.or")}</p>
+          <PasskeyButton
+            action={href("/login/passkey")}
+            ceremony="authenticate"
+            label={t("passkeys.signIn.withPasskey")}
+            fields={() => ({ for: "signIn", redirectTo: loaderData.redirectTo })}
+            variant="secondary"
+          />
+          <p className="hint">{t("passkeys.signIn.withPasskeyHint")}</p>
+        </>
+      ) : null}
     </PublicPage>
   );
 }
