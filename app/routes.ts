@@ -4,6 +4,7 @@ export default [
   // Public pages
   route("login", "routes/auth/login.tsx"),
   route("login/code", "routes/auth/login-code.tsx"),
+  route("login/passkey", "routes/auth/login-passkey.ts"),
   route("logout", "routes/auth/logout.tsx"),
   route("lost-password", "routes/auth/lost-password.tsx"),
   route("activate/:token?", "routes/auth/activate.tsx"),
