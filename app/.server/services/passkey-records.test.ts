@@ -10,7 +10,8 @@ import { authenticationOptions, CHALLENGE_TTL_MS, finishAuthentication, savePass
 /**
  * What the passkey service keeps around its ceremonies (decision 0060), on SQLite and PostgreSQL: the account's
  * `hasPasskeys`, the rows that go with a removed account, the clean-up of old challenges, one live challenge a
- * binding. The ceremonies' bad inputs are tested in passkeys.test.ts.
+ * binding, the user handle a sign-in's answer may carry. The ceremonies' other bad inputs are tested in
+ * passkeys.test.ts.
  */
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -103,4 +104,24 @@ test("of two options asked with one binding only the newer one's answer is taken
   expect(await finishAuthentication(handle.db, rp, ceremony, "binding-b", phone.assert(older!))).toEqual({
     kind: "challenge",
   });
+});
+
+test("a sign-in answer carrying another account's user handle is refused; none, or an empty one, is not", async () => {
+  const marie = await addUser();
+  const paul = await addUser();
+  const phone = softAuthenticator({ origin: rp.origin, rpId: rp.id });
+  const credential = await savedPasskey(marie);
+  phone.credentials.push(credential);
+  const signIn = { purpose: "signIn" } as const;
+  const answerWith = async (userHandle: string | null | undefined) => {
+    const options = await authenticationOptions(handle.db, rp, signIn, "handle-binding");
+    const answer = phone.assert(options!);
+    const response = { ...answer.response, userHandle };
+    return finishAuthentication(handle.db, rp, signIn, "handle-binding", { ...answer, response });
+  };
+  expect(await answerWith(Buffer.from(paul).toString("base64url"))).toEqual({ kind: "invalid" });
+  expect(await answerWith(Buffer.from(marie).toString("base64url"))).toMatchObject({ kind: "ok", userId: marie });
+  expect(await answerWith(undefined)).toMatchObject({ kind: "ok", userId: marie });
+  expect(await answerWith(null)).toMatchObject({ kind: "ok", userId: marie });
+  expect(await answerWith("")).toMatchObject({ kind: "ok", userId: marie });
 });

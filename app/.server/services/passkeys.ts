@@ -184,31 +184,35 @@ const base64url = z
   .max(16 * 1024)
   .regex(/^[A-Za-z0-9_-]+$/);
 
-/** The shape of `navigator.credentials.get()`'s JSON; the library checks the rest. */
-const assertionShape = z.looseObject({
-  id: base64url.max(1400),
-  rawId: base64url.max(1400),
-  type: z.literal("public-key"),
-  clientExtensionResults: z.looseObject({}),
-  response: z.looseObject({
-    clientDataJSON: base64url,
-    authenticatorData: base64url,
-    signature: base64url,
-    userHandle: base64url.optional(),
-  }),
+/** A browser's `PublicKeyCredential.toJSON()`, with this ceremony's `response`; the library checks the rest. */
+function credentialShape<Response extends z.ZodRawShape>(response: Response) {
+  return z.looseObject({
+    id: base64url.max(1400),
+    rawId: base64url.max(1400),
+    type: z.literal("public-key"),
+    clientExtensionResults: z.looseObject({}),
+    response: z.looseObject(response),
+  });
+}
+
+/** The answer of `navigator.credentials.get()`. */
+const assertionShape = credentialShape({
+  clientDataJSON: base64url,
+  authenticatorData: base64url,
+  signature: base64url,
+  // Absent, null or empty when the authenticator returns none (a credential that is not discoverable).
+  userHandle: z
+    .string()
+    .max(1024)
+    .regex(/^[A-Za-z0-9_-]*$/)
+    .nullish(),
 });
 
-/** The shape of `navigator.credentials.create()`'s JSON. */
-const attestationShape = z.looseObject({
-  id: base64url.max(1400),
-  rawId: base64url.max(1400),
-  type: z.literal("public-key"),
-  clientExtensionResults: z.looseObject({}),
-  response: z.looseObject({
-    clientDataJSON: base64url,
-    attestationObject: base64url,
-    transports: z.array(z.string().max(32)).max(10).optional(),
-  }),
+/** The answer of `navigator.credentials.create()`. */
+const attestationShape = credentialShape({
+  clientDataJSON: base64url,
+  attestationObject: base64url,
+  transports: z.array(z.string().max(32)).max(10).optional(),
 });
 
 function summaryOf(row: PasskeyTable): PasskeySummary {
@@ -481,7 +485,7 @@ async function checkAssertion(
     .executeTakeFirst();
   if (!passkey) return { kind: "unknownCredential" };
   const handle = assertion.response.userHandle;
-  if (handle !== undefined && handle !== base64urlOf(userHandleOf(userId))) return { kind: "invalid" };
+  if (handle && handle !== base64urlOf(userHandleOf(userId))) return { kind: "invalid" };
   let info;
   try {
     const verification = await verifyAuthenticationResponse({
