@@ -276,7 +276,8 @@ export async function registrationOptions(
 
 /**
  * Checks the answer to this binding's registration options and stores the new passkey under `name` (already
- * validated by the route with passkeyNameSchema; refused here too). The challenge is spent whatever happens.
+ * validated by the route with passkeyNameSchema; a name it would refuse throws here, before the challenge is spent).
+ * Once the name is right the challenge is spent, whatever the answer turns out to be.
  */
 export async function finishRegistration(
   db: DB,
@@ -547,7 +548,7 @@ export async function findPasskey(db: DB, userId: string, passkeyId: string): Pr
   return row ? summaryOf(row) : null;
 }
 
-/** Renames one of the person's passkeys (the name validated by the route; refused here too). False: not theirs or gone. */
+/** Renames one of the person's passkeys (the name validated by the route; one it would refuse throws). False: not theirs or gone. */
 export async function renamePasskey(db: DB, userId: string, passkeyId: string, name: string): Promise<boolean> {
   const result = await db
     .updateTable("passkeys")
