@@ -8,6 +8,14 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import routes from "../../app/routes";
 import { STRIPE_WEBHOOK_PATH } from "../../app/domain/stripe-issuing";
 import { isUploadPattern } from "../../app/routes/+shared/upload-routes";
+import { openDatabase } from "../../app/.server/db";
+import { removePasskey, savePasskey } from "../../app/.server/services/passkeys";
+import {
+  newSoftCredential,
+  softAuthenticator,
+  type Answer as Knobs,
+  type SoftCredential,
+} from "../support/soft-authenticator";
 import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
@@ -47,6 +55,8 @@ interface UserData {
   refundIds: string[];
   /** Mobility allowances, the cancellable ones first. */
   allowanceIds: string[];
+  /** Passkeys (issue 32): the one prepareRun gives marie and claire. */
+  passkeyIds: string[];
   /** Values that belong to this user and name them or their data (for the foreign-data check). */
   distinctive: string[];
 }
@@ -79,6 +89,8 @@ export const PARAM_SAMPLES: Record<string, ParamSamples> = {
   // No demo account holds a receipt yet: a made-up id still names the download route (an empty one would
   // name the refund wizard's /plans/expense-requests/receipts instead).
   fileId: { owned: true, valid: (u) => (u.fileIds.length > 0 ? u.fileIds : ["file_none"]) },
+  // The rename and remove panel of a passkey (issue 32): marie's and claire's own, given them by prepareRun.
+  passkeyId: { owned: true, valid: (u) => (u.passkeyIds.length > 0 ? u.passkeyIds : ["pk_none"]) },
   // A refund request's id, or an allowance's (the allowance wizard's read-only panel), both routes' `new`.
   requestId: { owned: true, valid: (u) => [...u.refundIds, ...u.allowanceIds, "new"] },
   allowanceId: { owned: true, valid: (u) => u.allowanceIds },
@@ -120,6 +132,8 @@ interface Analysis {
   /** The field whose value picks the action's branch (`intent`, or a wizard's `step`), and its values. */
   discriminator: { field: string; values: string[] } | null;
   fields: string[];
+  /** Fields the action compares with literals (`form.get("for") === "confirm"`): their plausible value is the first. */
+  choices: Record<string, string[]>;
   query: string[];
   destructive: boolean;
 }
@@ -266,8 +280,18 @@ function analyse(file: string): Analysis {
       discriminator = { field: field[1]!, values: [...declared[1]!.matchAll(/"([^"]+)"/g)].map((v) => v[1]!) };
     }
   }
+  // A passkey ceremony's resource route (Contract P2, issue 32): its protocol's `step` picks the branch.
+  if (/\bpasskeyCeremony\(/.test(own)) discriminator = { field: "step", values: ["options", "verify"] };
   fields.delete("intent");
   if (discriminator) fields.delete(discriminator.field);
+  const choices: Record<string, string[]> = {};
+  const choose = (field: string, value: string) =>
+    (choices[field] ??= []).includes(value) || choices[field].push(value);
+  for (const m of text.matchAll(/\bform\.get\("([\w-]+)"\)\s*[!=]==\s*"([^"]+)"/g)) choose(m[1]!, m[2]!);
+  for (const m of text.matchAll(/\bconst (\w+) = form\.get\("([\w-]+)"\);/g)) {
+    for (const c of text.matchAll(new RegExp(`\\b${m[1]} [!=]== "([^"]+)"`, "g"))) choose(m[2]!, c[1]!);
+  }
+  if (discriminator) delete choices[discriminator.field];
   const query = new Set<string>();
   add(query, /searchParams\.get\("([\w-]+)"\)/g);
   // Fields named at run time (`amount-${wallet.id}`) or read by a service: one made-up field stands for them.
@@ -277,6 +301,7 @@ function analyse(file: string): Analysis {
     page: /export\s+default\b/.test(own),
     discriminator,
     fields: [...fields].sort(),
+    choices,
     query: [...query].sort(),
     // The module's own calls: helpers it imports define these names without calling them for it.
     destructive: DESTRUCTIVE.test(own),
@@ -442,6 +467,10 @@ function readUser(email: string): UserData {
     const allowances = d
       .prepare("select id from allowances where user_id = ? order by status = 'sent' desc, id")
       .all(u.id) as { id: string }[];
+    const passkeys = d.prepare("select id, name from passkeys where user_id = ? order by created_at, id").all(u.id) as {
+      id: string;
+      name: string;
+    }[];
     const distinctive = [
       u.id!,
       u.email!,
@@ -456,6 +485,7 @@ function readUser(email: string): UserData {
       ...files.map((f) => f.id),
       ...expenseRequests.map((r) => r.id),
       ...allowances.map((a) => a.id),
+      ...passkeys.flatMap((p) => [p.id, p.name]),
     ].filter((v): v is string => typeof v === "string" && v.length >= 4);
     return {
       id: u.id!,
@@ -471,6 +501,7 @@ function readUser(email: string): UserData {
       fileIds: files.map((f) => f.id),
       refundIds: expenseRequests.map((r) => r.id),
       allowanceIds: allowances.map((a) => a.id),
+      passkeyIds: passkeys.map((p) => p.id),
       distinctive: [...new Set(distinctive)],
     };
   } finally {
@@ -792,6 +823,15 @@ function plausible(name: string, user: UserData): string | string[] {
   if (n.includes("wallet")) return user.walletIds;
   if (n.includes("card")) return user.cardIds[0] ?? "card_x";
   if (n === "channel") return "EMAIL";
+  // A passkey ceremony's answer (Contract P2): the shape of a browser's, signed by nothing.
+  if (n === "answer")
+    return JSON.stringify({
+      id: "AAAAAAAAAAAAAAAAAAAAAA",
+      rawId: "AAAAAAAAAAAAAAAAAAAAAA",
+      type: "public-key",
+      response: { clientDataJSON: "e30", authenticatorData: "AAAA", signature: "AAAA" },
+      clientExtensionResults: {},
+    });
   return "test";
 }
 
@@ -817,10 +857,10 @@ function formBody(
     let values: string[];
     switch (variant) {
       case "plausible":
-        values = [plausible(name, user)].flat();
+        values = a.choices[name]?.slice(0, 1) ?? [plausible(name, user)].flat();
         break;
       case "foreign ids":
-        values = [plausible(name, idLike(name) ? other : user)].flat();
+        values = a.choices[name]?.slice(0, 1) ?? [plausible(name, idLike(name) ? other : user)].flat();
         break;
       case "empty":
         values = [mismatch("")];
@@ -1133,6 +1173,131 @@ test("hostile-input catalogue: every answer is clean", async () => {
     throw new Error(`${summary}\n${reportOf(failures, 38)}\nEvery failure: ${path.relative(ROOT, REPORT_FILE)}`);
 }, 170_000);
 
+/**
+ * Issue 32's bad answers over HTTP, to the real passkey ceremonies (Contract P2) with a software authenticator
+ * holding lucas's passkey: each refused with a 4xx whose catalogue key has French words, no-store, and the
+ * session not signed in; of 20 parallel answers to one challenge exactly one signs in. The service tests
+ * (app/.server/services/passkeys.test.ts) cover every kind on both databases; this is the same at the door.
+ */
+test("hostile-input catalogue: the passkey ceremonies refuse bad answers in French, nothing signed in", async (ctx) => {
+  if (caseCount === 0) ctx.skip(); // the catalogue did not run (a filtered run)
+  const lucas = users.lucas!;
+  const phone = softAuthenticator({ origin: `http://localhost:${port}`, rpId: "localhost" });
+  phone.credentials.push(passkeysOf.get(lucas.email)!, passkeysOf.get(users.claire!.email)!);
+  const fr = JSON.parse(readFileSync(path.join(ROOT, "locales/fr/translation.json"), "utf8")) as {
+    passkeys: { errors: Record<string, string> };
+  };
+  const found: string[] = [];
+  const signIn = [["for", "signIn"]] as [string, string][];
+  const secondFactor = [["for", "secondFactor"]] as [string, string][];
+
+  /** One step of a ceremony, the session's cookie carried from answer to answer as a browser does. */
+  const step = async (cookie: string | null, fields: [string, string][]) => {
+    const a = await send("POST", "/login/passkey", { headers: formHeaders(), body: form(fields), cookie });
+    const fresh = sessionCookieOf(a);
+    remember(fresh);
+    let json: { options?: Parameters<typeof phone.assert>[0]; to?: string; error?: string } = {};
+    try {
+      json = JSON.parse(a.body) as typeof json;
+    } catch {
+      // checked below: every answer of the protocol is JSON
+    }
+    return { a, json, cookie: fresh ?? cookie };
+  };
+  const options = (cookie: string | null, use = signIn) => step(cookie, [...use, ["step", "options"]]);
+  const verify = (cookie: string | null, answer: unknown, use = signIn) =>
+    step(cookie, [
+      ...use,
+      ["step", "verify"],
+      ["answer", typeof answer === "string" ? answer : JSON.stringify(answer)],
+    ]);
+  const signedIn = async (cookie: string | null) => {
+    const a = await send("GET", "/", { cookie });
+    return a.status >= 300 && a.status < 400 && !(a.rawLocation ?? "").startsWith("/login");
+  };
+  const expectRefused = async (label: string, kind: string, refused: Awaited<ReturnType<typeof step>>) => {
+    const { a, json, cookie } = refused;
+    const words = fr.passkeys.errors[kind] ?? "";
+    if (a.status !== 400 || json.error !== `passkeys.errors.${kind}`)
+      found.push(`${label}: expected 400 ${kind}, got ${a.status} ${a.body.slice(0, 80)}`);
+    else if (!looksFrench(words)) found.push(`${label}: passkeys.errors.${kind} has no French words`);
+    if (!/\bno-store\b/.test(String(a.headers["cache-control"] ?? ""))) found.push(`${label}: without no-store`);
+    if (await signedIn(cookie)) found.push(`${label}: the session is signed in`);
+  };
+  /** Options in a fresh session, lucas's passkey answering with these knobs, then the verdict. */
+  const attempt = async (knobs: Knobs, use = signIn, start: string | null = null) => {
+    const asked = await options(start, use);
+    return verify(
+      asked.cookie,
+      phone.assert(asked.json.options!, { credential: passkeysOf.get(lucas.email)!, ...knobs }),
+      use,
+    );
+  };
+
+  await expectRefused(
+    "forged client-data origin",
+    "invalid",
+    await attempt({ origin: "https://portail-avantages.example" }),
+  );
+  await expectRefused("another RP id", "invalid", await attempt({ rpId: "evil.example" }));
+  await expectRefused("user verification missing", "invalid", await attempt({ userVerified: false }));
+  await expectRefused("tampered signature", "invalid", await attempt({ tamperSignature: true }));
+  await expectRefused(
+    "no options asked",
+    "challenge",
+    await verify(null, phone.assert({ challenge: "AAAA" }, { credential: passkeysOf.get(lucas.email)! })),
+  );
+  await expectRefused("answer not JSON", "invalid", await verify((await options(null)).cookie, "{not json"));
+  await expectRefused(
+    "answer over 16 KB",
+    "invalid",
+    await verify((await options(null)).cookie, "x".repeat(17 * 1024)),
+  );
+
+  // Another session's challenge: asked in one session, answered in another that asked for its own.
+  const first = await options(null);
+  const second = await options(null);
+  const stolen = phone.assert(first.json.options!, { credential: passkeysOf.get(lucas.email)! });
+  await expectRefused("another session's challenge", "challenge", await verify(second.cookie, stolen));
+
+  // 20 parallel answers to one challenge, in one session: exactly one signs in.
+  const asked = await options(null);
+  const right = phone.assert(asked.json.options!, { credential: passkeysOf.get(lucas.email)!, counter: 100 });
+  const all = await Promise.all(Array.from({ length: 20 }, () => verify(asked.cookie, right)));
+  const accepted = all.filter((r) => r.a.status === 200 && typeof r.json.to === "string");
+  if (accepted.length !== 1) found.push(`20 parallel answers: ${accepted.length} accepted`);
+  for (const r of all.filter((r) => !accepted.includes(r)))
+    if (r.a.status !== 400 || r.json.error !== "passkeys.errors.challenge")
+      found.push(`parallel answer: ${r.a.status} ${r.a.body.slice(0, 60)}`);
+  if (accepted[0] && !(await signedIn(accepted[0].cookie))) found.push("the accepted answer did not sign in");
+
+  // The accepted answer again, in a session of its own; a counter behind the one stored.
+  const again = await options(null);
+  await expectRefused("replayed assertion", "challenge", await verify(again.cookie, right));
+  await expectRefused("counter going backwards", "counter", await attempt({ counter: 50 }));
+
+  // Another user's passkey as lucas's second factor, after his password.
+  const pending = await pendingSignIn(lucas.email);
+  const theirs = await options(pending, secondFactor);
+  const claires = phone.assert(theirs.json.options!, { credential: passkeysOf.get(users.claire!.email)! });
+  await expectRefused(
+    "another user's passkey as the second factor",
+    "unknownCredential",
+    await verify(theirs.cookie, claires, secondFactor),
+  );
+
+  // A removed passkey: the phone still offers it, the portal no longer knows it.
+  const handle = openDatabase(`file:${dbFile}`);
+  try {
+    expect(await removePasskey(handle.db, lucas.id, lucas.passkeyIds[0]!)).toBe(true);
+  } finally {
+    await handle.close();
+  }
+  await expectRefused("removed passkey", "unknownCredential", await attempt({ counter: 200 }));
+
+  expect(found.join("\n"), found.join("\n")).toBe("");
+}, 60_000);
+
 test("the other user's data is unchanged by the run", (ctx) => {
   if (!claireBefore) ctx.skip(); // the catalogue did not run (a filtered run)
   for (const table of ["users", "cards", "wallets", "card_wallets"])
@@ -1175,6 +1340,7 @@ async function prepareRun() {
     sophie: "sophie.leroy@example.com",
     nina: "nina.roux@example.com",
   };
+  await givePasskeys([emails.marie, emails.claire, emails.lucas]);
   for (const [key, email] of Object.entries(emails)) users[key] = readUser(email);
   const marie = users.marie!;
   const claire = users.claire!;
@@ -1274,6 +1440,40 @@ async function prepareRun() {
       seen.length,
       `the foreign-data check finds none of ${owner.email}'s values in their own card page (${page.status}): its values are wrong`,
     ).toBeGreaterThanOrEqual(2);
+  }
+}
+
+/** The passkeys prepareRun gave, by e-mail: their keys answer the passkey ceremonies' cases. */
+const passkeysOf = new Map<string, SoftCredential>();
+
+/**
+ * A passkey each (issue 32), stored as a registration would (savePasskey), named after its owner so that the
+ * foreign-data check knows it: the rename and remove panel then has ids of both, and the passkey ceremonies
+ * have one to answer with.
+ */
+async function givePasskeys(emails: string[]) {
+  const handle = openDatabase(`file:${dbFile}`);
+  try {
+    for (const email of emails) {
+      const user = await handle.db
+        .selectFrom("users")
+        .select(["id", "first_name"])
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
+      const credential = newSoftCredential({ userHandle: Buffer.from(user.id).toString("base64url") });
+      await savePasskey(handle.db, user.id, {
+        credentialId: credential.id,
+        publicKey: credential.publicKey,
+        counter: 0,
+        transports: ["internal"],
+        multiDevice: true,
+        backedUp: true,
+        name: `Téléphone de ${user.first_name ?? email}`,
+      });
+      passkeysOf.set(email, credential);
+    }
+  } finally {
+    await handle.close();
   }
 }
 
