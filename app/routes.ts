@@ -105,8 +105,14 @@ export default [
       route("profile", "routes/settings/profile.tsx"),
       route("profile/confirm/:field", "routes/settings/profile-confirm.tsx"),
       route("notifications", "routes/settings/notifications.tsx"),
-      route("security", "routes/settings/security.tsx"),
+      // The security page; its passkeys' panels (issue 32 item 1): adding one, then renaming or removing one.
+      route("security", "routes/settings/security.tsx", [
+        route("passkeys/new", "routes/settings/passkey-new.tsx"),
+        route("passkeys/:passkeyId", "routes/settings/passkey.tsx"),
+      ]),
       route("security/mfa/:channel", "routes/settings/security-mfa.tsx"),
+      // The passkey ceremonies of the add panel (Contract P2): its confirmation with a passkey, the registration.
+      route("security/passkeys/ceremony", "routes/settings/passkey-ceremony.ts"),
     ]),
   ]),
 

@@ -42,7 +42,10 @@ const SYSTEMS: [RegExp, string][] = [
 
 const firstMatch = (table: [RegExp, string][], ua: string) => table.find(([pattern]) => pattern.test(ua))?.[1];
 
-export function deviceNameFromUserAgent(ua: string | null | undefined, words: DeviceWords = FRENCH_DEVICE_WORDS): string {
+export function deviceNameFromUserAgent(
+  ua: string | null | undefined,
+  words: DeviceWords = FRENCH_DEVICE_WORDS,
+): string {
   const text = (ua ?? "").slice(0, 1000);
   const browser = firstMatch(BROWSERS, text);
   const system = firstMatch(SYSTEMS, text);

@@ -17,12 +17,15 @@ export const CODE_TTL_MS = 60 * 60 * 1000;
 export const RESEND_WAIT_MS = 60 * 1000;
 export const MAX_ATTEMPTS = 5;
 
-export type CodePurpose = "signIn" | "reveal" | "contactChange";
+export type CodePurpose = "signIn" | "reveal" | "contactChange" | "passkeyAdd";
 
 export interface CodeSubject {
   userId: string;
   purpose: CodePurpose;
-  /** The account id (signIn), the card id (reveal), the pending field (contactChange). */
+  /**
+   * The account id (signIn, and passkeyAdd: the fresh confirmation before adding a passkey, issue 32), the card
+   * id (reveal), the pending field (contactChange).
+   */
   target: string;
 }
 

@@ -115,7 +115,10 @@ export const SIGNED_IN_PAGES = [
   "/settings/profile/confirm/:field",
   "/settings/notifications",
   "/settings/security",
+  "/settings/security/passkeys/new",
+  "/settings/security/passkeys/:passkeyId",
   "/settings/security/mfa/:channel",
+  "/settings/security/passkeys/ceremony",
 ] as const satisfies readonly Page[];
 
 /** Whether this path (already resolved, percent-encoded) is one of those pages. */
