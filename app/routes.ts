@@ -62,6 +62,7 @@ export default [
       route("overflow/new-card", "routes/cards/overflow-new-card.tsx"),
     ]),
     route("cards/:cardId/reveal/key", "routes/cards/reveal-key.ts"),
+    route("cards/:cardId/reveal/passkey", "routes/cards/reveal-passkey.ts"),
     route("cards/:cardId/transactions/:authorizationId/report", "routes/cards/transaction-report.tsx"),
     route("cards/:cardId/transactions/:authorizationId/retry", "routes/cards/transaction-retry.ts"),
     route(

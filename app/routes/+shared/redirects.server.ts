@@ -82,6 +82,7 @@ export const SIGNED_IN_PAGES = [
   "/cards/:cardId/delivery",
   "/cards/:cardId/reveal",
   "/cards/:cardId/reveal/key",
+  "/cards/:cardId/reveal/passkey",
   "/cards/:cardId/unlock-pin",
   "/cards/:cardId/new-card",
   "/cards/:cardId/priority",

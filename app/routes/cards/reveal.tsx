@@ -1,8 +1,9 @@
-import { useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useTranslation } from "~/i18n";
 import { data, Form, href, Link, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/reveal";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
+import { PasskeyButton } from "~/components/PasskeyButton";
 import { useHydrated } from "~/components/useHydrated";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -15,6 +16,7 @@ import { requireActiveCard } from "~/routes/+shared/guards.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession, redirectWithFlash } from "~/routes/+shared/request.server";
+import { grantReveal, revealStepPath as stepPath } from "./reveal-grant.server";
 import { codeDestination, maskDestination, type Account } from "~/.server/services/accounts";
 import { browserRevealTarget, openRevealSession, revealKindFor } from "~/.server/services/card-actions";
 import { grantsReveal } from "~/.server/session";
@@ -27,17 +29,16 @@ import { shownFromThisSite } from "~/routes/+shared/same-site.server";
 
 /**
  * Reveal a virtual card's number, expiry and CVC, or a physical card's PIN (spec 000 §2 "Card reveal
- * panel", §4 "Reveal"; 001 §4 one-time code). Steps in the URL: ask → code → show. A valid code grants
- * one reveal, kept in the session for 5 minutes; the secret itself is shown by the issuer, never by us.
+ * panel", §4 "Reveal"; 001 §4 one-time code). Steps in the URL: ask → code → show. A valid code — or, with
+ * JavaScript and a passkey, the phone's unlock (reveal-passkey.ts, issue 32 item 3) — grants one reveal,
+ * kept in the session for 5 minutes (reveal-grant.server.ts); the secret itself is shown by the issuer,
+ * never by us.
  */
-const GRANT_TTL_MS = 5 * 60 * 1000;
 type Step = "ask" | "code" | "show";
 const stepOf = (url: URL): Step => {
   const step = url.searchParams.get("step");
   return step === "code" || step === "show" ? step : "ask";
 };
-const stepPath = (cardId: string, step: "code" | "show") =>
-  internalPath("/cards/:cardId/reveal", { cardId }, { search: { step } });
 /** The panel's buttons: the ask step's, then the code step's. */
 const INTENT = intents("send", ...CODE_STEP_INTENTS);
 
@@ -63,15 +64,7 @@ function revealCodeStep(
       };
       return issueCode(db, messenger, { subject, channel, destination, message });
     },
-    verified: async () => {
-      const session = await getSession(request);
-      session.set("revealGrant", {
-        cardId: card.id,
-        kind: revealKindFor(card.type),
-        expiresAt: new Date(Date.now() + GRANT_TTL_MS).toISOString(),
-      });
-      return internalRedirect(stepPath(card.id, "show"), { headers: { "Set-Cookie": await commitSession(session) } });
-    },
+    verified: () => grantReveal(request, card),
   };
 }
 
@@ -82,7 +75,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, issuer } = await getPlatform();
   const step = stepOf(new URL(request.url));
   const { channel, destination } = codeDestination(account);
-  const base = { cardId: card.id, kind, step, channel, destination: maskDestination(channel, destination) };
+  const masked = maskDestination(channel, destination);
+  const base = { cardId: card.id, kind, step, channel, destination: masked, hasPasskeys: account.hasPasskeys };
   const noStore = { "Cache-Control": "no-store" };
 
   if (step === "code") {
@@ -129,6 +123,64 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+/**
+ * The ask step. With a passkey on the account and a browser that can use it, the phone's unlock comes first and
+ * the code is the other way (issue 32 item 3); WebAuthn needs a script, so until the page is hydrated — and
+ * always without JavaScript or in the light version, which has none — the step is the code's alone, as before.
+ */
+function AskStep({
+  cardId,
+  kind,
+  hasPasskeys,
+  destination,
+}: {
+  cardId: string;
+  kind: "details" | "pin";
+  hasPasskeys: boolean;
+  destination: string;
+}) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const hintId = useId();
+  const withPasskey = hydrated && hasPasskeys && typeof window.PublicKeyCredential !== "undefined";
+  if (!withPasskey) {
+    return (
+      <>
+        <p>{t(kind === "pin" ? "cards.reveal.askPin" : "cards.reveal.askDetails")}</p>
+        <Form method="post" preventScrollReset>
+          <button type="submit" name="intent" value={INTENT.send} className="button">
+            {t("cards.reveal.send", { destination })}
+          </button>
+        </Form>
+      </>
+    );
+  }
+  return (
+    <>
+      <p>{t(kind === "pin" ? "passkeys.reveal.askPin" : "passkeys.reveal.askDetails")}</p>
+      <PasskeyButton
+        action={href("/cards/:cardId/reveal/passkey", { cardId })}
+        ceremony="authenticate"
+        label={t("passkeys.reveal.show")}
+      />
+      <Form method="post" preventScrollReset className="passkey-alternative">
+        <button
+          type="submit"
+          name="intent"
+          value={INTENT.send}
+          className="button button--secondary"
+          aria-describedby={hintId}
+        >
+          {t("passkeys.reveal.useCode")}
+        </button>
+        <p id={hintId} className="hint">
+          {t("passkeys.reveal.codeHint", { destination })}
+        </p>
+      </Form>
+    </>
+  );
+}
+
 function CopyButton({ frame }: { frame: React.RefObject<HTMLIFrameElement | null> }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
@@ -158,18 +210,12 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
   const { cardId, kind, step } = loaderData;
   const title = t(kind === "pin" ? "cards.reveal.pinTitle" : "cards.reveal.detailsTitle");
   const via = t(loaderData.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
+  const destination = `${loaderData.destination} (${via})`;
 
   return (
     <Panel id="reveal" title={title} closeTo={href("/cards/:cardId", { cardId })} error={codeStepFailed(actionData)}>
       {step === "ask" ? (
-        <>
-          <p>{t(kind === "pin" ? "cards.reveal.askPin" : "cards.reveal.askDetails")}</p>
-          <Form method="post" preventScrollReset>
-            <button type="submit" name="intent" value={INTENT.send} className="button">
-              {t("cards.reveal.send", { destination: `${loaderData.destination} (${via})` })}
-            </button>
-          </Form>
-        </>
+        <AskStep cardId={cardId} kind={kind} hasPasskeys={loaderData.hasPasskeys} destination={destination} />
       ) : null}
       {step === "code" ? (
         <CodeStep
@@ -179,7 +225,7 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
           submitLabel={t("cards.reveal.verify")}
           preventScrollReset
         >
-          <p>{t("auth.code.intro", { destination: `${loaderData.destination} (${via})` })}</p>
+          <p>{t("auth.code.intro", { destination })}</p>
         </CodeStep>
       ) : null}
       {step === "show" ? (
