@@ -2,7 +2,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "~/i18n";
 import { useHydrated } from "./useHydrated";
@@ -74,6 +74,10 @@ export function PasskeyButton({
   const [working, setWorking] = useState(false);
   const [failure, setFailure] = useState<{ key: string; wait: string } | null>(null);
   const alert = useRef<HTMLParagraphElement>(null);
+  // The message is read out and the keyboard lands on it, as on a form's error summary.
+  useEffect(() => {
+    if (failure) alert.current?.focus();
+  }, [failure]);
   if (!hydrated || typeof window.PublicKeyCredential === "undefined") return null;
 
   async function run() {
@@ -105,8 +109,6 @@ export function PasskeyButton({
         : 0;
       const wait = minutes === 1 ? t("errors.guessWait.one") : t("errors.guessWait.other", { count: minutes });
       setFailure({ key: failed.key, wait });
-      // The message is read out and the keyboard lands on it, as a form's error summary.
-      requestAnimationFrame(() => alert.current?.focus());
     } finally {
       setWorking(false);
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { PasskeyRefusal } from "~/.server/services/passkeys";
 import { commitSession, getSession } from "~/routes/+shared/request.server";
-import { unknownIntent } from "~/routes/+shared/intents.server";
+import { frenchWords } from "~/i18n/words.server";
 
 /** One feature's passkey ceremony (sign in, second factor, reveal, add a passkey): the service calls it makes. */
 export interface PasskeyRoute {
@@ -28,7 +28,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export async function passkeyCeremony(request: Request, route: PasskeyRoute): Promise<Response> {
   const form = await request.formData();
   const step = form.get("step");
-  if (step !== "options" && step !== "verify") throw unknownIntent();
+  if (step !== "options" && step !== "verify") return unknownCeremony();
   try {
     return step === "options" ? await optionsStep(request, route) : await verifyStep(request, route, form);
   } catch (thrown) {
@@ -63,6 +63,16 @@ async function verifyStep(request: Request, route: PasskeyRoute, form: FormData)
     return Response.json(refused, { status: 429, headers });
   }
   return Response.json({ error: `passkeys.errors.${outcome.kind}` }, { status: 400, headers });
+}
+
+/**
+ * A post no ceremony knows (no `step` or another one, a feature's unknown `for`): 400 as an unknown intent is
+ * everywhere, as JSON since the button reads JSON, with the error page's French words for whoever reads it
+ * without the page (spec 000 §1).
+ */
+export function unknownCeremony(): Response {
+  const message = frenchWords("errors.unknownIntent");
+  return Response.json({ error: "errors.unknownIntent", message }, { status: 400, headers: NO_STORE });
 }
 
 /** The browser's answer, parsed: undefined when missing, too long or not JSON. */

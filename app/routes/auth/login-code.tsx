@@ -125,7 +125,6 @@ function PasskeyStep({ screen }: { screen: Route.ComponentProps["loaderData"] })
         {t("passkeys.signIn.deadline", { time: formatTime(screen.expiresAt), minutes: screen.minutes })}
       </p>
       <Form method="post" className="passkey-alternative">
-        <p id="use-code-hint">{t("passkeys.signIn.useCodeHint", { via })}</p>
         <button
           type="submit"
           name="intent"
@@ -135,6 +134,9 @@ function PasskeyStep({ screen }: { screen: Route.ComponentProps["loaderData"] })
         >
           {t("passkeys.signIn.useCode")}
         </button>
+        <p id="use-code-hint" className="hint">
+          {t("passkeys.signIn.useCodeHint", { via })}
+        </p>
       </Form>
       <Form method="post" className="actions">
         <button type="submit" name="intent" value={PASSKEY_STEP_INTENT.cancel} className="button button--secondary">

@@ -6,8 +6,7 @@ import { withdrawCodes } from "~/.server/services/codes";
 import { safeRedirectPath } from "~/.server/session";
 import { completeSignIn, signInSubject, waitingSignIn } from "~/routes/+shared/auth.server";
 import { adoptBrowserConsent } from "~/routes/+shared/consent.server";
-import { unknownIntent } from "~/routes/+shared/intents.server";
-import { passkeyCeremony, type PasskeyRoute } from "~/routes/+shared/passkey-ceremony.server";
+import { passkeyCeremony, unknownCeremony, type PasskeyRoute } from "~/routes/+shared/passkey-ceremony.server";
 import { getSession } from "~/routes/+shared/request.server";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
 
@@ -21,7 +20,7 @@ import { internalRedirect } from "~/routes/+shared/redirects.server";
 export async function action({ request }: Route.ActionArgs) {
   const form = await request.clone().formData();
   const use = form.get("for");
-  if (use !== "signIn" && use !== "secondFactor") throw unknownIntent();
+  if (use !== "signIn" && use !== "secondFactor") return unknownCeremony();
   return passkeyCeremony(
     request,
     use === "signIn" ? signInRoute(request, form.get("redirectTo")) : secondFactorRoute(request),
