@@ -1286,6 +1286,18 @@ test("hostile-input catalogue: the passkey ceremonies refuse bad answers in Fren
     await verify(theirs.cookie, claires, secondFactor),
   );
 
+  // Decision 0014: failed assertions count as lucas's wrong codes; once they are spent even a right one is
+  // refused, with when to try again.
+  let failed = await attempt({ tamperSignature: true });
+  for (let tries = 1; failed.a.status === 400 && tries < 12; tries++) failed = await attempt({ tamperSignature: true });
+  const locked = await attempt({ counter: 150 });
+  if (locked.a.status !== 429 || locked.json.error !== "passkeys.errors.locked")
+    found.push(`a right answer once the guesses are spent: ${locked.a.status} ${locked.a.body.slice(0, 80)}`);
+  else if (Number.isNaN(Date.parse(String((locked.json as { retryAt?: string }).retryAt))))
+    found.push("locked without retryAt");
+  if (!looksFrench(fr.passkeys.errors.locked ?? "")) found.push("passkeys.errors.locked has no French words");
+  if (await signedIn(locked.cookie)) found.push("locked: the session is signed in");
+
   // A removed passkey: the phone still offers it, the portal no longer knows it.
   const handle = openDatabase(`file:${dbFile}`);
   try {
