@@ -41,6 +41,9 @@ export default defineConfig({
     rollupOptions: {
       output: {
         manualChunks(id, { getModuleInfo }) {
+          // Vite's helper for dynamic imports, which the root uses: in the shell, else Rollup puts it in the
+          // signed-in chunk and every public page (/login) loads that chunk, 3.9 KB, for it (issue 32).
+          if (id.includes("vite/preload-helper")) return "shell";
           if (!id.startsWith(appDir) || /\/(root|entry\.client)\.tsx$|\/routes\//.test(id) || id.includes("?")) return;
           reachable ??= shells.map(({ chunk, entry }) => ({
             chunk,
