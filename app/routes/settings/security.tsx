@@ -149,12 +149,12 @@ function PasskeyItem({ passkey }: { passkey: PasskeySummary }) {
   const { t } = useTranslation();
   const panel = href("/settings/security/passkeys/:passkeyId", { passkeyId: passkey.id });
   // The repeated links carry their passkey in their accessible name (ACCESSIBILITY.md "Components").
-  const whose = <span className="visually-hidden">{t("passkeys.settings.whose", { name: passkey.name })}</span>;
+  const whose = <span className="visually-hidden"> {t("passkeys.settings.whose", { name: passkey.name })}</span>;
   return (
     <li className="choice-list__item passkey-item">
       <h3 className="choice-list__name passkey-item__name">{passkey.name}</h3>
       <p className="passkey-item__facts">
-        <span>{t("passkeys.settings.added", { date: formatDate(passkey.createdAt) })}</span>
+        <span>{t("passkeys.settings.added", { date: formatDate(passkey.createdAt) })}</span>{" "}
         <span>
           {passkey.lastUsedAt
             ? t("passkeys.settings.lastUsed", { date: formatDate(passkey.lastUsedAt) })
