@@ -1,9 +1,14 @@
+import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test, type TestAccount } from "./fixtures";
-import { expectAccessible, latestCodeFor } from "./helpers";
+import { expectAccessible, latestCodeFor, MARIE, signIn } from "./helpers";
 import { credentialsOf, seedPasskey } from "./passkeys";
+import { startStripePortal, type StripePortal } from "./stripe-portal";
+import { openDatabase } from "../../app/.server/db";
 import { removePasskey } from "../../app/.server/services/passkeys";
 import { softAuthenticator } from "../support/soft-authenticator";
+import { serveStripeJsStandIn, stripeJsRecord } from "../support/stripe-js-stand-in";
+import { resourceMissing, type StandInAnswer } from "../support/stripe-stand-in";
 
 /**
  * The reveal of a card's PIN or details with a passkey instead of a code (issue 32 item 3; spec 000 §4 "Reveal"):
@@ -218,6 +223,88 @@ test.describe("with JavaScript", () => {
     await expect(panel.getByRole("button", { name: /^Recevoir un code à .+@example\.com/ })).toBeVisible();
     await expect(panel.getByRole("button", { name: PASSKEY_BUTTON })).toHaveCount(0);
     await expectAccessible(page, "reveal, ask, light version with a passkey");
+  });
+});
+
+/**
+ * Stripe Issuing draws the secret in the browser (decision 0018): after a passkey, as after a code, the panel's
+ * script gets the ephemeral key for Stripe.js's nonce from /cards/:cardId/reveal/key, which spends the grant. A
+ * portal of this describe's own with Stripe keys, its API's loopback stand-in answering the keys, and a stand-in of
+ * Stripe.js in the browser (as stripe-elements.spec.ts, on the port after the two projects').
+ */
+test.describe("with Stripe Issuing", () => {
+  const port = Number(process.env.E2E_PORT ?? 3100) + 2;
+  const base = `http://localhost:${port}`;
+  let portal: StripePortal | undefined;
+  /** What the portal sent to make each ephemeral key. */
+  const keyRequests: Record<string, string>[] = [];
+  const answer = (method: string, path: string, form: Record<string, string>): StandInAnswer => {
+    if (method !== "POST" || path !== "/v1/ephemeral_keys") return resourceMissing(method, path);
+    keyRequests.push(form);
+    const keysMade = keyRequests.length;
+    const now = Math.floor(Date.now() / 1000);
+    const key = { id: `ephkey_${keysMade}`, object: "ephemeral_key", created: now, expires: now + 300 };
+    return { status: 200, body: { ...key, secret: `ek_test_passkey_${keysMade}`, livemode: false } };
+  };
+
+  test.use({ baseURL: base });
+  test.beforeAll(async () => {
+    if (!jsOn()) return;
+    test.setTimeout(90_000);
+    portal = await startStripePortal("e2e-stripe-passkeys", port, answer);
+  });
+  test.afterAll(async () => {
+    await portal?.stop();
+  });
+
+  test("the PIN element after a passkey: the key made once for Stripe.js's nonce, the grant spent", async ({
+    page,
+  }) => {
+    test.skip(!jsOn(), "Stripe.js and WebAuthn both need a script");
+    await serveStripeJsStandIn(page);
+    await signIn(page, MARIE);
+    // Her passkey, added once she is signed in (with one, the sign-in itself would ask for it).
+    const handle = openDatabase(`file:${resolve("data/e2e-stripe-passkeys.sqlite")}`);
+    try {
+      const marie = await handle.db
+        .selectFrom("users")
+        .select("id")
+        .where("email", "=", MARIE)
+        .executeTakeFirstOrThrow();
+      await seedPasskey(page, { userId: marie.id }, handle.db);
+    } finally {
+      await handle.close();
+    }
+    const href = await page.locator(`a[href^="/cards/card_"]`, { hasText: "4242" }).first().getAttribute("href");
+    const cardPath = new URL(href!, base).pathname;
+    await page.goto(`${cardPath}/reveal`);
+    const panel = page.getByRole("dialog", { name: "Code PIN" });
+    const before = keyRequests.length;
+    await panel.getByRole("button", { name: PASSKEY_BUTTON }).click();
+    await expect(page).toHaveURL(/\/reveal\?step=show$/);
+    await expect(panel.locator("[data-stripe-element=issuingCardPinDisplay]")).toBeVisible();
+    const record = await stripeJsRecord(page);
+    expect(record.nonces).toHaveLength(1);
+    // The key was made for the card and nonce Stripe.js made, and mounted with them.
+    const [{ issuingCard, nonce }] = record.nonces as [{ issuingCard: string; nonce: string }];
+    expect(keyRequests.slice(before)).toEqual([{ issuing_card: issuingCard, nonce }]);
+    expect(record.mounted).toEqual([
+      {
+        type: "issuingCardPinDisplay",
+        options: { issuingCard, nonce, ephemeralKeySecret: `ek_test_passkey_${before + 1}` },
+      },
+    ]);
+    await expectAccessible(page, "Stripe reveal, PIN shown after the passkey");
+
+    // The key spent the grant: no second key, and a reload asks again.
+    const again = await page.request.post(`${cardPath}/reveal/key`, {
+      form: { nonce: "ephkn_again" },
+      headers: { Origin: base },
+    });
+    expect(again.status()).toBe(403);
+    expect(keyRequests).toHaveLength(before + 1);
+    await page.reload();
+    await expect(page).toHaveURL(/\/reveal$/);
   });
 });
 
