@@ -52,8 +52,11 @@ async function addPasskey(page: Page, account: TestAccount, name: string) {
   await panel(page)
     .getByRole("button", { name: /^Recevoir un code à / })
     .click();
+  // The code step once the code is sent, the name step once it is right (the settings' own journey details them).
+  await expect(page).toHaveURL(/\?step=code$/);
   await page.getByLabel("Code à 6 chiffres").fill(await latestCodeFor(page.request, account.email, ADD_SUBJECT));
   await page.getByRole("button", { name: "Valider le code" }).click();
+  await expect(page).toHaveURL(/\?step=add$/);
   await page.getByLabel("Nom de la clé d’accès").fill(name);
   await expectAccessible(page, "add a passkey, name");
   await page.getByRole("button", { name: "Créer la clé d’accès" }).click();
