@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { expectAccessible, latestCodeFor, wrongCodeFor } from "./helpers";
+import { virtualAuthenticator } from "./passkeys";
 import { deviceNameFromUserAgent } from "../../app/domain/device-name";
 import { formatDate } from "../../app/domain/dates";
 import { findPasskey, listPasskeys, savePasskey } from "../../app/.server/services/passkeys";
@@ -18,24 +19,11 @@ const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
 const CODE_SUBJECT = "Votre code pour ajouter une clé d’accès";
 const today = () => formatDate(new Date().toISOString());
 
-/** A virtual platform authenticator (the phone's unlock, user verification passed), through the DevTools protocol. */
-async function addVirtualAuthenticator(page: Page) {
-  const client = await page.context().newCDPSession(page);
-  await client.send("WebAuthn.enable");
-  await client.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
-/** A passkey stored as a registration would store it (its key is never used here: no ceremony runs with it). */
-function seedPasskey(db: DB, userId: string, name: string, options: { backedUp?: boolean; at?: Date } = {}) {
+/**
+ * A passkey stored as a registration would store it, in the database only (its key is never used here: no ceremony
+ * runs with it, so no authenticator is needed, with JavaScript off too).
+ */
+function storePasskey(db: DB, userId: string, name: string, options: { backedUp?: boolean; at?: Date } = {}) {
   return savePasskey(
     db,
     userId,
@@ -64,7 +52,8 @@ test("with JavaScript, a person adds a passkey after a code, confirms with it la
   test.skip(!jsOn(), "WebAuthn needs a script: the JS-off project checks the list, rename and remove below");
   const account = await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] });
   await signInAs(page, account);
-  await addVirtualAuthenticator(page);
+  // The phone's unlock: Chromium's virtual authenticator (its passkeys synced, as a phone's are).
+  await virtualAuthenticator(page);
 
   // None yet: one sentence says what a passkey is; the add link shows once the page runs its script.
   await page.goto("/settings/security");
@@ -110,6 +99,7 @@ test("with JavaScript, a person adds a passkey after a code, confirms with it la
   const item = card.getByRole("listitem").filter({ has: page.getByRole("heading", { name: deviceName }) });
   await expect(item.getByText(`Ajoutée le ${today()}`)).toBeVisible();
   await expect(item.getByText("Jamais utilisée")).toBeVisible();
+  await expect(item.getByText("Synchronisée", { exact: true })).toBeVisible();
   await expectAccessible(page, "security settings, one passkey added");
   // The person is told by e-mail, in case it was not them.
   const outbox = await (await page.request.get("/dev/outbox")).text();
@@ -164,11 +154,11 @@ test("a passkey already there is listed, renamed and removed, without JavaScript
 }) => {
   const { db } = e2eDatabase.handle;
   const account = await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] });
-  const older = await seedPasskey(db, account.userId, "Téléphone perso", {
+  const older = await storePasskey(db, account.userId, "Téléphone perso", {
     backedUp: true,
     at: new Date(Date.now() - 86_400_000),
   });
-  const newer = await seedPasskey(db, account.userId, "Ordinateur portable");
+  const newer = await storePasskey(db, account.userId, "Ordinateur portable");
   await signInAs(page, account);
 
   await page.goto("/settings/security");
@@ -233,6 +223,28 @@ test("a passkey already there is listed, renamed and removed, without JavaScript
   }
 });
 
+test("removing the last passkey of an account without codes never locks it out: it is asked to choose its codes", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  // No e-mail or SMS code set up: the passkey alone stood for the second factor (spec 001 §4, decision 0061).
+  const account = await makeAccount({ mfa: null, cards: [{ type: "physical", lastFour: "3005" }] });
+  const only = await storePasskey(e2eDatabase.handle.db, account.userId, "Téléphone pro");
+  await signInAs(page, account);
+  await page.goto(`/settings/security/passkeys/${only.id}?step=remove`);
+  await expect(page.getByText(/^C’est votre seule clé d’accès et aucun code de connexion n’est activé/)).toBeVisible();
+  await expectAccessible(page, "remove the last passkey of an account without codes");
+  await page.getByRole("button", { name: "Supprimer la clé d’accès", exact: true }).click();
+
+  // Held until a code channel is chosen, as any account without a second factor; the e-mail is offered.
+  await expect(page).toHaveURL(/\/secure-account\/second-factor$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sécurisez votre compte");
+  await expect(page.getByRole("link", { name: "Activer Par e-mail" })).toBeVisible();
+  await expectAccessible(page, "secure account after the last passkey was removed");
+});
+
 test("another person's passkey, or an unknown one, is neither shown, renamed nor removed", async ({
   page,
   makeAccount,
@@ -241,7 +253,7 @@ test("another person's passkey, or an unknown one, is neither shown, renamed nor
 }) => {
   const { db } = e2eDatabase.handle;
   const owner = await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] });
-  const theirs = await seedPasskey(db, owner.userId, "Téléphone de quelqu’un d’autre");
+  const theirs = await storePasskey(db, owner.userId, "Téléphone de quelqu’un d’autre");
   const intruder = await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] });
   await signInAs(page, intruder);
 

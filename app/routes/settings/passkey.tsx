@@ -13,7 +13,8 @@ import { INTENT_FIELD, intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { getPlatform } from "~/.server/platform";
-import { codeDestination, maskDestination } from "~/.server/services/accounts";
+import { codeDestination, maskDestination, type Account } from "~/.server/services/accounts";
+import { mustSetUpMfa } from "~/.server/services/security";
 import { findPasskey, listPasskeys, removePasskey, renamePasskey } from "~/.server/services/passkeys";
 import { sendPasskeyNotice } from "./passkey-notice.server";
 
@@ -24,13 +25,28 @@ import { sendPasskeyNotice } from "./passkey-notice.server";
  * one danger button and the way back. A passkey that is not the person's (unknown, removed, another user's) is
  * the security page with one message, on the page as on the post: nothing says whether it exists.
  *
- * Removing the last passkey never locks anyone out: codes by e-mail always exist (codeDestination falls back to
- * the account's e-mail), so the next sign-in asks for the password and a code, and the panel says where it goes.
+ * Removing the last passkey never locks anyone out, and the panel says what follows: with codes on, the next
+ * sign-in asks for the password and a code (by e-mail at least: codeDestination falls back to the account's
+ * e-mail), and says where it goes; with no code on, the account is held at /secure-account to choose its codes
+ * (spec 001 §4 "MFA-required", security.ts mustSetUpMfa: a passkey no longer stands for them); with bypassMFA,
+ * the password alone.
  */
 const LIST = "/settings/security" as const;
 const INTENT = intents("rename", "remove");
 const renameSchema = z.object({ name: passkeyNameSchema });
 type Step = "rename" | "remove";
+
+/** How the person signs in once their last passkey is gone (the words of the remove panel). */
+function afterLastPasskey(account: Account): "code" | "chooseCodes" | "password" {
+  if (account.mfaEnabled) return "code";
+  return mustSetUpMfa({ ...account, hasPasskeys: false }) ? "chooseCodes" : "password";
+}
+
+const AFTER_LAST = {
+  code: "passkeys.settings.panel.removeLast",
+  chooseCodes: "passkeys.settings.panel.removeLastChoose",
+  password: "passkeys.settings.panel.removeLastPassword",
+} as const;
 
 const notFound = (request: Request) =>
   redirectWithFlash(request, LIST, { kind: "error", message: "passkeys.settings.notFound" });
@@ -46,8 +62,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     step,
     passkey: { id: passkey.id, name: passkey.name },
-    // The last one: the panel says the sign-in goes back to the password and a code, and where that code goes.
-    last: others === 0 ? { channel, destination: maskDestination(channel, destination) } : null,
+    // The last one: the panel says how the person signs in after it (the code, and where it goes).
+    last:
+      others === 0
+        ? { channel, destination: maskDestination(channel, destination), then: afterLastPasskey(account) }
+        : null,
   };
 }
 
@@ -119,7 +138,7 @@ export default function PasskeyPanel({ loaderData, actionData }: Route.Component
     return (
       <Panel id="passkey-remove" title={t("passkeys.settings.panel.removeTitle")} closeTo={LIST}>
         <p>{t("passkeys.settings.panel.removeIntro", { name: passkey.name })}</p>
-        {last ? <p>{t("passkeys.settings.panel.removeLast", { via, destination: last.destination })}</p> : null}
+        {last ? <p>{t(AFTER_LAST[last.then], { via, destination: last.destination })}</p> : null}
         <p className="hint">{t("passkeys.settings.panel.removeHint")}</p>
         <Form method="post" className="actions" preventScrollReset>
           <button type="submit" name={INTENT_FIELD} value={INTENT.remove} className="button button--danger">
