@@ -1,7 +1,7 @@
 import type { CDPSession, Page } from "@playwright/test";
 import type { DB } from "../../app/.server/db";
 import { savePasskey, type PasskeySummary } from "../../app/.server/services/passkeys";
-import { newSoftCredential, privateKeyPkcs8, type SoftCredential } from "../support/soft-authenticator";
+import { newSoftCredential, passkeyRecord, privateKeyPkcs8, type SoftCredential } from "../support/soft-authenticator";
 
 /**
  * Passkeys in journeys (issue 32): Chromium's virtual authenticator, driven through the DevTools protocol,
@@ -97,14 +97,6 @@ export async function seedPasskey(
       backupState: true,
     },
   });
-  const passkey = await savePasskey(db, account.userId, {
-    credentialId: credential.id,
-    publicKey: credential.publicKey,
-    counter: 0,
-    transports: ["internal", "hybrid"],
-    multiDevice: true,
-    backedUp: true,
-    name,
-  });
+  const passkey = await savePasskey(db, account.userId, passkeyRecord(credential, name));
   return { authenticator, credential, passkey };
 }

@@ -12,6 +12,7 @@ import { openDatabase } from "../../app/.server/db";
 import { removePasskey, savePasskey } from "../../app/.server/services/passkeys";
 import {
   newSoftCredential,
+  passkeyRecord,
   softAuthenticator,
   type Answer as Knobs,
   type SoftCredential,
@@ -1473,15 +1474,7 @@ async function givePasskeys(emails: string[]) {
         .where("email", "=", email)
         .executeTakeFirstOrThrow();
       const credential = newSoftCredential({ userHandle: Buffer.from(user.id).toString("base64url") });
-      await savePasskey(handle.db, user.id, {
-        credentialId: credential.id,
-        publicKey: credential.publicKey,
-        counter: 0,
-        transports: ["internal"],
-        multiDevice: true,
-        backedUp: true,
-        name: `Téléphone de ${user.first_name ?? email}`,
-      });
+      await savePasskey(handle.db, user.id, passkeyRecord(credential, `Téléphone de ${user.first_name ?? email}`));
       passkeysOf.set(email, credential);
     }
   } finally {

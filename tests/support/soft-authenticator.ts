@@ -132,6 +132,22 @@ export function newSoftCredential(
   };
 }
 
+/**
+ * What `savePasskey` stores of a credential made outside a ceremony: its id, COSE key, counter and backup flags,
+ * a platform authenticator's transports, under `name`.
+ */
+export function passkeyRecord(credential: SoftCredential, name: string) {
+  return {
+    credentialId: credential.id,
+    publicKey: credential.publicKey,
+    counter: credential.counter,
+    transports: ["internal", "hybrid"],
+    multiDevice: credential.backupEligible,
+    backedUp: credential.backedUp,
+    name,
+  };
+}
+
 /** The PKCS#8 private key, base64 (not url): what CDP's `WebAuthn.addCredential` takes. */
 export function privateKeyPkcs8(credential: SoftCredential): string {
   return credential.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64");
@@ -170,6 +186,17 @@ function clientData(type: string, challenge: string, origin: string, answer: Ans
   );
 }
 
+/** What both answers' JSON say around their response: the credential id twice, as `toJSON()` writes it. */
+function publicKeyCredential(id: string) {
+  return {
+    id,
+    rawId: id,
+    type: "public-key" as const,
+    authenticatorAttachment: "platform" as const,
+    clientExtensionResults: {},
+  };
+}
+
 export interface SoftAuthenticator {
   /** Every credential made so far, oldest first. */
   readonly credentials: SoftCredential[];
@@ -202,13 +229,8 @@ export function softAuthenticator(site: {
         ["authData", authData],
       ]),
     );
-    const id = answer.credentialId ?? credential.id;
     return {
-      id,
-      rawId: id,
-      type: "public-key",
-      authenticatorAttachment: "platform",
-      clientExtensionResults: {},
+      ...publicKeyCredential(answer.credentialId ?? credential.id),
       response: {
         clientDataJSON: base64url(data),
         attestationObject: base64url(attestation),
@@ -230,13 +252,8 @@ export function softAuthenticator(site: {
     const authData = authenticatorData(options.rpId ?? site.rpId, credential, answer, counter, false);
     const signature = sign("sha256", Buffer.concat([authData, sha256(data)]), credential.privateKey);
     if (answer.tamperSignature) signature[signature.length - 1]! ^= 0x01;
-    const id = answer.credentialId ?? credential.id;
     return {
-      id,
-      rawId: id,
-      type: "public-key",
-      authenticatorAttachment: "platform",
-      clientExtensionResults: {},
+      ...publicKeyCredential(answer.credentialId ?? credential.id),
       response: {
         clientDataJSON: base64url(data),
         authenticatorData: base64url(authData),

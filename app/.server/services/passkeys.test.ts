@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   encodeCbor,
   newSoftCredential,
+  passkeyRecord,
   softAuthenticator,
   type Answer,
   type SoftAuthenticator,
@@ -250,15 +251,7 @@ describe("happy paths", () => {
     const authenticator = phone();
     const credential = newSoftCredential({ userHandle: Buffer.from(user.id).toString("base64url") });
     authenticator.credentials.push(credential);
-    const passkey = await savePasskey(handle.db, user.id, {
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      counter: 0,
-      transports: ["internal"],
-      multiDevice: true,
-      backedUp: true,
-      name: "Fixture",
-    });
+    const passkey = await savePasskey(handle.db, user.id, passkeyRecord(credential, "Fixture"));
     expect(await attempt(authenticator, { purpose: "signIn" })).toEqual({
       kind: "ok",
       userId: user.id,
@@ -376,6 +369,15 @@ describe("bad input: challenges", () => {
     expect(await finishRegistration(handle.db, rp, user.id, binding, phone().register(theirs), "X")).toEqual({
       kind: "challenge",
     });
+    // A registration's challenge answered as a sign-in, and a sign-in's as a registration.
+    const registering = await registrationOptions(handle.db, rp, user, binding);
+    const signedWith = authenticator.assert({ challenge: registering.challenge, rpId: rp.id });
+    expect(await finishAuthentication(handle.db, rp, { purpose: "signIn" }, binding, signedWith)).toEqual({
+      kind: "challenge",
+    });
+    const signingIn = await authenticationOptions(handle.db, rp, { purpose: "signIn" }, binding);
+    const madeWith = phone().register({ ...options, challenge: signingIn!.challenge });
+    expect(await finishRegistration(handle.db, rp, user.id, binding, madeWith, "Y")).toEqual({ kind: "challenge" });
     expect(await listPasskeys(handle.db, user.id)).toHaveLength(1);
   });
 });
@@ -598,16 +600,7 @@ describe("bad input: registrations", () => {
   test(`no more than PASSKEY_LIMIT passkeys`, async () => {
     const user = await addUser();
     for (let i = 0; i < PASSKEY_LIMIT; i++) {
-      const credential = newSoftCredential();
-      await savePasskey(handle.db, user.id, {
-        credentialId: credential.id,
-        publicKey: credential.publicKey,
-        counter: 0,
-        transports: ["internal"],
-        multiDevice: true,
-        backedUp: true,
-        name: `Appareil ${i + 1}`,
-      });
+      await savePasskey(handle.db, user.id, passkeyRecord(newSoftCredential(), `Appareil ${i + 1}`));
     }
     const binding = newBinding();
     const options = await registrationOptions(handle.db, rp, user, binding);
