@@ -15,9 +15,9 @@ import type {
  */
 
 /** The values the tiny CBOR encoder below writes: enough for attestation objects and COSE keys. */
-export type Cbor = number | string | Uint8Array | Cbor[] | Map<number | string, Cbor>;
+export type Cbor = number | string | Uint8Array | Map<number | string, Cbor>;
 
-/** CBOR (RFC 8949) of a value: unsigned and negative integers, byte and text strings, arrays, maps in their given order. */
+/** CBOR (RFC 8949) of a value: unsigned and negative integers, byte and text strings, maps in their given order. */
 export function encodeCbor(value: Cbor): Uint8Array {
   const parts: Uint8Array[] = [];
   const head = (major: number, length: number) => {
@@ -43,9 +43,6 @@ export function encodeCbor(value: Cbor): Uint8Array {
     } else if (item instanceof Uint8Array) {
       head(2, item.length);
       parts.push(item);
-    } else if (Array.isArray(item)) {
-      head(4, item.length);
-      item.forEach(write);
     } else {
       head(5, item.size);
       for (const [key, entry] of item) {

@@ -109,6 +109,30 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 
 describe("the software authenticator answers as a browser does", () => {
+  test("its CBOR is RFC 8949's (appendix A's examples)", () => {
+    const hex = (value: Parameters<typeof encodeCbor>[0]) => Buffer.from(encodeCbor(value)).toString("hex");
+    expect([0, 23, 24, 500, 1_000_000, -1, -7, -500].map(hex)).toEqual([
+      "00",
+      "17",
+      "1818",
+      "1901f4",
+      "1a000f4240",
+      "20",
+      "26",
+      "3901f3",
+    ]);
+    expect(hex("IETF")).toBe("6449455446");
+    expect(hex(Uint8Array.of(1, 2, 3, 4))).toBe("4401020304");
+    expect(
+      hex(
+        new Map<string | number, Parameters<typeof encodeCbor>[0]>([
+          [1, 2],
+          ["a", new Map()],
+        ]),
+      ),
+    ).toBe("a201026161a0");
+  });
+
   // The test tool itself, checked by the library the service uses, without the service.
   test("a registration and an assertion verify; each knob is refused", async () => {
     const authenticator = phone();
