@@ -223,6 +223,25 @@ test("a passkey already there is listed, renamed and removed, without JavaScript
   }
 });
 
+test("the light version (Save-Data) lists the passkeys but offers no adding, and says why", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  const account = await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] });
+  await storePasskey(e2eDatabase.handle.db, account.userId, "Téléphone perso");
+  await signInAs(page, account);
+  await page.setExtraHTTPHeaders({ "Save-Data": "on" });
+  await page.goto("/settings/security");
+  const card = passkeysCard(page);
+  await expect(card.getByRole("heading", { level: 3 })).toHaveText(["Téléphone perso"]);
+  await expect(card.getByRole("link", { name: "Ajouter une clé d’accès" })).toHaveCount(0);
+  await expect(card.getByText("Pour ajouter une clé d’accès, activez JavaScript")).toBeVisible();
+  await expect(card.getByText(/^Version légère : votre navigateur demande d’économiser les données/)).toBeVisible();
+  await expectAccessible(page, "security settings, light version");
+});
+
 test("removing the last passkey of an account without codes never locks it out: it is asked to choose its codes", async ({
   page,
   makeAccount,

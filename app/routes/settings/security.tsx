@@ -6,6 +6,7 @@ import { ErrorSummary, Field, NewSecretPair, RequiredNote } from "~/components/f
 import { PageHeader } from "~/components/PageHeader";
 import { MfaOptions } from "~/components/SecondFactor";
 import { useHydrated } from "~/components/useHydrated";
+import { LightVersionNote } from "~/components/LightVersion";
 import { formatDate } from "~/domain/dates";
 import { changePasswordSchema, type ChangePasswordForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
@@ -139,7 +140,10 @@ function PasskeysCard({ passkeys }: { passkeys: PasskeySummary[] }) {
           </Link>
         </p>
       ) : (
-        <p className="hint">{t(hydrated ? "passkeys.settings.unsupported" : "passkeys.settings.needsJs")}</p>
+        <>
+          <p className="hint">{t(hydrated ? "passkeys.settings.unsupported" : "passkeys.settings.needsJs")}</p>
+          <LightVersionNote className="hint" />
+        </>
       )}
     </section>
   );
