@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { expectAccessible, latestCodeFor, wrongCodeFor } from "./helpers";
+import { expectAccessible, expectNoHorizontalScroll, latestCodeFor, wrongCodeFor } from "./helpers";
 import { virtualAuthenticator } from "./passkeys";
 import { deviceNameFromUserAgent } from "../../app/domain/device-name";
 import { formatDate } from "../../app/domain/dates";
@@ -240,6 +240,30 @@ test("the light version (Save-Data) lists the passkeys but offers no adding, and
   await expect(card.getByText("Pour ajouter une clé d’accès, activez JavaScript")).toBeVisible();
   await expect(card.getByText(/^Version légère : votre navigateur demande d’économiser les données/)).toBeVisible();
   await expectAccessible(page, "security settings, light version");
+});
+
+test.describe("on a 320 px wide phone", () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test("a long unbroken passkey name wraps: the list and its panels scroll only downwards", async ({
+    page,
+    makeAccount,
+    signInAs,
+    e2eDatabase,
+  }) => {
+    const account = await makeAccount({ cards: [{ type: "physical", lastFour: "3005" }] });
+    const long = "Ordinateur".repeat(6);
+    const passkey = await storePasskey(e2eDatabase.handle.db, account.userId, long, { backedUp: true });
+    await signInAs(page, account);
+    await page.goto("/settings/security");
+    await expect(passkeysCard(page).getByRole("heading", { name: long })).toBeVisible();
+    await expectNoHorizontalScroll(page, "security settings with a long passkey name at 320 px");
+    await page.goto(`/settings/security/passkeys/${passkey.id}?step=remove`);
+    await expect(page.getByText(`La clé d’accès « ${long} » ne permettra plus`)).toBeVisible();
+    await expectNoHorizontalScroll(page, "remove panel with a long passkey name at 320 px");
+    await page.goto("/settings/security/passkeys/new");
+    await expectNoHorizontalScroll(page, "add panel at 320 px");
+  });
 });
 
 test("removing the last passkey of an account without codes never locks it out: it is asked to choose its codes", async ({
