@@ -67,6 +67,8 @@ test.describe("with JavaScript", () => {
     await panel.getByRole("button", { name: PASSKEY_BUTTON }).click();
     await expect(page).toHaveURL(/\/reveal\?step=show$/);
     await expect(page.frameLocator("iframe[title='Code PIN']").getByText("1234")).toBeVisible();
+    // The button that had the focus went with the ask step: the focus stays in the panel, never on <body>.
+    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest("dialog")))).toBe(true);
     await expectAccessible(page, "reveal, PIN shown after the passkey");
     await expectNoCodeSent(page, account.email);
     // The phone's unlock was asked for: its counter moved on.
