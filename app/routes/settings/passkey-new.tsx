@@ -7,7 +7,7 @@ import { Field } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { PasskeyButton } from "~/components/PasskeyButton";
 import { useHydrated } from "~/components/useHydrated";
-import { LightVersionNote } from "~/components/LightVersion";
+import { LightVersionNote, NoScript } from "~/components/LightVersion";
 import { deviceNameFromUserAgent } from "~/domain/device-name";
 import { getInstance } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -185,13 +185,13 @@ function AddStep({ defaultName }: { defaultName: string }) {
             fields={() => ({ for: "register", name: nameOf() })}
           />
         </>
+      ) : hydrated ? (
+        <p className="alert alert--warning">{t("passkeys.settings.unsupported")}</p>
       ) : (
-        <>
-          <p className="alert alert--warning">
-            {t(hydrated ? "passkeys.settings.unsupported" : "passkeys.settings.new.needsJs")}
-          </p>
+        <NoScript>
+          <p className="alert alert--warning">{t("passkeys.settings.new.needsJs")}</p>
           <LightVersionNote className="hint" />
-        </>
+        </NoScript>
       )}
     </>
   );

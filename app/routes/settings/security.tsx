@@ -6,7 +6,7 @@ import { ErrorSummary, Field, NewSecretPair, RequiredNote } from "~/components/f
 import { PageHeader } from "~/components/PageHeader";
 import { MfaOptions } from "~/components/SecondFactor";
 import { useHydrated } from "~/components/useHydrated";
-import { LightVersionNote } from "~/components/LightVersion";
+import { LightVersionNote, NoScript } from "~/components/LightVersion";
 import { formatDate } from "~/domain/dates";
 import { changePasswordSchema, type ChangePasswordForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
@@ -110,7 +110,8 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
 /**
  * The person's passkeys (issue 32 item 1), newest first, each with its dates and its panel's links; with none,
  * what a passkey is. Adding one needs the browser's WebAuthn: the link shows once the page runs its script in a
- * browser that has it; before that, a short hint. The list, renaming and removing work without JavaScript.
+ * browser that has it; where no script runs (JavaScript off, the light version), a short hint says why it is not
+ * there. The list, renaming and removing work without JavaScript.
  */
 function PasskeysCard({ passkeys }: { passkeys: PasskeySummary[] }) {
   const { t } = useTranslation();
@@ -139,11 +140,14 @@ function PasskeysCard({ passkeys }: { passkeys: PasskeySummary[] }) {
             {t("passkeys.settings.add")}
           </Link>
         </p>
+      ) : hydrated ? (
+        <p className="hint">{t("passkeys.settings.unsupported")}</p>
       ) : (
-        <>
-          <p className="hint">{t(hydrated ? "passkeys.settings.unsupported" : "passkeys.settings.needsJs")}</p>
+        // Said only where no script will run (JavaScript off, the light version), not while a page hydrates.
+        <NoScript>
+          <p className="hint">{t("passkeys.settings.needsJs")}</p>
           <LightVersionNote className="hint" />
-        </>
+        </NoScript>
       )}
     </section>
   );
