@@ -100,7 +100,7 @@ test("a wrong password is refused with the same words as an unknown e-mail", asy
   await page.getByLabel("Mot de passe").fill("not-her-password");
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === "POST"),
-    page.getByRole("button", { name: "Se connecter" }).click(),
+    page.getByRole("button", { name: "Se connecter", exact: true }).click(),
   ]);
   expect(response.status()).toBe(400);
   await expect(page.getByRole("heading", { name: "Il y a un problème" })).toBeVisible();
@@ -119,13 +119,13 @@ test("a wrong password is refused with the same words as an unknown e-mail", asy
 
   await page.getByLabel("Adresse e-mail").fill("nobody@example.com");
   await page.getByLabel("Mot de passe").fill("whatever-Password1!");
-  await page.getByRole("button", { name: "Se connecter" }).click();
+  await page.getByRole("button", { name: "Se connecter", exact: true }).click();
   await expect(page.locator(".error-summary li")).toHaveText(message);
 
   // Empty fields: one message per field, linked from the summary.
   await page.getByLabel("Adresse e-mail").fill("");
   await page.getByLabel("Mot de passe").fill("");
-  await page.getByRole("button", { name: "Se connecter" }).click();
+  await page.getByRole("button", { name: "Se connecter", exact: true }).click();
   await expect(page.getByRole("link", { name: "Saisissez votre adresse e-mail" })).toHaveAttribute(
     "href",
     "#login-email",

@@ -64,7 +64,7 @@ export function wrongCodeFor(code: string): string {
 export async function submitPassword(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.getByLabel("Adresse e-mail").fill(email);
   await page.getByLabel("Mot de passe").fill(password);
-  await page.getByRole("button", { name: "Se connecter" }).click();
+  await page.getByRole("button", { name: "Se connecter", exact: true }).click();
 }
 
 /** Signs in through the real forms: password, then the code from the outbox when MFA is on. */

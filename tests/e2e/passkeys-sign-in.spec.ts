@@ -40,7 +40,7 @@ test.describe("with JavaScript", () => {
     const account = await makeAccount(CARD);
     await seedPasskey(page, account, e2eDatabase.handle.db);
     await page.goto("/login");
-    await expect(page.getByRole("button", { name: "Connexion avec une clé d’accès" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Se connecter avec une clé d’accès" })).toBeVisible();
     await expectAccessible(page, "sign-in with the passkey offered");
 
     await passwordThenPasskeyStep(page, account);
@@ -57,7 +57,7 @@ test.describe("with JavaScript", () => {
     const account = await makeAccount(CARD);
     await seedPasskey(page, account, e2eDatabase.handle.db);
     await page.goto("/login");
-    await page.getByRole("button", { name: "Connexion avec une clé d’accès" }).click();
+    await page.getByRole("button", { name: "Se connecter avec une clé d’accès" }).click();
     await expectSignedIn(page);
     expect(await codeSent(page.request, account.email)).toBe(false);
   });
@@ -91,7 +91,7 @@ test.describe("with JavaScript", () => {
     expect(await removePasskey(e2eDatabase.handle.db, account.userId, passkey.id)).toBe(true);
 
     await page.goto("/login");
-    await page.getByRole("button", { name: "Connexion avec une clé d’accès" }).click();
+    await page.getByRole("button", { name: "Se connecter avec une clé d’accès" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "clé d’accès" });
     await expect(alert).toHaveText(
       "Cette clé d’accès n’est pas enregistrée pour ce compte : elle a peut-être été supprimée. Utilisez un code.",

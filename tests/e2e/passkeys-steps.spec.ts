@@ -198,7 +198,7 @@ async function signInWithCode(page: Page, account: TestAccount): Promise<Run> {
 async function signInWithPasskey(page: Page): Promise<Run> {
   const tally = new Tally(page);
   await openSignIn(page);
-  await tally.unlock(page.getByRole("button", { name: "Connexion avec une clé d’accès" }));
+  await tally.unlock(page.getByRole("button", { name: "Se connecter avec une clé d’accès" }));
   await expectSignedIn(page);
   return tally.done();
 }

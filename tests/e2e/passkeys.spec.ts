@@ -15,7 +15,7 @@ import { credentialsOf, virtualAuthenticator } from "./passkeys";
 const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
 const CARD = { cards: [{ type: "physical" as const, lastFour: "4242" }] };
 const ADD_SUBJECT = "Votre code pour ajouter une clé d’accès";
-const PASSKEY_SIGN_IN = "Connexion avec une clé d’accès";
+const PASSKEY_SIGN_IN = "Se connecter avec une clé d’accès";
 
 /** The codes sent to this address so far (sign-in, reveal, confirmation), read in the outbox table. */
 async function codesSentTo(db: DB, email: string): Promise<number> {

@@ -21,7 +21,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
  * `step=options` stores a new random binding in the session and answers the service's options;
  * `step=verify` takes the browser's `answer` (JSON, at most 16 KB) and answers `{ to }`, the feature's
  * redirect with its own cookies (a fresh signed-in session, a flash), or `{ error }`, a catalogue key of
- * `passkeys.errors` (400; 429 with `retryAt` when decision 0014's guesses are spent). Posts only, forms
+ * `passkeys.errors.*` (400; 429 with `retryAt` when decision 0014's guesses are spent). Posts only, forms
  * only, from this site only: server/security.ts refuses the rest before any route runs, as for every form.
  * The feature's logic stays in `route`; nothing here knows who signs in or what is revealed.
  */
@@ -50,14 +50,16 @@ async function optionsStep(request: Request, route: PasskeyRoute): Promise<Respo
 
 async function verifyStep(request: Request, route: PasskeyRoute, form: FormData): Promise<Response> {
   const session = await getSession(request);
-  // The binding serves one answer: after a refusal the button asks for new options (a new challenge).
+  // The binding serves one answer: after a refusal the button asks for new options (a new challenge). It
+  // is spent in the stored session before the feature runs, since the feature commits the session it reads.
   const binding = session.get("passkeyBinding");
   session.unset("passkeyBinding");
+  const spent = await commitSession(session);
   const answer = answerOf(form.get("answer"));
   const outcome: PasskeyRefusal | Response =
     answer === undefined ? { kind: "invalid" } : binding ? await route.verify(binding, answer) : { kind: "challenge" };
   if (outcome instanceof Response) return isRedirect(outcome) ? followed(outcome) : outcome;
-  const headers = { ...NO_STORE, "Set-Cookie": await commitSession(session) };
+  const headers = { ...NO_STORE, "Set-Cookie": spent };
   if (outcome.kind === "locked") {
     const refused = { error: "passkeys.errors.locked", retryAt: outcome.retryAt.toISOString() };
     return Response.json(refused, { status: 429, headers });
