@@ -50,16 +50,15 @@ async function optionsStep(request: Request, route: PasskeyRoute): Promise<Respo
 
 async function verifyStep(request: Request, route: PasskeyRoute, form: FormData): Promise<Response> {
   const session = await getSession(request);
-  // The binding serves one answer: after a refusal the button asks for new options (a new challenge). It
-  // is spent in the stored session before the feature runs, since the feature commits the session it reads.
+  // The binding serves one answer: after a refusal the button asks for new options (a new challenge). The
+  // session is the request's one (getSession), so a feature committing it after a right answer spends it too.
   const binding = session.get("passkeyBinding");
   session.unset("passkeyBinding");
-  const spent = await commitSession(session);
   const answer = answerOf(form.get("answer"));
   const outcome: PasskeyRefusal | Response =
     answer === undefined ? { kind: "invalid" } : binding ? await route.verify(binding, answer) : { kind: "challenge" };
   if (outcome instanceof Response) return isRedirect(outcome) ? followed(outcome) : outcome;
-  const headers = { ...NO_STORE, "Set-Cookie": spent };
+  const headers = { ...NO_STORE, "Set-Cookie": await commitSession(session) };
   if (outcome.kind === "locked") {
     const refused = { error: "passkeys.errors.locked", retryAt: outcome.retryAt.toISOString() };
     return Response.json(refused, { status: 429, headers });
