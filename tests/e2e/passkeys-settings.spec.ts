@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { expectAccessible, expectNoHorizontalScroll, latestCodeFor, wrongCodeFor } from "./helpers";
@@ -7,6 +6,7 @@ import { deviceNameFromUserAgent } from "../../app/domain/device-name";
 import { formatDate } from "../../app/domain/dates";
 import { findPasskey, listPasskeys, savePasskey } from "../../app/.server/services/passkeys";
 import type { DB } from "../../app/.server/db";
+import { newSoftCredential, passkeyRecord } from "../support/soft-authenticator";
 
 /**
  * Issue 32 item 1: the passkeys of the security settings. With JavaScript, a person adds one after a fresh
@@ -24,20 +24,9 @@ const today = () => formatDate(new Date().toISOString());
  * runs with it, so no authenticator is needed, with JavaScript off too).
  */
 function storePasskey(db: DB, userId: string, name: string, options: { backedUp?: boolean; at?: Date } = {}) {
-  return savePasskey(
-    db,
-    userId,
-    {
-      credentialId: randomBytes(32).toString("base64url"),
-      publicKey: new Uint8Array(randomBytes(77)),
-      counter: 0,
-      transports: ["internal"],
-      multiDevice: options.backedUp ?? false,
-      backedUp: options.backedUp ?? false,
-      name,
-    },
-    options.at,
-  );
+  const synced = options.backedUp ?? false;
+  const credential = newSoftCredential({ backupEligible: synced, backedUp: synced });
+  return savePasskey(db, userId, passkeyRecord(credential, name), options.at);
 }
 
 const panel = (page: Page) => page.locator("dialog.panel-dialog");
