@@ -269,10 +269,12 @@ test("a bicycle allowance whose end is after today is refused on that field; bad
     days_at_office: "1",
     iban: IBAN,
   };
+  // Another id than the account's group: its last character changed (an id ending in "x" stays one otherwise).
+  const otherId = (id: string) => `${id.slice(0, -1)}${id.endsWith("x") ? "y" : "x"}`;
   const refusals: [Record<string, string>, string][] = [
     [{ days_at_office: "0" }, "Indiquez un nombre de jours au bureau entre 1 et le nombre de jours de la période"],
     [{ days_at_office: "400" }, "Indiquez un nombre de jours au bureau entre 1 et le nombre de jours de la période"],
-    [{ group_id: account.groupId.replace(/.$/, "x") }, "Choisissez un financeur qui prend en charge cette indemnité."],
+    [{ group_id: otherId(account.groupId) }, "Choisissez un financeur qui prend en charge cette indemnité."],
     [{ iban: "FR76 3000 6000 0112 3456 7890 188" }, "IBAN"],
     [{ "home.line1": "rue des Lilas" }, "numéro"],
     [{ start_at: "31/02/2026" }, "Le 31/02/2026 n’existe pas : février 2026 a 28 jours."],
