@@ -75,6 +75,18 @@ const envSchema = z
     SUPPORTED_LOCALES: localeList,
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default("Portail Avantages <no-reply@portail.example>"),
+    /** Brevo's API key: text messages go through Brevo's transactional SMS when set (required in production mode). */
+    BREVO_API_KEY: optionalString,
+    /** Brevo's API address (a local stand-in in tests). */
+    BREVO_API_URL: z.url().default("https://api.brevo.com/v3"),
+    /** The sender shown on the phone: 3 to 11 letters or digits, not all digits (French alphanumeric sender id). */
+    SMS_SENDER: z
+      .string()
+      .trim()
+      .regex(/^(?=.*[A-Za-z])[A-Za-z0-9]{3,11}$/, "SMS_SENDER must be 3 to 11 letters or digits, with a letter")
+      .default("Portail"),
+    /** How long Brevo may take to answer one text message before the attempt fails (the outbox tries again). */
+    SMS_TIMEOUT_MS: positiveInt(5000),
     STATUS_BANNER_TEXT: z.string().default(""),
     STATUS_BANNER_COLOR: z
       .string()

@@ -8,7 +8,7 @@ import { createFileStorage, type FileStorage } from "./providers/file-storage";
 import { createGeodata, type Geodata } from "./providers/geodata";
 import { createCardIssuer, type CardIssuer } from "./providers/issuer";
 import { isSandboxIssuer } from "./providers/issuer/sandbox";
-import { createMessenger, OutboxMessenger, type Messenger } from "./providers/messaging";
+import { createMessenger, OutboxMessenger, smsAvailable, type Messenger } from "./providers/messaging";
 import { createPartnerLinks, type PartnerLinks } from "./providers/partner-links";
 import { createSupportChat, type SupportChat } from "./providers/chat";
 import { createPaymentProcessor, type PaymentProcessor } from "./providers/payments";
@@ -24,6 +24,8 @@ export interface Platform {
   db: DB;
   database: DatabaseHandle;
   messenger: Messenger;
+  /** A text message can be delivered (sandbox mode, or Brevo configured): only then do pages offer SMS (decision 0062). */
+  smsAvailable: boolean;
   /** Pushes to the mobile app (the sandbox outbox for now, decision 0030). */
   push: PushSender;
   issuer: CardIssuer;
@@ -89,6 +91,7 @@ export async function createPlatform(env: Env): Promise<Platform> {
     db: database.db,
     database,
     messenger,
+    smsAvailable: smsAvailable(env),
     push: createPushSender(database.db),
     issuer,
     payments,

@@ -27,6 +27,7 @@ export function installTestPlatform(handle: DatabaseHandle, sessionSecret: strin
     db: handle.db,
     database: handle,
     messenger: new SandboxMessenger(handle.db),
+    smsAvailable: true,
     push: new SandboxPushSender(handle.db),
     issuer: new SandboxIssuer(handle.db, join(folder, "vault.key")),
     payments: new SandboxPaymentProcessor(handle.db),

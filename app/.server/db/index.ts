@@ -40,6 +40,7 @@ import * as receiptReadings from "./migrations/027_receipt_readings";
 import * as payoutDetails from "./migrations/025_payout_details";
 import * as allowancePlausibility from "./migrations/026_allowance_plausibility";
 import * as passkeys from "./migrations/028_passkeys";
+import * as outboxChannel from "./migrations/029_outbox_channel";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -143,6 +144,7 @@ const migrations: Record<string, Migration> = {
   "026_allowance_plausibility": allowancePlausibility,
   "027_receipt_readings": receiptReadings,
   "028_passkeys": passkeys,
+  "029_outbox_channel": outboxChannel,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

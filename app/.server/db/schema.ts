@@ -185,6 +185,8 @@ export interface OutboxTable {
 /** An e-mail waiting for, or done with, SMTP (migration 020, decision 0042). */
 export interface MailOutboxTable {
   id: string;
+  /** An e-mail (SMTP) or a text message (the SMS gateway); migration 029. */
+  channel: "email" | "sms";
   recipient: string;
   subject: string;
   /** The text; blanked ("") once sent or given up. */
@@ -1208,6 +1210,7 @@ export const SCHEMA_COLUMNS = {
     "last_error",
     "created_at",
     "finished_at",
+    "channel",
   ],
   support_messages: ["id", "user_id", "author", "body", "context", "created_at"],
   consents: ["user_id", "analytics", "tag_manager", "decided_at"],

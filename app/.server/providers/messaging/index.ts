@@ -22,5 +22,10 @@ export function createMessenger(env: Env, db: DB, logger?: Logger): Messenger | 
   return new SandboxMessenger(db);
 }
 
+/** A text message can be delivered: the sandbox outbox keeps it, or Brevo is configured (decision 0062). */
+export function smsAvailable(env: Env): boolean {
+  return env.sandbox || env.BREVO_API_KEY !== undefined;
+}
+
 export { OutboxMessenger } from "./outbox";
 export type { Messenger, OutgoingMessage, Channel, Delivery } from "./port";

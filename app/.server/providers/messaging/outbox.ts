@@ -76,6 +76,7 @@ export class OutboxMessenger implements Messenger {
       .insertInto("mail_outbox")
       .values({
         id,
+        channel: message.channel,
         recipient: message.to,
         subject: message.subject,
         body: message.text,
