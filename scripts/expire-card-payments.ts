@@ -19,7 +19,7 @@ async function main() {
       db: handle.db,
       payments: createPaymentProcessor(env, handle.db),
       messenger: createMessenger(env, handle.db),
-      push: createPushSender(handle.db),
+      push: createPushSender(env, handle.db),
       logger: createLogger(env.LOG_LEVEL),
     });
     console.log(count === 0 ? "no approval held more than 7 days" : `released: ${count} approval(s)`);

@@ -16,7 +16,7 @@ async function main() {
     const count = await notifyExpiringBalances({
       db: handle.db,
       messenger: createMessenger(env, handle.db),
-      push: createPushSender(handle.db),
+      push: createPushSender(env, handle.db),
     });
     console.log(count === 0 ? "no balance expiring without a notification" : `notified: ${count} wallet(s)`);
   } finally {

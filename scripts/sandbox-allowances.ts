@@ -30,7 +30,7 @@ async function main() {
   }
   const { env, handle } = await openCommandDatabase();
   const messenger = createMessenger(env, handle.db);
-  const push = createPushSender(handle.db);
+  const push = createPushSender(env, handle.db);
   try {
     if (first === "list") {
       const awaiting = await listAllowancesAwaitingReview(handle.db);

@@ -87,7 +87,7 @@ async function main() {
       payments: createPaymentProcessor(env, handle.db),
       issuer: createCardIssuer(env, handle.db),
       messenger: createMessenger(env, handle.db),
-      push: createPushSender(handle.db),
+      push: createPushSender(env, handle.db),
       logger,
     };
     const show = async (id: string) => {

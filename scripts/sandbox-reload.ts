@@ -24,7 +24,7 @@ async function main() {
   const { env, handle } = await openCommandDatabase();
   try {
     const result = await reloadWallet(
-      { db: handle.db, messenger: createMessenger(env, handle.db), push: createPushSender(handle.db) },
+      { db: handle.db, messenger: createMessenger(env, handle.db), push: createPushSender(env, handle.db) },
       walletId,
       { amount: Number(amountText), startDate: today, endDate },
     );

@@ -24,7 +24,7 @@ async function main() {
   }
   const { env, handle } = await openCommandDatabase();
   const messenger = createMessenger(env, handle.db);
-  const push = createPushSender(handle.db);
+  const push = createPushSender(env, handle.db);
   try {
     if (first === "pay-due") {
       const today = second ?? todayInParis();

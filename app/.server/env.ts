@@ -1,4 +1,6 @@
+import { createECDH } from "node:crypto";
 import { z } from "zod";
+import { DEFAULT_PUSH_SERVICE_HOSTS } from "../domain/push";
 
 /** Every setting the portal reads, validated once at boot. Documented in .env.example. */
 const optionalUrl = z
@@ -58,6 +60,29 @@ const localeList = z
       .min(1, "needs at least one language"),
   )
   .transform((list) => [...new Set(list)]);
+
+/** A comma-separated list of host names (push services' suffixes); unset or blank: the browsers' push services. */
+const pushServiceHosts = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) =>
+    v
+      ? v
+          .split(",")
+          .map((part) => part.trim().toLowerCase())
+          .filter(Boolean)
+      : [...DEFAULT_PUSH_SERVICE_HOSTS],
+  )
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "each must be a host name"),
+      )
+      .min(1, "needs at least one host"),
+  );
 
 const envSchema = z
   .object({
@@ -122,6 +147,16 @@ const envSchema = z
     APP_STORE_URL: z.string().default("https://apps.apple.com/fr/app/portail-avantages/id0000000000"),
     PLAY_STORE_URL: z.string().default("https://play.google.com/store/apps/details?id=example.portail"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /**
+     * GET /metrics for Prometheus answers this bearer token (decision 0064); unset or blank: no endpoint (404).
+     * At least 32 characters of a bearer token's alphabet, e.g. `openssl rand -hex 32`.
+     */
+    METRICS_TOKEN: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._~+/=-]{32,}$/, "METRICS_TOKEN must be at least 32 characters of A-Z a-z 0-9 - . _ ~ + / =")
+        .optional(),
+    ),
     /** `off` lifts the request limits below (load measurements only); the per-account guess limits stay. */
     RATE_LIMITS: z.enum(["on", "off"]).default("on"),
     /** The window every request limit counts in. */
@@ -200,6 +235,14 @@ const envSchema = z
     PARTNER_LINKS_TOKEN: optionalString,
     /** How long a partner may take to answer its link. */
     PARTNER_LINKS_TIMEOUT_MS: positiveInt(5000),
+    /** Web Push (decision 0063): the VAPID public key, base64url of a P-256 point (`npm run vapid-keys`); unset: no push in browsers. */
+    VAPID_PUBLIC_KEY: optionalString,
+    /** The VAPID private key, base64url of 32 bytes; set with VAPID_PUBLIC_KEY or not at all. */
+    VAPID_PRIVATE_KEY: optionalString,
+    /** Who the push services may contact about this sender: a mailto: or https: address (needed with the keys). */
+    VAPID_SUBJECT: optionalString,
+    /** The push services' host suffixes the server may post to, comma-separated; unset: the browsers' own. */
+    PUSH_SERVICE_HOSTS: pushServiceHosts,
   })
   .superRefine((env, ctx) => {
     if (env.APP_MODE === "sandbox" && !isLoopback(env.HOST) && env.ALLOW_PUBLIC_SANDBOX !== "1") {
@@ -222,6 +265,7 @@ const envSchema = z
       for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const)
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: `FILE_STORAGE=s3 needs ${key}` });
     }
+    for (const issue of vapidIssues(env)) ctx.addIssue({ code: "custom", ...issue });
     if (env.APP_MODE === "production") {
       if (!env.SESSION_SECRET || env.SESSION_SECRET.split(",")[0]!.length < 32) {
         ctx.addIssue({
@@ -235,6 +279,55 @@ const envSchema = z
       }
     }
   });
+
+/**
+ * What is wrong with the VAPID settings (decision 0063): both keys or neither; the public key a P-256 point
+ * (65 bytes, base64url without padding), the private key 32 bytes and the public key's own; a mailto: or https:
+ * subject with them.
+ */
+function vapidIssues(env: {
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
+}): { path: string[]; message: string }[] {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: subject } = env;
+  if (!publicKey && !privateKey)
+    return subject
+      ? [{ path: ["VAPID_SUBJECT"], message: "VAPID_SUBJECT needs VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY" }]
+      : [];
+  if (!publicKey || !privateKey) {
+    const missing = publicKey ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY";
+    return [{ path: [missing], message: `${missing} must be set with the other VAPID key (npm run vapid-keys)` }];
+  }
+  const issues: { path: string[]; message: string }[] = [];
+  const publicBytes = base64UrlBytes(publicKey);
+  const privateBytes = base64UrlBytes(privateKey);
+  if (publicBytes?.length !== 65 || publicBytes[0] !== 4)
+    issues.push({ path: ["VAPID_PUBLIC_KEY"], message: "VAPID_PUBLIC_KEY must be base64url of a 65-byte P-256 point" });
+  if (privateBytes?.length !== 32)
+    issues.push({ path: ["VAPID_PRIVATE_KEY"], message: "VAPID_PRIVATE_KEY must be base64url of 32 bytes" });
+  if (issues.length === 0 && !isKeyPair(publicBytes!, privateBytes!))
+    issues.push({ path: ["VAPID_PUBLIC_KEY"], message: "VAPID_PUBLIC_KEY is not VAPID_PRIVATE_KEY's public key" });
+  if (!subject || !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s/]+\S*)$/.test(subject))
+    issues.push({ path: ["VAPID_SUBJECT"], message: "VAPID_SUBJECT must be a mailto: or https: address" });
+  return issues;
+}
+
+/** The bytes of unpadded base64url text, or null when the text is not that. */
+function base64UrlBytes(text: string): Buffer | null {
+  return /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, "base64url") : null;
+}
+
+/** Whether the private key's public point is that public key. */
+function isKeyPair(publicKey: Buffer, privateKey: Buffer): boolean {
+  try {
+    const ecdh = createECDH("prime256v1");
+    ecdh.setPrivateKey(privateKey);
+    return ecdh.getPublicKey().equals(publicKey);
+  } catch {
+    return false;
+  }
+}
 
 /** Addresses only this machine can reach. */
 export function isLoopback(host: string): boolean {

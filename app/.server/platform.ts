@@ -26,8 +26,10 @@ export interface Platform {
   messenger: Messenger;
   /** A text message can be delivered (sandbox mode, or Brevo configured): only then do pages offer SMS (decision 0062). */
   smsAvailable: boolean;
-  /** Pushes to the mobile app (the sandbox outbox for now, decision 0030). */
+  /** Pushes: the sandbox outbox in sandbox mode, the subscribed browsers with VAPID keys (decisions 0030, 0063). */
   push: PushSender;
+  /** The browsers' push (decision 0063): the VAPID public key they subscribe with; null without VAPID keys. */
+  webPush: { publicKey: string; allowedHosts: readonly string[] } | null;
   issuer: CardIssuer;
   payments: PaymentProcessor;
   /** Uploaded receipts (a folder or an S3-compatible bucket). */
@@ -92,7 +94,8 @@ export async function createPlatform(env: Env): Promise<Platform> {
     database,
     messenger,
     smsAvailable: smsAvailable(env),
-    push: createPushSender(database.db),
+    push: createPushSender(env, database.db, logger),
+    webPush: env.VAPID_PUBLIC_KEY ? { publicKey: env.VAPID_PUBLIC_KEY, allowedHosts: env.PUSH_SERVICE_HOSTS } : null,
     issuer,
     payments,
     fileStorage,

@@ -29,6 +29,7 @@ export function installTestPlatform(handle: DatabaseHandle, sessionSecret: strin
     messenger: new SandboxMessenger(handle.db),
     smsAvailable: true,
     push: new SandboxPushSender(handle.db),
+    webPush: null,
     issuer: new SandboxIssuer(handle.db, join(folder, "vault.key")),
     payments: new SandboxPaymentProcessor(handle.db),
     fileStorage: new FilesystemStorage(join(folder, "files")),

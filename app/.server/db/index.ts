@@ -41,6 +41,7 @@ import * as payoutDetails from "./migrations/025_payout_details";
 import * as allowancePlausibility from "./migrations/026_allowance_plausibility";
 import * as passkeys from "./migrations/028_passkeys";
 import * as outboxChannel from "./migrations/029_outbox_channel";
+import * as pushSubscriptions from "./migrations/030_push_subscriptions";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -145,6 +146,7 @@ const migrations: Record<string, Migration> = {
   "027_receipt_readings": receiptReadings,
   "028_passkeys": passkeys,
   "029_outbox_channel": outboxChannel,
+  "030_push_subscriptions": pushSubscriptions,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {

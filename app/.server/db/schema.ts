@@ -60,6 +60,7 @@ export interface Database {
   receipt_readings: ReceiptReadingTable;
   passkeys: PasskeyTable;
   passkey_challenges: PasskeyChallengeTable;
+  push_subscriptions: PushSubscriptionTable;
 }
 
 export interface GroupTable {
@@ -1240,6 +1241,7 @@ export const SCHEMA_COLUMNS = {
     "used_at",
     "created_at",
   ],
+  push_subscriptions: ["id", "user_id", "endpoint", "p256dh", "auth", "device_name", "created_at", "updated_at"],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T])[] };
 
 /** Columns of the types not in SCHEMA_COLUMNS (must be never). */
@@ -1311,4 +1313,18 @@ export interface PasskeyChallengeTable {
   expires_at: string;
   used_at: string | null;
   created_at: string;
+}
+
+/** A browser subscribed to a person's pushes (migration 030, decision 0063); the endpoint is unique. */
+export interface PushSubscriptionTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  /** base64url, 65 bytes. */
+  p256dh: string;
+  /** base64url, 16 bytes. */
+  auth: string;
+  device_name: string | null;
+  created_at: string;
+  updated_at: string;
 }

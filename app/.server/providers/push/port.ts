@@ -1,4 +1,4 @@
-/** A push notification to a person's mobile devices (spec 000 §7 "notifications"). */
+/** A push notification to a person's devices: the mobile app's and the browsers' they subscribed (spec 000 §7). */
 export interface PushMessage {
   /** The person it is for: the adapter finds their devices. */
   userId: string;
@@ -8,6 +8,7 @@ export interface PushMessage {
   path: string | null;
 }
 
+/** Sends a push to every device of the person; never throws because a device is gone or its service is down. */
 export interface PushSender {
   readonly name: string;
   send(message: PushMessage): Promise<void>;
