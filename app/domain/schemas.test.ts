@@ -1,5 +1,4 @@
 import { expect, test } from "vitest";
-import { internationalPhone } from "./countries";
 import { cardChoiceSchema, deliveryAddressSchema, onboardingProfileSchema } from "./schemas";
 
 const address = { line1: "12 rue de la République", line2: "", zipcode: "69002", city: "Lyon", country: "fr" };
@@ -77,11 +76,4 @@ test("onboarding profile: two letters per name, a phone of 10 characters at leas
     phone: "errors.phoneRequired",
     terms: "errors.termsRequired",
   });
-});
-
-test("a national phone number gets the chosen country's dialling code", () => {
-  expect(internationalPhone("FR", "06 12 34 56 78")).toBe("+33612345678");
-  expect(internationalPhone("BE", "0470 12 34 56")).toBe("+32470123456");
-  expect(internationalPhone("FR", "+41 79 123 45 67")).toBe("+41791234567");
-  expect(internationalPhone("FR", "0041791234567")).toBe("+41791234567");
 });

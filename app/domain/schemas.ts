@@ -177,17 +177,23 @@ export type LostPasswordForm = z.input<typeof lostPasswordSchema>;
 export type NewPasswordForm = z.input<typeof newPasswordSchema>;
 
 /**
- * Spec 001 §5 "Profile save": e-mail and phone are sent only when they change (the server compares);
- * terms only when newly ticked. A field with a pending change is not in the form at all.
+ * Spec 001 §5 "Profile save": e-mail and phone are compared with the saved ones by the server; terms count only
+ * when newly ticked. A field whose change waits for its code is not in the form at all and stays as it is; a
+ * field the form sent is required ("Empty email or phone shows invalid"). conform reads an empty field as a
+ * missing one, so the schema is told which fields came.
  */
-export const profileSchema = z.object({
-  email: loginSchema.shape.email.optional(),
-  phoneCountry: z.string().default("FR"),
-  phone: onboardingProfileSchema.shape.phone.optional(),
-  terms: z.literal("on").optional(),
-});
+export function profileSchema(sent: { email: boolean; phone: boolean }) {
+  const { email } = loginSchema.shape;
+  const { phone } = onboardingProfileSchema.shape;
+  return z.object({
+    email: sent.email ? email : email.optional(),
+    phoneCountry: z.string().default("FR"),
+    phone: sent.phone ? phone : phone.optional(),
+    terms: z.literal("on").optional(),
+  });
+}
 
-export type ProfileForm = z.input<typeof profileSchema>;
+export type ProfileForm = z.input<ReturnType<typeof profileSchema>>;
 
 /** The light version's setting (decision 0040): on or off, said explicitly. */
 export const lightVersionSchema = z.object({

@@ -126,7 +126,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
     case INTENT.save: {
-      const submission = parseForm(form, profileSchema);
+      // The fields the form sent: those without a change waiting for its code (an empty one is refused).
+      const sent = { email: form.has("email"), phone: form.has("phone") };
+      const submission = parseForm(form, profileSchema(sent));
       if (submission.status !== "success") return refuse(submission);
       const { email, phone, phoneCountry, terms } = submission.value;
       const result = await updateProfile(
