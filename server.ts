@@ -9,6 +9,7 @@ import { ConfigError, getEnv } from "./app/.server/env";
 import { browserErrorReporting } from "./app/.server/error-reporting";
 import { tagManagerScriptUrl } from "./app/domain/tag-events";
 import { createServerApp, type ServerRuntime } from "./server/app";
+import { answerWorkersScrapes } from "./server/metrics";
 import { rateLimitsOf } from "./server/rate-limits";
 import { RestartBackoff } from "./server/worker-restarts";
 
@@ -57,6 +58,8 @@ async function main() {
     // The database is ready (migrated, seeded) before any worker opens it; the primary serves nothing.
     const countsInMemory = env.RATE_LIMITS === "on" && platform.database.kind === "sqlite";
     await platform.close();
+    // A worker's scrape of /metrics is answered with the sum of every worker's figures (decision 0064).
+    if (env.METRICS_TOKEN) answerWorkersScrapes();
     // Workers must sign cookies alike: a sandbox without SESSION_SECRET shares the primary's random one.
     return runPrimary(env.WEB_CONCURRENCY, { SESSION_SECRET: env.sessionSecrets.join(",") }, log, countsInMemory);
   }
@@ -76,6 +79,7 @@ async function main() {
     crisp: Boolean(env.CRISP_WEBSITE_ID),
     tagManager: Boolean(env.TAG_MANAGER_ID && tagManagerScriptUrl(env.TAG_MANAGER_ID)),
     sentryOrigin: browserErrorReporting(env)?.origin,
+    metricsToken: env.METRICS_TOKEN,
     log,
   });
 

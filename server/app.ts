@@ -10,6 +10,8 @@ import { lingerOnUnreadBodies } from "./linger";
 import { routeTreeOf } from "./route-tree";
 import { acceptOnlyForms, assignNonce, limitBodySize, refuseCrossSitePosts, securityHeaders } from "./security";
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitOptions } from "./rate-limits";
+import { metricsEndpoint, requestMetrics } from "./metrics";
+import { watchOutbox } from "../app/.server/metrics";
 
 /** What server.ts finds in the app bundle (see app/entry.server.tsx `serverRuntime`). */
 export interface ServerRuntime {
@@ -38,6 +40,8 @@ export interface ServerAppOptions {
   sentryOrigin?: string;
   /** A Google Tag Manager container is configured (TAG_MANAGER_ID, not the sandbox): its script is allowed. */
   tagManager?: boolean;
+  /** METRICS_TOKEN: GET /metrics answers Prometheus with this bearer token (decision 0064); unset: no endpoint. */
+  metricsToken?: string;
   log: Platform["logger"];
 }
 
@@ -69,6 +73,12 @@ export function createServerApp(options: ServerAppOptions): Express {
   );
   app.use(compressResponses());
   app.use(requestLog(options.log, options.loadBuild));
+  if (options.metricsToken) {
+    // Before the request limits: a scrape is never refused, and never timed in its own figures.
+    app.use(requestMetrics(options.loadBuild));
+    watchOutbox(async () => (await runtimeOf(await options.loadBuild()).getPlatform()).db);
+    app.get("/metrics", metricsEndpoint(options.metricsToken));
+  }
 
   // Signed-in requests are counted per session, anonymous ones per address (decision 0014).
   const cookies = new WeakMap<Platform, Cookie>();
@@ -101,6 +111,9 @@ export function createServerApp(options: ServerAppOptions): Express {
     app.use((req, res, next) =>
       /^\/[\w.-]+\.(svg|ico|png|txt|webmanifest)$/.test(req.path) ? publicFiles(req, res, next) : next(),
     );
+    // The push service worker (public/sw.js, issue 33): revalidated on every load, so a new version reaches
+    // the browsers at once. At the root, its scope is the whole portal without a Service-Worker-Allowed header.
+    app.get("/sw.js", express.static(options.clientDir, { maxAge: 0, index: false }));
   }
 
   // Nothing the portal renders may be kept by a browser or a proxy: pages and their `.data` carry

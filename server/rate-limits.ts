@@ -5,6 +5,7 @@ import { ipKeyGenerator, rateLimit, type Store } from "express-rate-limit";
 import type { DB } from "../app/.server/db";
 import { DatabaseRateLimitStore } from "../app/.server/db/rate-limit-store";
 import type { Env } from "../app/.server/env";
+import { countRateLimitRefusal, type RateLimitName } from "../app/.server/metrics";
 
 /**
  * Request limits that fit a company (decision 0014): a signed-in request is counted against its
@@ -93,11 +94,13 @@ const addressOf = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? "unknown")}`;
 const uncounted = (req: Request) => req.path.startsWith("/assets/") || req.path === "/healthz";
 const reading = (req: Request) => req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS";
 
-function tooMany(req: Request, res: Response) {
+/** The 429 page of a limit, counted in the metrics under the limit's name (decision 0064). */
+const tooMany = (limit: RateLimitName) => (req: Request, res: Response) => {
+  countRateLimitRefusal(limit);
   const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
   const minutes = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 60_000) - Date.now()) / 60_000));
   sendErrorPage(res, 429, `Par sécurité, patientez ${minutes} minute${minutes > 1 ? "s" : ""} avant de réessayer.`);
-}
+};
 
 /**
  * The middleware, in order: who is asking (a signed-in session, checked against its signature and the
@@ -134,7 +137,7 @@ export function createRateLimits(options: RateLimitOptions, sessionOf: SessionOf
     standardHeaders: "draft-7",
     legacyHeaders: false,
     skip: uncounted,
-    handler: tooMany,
+    handler: tooMany("general"),
   });
 
   /** A sensitive post is counted against its session when signed in, unless it belongs to a sign-in flow. */
@@ -151,7 +154,7 @@ export function createRateLimits(options: RateLimitOptions, sessionOf: SessionOf
     legacyHeaders: false,
     // Any method that is not a read: PUT, PATCH and DELETE reach the same actions as POST.
     skip: (req, res) => uncounted(req) || reading(req) || !SENSITIVE_PATH.test(requesterOf(res).path),
-    handler: tooMany,
+    handler: tooMany("sensitive"),
   });
   return [identify, general, sensitive];
 }

@@ -19,6 +19,11 @@ export interface RouteTree {
   maskPath(pathname: string): string;
   /** Whether a POST to this path (with its query, for `?index`) reaches a route that has an action. */
   postHasAction(pathname: string, search: string): boolean;
+  /**
+   * The pattern of the route a path reaches (`/cards/:cardId`, its `.data` request alike), for the metrics'
+   * labels (decision 0064); null when only the not-found page's splat matches it.
+   */
+  patternOf(pathname: string): string | null;
 }
 
 const trees = new WeakMap<ServerBuild, RouteTree>();
@@ -54,6 +59,7 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
   // React Router's matchRoutes flattens and ranks the whole tree on every call (a quarter of a webhook's time,
   // decision 0036): the answers are kept per path and query, the oldest dropped first.
   const answers = new Map<string, boolean>();
+  const patternsByPath = new Map<string, string | null>();
 
   return {
     patterns,
@@ -68,13 +74,33 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
       }
       return answer;
     },
+    patternOf(pathname) {
+      let pattern = patternsByPath.get(pathname);
+      if (pattern === undefined) {
+        pattern = findPattern(pathname);
+        if (patternsByPath.size >= POST_ANSWERS_KEPT) patternsByPath.delete(patternsByPath.keys().next().value!);
+        patternsByPath.set(pathname, pattern);
+      }
+      return pattern;
+    },
   };
 
-  function findAction(pathname: string, search: string): boolean {
+  function matchesOf(pathname: string) {
     // `.data` requests are the same routes; `/_root.data` is the home page's.
     let path = pathname.replace(/\.data$/, "");
     if (path === "/_root") path = "/";
-    const matches = matchRoutes(top as unknown as RouteObject[], path);
+    return matchRoutes(top as unknown as RouteObject[], path);
+  }
+
+  function findPattern(pathname: string): string | null {
+    const matches = matchesOf(pathname);
+    const last = matches?.[matches.length - 1];
+    if (!last || last.route.path === "*") return null;
+    return "/" + fullPath(last.route.id);
+  }
+
+  function findAction(pathname: string, search: string): boolean {
+    const matches = matchesOf(pathname);
     if (!matches?.length) return false;
     // React Router's target: the index route only with a bare `?index`, else the deepest route
     // that has a path of its own (pathless layouts and index routes contribute none).
@@ -86,5 +112,5 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
   }
 }
 
-/** Paths whose POST answer is kept (each a short string and a boolean). */
+/** Paths whose POST answer, and paths whose pattern, are kept (each a short string and a boolean or a pattern). */
 const POST_ANSWERS_KEPT = 1000;

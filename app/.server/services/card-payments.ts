@@ -1,4 +1,5 @@
 import { formatCents } from "~/domain/money";
+import { observeAuthorisation } from "../metrics";
 import type { Platform } from "../platform";
 import { PaymentError } from "../providers/payments/port";
 import { authorise, type AuthoriseRequest, type AuthoriseResult } from "./authorisations";
@@ -31,7 +32,9 @@ export async function payWithCard(
   deps: CardPaymentDeps,
   request: AuthoriseRequest,
 ): Promise<{ result: AuthoriseResult; settled: Promise<void> }> {
+  const startedAt = performance.now();
   const result = await authorise(deps, request, { notify: true });
+  observeAuthorisation(result, startedAt);
   return { result, settled: settleCardPayment(deps, request, result) };
 }
 

@@ -10,6 +10,7 @@ import { createAllowanceDraft, getAllowanceDraft, setAllowanceFile } from "./all
 import { createLogger } from "../logger";
 import { FilesystemStorage } from "../providers/file-storage/filesystem";
 import { LocalReceiptReader } from "../providers/receipt-reading/local";
+import { metricsRegistry } from "../metrics";
 import type { ReceiptReader } from "../providers/receipt-reading";
 import {
   deleteReceipt,
@@ -194,6 +195,37 @@ test("a receipt that cannot be read is logged as ocr_cannot_predict_image_annota
     kind: "unreadable",
   });
   expect(logLines.slice(before).join("\n")).toMatch(/ocr_cannot_predict_image_annotations.*worker died/);
+});
+
+test("each reading is timed in the metrics by outcome; another's file is not a reading (decision 0064)", async () => {
+  const counts = async () => {
+    const family = (await metricsRegistry().getMetricsAsJSON()).find(
+      (m) => m.name === "portal_receipt_reading_duration_seconds",
+    );
+    const count = (outcome: string) =>
+      family!.values.find((v) => v.metricName?.endsWith("_count") && v.labels.outcome === outcome)?.value ?? 0;
+    return { read: count("read"), unreadable: count("unreadable") };
+  };
+  const before = await counts();
+  const scan = await stored(ids.marie!, bikeShop, "ticket.pdf");
+  const reader: ReceiptReader = {
+    name: "fixed",
+    read: async () => ({ kind: "read", text: "CYCLES DU RHONE\n01/11/2026 10:00\nTOTAL TTC 12,00 EUR" }),
+    close: async () => {},
+  };
+  const broken: ReceiptReader = {
+    name: "broken",
+    read: () => Promise.reject(new Error("down")),
+    close: async () => {},
+  };
+  await readReceipt({ ...deps, receiptReader: reader }, ids.marie!, scan.id, NOW);
+  await readReceipt({ ...deps, receiptReader: broken }, ids.marie!, scan.id, NOW);
+  expect(await readReceipt({ ...deps, receiptReader: reader }, ids.paul!, scan.id, NOW)).toEqual({ kind: "notFound" });
+  const after = await counts();
+  expect({ read: after.read - before.read, unreadable: after.unreadable - before.unreadable }).toEqual({
+    read: 1,
+    unreadable: 1,
+  });
 });
 
 test("bad files are refused and nothing is stored: 11 MB, a renamed executable, empty, truncated images, fake PDFs", async () => {

@@ -13,6 +13,7 @@ import { countHit } from "../db/rate-limit-store";
 import type { Env } from "../env";
 import { newId } from "../ids";
 import type { Logger } from "../logger";
+import { observeReceiptReading } from "../metrics";
 import type { FileStorage } from "../providers/file-storage";
 import type { ReceiptReader } from "../providers/receipt-reading";
 import { filesHeldBy, purgeStrayFiles, UPLOAD_COUNT_PREFIX } from "./receipt-clean-up";
@@ -266,6 +267,9 @@ export async function receiptUsedElsewhere(
   return hit ? { requestId: hit.id, createdAt: hit.created_at } : null;
 }
 
+type ReadReceiptResult =
+  { kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "notFound" };
+
 /**
  * Reads the receipt on this server and suggests its date, total and partner. A failure is logged as
  * `ocr_cannot_predict_image_annotations` and answered `unreadable`: the employee types the details.
@@ -275,12 +279,17 @@ export async function readReceipt(
   userId: string,
   fileId: string,
   now: Date = new Date(),
-): Promise<
-  { kind: "read"; suggestion: ReceiptSuggestion; ms: number } | { kind: "unreadable" } | { kind: "notFound" }
-> {
+): Promise<ReadReceiptResult> {
   const row = await ownFile(deps.db, userId, fileId);
   if (!row) return { kind: "notFound" };
   const start = performance.now();
+  const result = await readStoredFile(deps, row, now, start);
+  observeReceiptReading(result.kind === "notFound" ? "not_found" : result.kind, start);
+  return result;
+}
+
+/** The reading itself, once the file is known to be the person's: its bytes, the reader, the facts read. */
+async function readStoredFile(deps: ReceiptDeps, row: FileRow, now: Date, start: number): Promise<ReadReceiptResult> {
   try {
     const body = await deps.fileStorage.get(row.storage_key);
     if (!body) return { kind: "notFound" };

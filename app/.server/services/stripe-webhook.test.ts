@@ -10,6 +10,7 @@ import { createLogger } from "../logger";
 import { SandboxMessenger } from "../providers/messaging/sandbox";
 import { SandboxPaymentProcessor } from "../providers/payments/sandbox";
 import { SandboxPushSender } from "../providers/push/sandbox";
+import { metricsRegistry } from "../metrics";
 import { handleStripeEvent, verifyStripeEvent, type WebhookDeps } from "./stripe-webhook";
 import { listWallets } from "./wallets";
 
@@ -394,6 +395,31 @@ describe("issuing_authorization.request: the engine's decision, once", () => {
       approved: true,
       stripeVersion: Stripe.API_VERSION,
     });
+  });
+
+  test("each decision is counted in the metrics by outcome and reason, with its time; a replay apart (decision 0064)", async () => {
+    const decisions = async () => {
+      const family = (await metricsRegistry().getMetricsAsJSON()).find(
+        (m) => m.name === "portal_authorisation_decisions_total",
+      );
+      return new Map(family!.values.map((v) => [`${v.labels.outcome} ${v.labels.reason}`, v.value]));
+    };
+    const before = await decisions();
+    const p = await person();
+    const approved = authorization(p.cardRef);
+    const id = next("evt");
+    await request(approved, id);
+    await request(approved, id);
+    await request(authorization(p.cardRef, { pending_request: { amount: 500, currency: "usd" } }));
+    await request(authorization("ic_not_ours"));
+    await request(authorization(p.cardRef, { pending_request: null }));
+    const after = await decisions();
+    const added = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+    expect(
+      ["approved none", "replayed none", "declined currency_not_supported", "declined unknown_card"].map(added),
+    ).toEqual([1, 1, 1, 1]);
+    expect(added("declined unreadable_request")).toBe(1);
+    expect([...after.keys()].join(" ")).not.toMatch(/ic_|iauth|evt_|card_|usr_|\d{3}/);
   });
 
   test("a foreign or unknown card, or an unreadable request: declined, nothing recorded", async () => {

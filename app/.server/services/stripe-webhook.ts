@@ -11,6 +11,7 @@ import {
 } from "~/domain/stripe-issuing";
 import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
+import { observeAuthorisation } from "../metrics";
 import { authorise, type AuthoriseRequest } from "./authorisations";
 import {
   captureCardPayment,
@@ -194,11 +195,13 @@ async function decide(deps: WebhookDeps, event: StripeEventLike, now: Date): Pro
     const { cardRef, ...rest } = mapped;
     request = { ...rest, card: { issuerRef: cardRef } };
   }
+  const startedAt = performance.now();
   const { first, result } = await inTransaction(deps.db, async (trx) => {
     const first = await claim(trx, event, now);
     const result = request ? await authorise({ ...deps, db: trx }, request, { notify: first }) : undefined;
     return { first, result };
   });
+  observeAuthorisation(result, startedAt, { replay: !first });
   if (!request || !result) {
     deps.logger.warn("stripe authorisation request unreadable, declined", { event: event.id });
     return false;
