@@ -166,18 +166,17 @@ export async function wizardAction(args: WizardArgs): Promise<StepResult> {
 
   const found = await draftOfUrl(ctx);
   if (found.kind === "gone") return draftGone(ctx);
-  const types = await listExpenseTypes(db, userId, locale);
   // Every step but the first needs its draft.
   if (found.kind === "none")
     return intent === WIZARD_INTENT.continue && step === "type"
-      ? chooseType({ ...ctx, form, types }, null)
+      ? chooseType({ ...ctx, form }, null)
       : draftGone(ctx, wizardBase(requestId));
 
   const { draft } = found;
+  const types = await listExpenseTypes(db, userId, locale);
   const stepCtx: StepContext = {
     ...ctx,
     form,
-    types,
     draft,
     typeOf: types.find((t) => t.id === draft.typeId) ?? null,
     go: (to, extra = {}) => internalRedirect(stepPath(requestId, draft.id, to, extra)),

@@ -6,6 +6,7 @@ import { newId } from "../../ids";
 import type { SandboxMessenger } from "../../providers/messaging/sandbox";
 import { payDuePayouts } from "./payouts";
 import {
+  BUILT_IN_MOBILITY,
   cancelRefund,
   eligibleWallets,
   listRefunds,
@@ -167,10 +168,11 @@ describe("types and wallets", () => {
         .execute();
       const list = await listExpenseTypes(trx, a.userId, "en");
       expect(list.find((t) => t.technicalName === "mobility")).toEqual({
-        id: "mobility",
+        id: BUILT_IN_MOBILITY.id,
         technicalName: "mobility",
         name: "Mobility",
         disabled: false,
+        stored: false,
       });
       await trx.updateTable("expense_types").set({ technical_name: "mobility" }).where("id", "=", mobilityId).execute();
     });

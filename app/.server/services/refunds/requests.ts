@@ -188,10 +188,23 @@ export interface ExpenseTypeOption {
   technicalName: string;
   name: string;
   disabled: boolean;
+  /** False only for the built-in mobility type before anyone chose it: not in the catalogue yet (decision 0065). */
+  stored: boolean;
 }
 
-/** The hard-coded mobility type's names (spec 001 §2.6), used when the catalogue has none. */
-const MOBILITY_NAMES = { name_fr: "Mobilité", name_en: "Mobility", name_nl: "Mobiliteit" } as const;
+/**
+ * The built-in mobility type (spec 001 §2.6: names Mobility, Mobilité, Mobiliteit), offered when allowances are
+ * on and the catalogue has no mobility type. The first time someone chooses it, it is stored in the catalogue
+ * under this id (`chooseExpenseType`), so that drafts and requests can name it — their type is a foreign key —
+ * and the option keeps the id it was offered with (decision 0065).
+ */
+export const BUILT_IN_MOBILITY = {
+  id: "ext_mobility",
+  technical_name: "mobility",
+  name_fr: "Mobilité",
+  name_en: "Mobility",
+  name_nl: "Mobiliteit",
+} as const;
 
 interface UserFeatures {
   allowances: { any?: boolean };
@@ -213,26 +226,64 @@ const featureOn = (value: unknown) => value === true || (Array.isArray(value) &&
 
 /**
  * The type selector's options (spec 001 §2.6 step 0): the catalogue's types, the meal type disabled and
- * last, fuel_expenses only with its feature, and a "mobility" type added when allowances are on and the
- * catalogue has none (its id is then "mobility").
+ * last, fuel_expenses only with its feature, and the built-in mobility type added when allowances are on and
+ * the catalogue has no mobility type. Once stored, the built-in type is still offered only with allowances.
  */
 export async function listExpenseTypes(db: DB, userId: string, locale: Locale): Promise<ExpenseTypeOption[]> {
   const features = await featuresOf(db, userId);
   if (!features || !featureOn(features.expenseRequests.any)) return [];
+  const allowances = featureOn(features.allowances.any);
   const column = nameColumn(locale);
   const rows = await db.selectFrom("expense_types").selectAll().orderBy("position").orderBy("id").execute();
-  const options = rows
+  const options: ExpenseTypeOption[] = rows
     .filter((t) => t.technical_name !== "fuel_expenses" || featureOn(features.expenseRequests["fuel-expenses"]))
+    .filter((t) => t.id !== BUILT_IN_MOBILITY.id || allowances)
     .map((t) => ({
       id: t.id,
       technicalName: t.technical_name,
       name: t[column],
       disabled: t.front_disabled === 1 || t.technical_name === "meal",
+      stored: true,
     }));
-  if (featureOn(features.allowances.any) && !options.some((o) => o.technicalName === "mobility")) {
-    options.push({ id: "mobility", technicalName: "mobility", name: MOBILITY_NAMES[column], disabled: false });
+  if (allowances && !options.some((o) => o.technicalName === "mobility")) {
+    const { id, technical_name } = BUILT_IN_MOBILITY;
+    options.push({
+      id,
+      technicalName: technical_name,
+      name: BUILT_IN_MOBILITY[column],
+      disabled: false,
+      stored: false,
+    });
   }
   return [...options.filter((o) => !o.disabled), ...options.filter((o) => o.disabled)];
+}
+
+/**
+ * The type a draft takes at the wizard's type step (spec 001 §2.6): one offered to this person and not
+ * disabled, else null. The built-in mobility type is stored in the catalogue the first time it is chosen, so
+ * that the draft can name it: idempotent, and safe when two people choose it at once or the catalogue gains its
+ * own mobility type meanwhile (decision 0065). A write, for the step's POST only.
+ */
+export async function chooseExpenseType(
+  db: DB,
+  userId: string,
+  typeId: string,
+  locale: Locale,
+): Promise<ExpenseTypeOption | null> {
+  const offered = (await listExpenseTypes(db, userId, locale)).find((t) => t.id === typeId && !t.disabled);
+  if (!offered || offered.stored) return offered ?? null;
+  const last = await db
+    .selectFrom("expense_types")
+    .select((eb) => eb.fn.max("position").as("position"))
+    .executeTakeFirst();
+  await db
+    .insertInto("expense_types")
+    .values({ ...BUILT_IN_MOBILITY, front_disabled: 0, position: Number(last?.position ?? 0) + 1 })
+    // Already there (stored by another choice, or the catalogue's own mobility type added): nothing to do.
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const listed = await listExpenseTypes(db, userId, locale);
+  return listed.find((t) => t.technicalName === "mobility" && t.stored && !t.disabled) ?? null;
 }
 
 export interface EligibleWallet {
@@ -472,7 +523,8 @@ async function checkRequest(
 ): Promise<{ kind: "valid"; request: CheckedRequest } | Invalid<RefundField, RefundProblem>> {
   const problems: Problems = [];
   const types = await listExpenseTypes(db, userId, "fr");
-  const type = types.find((t) => t.id === input.typeId && !t.disabled && t.id !== "mobility");
+  // The built-in mobility type is a request's once stored (chosen at the wizard's type step, decision 0065).
+  const type = types.find((t) => t.id === input.typeId && !t.disabled && t.stored);
   if (!type) fail(problems, "type", "typeRequired");
   const partner = await checkPartner(db, input.partnerId, problems);
   const ticketDate = ticketDateProblem(input.ticketDate, todayInParis(now));

@@ -1,6 +1,6 @@
 import { createDraft, saveDraftAnswers, type IbanSource, type RefundDraft } from "~/.server/services/refunds/drafts";
 import { getPayoutDetails } from "~/.server/services/payout-details";
-import { eligibleWallets, loadRefundForEdit } from "~/.server/services/refunds/requests";
+import { chooseExpenseType, eligibleWallets, loadRefundForEdit } from "~/.server/services/refunds/requests";
 import { getPartner } from "~/.server/services/partners";
 import { resolvePayoutIban } from "~/domain/payout-iban";
 import { problem, type Problem } from "~/domain/problems";
@@ -28,8 +28,8 @@ import { send } from "./send.server";
  * it on the draft and goes to the next step. The type step also starts the draft when there is none.
  */
 
-/** The action's context before a draft: the posted form and the types the person may choose. */
-export type FormContext = WizardContext & { form: FormData; types: ExpenseTypes };
+/** The action's context before a draft: the posted form. */
+export type FormContext = WizardContext & { form: FormData };
 
 /** The action's context at a step: the draft found and owned, its type, and where a step goes next. */
 export type StepContext = FormContext & {
@@ -53,10 +53,11 @@ export const CONTINUE: StepHandlers<RefundStep, StepContext, StepResult> = {
 
 /** The type chosen (starting the draft if there is none yet): mobility goes on to its preamble or subtypes. */
 export async function chooseType(ctx: FormContext, draft: RefundDraft | null): Promise<StepResult> {
-  const { db, userId, form, types, requestId } = ctx;
+  const { db, userId, locale, form, requestId } = ctx;
   const submission = parseForm(form, refundTypeSchema);
   if (submission.status !== "success") return refusedStep("type", reply(submission));
-  const chosen = types.find((t) => t.id === submission.value.type_id && !t.disabled);
+  // The built-in mobility type is stored in the catalogue when first chosen, so that the draft can name it.
+  const chosen = await chooseExpenseType(db, userId, submission.value.type_id, locale);
   if (!chosen) return refusedStep("type", reply(submission, { fieldErrors: { type_id: [REFUND_WORDS.typeRequired] } }));
   const d = draft ?? (await createDraft(db, userId));
   const mobility = chosen.technicalName === "mobility";
