@@ -1,4 +1,6 @@
 import { defineConfig } from "@playwright/test";
+import webpush from "web-push";
+import { DEFAULT_PUSH_SERVICE_HOSTS } from "./app/domain/push";
 import { E2E_SESSION_SECRET, e2eDatabaseFile } from "./tests/e2e/servers";
 
 // One server and one fresh demo database per project, so the two runs never see each other's changes.
@@ -8,6 +10,10 @@ const servers = [
   { project: "js-on", javaScriptEnabled: true, port: PORT, workers: 1 },
   { project: "js-off", javaScriptEnabled: false, port: PORT + 1, workers: 2 },
 ];
+
+// Web Push offered in the browsers (issue 33): fresh VAPID keys for these servers, and the tests' local push
+// service (127.0.0.1) allowed besides the browsers' own. Made at each load of this file: only the servers use them.
+const vapid = webpush.generateVAPIDKeys();
 
 /**
  * Every journey runs twice: JavaScript enabled and disabled. The browser is Debian's Chromium
@@ -71,6 +77,10 @@ export default defineConfig({
       ANALYTICS_KEY: "sandbox",
       // The tag manager's dataLayer without loading anything from outside (decision 0031; tag-manager.spec.ts).
       TAG_MANAGER_ID: "sandbox",
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: "mailto:push-e2e@example.com",
+      PUSH_SERVICE_HOSTS: [...DEFAULT_PUSH_SERVICE_HOSTS, "127.0.0.1"].join(","),
     },
   })),
 });

@@ -106,6 +106,8 @@ export default [
       route("profile", "routes/settings/profile.tsx"),
       route("profile/confirm/:field", "routes/settings/profile-confirm.tsx"),
       route("notifications", "routes/settings/notifications.tsx"),
+      // This browser's Web Push subscription, posted by the notification settings once hydrated (Contract B).
+      route("notifications/push", "routes/settings/push.ts"),
       // The security page; its passkeys' panels (issue 32 item 1): adding one, then renaming or removing one.
       route("security", "routes/settings/security.tsx", [
         route("passkeys/new", "routes/settings/passkey-new.tsx"),

@@ -83,6 +83,8 @@ export function securityHeaders({
           ...(tagManager ? TAG_MANAGER.connect : []),
         ],
         "frame-src": ["'self'", ...(stripe ? STRIPE.frame : []), ...(crisp ? CRISP.frame : [])],
+        // The push service worker (public/sw.js) and nothing else: without it, the script sources above.
+        "worker-src": ["'self'"],
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
         "base-uri": ["'none'"],

@@ -15,18 +15,27 @@ import {
   saveNotificationPreferences,
   type NotificationChannel,
 } from "~/.server/services/notification-preferences";
+import { listPushSubscriptions } from "~/.server/services/push-subscriptions";
+import { PushDeviceLine, usePushDevice, type PushSetup } from "./push-device";
 
 /**
  * Notification settings (spec 001 §2.4, §3): four types × e-mail and push, a switch per column for
  * all of them, one save button. Without JavaScript the column switch is applied by the server. Under
  * 576 px the table stacks (app.css): one group per type, its two boxes named, never a sideways scroll.
+ * The preferences govern the mobile app's pushes and, once a browser is subscribed (issue 33 item 2,
+ * ./push-device.tsx), this browser's: the loader gives the VAPID public key and the person's devices.
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db } = await getPlatform();
+  const { db, webPush } = await getPlatform();
   const preferences = await getNotificationPreferences(db, account.id);
+  const push: PushSetup | null = webPush && {
+    publicKey: webPush.publicKey,
+    endpoints: (await listPushSubscriptions(db, account.id)).map((subscription) => subscription.endpoint),
+  };
   return {
     preferences,
+    push,
     all: { mail: allOn(preferences, "mail"), push: allOn(preferences, "push") },
     types: NOTIFICATION_TYPES,
     channels: NOTIFICATION_CHANNELS,
@@ -46,10 +55,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+/** The line about this device's pushes, describing the Push column's switch. */
+const PUSH_LINE = "push-device";
+
 export default function NotificationSettings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { preferences, types, channels } = loaderData;
   const form = useRef<HTMLFormElement>(null);
+  const pushDevice = usePushDevice(loaderData.push);
 
   // With JS the column switch ticks its boxes at once, and its "before" copy follows it, so that the
   // server then reads the boxes one by one (without JS, it applies the switch itself).
@@ -61,21 +74,29 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
     if (all instanceof HTMLInputElement) all.checked = checked;
     if (before instanceof HTMLInputElement) before.value = checked ? "on" : "";
   };
+  // A Push box turned on is the gesture on which this browser asks the permission and subscribes; every
+  // Push box off at the save, this device's subscription goes.
   const onSwitch = (channel: NotificationChannel) => (event: ChangeEvent<HTMLInputElement>) => {
     for (const box of boxes(channel)) box.checked = event.target.checked;
     syncSwitch(channel, event.target.checked);
+    if (channel === "push" && event.target.checked) pushDevice.turnOn();
   };
-  const onBox = (channel: NotificationChannel) => () =>
+  const onBox = (channel: NotificationChannel) => (event: ChangeEvent<HTMLInputElement>) => {
     syncSwitch(
       channel,
       boxes(channel).every((box) => box.checked),
     );
+    if (channel === "push" && event.target.checked) pushDevice.turnOn();
+  };
+  const onSubmit = () => {
+    if (!boxes("push").some((box) => box.checked)) pushDevice.turnOff();
+  };
 
   return (
     <div>
       <PageHeader title={t("settings.notifications.title")} />
       <p>{t("settings.notifications.intro")}</p>
-      <Form method="post" ref={form} className="settings-card">
+      <Form method="post" ref={form} className="settings-card" onSubmit={onSubmit}>
         <div className="table-scroll">
           <table className="preferences">
             <caption className="visually-hidden">{t("settings.notifications.caption")}</caption>
@@ -90,6 +111,7 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
                         name={`all.${channel}`}
                         defaultChecked={loaderData.all[channel]}
                         onChange={onSwitch(channel)}
+                        aria-describedby={channel === "push" ? PUSH_LINE : undefined}
                       />
                       {t(`settings.notifications.all.${channel}`)}
                     </label>
@@ -133,6 +155,7 @@ export default function NotificationSettings({ loaderData }: Route.ComponentProp
             </tbody>
           </table>
         </div>
+        <PushDeviceLine id={PUSH_LINE} state={pushDevice} />
         <div className="actions">
           <button type="submit" className="button">
             {t("settings.notifications.save")}

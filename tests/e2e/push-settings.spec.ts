@@ -1,0 +1,242 @@
+import { createECDH, randomBytes } from "node:crypto";
+import { request as apiRequest, type Page } from "@playwright/test";
+import { expect, test, type TestAccount } from "./fixtures";
+import { expectAccessible } from "./helpers";
+import { listPushSubscriptions } from "../../app/.server/services/push-subscriptions";
+import { saveLightVersion } from "../../app/.server/services/profile";
+
+/**
+ * Web Push in the notification settings (issue 33 item 2, Contract B). With JavaScript, turning on a Push box
+ * asks the browser's permission, subscribes this browser with the server's VAPID key and stores the
+ * subscription for the signed-in person; every Push box off at a save removes it; a refused permission gets a
+ * hint and the choices still save. Without JavaScript, and on the light version, the Push column says what push
+ * needs and the form works as before. The e2e servers have VAPID keys and allow the loopback push service
+ * (playwright.config.ts). Each journey has an account of its own (fixtures.ts).
+ */
+
+const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
+const CARD = { cards: [{ type: "virtual" as const, lastFour: "4242" }] };
+const NO_SCRIPT = "Les notifications push demandent l’application mobile ou un navigateur avec JavaScript.";
+const SAVED = "Vos préférences de notification sont enregistrées.";
+
+/** A subscription as a browser's push service hands it out: its endpoint on loopback, fresh P-256 keys. */
+function loopbackSubscription() {
+  return {
+    endpoint: `http://127.0.0.1:9/push/${randomBytes(12).toString("hex")}`,
+    expirationTime: null,
+    keys: {
+      p256dh: createECDH("prime256v1").generateKeys().toString("base64url"),
+      auth: randomBytes(16).toString("base64url"),
+    },
+  };
+}
+
+/**
+ * Runs in the page before its scripts: Chromium's `PushManager.subscribe` would ask Google's push service, which
+ * cannot be reached offline (and a test must not depend on it), so it is replaced by one that hands out the
+ * subscription given, kept in localStorage as the browser keeps its own (getSubscription, unsubscribe), and
+ * records the options the page passed. Everything else is the browser's: the permission, the service worker's
+ * registration, the page's post to the server.
+ */
+function replacePushService(subscription: ReturnType<typeof loopbackSubscription>) {
+  const KEY = "e2e-push-subscription";
+  const handed = (json: typeof subscription) => ({
+    endpoint: json.endpoint,
+    expirationTime: null,
+    options: { userVisibleOnly: true, applicationServerKey: null },
+    getKey: () => null,
+    toJSON: () => json,
+    unsubscribe: async () => {
+      localStorage.removeItem(KEY);
+      return true;
+    },
+  });
+  PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+    const key = options?.applicationServerKey;
+    const bytes = key instanceof ArrayBuffer ? new Uint8Array(key) : ArrayBuffer.isView(key) ? key : null;
+    localStorage.setItem(
+      "e2e-push-options",
+      JSON.stringify({
+        userVisibleOnly: options?.userVisibleOnly,
+        keyBytes: bytes?.byteLength,
+        first: bytes && new Uint8Array(bytes.buffer, bytes.byteOffset)[0],
+      }),
+    );
+    localStorage.setItem(KEY, JSON.stringify(subscription));
+    return handed(subscription) as unknown as PushSubscription;
+  };
+  PushManager.prototype.getSubscription = async function () {
+    const stored = localStorage.getItem(KEY);
+    return stored ? (handed(JSON.parse(stored) as typeof subscription) as unknown as PushSubscription) : null;
+  };
+}
+
+async function openSettings(
+  page: Page,
+  account: TestAccount,
+  signInAs: (page: Page, account: TestAccount) => Promise<void>,
+) {
+  await signInAs(page, account);
+  await page.goto("/settings/notifications");
+  await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
+}
+
+/**
+ * The sentence under the table, describing the Push column's switch: shown as is on the light page; in a
+ * <noscript> on the full one, which a browser with JavaScript off shows (Playwright's does not): read in its HTML.
+ */
+async function expectPushNeedsJavaScript(page: Page) {
+  const column = page.getByRole("checkbox", { name: "Push (toutes)" });
+  if (jsOn()) {
+    await expect(page.getByText(NO_SCRIPT)).toBeVisible();
+    await expect(column).toHaveAccessibleDescription(NO_SCRIPT);
+  } else {
+    expect(await page.content()).toContain(
+      `<noscript><p id="push-device" class="push-device hint">${NO_SCRIPT}</p></noscript>`,
+    );
+    await expect(column).toHaveAttribute("aria-describedby", "push-device");
+  }
+}
+
+async function save(page: Page) {
+  await page.getByRole("button", { name: "Enregistrer mes préférences" }).click();
+  await expect(page.getByText(SAVED)).toBeVisible();
+}
+
+test.describe("with JavaScript", () => {
+  test.skip(() => !jsOn(), "The browser's subscription needs a script: the journey below checks the page without one");
+
+  test("turning on a Push box subscribes this browser; every Push box off at a save removes it", async ({
+    page,
+    context,
+    baseURL,
+    makeAccount,
+    signInAs,
+    e2eDatabase,
+  }) => {
+    await context.grantPermissions(["notifications"], { origin: baseURL });
+    const subscription = loopbackSubscription();
+    await page.addInitScript(replacePushService, subscription);
+    const account = await makeAccount(CARD);
+    const stored = () => listPushSubscriptions(e2eDatabase.handle.db, account.userId);
+    await openSettings(page, account, signInAs);
+
+    const line = page.locator("#push-device");
+    await expect(line).toHaveText("Cet appareil ne reçoit pas les notifications push.");
+    await expect(line).toHaveAttribute("role", "status");
+    await expect(page.getByText(NO_SCRIPT)).toHaveCount(0);
+    await expect(page.getByRole("checkbox", { name: "Push (toutes)" })).toHaveAccessibleDescription(
+      "Cet appareil ne reçoit pas les notifications push.",
+    );
+    expect(await stored()).toEqual([]);
+    await expectAccessible(page, "notification settings, this device not subscribed");
+
+    // Approved payments' push is off by default: turning it on is the gesture that subscribes.
+    await page.getByRole("checkbox", { name: "Paiements acceptés par notification push" }).check();
+    await expect(line).toHaveText("C’est fait : cet appareil recevra vos notifications push.");
+    await expect.poll(async () => (await stored()).map((row) => row.endpoint)).toEqual([subscription.endpoint]);
+    const options = await page.evaluate(() => JSON.parse(localStorage.getItem("e2e-push-options") ?? "null"));
+    // Notifications the person sees, with the server's VAPID public key (an uncompressed P-256 point).
+    expect(options).toEqual({ userVisibleOnly: true, keyBytes: 65, first: 4 });
+    const worker = await page.evaluate(
+      async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.scriptURL,
+    );
+    expect(worker).toBe(new URL("/sw.js", baseURL).href);
+    await expectAccessible(page, "notification settings, this device just subscribed");
+
+    await save(page);
+    await page.reload();
+    await expect(line).toHaveText("Cet appareil reçoit vos notifications push.");
+    await expect(page.getByRole("checkbox", { name: "Paiements acceptés par notification push" })).toBeChecked();
+    await expectAccessible(page, "notification settings, this device subscribed");
+
+    // Every Push box off (the column's switch) and saved: this device's subscription goes, here and on the server.
+    await page.getByRole("checkbox", { name: "Push (toutes)" }).check();
+    await page.getByRole("checkbox", { name: "Push (toutes)" }).uncheck();
+    await save(page);
+    await expect(line).toHaveText("Cet appareil ne recevra plus vos notifications push.");
+    await expect.poll(stored).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem("e2e-push-subscription"))).toBeNull();
+    await expectAccessible(page, "notification settings, this device unsubscribed");
+  });
+
+  test("a refused permission: a hint on how to allow it, and the choices still save", async ({
+    page,
+    makeAccount,
+    signInAs,
+    e2eDatabase,
+  }) => {
+    // No permission granted: the headless browser refuses the prompt, as a person blocking the site would.
+    await page.addInitScript(replacePushService, loopbackSubscription());
+    const account = await makeAccount(CARD);
+    await openSettings(page, account, signInAs);
+    const box = page.getByRole("checkbox", { name: "Paiements acceptés par notification push" });
+    await box.check();
+    const line = page.locator("#push-device");
+    await expect(line).toContainText("Votre navigateur bloque les notifications de ce site.");
+    await expect(line).toContainText("ils valent aussi pour l’application mobile");
+    await expect(box).toBeChecked();
+    await expectAccessible(page, "notification settings, permission refused");
+
+    await save(page);
+    await page.reload();
+    await expect(page.getByRole("checkbox", { name: "Paiements acceptés par notification push" })).toBeChecked();
+    await expect(line).toContainText("Votre navigateur bloque les notifications de ce site.");
+    expect(await listPushSubscriptions(e2eDatabase.handle.db, account.userId)).toEqual([]);
+  });
+
+  test("the service worker is served from the root, revalidated on each load, and allowed by the CSP", async ({
+    page,
+  }) => {
+    const answer = await page.request.get("/sw.js");
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()["content-type"]).toMatch(/^(text|application)\/javascript/);
+    expect(answer.headers()["cache-control"]).toBe("public, max-age=0");
+    expect(await answer.text()).toContain('addEventListener("notificationclick"');
+    const home = await page.request.get("/login");
+    expect(home.headers()["content-security-policy"]).toContain("worker-src 'self'");
+  });
+});
+
+test("without JavaScript, or on the light version: the Push column says what push needs, and the form saves", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  const account = await makeAccount(CARD);
+  // A browser running scripts gets the light page, which has none: the same page as without JavaScript.
+  if (jsOn()) await saveLightVersion(e2eDatabase.handle.db, account.userId, true);
+  await openSettings(page, account, signInAs);
+  if (jsOn()) await expect(page.locator("script")).toHaveCount(0);
+
+  await expectPushNeedsJavaScript(page);
+  await expectAccessible(page, "notification settings, push needs JavaScript");
+
+  await page.getByRole("checkbox", { name: "Paiements acceptés par notification push" }).check();
+  await save(page);
+  await expect(page.getByRole("checkbox", { name: "Paiements acceptés par notification push" })).toBeChecked();
+  await expectPushNeedsJavaScript(page);
+  await expectAccessible(page, "notification settings saved, push needs JavaScript");
+});
+
+test("the subscription route without a session stores nothing and leads to sign-in", async ({
+  baseURL,
+  e2eDatabase,
+}) => {
+  const subscription = loopbackSubscription();
+  const anonymous = await apiRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
+  const answer = await anonymous.post("/settings/notifications/push", {
+    form: { intent: "subscribe", subscription: JSON.stringify(subscription) },
+    maxRedirects: 0,
+  });
+  expect(answer.status()).toBe(302);
+  expect(answer.headers()["location"]).toMatch(/^\/login/);
+  await anonymous.dispose();
+  const rows = await e2eDatabase.handle.db
+    .selectFrom("push_subscriptions")
+    .select("id")
+    .where("endpoint", "=", subscription.endpoint)
+    .execute();
+  expect(rows).toEqual([]);
+});
