@@ -60,11 +60,13 @@ export async function createPlatform(env: Env): Promise<Platform> {
     onConnectionLost: (err) => logger.warn("database connection lost", { err: err.message }),
   });
   await migrateToLatest(database.db);
-  const messenger = createMessenger(env, database.db, logger);
-  // After the database: the sandbox issuer keeps its records there. Throws a ConfigError in production without Stripe.
+  // After the database: the sandbox outbox and issuer keep their records there. Each throws a ConfigError in
+  // production without its real provider (Brevo for SMS, decision 0062; Stripe).
+  let messenger: Messenger | OutboxMessenger;
   let issuer: CardIssuer;
   let payments: PaymentProcessor;
   try {
+    messenger = createMessenger(env, database.db, logger);
     issuer = createCardIssuer(env, database.db);
     payments = createPaymentProcessor(env, database.db);
   } catch (err) {

@@ -31,9 +31,12 @@ export interface CodeSubject {
 
 /**
  * `sent`, with `delayed` when the message could not leave yet: it waits in the outbox and leaves as soon as it can
- * (decision 0042); the page says so rather than "code sent".
+ * (decision 0042); the page says so rather than "code sent". `refused`: the SMS gateway refused the number for good
+ * (decision 0062), nothing will arrive. `channel` lets the page name the e-mail or the SMS.
  */
-export type IssueResult = { kind: "sent"; expiresAt: Date; delayed: boolean } | { kind: "throttled"; retryAt: Date };
+export type IssueResult =
+  | { kind: "sent"; expiresAt: Date; delayed: boolean; refused: boolean; channel: Channel }
+  | { kind: "throttled"; retryAt: Date };
 
 /** `locked`: too many wrong codes for this account lately (any purpose); codes wait until `retryAt`. */
 export type VerifyResult =
@@ -145,7 +148,13 @@ export async function issueCode(
     text: input.message.text(code),
     expiresAt: usefulUntil && usefulUntil < expiresAt ? usefulUntil : expiresAt,
   });
-  return { kind: "sent", expiresAt, delayed: delivery === "queued" };
+  return {
+    kind: "sent",
+    expiresAt,
+    delayed: delivery === "queued",
+    refused: delivery === "refused",
+    channel: input.channel,
+  };
 }
 
 /**

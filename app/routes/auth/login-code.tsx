@@ -17,7 +17,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession, redirectWithFlash } from "~/routes/+shared/request.server";
 import { codeDestination, getAccount, maskDestination } from "~/.server/services/accounts";
-import { mailDelayed } from "~/.server/services/mail-status";
+import { messageStatus } from "~/.server/services/mail-status";
 import { adoptBrowserConsent } from "~/routes/+shared/consent.server";
 import { PasskeyButton } from "~/components/PasskeyButton";
 import { CODE_STEP_INTENT } from "~/routes/+shared/code-step";
@@ -77,8 +77,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...(await codeStepScreen(step)),
     channel,
     destination,
-    // The code's e-mail could not leave yet (decision 0042): the page does not say it was sent.
-    delayed: channel === "email" && (await mailDelayed(db, to)),
+    // The code's e-mail or SMS could not leave yet (decision 0042), or the SMS gateway refused the number for good
+    // (decision 0062): the page does not say it was sent.
+    delivery: await messageStatus(db, to),
     expiresAt: pending.expiresAt,
     minutes: PENDING_LOGIN_MINUTES,
     // What the sign-in waits for: a passkey this browser can use (no code sent yet), or the code.
@@ -147,6 +148,17 @@ function PasskeyStep({ screen }: { screen: Route.ComponentProps["loaderData"] })
   );
 }
 
+/**
+ * The code step's first sentence: sent; not sent yet (by e-mail or SMS); refused (SMS only); or given up before the
+ * code's end (either channel: a new code is needed).
+ */
+function introKey(channel: "email" | "sms", delivery: "delayed" | "refused" | "givenUp" | null) {
+  if (delivery === "refused") return "sms.introRefused";
+  if (delivery === "givenUp") return "sms.introGivenUp";
+  if (delivery === "delayed") return channel === "sms" ? "sms.introDelayed" : "auth.code.introDelayed";
+  return "auth.code.intro";
+}
+
 export default function LoginCode({ loaderData: screen, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   if (screen.method === "passkey") return <PasskeyStep screen={screen} />;
@@ -161,11 +173,7 @@ export default function LoginCode({ loaderData: screen, actionData }: Route.Comp
         hint={t("auth.code.signInHint", { time: formatTime(screen.expiresAt), minutes: screen.minutes })}
         cancelLabel={t("auth.code.cancel")}
       >
-        <p>
-          {t(screen.delayed ? "auth.code.introDelayed" : "auth.code.intro", {
-            destination: `${screen.destination} (${via})`,
-          })}
-        </p>
+        <p>{t(introKey(screen.channel, screen.delivery), { destination: `${screen.destination} (${via})` })}</p>
       </CodeStep>
       {screen.hasPasskeys ? (
         <div className="passkey-alternative">

@@ -1,25 +1,41 @@
 import type { DB } from "../../db";
-import type { Env } from "../../env";
+import { ConfigError, type Env } from "../../env";
 import type { Logger } from "../../logger";
+import { BrevoSmsMessenger } from "./brevo";
+import { ChannelMessenger } from "./channels";
 import { OutboxMessenger } from "./outbox";
 import type { Messenger } from "./port";
 import { SandboxMessenger } from "./sandbox";
 import { SmtpMessenger } from "./smtp";
 
 /**
- * SMTP through the persistent outbox when SMTP_URL is set (decision 0042: the caller starts its sender loop);
- * otherwise the sandbox outbox.
+ * Where text messages go: Brevo when BREVO_API_KEY is set; otherwise the sandbox outbox, in sandbox mode only.
+ * Production mode without a gateway refuses to start (decision 0062): people who chose SMS could not sign in.
+ */
+function smsGateway(env: Env, db: DB): Messenger {
+  if (env.BREVO_API_KEY)
+    return new BrevoSmsMessenger({
+      apiKey: env.BREVO_API_KEY,
+      baseUrl: env.BREVO_API_URL,
+      sender: env.SMS_SENDER,
+      timeoutMs: env.SMS_TIMEOUT_MS,
+    });
+  if (env.sandbox) return new SandboxMessenger(db);
+  throw new ConfigError(
+    "Invalid configuration:\n  BREVO_API_KEY: production mode needs BREVO_API_KEY to send SMS codes (Brevo transactional SMS)",
+  );
+}
+
+/**
+ * The persistent outbox (decision 0042; the caller starts its sender loop) as soon as one real provider is set:
+ * e-mails through SMTP (SMTP_URL) or the sandbox outbox, text messages through Brevo (BREVO_API_KEY) or the
+ * sandbox outbox. With neither, the sandbox outbox alone.
  */
 export function createMessenger(env: Env, db: DB, logger?: Logger): Messenger | OutboxMessenger {
-  if (env.SMTP_URL) {
-    const smtp = new SmtpMessenger({
-      url: env.SMTP_URL,
-      from: env.MAIL_FROM,
-      smsFallback: env.sandbox ? new SandboxMessenger(db) : undefined,
-    });
-    return new OutboxMessenger(db, { transport: smtp, logger });
-  }
-  return new SandboxMessenger(db);
+  const sms = smsGateway(env, db);
+  if (!env.SMTP_URL && sms instanceof SandboxMessenger) return sms;
+  const email = env.SMTP_URL ? new SmtpMessenger({ url: env.SMTP_URL, from: env.MAIL_FROM }) : new SandboxMessenger(db);
+  return new OutboxMessenger(db, { transport: new ChannelMessenger(email, sms), logger });
 }
 
 /** A text message can be delivered: the sandbox outbox keeps it, or Brevo is configured (decision 0062). */

@@ -210,23 +210,6 @@ test("the sender loop delivers what waits, by itself, and stops cleanly", async 
   expect(await rows()).toMatchObject([{ status: "sent", body: "" }]);
 });
 
-test("text messages are not queued: they go to the SMS fallback as they are", async () => {
-  const texts: string[] = [];
-  const messenger = new OutboxMessenger(handle.db, {
-    transport: new SmtpMessenger({
-      url: smtp.url,
-      from: "p@portail.example",
-      smsFallback: { name: "memory", send: async (m) => void texts.push(m.text) },
-    }),
-  });
-  senders.push(messenger);
-  expect(await messenger.send({ channel: "sms", to: "+33612345678", subject: "Code", text: "Code 123123" })).toBe(
-    "sent",
-  );
-  expect(texts).toEqual(["Code 123123"]);
-  expect(await rows()).toEqual([]);
-});
-
 test("an e-mail change asked while SMTP is down says its code's e-mail is delayed; with SMTP up, it does not", async () => {
   const account = await createAccount(handle.db, { email: "change.outbox@example.com", passwordHash: "unused" });
   const messages = {

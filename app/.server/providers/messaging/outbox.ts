@@ -1,17 +1,18 @@
 import type { DB } from "../../db";
 import { newId } from "../../ids";
 import type { Logger } from "../../logger";
-import type { Delivery, Messenger, OutgoingMessage } from "./port";
+import { RefusedMessageError, type Delivery, type Messenger, type OutgoingMessage } from "./port";
 
 /**
- * The persistent outbox of e-mails (issue 18 §5, decision 0042). Every e-mail is written to `mail_outbox` first,
- * then handed to the transport (the SMTP adapter) at once; one that cannot leave stays there and is tried again
+ * The persistent outbox of e-mails and text messages (issue 18 §5, decision 0042; SMS: issue 33, decision 0062).
+ * Every message is written to `mail_outbox` first (its `channel` says which), then handed to the transport (SMTP
+ * for e-mails, the SMS gateway for text messages) at once; one that cannot leave stays there and is tried again
  * by the sender loop of any server process (10 s, 30 s, 1 min, 5 min, then every 15 min), until it leaves or its
  * time is up: the end of the code or link it carries (`expiresAt`), or a day. A process sending a message holds
  * it under a lease, taken by a conditional UPDATE, so two processes (or machines) on one database never send one
- * message at once. Sent or given up, its body is blanked at once and the row deleted a day later.
- *
- * Text messages do not go through SMTP: they are passed to the transport as they are (its SMS fallback).
+ * message at once. Sent or given up, its body is blanked at once and the row deleted a day later. A refusal that
+ * will never succeed (RefusedMessageError: the gateway says the number cannot receive text messages) gives the
+ * message up at once.
  */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 5 * 60_000, 15 * 60_000] as const;
 /** At most this long after it was written, a message nobody could send is given up. */
@@ -25,7 +26,7 @@ export const SWEEP_INTERVAL_MS = 5_000;
 const BATCH = 20;
 
 export interface OutboxOptions {
-  /** Hands an e-mail over (the SMTP adapter); throws when it cannot. Closed by `stop`. */
+  /** Hands a message over (ChannelMessenger: SMTP or the SMS gateway); throws when it cannot. Closed by `stop`. */
   transport: Messenger & { close?(): void };
   logger?: Logger;
   /** This process's name in the leases it takes (random by default). */
@@ -64,11 +65,13 @@ export class OutboxMessenger implements Messenger {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Writes the e-mail to the outbox, then tries it once: `queued` when it could not leave yet. */
+  /**
+   * Writes the message to the outbox, then tries it once: `queued` when it could not leave yet (or, past its time
+   * already, was given up), `refused` when the gateway refused it for good (given up at once).
+   */
   async send(message: OutgoingMessage): Promise<Delivery> {
-    if (message.channel !== "email") return (await this.options.transport.send(message)) ?? "sent";
     const now = this.now();
-    const id = newId("mail");
+    const id = newId(message.channel === "sms" ? "sms" : "mail");
     const limit = now.getTime() + GIVE_UP_AFTER_MS;
     const giveUpAt = new Date(Math.min(message.expiresAt?.getTime() ?? limit, limit));
     // Leased to this process from the start: the sender loops leave it alone while this request tries it.
@@ -91,7 +94,7 @@ export class OutboxMessenger implements Messenger {
         finished_at: null,
       })
       .execute();
-    return (await this.attempt(id)) ? "sent" : "queued";
+    return this.attempt(id);
   }
 
   /**
@@ -124,7 +127,7 @@ export class OutboxMessenger implements Messenger {
       .execute();
     let sent = 0;
     for (const { id } of due) {
-      if ((await this.claim(id, now)) && (await this.attempt(id))) sent++;
+      if ((await this.claim(id, now)) && (await this.attempt(id)) === "sent") sent++;
     }
     return sent;
   }
@@ -144,28 +147,36 @@ export class OutboxMessenger implements Messenger {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Sends a message this process holds; records the outcome. True when it left. */
-  private async attempt(id: string): Promise<boolean> {
+  /** Sends a message this process holds; records the outcome: sent, not yet (or past its time), or refused. */
+  private async attempt(id: string): Promise<Delivery> {
     const row = await this.db
       .selectFrom("mail_outbox")
-      .select(["recipient", "subject", "body", "attempts", "give_up_at"])
+      .select(["channel", "recipient", "subject", "body", "attempts", "give_up_at"])
       .where("id", "=", id)
       .where("lease_owner", "=", this.owner)
       .where("status", "=", "pending")
       .executeTakeFirst();
-    if (!row) return false;
+    if (!row) return "queued";
     const attempts = row.attempts + 1;
+    const what = row.channel === "sms" ? "text message" : "e-mail";
     try {
-      await this.options.transport.send({ channel: "email", to: row.recipient, subject: row.subject, text: row.body });
+      await this.options.transport.send({
+        channel: row.channel,
+        to: row.recipient,
+        subject: row.subject,
+        text: row.body,
+      });
     } catch (err) {
       const now = this.now();
       const next = new Date(now.getTime() + retryDelayMs(attempts));
-      const givenUp = iso(next) >= row.give_up_at;
+      const refused = err instanceof RefusedMessageError;
+      const givenUp = refused || iso(next) >= row.give_up_at;
       await this.db
         .updateTable("mail_outbox")
         .set({
           attempts,
-          last_error: describe(err),
+          // "refused: …" tells the code page the number cannot receive it (mail-status.ts).
+          last_error: refused ? `refused: ${describe(err)}` : describe(err),
           next_attempt_at: iso(next),
           lease_owner: null,
           lease_until: null,
@@ -174,13 +185,13 @@ export class OutboxMessenger implements Messenger {
         .where("id", "=", id)
         .where("lease_owner", "=", this.owner)
         .execute();
-      this.options.logger?.warn(givenUp ? "e-mail given up" : "e-mail not sent yet, will retry", {
+      this.options.logger?.warn(givenUp ? `${what} given up` : `${what} not sent yet, will retry`, {
         id,
         attempts,
         error: describe(err),
         ...(givenUp ? {} : { nextAttemptAt: iso(next) }),
       });
-      return false;
+      return refused ? "refused" : "queued";
     }
     // Sent: the body (codes, links) goes at once.
     await this.db
@@ -196,8 +207,8 @@ export class OutboxMessenger implements Messenger {
       })
       .where("id", "=", id)
       .execute();
-    if (attempts > 1) this.options.logger?.info("e-mail sent after retry", { id, attempts });
-    return true;
+    if (attempts > 1) this.options.logger?.info(`${what} sent after retry`, { id, attempts });
+    return "sent";
   }
 
   /** Starts the sender loop of this process (its timer does not keep the process alive). */

@@ -12,12 +12,22 @@ export interface OutgoingMessage {
 }
 
 /**
- * `sent`: handed over (to the SMTP server, the sandbox outbox…). `queued`: it could not leave yet; it is kept in
- * the persistent outbox and sent as soon as possible (decision 0042). Nothing (void) means sent.
+ * `sent`: handed over (to the SMTP server, the SMS gateway, the sandbox outbox…). `queued`: it could not leave yet;
+ * it is kept in the persistent outbox and sent as soon as possible (decision 0042). `refused`: the gateway refused
+ * it for good (a number that cannot receive text messages, decision 0062); it is given up. Nothing (void) means sent.
  */
-export type Delivery = "sent" | "queued";
+export type Delivery = "sent" | "queued" | "refused";
 
 export interface Messenger {
   readonly name: string;
   send(message: OutgoingMessage): Promise<Delivery | void>;
+}
+
+/**
+ * A refusal that will never turn into a delivery (the gateway says the number cannot receive text messages): the
+ * outbox gives the message up at once instead of trying it again (decision 0062). Its message names the refusal's
+ * kind, never the recipient or the text.
+ */
+export class RefusedMessageError extends Error {
+  override readonly name = "RefusedMessageError";
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../../../../tests/support/smtp-server";
-import type { Messenger, OutgoingMessage } from "./port";
 import { SmtpMessenger } from "./smtp";
 
 /** A real SMTP server on loopback receives what the adapter sends. */
@@ -32,22 +31,14 @@ test("an e-mail goes through SMTP with sender, recipient, subject and text", asy
   expect(mail.raw).toContain("123456");
 });
 
-test("a text message goes to the SMS fallback, never to SMTP; without one it fails loudly", async () => {
+test("a text message is not the SMTP adapter's: it fails loudly and nothing reaches SMTP", async () => {
   const before = received.length;
-  const sms: OutgoingMessage[] = [];
-  const fallback: Messenger = { name: "memory", send: async (m) => void sms.push(m) };
-  const withFallback = new SmtpMessenger({
-    url: `smtp://127.0.0.1:${port}`,
-    from: "p@portail.example",
-    smsFallback: fallback,
-  });
-  await withFallback.send({ channel: "sms", to: "+33612345678", subject: "Code", text: "Code 654321" });
-  expect(sms).toHaveLength(1);
+  const messenger = new SmtpMessenger({ url: `smtp://127.0.0.1:${port}`, from: "p@portail.example" });
+  await expect(messenger.send({ channel: "sms", to: "+33612345678", subject: "Code", text: "x" })).rejects.toThrow(
+    /e-mails only/,
+  );
   expect(received.length).toBe(before);
-  const without = new SmtpMessenger({ url: `smtp://127.0.0.1:${port}`, from: "p@portail.example" });
-  await expect(without.send({ channel: "sms", to: "+33612345678", subject: "Code", text: "x" })).rejects.toThrow(/SMS/);
-  withFallback.close();
-  without.close();
+  messenger.close();
 });
 
 test("an unreachable SMTP server is an error, not a silent loss", async () => {

@@ -1,17 +1,15 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import type { Delivery, Messenger, OutgoingMessage } from "./port";
+import type { Messenger, OutgoingMessage } from "./port";
 
 export interface SmtpOptions {
   /** smtp://user:pass@host:port or smtps://… */
   url: string;
   from: string;
-  /** Where text messages go while no SMS gateway is configured (the sandbox outbox in sandbox mode). */
-  smsFallback?: Messenger;
 }
 
 /**
- * Sends e-mails through an SMTP server. Text messages need an SMS gateway, which this adapter is not. Short
- * timeouts: a server that does not answer fails the attempt within seconds (the outbox tries again later).
+ * Sends e-mails through an SMTP server; text messages go to the SMS gateway (ChannelMessenger). Short timeouts: a
+ * server that does not answer fails the attempt within seconds (the outbox tries again later).
  */
 export class SmtpMessenger implements Messenger {
   readonly name = "smtp";
@@ -26,11 +24,8 @@ export class SmtpMessenger implements Messenger {
     });
   }
 
-  async send(message: OutgoingMessage): Promise<Delivery | void> {
-    if (message.channel === "sms") {
-      if (!this.options.smsFallback) throw new Error("No SMS gateway is configured");
-      return this.options.smsFallback.send(message);
-    }
+  async send(message: OutgoingMessage): Promise<void> {
+    if (message.channel !== "email") throw new Error("The SMTP adapter sends e-mails only");
     await this.transport.sendMail({
       from: this.options.from,
       to: message.to,
