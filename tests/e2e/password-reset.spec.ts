@@ -79,3 +79,45 @@ test("a lost-password → reset-password round trip through the outbox", async (
   expect(reused.status()).toBe(410);
   expect(await reused.text()).toContain("Ce lien a expiré ou a déjà servi.");
 });
+
+test("the reset-password page's cancel goes back to sign-in, the address typed, whatever the link's state (spec 001 §2.3)", async ({
+  page,
+  makeAccount,
+}) => {
+  const email = (await makeAccount({ cards: [{ type: "physical", lastFour: "4242" }] })).email;
+  await page.goto("/lost-password");
+  await page.getByLabel("Adresse e-mail").fill(email);
+  await page.getByRole("button", { name: "Recevoir le lien" }).click();
+  const link = await resetLinkFor(page.request, email);
+  const cancel = page.getByRole("link", { name: "Annuler et revenir à la connexion" });
+
+  // A live link: the form, and beside it the way out.
+  await page.goto(link);
+  await expect(page.getByRole("button", { name: "Enregistrer le mot de passe" })).toBeVisible();
+  await expect(cancel).toHaveAttribute("href", `/login?email=${encodeURIComponent(email)}`);
+  await cancel.click();
+  await expect(page).toHaveURL(`/login?email=${encodeURIComponent(email)}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Connexion");
+  await expect(page.getByLabel("Adresse e-mail")).toHaveValue(email);
+
+  // Cancelling changed nothing: the link still opens its form; a refusal keeps the cancel.
+  await page.goto(link);
+  await page.getByLabel("Nouveau mot de passe", { exact: true }).fill("court");
+  await page.getByLabel("Confirmez le nouveau mot de passe").fill("court");
+  await page.getByRole("button", { name: "Enregistrer le mot de passe" }).click();
+  await expect(page.getByRole("link", { name: /Le mot de passe doit comporter au moins 8 caractères/ })).toBeVisible();
+  await expect(cancel).toBeVisible();
+  await expectAccessible(page, "reset password, refused, with its cancel");
+
+  // A link that is no longer valid (altered here): the message, a new link, and the same cancel.
+  const altered = link.replace(/\/reset-password\/[^?]+/, "/reset-password/ce-lien-n-existe-pas");
+  const gone = await page.request.get(altered);
+  expect(gone.status()).toBe(410);
+  await page.goto(altered);
+  await expect(page.getByText("Ce lien a expiré ou a déjà servi.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Recevoir un nouveau lien" })).toBeVisible();
+  await expectAccessible(page, "reset password, link expired, with its cancel");
+  await cancel.click();
+  await expect(page).toHaveURL(`/login?email=${encodeURIComponent(email)}`);
+  await expect(page.getByLabel("Adresse e-mail")).toHaveValue(email);
+});

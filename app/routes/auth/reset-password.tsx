@@ -12,8 +12,9 @@ import { redirectWithFlash, emailedLinkOf } from "~/routes/+shared/request.serve
 import { resetLinkIsLive, resetPassword } from "~/.server/services/password-reset";
 
 /**
- * Reset password (spec 001 §2.1): `/reset-password/:token?email=`. A spent, expired or altered link
- * says so (and offers a new one) instead of showing the form.
+ * Reset password (spec 001 §2.1, §2.3 "reset password (new password, confirmation, save, cancel)"):
+ * `/reset-password/:token?email=`. A spent, expired or altered link says so (and offers a new one) instead of
+ * showing the form; either way a cancel goes back to sign-in, the link's address already typed.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { token, email } = emailedLinkOf(request, params.token);
@@ -46,29 +47,32 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation();
   const [form, fields] = useForm<NewPasswordForm>({ id: "new", lastResult: actionData });
   const spent = !loaderData.live || Boolean(form.errors?.includes(EXPIRED));
+  const withEmail = (path: string) =>
+    loaderData.email ? `${path}?email=${encodeURIComponent(loaderData.email)}` : path;
   return (
     <PublicPage title={t("auth.resetPassword.title")} error={!form.valid}>
       {spent ? (
         <div className="alert alert--error" role="alert">
           <p>{t("auth.resetPassword.expired")}</p>
           <p>
-            <Link
-              to={`${href("/lost-password")}${loaderData.email ? `?email=${encodeURIComponent(loaderData.email)}` : ""}`}
-            >
-              {t("auth.resetPassword.newLink")}
-            </Link>
+            <Link to={withEmail(href("/lost-password"))}>{t("auth.resetPassword.newLink")}</Link>
           </p>
         </div>
       ) : (
-        <>
-          <ChooseNewPassword
-            form={form}
-            fields={fields}
-            intro={t("auth.resetPassword.intro", { email: loaderData.email })}
-            submit={t("auth.resetPassword.submit")}
-          />
-        </>
+        <ChooseNewPassword
+          form={form}
+          fields={fields}
+          intro={t("auth.resetPassword.intro", { email: loaderData.email })}
+          submit={t("auth.resetPassword.submit")}
+        />
       )}
+      {/* A link, as sign-in's « Mot de passe oublié ? »: cancelling changes nothing (the emailed link stays valid
+          until it expires). */}
+      <p>
+        <Link to={withEmail(href("/login"))} className="link-action">
+          {t("auth.resetPassword.cancel")}
+        </Link>
+      </p>
     </PublicPage>
   );
 }
