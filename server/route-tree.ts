@@ -60,6 +60,7 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
   // decision 0036): the answers are kept per path and query, the oldest dropped first.
   const answers = new Map<string, boolean>();
   const patternsByPath = new Map<string, string | null>();
+  const compiled = compilePatterns(patterns);
 
   return {
     patterns,
@@ -92,7 +93,16 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
     return matchRoutes(top as unknown as RouteObject[], path);
   }
 
+  /**
+   * Most paths fit one pattern only (`/cards/card_1` fits `/cards/:cardId` and nothing else): that one, without
+   * ranking the tree. A path that fits several (`/cards/new`), or none as written (escapes), is React Router's
+   * to rank.
+   */
   function findPattern(pathname: string): string | null {
+    let path = pathname.replace(/\.data$/, "");
+    if (path === "/_root") path = "/";
+    const fitting = new Set(compiled.filter(({ regex }) => regex.test(path)).map(({ pattern }) => pattern));
+    if (fitting.size === 1) return fitting.values().next().value!;
     const matches = matchesOf(pathname);
     const last = matches?.[matches.length - 1];
     if (!last || last.route.path === "*") return null;
@@ -110,6 +120,29 @@ function makeRouteTree(build: Pick<ServerBuild, "routes">): RouteTree {
     const contributing = matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0));
     return hasAction(contributing[contributing.length - 1]!.route.id!);
   }
+}
+
+/**
+ * A regular expression per route pattern, as React Router reads it: `:param` one segment, `?` an optional
+ * segment, any case, trailing slashes. Splats are left out (only the not-found page has one).
+ */
+function compilePatterns(patterns: string[]): { pattern: string; regex: RegExp }[] {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return [...new Set(patterns)]
+    .filter((pattern) => !pattern.split("/").includes("*"))
+    .map((pattern) => {
+      const source = pattern
+        .split("/")
+        .filter(Boolean)
+        .map((segment) => {
+          const optional = segment.endsWith("?");
+          const name = optional ? segment.slice(0, -1) : segment;
+          const one = name.startsWith(":") ? "/[^/]+" : `/${escape(name)}`;
+          return optional ? `(?:${one})?` : one;
+        })
+        .join("");
+      return { pattern: "/" + pattern, regex: new RegExp(`^${source}/*$`, "i") };
+    });
 }
 
 /** Paths whose POST answer, and paths whose pattern, are kept (each a short string and a boolean or a pattern). */

@@ -199,11 +199,9 @@ test("a receipt that cannot be read is logged as ocr_cannot_predict_image_annota
 
 test("each reading is timed in the metrics by outcome; another's file is not a reading (decision 0064)", async () => {
   const counts = async () => {
-    const family = (await metricsRegistry().getMetricsAsJSON()).find(
-      (m) => m.name === "portal_receipt_reading_duration_seconds",
-    );
+    const text = await metricsRegistry().getSingleMetricAsString("portal_receipt_reading_duration_seconds");
     const count = (outcome: string) =>
-      family!.values.find((v) => v.metricName?.endsWith("_count") && v.labels.outcome === outcome)?.value ?? 0;
+      Number(new RegExp(`_count\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     return { read: count("read"), unreadable: count("unreadable") };
   };
   const before = await counts();
