@@ -4,6 +4,7 @@ import { expect, test, type TestAccount } from "./fixtures";
 import { expectAccessible } from "./helpers";
 import { listPushSubscriptions } from "../../app/.server/services/push-subscriptions";
 import { saveLightVersion } from "../../app/.server/services/profile";
+import { startPushService, type BrowserSubscription } from "../support/push-service";
 
 /**
  * Web Push in the notification settings (issue 33 item 2, Contract B). With JavaScript, turning on a Push box
@@ -38,7 +39,7 @@ function loopbackSubscription() {
  * records the options the page passed. Everything else is the browser's: the permission, the service worker's
  * registration, the page's post to the server.
  */
-function replacePushService(subscription: ReturnType<typeof loopbackSubscription>) {
+function replacePushService(subscription: BrowserSubscription) {
   const KEY = "e2e-push-subscription";
   const handed = (json: typeof subscription) => ({
     endpoint: json.endpoint,
@@ -53,14 +54,15 @@ function replacePushService(subscription: ReturnType<typeof loopbackSubscription
   });
   PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
     const key = options?.applicationServerKey;
-    const bytes = key instanceof ArrayBuffer ? new Uint8Array(key) : ArrayBuffer.isView(key) ? key : null;
+    const bytes = ArrayBuffer.isView(key) ? new Uint8Array(key.buffer, key.byteOffset, key.byteLength) : null;
+    const base64url =
+      bytes &&
+      btoa(String.fromCharCode(...bytes))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_");
     localStorage.setItem(
       "e2e-push-options",
-      JSON.stringify({
-        userVisibleOnly: options?.userVisibleOnly,
-        keyBytes: bytes?.byteLength,
-        first: bytes && new Uint8Array(bytes.buffer, bytes.byteOffset)[0],
-      }),
+      JSON.stringify({ userVisibleOnly: options?.userVisibleOnly, key: base64url?.replace(/=+$/, "") }),
     );
     localStorage.setItem(KEY, JSON.stringify(subscription));
     return handed(subscription) as unknown as PushSubscription;
@@ -98,6 +100,43 @@ async function expectPushNeedsJavaScript(page: Page) {
   }
 }
 
+/** An account paying at the sandbox terminal with a card of its own. */
+const LAST_FOUR = "7313";
+const PAYING = {
+  wallets: [{ name: "Titres-restaurant", type: "meal" as const, balance: 15240 }],
+  cards: [{ type: "physical" as const, lastFour: LAST_FOUR, wallets: ["Titres-restaurant"] }],
+};
+
+/** 14,20 € at a restaurant with the account's card, on the sandbox terminal (decision 0037): accepted. */
+async function payAtTerminal(page: Page, account: TestAccount) {
+  await page.goto("/dev/terminal");
+  await page.getByLabel("4 derniers chiffres de la carte").fill(LAST_FOUR);
+  await page.getByLabel("E-mail du titulaire").fill(account.email);
+  await page.getByLabel("Montant (€)").fill("14,20");
+  await page.getByLabel("Commerçant", { exact: true }).selectOption("restaurant");
+  await page.getByLabel("Nom du commerçant").fill("Chez Paul");
+  await page.getByLabel("Ville du commerçant").fill("Lyon");
+  await page.getByRole("button", { name: "Payer" }).click();
+  await expect(page.locator("#decision").getByRole("heading")).toHaveText("Paiement de 14,20 € accepté");
+}
+
+/**
+ * Hands a decrypted push message to this site's service worker, as Chromium does with what its push service
+ * delivers (the DevTools protocol's ServiceWorker.deliverPushMessage).
+ */
+async function deliverToServiceWorker(page: Page, origin: string, data: string) {
+  const devtools = await page.context().newCDPSession(page);
+  const registration = new Promise<string>((found) =>
+    devtools.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      const ours = registrations.find((one) => one.scopeURL === `${origin}/` && !one.isDeleted);
+      if (ours) found(ours.registrationId);
+    }),
+  );
+  await devtools.send("ServiceWorker.enable");
+  await devtools.send("ServiceWorker.deliverPushMessage", { origin, registrationId: await registration, data });
+  await devtools.detach();
+}
+
 async function save(page: Page) {
   await page.getByRole("button", { name: "Enregistrer mes préférences" }).click();
   await expect(page.getByText(SAVED)).toBeVisible();
@@ -106,7 +145,7 @@ async function save(page: Page) {
 test.describe("with JavaScript", () => {
   test.skip(() => !jsOn(), "The browser's subscription needs a script: the journey below checks the page without one");
 
-  test("turning on a Push box subscribes this browser; every Push box off at a save removes it", async ({
+  test("turning on a Push box subscribes this browser, which then receives a payment's push; every Push box off at a save removes it", async ({
     page,
     context,
     baseURL,
@@ -115,49 +154,80 @@ test.describe("with JavaScript", () => {
     e2eDatabase,
   }) => {
     await context.grantPermissions(["notifications"], { origin: baseURL });
-    const subscription = loopbackSubscription();
-    await page.addInitScript(replacePushService, subscription);
-    const account = await makeAccount(CARD);
-    const stored = () => listPushSubscriptions(e2eDatabase.handle.db, account.userId);
-    await openSettings(page, account, signInAs);
+    const pushService = await startPushService();
+    try {
+      const subscription = pushService.newSubscription();
+      await page.addInitScript(replacePushService, subscription);
+      const account = await makeAccount(PAYING);
+      const stored = () => listPushSubscriptions(e2eDatabase.handle.db, account.userId);
+      await openSettings(page, account, signInAs);
 
-    const line = page.locator("#push-device");
-    await expect(line).toHaveText("Cet appareil ne reçoit pas les notifications push.");
-    await expect(line).toHaveAttribute("role", "status");
-    await expect(page.getByText(NO_SCRIPT)).toHaveCount(0);
-    await expect(page.getByRole("checkbox", { name: "Push (toutes)" })).toHaveAccessibleDescription(
-      "Cet appareil ne reçoit pas les notifications push.",
-    );
-    expect(await stored()).toEqual([]);
-    await expectAccessible(page, "notification settings, this device not subscribed");
+      const line = page.locator("#push-device");
+      await expect(line).toHaveText("Cet appareil ne reçoit pas les notifications push.");
+      await expect(line).toHaveAttribute("role", "status");
+      await expect(page.getByText(NO_SCRIPT)).toHaveCount(0);
+      await expect(page.getByRole("checkbox", { name: "Push (toutes)" })).toHaveAccessibleDescription(
+        "Cet appareil ne reçoit pas les notifications push.",
+      );
+      expect(await stored()).toEqual([]);
+      await expectAccessible(page, "notification settings, this device not subscribed");
 
-    // Approved payments' push is off by default: turning it on is the gesture that subscribes.
-    await page.getByRole("checkbox", { name: "Paiements acceptés par notification push" }).check();
-    await expect(line).toHaveText("C’est fait : cet appareil recevra vos notifications push.");
-    await expect.poll(async () => (await stored()).map((row) => row.endpoint)).toEqual([subscription.endpoint]);
-    const options = await page.evaluate(() => JSON.parse(localStorage.getItem("e2e-push-options") ?? "null"));
-    // Notifications the person sees, with the server's VAPID public key (an uncompressed P-256 point).
-    expect(options).toEqual({ userVisibleOnly: true, keyBytes: 65, first: 4 });
-    const worker = await page.evaluate(
-      async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.scriptURL,
-    );
-    expect(worker).toBe(new URL("/sw.js", baseURL).href);
-    await expectAccessible(page, "notification settings, this device just subscribed");
+      // Approved payments' push is off by default: turning it on is the gesture that subscribes.
+      await page.getByRole("checkbox", { name: "Paiements acceptés par notification push" }).check();
+      await expect(line).toHaveText("C’est fait : cet appareil recevra vos notifications push.");
+      await expect.poll(async () => (await stored()).map((row) => row.endpoint)).toEqual([subscription.endpoint]);
+      const worker = await page.evaluate(
+        async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.scriptURL,
+      );
+      expect(worker).toBe(new URL("/sw.js", baseURL).href);
+      await expectAccessible(page, "notification settings, this device just subscribed");
 
-    await save(page);
-    await page.reload();
-    await expect(line).toHaveText("Cet appareil reçoit vos notifications push.");
-    await expect(page.getByRole("checkbox", { name: "Paiements acceptés par notification push" })).toBeChecked();
-    await expectAccessible(page, "notification settings, this device subscribed");
+      await save(page);
+      await page.reload();
+      await expect(line).toHaveText("Cet appareil reçoit vos notifications push.");
+      await expect(page.getByRole("checkbox", { name: "Paiements acceptés par notification push" })).toBeChecked();
+      await expectAccessible(page, "notification settings, this device subscribed");
 
-    // Every Push box off (the column's switch) and saved: this device's subscription goes, here and on the server.
-    await page.getByRole("checkbox", { name: "Push (toutes)" }).check();
-    await page.getByRole("checkbox", { name: "Push (toutes)" }).uncheck();
-    await save(page);
-    await expect(line).toHaveText("Cet appareil ne recevra plus vos notifications push.");
-    await expect.poll(stored).toEqual([]);
-    expect(await page.evaluate(() => localStorage.getItem("e2e-push-subscription"))).toBeNull();
-    await expectAccessible(page, "notification settings, this device unsubscribed");
+      // A payment at the terminal: its push reaches the stand-in, which decrypts it with this subscription's keys.
+      await payAtTerminal(page, account);
+      await expect.poll(() => pushService.received.length).toBe(1);
+      const [push] = pushService.received;
+      expect(push!.endpoint).toBe(subscription.endpoint);
+      const payload = push!.json as { title: string; body: string; path: string; tag: string };
+      // The page it is about: the payment on the card's page.
+      expect(payload.path).toMatch(new RegExp(`^/cards/${account.cards[LAST_FOUR]}#tx-auth_[\\w-]+$`));
+      expect(payload.body).toContain("14,20");
+      // Signed with the key the page subscribed with: the server's VAPID public key, given by the loader.
+      const options = await page.evaluate(() => JSON.parse(localStorage.getItem("e2e-push-options") ?? "null"));
+      expect(options).toEqual({ userVisibleOnly: true, key: push!.vapid.publicKey });
+
+      // The decrypted message handed to the service worker, as the browser would: it shows the notification.
+      await deliverToServiceWorker(page, baseURL!, push!.text);
+      await expect
+        .poll(() =>
+          page.evaluate(async () =>
+            (await (await navigator.serviceWorker.ready).getNotifications()).map((shown) => ({
+              title: shown.title,
+              body: shown.body,
+              tag: shown.tag,
+              data: shown.data as unknown,
+            })),
+          ),
+        )
+        .toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, data: { path: payload.path } }]);
+
+      // Every Push box off (the column's switch) and saved: this device's subscription goes, here and on the server.
+      await page.goto("/settings/notifications");
+      await page.getByRole("checkbox", { name: "Push (toutes)" }).check();
+      await page.getByRole("checkbox", { name: "Push (toutes)" }).uncheck();
+      await save(page);
+      await expect(line).toHaveText("Cet appareil ne recevra plus vos notifications push.");
+      await expect.poll(stored).toEqual([]);
+      expect(await page.evaluate(() => localStorage.getItem("e2e-push-subscription"))).toBeNull();
+      await expectAccessible(page, "notification settings, this device unsubscribed");
+    } finally {
+      await pushService.close();
+    }
   });
 
   test("a refused permission: a hint on how to allow it, and the choices still save", async ({
