@@ -1,13 +1,16 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { todayInParis } from "../../app/domain/dates";
+import { openServerDatabase, signIn } from "../support/test-browser";
 import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * GET /metrics on the real server (issue 33 §3, decision 0064): the families are there after real traffic, the
  * token is required (401 otherwise, 404 when none is set), and no label value ever carries an id, an e-mail, an
- * amount, a path as typed or a query. With two workers, one scrape adds up both workers' figures. Needs
+ * amount, a path as typed or a query. With two workers, one scrape adds up both workers' figures, a receipt's
+ * reading included. Needs
  * `npm run build` first (npm test builds). Ports 3915 and 3916 (this slice's).
  */
 const TOKEN = "metrics-test-token-0123456789abcdef0123456789";
@@ -15,6 +18,8 @@ const PASSWORD = "Demo-Portail-2026!";
 const CLAIRE = "claire.petit@example.com";
 const MARIE = "marie.martin@example.com";
 const ANONYMOUS_CEILING = 40;
+const WIZARD = "/plans/expense-requests/new";
+const BAKERY = path.resolve(import.meta.dirname, "../fixtures/receipts/boulangerie-2026-11-14.jpg");
 
 /** Every sample of a scrape: its family, its labels and its value. */
 interface Sample {
@@ -260,6 +265,48 @@ describe("metrics on, two workers", () => {
       expect(sum(samples, "portal_outbox_pending_messages", { channel: "email" })).toBe(pendingEmails);
     }
   });
+
+  test("a receipt marie uploads in the refund wizard is read, and its reading timed, whichever worker read it", async () => {
+    const db = openServerDatabase("test-metrics-cluster");
+    try {
+      const marie = await signIn(server.base, db, MARIE);
+      const page = await (await marie.get(WIZARD)).text();
+      const typeId = [...page.matchAll(/<input[^>]*name="type_id"[^>]*>/g)]
+        .map((m) => m[0])
+        .filter((input) => !/\bdisabled\b/.test(input))
+        .map((input) => /value="([^"]+)"/.exec(input)?.[1])[0];
+      expect(typeId).toBeDefined();
+      const chosen = await marie.post(`${WIZARD}?step=type`, { intent: "continue", type_id: typeId! });
+      const ticket = chosen.headers.get("location")!;
+      expect(ticket).toContain("step=ticket");
+      const draftId = new URL(ticket, server.base).searchParams.get("draft")!;
+      const form = new FormData();
+      form.append("intent", "upload");
+      form.append("receipt", new File([readFileSync(BAKERY)], "ticket.jpg", { type: "image/jpeg" }));
+      const uploaded = await marie.request(ticket, { method: "POST", body: form, headers: { Origin: server.base } });
+      expect(uploaded.status).toBe(302);
+      const deadline = Date.now() + 45_000;
+      let state = "pending";
+      while (state === "pending" && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        const row = db.prepare("select reading from expense_request_drafts where id = ?").get(draftId) as
+          { reading: string | null } | undefined;
+        state = row?.reading ? (JSON.parse(row.reading) as { state: string }).state : "pending";
+      }
+      expect(state).not.toBe("pending");
+      const samples = await http.samples();
+      expect(sum(samples, "portal_receipt_reading_duration_seconds_count")).toBe(1);
+      expect(sum(samples, "portal_receipt_reading_duration_seconds_count", { outcome: "read" })).toBe(1);
+      for (const { labels } of samples)
+        for (const value of Object.values(labels)) {
+          expect(value).not.toContain(draftId);
+          expect(value).not.toContain(MARIE);
+          expect(value).not.toContain("ticket.jpg");
+        }
+    } finally {
+      db.close();
+    }
+  }, 60_000);
 });
 
 describe("metrics off (no METRICS_TOKEN)", () => {
