@@ -4,21 +4,25 @@ import { useTranslation } from "~/i18n";
 
 /**
  * The two ways to receive codes (spec 001 §2.4 security card): e-mail (recommended) and SMS, each
- * with where codes would go or "non renseigné", and a link to its confirmation step.
+ * with where codes would go or "non renseigné", and a link to its confirmation step. SMS only where
+ * text messages can be delivered (`smsAvailable`, decision 0062).
  */
 export function MfaOptions({
   mfa,
+  smsAvailable,
   chooseHref,
   profileHref,
 }: {
   mfa: MfaStatus;
+  smsAvailable: boolean;
   chooseHref: (channel: MfaChannel) => string;
   profileHref: string | null;
 }) {
   const { t } = useTranslation();
+  const channels = smsAvailable ? MFA_CHANNELS : MFA_CHANNELS.filter((channel) => channel !== "SMS");
   return (
     <ul className="choice-list">
-      {MFA_CHANNELS.map((channel) => {
+      {channels.map((channel) => {
         const destination = mfa.destinations[channel];
         const current = mfa.enabled && mfa.preferred === channel;
         return (

@@ -83,3 +83,16 @@ export function smsSegments(text: string): number {
   for (const char of text) units += GSM7_EXTENSION.has(char) ? 2 : 1;
   return units <= 160 ? 1 : Math.ceil(units / 153);
 }
+
+/** Why a number cannot be chosen for the codes by SMS (spec 001 §2.4, §4; decision 0062): catalogue keys. */
+export const SMS_NUMBER_REFUSALS: Readonly<Record<Exclude<SmsNumberKind, "mobile">, string>> = {
+  notMobile: "sms.errors.notMobile",
+  otherCountry: "sms.errors.otherCountry",
+  invalid: "sms.errors.invalid",
+};
+
+/** The reason (a catalogue key) this number cannot receive the codes by SMS, or null for a mobile. */
+export function smsNumberRefusal(phone: string): string | null {
+  const kind = smsNumberKind(phone);
+  return kind === "mobile" ? null : SMS_NUMBER_REFUSALS[kind];
+}

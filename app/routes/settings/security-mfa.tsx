@@ -1,3 +1,4 @@
+import { useForm } from "@conform-to/react";
 import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/security-mfa";
@@ -10,17 +11,19 @@ import { pendingFields } from "~/.server/services/profile";
 import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
 import { mfaStatus } from "~/.server/services/security";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+import { refuseSmsChoice } from "~/routes/+shared/sms-choice.server";
 
 /**
  * Spec 001 §2.4, §4 "MFA preference change": choose a channel, confirm, it becomes the preferred one.
- * Not while an e-mail or phone change waits for its code: the page says so and leads to that step.
+ * Not while an e-mail or phone change waits for its code: the page says so and leads to that step. SMS only where
+ * text messages can be delivered, to a mobile (decision 0062): otherwise the confirmation is refused (400).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const channel = mfaChannelOf(params.channel);
   const destination = channel ? mfaStatus(account).destinations[channel] : null;
-  if (!channel || !destination) throw internalRedirect("/settings/security");
-  const { db, logger } = await getPlatform();
+  const { db, logger, smsAvailable } = await getPlatform();
+  if (!channel || !destination || (channel === "SMS" && !smsAvailable)) throw internalRedirect("/settings/security");
   try {
     const [pending = null] = await pendingFields(db, account.id);
     return { channel, destination, pending, getFailed: false };
@@ -32,19 +35,32 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  return chooseSecondFactor(request, context, mfaChannelOf(params.channel), {
+  const channel = mfaChannelOf(params.channel);
+  const refused = await refuseSmsChoice(await request.formData(), channel, context.get(accountContext).phone);
+  if (refused) return refused;
+  return chooseSecondFactor(request, context, channel, {
     from: "/settings/security",
     pendingChange: (field) => internalPath("/settings/profile/confirm/:field", { field }),
     done: async () => ({ to: "/settings/security", message: "settings.security.mfaUpdated" }),
   });
 }
 
-export default function ConfirmMfaChannel({ loaderData }: Route.ComponentProps) {
+export default function ConfirmMfaChannel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { channel, destination, pending, getFailed } = loaderData;
+  const [form] = useForm({ id: "mfa-choice", lastResult: actionData });
+  const refusal = form.errors?.[0];
   return (
     <div className="narrow">
-      <PageHeader title={t(channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms")} />
+      <PageHeader
+        title={t(channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms")}
+        error={Boolean(refusal)}
+      />
+      {refusal ? (
+        <div className="alert alert--error" role="alert">
+          <p>{t(refusal)}</p>
+        </div>
+      ) : null}
       {getFailed ? (
         <div className="alert alert--error" role="alert">
           <p>{t("mfa.getFailed")}</p>

@@ -23,8 +23,8 @@ import { listPasskeys, type PasskeySummary } from "~/.server/services/passkeys";
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
-  const { db } = await getPlatform();
-  return { mfa: mfaStatus(account), passkeys: await listPasskeys(db, account.id) };
+  const { db, smsAvailable } = await getPlatform();
+  return { mfa: mfaStatus(account), smsAvailable, passkeys: await listPasskeys(db, account.id) };
 }
 
 /** Passwords never come back in the reply, and the page forgets them after each answer. */
@@ -56,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function SecuritySettings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { mfa, passkeys } = loaderData;
+  const { mfa, smsAvailable, passkeys } = loaderData;
   const panel = useOutlet();
   const [form, fields] = useForm<ChangePasswordForm>({ id: "change-password", lastResult: actionData });
   return (
@@ -73,6 +73,7 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
         </p>
         <MfaOptions
           mfa={mfa}
+          smsAvailable={smsAvailable}
           chooseHref={(channel) => href("/settings/security/mfa/:channel", { channel })}
           profileHref="/settings/profile"
         />
