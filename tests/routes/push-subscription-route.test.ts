@@ -79,10 +79,10 @@ describe("subscribe", () => {
 
   const valid = JSON.stringify(browserSubscription());
   test.each([
-    ["no subscription", {}, "push.errors.invalid"],
-    ["an empty one", { subscription: "" }, "push.errors.invalid"],
-    ["text that is not JSON", { subscription: "{endpoint: https://fcm.googleapis.com" }, "push.errors.invalid"],
-    ["JSON that is not a subscription", { subscription: JSON.stringify({ endpoint: 42 }) }, "push.errors.invalid"],
+    ["no subscription", {}, "webPush.errors.invalid"],
+    ["an empty one", { subscription: "" }, "webPush.errors.invalid"],
+    ["text that is not JSON", { subscription: "{endpoint: https://fcm.googleapis.com" }, "webPush.errors.invalid"],
+    ["JSON that is not a subscription", { subscription: JSON.stringify({ endpoint: 42 }) }, "webPush.errors.invalid"],
     [
       "keys of the wrong length",
       {
@@ -91,22 +91,22 @@ describe("subscribe", () => {
           keys: { p256dh: randomBytes(33).toString("base64url"), auth: randomBytes(8).toString("base64url") },
         }),
       },
-      "push.errors.invalid",
+      "webPush.errors.invalid",
     ],
     [
       "a subscription over 4 KB (a valid one padded)",
       { subscription: valid.replace("{", `{"padding":"${"x".repeat(PUSH_SUBSCRIPTION_MAX_BYTES)}",`) },
-      "push.errors.invalid",
+      "webPush.errors.invalid",
     ],
     [
       "a push service not allowed (the server never posts there)",
       { subscription: JSON.stringify(browserSubscription("https://push.example.net/send/abc")) },
-      "push.errors.endpointNotAllowed",
+      "webPush.errors.endpointNotAllowed",
     ],
     [
       "a loopback endpoint while 127.0.0.1 is not allowed",
       { subscription: JSON.stringify(browserSubscription("http://127.0.0.1:9/push/abc")) },
-      "push.errors.endpointNotAllowed",
+      "webPush.errors.endpointNotAllowed",
     ],
   ])("%s: 400 with its catalogue key, nothing stored", async (_, fields, error) => {
     const answer = await post(me, { intent: "subscribe", ...fields });
@@ -129,7 +129,7 @@ describe("subscribe", () => {
     platform.webPush = null;
     const answer = await post(me, { intent: "subscribe", subscription: valid });
     expect(answer.status).toBe(404);
-    expect(await answer.json()).toEqual({ error: "push.errors.unavailable" });
+    expect(await answer.json()).toEqual({ error: "webPush.errors.unavailable" });
     expect(await endpointsOf(me)).toEqual([]);
   });
 });
@@ -162,7 +162,7 @@ describe("unsubscribe", () => {
     await savePushSubscription(handle.db, me.userId, mine, { allowedHosts: ALLOWED });
     const answer = await post(me, { intent: "unsubscribe", ...fields });
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toEqual({ error: "push.errors.invalid" });
+    expect(await answer.json()).toEqual({ error: "webPush.errors.invalid" });
     expect(await endpointsOf(me)).toEqual([mine.endpoint]);
   });
 });

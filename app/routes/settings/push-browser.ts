@@ -48,9 +48,9 @@ export async function subscribeThisDevice(action: string, publicKey: string): Pr
       return registration.pushManager.subscribe(options);
     });
     const answer = await post(action, { intent: "subscribe", subscription: JSON.stringify(subscription) });
-    return answer.ok ? { kind: "subscribed" } : { kind: "failed", error: answer.error ?? "push.device.failed" };
+    return answer.ok ? { kind: "subscribed" } : { kind: "failed", error: answer.error ?? "webPush.device.failed" };
   } catch {
-    return { kind: "failed", error: "push.device.failed" };
+    return { kind: "failed", error: "webPush.device.failed" };
   }
 }
 

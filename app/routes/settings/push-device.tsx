@@ -94,7 +94,7 @@ export function PushDeviceLine({ id, state }: { id: string; state: ReturnType<ty
     return (
       <NoScript>
         <p id={id} className="push-device hint">
-          {t("push.noScript")}
+          {t("webPush.noScript")}
         </p>
       </NoScript>
     );
@@ -106,7 +106,7 @@ export function PushDeviceLine({ id, state }: { id: string; state: ReturnType<ty
       </p>
       {offer && (
         <button type="button" className="button button--secondary" onClick={turnOn}>
-          {t("push.device.turnOn")}
+          {t("webPush.device.turnOn")}
         </button>
       )}
     </div>
@@ -118,19 +118,19 @@ function messageOf(device: Device, t: ReturnType<typeof useTranslation>["t"]): s
     case "checking":
       return "";
     case "unavailable":
-      return t("push.unavailable");
+      return t("webPush.unavailable");
     case "unsupported":
-      return t("push.device.unsupported");
+      return t("webPush.device.unsupported");
     case "working":
-      return t("push.device.working");
+      return t("webPush.device.working");
     case "subscribed":
-      return t(device.now ? "push.device.subscribedNow" : "push.device.subscribed");
+      return t(device.now ? "webPush.device.subscribedNow" : "webPush.device.subscribed");
     case "off":
-      return t(device.removed ? "push.device.removed" : "push.device.off");
+      return t(device.removed ? "webPush.device.removed" : "webPush.device.off");
     case "denied":
-      return t("push.device.denied");
+      return t("webPush.device.denied");
     case "dismissed":
-      return t("push.device.dismissed");
+      return t("webPush.device.dismissed");
     case "failed":
       return t(device.error);
   }

@@ -30,18 +30,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "unsubscribe") {
     const endpoint = form.get("endpoint");
     if (typeof endpoint !== "string" || endpoint.length === 0 || endpoint.length > PUSH_ENDPOINT_MAX_LENGTH)
-      return refused("push.errors.invalid");
+      return refused("webPush.errors.invalid");
     await removePushSubscription(db, account.id, endpoint);
     return Response.json({ ok: true }, { headers: NO_STORE });
   }
   if (intent !== "subscribe") return refused("errors.unknownIntent");
-  if (!webPush) return refused("push.errors.unavailable", 404);
+  if (!webPush) return refused("webPush.errors.unavailable", 404);
 
   const input = subscriptionOf(form.get("subscription"));
-  if (input === undefined) return refused("push.errors.invalid");
+  if (input === undefined) return refused("webPush.errors.invalid");
   const saved = await savePushSubscription(db, account.id, input, { allowedHosts: webPush.allowedHosts });
-  if (saved.kind === "endpointNotAllowed") return refused("push.errors.endpointNotAllowed");
-  if (saved.kind !== "ok") return refused("push.errors.invalid");
+  if (saved.kind === "endpointNotAllowed") return refused("webPush.errors.endpointNotAllowed");
+  if (saved.kind !== "ok") return refused("webPush.errors.invalid");
   return Response.json({ ok: true }, { headers: NO_STORE });
 }
 
