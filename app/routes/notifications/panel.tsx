@@ -3,6 +3,7 @@ import { Form, Link, useFetcher } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/panel";
 import { DeclineExplanation } from "~/components/DeclineExplanation";
+import { LoadFailure } from "~/components/LoadFailure";
 import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatDateTime } from "~/domain/dates";
@@ -19,6 +20,7 @@ import {
 import { accountContext } from "~/routes/+shared/auth.server";
 import { intents } from "~/routes/+shared/intents";
 import { intentOf } from "~/routes/+shared/intents.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
 import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash, refusal } from "~/routes/+shared/request.server";
 import { shownFromThisSite } from "~/routes/+shared/same-site.server";
@@ -40,7 +42,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const view = viewOf(request);
   const { db } = await getPlatform();
-  const page = await listNotifications(db, account.id, { unreadOnly: view.unreadOnly, page: view.page });
+  // Spec 000 §8 "Notifications: fetchNotificationsFailed": said by this route's boundary, in the panel's place.
+  const FAILED = "notificationCentre.fetchNotificationsFailed";
+  const page = await listNotifications(db, account.id, { unreadOnly: view.unreadOnly, page: view.page }).catch(
+    failedTo(FAILED),
+  );
   if (!page) throw refusal(404, "notificationCentre.pageNotFound");
   const markedOnDisplay = !view.observe && shownFromThisSite(request);
   if (markedOnDisplay) {
@@ -52,7 +58,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     );
   }
   // The count after this rendering's marking: the bell shows it (the layout's loader runs alongside, before or after).
-  return { view, ...page, markedOnDisplay, unread: await countUnread(db, account.id) };
+  return { view, ...page, markedOnDisplay, unread: await countUnread(db, account.id).catch(failedTo(FAILED)) };
+}
+
+/**
+ * The notifications that could not be read (the first page, "Voir plus", a tab): the message and a way to
+ * try again where the panel was, under the shell's header and navigation, with or without JavaScript.
+ */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return <LoadFailure title={t("notificationCentre.title")} />;
 }
 
 const idOf = (form: FormData) => {

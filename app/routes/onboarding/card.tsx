@@ -10,13 +10,19 @@ import { profileComplete, type Account } from "~/.server/services/accounts";
 import { hasCardInTheMaking } from "~/.server/services/card-creation";
 import { listCards } from "~/.server/services/cards";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
 
 /** Onboarding step 1: the card wizard (spec 001 §2.3); straight to /cards when a card exists. */
 async function guard(account: Account) {
   const { db } = await getPlatform();
   if (!profileComplete(account)) throw internalRedirect("/onboarding");
-  if ((await listCards(db, account.id)).length > 0) throw internalRedirect("/cards");
-  if (await hasCardInTheMaking(db, account.id)) throw internalRedirect("/onboarding/wait");
+  // Spec 001 §8: cards that cannot be read are said by the onboarding layout's boundary.
+  const [cards, cardInTheMaking] = await Promise.all([
+    listCards(db, account.id),
+    hasCardInTheMaking(db, account.id),
+  ]).catch(failedTo("onboarding.failedCardFetch"));
+  if (cards.length > 0) throw internalRedirect("/cards");
+  if (cardInTheMaking) throw internalRedirect("/onboarding/wait");
 }
 
 const ROUTES: WizardRoutes = {

@@ -1,5 +1,6 @@
 import { Outlet, useLocation } from "react-router";
 import { useTranslation } from "~/i18n";
+import { LoadFailure } from "~/components/LoadFailure";
 import { PageHeader } from "~/components/PageHeader";
 import { PublicShell } from "~/components/PublicShell";
 import { SignOutButton } from "~/components/SignOutButton";
@@ -65,6 +66,23 @@ export default function OnboardingLayout() {
           })}
         </ol>
         <Outlet />
+      </div>
+    </PublicShell>
+  );
+}
+
+/**
+ * A step that failed to load (spec 001 §8 "Onboarding card fetch failure: onboarding.failedCardFetch"):
+ * the onboarding frame stays, the message says what failed, "Réessayer" asks for the same step again and
+ * the way out is still there. Refusals keep their own words (LoadFailure).
+ */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return (
+    <PublicShell>
+      <div className="narrow onboarding">
+        <LoadFailure title={t("onboarding.title")} />
+        <SignOutButton />
       </div>
     </PublicShell>
   );

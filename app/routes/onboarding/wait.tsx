@@ -13,6 +13,7 @@ import { profileComplete } from "~/.server/services/accounts";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listCards } from "~/.server/services/cards";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
+import { failedTo } from "~/routes/+shared/load-failure.server";
 
 /**
  * Onboarding step 2 (spec 001 §2.3, §4): waits for the card the issuer is making. Each look is a
@@ -28,7 +29,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // "issued" in the same transaction that inserts the card, guarded by `status = submitted`, so a
   // reload, a prefetch or two polls at once record nothing more (settleCardRequest, card-creation.ts).
   await settleCardRequests(db, issuer, account.id, { messenger, push });
-  const [cards, cardInTheMaking] = await Promise.all([listCards(db, account.id), hasCardInTheMaking(db, account.id)]);
+  // Spec 001 §8 "onboarding.failedCardFetch": said by the onboarding layout's boundary, with a way to look again.
+  const [cards, cardInTheMaking] = await Promise.all([
+    listCards(db, account.id),
+    hasCardInTheMaking(db, account.id),
+  ]).catch(failedTo("onboarding.failedCardFetch"));
   const attempt = parseAttempt(new URL(request.url).searchParams.get("attempt"));
   const outcome = waitOutcome({ hasCard: cards.length > 0, cardInTheMaking, attempt });
   if (outcome === "failed")

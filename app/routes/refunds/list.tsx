@@ -4,6 +4,7 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/list";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { LoadFailure } from "~/components/LoadFailure";
+import { RefundItemsSkeleton, RefundTypesSkeleton, useShownSkeleton } from "~/components/Skeletons";
 import { formatDate } from "~/domain/dates";
 import { RefundAmounts, RefundNotes } from "~/components/refunds/RefundAmounts";
 import { getLocale } from "~/i18n/i18next.server";
@@ -58,11 +59,13 @@ export default function RefundsPage({ loaderData }: Route.ComponentProps) {
     return `/plans/expense-requests${search ? `?${search}` : ""}${hash ? `#${hash}` : ""}`;
   };
   const nextItem = hasMore ? items[items.length - 1] : undefined;
+  // With JS, while another tab's items or a new request's first step load: their skeletons (decision 0066).
+  const skeleton = useShownSkeleton();
   return (
     <>
       {/* The plans layout holds the page's one <h1> ("Avantages"); the list's own heading is its section's <h2>. */}
       {panel ? null : <DocumentTitle page={t("refunds.title")} />}
-      <Outlet />
+      {skeleton === "refundTypes" ? <RefundTypesSkeleton /> : <Outlet />}
       <section className="panel refund-tile" aria-labelledby="refund-tile-title">
         <h2 id="refund-tile-title">{t("refunds.list.newRequest")}</h2>
         <p className="hint">{t("refunds.list.newRequestHint")}</p>
@@ -90,7 +93,9 @@ export default function RefundsPage({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
-        {items.length === 0 ? (
+        {skeleton === "refundItems" ? (
+          <RefundItemsSkeleton />
+        ) : items.length === 0 ? (
           <p className="empty">{t(tab === "finished" ? "refunds.list.emptyFinished" : "refunds.list.empty")}</p>
         ) : (
           <ol

@@ -1,6 +1,15 @@
 import { useTranslation } from "~/i18n";
 import { useEffect } from "react";
-import { href, Link, NavLink, Outlet, useLocation, useRevalidator, useRouteLoaderData } from "react-router";
+import {
+  href,
+  Link,
+  NavLink,
+  Outlet,
+  useLocation,
+  useNavigation,
+  useRevalidator,
+  useRouteLoaderData,
+} from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashAlert } from "~/components/FlashAlert";
 import { Icon } from "~/components/Icon";
@@ -8,6 +17,7 @@ import { LogoMark } from "~/components/Logo";
 import { SiteFooter } from "~/components/SiteFooter";
 import { resetCrispOnSignOut } from "~/components/CrispChat";
 import { useDisclosureMenu } from "~/components/useDisclosureMenu";
+import { RefundListSkeleton, useShownSkeleton, WalletsSkeleton } from "~/components/Skeletons";
 import type { loader as rootLoader } from "~/root";
 import { accountContext, requireAccount } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
@@ -45,7 +55,14 @@ export async function loader({ context }: Pick<Route.LoaderArgs, "context">) {
     listCards(db, account.id).catch(failedTo("nav.fetchCardsFailed")),
     listWalletNames(db, account.id).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     pendingFields(db, account.id),
-    countUnread(db, account.id),
+    // A count that cannot be read leaves every page standing: the bell says it is unknown (spec 000 §8).
+    countUnread(db, account.id).catch((error: unknown) => {
+      platform.logger.error("loader failed", {
+        failed: "notificationCentre.fetchNotificationsFailed",
+        error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+      });
+      return null;
+    }),
     recordsTagEvents(platform, account.id),
   ]);
   return {
@@ -203,7 +220,11 @@ function MobileMenu({ data }: { data: AppLayoutData }) {
   const { t } = useTranslation();
   // Menus close when the page changes, as they would on a full page load.
   const location = useLocation();
-  const menu = useDisclosureMenu();
+  // Spec 001 §2.2 "Closing the menu scrolls the header to the top": the open list may have been scrolled
+  // far down; closed by its button or Escape, the header (and the button, which has focus) is back in view.
+  const menu = useDisclosureMenu({
+    onDismiss: () => document.querySelector(".site-header")?.scrollIntoView({ block: "start" }),
+  });
   return (
     <details className="mobile-menu" key={location.key} ref={menu}>
       <summary className="mobile-menu__toggle">{t("nav.openMenu")}</summary>
@@ -340,9 +361,22 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       <FlashAlert />
       {loaderData.cardInTheMaking ? <CardInTheMaking /> : null}
       <PendingChangeNotice fields={loaderData.pendingFields} />
-      <Outlet />
+      <PendingOutlet plans={loaderData.plans} />
     </Shell>
   );
+}
+
+/**
+ * The page, or, while a client navigation enters the wallets or the refund list, that place's loading
+ * skeleton (spec 000 §2, 001 §2.6; components/Skeletons.tsx). The list's tabs and its new request's
+ * panel draw theirs inside the list (routes/refunds/list.tsx).
+ */
+function PendingOutlet({ plans }: { plans: AppLayoutData["plans"] }) {
+  const skeleton = useShownSkeleton();
+  const navigation = useNavigation();
+  if (skeleton === "wallets") return <WalletsSkeleton />;
+  if (skeleton === "refunds") return <RefundListSkeleton plans={plans} to={navigation.location?.search ?? ""} />;
+  return <Outlet />;
 }
 
 /**
