@@ -1,12 +1,14 @@
+import { randomInt } from "node:crypto";
 import type { Page, Response } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { expectAccessible, expectNoHorizontalScroll } from "./helpers";
+import { expectAccessible, expectNoHorizontalScroll, submitPassword } from "./helpers";
 
 /**
  * Codes by SMS only to a mobile (issue 33 item 1, decision 0062; spec 001 §2.4, §4): choosing SMS, in the security
  * settings or at the secure-account step, is refused with the form contract's 400 and a French reason when the
  * number is a landline or a number outside the mobile ranges of the countries offered; a mobile is accepted.
- * JavaScript on and off; each test makes its own account.
+ * JavaScript on and off; each test makes its own account. Then the sign-in's code page when the code's SMS waits in
+ * the outbox or was refused by the gateway.
  */
 
 /** The answer of the next POST of the page (a document navigation without JS, a fetch with it). */
@@ -90,4 +92,58 @@ test("secure-account step: SMS to a number of a country outside the list is refu
   await page.goto("/secure-account/second-factor?channel=EMAIL");
   await page.getByRole("button", { name: "Confirmer" }).click();
   await expect(page).toHaveURL(/\/cards/);
+});
+
+test("sign-in by SMS: the code page says when the SMS waits in the outbox, and when the number was refused", async ({
+  page,
+  makeAccount,
+  e2eDatabase,
+}) => {
+  const phone = `+336${String(randomInt(0, 100_000_000)).padStart(8, "0")}`;
+  const person = await makeAccount({ phone, mfa: "SMS", cards: [{ type: "virtual", lastFour: "4242" }] });
+  await page.goto("/login");
+  await submitPassword(page, person.email);
+  await expect(page).toHaveURL(/\/login\/code$/);
+  await expect(page.getByText(/nous avons envoyé un code à 6 chiffres à .* \(par SMS\)/)).toBeVisible();
+  // The gateway failed the first attempt (Brevo down, decision 0062): the outbox row the server would have written.
+  const { db } = e2eDatabase.handle;
+  const now = new Date();
+  await db
+    .insertInto("mail_outbox")
+    .values({
+      id: `sms_e2e_${randomInt(0, 1e9)}`,
+      channel: "sms",
+      recipient: phone,
+      subject: "Votre code de connexion",
+      body: "Votre code de connexion est 000000.",
+      status: "pending",
+      attempts: 1,
+      next_attempt_at: new Date(now.getTime() + 10_000).toISOString(),
+      give_up_at: new Date(now.getTime() + 15 * 60_000).toISOString(),
+      lease_owner: null,
+      lease_until: null,
+      last_error: "Brevo could not be reached: ECONNREFUSED",
+      created_at: now.toISOString(),
+      finished_at: null,
+    })
+    .execute();
+  await page.reload();
+  await expect(
+    page.getByText(/le SMS n’a pas encore pu partir, il partira automatiquement dès que possible/),
+  ).toBeVisible();
+  await expect(page.getByText(/nous avons envoyé un code/)).toHaveCount(0);
+  await expectAccessible(page, "sign-in code, SMS waiting");
+  // Brevo refused the number for good: the row given up as the outbox leaves it.
+  await db
+    .updateTable("mail_outbox")
+    .set({
+      status: "given_up",
+      body: "",
+      last_error: "refused: Brevo refused the text message (400 invalid_parameter)",
+    })
+    .where("recipient", "=", phone)
+    .execute();
+  await page.reload();
+  await expect(page.getByText(/ce numéro ne peut pas recevoir de SMS/)).toBeVisible();
+  await expectAccessible(page, "sign-in code, SMS refused");
 });
