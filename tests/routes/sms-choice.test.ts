@@ -2,7 +2,7 @@ import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "~/.server/db";
 import type { Platform } from "~/.server/platform";
-import { createAccount } from "../../app/.server/db/factories";
+import { createAccount, createPendingChange } from "../../app/.server/db/factories";
 import { openTestDatabase } from "../support/test-database";
 import { getAccount } from "~/.server/services/accounts";
 import { accountContext } from "~/routes/+shared/auth.server";
@@ -99,6 +99,23 @@ test("settings: a mobile (France, Belgium) is accepted; e-mail is never refused 
   }
   const { answer } = await chooseInSettings("+33145678901", "EMAIL");
   expect(answer).toMatchObject({ status: 302, location: "/settings/security" });
+});
+
+test("a phone change waiting for its code comes first: its step, not the landline's refusal", async () => {
+  const { userId, context } = await person("+33145678901");
+  await createPendingChange(handle.db, {
+    user_id: userId,
+    field_name: "phone",
+    new_value: "+33698765432",
+    created_at: new Date().toISOString(),
+  });
+  const answer = await call(settingsAction, {
+    request: post("/settings/security/mfa/SMS", { channel: "SMS" }),
+    params: { channel: "SMS" },
+    context,
+  });
+  expect(answer).toMatchObject({ status: 302, location: "/settings/profile/confirm/phone" });
+  expect(await preferred(userId)).toBe("EMAIL");
 });
 
 test("secure-account step: a landline is refused there too, a mobile opens the portal", async () => {

@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const channel = mfaChannelOf(form.get("channel"));
-  const refused = await refuseSmsChoice(form, channel, context.get(accountContext).phone);
+  const refused = await refuseSmsChoice(form, channel, context.get(accountContext));
   if (refused) return refused;
   return chooseSecondFactor(request, context, channel, {
     from: "/secure-account/second-factor",

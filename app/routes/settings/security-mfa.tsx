@@ -36,7 +36,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const channel = mfaChannelOf(params.channel);
-  const refused = await refuseSmsChoice(await request.formData(), channel, context.get(accountContext).phone);
+  const refused = await refuseSmsChoice(await request.formData(), channel, context.get(accountContext));
   if (refused) return refused;
   return chooseSecondFactor(request, context, channel, {
     from: "/settings/security",
