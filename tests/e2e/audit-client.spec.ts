@@ -355,13 +355,16 @@ test.describe("loading skeletons and the page loader (JavaScript)", () => {
     expect(Math.abs(listTop - shapeTop), "the list where its skeleton was").toBeLessThanOrEqual(1);
     await page.unrouteAll();
 
-    // Another tab: the tabs stay, the items' place shows the shapes.
+    // Another tab, on a phone: the tabs stay, the items' place shows the shapes.
+    await page.setViewportSize({ width: 375, height: 740 });
     release = await hold(page, "**/plans/expense-requests.data*");
     await page.getByRole("link", { name: "Terminées" }).click();
     const items = page.locator("[data-skeleton=refund-items]");
     await expect(items).toBeVisible();
     await expect(items.locator(".expense-request")).toHaveCount(3);
     await expect(page.getByRole("link", { name: "En cours" })).toBeVisible();
+    await items.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/audit-client-skeleton-refunds-375.png` });
     release();
     await expect(page.getByRole("heading", { level: 3, name: "Librairie des Terreaux" })).toBeVisible();
     await expect(items).toHaveCount(0);
@@ -376,9 +379,9 @@ test.describe("loading skeletons and the page loader (JavaScript)", () => {
     await expect(page.getByRole("dialog", { name: "Demander un remboursement" })).toBeVisible();
     await expect(page.locator(".page-loader-region")).toHaveText("Chargement des types de dépense…");
     await expectAccessible(page, "type step skeleton");
-    await page.screenshot({ path: `${SHOTS}/audit-client-skeleton-types-1280.png` });
-    await page.setViewportSize({ width: 375, height: 740 });
     await page.screenshot({ path: `${SHOTS}/audit-client-skeleton-types-375.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/audit-client-skeleton-types-1280.png` });
     release();
     await expect(page.getByRole("group", { name: "Quel est le type de votre dépense ?" })).toBeVisible();
     await expect(types).toHaveCount(0);
