@@ -15,9 +15,8 @@ function watched() {
   return { schedule, changes };
 }
 
-test("the spec's minimum is 300 ms; the wait before showing is shorter than it", () => {
+test("the spec's minimum is 300 ms", () => {
   expect(PAGE_LOADER_MINIMUM_MS).toBe(300);
-  expect(PAGE_LOADER_DELAY_MS).toBeLessThan(PAGE_LOADER_MINIMUM_MS);
 });
 
 test("a navigation answered within the wait shows nothing at all", () => {
