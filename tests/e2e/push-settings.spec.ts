@@ -230,6 +230,30 @@ test.describe("with JavaScript", () => {
     }
   });
 
+  test("the device line's button subscribes this browser with the boxes as they are", async ({
+    page,
+    context,
+    baseURL,
+    makeAccount,
+    signInAs,
+    e2eDatabase,
+  }) => {
+    await context.grantPermissions(["notifications"], { origin: baseURL });
+    const subscription = loopbackSubscription();
+    await page.addInitScript(replacePushService, subscription);
+    const account = await makeAccount(CARD);
+    await openSettings(page, account, signInAs);
+    // The defaults already send three types by push: no box to turn on, the button asks for this device.
+    await page.getByRole("button", { name: "Les recevoir sur cet appareil" }).click();
+    await expect(page.locator("#push-device")).toHaveText("C’est fait : cet appareil recevra vos notifications push.");
+    await expect(page.getByRole("button", { name: "Les recevoir sur cet appareil" })).toHaveCount(0);
+    await expect
+      .poll(async () => (await listPushSubscriptions(e2eDatabase.handle.db, account.userId)).map((row) => row.endpoint))
+      .toEqual([subscription.endpoint]);
+    await expect(page.getByRole("checkbox", { name: "Paiements acceptés par notification push" })).not.toBeChecked();
+    await expect(page.getByRole("checkbox", { name: "Portefeuilles par notification push" })).toBeChecked();
+  });
+
   test("a refused permission: a hint on how to allow it, and the choices still save", async ({
     page,
     makeAccount,
@@ -254,18 +278,18 @@ test.describe("with JavaScript", () => {
     await expect(line).toContainText("Votre navigateur bloque les notifications de ce site.");
     expect(await listPushSubscriptions(e2eDatabase.handle.db, account.userId)).toEqual([]);
   });
+});
 
-  test("the service worker is served from the root, revalidated on each load, and allowed by the CSP", async ({
-    page,
-  }) => {
-    const answer = await page.request.get("/sw.js");
-    expect(answer.status()).toBe(200);
-    expect(answer.headers()["content-type"]).toMatch(/^(text|application)\/javascript/);
-    expect(answer.headers()["cache-control"]).toBe("public, max-age=0");
-    expect(await answer.text()).toContain('addEventListener("notificationclick"');
-    const home = await page.request.get("/login");
-    expect(home.headers()["content-security-policy"]).toContain("worker-src 'self'");
-  });
+test("the service worker is served from the root, revalidated on each load, and allowed by the CSP", async ({
+  page,
+}) => {
+  const answer = await page.request.get("/sw.js");
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()["content-type"]).toMatch(/^(text|application)\/javascript/);
+  expect(answer.headers()["cache-control"]).toBe("public, max-age=0");
+  expect(await answer.text()).toContain('addEventListener("notificationclick"');
+  const home = await page.request.get("/login");
+  expect(home.headers()["content-security-policy"]).toContain("worker-src 'self'");
 });
 
 test("without JavaScript, or on the light version: the Push column says what push needs, and the form saves", async ({
