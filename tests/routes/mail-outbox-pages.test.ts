@@ -1,4 +1,3 @@
-import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp-server";
 import type { DatabaseHandle } from "~/.server/db";
@@ -10,9 +9,10 @@ import { SmtpMessenger } from "~/.server/providers/messaging/smtp";
 import { codeSequence, setCodeGenerator } from "~/.server/services/codes";
 import { getSession } from "~/routes/+shared/request.server";
 import { action as loginAction } from "~/routes/auth/login";
-import { action as loginCodeAction, loader as loginCodeLoader } from "~/routes/auth/login-code";
+import { action as loginCodeAction } from "~/routes/auth/login-code";
 import { action as lostPasswordAction } from "~/routes/auth/lost-password";
 import { installTestPlatform } from "../support/test-platform";
+import { loginCodePage, routePost } from "../support/route-calls";
 
 /**
  * The SMTP server down when a code is sent (issue 18 §5, decision 0042), seen from the pages: the sign-in's code
@@ -41,29 +41,6 @@ afterAll(async () => {
   await handle.close();
 });
 
-function post(path: string, form: Record<string, string>, cookie?: string) {
-  const request = new Request(`http://localhost${path}`, {
-    method: "POST",
-    body: new URLSearchParams(form),
-    headers: cookie ? { Cookie: cookie } : {},
-  });
-  return { request, url: new URL(request.url), pattern: path, params: {}, context: new RouterContextProvider() };
-}
-
-/** What the code page shows, for this session. */
-async function codePage(cookie: string) {
-  const request = new Request("http://localhost/login/code", { headers: { Cookie: cookie } });
-  const args = {
-    request,
-    url: new URL(request.url),
-    pattern: "/login/code",
-    params: {},
-    context: new RouterContextProvider(),
-  };
-  const answer = (await loginCodeLoader(args as never)) as unknown as { data: { delivery: string | null } };
-  return answer.data;
-}
-
 /** The session cookie a response sets (name=value), to send back as the browser does. */
 const cookieOf = (response: Response) => response.headers.get("Set-Cookie")!.split(";")[0]!;
 
@@ -73,7 +50,7 @@ test("SMTP down at sign-in: the code page says the e-mail will leave by itself; 
   let response: Response;
   try {
     response = (await loginAction(
-      post("/login", { email: "lea.outbox@example.com", password: PASSWORD, redirectTo: "/cards" }) as never,
+      routePost("/login", { email: "lea.outbox@example.com", password: PASSWORD, redirectTo: "/cards" }) as never,
     )) as Response;
   } finally {
     restore();
@@ -84,7 +61,7 @@ test("SMTP down at sign-in: the code page says the e-mail will leave by itself; 
   const session = await getSession(new Request("http://localhost/login/code", { headers: { Cookie: cookie } }));
   expect(session.get("flash")).toEqual({ kind: "info", message: "auth.code.delayed" });
   // Shown again (a reload), the page still does not say the code was sent.
-  expect(await codePage(cookie)).toMatchObject({ delivery: "delayed" });
+  expect(await loginCodePage(cookie)).toMatchObject({ delivery: "delayed" });
   const waiting = await handle.db.selectFrom("mail_outbox").selectAll().execute();
   expect(waiting).toMatchObject([{ recipient: "lea.outbox@example.com", status: "pending", attempts: 1 }]);
 
@@ -94,10 +71,10 @@ test("SMTP down at sign-in: the code page says the e-mail will leave by itself; 
   expect(smtp.received).toHaveLength(1);
   expect(smtp.received[0]!.raw).toContain("314159");
   expect(await handle.db.selectFrom("mail_outbox").select("body").execute()).toEqual([{ body: "" }]);
-  expect(await codePage(cookie)).toMatchObject({ delivery: null });
+  expect(await loginCodePage(cookie)).toMatchObject({ delivery: null });
 
   const signedIn = (await loginCodeAction(
-    post("/login/code", { intent: "verify", code: "314159" }, cookie) as never,
+    routePost("/login/code", { intent: "verify", code: "314159" }, cookie) as never,
   )) as Response;
   expect(signedIn.status).toBe(302);
   expect(signedIn.headers.get("Location")).toBe("/cards");
@@ -106,15 +83,15 @@ test("SMTP down at sign-in: the code page says the e-mail will leave by itself; 
 test("SMTP down: the lost-password page says e-mails are not leaving, for any address alike", async () => {
   await smtp.stop();
   await handle.db.deleteFrom("mail_outbox").execute();
-  const known = await lostPasswordAction(post("/lost-password", { email: "lea.outbox@example.com" }) as never);
+  const known = await lostPasswordAction(routePost("/lost-password", { email: "lea.outbox@example.com" }) as never);
   // The known address's e-mail is sent after the answer: wait until it has been tried.
   for (let i = 0; i < 100; i++) {
     const row = await handle.db.selectFrom("mail_outbox").select("attempts").executeTakeFirst();
     if (row && row.attempts > 0) break;
     await new Promise((r) => setTimeout(r, 20));
   }
-  const unknown = await lostPasswordAction(post("/lost-password", { email: "personne@example.com" }) as never);
-  const again = await lostPasswordAction(post("/lost-password", { email: "lea.outbox@example.com" }) as never);
+  const unknown = await lostPasswordAction(routePost("/lost-password", { email: "personne@example.com" }) as never);
+  const again = await lostPasswordAction(routePost("/lost-password", { email: "lea.outbox@example.com" }) as never);
   expect(unknown).toMatchObject({ initialValue: null, mailDelayed: true });
   expect(again).toMatchObject({ initialValue: null, mailDelayed: true });
   expect(known).toMatchObject({ initialValue: null });
@@ -122,7 +99,9 @@ test("SMTP down: the lost-password page says e-mails are not leaving, for any ad
   // SMTP back and the mail sent: the page says "sent" again.
   await smtp.start();
   await outbox.deliverDue(new Date(Date.now() + RETRY_DELAYS_MS[0] + 1_000));
-  expect(await lostPasswordAction(post("/lost-password", { email: "personne@example.com" }) as never)).toMatchObject({
+  expect(
+    await lostPasswordAction(routePost("/lost-password", { email: "personne@example.com" }) as never),
+  ).toMatchObject({
     mailDelayed: false,
   });
 });

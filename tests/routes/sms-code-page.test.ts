@@ -1,4 +1,3 @@
-import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { startBrevoStandIn, type BrevoStandIn } from "../support/brevo-stand-in";
 import type { DatabaseHandle } from "~/.server/db";
@@ -12,8 +11,9 @@ import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
 import { codeSequence, setCodeGenerator } from "~/.server/services/codes";
 import { getSession } from "~/routes/+shared/request.server";
 import { action as loginAction } from "~/routes/auth/login";
-import { action as loginCodeAction, loader as loginCodeLoader } from "~/routes/auth/login-code";
+import { action as loginCodeAction } from "~/routes/auth/login-code";
 import { installTestPlatform } from "../support/test-platform";
+import { loginCodePage, routePost } from "../support/route-calls";
 
 /**
  * The sign-in's code sent by SMS through Brevo (decision 0062), seen from the code page, with Brevo's stand-in
@@ -55,30 +55,6 @@ beforeEach(() => {
   clock = null;
 });
 
-function post(path: string, form: Record<string, string>, cookie?: string) {
-  const request = new Request(`http://localhost${path}`, {
-    method: "POST",
-    body: new URLSearchParams(form),
-    headers: cookie ? { Cookie: cookie } : {},
-  });
-  return { request, url: new URL(request.url), pattern: path, params: {}, context: new RouterContextProvider() };
-}
-
-async function codePage(cookie: string) {
-  const request = new Request("http://localhost/login/code", { headers: { Cookie: cookie } });
-  const args = {
-    request,
-    url: new URL(request.url),
-    pattern: "/login/code",
-    params: {},
-    context: new RouterContextProvider(),
-  };
-  const answer = (await loginCodeLoader(args as never)) as unknown as {
-    data: { channel: string; delivery: string | null };
-  };
-  return answer.data;
-}
-
 /** A person whose codes go by SMS to `phone` signs in with the password; the code is `code`. */
 async function signIn(phone: string, code: string) {
   const email = `sms.${code}@example.com`;
@@ -86,7 +62,7 @@ async function signIn(phone: string, code: string) {
   const restore = setCodeGenerator(codeSequence(code));
   try {
     const response = (await loginAction(
-      post("/login", { email, password: PASSWORD, redirectTo: "/cards" }) as never,
+      routePost("/login", { email, password: PASSWORD, redirectTo: "/cards" }) as never,
     )) as Response;
     expect(response.headers.get("Location")).toBe("/login/code");
     const cookie = response.headers.get("Set-Cookie")!.split(";")[0]!;
@@ -101,13 +77,13 @@ test("Brevo answers 500: the page says the SMS will leave by itself; Brevo back,
   brevo.mode = "fail";
   const { cookie, flash } = await signIn("+33611000001", "271828");
   expect(flash).toEqual({ kind: "info", message: "sms.delayed" });
-  expect(await codePage(cookie)).toMatchObject({ channel: "sms", delivery: "delayed" });
+  expect(await loginCodePage(cookie)).toMatchObject({ channel: "sms", delivery: "delayed" });
   brevo.mode = "accept";
   expect(await outbox.deliverDue(new Date(Date.now() + RETRY_DELAYS_MS[0] + 1_000))).toBe(1);
   expect(brevo.received.map((sms) => [sms.recipient, sms.content.includes("271828")])).toEqual([["33611000001", true]]);
-  expect(await codePage(cookie)).toMatchObject({ delivery: null });
+  expect(await loginCodePage(cookie)).toMatchObject({ delivery: null });
   const signedIn = (await loginCodeAction(
-    post("/login/code", { intent: "verify", code: "271828" }, cookie) as never,
+    routePost("/login/code", { intent: "verify", code: "271828" }, cookie) as never,
   )) as Response;
   expect(signedIn.headers.get("Location")).toBe("/cards");
 });
@@ -116,7 +92,7 @@ test("Brevo refuses the number: the page says it cannot receive SMS, and nothing
   brevo.refused.add("33611000002");
   const { cookie, flash } = await signIn("+33611000002", "161803");
   expect(flash).toEqual({ kind: "error", message: "sms.refused" });
-  expect(await codePage(cookie)).toMatchObject({ delivery: "refused" });
+  expect(await loginCodePage(cookie)).toMatchObject({ delivery: "refused" });
   expect(await outbox.deliverDue(new Date(Date.now() + RETRY_DELAYS_MS[4]))).toBe(0);
   expect(brevo.requests.filter((r) => r.status === 400)).toHaveLength(1);
 });
@@ -126,7 +102,7 @@ test("Brevo down past the sign-in's end: the SMS is given up and the page asks f
   try {
     const sentAt = new Date();
     const { cookie } = await signIn("+33611000003", "141421");
-    expect(await codePage(cookie)).toMatchObject({ delivery: "delayed" });
+    expect(await loginCodePage(cookie)).toMatchObject({ delivery: "delayed" });
     // The sender loop's passes at 10 s, 40 s, 1 min 40, 6 min 40: the next try (21 min 40) would come after the
     // sign-in's 15 minutes, so that fourth retry gives it up.
     for (const seconds of [11, 41, 101, 401]) {
@@ -140,7 +116,7 @@ test("Brevo down past the sign-in's end: the SMS is given up and the page asks f
         .where("recipient", "=", "+33611000003")
         .execute(),
     ).toEqual([{ status: "given_up", body: "" }]);
-    expect(await codePage(cookie)).toMatchObject({ delivery: "givenUp" });
+    expect(await loginCodePage(cookie)).toMatchObject({ delivery: "givenUp" });
   } finally {
     await brevo.start();
   }
