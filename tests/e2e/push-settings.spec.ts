@@ -254,6 +254,30 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("checkbox", { name: "Portefeuilles par notification push" })).toBeChecked();
   });
 
+  test("a push service the portal does not allow: said on the line, nothing stored, the button to try again", async ({
+    page,
+    context,
+    baseURL,
+    makeAccount,
+    signInAs,
+    e2eDatabase,
+  }) => {
+    await context.grantPermissions(["notifications"], { origin: baseURL });
+    await page.addInitScript(replacePushService, {
+      ...loopbackSubscription(),
+      endpoint: "https://push.example.net/send/not-a-browser-push-service",
+    });
+    const account = await makeAccount(CARD);
+    await openSettings(page, account, signInAs);
+    await page.getByRole("checkbox", { name: "Paiements acceptés par notification push" }).check();
+    await expect(page.locator("#push-device")).toHaveText(
+      "Le service de notifications de ce navigateur n’est pas reconnu par le portail.",
+    );
+    await expect(page.getByRole("button", { name: "Les recevoir sur cet appareil" })).toBeVisible();
+    expect(await listPushSubscriptions(e2eDatabase.handle.db, account.userId)).toEqual([]);
+    await expectAccessible(page, "notification settings, push service refused");
+  });
+
   test("a refused permission: a hint on how to allow it, and the choices still save", async ({
     page,
     makeAccount,
