@@ -422,30 +422,42 @@ test.describe("loading skeletons and the page loader (JavaScript)", () => {
   });
 });
 
+/**
+ * On the card page with every script it needs loaded, new script files (the next page's) are refused when
+ * `refuse` says so, as files removed by a deploy would be. Returns the addresses of the documents loaded next.
+ */
+async function refusingNewScripts(page: Page, cardId: string, refuse: (url: string) => boolean) {
+  await page.goto(`/cards/${cardId}`);
+  const known = new Set(await page.evaluate(() => performance.getEntriesByType("resource").map((entry) => entry.name)));
+  await page.route("**/assets/*.js", (route) => {
+    const url = route.request().url();
+    return !known.has(url) && refuse(url) ? route.abort("failed") : route.continue();
+  });
+  const documents: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documents.push(new URL(request.url()).pathname);
+  });
+  return documents;
+}
+
 test.describe("a script file that fails to load (spec 000 §9)", () => {
+  test.beforeEach(() => {
+    test.skip(jsOff(), "without JS there is no script file to load: every link is a page load");
+  });
+
   test("a route's file missing after a deploy: the page loads once more, at the destination, and works", async ({
     page,
     makeAccount,
     signInAs,
   }) => {
-    test.skip(jsOff(), "without JS there is no script file to load: every link is a page load");
     const account = await makeAccount(WITH_REFUNDS);
     await signInAs(page, account);
-    await page.goto(`/cards/${account.cards["5556"]}`);
-    // Every script the page has loaded so far is known; the next page's new file fails once, as a removed one would.
-    const known = new Set(
-      await page.evaluate(() => performance.getEntriesByType("resource").map((entry) => entry.name)),
-    );
+    // Each new file fails once: the second load of it (a new deploy's file is there) goes through.
     const failed = new Set<string>();
-    await page.route("**/assets/*.js", async (route) => {
-      const url = route.request().url();
-      if (known.has(url) || failed.has(url)) return route.continue();
+    const documents = await refusingNewScripts(page, account.cards["5556"]!, (url) => {
+      if (failed.has(url)) return false;
       failed.add(url);
-      return route.abort("failed");
-    });
-    const documents: string[] = [];
-    page.on("request", (request) => {
-      if (request.resourceType() === "document") documents.push(new URL(request.url()).pathname);
+      return true;
     });
     await mainNav(page).getByRole("link", { name: "Trouver un commerce" }).click();
     await expect(page).toHaveURL(/\/store-locator$/);
@@ -464,20 +476,9 @@ test.describe("a script file that fails to load (spec 000 §9)", () => {
     makeAccount,
     signInAs,
   }) => {
-    test.skip(jsOff(), "without JS there is no script file to load: every link is a page load");
     const account = await makeAccount(WITH_REFUNDS);
     await signInAs(page, account);
-    await page.goto(`/cards/${account.cards["5556"]}`);
-    const known = new Set(
-      await page.evaluate(() => performance.getEntriesByType("resource").map((entry) => entry.name)),
-    );
-    await page.route("**/assets/*.js", (route) =>
-      known.has(route.request().url()) ? route.continue() : route.abort("failed"),
-    );
-    const documents: string[] = [];
-    page.on("request", (request) => {
-      if (request.resourceType() === "document") documents.push(new URL(request.url()).pathname);
-    });
+    const documents = await refusingNewScripts(page, account.cards["5556"]!, () => true);
     await mainNav(page).getByRole("link", { name: "Trouver un commerce" }).click();
     await expect(page).toHaveURL(/\/store-locator$/);
     // The server's page works without its script: its French heading is there.
