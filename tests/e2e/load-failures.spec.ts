@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { expectAccessible, MARIE, signIn } from "./helpers";
+import { e2eDatabaseFile } from "./servers";
 
 /**
  * Issue 12, item 5: a page whose data fails to load keeps the shell and its navigation and says what
@@ -10,7 +11,7 @@ import { expectAccessible, MARIE, signIn } from "./helpers";
  * the time of the check (tests/server/load-failures.test.ts covers every page; this is what a person sees).
  */
 function breakWhile(sql: [breakIt: string, repair: string]) {
-  const db = new Database(path.resolve(`data/e2e-${test.info().project.name}.sqlite`), { fileMustExist: true });
+  const db = new Database(path.resolve(e2eDatabaseFile(test.info().project.name)), { fileMustExist: true });
   db.exec(sql[0]);
   return () => {
     db.exec(sql[1]);
