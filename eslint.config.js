@@ -29,6 +29,11 @@ export default tseslint.config(
     },
   },
   {
+    // The service worker (public/sw.js, issue 33 item 2) is plain JavaScript run in the worker's own scope.
+    files: ["public/sw.js"],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // Redirects within the portal are built from known pages with encoded parameters (docs/decisions/0015).
     files: ["app/**/*.{ts,tsx}"],
     ignores: ["app/routes/+shared/redirects.server.ts", "app/routes/+shared/auth.server.ts"],
