@@ -53,11 +53,15 @@ function browserSubscription(endpoint = `https://fcm.googleapis.com/fcm/send/${r
   };
 }
 
+const ANDROID_CHROME =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+
 async function post(account: CreatedAccount, form: Record<string, string>): Promise<Response> {
   const context = new RouterContextProvider();
   context.set(accountContext, (await getAccount(handle.db, account.userId))!);
   const request = new Request("http://localhost/settings/notifications/push", {
     method: "POST",
+    headers: { "User-Agent": ANDROID_CHROME },
     body: new URLSearchParams(form),
   });
   return (await action({ request, context, params: {} } as never)) as Response;
@@ -75,6 +79,8 @@ describe("subscribe", () => {
     expect(await answer.json()).toEqual({ ok: true });
     expect(await endpointsOf(me)).toEqual([subscription.endpoint]);
     expect(await endpointsOf(other)).toEqual([]);
+    // Named after the browser that posted it, as a passkey is.
+    expect((await listPushSubscriptions(handle.db, me.userId))[0]?.deviceName).toBe("Chrome sur Android");
   });
 
   const valid = JSON.stringify(browserSubscription());

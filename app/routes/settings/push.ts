@@ -1,6 +1,7 @@
 import type { Route } from "./+types/push";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { internalRedirect } from "~/routes/+shared/redirects.server";
+import { deviceNameFromUserAgent } from "~/domain/device-name";
 import { PUSH_ENDPOINT_MAX_LENGTH } from "~/domain/push";
 import { getPlatform } from "~/.server/platform";
 import { removePushSubscription, savePushSubscription } from "~/.server/services/push-subscriptions";
@@ -39,7 +40,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const input = subscriptionOf(form.get("subscription"));
   if (input === undefined) return refused("webPush.errors.invalid");
-  const saved = await savePushSubscription(db, account.id, input, { allowedHosts: webPush.allowedHosts });
+  // The device's name (« Chrome sur Android ») is kept with it, as for passkeys, to tell a person's browsers apart.
+  const saved = await savePushSubscription(db, account.id, input, {
+    allowedHosts: webPush.allowedHosts,
+    deviceName: deviceNameFromUserAgent(request.headers.get("User-Agent")),
+  });
   if (saved.kind === "endpointNotAllowed") return refused("webPush.errors.endpointNotAllowed");
   if (saved.kind !== "ok") return refused("webPush.errors.invalid");
   return Response.json({ ok: true }, { headers: NO_STORE });
