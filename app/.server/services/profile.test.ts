@@ -89,7 +89,7 @@ test("a new e-mail waits for the code sent to the new address; the old one still
     { email: "Claire.Nouvelle@example.com", acceptTerms: false },
     messages,
   );
-  expect(result).toEqual({ kind: "saved", pendingFields: ["email"], delayed: false });
+  expect(result).toEqual({ kind: "saved", pendingFields: ["email"], delayed: false, refused: false });
   const profile = (await getProfileSettings(handle.db, ids.claire))!;
   expect(profile.email).toBe(DEMO_EMAILS.claire);
   expect(profile.pending.email).toBe("claire.nouvelle@example.com");
@@ -196,6 +196,7 @@ test("terms are accepted once, and one user's change never touches another's", a
     kind: "saved",
     pendingFields: [],
     delayed: false,
+    refused: false,
   });
   expect((await getProfileSettings(handle.db, ids.lucas))?.termsConfirmed).toBe(true);
   // Paul cannot cancel or confirm marie's change by naming the same field: everything is scoped by user.
@@ -204,4 +205,26 @@ test("terms are accepted once, and one user's change never touches another's", a
   expect(await confirmPendingChange(handle.db, ids.paul, "phone", code)).toEqual({ kind: "none" });
   expect(await cancelPendingChange(handle.db, ids.paul, "phone")).toBe(false);
   expect((await getProfileSettings(handle.db, ids.marie))?.pending.phone).toBe("+33622222222");
+});
+
+test("a phone change whose SMS waits or is refused says so, naming the SMS (the page words it, decision 0062)", async () => {
+  const answering = (delivery: "queued" | "refused") => ({ name: "gateway", send: async () => delivery });
+  const queued = await updateProfile(
+    handle.db,
+    answering("queued"),
+    ids.lucas,
+    { phone: "+33633333333", acceptTerms: false },
+    messages,
+  );
+  expect(queued).toEqual({ kind: "saved", pendingFields: ["phone"], delayed: true, refused: false, channel: "sms" });
+  await cancelPendingChange(handle.db, ids.lucas, "phone");
+  const refused = await updateProfile(
+    handle.db,
+    answering("refused"),
+    ids.lucas,
+    { phone: "+33644444444", acceptTerms: false },
+    messages,
+    new Date(Date.now() + RESEND_WAIT_MS + 1000),
+  );
+  expect(refused).toEqual({ kind: "saved", pendingFields: ["phone"], delayed: false, refused: true, channel: "sms" });
 });

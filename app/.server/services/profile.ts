@@ -1,6 +1,6 @@
 import type { DB } from "../db";
 import { newId } from "../ids";
-import type { Messenger } from "../providers/messaging";
+import type { Channel, Messenger } from "../providers/messaging";
 import { normaliseEmail } from "./accounts";
 import {
   issueCode,
@@ -90,8 +90,12 @@ export type ProfileUpdateResult =
   | {
       kind: "saved";
       pendingFields: ContactField[];
-      /** A code's e-mail could not leave yet (decision 0042). */
+      /** A code's e-mail or SMS could not leave yet (decision 0042). */
       delayed: boolean;
+      /** The SMS gateway refused the new number for good: no code will come (decision 0062). */
+      refused: boolean;
+      /** The channel of the code that was delayed or refused, so the page names the e-mail or the SMS. */
+      channel?: Channel;
     };
 
 /**
@@ -143,7 +147,7 @@ export async function updateProfile(
     }
   });
   // Codes go out once the changes are recorded, each to the new destination.
-  let delayed = false;
+  const outcome: { delayed: boolean; refused: boolean; channel?: Channel } = { delayed: false, refused: false };
   for (const field of pendingFields) {
     const sent = await sendPendingChangeCode(
       db,
@@ -154,9 +158,13 @@ export async function updateProfile(
       messages[field](changes[field]!),
       now,
     );
-    if (sent.kind === "sent" && sent.delayed) delayed = true;
+    if (sent.kind === "sent" && (sent.delayed || sent.refused)) {
+      outcome.delayed ||= sent.delayed;
+      outcome.refused ||= sent.refused;
+      outcome.channel = sent.channel;
+    }
   }
-  return { kind: "saved", pendingFields, delayed };
+  return { kind: "saved", pendingFields, ...outcome };
 }
 
 async function emailTaken(db: DB, userId: string, email: string): Promise<boolean> {
