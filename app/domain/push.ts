@@ -1,9 +1,7 @@
-import { z } from "zod";
-
 /**
  * Web Push (issue 33 item 2, decision 0063): what a browser's subscription is, how many one account keeps and
- * which push services the server ever contacts. Browser-safe: no Node API (the settings page checks the same
- * things before it posts).
+ * which push services the server ever contacts. Browser-safe: no Node API, and no zod (the subscription's schema is
+ * in push-schemas.ts, decision 0044: the settings page imports this module).
  */
 
 /** Subscriptions one account keeps: saving one more drops the account's least recently saved one. */
@@ -42,33 +40,6 @@ export function decodeBase64Url(text: string): Uint8Array | null {
     return null;
   }
 }
-
-/** A base64url text of exactly `bytes` bytes whose first byte, when given, is `first`; kept without padding. */
-const base64UrlBytes = (bytes: number, first?: number) =>
-  z
-    .string()
-    .max(200)
-    .refine((text) => {
-      const decoded = decodeBase64Url(text);
-      return decoded !== null && decoded.length === bytes && (first === undefined || decoded[0] === first);
-    })
-    .transform((text) => text.replace(/=+$/, ""));
-
-/**
- * A browser's PushSubscription as its `toJSON()` gives it: the push service's endpoint, the subscription's
- * P-256 public key (65 bytes, uncompressed: 0x04, x, y) and its 16-byte authentication secret (RFC 8291 §2).
- * Whether the point lies on the curve is checked on the server (services/push-subscriptions.ts).
- */
-export const pushSubscriptionSchema = z.object({
-  endpoint: z.url({ protocol: /^https?$/ }).max(PUSH_ENDPOINT_MAX_LENGTH),
-  keys: z.object({
-    p256dh: base64UrlBytes(65, 0x04),
-    auth: base64UrlBytes(16),
-  }),
-  expirationTime: z.number().nullable().optional(),
-});
-
-export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 
 /**
  * Whether the server may POST to this endpoint (no SSRF): https on the default port, no user name or password,

@@ -1,5 +1,6 @@
 import { ECDH } from "node:crypto";
-import { decodeBase64Url, isAllowedPushEndpoint, PUSH_SUBSCRIPTION_LIMIT, pushSubscriptionSchema } from "~/domain/push";
+import { decodeBase64Url, isAllowedPushEndpoint, PUSH_SUBSCRIPTION_LIMIT } from "~/domain/push";
+import { pushSubscriptionSchema } from "~/domain/push-schemas";
 import { inTransaction, type DB } from "../db";
 import { newId } from "../ids";
 

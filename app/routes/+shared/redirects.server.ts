@@ -115,6 +115,7 @@ export const SIGNED_IN_PAGES = [
   "/settings/profile",
   "/settings/profile/confirm/:field",
   "/settings/notifications",
+  "/settings/notifications/push",
   "/settings/security",
   "/settings/security/passkeys/new",
   "/settings/security/passkeys/:passkeyId",
