@@ -224,7 +224,7 @@ test("an e-mail change asked while SMTP is down says its code's e-mail is delaye
     { email: "new.outbox@example.com", acceptTerms: false },
     messages,
   );
-  expect(down).toEqual({ kind: "saved", pendingFields: ["email"], delayed: true });
+  expect(down).toEqual({ kind: "saved", pendingFields: ["email"], delayed: true, refused: false, channel: "email" });
   await smtp.start();
   const other = await createAccount(handle.db, { email: "change2.outbox@example.com", passwordHash: "unused" });
   const up = await updateProfile(
@@ -234,5 +234,5 @@ test("an e-mail change asked while SMTP is down says its code's e-mail is delaye
     { email: "new2.outbox@example.com", acceptTerms: false },
     messages,
   );
-  expect(up).toEqual({ kind: "saved", pendingFields: ["email"], delayed: false });
+  expect(up).toEqual({ kind: "saved", pendingFields: ["email"], delayed: false, refused: false });
 });
