@@ -41,19 +41,23 @@ const boundedNumber = (fallback: number, min: number, max: number) =>
 export const CATALOGUE_LOCALES = ["fr", "en", "nl"] as const;
 export type Locale = (typeof CATALOGUE_LOCALES)[number];
 
+/** A comma-separated list, each part trimmed and lower-cased, blanks dropped; unset or blank: `fallback`. */
+const commaList = (fallback: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((part) => part.trim().toLowerCase())
+            .filter(Boolean)
+        : [...fallback],
+    );
+
 /** A comma-separated list of catalogue languages, e.g. "fr,en"; unset or blank: French only (spec 000 §1). */
-const localeList = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) =>
-    v
-      ? v
-          .split(",")
-          .map((part) => part.trim().toLowerCase())
-          .filter(Boolean)
-      : ["fr"],
-  )
+const localeList = commaList(["fr"])
   .pipe(
     z
       .array(z.enum(CATALOGUE_LOCALES, { error: `each language must be one of ${CATALOGUE_LOCALES.join(", ")}` }))
@@ -62,27 +66,13 @@ const localeList = z
   .transform((list) => [...new Set(list)]);
 
 /** A comma-separated list of host names (push services' suffixes); unset or blank: the browsers' push services. */
-const pushServiceHosts = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) =>
-    v
-      ? v
-          .split(",")
-          .map((part) => part.trim().toLowerCase())
-          .filter(Boolean)
-      : [...DEFAULT_PUSH_SERVICE_HOSTS],
-  )
-  .pipe(
-    z
-      .array(
-        z
-          .string()
-          .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "each must be a host name"),
-      )
-      .min(1, "needs at least one host"),
-  );
+const pushServiceHosts = commaList(DEFAULT_PUSH_SERVICE_HOSTS).pipe(
+  z
+    .array(
+      z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "each must be a host name"),
+    )
+    .min(1, "needs at least one host"),
+);
 
 const envSchema = z
   .object({
