@@ -1,10 +1,10 @@
-import { createECDH, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { request as apiRequest, type Page } from "@playwright/test";
 import { expect, test, type TestAccount } from "./fixtures";
 import { expectAccessible } from "./helpers";
 import { listPushSubscriptions } from "../../app/.server/services/push-subscriptions";
 import { saveLightVersion } from "../../app/.server/services/profile";
-import { startPushService, type BrowserSubscription } from "../support/push-service";
+import { browserSubscription, startPushService, type BrowserSubscription } from "../support/push-service";
 
 /**
  * Web Push in the notification settings (issue 33 item 2, Contract B). With JavaScript, turning on a Push box
@@ -21,16 +21,7 @@ const NO_SCRIPT = "Les notifications push demandent l’application mobile ou un
 const SAVED = "Vos préférences de notification sont enregistrées.";
 
 /** A subscription as a browser's push service hands it out: its endpoint on loopback, fresh P-256 keys. */
-function loopbackSubscription() {
-  return {
-    endpoint: `http://127.0.0.1:9/push/${randomBytes(12).toString("hex")}`,
-    expirationTime: null,
-    keys: {
-      p256dh: createECDH("prime256v1").generateKeys().toString("base64url"),
-      auth: randomBytes(16).toString("base64url"),
-    },
-  };
-}
+const loopbackSubscription = () => browserSubscription(`http://127.0.0.1:9/push/${randomBytes(12).toString("hex")}`);
 
 /**
  * Runs in the page before its scripts: Chromium's `PushManager.subscribe` would ask Google's push service, which

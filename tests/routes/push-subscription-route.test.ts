@@ -5,6 +5,7 @@ import type { DatabaseHandle } from "~/.server/db";
 import type { Platform } from "~/.server/platform";
 import { createAccount, type CreatedAccount } from "../../app/.server/db/factories";
 import { openTestDatabase } from "../support/test-database";
+import { browserSubscription } from "../support/push-service";
 import { installTestPlatform } from "../support/test-platform";
 import { getAccount } from "~/.server/services/accounts";
 import { listPushSubscriptions, savePushSubscription } from "~/.server/services/push-subscriptions";
@@ -40,18 +41,6 @@ beforeEach(async () => {
   me = await createAccount(handle.db, { email: `push-${suffix}@example.com`, passwordHash: "x" });
   other = await createAccount(handle.db, { email: `push-other-${suffix}@example.com`, passwordHash: "x" });
 });
-
-/** A browser's subscription as `PushSubscription.toJSON()` gives it, on Chrome's push service. */
-function browserSubscription(endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString("hex")}`) {
-  return {
-    endpoint,
-    expirationTime: null,
-    keys: {
-      p256dh: createECDH("prime256v1").generateKeys().toString("base64url"),
-      auth: randomBytes(16).toString("base64url"),
-    },
-  };
-}
 
 const ANDROID_CHROME =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";

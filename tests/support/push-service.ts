@@ -40,6 +40,24 @@ export interface BrowserSubscription {
   keys: { p256dh: string; auth: string };
 }
 
+/**
+ * A subscription as a browser's `PushSubscription.toJSON()` gives it, with fresh keys (a real P-256 point and a
+ * 16-byte secret), at `endpoint` — by default a new one on Chrome's push service (FCM). For tests that store
+ * subscriptions without a push service to answer them; `newSubscription()` below is one this stand-in decrypts.
+ */
+export function browserSubscription(
+  endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString("base64url")}`,
+): BrowserSubscription & { expirationTime: null } {
+  return {
+    endpoint,
+    expirationTime: null,
+    keys: {
+      p256dh: createECDH("prime256v1").generateKeys().toString("base64url"),
+      auth: randomBytes(16).toString("base64url"),
+    },
+  };
+}
+
 export interface PushServiceStandIn {
   /** http://127.0.0.1:<port>: the `aud` a VAPID token must name. */
   origin: string;

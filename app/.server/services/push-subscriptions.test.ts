@@ -1,6 +1,7 @@
-import { createECDH, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_PUSH_SERVICE_HOSTS, PUSH_SUBSCRIPTION_LIMIT } from "~/domain/push";
+import { browserSubscription } from "../../../tests/support/push-service";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import type { DatabaseHandle } from "../db";
 import { buildUser } from "../db/factories";
@@ -31,25 +32,13 @@ async function addUser(): Promise<string> {
   return user.id;
 }
 
-/** A subscription as Chrome gives it: a fresh FCM endpoint, a real P-256 key and a 16-byte secret. */
-function subscription(endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString("base64url")}`) {
-  return {
-    endpoint,
-    expirationTime: null,
-    keys: {
-      p256dh: createECDH("prime256v1").generateKeys().toString("base64url"),
-      auth: randomBytes(16).toString("base64url"),
-    },
-  };
-}
-
 const rowsOf = (endpoint: string) =>
   handle.db.selectFrom("push_subscriptions").selectAll().where("endpoint", "=", endpoint).execute();
 
 describe("saving", () => {
   test("a browser's subscription is kept for the person, with its device's name", async () => {
     const marie = await addUser();
-    const chrome = subscription();
+    const chrome = browserSubscription();
     const saved = await savePushSubscription(handle.db, marie, chrome, {
       ...options,
       deviceName: " Chrome sur Android ",
@@ -74,14 +63,14 @@ describe("saving", () => {
       "https://web.push.apple.com/QGm4Yv1xwM",
       "https://wns2-par02p.notify.windows.com/w/?token=BQYAAA",
     ])
-      expect((await savePushSubscription(handle.db, marie, subscription(endpoint), options)).kind).toBe("ok");
+      expect((await savePushSubscription(handle.db, marie, browserSubscription(endpoint), options)).kind).toBe("ok");
   });
 
   test("the same endpoint saved again is one subscription with the new keys, saved later", async () => {
     const marie = await addUser();
-    const first = subscription();
+    const first = browserSubscription();
     const saved = await savePushSubscription(handle.db, marie, first, options, new Date("2026-11-01T10:00:00Z"));
-    const renewed = { ...subscription(first.endpoint) };
+    const renewed = { ...browserSubscription(first.endpoint) };
     const again = await savePushSubscription(handle.db, marie, renewed, options, new Date("2026-11-02T10:00:00Z"));
     expect(again).toEqual(saved);
     const rows = await rowsOf(first.endpoint);
@@ -97,24 +86,26 @@ describe("saving", () => {
   test("an endpoint another person subscribed on moves to whoever subscribed last", async () => {
     const marie = await addUser();
     const paul = await addUser();
-    const shared = subscription();
+    const shared = browserSubscription();
     await savePushSubscription(handle.db, marie, shared, options);
-    expect((await savePushSubscription(handle.db, paul, subscription(shared.endpoint), options)).kind).toBe("ok");
+    expect((await savePushSubscription(handle.db, paul, browserSubscription(shared.endpoint), options)).kind).toBe(
+      "ok",
+    );
     expect(await listPushSubscriptions(handle.db, marie)).toEqual([]);
     expect((await listPushSubscriptions(handle.db, paul)).map((row) => row.endpoint)).toEqual([shared.endpoint]);
   });
 
   test("a device name is cut to 80 characters, and a blank one is none", async () => {
     const marie = await addUser();
-    await savePushSubscription(handle.db, marie, subscription(), { ...options, deviceName: "x".repeat(300) });
-    await savePushSubscription(handle.db, marie, subscription(), { ...options, deviceName: "   " });
+    await savePushSubscription(handle.db, marie, browserSubscription(), { ...options, deviceName: "x".repeat(300) });
+    await savePushSubscription(handle.db, marie, browserSubscription(), { ...options, deviceName: "   " });
     const names = (await listPushSubscriptions(handle.db, marie)).map((row) => row.deviceName);
     expect(names.sort()).toEqual(["x".repeat(80), null].sort());
   });
 
   test("padded base64url keys are accepted and kept without their padding", async () => {
     const marie = await addUser();
-    const chrome = subscription();
+    const chrome = browserSubscription();
     const padded = { ...chrome, keys: { p256dh: `${chrome.keys.p256dh}=`, auth: `${chrome.keys.auth}==` } };
     expect((await savePushSubscription(handle.db, marie, padded, options)).kind).toBe("ok");
     expect(await rowsOf(chrome.endpoint)).toMatchObject([{ p256dh: chrome.keys.p256dh, auth: chrome.keys.auth }]);
@@ -144,19 +135,19 @@ describe("bad endpoints are refused and nothing is stored", () => {
   for (const [what, endpoint, kind] of cases)
     test(what, async () => {
       const marie = await addUser();
-      expect(await savePushSubscription(handle.db, marie, subscription(endpoint), options)).toEqual({ kind });
+      expect(await savePushSubscription(handle.db, marie, browserSubscription(endpoint), options)).toEqual({ kind });
       expect(await countPushSubscriptions(handle.db, marie)).toBe(0);
     });
 
   test("loopback is allowed only when the list names 127.0.0.1 (the tests' push service)", async () => {
     const marie = await addUser();
-    const local = subscription("http://127.0.0.1:8080/push/abc");
+    const local = browserSubscription("http://127.0.0.1:8080/push/abc");
     expect((await savePushSubscription(handle.db, marie, local, { allowedHosts: ["127.0.0.1"] })).kind).toBe("ok");
   });
 });
 
 describe("bad keys are refused and nothing is stored", () => {
-  const good = subscription();
+  const good = browserSubscription();
   const point = Buffer.from(good.keys.p256dh, "base64url");
   const offCurve = Buffer.from(point);
   offCurve.writeUInt8(offCurve.readUInt8(64) ^ 1, 64);
@@ -194,7 +185,7 @@ describe("bad keys are refused and nothing is stored", () => {
 
   test("an expiry ahead is accepted (the push service tells when it is gone)", async () => {
     const marie = await addUser();
-    const later = { ...subscription(), expirationTime: Date.now() + 86_400_000 };
+    const later = { ...browserSubscription(), expirationTime: Date.now() + 86_400_000 };
     expect((await savePushSubscription(handle.db, marie, later, options)).kind).toBe("ok");
   });
 });
@@ -203,7 +194,7 @@ describe("removing and forgetting", () => {
   test("a person removes their own subscription; another person's cannot be removed by them", async () => {
     const marie = await addUser();
     const paul = await addUser();
-    const paulsPhone = subscription();
+    const paulsPhone = browserSubscription();
     await savePushSubscription(handle.db, paul, paulsPhone, options);
     expect(await removePushSubscription(handle.db, marie, paulsPhone.endpoint)).toBe(false);
     expect(await countPushSubscriptions(handle.db, paul)).toBe(1);
@@ -214,13 +205,13 @@ describe("removing and forgetting", () => {
 
   test("a gone subscription is forgotten, unless the browser saved it again since it was read", async () => {
     const marie = await addUser();
-    const chrome = subscription();
+    const chrome = browserSubscription();
     await savePushSubscription(handle.db, marie, chrome, options, new Date("2026-11-01T10:00:00Z"));
     const [stale] = await pushTargets(handle.db, marie);
     await savePushSubscription(
       handle.db,
       marie,
-      subscription(chrome.endpoint),
+      browserSubscription(chrome.endpoint),
       options,
       new Date("2026-11-01T11:00:00Z"),
     );
@@ -233,8 +224,8 @@ describe("removing and forgetting", () => {
   test("an account removed takes its subscriptions with it, and nobody else's", async () => {
     const marie = await addUser();
     const paul = await addUser();
-    await savePushSubscription(handle.db, marie, subscription(), options);
-    await savePushSubscription(handle.db, paul, subscription(), options);
+    await savePushSubscription(handle.db, marie, browserSubscription(), options);
+    await savePushSubscription(handle.db, paul, browserSubscription(), options);
     await handle.db.deleteFrom("users").where("id", "=", marie).execute();
     expect(await countPushSubscriptions(handle.db, marie)).toBe(0);
     expect(await countPushSubscriptions(handle.db, paul)).toBe(1);
@@ -245,12 +236,12 @@ describe("the limit per account", () => {
   test(`1,000 subscriptions from one account: ${PUSH_SUBSCRIPTION_LIMIT} kept, the most recently saved`, async () => {
     const marie = await addUser();
     const paul = await addUser();
-    await savePushSubscription(handle.db, paul, subscription(), options);
+    await savePushSubscription(handle.db, paul, browserSubscription(), options);
     const start = Date.parse("2026-11-01T10:00:00Z");
     const endpoints: string[] = [];
     const began = performance.now();
     for (let i = 0; i < 1000; i++) {
-      const next = subscription();
+      const next = browserSubscription();
       endpoints.push(next.endpoint);
       // One millisecond apart, then ten at the very same instant: the one just saved is never the one dropped.
       const at = new Date(start + Math.min(i, 990));
@@ -271,12 +262,12 @@ describe("the limit per account", () => {
   test("saving again an old subscription makes it the most recent: it is not the one dropped", async () => {
     const marie = await addUser();
     const start = Date.parse("2026-11-01T10:00:00Z");
-    const first = subscription();
+    const first = browserSubscription();
     await savePushSubscription(handle.db, marie, first, options, new Date(start));
     for (let i = 1; i < PUSH_SUBSCRIPTION_LIMIT; i++)
-      await savePushSubscription(handle.db, marie, subscription(), options, new Date(start + i * 1000));
+      await savePushSubscription(handle.db, marie, browserSubscription(), options, new Date(start + i * 1000));
     await savePushSubscription(handle.db, marie, first, options, new Date(start + 100_000));
-    const newest = subscription();
+    const newest = browserSubscription();
     await savePushSubscription(handle.db, marie, newest, options, new Date(start + 200_000));
     const kept = (await listPushSubscriptions(handle.db, marie)).map((row) => row.endpoint);
     expect(kept).toHaveLength(PUSH_SUBSCRIPTION_LIMIT);
