@@ -10,11 +10,26 @@ import { getPlatform } from "~/.server/platform";
  */
 export function failedTo(message: string) {
   return async (error: unknown): Promise<never> => {
-    const { logger } = await getPlatform();
-    logger.error("loader failed", {
-      failed: message,
-      error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
-    });
+    await logLoadFailure(message, error);
     throw data({ failed: message }, { status: 500 });
   };
+}
+
+/**
+ * For a part a page stands without (the bell's count, spec 000 §8): the cause logged as `failedTo` does, and null
+ * in the part's place, which the page then says it could not read.
+ */
+export function nullWhenFailed(message: string) {
+  return async (error: unknown): Promise<null> => {
+    await logLoadFailure(message, error);
+    return null;
+  };
+}
+
+async function logLoadFailure(message: string, error: unknown): Promise<void> {
+  const { logger } = await getPlatform();
+  logger.error("loader failed", {
+    failed: message,
+    error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+  });
 }

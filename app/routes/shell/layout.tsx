@@ -26,7 +26,7 @@ import { listCards } from "~/.server/services/cards";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listWalletNames } from "~/.server/services/wallets";
 import { pendingFields } from "~/.server/services/profile";
-import { failedTo } from "~/routes/+shared/load-failure.server";
+import { failedTo, nullWhenFailed } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
 import { SignOutButton } from "~/components/SignOutButton";
 import { NewTabLink } from "~/components/NewTabLink";
@@ -56,13 +56,7 @@ export async function loader({ context }: Pick<Route.LoaderArgs, "context">) {
     listWalletNames(db, account.id).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     pendingFields(db, account.id),
     // A count that cannot be read leaves every page standing: the bell says it is unknown (spec 000 §8).
-    countUnread(db, account.id).catch((error: unknown) => {
-      platform.logger.error("loader failed", {
-        failed: "notificationCentre.fetchNotificationsFailed",
-        error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
-      });
-      return null;
-    }),
+    countUnread(db, account.id).catch(nullWhenFailed("notificationCentre.fetchNotificationsFailed")),
     recordsTagEvents(platform, account.id),
   ]);
   return {
