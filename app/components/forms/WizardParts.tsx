@@ -42,19 +42,6 @@ export function IntentButton({
   );
 }
 
-/** The errors of the whole form (catalogue keys), as an alert above it. */
-export function FormAlert({ errors, kind = "error" }: { errors: string[] | undefined; kind?: "error" | "warning" }) {
-  const { t } = useTranslation();
-  if (!errors?.length) return null;
-  return (
-    <div className={`alert alert--${kind}`} role="alert">
-      {errors.map((e) => (
-        <p key={e}>{t(e)}</p>
-      ))}
-    </div>
-  );
-}
-
 /** A receipt's file input (PDF, PNG, JPG) with its label, hint and error; the camera first on a phone. */
 export function FileField({ field, label, hint }: { field: FieldMeta; label: string; hint: string }) {
   const error = field.errors?.[0];

@@ -1,4 +1,5 @@
 import { useForm } from "@conform-to/react";
+import { FormAlert } from "~/components/forms/FormAlert";
 import { href } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/second-factor";
@@ -64,11 +65,7 @@ export default function SecureAccountSecondFactor({ loaderData, actionData }: Ro
     <section aria-labelledby="secure-account-step">
       <DocumentTitle page={title} error={Boolean(refusal)} />
       <h2 id="secure-account-step">{title}</h2>
-      {refusal ? (
-        <div className="alert alert--error" role="alert">
-          <p>{t(refusal)}</p>
-        </div>
-      ) : null}
+      <FormAlert errors={form.errors} />
       {channel ? (
         <MfaConfirmation
           channel={channel}

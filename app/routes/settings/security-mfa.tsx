@@ -1,4 +1,5 @@
 import { useForm } from "@conform-to/react";
+import { FormAlert } from "~/components/forms/FormAlert";
 import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/security-mfa";
@@ -56,11 +57,7 @@ export default function ConfirmMfaChannel({ loaderData, actionData }: Route.Comp
         title={t(channel === "EMAIL" ? "mfa.confirmTitleEmail" : "mfa.confirmTitleSms")}
         error={Boolean(refusal)}
       />
-      {refusal ? (
-        <div className="alert alert--error" role="alert">
-          <p>{t(refusal)}</p>
-        </div>
-      ) : null}
+      <FormAlert errors={form.errors} />
       {getFailed ? (
         <div className="alert alert--error" role="alert">
           <p>{t("mfa.getFailed")}</p>
