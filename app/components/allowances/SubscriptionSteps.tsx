@@ -1,9 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import type { FormEvent, ReactNode } from "react";
 import { Form, Link } from "react-router";
-import { NoScriptRefresh } from "~/components/NoScriptRefresh";
+import { Waiting } from "~/components/Waiting";
 import { useTranslation } from "~/i18n";
-import { useRevalidateEvery } from "~/components/useRevalidateEvery";
 import { SUBSCRIPTION_MAX_PER_MONTH } from "~/domain/amount-bounds";
 import { formatDate, parseDay } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -183,31 +182,22 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
 }
 
 /**
- * While the documents are read (decision 0056): with JavaScript the step asks again every 2 s and the status
- * is a live region; without it the page reloads itself every 20 s (ACCESSIBILITY.md "Waiting without JS"),
- * with a link to look now and one to go on without waiting.
+ * While the documents are read (decision 0056): with JavaScript the step looks again every 2 s and says so in
+ * a live region; without it the page reloads itself every 20 s at the fastest, with a link to look now
+ * (decision 0067), and one to go on without waiting.
  */
 function ReadingPending({ wizard, skip }: { wizard: SubscriptionView; skip: string }) {
   const { t } = useTranslation();
-  useRevalidateEvery(2000);
   return (
     <>
-      <NoScriptRefresh seconds={20} />
-      <p className="alert alert--info" role="status">
-        {t("subscriptionWizard.details.reading")}
+      <Waiting seconds={2} checkNowTo={wizard.paths.details}>
+        <p className="alert alert--info">{t("subscriptionWizard.details.reading")}</p>
+      </Waiting>
+      <p>
+        <Link to={skip} className="link-action" preventScrollReset>
+          {t("subscriptionWizard.details.skipReading")}
+        </Link>
       </p>
-      <ul className="subscription-reading__links">
-        <li>
-          <Link to={wizard.paths.details} className="link-action" preventScrollReset>
-            {t("subscriptionWizard.details.checkReading")}
-          </Link>
-        </li>
-        <li>
-          <Link to={skip} className="link-action" preventScrollReset>
-            {t("subscriptionWizard.details.skipReading")}
-          </Link>
-        </li>
-      </ul>
     </>
   );
 }

@@ -2,7 +2,6 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import { useRevalidateEvery } from "~/components/useRevalidateEvery";
 import { REFUND_MAX_AMOUNT } from "~/domain/amount-bounds";
 import { formatDate } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -26,7 +25,7 @@ import {
   UploadForm,
 } from "~/components/forms";
 import { NewTabLink } from "~/components/NewTabLink";
-import { NoScriptRefresh } from "~/components/NoScriptRefresh";
+import { Waiting } from "~/components/Waiting";
 import { PartnerPicker, partnerSummaryField } from "./PartnerPicker";
 import { WIZARD_INTENT, type StepView, type WizardActionData, type WizardView } from "./wizard";
 
@@ -288,16 +287,19 @@ function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
   );
 }
 
-/** While the receipt is read: the page looks again every 2 s (meta refresh without JS, revalidation with it). */
-function ReadingPending({ skip }: { skip: string }) {
+/**
+ * While the receipt is read: with JavaScript the step looks again every 2 s and says so in a live region;
+ * without it the page reloads itself every 20 s at the fastest, with a link to look now (decision 0067).
+ */
+function ReadingPending({ here, skip }: { here: string; skip: string }) {
   const { t } = useTranslation();
-  useRevalidateEvery(2000);
   return (
     <>
-      <NoScriptRefresh seconds={2} />
-      <div className="alert alert--info" role="status">
-        <p>{t("refundWizard.details.reading")}</p>
-      </div>
+      <Waiting seconds={2} checkNowTo={here}>
+        <div className="alert alert--info">
+          <p>{t("refundWizard.details.reading")}</p>
+        </div>
+      </Waiting>
       <p>
         <Link to={skip} className="link-action" preventScrollReset>
           {t("refundWizard.details.skipReading")}
@@ -314,7 +316,7 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
     lastResult,
     defaultValue: view.values,
   });
-  if (view.reading === "pending") return <ReadingPending skip={view.skipReading} />;
+  if (view.reading === "pending") return <ReadingPending here={wizard.here} skip={view.skipReading} />;
   const read = t("refundWizard.details.read");
   return (
     <>

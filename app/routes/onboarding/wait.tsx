@@ -1,10 +1,9 @@
-import { useEffect } from "react";
-import { href, Link, useNavigate } from "react-router";
+import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wait";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { Panel } from "~/components/Panel";
-import { NoScriptRefresh } from "~/components/NoScriptRefresh";
+import { Waiting } from "~/components/Waiting";
 import { CARD_POLL_INTERVAL_MS, CARD_POLL_LIMIT, parseAttempt, waitOutcome } from "~/domain/onboarding";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
@@ -18,7 +17,8 @@ import { failedTo } from "~/routes/+shared/load-failure.server";
 /**
  * Onboarding step 2 (spec 001 §2.3, §4): waits for the card the issuer is making. Each look is a
  * page load with its count in the URL: JavaScript moves on every 4 s, and without JavaScript the
- * page refreshes itself. The card found: "Tout est prêt"; more than 3 looks without it: back to step 0.
+ * page refreshes itself every 20 s, with a link to look now (`Waiting`, decision 0067). The card found:
+ * "Tout est prêt"; more than 3 looks without it: back to step 0.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
@@ -45,17 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function OnboardingWait({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { ready, attempt } = loaderData;
-  const navigate = useNavigate();
   const next = `${href("/onboarding/wait")}?attempt=${attempt + 1}`;
-
-  useEffect(() => {
-    if (ready) return;
-    const timer = setTimeout(
-      () => void navigate(next, { replace: true, preventScrollReset: true }),
-      CARD_POLL_INTERVAL_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [ready, next, navigate]);
 
   if (ready) {
     return (
@@ -72,19 +62,14 @@ export default function OnboardingWait({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="wait-title">
       <DocumentTitle page={t("onboarding.wait.title")} />
-      {/* Without JavaScript (or on a light page) the page looks again by itself (inert when scripts run). */}
-      <NoScriptRefresh seconds={CARD_POLL_INTERVAL_MS / 1000} to={next} />
       <h2 id="wait-title">{t("onboarding.wait.title")}</h2>
       <p>{t("onboarding.wait.text")}</p>
-      <p role="status" className="wait-progress">
-        <span className="spinner" aria-hidden="true" />
-        {attempt > 0 ? t("onboarding.wait.progress", { attempt, max: CARD_POLL_LIMIT + 1 }) : null}
-      </p>
-      <p>
-        <Link to={next} replace preventScrollReset className="link-action">
-          {t("onboarding.wait.checkNow")}
-        </Link>
-      </p>
+      <Waiting seconds={CARD_POLL_INTERVAL_MS / 1000} checkNowTo={next}>
+        <p className="wait-progress">
+          <span className="spinner" aria-hidden="true" />
+          {attempt > 0 ? t("onboarding.wait.progress", { attempt, max: CARD_POLL_LIMIT + 1 }) : null}
+        </p>
+      </Waiting>
     </section>
   );
 }

@@ -1,12 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { useEffect } from "react";
-import { Form, Link, useRevalidator } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/index";
 import { ErrorSummary, TextArea } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Panel } from "~/components/Panel";
 import { CrispChat } from "~/components/CrispChat";
-import { NoScriptRefresh } from "~/components/NoScriptRefresh";
+import { Waiting } from "~/components/Waiting";
+import { useRevalidateEvery } from "~/components/useRevalidateEvery";
 import { NoScript } from "~/components/LightVersion";
 import { useHydrated } from "~/components/useHydrated";
 import { formatDateTime } from "~/domain/dates";
@@ -30,10 +30,11 @@ import {
  * The support chat (issue 16 §5) as a side panel over the page it was opened from (`?back=`, a page of
  * the signed-in portal, /cards otherwise), about a card when `?card=` names one of the user's cards (the
  * delivery panel's "problem" link). Sandbox: the conversation is kept by the portal, posted as a form and
- * shown as text. While the user waits for an answer (`awaitingAnswer`), the page looks again by itself:
- * without JS a meta refresh, on a page that then offers "write another message" instead of a text box
- * (a reload would lose what is being typed; `?compose=1` gives the box back, without the refresh); with
- * JS the conversation is read again every 15 s while the tab is visible, and the box is always there.
+ * shown as text. While the user waits for an answer (`awaitingAnswer`), the page looks again by itself
+ * (`Waiting`, decision 0067): without JS a meta refresh every 20 s, on a page that then offers "write another
+ * message" instead of a text box (a reload would lose what is being typed; `?compose=1` gives the box back,
+ * without the refresh); with JS the conversation is read again every 15 s while the tab is visible, waiting
+ * or not, and the box is always there.
  * Crisp: the widget is loaded with JS only. docs/decisions/0032.
  */
 function queryOf(request: Request) {
@@ -91,31 +92,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** With JS, how often the open conversation is read again (only while the tab is visible). */
-export const RECHECK_MS = 15_000;
-/** Without JS, how often a page waiting for an answer reloads itself. */
-export const SELF_REFRESH_SECONDS = 15;
+export const RECHECK_SECONDS = 15;
 
 export default function Support({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { back, card, kind, browserChat, messages, supportUrl, user, selfRefresh, here, composePath } = loaderData;
   const hydrated = useHydrated();
-  const { revalidate, state: revalidation } = useRevalidator();
   const [form, fields] = useForm<SupportMessageForm>({ id: "support", lastResult: actionData });
   const error = Boolean(fields.message.errors?.length);
   // With JS: new messages are fetched while the panel is open, paused while the tab is hidden, and at
-  // once when it shows again. Revalidating keeps the text box as it is (nothing typed is lost).
-  useEffect(() => {
-    if (kind !== "portal") return;
-    const recheck = () => {
-      if (!document.hidden && revalidation === "idle") void revalidate();
-    };
-    const timer = setInterval(recheck, RECHECK_MS);
-    document.addEventListener("visibilitychange", recheck);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener("visibilitychange", recheck);
-    };
-  }, [kind, revalidate, revalidation]);
+  // once when it shows again; while an answer is awaited `Waiting` does it. Revalidating keeps the text box
+  // as it is (nothing typed is lost).
+  useRevalidateEvery(RECHECK_SECONDS * 1000, here, kind === "portal" && !selfRefresh);
   const cardLabel = card
     ? t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })
     : null;
@@ -154,16 +142,18 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
               </ol>
             )}
             {selfRefresh ? (
-              <>
-                <NoScriptRefresh seconds={SELF_REFRESH_SECONDS} to={here} />
-                <p role="status">{t("support.waiting", { seconds: SELF_REFRESH_SECONDS })}</p>
-              </>
+              <Waiting seconds={RECHECK_SECONDS} checkNowTo={here}>
+                <p>{t("support.waiting")}</p>
+              </Waiting>
             ) : null}
-            <p>
-              <Link to={here} className="link-action" preventScrollReset>
-                {t("support.refresh")}
-              </Link>
-            </p>
+            {selfRefresh && !hydrated ? null : (
+              // Without JS while waiting, `Waiting` offers to check now.
+              <p>
+                <Link to={here} className="link-action" preventScrollReset>
+                  {t("support.refresh")}
+                </Link>
+              </p>
+            )}
             {selfRefresh && !hydrated ? (
               // Without JS this page reloads by itself: no text box on it, so nothing typed is ever lost.
               <p>
