@@ -1,42 +1,173 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+
+function javaScriptOff(): boolean {
+  return test.info().project.use.javaScriptEnabled === false;
+}
+
+/**
+ * The HTML the browser is showing, scripts removed: what a twin page renders without running the app again.
+ * The twin runs scripts (axe needs them), so a page shown without JavaScript has its `<noscript>` content
+ * unwrapped (the twin would otherwise read it as text and draw nothing) and its meta refresh dropped (the
+ * twin must not reload itself under a check).
+ */
+async function scriptFreeHtml(page: Page): Promise<string> {
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+  if (!javaScriptOff()) return html;
+  return html.replace(/<\/?noscript>/gi, "").replace(/<meta http-equiv="refresh"[^>]*>/gi, "");
+}
+
+/**
+ * One script-capable twin page per worker (and per browser), reused by every check: a new browser context for
+ * each page state would cost more than the checks themselves. It answers `/__twin__` on any origin with the
+ * HTML last given to `showInTwin`, so the page's own stylesheets and images load from the server under test.
+ * Motion is reduced so a check never measures a panel halfway through its opening animation.
+ */
+let twin: { browser: Browser; page: Promise<Page>; html: string } | undefined;
+
+async function showInTwin(page: Page, html: string, viewport: { width: number; height: number }): Promise<Page> {
+  const browser = page.context().browser();
+  if (!browser) throw new Error("no browser");
+  if (!twin || twin.browser !== browser || (await twin.page).isClosed()) {
+    const state = { browser, html, page: Promise.resolve(undefined as unknown as Page) };
+    state.page = browser
+      .newContext({ javaScriptEnabled: true, bypassCSP: true, locale: "fr-FR", reducedMotion: "reduce" })
+      .then(async (context) => {
+        const twinPage = await context.newPage();
+        await twinPage.route("**/__twin__", (route) =>
+          route.fulfill({ status: 200, contentType: "text/html", body: state.html }),
+        );
+        return twinPage;
+      });
+    twin = state;
+  }
+  twin.html = html;
+  const twinPage = await twin.page;
+  await twinPage.setViewportSize(viewport);
+  await twinPage.goto(new URL("/__twin__", page.url()).toString());
+  return twinPage;
+}
 
 /**
  * axe runs as a script in the page. With JavaScript disabled it cannot, so the exact HTML the
- * browser is showing (scripts removed) is checked in a twin page of the same origin and size.
+ * browser is showing (scripts removed) is checked in the twin page, at the same origin and size.
  */
 export async function pageWithScripts(page: Page): Promise<Page> {
-  if (test.info().project.use.javaScriptEnabled !== false) return page;
-  const browser = page.context().browser();
-  if (!browser) throw new Error("no browser");
-  const twin = await browser.newContext({
-    javaScriptEnabled: true,
-    bypassCSP: true,
-    viewport: page.viewportSize(),
-    locale: "fr-FR",
-  });
-  const twinPage = await twin.newPage();
-  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-  await twinPage.route("**/__axe__", (route) => route.fulfill({ status: 200, contentType: "text/html", body: html }));
-  await twinPage.goto(new URL("/__axe__", page.url()).toString());
-  return twinPage;
+  if (!javaScriptOff()) return page;
+  return showInTwin(page, await scriptFreeHtml(page), page.viewportSize() ?? { width: 1280, height: 720 });
 }
 
 export const DEMO_PASSWORD = "Demo-Portail-2026!";
 export const MARIE = "marie.martin@example.com";
 export const CLAIRE = "claire.petit@example.com";
 
-/** Zero violations of WCAG 2.0/2.1/2.2 A and AA on the page as it is now. */
+/**
+ * The layout checks (Contract T, decision 0069) run after axe on every page state when A11Y_REFLOW=1: the switch
+ * lets a slice's journeys stay green while the pages it does not own are being fixed.
+ */
+const REFLOW_WITH_EVERY_CHECK = process.env.A11Y_REFLOW === "1";
+
+/** Zero violations of WCAG 2.0/2.1/2.2 A and AA on the page as it is now; then the reflow and text-spacing checks. */
 export async function expectAccessible(page: Page, state: string) {
   const target = await pageWithScripts(page);
   const results = await new AxeBuilder({ page: target })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
     .analyze();
-  if (target !== page) await target.context().close();
   const summary = results.violations.map(
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
   );
   expect(summary, `axe violations on ${state}`).toEqual([]);
+  if (REFLOW_WITH_EVERY_CHECK) await expectReflow(page, state);
+}
+
+/** 320 × 640 CSS pixels: 1280 px at 400 % zoom, the width WCAG 1.4.10 (RGAA 10.11) asks content to fit. */
+export const REFLOW_VIEWPORT = { width: 320, height: 640 };
+
+/** WCAG 1.4.12's text spacing (RGAA 10.12), as the usual bookmarklet sets it: nothing may be lost with it. */
+export const TEXT_SPACING_CSS =
+  "* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }" +
+  " p { margin-bottom: 2em !important; }";
+
+/**
+ * RGAA 10.11 and 10.12 on the page as it is now, in the script-free twin at 320 × 640: no horizontal scroll and
+ * no text cut by an `overflow: hidden/clip` box, first as authored, then with WCAG text spacing. Dialogs open as
+ * modal in the page are opened as modal in the twin too (the top layer is not in the HTML). Soft assertions: a
+ * journey reports every state that fails, not only the first.
+ */
+export async function expectReflow(page: Page, state: string) {
+  const modal = javaScriptOff()
+    ? []
+    : await page.evaluate(() => [...document.querySelectorAll("dialog")].map((d) => d.matches(":modal")));
+  const twinPage = await showInTwin(page, await scriptFreeHtml(page), REFLOW_VIEWPORT);
+  await twinPage.evaluate((modal) => {
+    const dialogs = document.querySelectorAll("dialog");
+    modal.forEach((isModal, i) => {
+      const dialog = dialogs[i];
+      if (!isModal || !dialog) return;
+      dialog.close();
+      dialog.showModal();
+    });
+  }, modal);
+  expect.soft(await layoutFaults(twinPage), `reflow at 320 px on ${state}`).toEqual([]);
+  await twinPage.addStyleTag({ content: TEXT_SPACING_CSS });
+  expect.soft(await layoutFaults(twinPage), `text spacing at 320 px on ${state}`).toEqual([]);
+}
+
+/**
+ * What is wrong with the page's layout as drawn: the page wider than the window (with the outermost elements that
+ * stick out), and every piece of text that an `overflow: hidden/clip` ancestor cuts off. Visually hidden text
+ * (a 1 × 1 clipped box, on purpose) and text inside a scrolling box (reachable by scrolling it) are not faults.
+ */
+async function layoutFaults(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (el: Element) =>
+      `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${[...el.classList].map((c) => `.${c}`).join("")}>` +
+      ` « ${(el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 50)} »`;
+    const faults: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) {
+      const outermost = [...document.body.querySelectorAll("*")].filter((el) => {
+        const right = el.getBoundingClientRect().right;
+        const parentRight = el.parentElement?.getBoundingClientRect().right ?? 0;
+        return right > root.clientWidth + 0.5 && parentRight <= root.clientWidth + 0.5;
+      });
+      faults.push(
+        `page ${root.scrollWidth} px wide in ${root.clientWidth} px: ${outermost.slice(0, 5).map(describe).join(", ")}`,
+      );
+    }
+    const clipping = (value: string) => value === "hidden" || value === "clip";
+    const scrolling = (value: string) => value === "auto" || value === "scroll";
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || !node.textContent?.trim() || parent.closest("select, textarea, [hidden]")) continue;
+      if (getComputedStyle(parent).visibility !== "visible") continue;
+      range.selectNodeContents(node);
+      const text = range.getBoundingClientRect();
+      if (text.width === 0 && text.height === 0) continue;
+      let checkX = true;
+      let checkY = true;
+      for (let box: Element | null = parent; box && box !== root && (checkX || checkY); box = box.parentElement) {
+        const style = getComputedStyle(box);
+        const rect = box.getBoundingClientRect();
+        if (rect.width <= 1 && rect.height <= 1 && clipping(style.overflowX)) break;
+        const left = rect.left + box.clientLeft;
+        const top = rect.top + box.clientTop;
+        const cutX =
+          checkX && clipping(style.overflowX) && (text.right > left + box.clientWidth + 1 || text.left < left - 1);
+        const cutY =
+          checkY && clipping(style.overflowY) && (text.bottom > top + box.clientHeight + 1 || text.top < top - 1);
+        if (cutX || cutY) {
+          faults.push(`text cut by ${describe(box)}: « ${node.textContent.trim().slice(0, 50)} »`);
+          break;
+        }
+        if (scrolling(style.overflowX)) checkX = false;
+        if (scrolling(style.overflowY)) checkY = false;
+      }
+    }
+    return faults;
+  });
 }
 
 /** The newest code sent to this address or number (an SMS goes to the number), read from the sandbox outbox like a person would. */
@@ -87,6 +218,5 @@ export async function expectNoHorizontalScroll(page: Page, state: string) {
     scrollWidth: document.documentElement.scrollWidth,
     clientWidth: document.documentElement.clientWidth,
   }));
-  if (target !== page) await target.context().close();
   expect(scrollWidth, `horizontal scroll on ${state}`).toBeLessThanOrEqual(clientWidth);
 }
