@@ -31,6 +31,7 @@ import { consentAsked } from "~/routes/+shared/consent.server";
 import { SECRET_PARAM } from "~/.server/logger";
 import { mobilePlatformOf } from "./domain/userAgent";
 import stylesheet from "./styles/app.css?url";
+import { conformityOf } from "~/content/accessibility-record";
 
 export const links: Route.LinksFunction = () => [
   // `precedence` makes it a stylesheet resource for React, sent before the scripts it preloads:
@@ -67,6 +68,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       banner: env.STATUS_BANNER_TEXT ? { text: env.STATUS_BANNER_TEXT, color: env.STATUS_BANNER_COLOR } : null,
       mobileApp: mobilePlatformOf(request.headers.get("User-Agent")),
       stores: { appStore: env.APP_STORE_URL, playStore: env.PLAY_STORE_URL },
+      // The footer's « Accessibilité : … conforme », as the accessibility record says (decision 0068).
+      accessibility: conformityOf().level,
       flash: flash ? { kind: flash.kind, message: flash.message } : null,
       // The consent banner (decision 0059), in the light version too: it is a plain form. Not on a page
       // whose address carries a secret (a reset or activation link's token): its form would copy the

@@ -17,7 +17,9 @@ export default [
   // Legal pages inside the portal (issue 16 §10), public, linked from the footer.
   route("terms", "routes/legal/terms.tsx"),
   route("privacy", "routes/legal/privacy.tsx"),
-  route("accessibility", "routes/legal/accessibility.tsx"),
+  // The accessibility statement at the address French statements use (decision 0068); the old one redirects.
+  route("accessibilite", "routes/legal/accessibility.tsx"),
+  route("accessibility", "routes/legal/accessibility-redirect.ts"),
   // Signed in or not: the cookie explanations and the recorded consent choice (issue 16 §8).
   route("cookies", "routes/public/cookies.tsx"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),

@@ -3,6 +3,13 @@ import { Link, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 import { LightVersionNote } from "./LightVersion";
 
+/** The footer names the statement with the portal's conformity state (the model statement's wording). */
+const ACCESSIBILITY_LINK = {
+  total: "legal.accessibility.linkTotal",
+  partial: "legal.accessibility.linkPartial",
+  none: "legal.accessibility.linkNone",
+} as const;
+
 export function SiteFooter() {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -31,7 +38,7 @@ export function SiteFooter() {
             <Link to="/privacy">{t("legal.privacy.link")}</Link>
           </li>
           <li>
-            <Link to="/accessibility">{t("legal.accessibility.link")}</Link>
+            <Link to="/accessibilite">{t(ACCESSIBILITY_LINK[root.accessibility])}</Link>
           </li>
           <li>
             <Link to="/cookies">{t("footer.cookies")}</Link>

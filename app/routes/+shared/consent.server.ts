@@ -55,7 +55,7 @@ const PUBLIC_PAGES = [
   "/onboarding/:token",
   "/terms",
   "/privacy",
-  "/accessibility",
+  "/accessibilite",
 ] as const;
 
 const MAX_RETURN_LENGTH = 2000;
