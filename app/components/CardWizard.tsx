@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -15,6 +15,7 @@ import {
   Select,
   type FieldMeta,
   type SummaryField,
+  useForm,
 } from "./forms";
 import { useHydrated } from "./useHydrated";
 

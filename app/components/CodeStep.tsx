@@ -1,9 +1,9 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { CODE_STEP_INTENT, type CodeStepFields, type CodeStepScreen } from "~/routes/+shared/code-step";
 import { useTranslation } from "~/i18n";
-import { ErrorSummary, OneTimeCodeField } from "./forms";
+import { ErrorSummary, OneTimeCodeField, useForm } from "./forms";
 import { ResendWait } from "./ResendWait";
 
 /** What the code step's action answers when the person stays on the page: conform's reply. */

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -24,6 +24,7 @@ import {
   SummaryRow,
   summaryRowFields,
   TextArea,
+  useForm,
 } from "~/components/forms";
 import { descriptionOf, HintAndError } from "~/components/forms/Field";
 import { useHydrated } from "~/components/useHydrated";

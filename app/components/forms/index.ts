@@ -25,6 +25,7 @@ export { NewSecretPair, PhoneField, OneTimeCodeField } from "./Secrets";
 export { ChooseNewPassword } from "./ChooseNewPassword";
 export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } from "./ErrorSummary";
 export { useReplyKey, type FieldMeta } from "./meta";
+export { useForm } from "./useForm";
 export { IntentButton, FileField } from "./WizardParts";
 export { FormAlert } from "./FormAlert";
 export { UploadForm } from "./UploadForm";

@@ -1,8 +1,17 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/activate";
-import { Checkbox, ErrorSummary, Field, NewSecretPair, PhoneField, RequiredNote, TermsField } from "~/components/forms";
+import {
+  Checkbox,
+  ErrorSummary,
+  Field,
+  NewSecretPair,
+  PhoneField,
+  RequiredNote,
+  TermsField,
+  useForm,
+} from "~/components/forms";
 import { BackToLogin, PublicPage } from "~/components/PublicShell";
 import { internationalPhone } from "~/domain/countries";
 import { activationSchema, type ActivationForm } from "~/domain/schemas";

@@ -1,8 +1,7 @@
-import { useForm } from "@conform-to/react";
 import { data } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/force-change-password";
-import { ChooseNewPassword } from "~/components/forms";
+import { ChooseNewPassword, useForm } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
 import { newPasswordSchema, type NewPasswordForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";

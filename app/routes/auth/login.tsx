@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/i18n";
 import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/login";
-import { ErrorSummary, Field, RequiredNote } from "~/components/forms";
+import { ErrorSummary, Field, RequiredNote, useForm } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
 import type { LoginForm } from "~/domain/schemas";
 import {

@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/lost-password";
-import { ErrorSummary, Field } from "~/components/forms";
+import { ErrorSummary, Field, useForm } from "~/components/forms";
 import { BackToLogin, PublicPage } from "~/components/PublicShell";
 import { lostPasswordSchema, type LostPasswordForm } from "~/domain/schemas";
 import { currentUserId } from "~/routes/+shared/auth.server";

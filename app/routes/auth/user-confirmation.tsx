@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/user-confirmation";
-import { ErrorSummary, OneTimeCodeField } from "~/components/forms";
+import { ErrorSummary, OneTimeCodeField, useForm } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
 import { codeSchema, loginSchema } from "~/domain/schemas";
 import { currentUserId } from "~/routes/+shared/auth.server";

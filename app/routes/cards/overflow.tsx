@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { data, Form, href, Link, useFetcher } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/overflow";
-import { ErrorSummary, type FieldMeta } from "~/components/forms";
+import { ErrorSummary, type FieldMeta, useForm } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
 import { formatCents } from "~/domain/money";

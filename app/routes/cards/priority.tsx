@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, href, Link } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n";
@@ -17,6 +17,7 @@ import {
   moveWallet,
   setWalletPriority,
 } from "~/.server/services/wallet-priority";
+import { useForm } from "~/components/forms";
 
 /**
  * Debit priority (spec 000 §2 "Wallets priority panel"): the card's wallets in paying order. "Monter" /

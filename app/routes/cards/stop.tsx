@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/i18n";
 import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/stop";
-import { choiceTarget, ErrorSummary, Radios } from "~/components/forms";
+import { choiceTarget, ErrorSummary, Radios, useForm } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { stopCardSchema, type StopCardForm } from "~/domain/schemas";
 import { accountContext } from "~/routes/+shared/auth.server";

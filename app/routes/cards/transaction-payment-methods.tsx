@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/transaction-payment-methods";
-import { ErrorSummary, Field } from "~/components/forms";
+import { ErrorSummary, Field, useForm } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { TransactionSummary } from "~/components/TransactionSummary";
 import { formatCents, parseEuros } from "~/domain/money";

@@ -1,7 +1,7 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/transaction-report";
-import { ErrorSummary, TextArea } from "~/components/forms";
+import { ErrorSummary, TextArea, useForm } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { TransactionSummary } from "~/components/TransactionSummary";
 import { problemReportSchema, type ProblemReportForm } from "~/domain/schemas";

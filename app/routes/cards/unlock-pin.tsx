@@ -1,9 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import type { z } from "zod";
 import { useTranslation } from "~/i18n";
 import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/unlock-pin";
-import { ErrorSummary, NewSecretPair, RequiredNote } from "~/components/forms";
+import { ErrorSummary, NewSecretPair, RequiredNote, useForm } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { newPinSchema } from "~/domain/schemas";
 import { accountContext } from "~/routes/+shared/auth.server";

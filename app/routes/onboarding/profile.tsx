@@ -1,9 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/profile";
 import { DocumentTitle } from "~/components/DocumentTitle";
-import { ErrorSummary, Field, PhoneField, RequiredNote, TermsField } from "~/components/forms";
+import { ErrorSummary, Field, PhoneField, RequiredNote, TermsField, useForm } from "~/components/forms";
 import { internationalPhone } from "~/domain/countries";
 import { onboardingProfileSchema, type OnboardingProfileForm } from "~/domain/schemas";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";

@@ -1,9 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/suggest-establishment";
 import { DocumentTitle } from "~/components/DocumentTitle";
-import { ErrorSummary, Field, Select } from "~/components/forms";
+import { ErrorSummary, Field, Select, useForm } from "~/components/forms";
 import { DEFAULT_COUNTRY, DELIVERY_COUNTRIES } from "~/domain/countries";
 import { SUGGESTION_MAX } from "~/domain/partner-suggestion";
 import { partnerSuggestionSchema, type PartnerSuggestionForm } from "~/domain/partner-suggestion-schemas";

@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/cookies";
-import { choiceTarget, ErrorSummary, Radios } from "~/components/forms";
+import { choiceTarget, ErrorSummary, Radios, useForm } from "~/components/forms";
 import { PublicPage } from "~/components/PublicShell";
 import {
   CONSENT_INTENT,

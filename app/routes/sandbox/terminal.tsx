@@ -1,11 +1,11 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form } from "react-router";
 import { useTranslation, type Translate } from "~/i18n";
 import type { Route } from "./+types/terminal";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { DeclineExplanation } from "~/components/DeclineExplanation";
 import { PublicShell } from "~/components/PublicShell";
-import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget } from "~/components/forms";
+import { Checkbox, ErrorSummary, Field, Radios, RequiredNote, Select, choiceTarget, useForm } from "~/components/forms";
 import { formatDateTime, parisNow } from "~/domain/dates";
 import { centsToField, formatCents } from "~/domain/money";
 import { CUSTOM_MERCHANT, ENTRY_MODES, MERCHANT_PRESETS } from "~/domain/terminal";

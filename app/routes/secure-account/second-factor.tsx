@@ -1,4 +1,3 @@
-import { useForm } from "@conform-to/react";
 import { FormAlert } from "~/components/forms/FormAlert";
 import { href } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -14,6 +13,7 @@ import { mfaChannelOf } from "~/domain/mfa";
 import { mfaStatus } from "~/.server/services/security";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { refuseSmsChoice } from "~/routes/+shared/sms-choice.server";
+import { useForm } from "~/components/forms";
 
 /**
  * Step 2: choose e-mail (recommended) or SMS, confirm; then the portal opens (spec 001 §4, §6). SMS only where text

@@ -1,9 +1,8 @@
-import { useForm } from "@conform-to/react";
 import { data, Form, href, Link, type RouterContextProvider } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/passkey-new";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
-import { Field } from "~/components/forms";
+import { Field, useForm } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { PasskeyButton } from "~/components/PasskeyButton";
 import { useHydrated } from "~/components/useHydrated";

@@ -1,9 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { z } from "zod";
 import { Form, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/passkey";
-import { ErrorSummary, Field } from "~/components/forms";
+import { ErrorSummary, Field, useForm } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { passkeyNameSchema } from "~/domain/passkeys";
 import { getInstance } from "~/i18n/i18next.server";

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/profile";
@@ -11,6 +11,7 @@ import {
   Select,
   TermsField,
   type ChoiceOption,
+  useForm,
 } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { DEFAULT_COUNTRY, DELIVERY_COUNTRIES, internationalPhone } from "~/domain/countries";

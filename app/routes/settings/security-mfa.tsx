@@ -1,4 +1,3 @@
-import { useForm } from "@conform-to/react";
 import { FormAlert } from "~/components/forms/FormAlert";
 import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -13,6 +12,7 @@ import { mfaChannelOf, PENDING_CHANGE_FIRST } from "~/domain/mfa";
 import { mfaStatus } from "~/.server/services/security";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { refuseSmsChoice } from "~/routes/+shared/sms-choice.server";
+import { useForm } from "~/components/forms";
 
 /**
  * Spec 001 §2.4, §4 "MFA preference change": choose a channel, confirm, it becomes the preferred one.

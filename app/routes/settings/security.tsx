@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link, Outlet, useOutlet } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/security";
-import { ErrorSummary, Field, NewSecretPair, RequiredNote } from "~/components/forms";
+import { ErrorSummary, Field, NewSecretPair, RequiredNote, useForm } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { MfaOptions } from "~/components/SecondFactor";
 import { useHydrated } from "~/components/useHydrated";

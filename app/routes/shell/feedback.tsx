@@ -1,8 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/feedback";
-import { ErrorSummary, TextArea } from "~/components/forms";
+import { ErrorSummary, TextArea, useForm } from "~/components/forms";
 import { Panel } from "~/components/Panel";
 import { feedbackSchema, MAX_FEEDBACK_LENGTH, type FeedbackForm } from "~/domain/feedback";
 import { getPlatform, type Platform } from "~/.server/platform";

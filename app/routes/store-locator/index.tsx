@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { data, Form, useLocation, useRouteLoaderData } from "react-router";
@@ -6,7 +6,7 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/index";
 import type { loader as rootLoader } from "~/root";
 import { PageHeader } from "~/components/PageHeader";
-import { ErrorSummary, Field, Select } from "~/components/forms";
+import { ErrorSummary, Field, Select, useForm } from "~/components/forms";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { getLocale } from "~/i18n/i18next.server";
 import { getPlatform } from "~/.server/platform";

@@ -1,4 +1,3 @@
-import { useForm } from "@conform-to/react";
 import { Link } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n";
@@ -13,6 +12,7 @@ import { availableWalletLicences, createWalletFromLicence, listWallets } from "~
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
+import { useForm } from "~/components/forms";
 
 /**
  * /wallets (spec 000 §2 "Wallets page"): the first wallet, or — with none — an empty state with a
