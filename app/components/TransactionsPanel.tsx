@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from "react";
 import { Form, href, Link } from "react-router";
 import { formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -7,6 +6,7 @@ import { useTranslation, type Translate } from "~/i18n";
 import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/domain/transactions";
 import { DeclineExplanation } from "~/components/DeclineExplanation";
 import { TransactionSplit } from "~/components/TransactionSplit";
+import { useRevealNewItems } from "~/components/useRevealNewItems";
 
 /**
  * The prefix of an item's id (its #fragment): a payment waiting for its capture is listed in the tab and among the
@@ -17,30 +17,6 @@ type Anchor = "tx" | "reserved";
 /** Status names the catalogue says in words; others show as the issuer sent them. */
 const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];
 const TABS: TransactionTab[] = ["approved", "declined"];
-
-/**
- * "Voir plus" is a link (so it works without JS, landing on the first new item by its #fragment).
- * With JS the page data is fetched without a reload; then focus moves to the first new item and the
- * number of new items is announced in a polite live region.
- */
-function useRevealNewItems(items: CardTransaction[], anchor: Anchor, announce: (count: number) => string): string {
-  const previous = useRef(items.map((i) => i.id));
-  const [announcement, setAnnouncement] = useState("");
-  useEffect(() => {
-    const before = previous.current;
-    const now = items.map((i) => i.id);
-    previous.current = now;
-    // Only a longer list that starts with the same items is "more"; a tab change is not.
-    const extended = before.length > 0 && now.length > before.length && before.every((id, i) => now[i] === id);
-    if (!extended) {
-      if (now.join() !== before.join()) setAnnouncement("");
-      return;
-    }
-    document.getElementById(`${anchor}-${now[before.length]}`)?.focus();
-    setAnnouncement(announce(now.length - before.length));
-  }, [items, anchor, announce]);
-  return announcement;
-}
 
 function statusInWords(t: Translate, item: CardTransaction): string {
   const status = KNOWN_STATUSES.includes(item.status)
@@ -182,11 +158,16 @@ export function TransactionsPanel({
   frozen,
 }: TransactionsPanelData) {
   const { t } = useTranslation();
-  const announcement = useRevealNewItems(items, "tx", (count) =>
-    count === 1 ? t("cards.transactions.moreShownOne") : t("cards.transactions.moreShown", { count }),
+  const announcement = useRevealNewItems(
+    items.map((item) => item.id),
+    (id) => `tx-${id}`,
+    (count) => (count === 1 ? t("cards.transactions.moreShownOne") : t("cards.transactions.moreShown", { count })),
   );
-  const frozenAnnouncement = useRevealNewItems(frozen.items, "reserved", (count) =>
-    count === 1 ? t("cards.transactions.moreFrozenShownOne") : t("cards.transactions.moreFrozenShown", { count }),
+  const frozenAnnouncement = useRevealNewItems(
+    frozen.items.map((item) => item.id),
+    (id) => `reserved-${id}`,
+    (count) =>
+      count === 1 ? t("cards.transactions.moreFrozenShownOne") : t("cards.transactions.moreFrozenShown", { count }),
   );
   /** This card's page with the panel's state changed; the defaults stay out of the URL. */
   const pageWith = (next: { tab?: TransactionTab; limit?: number; frozenLimit?: number }, hash: string) => {

@@ -44,12 +44,13 @@ describe("the centre's list", () => {
     expect(await countUnread(handle.db, ids.marie)).toBe(16);
     const first = await listNotifications(handle.db, ids.marie, { unreadOnly: false, page: 1 });
     expect(first?.items).toHaveLength(NOTIFICATIONS_PAGE_SIZE);
-    expect(first?.hasMore).toBe(true);
     const dates = first!.items.map((n) => n.createdAt);
     expect([...dates].sort().reverse()).toEqual(dates);
     const second = await listNotifications(handle.db, ids.marie, { unreadOnly: false, page: 2 });
     expect(second?.items).toHaveLength(20);
-    expect(second?.hasMore).toBe(false);
+    // The first of page 2's new ones: "Voir plus" lands there.
+    expect(first?.nextId).toBe(second?.items[NOTIFICATIONS_PAGE_SIZE]?.id);
+    expect(second?.nextId).toBeNull();
     expect(second!.items.filter((n) => n.type === "card_created_to_user_notification")[0]?.path).toMatch(
       /^\/cards\/card_/,
     );
@@ -64,7 +65,7 @@ describe("the centre's list", () => {
     expect(await listNotifications(handle.db, ids.marie, { unreadOnly: false, page: 0 })).toBeNull();
     expect(await listNotifications(handle.db, ids.claire, { unreadOnly: true, page: 1 })).toEqual({
       items: [],
-      hasMore: false,
+      nextId: null,
     });
     expect(await listNotifications(handle.db, ids.claire, { unreadOnly: true, page: 2 })).toBeNull();
   });

@@ -25,8 +25,8 @@ export interface NotificationItem {
 
 export interface NotificationPage {
   items: NotificationItem[];
-  /** Another "Voir plus" is possible. */
-  hasMore: boolean;
+  /** The first notification past these (its id names "Voir plus"'s fragment, RGAA 12.8); null: there is no more. */
+  nextId: string | null;
 }
 
 /** Refund events after which the request sits in the list's "finished" tab. */
@@ -106,7 +106,7 @@ export async function listNotifications(
       read: row.read_at !== null,
       facts: parseFacts(row.facts),
     })),
-    hasMore: rows.length > limit,
+    nextId: rows[limit]?.id ?? null,
   };
 }
 

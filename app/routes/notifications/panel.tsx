@@ -4,8 +4,10 @@ import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/panel";
 import { DeclineExplanation } from "~/components/DeclineExplanation";
 import { LoadFailure } from "~/components/LoadFailure";
+import { PageHeader } from "~/components/PageHeader";
 import { Panel } from "~/components/Panel";
 import { useHydrated } from "~/components/useHydrated";
+import { useRevealNewItems } from "~/components/useRevealNewItems";
 import { formatDateTime } from "~/domain/dates";
 import { notificationSentence, readNotificationFacts } from "~/domain/notification-facts";
 import { getPlatform } from "~/.server/platform";
@@ -160,72 +162,93 @@ function useReadWhenSeen(observe: boolean) {
   return list;
 }
 
+/** An entry's element id, its #fragment: "Voir plus" names the first new one (RGAA 12.8). */
+const entryId = (id: string) => `notification-${id}`;
+
 export default function NotificationCentre({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   // Once JS runs, the panel's own links keep `observe=1`: reading is then marked when seen.
   const view: NotificationView = { ...loaderData.view, observe: loaderData.view.observe || hydrated };
   const list = useReadWhenSeen(view.observe);
-  const { items, hasMore } = loaderData;
+  const { items, nextId } = loaderData;
+  // "Voir plus": without JS its link's fragment opens the longer list at the first new entry, not at the top; with
+  // JS focus goes there and the live region below says how many came.
+  const moreShown = useRevealNewItems(
+    items.map((item) => item.id),
+    entryId,
+    (count) => t(count === 1 ? "notificationCentre.moreShownOne" : "notificationCentre.moreShown", { count }),
+  );
   // Shown from another site without JS: nothing was marked on display, so the person marks them (a post).
   const unmarked =
     view.observe || loaderData.markedOnDisplay ? [] : items.filter((n) => !n.read).slice(0, MAX_READ_IDS);
   const title = t("notificationCentre.title");
   return (
-    <Panel id="notifications" title={title} closeTo={view.back}>
-      <nav aria-label={t("notificationCentre.filterLabel")} className="notification-centre__filter">
-        <ul className="tabs">
-          <li>
-            <Link
-              to={viewHref(view, { unreadOnly: false, page: 1 })}
-              className="tabs__link"
-              aria-current={view.unreadOnly ? undefined : "page"}
-              preventScrollReset
-            >
-              {t("notificationCentre.all")}
-            </Link>
-          </li>
-          <li>
-            <Link
-              to={viewHref(view, { unreadOnly: true, page: 1 })}
-              className="tabs__link"
-              aria-current={view.unreadOnly ? "page" : undefined}
-              preventScrollReset
-            >
-              {t("notificationCentre.unreadOnly")}
-            </Link>
-          </li>
-        </ul>
-      </nav>
-      {unmarked.length > 0 ? (
-        <Form method="post" preventScrollReset className="notification-centre__mark-read">
-          {unmarked.map((n) => (
-            <input key={n.id} type="hidden" name="id" value={n.id} />
-          ))}
-          <button type="submit" name="intent" value={INTENT.read} className="button button--secondary">
-            {t("notificationCentre.markShownRead")}
-          </button>
-        </Form>
-      ) : null}
-      {items.length === 0 ? (
-        <p className="notification-centre__empty">
-          {t(view.unreadOnly ? "notificationCentre.empty" : "notificationCentre.emptyAll")}
+    <>
+      {/* The page's one <h1> (RGAA 9.1): only the shell is under the panel, as when this address is loaded directly. */}
+      <PageHeader title={title} namesDocument={false} />
+      <Panel id="notifications" title={title} closeTo={view.back}>
+        <nav aria-label={t("notificationCentre.filterLabel")} className="notification-centre__filter">
+          <ul className="tabs">
+            <li>
+              <Link
+                to={viewHref(view, { unreadOnly: false, page: 1 })}
+                className="tabs__link"
+                aria-current={view.unreadOnly ? undefined : "page"}
+                preventScrollReset
+              >
+                {t("notificationCentre.all")}
+              </Link>
+            </li>
+            <li>
+              <Link
+                to={viewHref(view, { unreadOnly: true, page: 1 })}
+                className="tabs__link"
+                aria-current={view.unreadOnly ? "page" : undefined}
+                preventScrollReset
+              >
+                {t("notificationCentre.unreadOnly")}
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        {unmarked.length > 0 ? (
+          <Form method="post" preventScrollReset className="notification-centre__mark-read">
+            {unmarked.map((n) => (
+              <input key={n.id} type="hidden" name="id" value={n.id} />
+            ))}
+            <button type="submit" name="intent" value={INTENT.read} className="button button--secondary">
+              {t("notificationCentre.markShownRead")}
+            </button>
+          </Form>
+        ) : null}
+        {items.length === 0 ? (
+          <p className="notification-centre__empty">
+            {t(view.unreadOnly ? "notificationCentre.empty" : "notificationCentre.emptyAll")}
+          </p>
+        ) : (
+          <ol className="notification-centre__list" ref={list}>
+            {items.map((item) => (
+              <NotificationEntry key={item.id} item={item} />
+            ))}
+          </ol>
+        )}
+        <p role="status" className="visually-hidden">
+          {moreShown}
         </p>
-      ) : (
-        <ol className="notification-centre__list" ref={list}>
-          {items.map((item) => (
-            <NotificationEntry key={item.id} item={item} />
-          ))}
-        </ol>
-      )}
-      {hasMore ? (
-        <p>
-          <Link to={viewHref(view, { page: view.page + 1 })} preventScrollReset className="button button--secondary">
-            {t("notificationCentre.more")}
-          </Link>
-        </p>
-      ) : null}
-    </Panel>
+        {nextId ? (
+          <p>
+            <Link
+              to={`${viewHref(view, { page: view.page + 1 })}#${entryId(nextId)}`}
+              preventScrollReset
+              className="button button--secondary"
+            >
+              {t("notificationCentre.more")}
+            </Link>
+          </p>
+        ) : null}
+      </Panel>
+    </>
   );
 }
 
@@ -248,6 +271,9 @@ function NotificationEntry({ item }: { item: NotificationItem }) {
   const named = <span className="visually-hidden"> {t("notificationCentre.itemName", { text: sentence })}</span>;
   return (
     <li
+      id={entryId(item.id)}
+      // Focused by "Voir plus" from a script only (a screen reader then reads the entry whole).
+      tabIndex={-1}
       className={item.read ? "notification" : "notification notification--unread"}
       data-unread-id={item.read ? undefined : item.id}
     >

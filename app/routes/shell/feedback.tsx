@@ -3,6 +3,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/feedback";
 import { ErrorSummary, TextArea, useForm } from "~/components/forms";
+import { PageHeader } from "~/components/PageHeader";
 import { Panel } from "~/components/Panel";
 import { feedbackSchema, MAX_FEEDBACK_LENGTH, type FeedbackForm } from "~/domain/feedback";
 import { getPlatform, type Platform } from "~/.server/platform";
@@ -97,53 +98,57 @@ export default function Feedback({ loaderData, actionData }: Route.ComponentProp
     defaultValue: { surveyId: survey.kind === "survey" ? survey.id : "" },
   });
   return (
-    <Panel id="feedback" title={t("feedback.title")} closeTo={CLOSE_TO} error={!form.valid}>
-      {sent ? (
-        <>
-          <div className="alert alert--success" role="status">
-            <p>{t("feedback.thanks")}</p>
-          </div>
-        </>
-      ) : survey.kind === "survey" ? (
-        <>
-          <ErrorSummary form={form} fields={[fields.response]} />
-          <Form method="post" {...getFormProps(form)} noValidate>
-            <input type="hidden" name={fields.surveyId.name} value={survey.id} />
-            <TextArea
-              required
-              field={fields.response}
-              label={survey.question}
-              hint={t("feedback.hint", { max: loaderData.maxLength })}
-              rows={5}
-            />
-            <div className="actions">
-              <button type="submit" name="intent" value={INTENT.send} className="button">
-                {t("feedback.send")}
-              </button>
-              <button
-                type="submit"
-                name="intent"
-                value={INTENT.dismiss}
-                className="button button--secondary"
-                formNoValidate
-              >
-                {t("feedback.dismiss")}
-              </button>
+    <>
+      {/* The page's one <h1> (RGAA 9.1): this route is only its dialog, over an empty page, when loaded directly. */}
+      <PageHeader title={t("feedback.title")} namesDocument={false} />
+      <Panel id="feedback" title={t("feedback.title")} closeTo={CLOSE_TO} error={!form.valid}>
+        {sent ? (
+          <>
+            <div className="alert alert--success" role="status">
+              <p>{t("feedback.thanks")}</p>
             </div>
-          </Form>
-        </>
-      ) : (
-        <>
-          <p role={survey.kind === "surveyError" ? "alert" : undefined}>{t(`feedback.${survey.kind}`)}</p>
-          {survey.kind === "noConsent" ? (
-            <p>
-              <Link to="/cookies" className="link-action">
-                {t("feedback.toCookies")}
-              </Link>
-            </p>
-          ) : null}
-        </>
-      )}
-    </Panel>
+          </>
+        ) : survey.kind === "survey" ? (
+          <>
+            <ErrorSummary form={form} fields={[fields.response]} />
+            <Form method="post" {...getFormProps(form)} noValidate>
+              <input type="hidden" name={fields.surveyId.name} value={survey.id} />
+              <TextArea
+                required
+                field={fields.response}
+                label={survey.question}
+                hint={t("feedback.hint", { max: loaderData.maxLength })}
+                rows={5}
+              />
+              <div className="actions">
+                <button type="submit" name="intent" value={INTENT.send} className="button">
+                  {t("feedback.send")}
+                </button>
+                <button
+                  type="submit"
+                  name="intent"
+                  value={INTENT.dismiss}
+                  className="button button--secondary"
+                  formNoValidate
+                >
+                  {t("feedback.dismiss")}
+                </button>
+              </div>
+            </Form>
+          </>
+        ) : (
+          <>
+            <p role={survey.kind === "surveyError" ? "alert" : undefined}>{t(`feedback.${survey.kind}`)}</p>
+            {survey.kind === "noConsent" ? (
+              <p>
+                <Link to="/cookies" className="link-action">
+                  {t("feedback.toCookies")}
+                </Link>
+              </p>
+            ) : null}
+          </>
+        )}
+      </Panel>
+    </>
   );
 }
