@@ -56,13 +56,40 @@ export type AccessibilityRecord = {
  */
 const criteria: Criterion[] = [
   {
+    id: "1.1",
+    standard: "RGAA 4.1",
+    theme: "Images",
+    title: "Chaque image porteuse d’information a-t-elle une alternative textuelle ?",
+    verdict: "NA",
+    evidence:
+      'No image carries information: no `<img>`, `<canvas>`, `<video>` or `role="img"` in `app/`; the only graphics are inline SVG icons, every one `aria-hidden="true"` (the review counted 0 SVG not hidden on the 23 sample pages), each beside a text that says the same (the logo link is named « Portail Avantages » by `aria-label`). The card visual is HTML text, not an image.',
+  },
+  {
     id: "1.2",
     standard: "RGAA 4.1",
     theme: "Images",
     title: "Chaque image de décoration est-elle correctement ignorée par les technologies d’assistance ?",
     verdict: "C",
     evidence:
-      'The only image is the logo mark, an inline SVG with `aria-hidden="true" focusable="false"` beside the product name in text (`Logo.tsx`); no `<img>` in `app/`; the masked card number\'s bullets are `aria-hidden` (`CardVisual.tsx`); axe `svg-img-alt`/`image-alt` 0 violations on every state.',
+      'The only images are inline SVG icons and the logo mark, `aria-hidden="true" focusable="false"` (`Logo.tsx`); the masked card number\'s bullets are `aria-hidden` (`CardVisual.tsx`); the review found no SVG exposed on any sample page; axe `svg-img-alt`/`image-alt` 0 violations on every journey state.',
+  },
+  {
+    id: "2.1",
+    standard: "RGAA 4.1",
+    theme: "Cadres",
+    title: "Chaque cadre a-t-il un titre de cadre ?",
+    verdict: "C",
+    evidence:
+      "Two frames in the portal: the card details / PIN frame (`routes/cards/reveal.tsx`, `title` = the panel's title) and the payment provider's card form (`routes/cards/overflow-new-card.tsx`, `title` « Formulaire sécurisé de carte bancaire »); axe `frame-title` 0 violations on their states (`passkeys-reveal.spec.ts`, `balance-and-priority.spec.ts`).",
+  },
+  {
+    id: "2.2",
+    standard: "RGAA 4.1",
+    theme: "Cadres",
+    title: "Pour chaque cadre ayant un titre de cadre, ce titre de cadre est-il pertinent ?",
+    verdict: "C",
+    evidence:
+      "The reveal frame is titled by what it shows (« Code PIN », « Informations de la carte »: the panel's own title) and the card-form frame by its purpose (« Formulaire sécurisé de carte bancaire »); read in the markup and in the accessibility tree of the reveal panel.",
   },
   {
     id: "3.1",
@@ -72,30 +99,93 @@ const criteria: Criterion[] = [
       "Dans chaque page web, l’information ne doit pas être donnée uniquement par la couleur. Cette règle est-elle respectée ?",
     verdict: "C",
     evidence:
-      'Delivery "danger" states, errors and switches say it in words (inline errors start with "Erreur :", switches are `role="switch"` with `aria-checked` and a text label); axe on every state; reviewed by hand.',
+      'Delivery and refusal states, errors and switches say it in words (inline errors start with « Erreur : », switches are `role="switch"` with `aria-checked` and a text label, declined payments say « Refusée »); re-checked with forced colours (LAYOUT\'s `a11y-reflow.spec.ts` forced-colours journey) where every state stays readable without its colour.',
+  },
+  {
+    id: "3.2",
+    standard: "RGAA 4.1",
+    theme: "Couleurs",
+    title:
+      "Dans chaque page web, le contraste entre la couleur du texte et la couleur de son arrière-plan est-il suffisamment élevé (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "axe `color-contrast` (WCAG 1.4.3) on every page state of every journey, JS on and off, 0 violations, including the status banner and the error, success and info alerts; the palette (`app/styles/app.css` `:root`): ink #1b1b1f and muted #4a4a55 on white and on the canvas #f4f5f8, brand #1d3f8f buttons with white text.",
+  },
+  {
+    id: "3.3",
+    standard: "RGAA 4.1",
+    theme: "Couleurs",
+    title:
+      "Dans chaque page web, les couleurs utilisées dans les composants d’interface ou les éléments graphiques porteurs d’informations sont-elles suffisamment contrastées (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Fields have a 2 px #4a4a55 border on white (8.9:1), refused ones #b01e2e (6.2:1); buttons are filled #1d3f8f; the focus indicator is a 3 px #ffbf47 outline with a 5 px #1b1b1f ring around it (`:focus-visible`), so one of the pair reaches 3:1 on any background; switches' track and thumb measured in forced colours and normal mode (`a11y-reflow.spec.ts`). The light #c9ccd6 `--line` only draws panel and list separators, which identify no component.",
+  },
+  {
+    id: "4.1",
+    standard: "RGAA 4.1",
+    theme: "Multimédia",
+    title:
+      "Chaque média temporel pré-enregistré a-t-il, si nécessaire, une transcription textuelle ou une audiodescription (hors cas particuliers) ?",
+    verdict: "NA",
+    evidence: "No audio or video anywhere in the portal (no `<audio>`, `<video>` or embedded player in `app/`).",
+  },
+  {
+    id: "5.4",
+    standard: "RGAA 4.1",
+    theme: "Tableaux",
+    title:
+      "Pour chaque tableau de données ayant un titre, le titre est-il correctement associé au tableau de données ?",
+    verdict: "C",
+    evidence:
+      "The portal's only data table, the notification preferences (`/settings/notifications`), has a `<caption>` « Notifications par type, par e-mail et par notification push » (visually hidden, read first by screen readers); found by the review on every sample page (1 table in all).",
+  },
+  {
+    id: "5.6",
+    standard: "RGAA 4.1",
+    theme: "Tableaux",
+    title:
+      "Pour chaque tableau de données, chaque en-tête de colonnes et chaque en-tête de lignes sont-ils correctement déclarés ?",
+    verdict: "C",
+    evidence:
+      '`/settings/notifications`: the channels are `<th scope="col">`, each notification type a `<th scope="row">` (review: `col,col,col,row,row,row,row`); under 576 px the table stacks and each checkbox keeps its label naming type and channel.',
+  },
+  {
+    id: "5.7",
+    standard: "RGAA 4.1",
+    theme: "Tableaux",
+    title:
+      "Pour chaque tableau de données, la technique appropriée permettant d’associer chaque cellule avec ses en-têtes est-elle utilisée (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Simple table with one header row and one header column: `scope` on every `th` is the technique RGAA 5.7.4 expects; each checkbox is also wrapped in a `<label>` naming its type and channel, so the association holds when the table is read as a form.",
   },
   {
     id: "6.1",
     standard: "RGAA 4.1",
     theme: "Liens",
-    title: "Chaque lien est-il explicite ?",
+    title: "Chaque lien est-il explicite (hors cas particuliers) ?",
     verdict: "C",
     evidence:
-      'Links name their target ("Changer les moyens de paiement" with the merchant in the list item, "Aller à…", summary links repeat the error); axe `link-name` 0 violations; reviewed by hand.',
+      "Links name their target alone or with their list item / heading (« Changer les moyens de paiement » with the merchant, « Vérifier maintenant », summary links repeat the error, « Fermer : Demander un remboursement »); links opening a new tab say so in their name (`NewTabLink.tsx`, the partners' buttons); axe `link-name` 0 violations; read on every sample page.",
+  },
+  {
+    id: "6.2",
+    standard: "RGAA 4.1",
+    theme: "Liens",
+    title: "Dans chaque page web, chaque lien a-t-il un intitulé ?",
+    verdict: "C",
+    evidence:
+      "The review counted 0 link without a name on the 23 sample pages (text, or `aria-label` for the logo); axe `link-name` on every journey state.",
   },
   {
     id: "7.1",
     standard: "RGAA 4.1",
     theme: "Scripts",
     title: "Chaque script est-il, si nécessaire, compatible avec les technologies d’assistance ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      'Issue 34\'s review found: Escape in the refund and allowance wizard dialogs can leave the dialog drawn without its modal state (issue 34 finding 4). Before: Every enhancement has a native base working without JS (journeys run JS off); dialogs are `<dialog>` named by their heading, switches `role="switch"`, sliders a real `input type="range"` paired with a text field; axe `aria-*` rules 0 violations.',
-    publicText: {
-      fr: "Dans les assistants de remboursement et d’indemnité, la touche Échap peut laisser la fenêtre affichée sans son comportement modal.",
-      en: "In the refund and allowance wizards, the Escape key can leave the dialog shown without its modal behaviour.",
-      nl: "In de wizards voor terugbetaling en vergoeding kan de Escape-toets het venster zichtbaar laten zonder modaal gedrag.",
-    },
+      'Every enhancement has a native base working without JS (journeys run JS off); dialogs are `<dialog>` named by their heading, switches `role="switch"`, sliders a real range paired with a text field. Issue 34 finding 4 (Escape leaving the wizard `<dialog>` drawn without its modal state) fixed in `Panel.tsx`: `a11y-dialogs.spec.ts` (Escape after a full page load, after typing, twice, at every point of every dialog: modal kept or closed cleanly, page behind inert, focus back to the opener, JS on and off). The refund wizard read through the accessibility tree at each step: `a11y-review.spec.ts` « a screen-reader pass of the refund wizard ».',
   },
   {
     id: "7.3",
@@ -105,7 +195,7 @@ const criteria: Criterion[] = [
       "Chaque script est-il contrôlable par le clavier et par tout dispositif de pointage (hors cas particuliers) ?",
     verdict: "C",
     evidence:
-      'Every control is a native link, button or field; keyboard journeys (`tests/e2e/a11y-*.spec.ts`) drive the panels, menus and wizard with the keyboard; error summary links focus their field with JS (`components/forms/ErrorSummary.tsx`, finding 8; its `role="alert"` is on an inner element, not on the focused container named by `aria-labelledby`, as GOV.UK Frontend ≥ 4.4).',
+      "Every control is a native link, button or field; the wallets' drag-and-drop has « Monter » / « Descendre » buttons (`SortableWallets.tsx`); every step of the four wizards walked with Tab and Shift+Tab, every control reached (`a11y-review.spec.ts`, JS on and off); menus and panels driven by the keyboard in `a11y-keyboard.spec.ts` and `a11y-panels.spec.ts`.",
   },
   {
     id: "7.4",
@@ -115,7 +205,7 @@ const criteria: Criterion[] = [
       "Pour chaque script qui initie un changement de contexte, l’utilisateur est-il averti ou en a-t-il le contrôle ?",
     verdict: "C",
     evidence:
-      "The only change on input is the wizard's funder `<select>` (with JS it reloads the funder's licences in place, a GET form with a \"Afficher les cartes de ce financeur\" button without JS): the content updates, the context (page, focus) stays; every other change follows a button.",
+      "The only change on input is the allowance wizard's funder `<select>` (with JS it reloads the funder's data in place; without JS a « Choisir » button): the content updates, page and focus stay. Every other change follows a button or link; partner pages open in a new tab only from a button that says so.",
   },
   {
     id: "7.5",
@@ -125,7 +215,62 @@ const criteria: Criterion[] = [
       "Dans chaque page web, les messages de statut sont-ils correctement restitués par les technologies d’assistance ?",
     verdict: "C",
     evidence:
-      "Flash messages stay and can be closed (finding 2); messages are rendered inside the open dialog or in a live region outside the inert area (finding 3). Evidence: `a11y-panels.spec.ts` « finding 2: a flash message stays well beyond 5 s, and keyboard users can close it » (JS on and off) and « finding 3: the default switch's message is in the open panel and in the accessibility tree » (Chromium's accessibility tree through CDP, which leaves inert content out).",
+      'Flash messages stay and are in the open dialog or a live region outside the inert area (`a11y-panels.spec.ts` findings 2 and 3, accessibility tree); a receipt being read, the chat and an upload\'s progress are announced by `role="status"`/`role="log"` regions without moving focus, the upload in steps, not every percent (`a11y-waiting.spec.ts`); « Voir plus » announces how many notifications came (`a11y-notifications.spec.ts`).',
+  },
+  {
+    id: "8.1",
+    standard: "RGAA 4.1",
+    theme: "Éléments obligatoires",
+    title: "Chaque page web est-elle définie par un type de document ?",
+    verdict: "C",
+    evidence:
+      "`<!DOCTYPE html>` from `root.tsx` on every document, error pages included; the review read `document.doctype` = html on all 23 sample pages (404 included).",
+  },
+  {
+    id: "8.3",
+    standard: "RGAA 4.1",
+    theme: "Éléments obligatoires",
+    title: "Dans chaque page web, la langue par défaut est-elle présente ?",
+    verdict: "C",
+    evidence:
+      "`<html lang>` set from the request's language (`root.tsx`, fr/en/nl); present on the 23 sample pages and on the error pages; axe `html-has-lang`/`html-lang-valid` on every state.",
+  },
+  {
+    id: "8.4",
+    standard: "RGAA 4.1",
+    theme: "Éléments obligatoires",
+    title: "Pour chaque page web ayant une langue par défaut, le code de langue est-il pertinent ?",
+    verdict: "C",
+    evidence:
+      "The `lang` is the catalogue the page is written in (fr by default, en or nl when chosen): the same value selects the texts (`app/i18n`), so it cannot differ from the page's language.",
+  },
+  {
+    id: "8.5",
+    standard: "RGAA 4.1",
+    theme: "Éléments obligatoires",
+    title: "Chaque page web a-t-elle un titre de page ?",
+    verdict: "C",
+    evidence:
+      "Every route sets its title through `DocumentTitle.tsx` (« page – Portail Avantages »); `page-titles.spec.ts` checks the public, legal and 404 titles; the review read a title on the 23 sample pages.",
+  },
+  {
+    id: "8.6",
+    standard: "RGAA 4.1",
+    theme: "Éléments obligatoires",
+    title: "Pour chaque page web ayant un titre de page, ce titre est-il pertinent ?",
+    verdict: "C",
+    evidence:
+      "Titles name the page, its panel or wizard step, and start with « Erreur : » only while a refusal is shown. Issue 34 finding 5 (« Erreur : » kept after a later accepted submission) fixed once for every form in `app/components/forms/useForm.ts`: `a11y-notifications.spec.ts` (support and feedback: refused then accepted → title without « Erreur : », JS on and off).",
+  },
+  {
+    id: "8.7",
+    standard: "RGAA 4.1",
+    theme: "Éléments obligatoires",
+    title:
+      "Dans chaque page web, chaque changement de langue est-il indiqué dans le code source (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Pages are written in one language each; the one passage in another language, the Défenseur des droits' French postal address on the English and Dutch statement, carries `lang=\"fr\"` (`routes/legal/accessibility.tsx`, checked in `a11y-review.spec.ts`). Proper names (products, partners) are the RGAA's particular case.",
   },
   {
     id: "8.9",
@@ -135,7 +280,34 @@ const criteria: Criterion[] = [
       "Dans chaque page web, les balises ne doivent pas être utilisées uniquement à des fins de présentation. Cette règle est-elle respectée ?",
     verdict: "C",
     evidence:
-      "Headings, lists, `dl`, `fieldset`/`legend` used for their meaning; layout in CSS; axe 0 violations; markup reviewed.",
+      "Headings, lists, `dl`, `fieldset`/`legend`, `table` used for their meaning; layout in CSS (grid/flex); no layout table; axe 0 violations; markup of the sample read.",
+  },
+  {
+    id: "8.10",
+    standard: "RGAA 4.1",
+    theme: "Éléments obligatoires",
+    title: "Dans chaque page web, les changements du sens de lecture sont-ils signalés ?",
+    verdict: "NA",
+    evidence:
+      'The portal\'s languages (French, English, Dutch) are all left to right; `dir="ltr"` on `<html>`; no right-to-left text.',
+  },
+  {
+    id: "9.1",
+    standard: "RGAA 4.1",
+    theme: "Structuration de l’information",
+    title: "Dans chaque page web, l’information est-elle structurée par l’utilisation appropriée de titres ?",
+    verdict: "C",
+    evidence:
+      "One `h1` per page (the review: exactly one on the 23 sample pages, the panels and dialogs included since issue 34's NOTIF part), sections `h2`, wizard steps `h3` « Étape N sur M : … » under the panel's `h2`; the side navigation's group headings (`h2`) come before the `h1` in the header, a coherent hierarchy; axe `heading-order`, `page-has-heading-one`.",
+  },
+  {
+    id: "9.2",
+    standard: "RGAA 4.1",
+    theme: "Structuration de l’information",
+    title: "Dans chaque page web, la structure du document est-elle cohérente (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      'Every page: `header`, `nav` « Navigation principale », one `main id="main"`, `footer` with `nav` « Informations légales »; the store locator\'s form and results in `main`; the review listed the landmarks on each sample page; axe `landmark-*`, `region` rules 0 violations.',
   },
   {
     id: "9.3",
@@ -144,21 +316,76 @@ const criteria: Criterion[] = [
     title: "Dans chaque page web, chaque liste est-elle correctement structurée ?",
     verdict: "C",
     evidence:
-      "Navigations, wallets, credit cards, transactions and error summaries are `ul`/`ol`/`dl` (32 lists in `app/`); axe `list`/`listitem` 0 violations.",
+      "Navigations, wallets, credit cards, transactions, notifications, error summaries and the statement's lists are `ul`/`ol`/`dl`; axe `list`/`listitem`/`definition-list` 0 violations.",
+  },
+  {
+    id: "10.1",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans le site web, des feuilles de styles sont-elles utilisées pour contrôler la présentation de l’information ?",
+    verdict: "C",
+    evidence:
+      "All presentation in `app/styles/*.css`; no `style` attribute in the components (0 `style={{` in `app/`) and no presentational attribute; no `<font>`, `<center>`, `align`, spacer images.",
+  },
+  {
+    id: "10.3",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans chaque page web, l’information reste-t-elle compréhensible lorsque les feuilles de styles sont désactivées ?",
+    verdict: "C",
+    evidence:
+      "The markup's order is the order drawn: in every wizard step, each control's box is below the previous one or on its line further right (`a11y-review.spec.ts`, every step of the four wizards, JS on and off); no CSS reordering (`order`, absolute placement of content) in the sample.",
+  },
+  {
+    id: "10.4",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans chaque page web, le texte reste-t-il lisible lorsque la taille des caractères est augmentée jusqu’à 200 %, au moins (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Sizes in `rem`; at 640 × 400 CSS px (1280 px at 200 %) the review measured no sideways scroll (`scrollWidth` = 640) on the 23 sample pages; 400 % zoom (320 CSS px) in `a11y-reflow.spec.ts`.",
+  },
+  {
+    id: "10.6",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans chaque page web, chaque lien dont la nature n’est pas évidente est-il visible par rapport au texte environnant ?",
+    verdict: "C",
+    evidence:
+      "Links in text are underlined (`app/styles/app.css` `a`), thicker on hover; action links are styled as buttons or `link-action` with an underline.",
   },
   {
     id: "10.7",
     standard: "RGAA 4.1",
     theme: "Présentation de l’information",
     title: "Dans chaque page web, pour chaque élément recevant le focus, la prise de focus est-elle visible ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      "Issue 34's review found: The PIN frame takes focus with no visible focus indicator (issue 34 finding 8). Before: `:focus-visible` outline and ring (`app/styles/app.css`); focus no longer hidden under open menus at 320 px (finding 4) nor off-screen in the side navigation on short windows (finding 5); focus no longer falls to `<body>` or the `<h1>` (findings 6, 7). Evidence: `a11y-keyboard.spec.ts` « Tab never lands on something hidden or covered » at 320 px (each menu open) and at 1024 × 500 (focused element inside the viewport and `elementFromPoint` at the centre of each of its boxes is the element), « Escape closes each menu and gives focus back to its button »; `a11y-panels.spec.ts` findings 6 and 7.",
-    publicText: {
-      fr: "Le cadre du code PIN prend le focus sans indicateur visible.",
-      en: "The PIN frame takes focus without a visible indicator.",
-      nl: "Het pincodekader krijgt de focus zonder zichtbare aanwijzing.",
-    },
+      "`:focus-visible` outline and ring (`app/styles/app.css`); the review tabbed through the card page at 1280 px: every stop has a 3 px outline. Issue 34 finding 8 (the PIN frame without indicator) fixed with a `:focus-within` ring on its container: `a11y-dialogs.spec.ts` « 10.7 » (ring measured); forced colours: `a11y-reflow.spec.ts`; menus and short windows: `a11y-keyboard.spec.ts`.",
+  },
+  {
+    id: "10.8",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Pour chaque page web, les contenus cachés ont-ils vocation à être ignorés par les technologies d’assistance ?",
+    verdict: "C",
+    evidence:
+      "Hidden content is either for screen readers only (`.visually-hidden` texts: new tab, the table's caption, the channel of each checkbox) or hidden from all (`hidden`, closed `details`, `aria-hidden` icons); the page behind an open dialog is `inert` (`a11y-dialogs.spec.ts`); axe `aria-hidden-focus` 0 violations.",
+  },
+  {
+    id: "10.9",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans chaque page web, l’information ne doit pas être donnée uniquement par la forme, taille ou position. Cette règle est-elle respectée ?",
+    verdict: "C",
+    evidence:
+      "The current step, page and tab are said in words (« Étape 2 sur 4 », `aria-current`), the selected wallet and card by their name, a card's state in text; nothing refers to « à droite » or « le bouton rond ».",
   },
   {
     id: "10.11",
@@ -166,14 +393,94 @@ const criteria: Criterion[] = [
     theme: "Présentation de l’information",
     title:
       "Pour chaque page web, les contenus peuvent-ils être présentés sans perte d’information ou de fonctionnalité et sans avoir recours soit à un défilement vertical pour une fenêtre ayant une hauteur de 256 px, soit à un défilement horizontal pour une fenêtre ayant une largeur de 320 px (hors cas particuliers) ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      "Issue 34's review found: /settings/notifications is 368 px wide at 320 px (issue 34 finding 7). Before: `expectNoHorizontalScroll` on the main pages; no word split at 320 px, the reveal frame and wallet strip fit (finding 11, CSS). Evidence: `a11y-keyboard.spec.ts` « no word is split in the middle on the signed-in pages, menus open » (`Range.getClientRects` per word), « the current wallet is on screen in the wallet strip », « the revealed card details fit their frame, also with larger text spacing ».",
-    publicText: {
-      fr: "La page des préférences de notification dépasse 320 px de large et fait défiler la page horizontalement.",
-      en: "The notification preferences page is wider than 320 px and scrolls sideways.",
-      nl: "De pagina met meldingsvoorkeuren is breder dan 320 px en scrolt horizontaal.",
-    },
+      "The review measured no sideways scroll at 320 × 256 on the 23 sample pages; every page state the journeys reach is checked at 320 × 640 (`expectAccessible` → `expectReflow`, Contract T). Issue 34 finding 7 (`/settings/notifications` 368 px wide) fixed in the visually hidden rule: `a11y-reflow.spec.ts` « 10.11 ».",
+  },
+  {
+    id: "10.12",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans chaque page web, les propriétés d’espacement du texte peuvent-elles être redéfinies par l’utilisateur sans perte de contenu ou de fonctionnalité (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "WCAG 1.4.12 spacing (line 1.5, paragraphs 2 em, letters 0.12 em, words 0.16 em) applied at 320 px on every page state the journeys reach: no sideways scroll, no text clipped (`expectReflow`). Issue 34 finding 9 (wizard header: « Fermer » cut) fixed in the wizard panel header: `a11y-dialogs.spec.ts` « 10.12 ».",
+  },
+  {
+    id: "10.13",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans chaque page web, les contenus additionnels apparaissant à la prise de focus ou au survol d’un composant d’interface sont-ils contrôlables par l’utilisateur (hors cas particuliers) ?",
+    verdict: "NA",
+    evidence:
+      "No content appears on hover or focus: no tooltip, no `title` attribute on the sample pages (the review found none), menus open on a click (`details`/`summary`) and close with Escape.",
+  },
+  {
+    id: "10.14",
+    standard: "RGAA 4.1",
+    theme: "Présentation de l’information",
+    title:
+      "Dans chaque page web, les contenus additionnels apparaissant via les styles CSS uniquement peuvent-ils être rendus visibles au clavier et par tout dispositif de pointage ?",
+    verdict: "C",
+    evidence:
+      "The only content shown by CSS alone is the skip link « Aller au contenu », visible when it takes focus (first Tab on every page; `a11y-keyboard.spec.ts`).",
+  },
+  {
+    id: "11.1",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title: "Chaque champ de formulaire a-t-il une étiquette ?",
+    verdict: "C",
+    evidence:
+      "Every field comes from `components/forms` (`Field`, `DateField`, `Radios`, `Checkbox`…) with a `<label for>`; the review found 0 visible field without a label on the 23 sample pages and every wizard step; the refund wizard read in the accessibility tree: every textbox, radio, combobox and button named (`a11y-review.spec.ts`); axe `label` 0 violations.",
+  },
+  {
+    id: "11.2",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title: "Chaque étiquette associée à un champ de formulaire est-elle pertinente (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Labels say what to type (« Montant payé », « Date de l’achat », « Code à 6 chiffres ») with formats in hints; the notification checkboxes name type and channel; the visible label is the start of the accessible name (WCAG 2.5.3).",
+  },
+  {
+    id: "11.5",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title: "Dans chaque formulaire, les champs de même nature sont-ils regroupés, si nécessaire ?",
+    verdict: "C",
+    evidence:
+      "Radio groups, the addresses of the allowance wizard (home, work), the payment-method amounts and the cookie choices are `fieldset`s (`Radios`, `AddressFields`); read in the markup of the sample.",
+  },
+  {
+    id: "11.6",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title: "Dans chaque formulaire, chaque regroupement de champs de même nature a-t-il une légende ?",
+    verdict: "C",
+    evidence:
+      "Every `fieldset` has a `legend` (« Adresse de votre domicile », « Type de dépense », « Version légère »…); the review listed each field's legend; the Tab walks of `a11y-review.spec.ts` reach the groups by their legend's name.",
+  },
+  {
+    id: "11.7",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title:
+      "Dans chaque formulaire, chaque légende associée à un regroupement de champs de même nature est-elle pertinente ?",
+    verdict: "C",
+    evidence:
+      "Legends say what the group is about and which answer is asked (« Adresse de votre lieu de travail », « Mesure d’audience et questionnaires »), read on the sample's forms.",
+  },
+  {
+    id: "11.9",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title: "Dans chaque formulaire, l’intitulé de chaque bouton est-il pertinent (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Buttons say their action (« Envoyer le justificatif », « Valider le code »). Issue 34 finding 3 (20 « Supprimer » and « Marquer comme non lue » buttons not tied to their notification) fixed: each is named with its notification: `a11y-notifications.spec.ts` « 11.9 ».",
   },
   {
     id: "11.10",
@@ -181,9 +488,54 @@ const criteria: Criterion[] = [
     theme: "Formulaires",
     title:
       "Dans chaque formulaire, le contrôle de saisie est-il utilisé de manière pertinente (hors cas particuliers) ?",
+    verdict: "NC",
+    evidence:
+      "Required fields carry `aria-required` (radios `required`) and a refused field is `aria-invalid` with its « Erreur : » message in `aria-describedby` (`a11y-forms.spec.ts`; the refund wizard's refused details read in the accessibility tree: `a11y-review.spec.ts`). Not conform: refund wizard, details step, JavaScript off, receipt still being read: after « Continuer sans attendre » (`?reading=skip`) a refused submission answers the step at `wizard.here`, without `reading=skip`, so the page is the « Lecture en cours » state without the form: the error summary's links (`#refund-details-partner_id`, `#refund-details-ticket_date`, `#refund-details-amount`) lead to fields that are not on the page. Fix: keep `reading=skip` in the details form's action (or treat a details submission as skipping the reading) in `routes/refunds/wizard.server.ts`.",
+    publicText: {
+      fr: "Dans l’assistant de remboursement sans JavaScript, si la lecture du justificatif est encore en cours et que vous continuez sans attendre, une saisie refusée ramène la page d’attente sans le formulaire : les erreurs renvoient à des champs absents.",
+      en: "In the refund wizard without JavaScript, if the receipt is still being read and you go on without waiting, a refused entry brings back the waiting page without the form: the errors point to fields that are not there.",
+      nl: "In de terugbetalingswizard zonder JavaScript: als het bewijsstuk nog wordt gelezen en u gaat verder zonder te wachten, brengt een geweigerde invoer de wachtpagina terug zonder het formulier; de fouten verwijzen naar velden die er niet zijn.",
+    },
+  },
+  {
+    id: "11.11",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title:
+      "Dans chaque formulaire, le contrôle de saisie est-il accompagné, si nécessaire, de suggestions facilitant la correction des erreurs de saisie ?",
     verdict: "C",
     evidence:
-      'Fixed by this work (findings 8, 9, 10, 11-forms): required fields carry `aria-required` (radios `required`), through `TextField`/`SelectField`/`TextAreaField` `required`; forms of several fields say "Tous les champs sont obligatoires sauf mention contraire." and optional fields "(facultatif)"; each error is tied to its field or group (`aria-invalid`, `aria-describedby` hint then error, "Erreur :"), including the payment-method total (fieldset `switch-amounts`) and the block reason; formats stated in hints; the sign-in code\'s hint says until when it can be typed (finding 12). Tests: `tests/e2e/a11y-forms.spec.ts` (all 6 journeys, JS on and off; each failed before its fix).',
+      "Each error says how to fix it (« Indiquez une date valide, par exemple 14/11/2026. », « Ce type de fichier n’est pas accepté : choisissez un PDF, un PNG ou un JPG. »), the summary links to the field; read on the refused states of the wizards (`a11y-review.spec.ts` « details refused », `a11y-forms.spec.ts`).",
+  },
+  {
+    id: "11.12",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title:
+      "Pour chaque formulaire qui modifie ou supprime des données, ou qui transmet des réponses à un test ou à un examen, ou dont la validation a des conséquences financières ou juridiques, les données saisies peuvent-elles être modifiées, mises à jour ou récupérées par l’utilisateur ?",
+    verdict: "C",
+    evidence:
+      "Refund and allowance requests end on a summary with « Modifier » links to each step before sending (walked in `a11y-review.spec.ts`); deletions and card stops ask for confirmation and can be cancelled (`a11y-panels.spec.ts`); a sent request can be cancelled from the list.",
+  },
+  {
+    id: "11.13",
+    standard: "RGAA 4.1",
+    theme: "Formulaires",
+    title:
+      "La finalité d’un champ de saisie peut-elle être déduite pour faciliter le remplissage automatique des champs avec les données de l’utilisateur ?",
+    verdict: "C",
+    evidence:
+      "The person's own fields carry their tokens (`username`, `current-password`, `new-password`, `email`, `tel`, `given-name`, `family-name`, `address-line1`, `postal-code`, `address-level2`, `country`, `one-time-code`), read by the review on the profile, security and sign-in pages. Issue 34's NOTIF part removed the person's tokens from the establishment suggestion (a shop's address is not the person's): `a11y-notifications.spec.ts`.",
+  },
+  {
+    id: "12.6",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title:
+      "Les zones de regroupement de contenus présentes dans plusieurs pages web (zones d’en-tête, de navigation principale, de contenu principal, de pied de page et de moteur de recherche) peuvent-elles être atteintes ou évitées ?",
+    verdict: "C",
+    evidence:
+      "`header`, `nav` (named), `main`, `footer` on every page (the review listed them on the 23 sample pages) and the skip link to `#main`.",
   },
   {
     id: "12.7",
@@ -193,21 +545,36 @@ const criteria: Criterion[] = [
       "Dans chaque page web, un lien d’évitement ou d’accès rapide à la zone de contenu principal est-il présent (hors cas particuliers) ?",
     verdict: "C",
     evidence:
-      '"Aller au contenu" first in every page (`routes/shell/layout.tsx`, `PublicShell.tsx`, `href="#main"`); axe `bypass`/`skip-link` 0 violations.',
+      '« Aller au contenu » first in every page (`routes/shell/layout.tsx`, `PublicShell.tsx`, `href="#main"`), found on the 23 sample pages; visible on focus; axe `bypass`/`skip-link` 0 violations.',
   },
   {
     id: "12.8",
     standard: "RGAA 4.1",
     theme: "Navigation",
     title: "Dans chaque page web, l’ordre de tabulation est-il cohérent ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      "Issue 34's review found: « Voir plus » in the notifications panel moves focus to the panel's heading, 45 Tab presses away from the new items (issue 34 finding 2). Before: Focus goes to the new step's field or heading, a cancel returns to its opener, panels opened from \"Actions sur la carte\" return focus to its `summary`. Evidence: `a11y-panels.spec.ts` « finding 6: focus never falls to <body> between the reveal panel's steps », « cancelling a deletion in the overflow panel returns focus to its Supprimer link », « after asking for a reset link, focus is on the success message », « finding 7: a panel opened from « Actions sur la carte » gives focus back to the menu ».",
-    publicText: {
-      fr: "« Voir plus » dans le panneau des notifications place le focus loin des nouvelles notifications, sans annonce.",
-      en: "« See more » in the notifications panel puts focus far from the new notifications, with no announcement.",
-      nl: "« Meer tonen » in het meldingenpaneel zet de focus ver van de nieuwe meldingen, zonder melding.",
-    },
+      "Tab and Shift+Tab through every step of the card, refund, bicycle and subscription wizards: each control in reading order, none skipped (`a11y-review.spec.ts`, JS on and off). Issue 34 finding 2 (« Voir plus » sending focus 45 Tab presses from the new notifications) fixed: focus on the first new one with JS, the fragment without (`a11y-notifications.spec.ts` « 12.8 »); panel focus returns: `a11y-panels.spec.ts`.",
+  },
+  {
+    id: "12.9",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title:
+      "Dans chaque page web, la navigation ne doit pas contenir de piège au clavier. Cette règle est-elle respectée ?",
+    verdict: "C",
+    evidence:
+      "At every wizard step Tab leaves the last control and Shift+Tab the first (`a11y-review.spec.ts`); dialogs close with Escape and « Fermer » (`a11y-dialogs.spec.ts`); the card frames hand focus back (cross-origin frames only hold their own fields).",
+  },
+  {
+    id: "12.11",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title:
+      "Dans chaque page web, les contenus additionnels apparaissant au survol, à la prise de focus ou à l’activation d’un composant d’interface sont-ils atteignables au clavier ?",
+    verdict: "C",
+    evidence:
+      "The user menu, « Actions sur la carte » and the mobile menu are `details`/`summary` or buttons opened by Enter/Space, their items reached by Tab (`a11y-keyboard.spec.ts` « Tab never lands on something hidden or covered », each menu open).",
   },
   {
     id: "13.1",
@@ -215,14 +582,118 @@ const criteria: Criterion[] = [
     theme: "Consultation",
     title:
       "Pour chaque page web, l’utilisateur a-t-il le contrôle de chaque limite de temps modifiant le contenu (hors cas particuliers) ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      "Issue 34's review found: A receipt being read reloads the page every 2 s without JavaScript, the support chat every 15 s (issue 34 finding 1). Before: No timer moves the block confirmation on (finding 1); flash messages stay until closed or at least 20 s (finding 2). The pending sign-in's 15 minutes are said as an end time on the code page and in its message (`routes/auth/login-code.tsx`, `routes/+shared/auth.server.ts`, finding 12). Evidence for 1 and 2: `card-actions.spec.ts` (the block confirmation has no meta refresh and is still there after 3.5 s, with « Aller à mes cartes », JS on and off) and `a11y-panels.spec.ts` « finding 2 ». The spec's « after 2 seconds » and « 5 s auto-hide » (000 §4) give way to WCAG 2.2.1 here.",
-    publicText: {
-      fr: "Sans JavaScript, la page se recharge toutes les 2 secondes pendant la lecture d’un justificatif et toutes les 15 secondes dans la messagerie d’aide.",
-      en: "Without JavaScript, the page reloads every 2 seconds while a receipt is read and every 15 seconds in the help chat.",
-      nl: "Zonder JavaScript wordt de pagina elke 2 seconden herladen terwijl een bewijsstuk wordt gelezen, en elke 15 seconden in de hulpchat.",
-    },
+      "Issue 34 finding 1 fixed by `Waiting.tsx` (decision 0067): without JS a refresh of 20 s at the fastest with « Vérifier maintenant » and a way to stop it; with JS no reload, a live region, focus kept (`a11y-waiting.spec.ts` « 13.1 »: receipt step JS off, light version, JS on, the support chat). Flash messages stay (`a11y-panels.spec.ts` finding 2); the sign-in code's end time is said (`a11y-forms.spec.ts`).",
+  },
+  {
+    id: "13.2",
+    standard: "RGAA 4.1",
+    theme: "Consultation",
+    title:
+      "Dans chaque page web, l’ouverture d’une nouvelle fenêtre ne doit pas être déclenchée sans action de l’utilisateur. Cette règle est-elle respectée ?",
+    verdict: "C",
+    evidence:
+      "New tabs open only from a link or button the person activates (the partners' buttons on « Services et partenaires », the links of `NewTabLink.tsx`), each saying « (nouvel onglet) » in its name; no `window.open` on load.",
+  },
+  {
+    id: "13.7",
+    standard: "RGAA 4.1",
+    theme: "Consultation",
+    title:
+      "Dans chaque page web, les changements brusques de luminosité ou les effets de flash sont-ils correctement utilisés ?",
+    verdict: "NA",
+    evidence:
+      "No flashing content: the only animations are the page loader's bar and the skeletons' slow shimmer, no change of luminosity.",
+  },
+  {
+    id: "13.8",
+    standard: "RGAA 4.1",
+    theme: "Consultation",
+    title: "Dans chaque page web, chaque contenu en mouvement ou clignotant est-il contrôlable par l’utilisateur ?",
+    verdict: "C",
+    evidence:
+      "The skeleton shimmer and page loader run only while a page loads (less than 5 s) and stop under `prefers-reduced-motion: reduce`; the drag animation too (`SortableWallets.tsx`): `a11y-reflow.spec.ts` reduced motion (no animation or transition longer than ~0).",
+  },
+  {
+    id: "13.9",
+    standard: "RGAA 4.1",
+    theme: "Consultation",
+    title:
+      "Dans chaque page web, le contenu proposé est-il consultable quelle que soit l’orientation de l’écran (portrait ou paysage) (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "No orientation lock: no `orientation` media query or screen-orientation script in `app/`; the sample read at 375 × 740 (portrait) and 740 × 375 / 1280 × 800 (landscape).",
+  },
+  {
+    id: "13.10",
+    standard: "RGAA 4.1",
+    theme: "Consultation",
+    title:
+      "Dans chaque page web, les fonctionnalités utilisables ou disponibles au moyen d’un geste complexe peuvent-elles être également disponibles au moyen d’un geste simple (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "No multipoint or path gesture; the wallets' priority (drag-and-drop with JS) has « Monter » / « Descendre » buttons in a GET form (`SortableWallets.tsx`, `balance-and-priority.spec.ts`).",
+  },
+  {
+    id: "13.11",
+    standard: "RGAA 4.1",
+    theme: "Consultation",
+    title:
+      "Dans chaque page web, les actions déclenchées au moyen d’un dispositif de pointage sur un point unique de l’écran peuvent-elles faire l’objet d’une annulation (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Actions are native buttons and links (activated on release); the menus' outside-click closing (`useDisclosureMenu.ts`) waits for the `pointerup` of the same press; destructive actions ask for confirmation.",
+  },
+  {
+    id: "2.4.11",
+    standard: "WCAG 2.2",
+    theme: "Navigation",
+    title:
+      "Focus non masqué (minimum) : l’élément qui a le focus n’est pas entièrement caché par un contenu de l’auteur.",
+    verdict: "C",
+    evidence:
+      "`a11y-keyboard.spec.ts` « Tab never lands on something hidden or covered »: at 320 px with each menu open and at 1024 × 500, the focused element is inside the viewport and `elementFromPoint` at the centre of each box is the element; no sticky or fixed bar over the content (the consent banner is in the flow).",
+  },
+  {
+    id: "2.5.7",
+    standard: "WCAG 2.2",
+    theme: "Scripts",
+    title:
+      "Mouvements de glissement : toute fonction utilisant un glissement peut être réalisée avec un pointeur sans glisser.",
+    verdict: "C",
+    evidence:
+      "The one drag in the portal, the wallets' priority order, has « Monter » / « Descendre » buttons on each row, with and without JS (`SortableWallets.tsx`, `balance-and-priority.spec.ts`).",
+  },
+  {
+    id: "2.5.8",
+    standard: "WCAG 2.2",
+    theme: "Scripts",
+    title:
+      "Taille des cibles (minimum) : les cibles mesurent au moins 24 × 24 px CSS, sauf exceptions (espacement, en ligne…).",
+    verdict: "C",
+    evidence:
+      "The review measured every link, button and field on the 23 sample pages at 1280 px: fields are 44 px high; below 24 px in either side only links inside a sentence (inline exception) and the 20 × 20 checkboxes and radios, each within a `label` that is part of its target and at least 44 px from the next one's centre (spacing exception), e.g. the notification preferences at 1280 and 320 px.",
+  },
+  {
+    id: "3.3.7",
+    standard: "WCAG 2.2",
+    theme: "Formulaires",
+    title:
+      "Saisie redondante : une information déjà saisie dans le même processus est reprise ou proposée, sauf exceptions.",
+    verdict: "C",
+    evidence:
+      "Wizards keep what was typed across steps and return (drafts saved per step; the IBAN on file is offered, not asked again). Issue 34 finding 6 (the subscription's valid PDF thrown away when the other file is refused) fixed: the file is kept and listed with « Supprimer », JS on and off: `a11y-dialogs.spec.ts` « WCAG 3.3.7 ».",
+  },
+  {
+    id: "3.3.8",
+    standard: "WCAG 2.2",
+    theme: "Formulaires",
+    title:
+      "Authentification accessible (minimum) : aucune étape d’authentification ne repose sur un test cognitif, sauf alternative ou aide.",
+    verdict: "C",
+    evidence:
+      'Sign-in is e-mail + password with `autocomplete="username"`/`"current-password"` (password managers fill it; paste is not blocked), then a 6-digit code sent by e-mail or SMS that can be pasted (`autocomplete="one-time-code"`, spaces accepted) or a passkey; no CAPTCHA, no puzzle (`tests/e2e/auth.spec.ts`, `tests/e2e/passkeys-sign-in.spec.ts`).',
   },
 ];
 
@@ -298,9 +769,9 @@ export const accessibilityRecord: AccessibilityRecord = {
   technologies: ["HTML", "CSS", "JavaScript", "WAI-ARIA"],
   environment: [
     {
-      fr: "Chromium 14x avec le clavier seul, JavaScript activé puis désactivé",
-      en: "Chromium 14x with the keyboard only, JavaScript on then off",
-      nl: "Chromium 14x met alleen het toetsenbord, JavaScript aan en daarna uit",
+      fr: "Chromium 156 avec le clavier seul, JavaScript activé puis désactivé",
+      en: "Chromium 156 with the keyboard only, JavaScript on then off",
+      nl: "Chromium 156 met alleen het toetsenbord, JavaScript aan en daarna uit",
     },
     {
       fr: "Arbre d’accessibilité de Chromium (ce que lisent les lecteurs d’écran), lu par le protocole DevTools",
