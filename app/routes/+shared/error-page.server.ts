@@ -9,6 +9,8 @@ const PAGES: Record<number, { title: string; text: string }> = {
     text: "Le formulaire envoyé est incomplet ou illisible. Revenez à la page précédente et envoyez-le de nouveau.",
   },
   403: { title: "Requête refusée", text: "Cette demande ne vient pas de ce site : elle a été refusée par sécurité." },
+  // A resource route's missing file or event (a receipt since deleted): the words of the portal's own 404 page.
+  404: { title: "Page introuvable", text: "La page que vous cherchez n’existe pas ou a été déplacée." },
   405: {
     title: "Action non prise en charge",
     text: "Cette adresse ne permet pas cette action. Utilisez les liens et les boutons du portail.",

@@ -47,6 +47,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithFlash(request, backOf(request, account), { kind: "success", message: "partners.suggest.sent" });
 }
 
+/**
+ * The establishment's fields describe a shop, not the person filling them in: `autocomplete="off"` on every one.
+ * The HTML autofill tokens (organization, email, tel, address-line1…) all mean the person's own data, with or
+ * without a `section-` prefix, so a browser would offer her own e-mail and address for the shop's; no token names
+ * a third party's, and RGAA 11.13 (WCAG 1.3.5) asks for them only on fields about the person.
+ */
+const NOT_THE_PERSON = "off";
+
 const COUNTRY_OPTIONS = Object.entries(DELIVERY_COUNTRIES).map(([code, name]) => ({ value: code, label: name }));
 
 export default function SuggestEstablishment({ loaderData, actionData }: Route.ComponentProps) {
@@ -58,7 +66,7 @@ export default function SuggestEstablishment({ loaderData, actionData }: Route.C
   });
   const optional = (
     name: "website" | "email" | "phone" | "line1" | "zipcode" | "city",
-    extra: { type?: "email" | "tel" | "url"; autoComplete: string; maxLength: number; hint?: string },
+    extra: { type?: "email" | "tel" | "url"; maxLength: number; hint?: string },
   ) => (
     <Field
       optional
@@ -66,7 +74,7 @@ export default function SuggestEstablishment({ loaderData, actionData }: Route.C
       label={t(`partners.suggest.${name}`)}
       hint={extra.hint}
       type={extra.type}
-      autoComplete={extra.autoComplete}
+      autoComplete={NOT_THE_PERSON}
       maxLength={extra.maxLength}
       spellCheck={extra.type ? false : undefined}
     />
@@ -95,29 +103,28 @@ export default function SuggestEstablishment({ loaderData, actionData }: Route.C
           field={fields.name}
           label={t("partners.suggest.name")}
           hint={t("partners.suggest.nameHint")}
-          autoComplete="organization"
+          autoComplete={NOT_THE_PERSON}
           maxLength={SUGGESTION_MAX.name}
         />
         {optional("website", {
           type: "url",
-          autoComplete: "url",
           maxLength: SUGGESTION_MAX.website,
           hint: t("partners.suggest.websiteHint"),
         })}
         <fieldset className="fieldset">
           <legend>{t("partners.suggest.contact")}</legend>
-          {optional("email", { type: "email", autoComplete: "email", maxLength: 254 })}
-          {optional("phone", { type: "tel", autoComplete: "tel", maxLength: 25 })}
+          {optional("email", { type: "email", maxLength: 254 })}
+          {optional("phone", { type: "tel", maxLength: 25 })}
         </fieldset>
         <fieldset className="fieldset">
           <legend>{t("partners.suggest.address")}</legend>
-          {optional("line1", { autoComplete: "address-line1", maxLength: 50 })}
-          {optional("zipcode", { autoComplete: "postal-code", maxLength: 10 })}
-          {optional("city", { autoComplete: "address-level2", maxLength: 50 })}
+          {optional("line1", { maxLength: 50 })}
+          {optional("zipcode", { maxLength: 10 })}
+          {optional("city", { maxLength: 50 })}
           <Select
             field={fields.country}
             label={t("partners.suggest.country")}
-            autoComplete="country"
+            autoComplete={NOT_THE_PERSON}
             options={COUNTRY_OPTIONS}
           />
         </fieldset>

@@ -1,6 +1,6 @@
-import { data } from "react-router";
 import type { Route } from "./+types/receipt";
 import { accountContext } from "~/routes/+shared/auth.server";
+import { errorPage } from "~/routes/+shared/error-page.server";
 import { getPlatform } from "~/.server/platform";
 import { openReceipt } from "~/.server/services/receipts";
 
@@ -8,12 +8,17 @@ import { openReceipt } from "~/.server/services/receipts";
  * A receipt's download (spec 001 §2.6: "Justificatif 1"…): for its owner only, streamed through the
  * portal (never a storage address), always as an attachment with the type sniffed when it was stored,
  * never kept by a browser or a proxy (and, as every answer, `nosniff`). Another user's file, or no
- * file: the 404 page, alike.
+ * file: the 404 page, alike: an HTML page in French with its title and h1 (RGAA 8.3, 8.5, 9.1), as the other
+ * resource routes answer, since a link to a receipt deleted since is followed by people (a bare `null` was).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const receipt = await openReceipt(await getPlatform(), account.id, params.fileId);
-  if (receipt.kind === "notFound") throw data(null, { status: 404 });
+  if (receipt.kind === "notFound")
+    return new Response(errorPage(404), {
+      status: 404,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+    });
   return new Response(receipt.body, {
     headers: {
       "Content-Type": receipt.file.contentType,
