@@ -99,7 +99,7 @@ const criteria: Criterion[] = [
       "Dans chaque page web, l’information ne doit pas être donnée uniquement par la couleur. Cette règle est-elle respectée ?",
     verdict: "C",
     evidence:
-      'Delivery and refusal states, errors and switches say it in words (inline errors start with « Erreur : », switches are `role="switch"` with `aria-checked` and a text label, declined payments say « Refusée »); re-checked with forced colours (LAYOUT\'s `a11y-reflow.spec.ts` forced-colours journey) where every state stays readable without its colour.',
+      'Delivery and refusal states, errors and switches say it in words (inline errors start with « Erreur : », switches are `role="switch"` with `aria-checked` and a text label, declined payments say « Refusée »); re-checked with forced colours emulated (`forced-colors: active`) on the settings, card, refund-type and profile pages: checkboxes keep their box and tick, buttons their border, selected states their words and weight (also LAYOUT\'s `a11y-reflow.spec.ts` forced-colours journey).',
   },
   {
     id: "3.2",
@@ -365,7 +365,7 @@ const criteria: Criterion[] = [
     title: "Dans chaque page web, pour chaque élément recevant le focus, la prise de focus est-elle visible ?",
     verdict: "C",
     evidence:
-      "`:focus-visible` outline and ring (`app/styles/app.css`); the review tabbed through the card page at 1280 px: every stop has a 3 px outline. Issue 34 finding 8 (the PIN frame without indicator) fixed with a `:focus-within` ring on its container: `a11y-dialogs.spec.ts` « 10.7 » (ring measured); forced colours: `a11y-reflow.spec.ts`; menus and short windows: `a11y-keyboard.spec.ts`.",
+      "`:focus-visible` outline and ring (`app/styles/app.css`); the review tabbed through the card page at 1280 px (60 stops, each with a 3 px outline) and, with forced colours, through the settings, card, refund and profile pages (the outline stays, 3 px, in the system colour). Issue 34 finding 8 (the PIN frame without indicator) fixed with a `:focus-within` ring on its container: `a11y-dialogs.spec.ts` « 10.7 » (ring measured); forced colours: `a11y-reflow.spec.ts`; menus and short windows: `a11y-keyboard.spec.ts`.",
   },
   {
     id: "10.8",
@@ -613,7 +613,7 @@ const criteria: Criterion[] = [
     title: "Dans chaque page web, chaque contenu en mouvement ou clignotant est-il contrôlable par l’utilisateur ?",
     verdict: "C",
     evidence:
-      "The skeleton shimmer and page loader run only while a page loads (less than 5 s) and stop under `prefers-reduced-motion: reduce`; the drag animation too (`SortableWallets.tsx`): `a11y-reflow.spec.ts` reduced motion (no animation or transition longer than ~0).",
+      "The skeleton shimmer and page loader run only while a page loads (less than 5 s) and stop under `prefers-reduced-motion: reduce`; the drag animation too (`SortableWallets.tsx`); the review found no animation or transition over 10 ms on the card page with reduced motion (also LAYOUT's `a11y-reflow.spec.ts` reduced-motion journey).",
   },
   {
     id: "13.9",
