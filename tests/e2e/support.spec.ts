@@ -38,7 +38,7 @@ test("from the delivery panel, a cardholder writes to support about her card and
   const markup = "Toujours rien <b>reçu</b> <img src=x>";
   await page.getByRole("dialog", { name: "Aide" }).getByLabel("Votre message").fill(markup);
   await page.getByRole("dialog", { name: "Aide" }).getByRole("button", { name: "Envoyer" }).click();
-  const conversation = page.getByRole("list", { name: "Conversation avec le support" });
+  const conversation = page.getByRole("log", { name: "Conversation avec le support" });
   await expect(conversation.getByText(markup)).toBeVisible();
   await expect(conversation.locator("b, img")).toHaveCount(0);
   await expect(conversation.getByText(/nous avons bien reçu votre message/)).toBeVisible();
@@ -149,7 +149,7 @@ test("without JS, a conversation waiting for its answer refreshes itself, and ne
   await expect(chat.getByText(/En attente de la réponse du support/)).toBeVisible();
   await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute(
     "content",
-    "15;url=/support?back=%2Fwallets",
+    "20;url=/support?back=%2Fwallets",
   );
   // Nothing to type into on a page that reloads itself: a link gives the box back, without the refresh.
   await expect(chat.getByLabel("Votre message")).toHaveCount(0);
@@ -202,7 +202,7 @@ test("with JS, the open conversation fetches new messages while the tab is visib
   await addMessage(db, account.userId, "support", "Oui, elle est active depuis ce matin.");
   await expect(chat.getByText("Oui, elle est active depuis ce matin.")).toBeVisible({ timeout: 20_000 });
   expect(rechecks.length).toBeGreaterThan(0);
-  // Past the no-JS refresh's 15 s: no reload happened, the draft is still there.
+  // No reload happened (with JS there is no meta refresh): the draft is still there.
   await page.waitForTimeout(2_000);
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   await expect(chat.getByLabel("Votre message")).toHaveValue("Un brouillon en cours");

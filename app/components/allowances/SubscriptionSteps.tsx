@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import type { FormEvent, ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { Waiting } from "~/components/Waiting";
@@ -21,6 +21,7 @@ import {
   IntentButton,
   PayoutIbanField,
   UploadForm,
+  useForm,
 } from "~/components/forms";
 import {
   SUBSCRIPTION_FILES,
@@ -59,7 +60,8 @@ export function SubscriptionSteps({ wizard, lastResult }: { wizard: Subscription
       steps={SUBSCRIPTION_STEPS}
       words="subscriptionWizard"
       headingId="subscription-wizard-step"
-      formState={view}
+      // The details step starts its form again itself, under its reading's live region (which must stay put).
+      formState={view.step === "details" ? view.step : view}
     >
       {view.step === "intro" ? <IntroStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
       {view.step === "tickets" ? <TicketsStep wizard={wizard} view={view} lastResult={lastResult} /> : null}
@@ -149,6 +151,13 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
           {stored.map((slot) => (
             <li key={slot}>
               <StoredFile file={view.files[slot]!} label={labels[slot]} />
+              <Form method="post" action={wizard.paths.tickets} className="inline-form" preventScrollReset>
+                <input type="hidden" name="slot" value={slot} />
+                <IntentButton value={SUBSCRIPTION_INTENT.removeFile} secondary>
+                  {t("subscriptionWizard.tickets.remove")}
+                  <span className="visually-hidden"> : {labels[slot]}</span>
+                </IntentButton>
+              </Form>
             </li>
           ))}
         </ul>
@@ -182,30 +191,35 @@ function TicketsStep({ wizard, view, lastResult }: StepProps<"tickets">) {
 }
 
 /**
- * While the documents are read (decision 0056): with JavaScript the step looks again every 2 s and says so in
- * a live region; without it the page reloads itself every 20 s at the fastest, with a link to look now
- * (decision 0067), and one to go on without waiting.
+ * While the documents are read (decision 0056): with JavaScript the step looks again every 2 s; without it the
+ * page reloads itself every 20 s at the fastest, with a link to look now (decision 0067), and one to go on
+ * without waiting. Once read, the same live region says so; a refused answer shows its form with its errors
+ * (and its own line about what was read, under them), even while a document is still being read.
  */
-function ReadingPending({ wizard, skip }: { wizard: SubscriptionView; skip: string }) {
+function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const { t } = useTranslation();
+  const waiting = view.reading === "pending" && !lastResult;
+  const read = !lastResult && SUBSCRIPTION_READ_FIELDS.some((name) => view.read[name]);
   return (
     <>
-      <Waiting seconds={2} checkNowTo={wizard.paths.details}>
-        <p className="alert alert--info">{t("subscriptionWizard.details.reading")}</p>
+      <Waiting seconds={2} checkNowTo={wizard.paths.details} done={!waiting}>
+        {waiting || read ? (
+          <p className="alert alert--info">
+            {t(waiting ? "subscriptionWizard.details.reading" : "subscriptionWizard.details.readDone")}
+          </p>
+        ) : null}
       </Waiting>
-      <p>
-        <Link to={skip} className="link-action" preventScrollReset>
-          {t("subscriptionWizard.details.skipReading")}
-        </Link>
-      </p>
+      {waiting ? (
+        <p>
+          <Link to={view.skipReading} className="link-action" preventScrollReset>
+            {t("subscriptionWizard.details.skipReading")}
+          </Link>
+        </p>
+      ) : (
+        <DetailsForm key={JSON.stringify(view)} wizard={wizard} view={view} lastResult={lastResult} />
+      )}
     </>
   );
-}
-
-function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
-  // A refused answer shows its form with its errors, even while a document is still being read.
-  if (view.reading === "pending" && !lastResult) return <ReadingPending wizard={wizard} skip={view.skipReading} />;
-  return <DetailsForm wizard={wizard} view={view} lastResult={lastResult} />;
 }
 
 function DetailsForm({ wizard, view, lastResult }: StepProps<"details">) {
@@ -239,7 +253,7 @@ function DetailsForm({ wizard, view, lastResult }: StepProps<"details">) {
         form={form}
         fields={[fields.group_id, fields.start_at, fields.ends_at, fields.amount, fields.iban_choice, fields.iban]}
       />
-      {anyRead ? <p className="alert alert--info">{t("subscriptionWizard.details.readDone")}</p> : null}
+      {lastResult && anyRead ? <p className="alert alert--info">{t("subscriptionWizard.details.readDone")}</p> : null}
       <Form
         method="post"
         action={wizard.paths.details}

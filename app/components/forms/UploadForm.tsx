@@ -55,8 +55,10 @@ function useUpload(action: string, onSubmit: ComponentProps<typeof Form>["onSubm
 /**
  * The form of a wizard's step that sends files (the refund's receipt, the subscription's documents): a plain
  * multipart form without JavaScript, as before; with it, the upload's progress inside the form, where the
- * person is (issue 31 §4): a bar with its percentage and "Envoi en cours…", the submit button saying so too,
- * announced politely at each quarter only.
+ * person is (issue 31 §4): a bar with its percentage and "Envoi en cours…", the submit button saying so too.
+ * Screen readers hear it in steps (issue 34): a polite status says the start, each quarter, then the end; the
+ * bar and its figure, which move at nearly every percent, are drawn for the eye only (a progress bar's every
+ * change is spoken or beeped by screen readers).
  */
 export function UploadForm({
   action,
@@ -66,7 +68,6 @@ export function UploadForm({
 }: Omit<ComponentProps<typeof Form>, "method" | "encType" | "action"> & { action: string }) {
   const { t } = useTranslation();
   const { sending, send } = useUpload(action, onSubmit);
-  const progressId = `${props.id ?? "upload"}-progress`;
   // The bar is drawn under the button that was pressed: brought into view when the upload starts.
   const progress = useRef<HTMLDivElement>(null);
   const started = sending !== null;
@@ -87,14 +88,10 @@ export function UploadForm({
         {children}
         {sending ? (
           <div className="upload-progress" ref={progress}>
-            <label htmlFor={progressId} className="upload-progress__label">
-              {t("wizardKit.upload.sending")}
-            </label>
-            <div className="upload-progress__bar">
-              <progress id={progressId} max={100} value={sending.percent}>
-                {t("wizardKit.upload.percent", { percent: sending.percent })}
-              </progress>
-              <span aria-hidden="true">{t("wizardKit.upload.percent", { percent: sending.percent })}</span>
+            <p className="upload-progress__label">{t("wizardKit.upload.sending")}</p>
+            <div className="upload-progress__bar" aria-hidden="true">
+              <progress max={100} value={sending.percent} />
+              <span>{t("wizardKit.upload.percent", { percent: sending.percent })}</span>
             </div>
           </div>
         ) : null}

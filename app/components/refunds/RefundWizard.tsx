@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -15,6 +15,7 @@ import {
   Radios,
   choiceTarget,
   type FieldMeta,
+  useForm,
 } from "~/components/forms";
 import {
   FileField,
@@ -52,8 +53,10 @@ export function RefundWizard({ wizard, actionData }: { wizard: WizardView; actio
   // An answer for another step than the one shown (an old tab) is not this form's.
   const lastResult = actionData?.step === wizard.step ? actionData.lastResult : undefined;
   const { view } = wizard;
-  // conform keeps a form's first defaults: new ones from the loader (the reading done, a search) start it again.
-  const key = JSON.stringify(view);
+  // conform keeps a form's first defaults: new ones from the loader (a search) start it again. The details
+  // step does so itself under its reading's live region, which must stay in place to be heard (and the
+  // heading, which may have focus, with it).
+  const key = view.step === "details" ? view.step : JSON.stringify(view);
   return (
     <div className="refund-wizard" key={key}>
       <StepHeading wizard={wizard} />
@@ -288,35 +291,42 @@ function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
 }
 
 /**
- * While the receipt is read: with JavaScript the step looks again every 2 s and says so in a live region;
- * without it the page reloads itself every 20 s at the fastest, with a link to look now (decision 0067).
+ * While the receipt is read: with JavaScript the step looks again every 2 s; without it the page reloads itself
+ * every 20 s at the fastest, with a link to look now (decision 0067). Once read, the same live region says so,
+ * and the form starts from what was read; a refused answer shows its errors first, and says it under them.
  */
-function ReadingPending({ here, skip }: { here: string; skip: string }) {
+function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const { t } = useTranslation();
+  const waiting = view.reading === "pending";
   return (
     <>
-      <Waiting seconds={2} checkNowTo={here}>
-        <div className="alert alert--info">
-          <p>{t("refundWizard.details.reading")}</p>
-        </div>
+      <Waiting seconds={2} checkNowTo={wizard.here} done={!waiting}>
+        {waiting || (view.reading === "done" && !lastResult) ? (
+          <div className="alert alert--info">
+            <p>{t(waiting ? "refundWizard.details.reading" : "refundWizard.details.readDone")}</p>
+          </div>
+        ) : null}
       </Waiting>
-      <p>
-        <Link to={skip} className="link-action" preventScrollReset>
-          {t("refundWizard.details.skipReading")}
-        </Link>
-      </p>
+      {waiting ? (
+        <p>
+          <Link to={view.skipReading} className="link-action" preventScrollReset>
+            {t("refundWizard.details.skipReading")}
+          </Link>
+        </p>
+      ) : (
+        <DetailsForm key={JSON.stringify(view)} wizard={wizard} view={view} lastResult={lastResult} />
+      )}
     </>
   );
 }
 
-function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
+function DetailsForm({ wizard, view, lastResult }: StepProps<"details">) {
   const { t } = useTranslation();
   const [form, fields] = useForm<{ partner_id: string; ticket_date: string; amount: string }>({
     id: "refund-details",
     lastResult,
     defaultValue: view.values,
   });
-  if (view.reading === "pending") return <ReadingPending here={wizard.here} skip={view.skipReading} />;
   const read = t("refundWizard.details.read");
   return (
     <>
@@ -324,8 +334,8 @@ function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
         form={form}
         fields={[partnerSummaryField(fields.partner_id, view.results, view.partner), fields.ticket_date, fields.amount]}
       />
-      {view.reading === "done" ? (
-        <div className="alert alert--info" role="status">
+      {view.reading === "done" && lastResult ? (
+        <div className="alert alert--info">
           <p>{t("refundWizard.details.readDone")}</p>
         </div>
       ) : null}

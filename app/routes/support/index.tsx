@@ -1,7 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { Form, Link } from "react-router";
+import { getFormProps } from "@conform-to/react";
+import { useEffect, useRef } from "react";
+import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/index";
-import { ErrorSummary, TextArea } from "~/components/forms";
+import { ErrorSummary, TextArea, useForm } from "~/components/forms";
 import { PageHeader } from "~/components/PageHeader";
 import { Panel } from "~/components/Panel";
 import { CrispChat } from "~/components/CrispChat";
@@ -91,6 +92,30 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithFlash(request, supportPath(back, card), { kind: "success", message: "support.sent" });
 }
 
+/**
+ * With JS, once a message is sent (the form posted, its redirect followed, nothing refused), focus goes to the
+ * text box, emptied and brought into view: the next thing a person does in a chat is write again, and the
+ * « Envoyer » button they pressed had slid out of view under the new messages, with nothing left to send
+ * (RGAA 12.8, WCAG 2.4.3 and 2.4.11). The message and the answer are said by the conversation's log and
+ * « Message envoyé. » by the flash, politely, so focus does not need to go to them. A refusal keeps the
+ * error summary's focus. Without JS the page loads again at its top, where the flash is.
+ */
+function useWriteAgainAfterSending(fieldId: string) {
+  const navigation = useNavigation();
+  const posted = useRef(false);
+  useEffect(() => {
+    if (navigation.state === "submitting" && navigation.formAction?.startsWith("/support")) posted.current = true;
+    if (navigation.state !== "idle" || !posted.current) return;
+    posted.current = false;
+    const box = document.getElementById(fieldId);
+    // Refused: the error summary has taken focus, and keeps it.
+    if (document.activeElement?.closest(".error-summary") || !(box instanceof HTMLTextAreaElement)) return;
+    box.value = "";
+    box.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "nearest" });
+  }, [navigation.state, navigation.formAction, fieldId]);
+}
+
 /** With JS, how often the open conversation is read again (only while the tab is visible). */
 export const RECHECK_SECONDS = 15;
 
@@ -100,6 +125,7 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
   const hydrated = useHydrated();
   const [form, fields] = useForm<SupportMessageForm>({ id: "support", lastResult: actionData });
   const error = Boolean(fields.message.errors?.length);
+  useWriteAgainAfterSending(fields.message.id);
   // With JS: new messages are fetched while the panel is open, paused while the tab is hidden, and at
   // once when it shows again; while an answer is awaited `Waiting` does it. Revalidating keeps the text box
   // as it is (nothing typed is lost).
@@ -125,22 +151,25 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
           <>
             <p>{t("support.intro")}</p>
             <ErrorSummary form={form} fields={[fields.message]} />
-            {messages.length === 0 ? (
-              <p>{t("support.empty")}</p>
-            ) : (
-              <ol className="chat" aria-label={t("support.conversationLabel")}>
-                {messages.map((message) => (
-                  <li key={message.id} className={`chat__message chat__message--${message.author}`}>
-                    <p className="chat__meta">
-                      <strong>{t(message.author === "user" ? "support.you" : "support.support")}</strong>,{" "}
-                      <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
-                    </p>
-                    {/* Text, never HTML: React escapes it; line breaks kept by CSS. */}
-                    <p className="chat__body">{message.translated ? t(message.body) : message.body}</p>
-                  </li>
-                ))}
-              </ol>
-            )}
+            {/* A log (implicitly polite): each message added is said once, never the whole conversation again. */}
+            <div role="log" aria-label={t("support.conversationLabel")}>
+              {messages.length === 0 ? (
+                <p>{t("support.empty")}</p>
+              ) : (
+                <ol className="chat">
+                  {messages.map((message) => (
+                    <li key={message.id} className={`chat__message chat__message--${message.author}`}>
+                      <p className="chat__meta">
+                        <strong>{t(message.author === "user" ? "support.you" : "support.support")}</strong>,{" "}
+                        <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
+                      </p>
+                      {/* Text, never HTML: React escapes it; line breaks kept by CSS. */}
+                      <p className="chat__body">{message.translated ? t(message.body) : message.body}</p>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </div>
             {selfRefresh ? (
               <Waiting seconds={RECHECK_SECONDS} checkNowTo={here}>
                 <p>{t("support.waiting")}</p>
