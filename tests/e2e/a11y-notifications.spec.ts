@@ -105,6 +105,23 @@ test("the notification centre and the feedback survey loaded directly have one h
   await expectAccessible(page, "feedback loaded directly");
 });
 
+/**
+ * The form's « Envoyer » with nothing written, then with an answer: the title says « Erreur : » for the refusal only,
+ * and nothing of it is left once the answer is accepted (no error summary, no field marked invalid).
+ */
+async function refusedThenAccepted(page: Page, form: { title: string; label: string; answer: string; thanks: string }) {
+  const send = page.getByRole("button", { name: "Envoyer", exact: true });
+  await send.click();
+  await expect(page).toHaveTitle(new RegExp(`^Erreur : ${form.title} – `));
+  await page.getByLabel(form.label).fill(form.answer);
+  await send.click();
+  await expect(page.getByText(form.thanks)).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(`^${form.title} – `));
+  await expect(page.locator(".error-summary")).toHaveCount(0);
+  await expect(page.locator("[aria-invalid=true]")).toHaveCount(0);
+  await expectAccessible(page, `${form.title}: accepted after a refusal`);
+}
+
 test("support and feedback: after a refused then an accepted submission the title no longer says « Erreur : » (RGAA 8.6)", async ({
   page,
   makeAccount,
@@ -112,35 +129,28 @@ test("support and feedback: after a refused then an accepted submission the titl
 }) => {
   const account = await makeAccount(ONBOARDED);
   await signInAs(page, account);
-
-  // The support chat: an empty message refused, then one sent.
   await page.goto("/support?back=%2Fcards");
-  await page.getByRole("button", { name: "Envoyer", exact: true }).click();
-  await expect(page).toHaveTitle(/^Erreur : Aide – /);
-  await page.getByLabel("Votre message").fill("Bonjour, ma carte est-elle bien envoyée ?");
-  await page.getByRole("button", { name: "Envoyer", exact: true }).click();
-  await expect(page.getByText("Message envoyé.")).toBeVisible();
-  await expect(page).toHaveTitle(/^Aide – /);
-  await expect(page.locator(".error-summary")).toHaveCount(0);
-  await expect(page.locator("[aria-invalid=true]")).toHaveCount(0);
-  await expectAccessible(page, "support, sent after a refusal");
-
-  // The feedback survey (analytics accepted first, as the cookies page records it): a blank answer, then one.
+  await refusedThenAccepted(page, {
+    title: "Aide",
+    label: "Votre message",
+    answer: "Bonjour, ma carte est-elle bien envoyée ?",
+    thanks: "Message envoyé.",
+  });
+  // The feedback survey, once analytics is accepted (as the cookies page records it).
   const consent = await page.request.post("/cookies", {
     form: { intent: "save", analytics: "accept", tagManager: "refuse" },
   });
   expect(consent.ok()).toBe(true);
   await page.goto("/feedback");
-  await page.getByRole("button", { name: "Envoyer", exact: true }).click();
-  await expect(page).toHaveTitle(/^Erreur : Donner mon avis – /);
-  await page.getByLabel("Que pourrions-nous améliorer dans le portail ?").fill("Un mode sombre.");
-  await page.getByRole("button", { name: "Envoyer", exact: true }).click();
-  await expect(page.getByText("Merci pour votre avis !")).toBeVisible();
-  await expect(page).toHaveTitle(/^Donner mon avis – /);
-  await expectAccessible(page, "feedback, sent after a refusal");
+  await refusedThenAccepted(page, {
+    title: "Donner mon avis",
+    label: "Que pourrions-nous améliorer dans le portail ?",
+    answer: "Un mode sombre.",
+    thanks: "Merci pour votre avis !",
+  });
 });
 
-test("a dead receipt link answers the portal's 404 page: HTML, a title, lang, an h1", async ({
+test("a dead receipt link answers a French 404 page: HTML, a title, lang, an h1 (RGAA 8.3, 8.5, 9.1)", async ({
   page,
   makeAccount,
   signInAs,
