@@ -3,13 +3,15 @@ import { useTranslation } from "~/i18n";
 import { Link, useNavigate } from "react-router";
 import { DocumentTitle } from "./DocumentTitle";
 import { setPanelMessageSlot } from "./panelMessages";
+import { useTypedValuesKept } from "./panel-typed-values";
 
 /**
  * A side panel that is a route of its own (/cards/42/stop). Without JS it is a region of the page,
  * shown first in <main>; with JS the same <dialog> becomes modal: focus stays inside, Esc closes
  * (by navigating to `closeTo`), and focus goes back to whatever opened it — to the `summary` of the
  * menu it was opened from when that menu has closed meanwhile. While it is open, the flash message
- * is rendered inside it (see panelMessages.ts), where the person is.
+ * is rendered inside it (see panelMessages.ts), where the person is, and what was typed in its forms
+ * outlives the close confirmation of a wizard (panel-typed-values.ts).
  */
 export function Panel({
   id,
@@ -59,13 +61,44 @@ export function Panel({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    const onCancel = (event: Event) => {
+    const leave = () => void navigate(closeTo, { preventScrollReset: true });
+    // RGAA 7.1: Escape is handled here, once, before the browser sees it. Chromium lets a page refuse a
+    // close request (its `cancel` event) only once per user activation: a second Escape, or the first
+    // one on a page just loaded, closed the <dialog> itself and left it drawn, no longer modal, while
+    // the page behind came back to life. Escape inside a field that uses it (a list it closes, an input
+    // method composing) is that field's.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented || event.isComposing) return;
       event.preventDefault();
-      void navigate(closeTo, { preventScrollReset: true });
+      leave();
     };
+    // Other close requests (a phone's Back gesture): refused when the browser allows it, and then…
+    const onCancel = (event: Event) => {
+      if (!event.cancelable) return;
+      event.preventDefault();
+      leave();
+    };
+    // …when it did not, the dialog is made modal again where focus was, and closes by its route.
+    let focused: Element | null = null;
+    const onFocusIn = (event: FocusEvent) => (focused = event.target as Element);
+    const onClose = () => {
+      if (dialog.open || !dialog.isConnected) return;
+      dialog.showModal();
+      if (focused instanceof HTMLElement && dialog.contains(focused)) focused.focus();
+      leave();
+    };
+    dialog.addEventListener("keydown", onKeyDown);
     dialog.addEventListener("cancel", onCancel);
-    return () => dialog.removeEventListener("cancel", onCancel);
+    dialog.addEventListener("focusin", onFocusIn);
+    dialog.addEventListener("close", onClose);
+    return () => {
+      dialog.removeEventListener("keydown", onKeyDown);
+      dialog.removeEventListener("cancel", onCancel);
+      dialog.removeEventListener("focusin", onFocusIn);
+      dialog.removeEventListener("close", onClose);
+    };
   }, [closeTo, navigate]);
+  useTypedValuesKept(ref);
 
   useEffect(
     () => () => {

@@ -7,7 +7,7 @@ import type { SubscriptionDetailsForm } from "~/domain/subscription-schemas";
  */
 
 /** Every button of the subscription wizard, declared once (decision 0021); closing is the frame's (`CLOSE_INTENT`). */
-export const SUBSCRIPTION_INTENT = intents("continue", "upload", "resetFiles", "confirm");
+export const SUBSCRIPTION_INTENT = intents("continue", "upload", "removeFile", "resetFiles", "confirm");
 
 /** Spec 001 §2.7: Abonnement, tickets, details, summary (0 … 3 in the draft's `stepReached`). */
 export const SUBSCRIPTION_STEPS = ["intro", "tickets", "details", "summary"] as const;

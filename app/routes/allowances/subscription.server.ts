@@ -247,12 +247,16 @@ function missingFiles(mediaId: string | null, secondMediaId: string | null): Rec
   };
 }
 
-/** The tickets form refused as a whole (no file kept): the page shows again with the refusal. */
+/** The tickets form refused: the step shows again with the refusal (a valid file sent with it is kept). */
 function refusedTickets(refusal: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) {
   return refused("tickets", reply(parseForm(formOf({}), subscriptionTicketsSchema), refusal));
 }
 
-/** The files sent, each stored and put in its slot; all or nothing. */
+/**
+ * The files sent, each stored and put in its slot. A file refused does not take the other with it (WCAG
+ * 3.3.7, the upload checklist): the valid one is kept in its slot and listed with « Supprimer », the
+ * refusal said on the file that was wrong, so only that one is sent again.
+ */
 async function storeSent(ctx: SubscriptionPost, sent: { slot: SubscriptionFile; file: File }[]) {
   const userId = ctx.account.id;
   const stored: { slot: SubscriptionFile; id: string }[] = [];
@@ -262,13 +266,8 @@ async function storeSent(ctx: SubscriptionPost, sent: { slot: SubscriptionFile; 
     if (result.kind === "stored") stored.push({ slot, id: result.file.id });
     else errors[slot] = [FILE_REFUSALS[result.kind]];
   }
-  if (Object.keys(errors).length) {
-    // All or nothing: the page shows again as it was, with the refusal on the file that was wrong.
-    for (const { id } of stored) await deleteReceipt(ctx.platform, userId, id);
-    return { kind: "refused" as const, errors };
-  }
   for (const { slot, id } of stored) await setAllowanceFile(ctx.platform.db, userId, ctx.draft.id, slot, id);
-  return { kind: "stored" as const, stored };
+  return { stored, errors };
 }
 
 /**
@@ -300,7 +299,6 @@ async function upload(ctx: SubscriptionPost) {
     });
   }
   const outcome = await storeSent(ctx, sent);
-  if (outcome.kind === "refused") return refusedTickets({ fieldErrors: outcome.errors });
   // Issue 31 §5: the documents are read in the background; the details step proposes what they say. The post
   // waits a little for them, so that the details usually open read, without the waiting step.
   const { finished } = await startReadings(
@@ -308,6 +306,7 @@ async function upload(ctx: SubscriptionPost) {
     ctx.account.id,
     outcome.stored.map((s) => s.id),
   );
+  if (Object.keys(outcome.errors).length) return refusedTickets({ fieldErrors: outcome.errors });
   await readingsOrTimeout(finished);
   const media = outcome.stored.find((s) => s.slot === "media")?.id ?? draft.mediaId;
   const second = outcome.stored.find((s) => s.slot === "second_media")?.id ?? draft.secondMediaId;
@@ -315,6 +314,18 @@ async function upload(ctx: SubscriptionPost) {
   // Spec 001 §4: once both files have ids, the wizard moves on to the details.
   await saveAllowanceAnswers(ctx.platform.db, ctx.account.id, draft.id, {}, stepIndex("details"));
   return kit.goToStep(ctx, "details");
+}
+
+/** « Supprimer » beside one stored document: its slot emptied, its file dropped; the other stays. */
+async function removeFile(ctx: SubscriptionPost) {
+  const userId = ctx.account.id;
+  const slot = SUBSCRIPTION_FILES.find((s) => s === ctx.form.get("slot"));
+  const id = slot === "media" ? ctx.draft.mediaId : slot === "second_media" ? ctx.draft.secondMediaId : null;
+  if (slot && id) {
+    await setAllowanceFile(ctx.platform.db, userId, ctx.draft.id, slot, null);
+    await deleteReceipt(ctx.platform, userId, id);
+  }
+  return kit.goToStep(ctx, "tickets");
 }
 
 /** "Nouveaux justificatifs": both slots emptied, the files stored for this draft dropped. */
@@ -383,6 +394,7 @@ const INTENT_HANDLERS: Record<
   (ctx: SubscriptionPost, step: SubscriptionStep) => ReturnType<typeof confirm>
 > = {
   upload,
+  removeFile,
   resetFiles,
   confirm,
   continue: (ctx, step) => runStep(CONTINUE, step, ctx),

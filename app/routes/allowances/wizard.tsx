@@ -1,8 +1,10 @@
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wizard";
 import { LoadFailure } from "~/components/LoadFailure";
 import { Panel } from "~/components/Panel";
 import { AllowanceWizard, allowanceWizardInvalid, allowanceWizardTitle } from "~/components/allowances/AllowanceWizard";
+import type { AllowanceReply } from "~/components/allowances/wizard";
 import { allowanceWizardAction, allowanceWizardLoader } from "./wizard.server";
 
 /**
@@ -13,6 +15,15 @@ import { allowanceWizardAction, allowanceWizardLoader } from "./wizard.server";
 export const loader = (args: Route.LoaderArgs) => allowanceWizardLoader(args);
 
 export const action = (args: Route.ActionArgs) => allowanceWizardAction(args);
+
+/**
+ * A refused tickets post may still have kept a document (WCAG 3.3.7: the valid file of the two): the step
+ * is read again so that it lists it, as the page without JavaScript does. Other refusals change nothing.
+ */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const refused = actionResult as AllowanceReply | undefined;
+  return (refused?.flow === "subscription" && refused.step === "tickets") || defaultShouldRevalidate;
+}
 
 export default function AllowanceWizardPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -5,6 +5,7 @@ import type { Route } from "./+types/reveal";
 import { CodeStep, codeStepFailed } from "~/components/CodeStep";
 import { PasskeyButton } from "~/components/PasskeyButton";
 import { useHydrated } from "~/components/useHydrated";
+import { useFrameFocus } from "~/components/useFrameFocus";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { CODE_STEP_INTENTS } from "~/routes/+shared/code-step";
@@ -207,6 +208,8 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const frame = useRef<HTMLIFrameElement>(null);
+  const shown = useRef<HTMLDivElement>(null);
+  useFrameFocus(shown);
   const { cardId, kind, step } = loaderData;
   const title = t(kind === "pin" ? "cards.reveal.pinTitle" : "cards.reveal.detailsTitle");
   const via = t(loaderData.channel === "sms" ? "auth.code.introSms" : "auth.code.introEmail");
@@ -229,41 +232,45 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
         </CodeStep>
       ) : null}
       {step === "show" ? (
-        loaderData.reveal?.kind === "document" ? (
-          <>
-            <p>{t("cards.reveal.shown")}</p>
-            <iframe
-              ref={frame}
-              className="reveal-frame"
-              src={loaderData.reveal.url}
-              title={title}
-              referrerPolicy="no-referrer"
-            />
-            {kind === "details" ? <CopyButton frame={frame} /> : null}
-            <p className="hint">{t("cards.reveal.private")}</p>
-          </>
-        ) : loaderData.inBrowser ? (
-          <>
-            <p>{t("cards.reveal.shown")}</p>
-            {hydrated ? (
-              <StripeIssuingReveal
-                {...loaderData.inBrowser}
-                kind={kind}
-                keyUrl={href("/cards/:cardId/reveal/key", { cardId })}
+        <div ref={shown}>
+          {loaderData.reveal?.kind === "document" ? (
+            <>
+              <p>{t("cards.reveal.shown")}</p>
+              <iframe
+                ref={frame}
+                className="reveal-frame"
+                // Without JavaScript no focus ring can be drawn on it (useFrameFocus): its text is read, not tabbed to.
+                tabIndex={hydrated ? undefined : -1}
+                src={loaderData.reveal.url}
+                title={title}
+                referrerPolicy="no-referrer"
               />
-            ) : (
-              <>
-                <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
-                <LightVersionNote className="hint" />
-              </>
-            )}
-            <p className="hint">{t("cards.reveal.private")}</p>
-          </>
-        ) : (
-          <div className="alert alert--warning" role="alert">
-            <p>{t("cards.reveal.failed")}</p>
-          </div>
-        )
+              {kind === "details" ? <CopyButton frame={frame} /> : null}
+              <p className="hint">{t("cards.reveal.private")}</p>
+            </>
+          ) : loaderData.inBrowser ? (
+            <>
+              <p>{t("cards.reveal.shown")}</p>
+              {hydrated ? (
+                <StripeIssuingReveal
+                  {...loaderData.inBrowser}
+                  kind={kind}
+                  keyUrl={href("/cards/:cardId/reveal/key", { cardId })}
+                />
+              ) : (
+                <>
+                  <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+                  <LightVersionNote className="hint" />
+                </>
+              )}
+              <p className="hint">{t("cards.reveal.private")}</p>
+            </>
+          ) : (
+            <div className="alert alert--warning" role="alert">
+              <p>{t("cards.reveal.failed")}</p>
+            </div>
+          )}
+        </div>
       ) : null}
       <p>
         <Link to={href("/cards/:cardId", { cardId })} className="link-action">

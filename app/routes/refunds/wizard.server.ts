@@ -95,6 +95,7 @@ export async function wizardLoader(args: WizardArgs): Promise<WizardView> {
   const position = road.indexOf(step);
   const previous = position > 0 ? road[position - 1]! : null;
   const confirmable = draft !== null && (editing || draft.stepReached > 0 || draft.mediaId !== null) ? draft : null;
+  const confirmClose = confirmable !== null && url.searchParams.get("close") === "1";
   return {
     base: wizardBase(requestId),
     draftId: draft?.id ?? null,
@@ -102,8 +103,9 @@ export async function wizardLoader(args: WizardArgs): Promise<WizardView> {
     step,
     numbered: road.filter((s) => s !== "type" && s !== "mobility" && s !== "preamble"),
     back: previous && draft ? stepPath(requestId, draft.id, previous) : null,
-    closeTo: confirmable ? stepPath(requestId, confirmable.id, step, { close: "1" }) : LIST,
-    confirmClose: confirmable !== null && url.searchParams.get("close") === "1",
+    // Closing the close confirmation itself (Escape, « Fermer ») keeps the request, as « Reprendre » does.
+    closeTo: confirmable ? stepPath(requestId, confirmable.id, step, confirmClose ? {} : { close: "1" }) : LIST,
+    confirmClose,
     here: stepPath(requestId, draft?.id ?? null, step),
     view: draft
       ? await runStep(STEP_VIEWS, step, { ...ctx, draft, types, typeOf, licences, ibanOnFile })
