@@ -99,7 +99,7 @@ const criteria: Criterion[] = [
       "Dans chaque page web, l’information ne doit pas être donnée uniquement par la couleur. Cette règle est-elle respectée ?",
     verdict: "C",
     evidence:
-      'Delivery and refusal states, errors and switches say it in words (inline errors start with « Erreur : », switches are `role="switch"` with `aria-checked` and a text label, declined payments say « Refusée »); re-checked with forced colours emulated (`forced-colors: active`) on the settings, card, refund-type and profile pages: checkboxes keep their box and tick, buttons their border, selected states their words and weight.',
+      'Delivery and refusal states, errors and switches say it in words (inline errors start with « Erreur : », switches are `role="switch"` with `aria-checked` and a text label, declined payments say « Refusée »); re-checked with forced colours emulated (`forced-colors: active`) on the settings, card, refund-type and profile pages: checkboxes keep their box and tick, buttons their border, selected states their words and weight (also LAYOUT\'s `a11y-reflow.spec.ts` forced-colours journey).',
   },
   {
     id: "3.2",
@@ -393,14 +393,9 @@ const criteria: Criterion[] = [
     theme: "Présentation de l’information",
     title:
       "Pour chaque page web, les contenus peuvent-ils être présentés sans perte d’information ou de fonctionnalité et sans avoir recours soit à un défilement vertical pour une fenêtre ayant une hauteur de 256 px, soit à un défilement horizontal pour une fenêtre ayant une largeur de 320 px (hors cas particuliers) ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      "The review measured no sideways scroll of the document at 320 × 256 on the 23 sample pages, and every page state the journeys reach is checked at 320 × 640 by `expectReflow` (Contract T, behind `A11Y_REFLOW=1` while LAYOUT fixes pages). Not conform on 2026-11-28 16:49 UTC (main at 7438502 with LAYOUT's work in progress): issue 34 finding 7, `/settings/notifications` at 320 px, the checkboxes' visually hidden names (« Paiements acceptés par e-mail »…) and the caption still escape the `.table-scroll` box: `a11y-reflow.spec.ts` « 10.11 » fails. Fix (LAYOUT): the visually hidden rule positioned inside a positioned ancestor; then this verdict is C with that test as evidence.",
-    publicText: {
-      fr: "La page des préférences de notification déborde de 320 px de large (des libellés destinés aux lecteurs d’écran sortent du tableau).",
-      en: "The notification preferences page overflows at 320 px wide (labels meant for screen readers come out of the table).",
-      nl: "De pagina met meldingsvoorkeuren loopt over op 320 px breedte (labels voor schermlezers komen buiten de tabel).",
-    },
+      "The review measured no sideways scroll of the document at 320 × 256 on the 23 sample pages; every page state the journeys reach is checked at 320 × 640 by `expectReflow` (Contract T, decision 0069). Issue 34 finding 7 (`/settings/notifications` 368 px wide: the visually hidden names escaping `.table-scroll`) fixed by LAYOUT: `a11y-reflow.spec.ts` « 10.11 » (JS on and off) and « at 400 % zoom », passing on 2026-11-28 17:01 UTC (main at b165a33).",
   },
   {
     id: "10.12",
@@ -408,14 +403,9 @@ const criteria: Criterion[] = [
     theme: "Présentation de l’information",
     title:
       "Dans chaque page web, les propriétés d’espacement du texte peuvent-elles être redéfinies par l’utilisateur sans perte de contenu ou de fonctionnalité (hors cas particuliers) ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      "WCAG 1.4.12 spacing (line 1.5, paragraphs 2 em, letters 0.12 em, words 0.16 em) applied at 320 px on every page state the journeys reach (`expectReflow`). Issue 34 finding 9 (wizard header: « Fermer » cut) fixed in the wizard panel header: `a11y-dialogs.spec.ts` « 10.12 » passes. Not conform on 2026-11-28 16:49 UTC: the security settings' second-factor choices (`/settings/security`, « Par e-mail … marie.martin@example.com », « Par SMS … ») make the page 333 px wide in 320 px with that spacing: `a11y-reflow.spec.ts` « 10.12: the second-factor choices keep Marie's e-mail inside its card » fails. Fix (LAYOUT, in progress): the choice card's content wraps inside 320 px with that spacing; then this verdict is C with that test as evidence.",
-    publicText: {
-      fr: "Avec un espacement du texte agrandi, à 320 px de large, les choix de double authentification des paramètres de sécurité débordent de la page.",
-      en: "With larger text spacing at 320 px wide, the second-factor choices of the security settings overflow the page.",
-      nl: "Met grotere tekstafstand op 320 px breedte lopen de keuzes voor tweestapsverificatie in de beveiligingsinstellingen buiten de pagina.",
-    },
+      "WCAG 1.4.12 spacing (line 1.5, paragraphs 2 em, letters 0.12 em, words 0.16 em) applied at 320 px on every page state the journeys reach: no sideways scroll, no text clipped (`expectReflow`). Issue 34 finding 9 (wizard header: « Fermer » cut) fixed in the wizard panel header: `a11y-dialogs.spec.ts` « 10.12 »; the second-factor choices that overflowed with that spacing (found by the checks) fixed: `a11y-reflow.spec.ts` « 10.12 », both passing on 2026-11-28 17:01 UTC.",
   },
   {
     id: "10.13",
