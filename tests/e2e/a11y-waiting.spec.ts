@@ -283,6 +283,30 @@ test("13.1 and 4.1.3 with JS: no meta refresh, the step looks again by itself, t
   await expectAccessible(page, "refund wizard, receipt read, with JS");
 });
 
+test("11.10 after « Continuer sans attendre », a refused form comes back with its errors and values while the reading is still pending", async ({
+  page,
+  makeAccount,
+  signInAs,
+  e2eDatabase,
+}) => {
+  test.setTimeout(120_000);
+  const account = await makeAccount(REFUND_ACCOUNT);
+  await signInAs(page, account);
+  await detailsWhileReading(page, e2eDatabase.handle.db, account.userId);
+  const panel = wizardPanel(page);
+  await panel.getByRole("link", { name: "Continuer sans attendre" }).click();
+  await panel.getByLabel("Montant payé").fill("douze");
+  await continueFrom(panel);
+
+  // Without JavaScript the refusal is the step's own address, without « reading=skip »: it must still show
+  // the form, not the waiting message that would hide the errors and what was typed.
+  await expect(panel.getByRole("heading", { name: "Il y a un problème" })).toBeVisible();
+  await expect(panel.getByLabel("Montant payé")).toHaveValue("douze");
+  await expect(panel.getByLabel("Montant payé")).toHaveAttribute("aria-invalid", "true");
+  await expect(panel.getByText("Lecture de votre justificatif en cours…")).toHaveCount(0);
+  await expectAccessible(page, "refund wizard, details refused while the receipt is still read");
+});
+
 /** A message of the conversation written straight into the portal's database, as a real chat backend would. */
 async function addMessage(db: DB, userId: string, author: "user" | "support", body: string) {
   await db

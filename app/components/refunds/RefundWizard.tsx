@@ -297,7 +297,9 @@ function TicketStep({ wizard, view, lastResult }: StepProps<"ticket">) {
  */
 function DetailsStep({ wizard, view, lastResult }: StepProps<"details">) {
   const { t } = useTranslation();
-  const waiting = view.reading === "pending";
+  // A refused answer is shown even while the reading is pending: the person chose « Continuer sans attendre »
+  // and the refusal comes back to the step's address without that choice (RGAA 11.10: errors with the form).
+  const waiting = view.reading === "pending" && !lastResult;
   return (
     <>
       <Waiting seconds={2} checkNowTo={wizard.here} done={!waiting}>
