@@ -11,6 +11,14 @@ const redirectImports = {
     "Redirect with internalRedirect, internalPath and redirectWithFlash (~/routes/+shared/redirects.server, docs/decisions/0015).",
 };
 
+// Every form renders only the answer to its current submission (RGAA 8.6): the portal's useForm, not conform's.
+const conformFormImports = {
+  name: "@conform-to/react",
+  importNames: ["useForm"],
+  message:
+    "Use the portal's useForm (~/components/forms/useForm): a refusal never outlives a later success (RGAA 8.6).",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "data/", "test-results/", "playwright-report/"] },
   js.configs.recommended,
@@ -34,10 +42,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.serviceworker } },
   },
   {
-    // Redirects within the portal are built from known pages with encoded parameters (docs/decisions/0015).
+    // Redirects within the portal are built from known pages with encoded parameters (docs/decisions/0015);
+    // forms use the portal's useForm.
     files: ["app/**/*.{ts,tsx}"],
     ignores: ["app/routes/+shared/redirects.server.ts", "app/routes/+shared/auth.server.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [redirectImports] }] },
+    rules: { "no-restricted-imports": ["error", { paths: [redirectImports, conformFormImports] }] },
   },
   {
     // Pages reach the database and the providers only through services and the platform (decision 0020);

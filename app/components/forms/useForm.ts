@@ -1,3 +1,5 @@
+// The one place conform's own useForm is imported: every form goes through this wrapper.
+// eslint-disable-next-line no-restricted-imports
 import { useForm as useConformForm, type SubmissionResult } from "@conform-to/react";
 import { useState } from "react";
 
