@@ -488,14 +488,9 @@ const criteria: Criterion[] = [
     theme: "Formulaires",
     title:
       "Dans chaque formulaire, le contrôle de saisie est-il utilisé de manière pertinente (hors cas particuliers) ?",
-    verdict: "NC",
+    verdict: "C",
     evidence:
-      "Required fields carry `aria-required` (radios `required`) and a refused field is `aria-invalid` with its « Erreur : » message in `aria-describedby` (`a11y-forms.spec.ts`; the refund wizard's refused details read in the accessibility tree: `a11y-review.spec.ts`). Not conform: refund wizard, details step, JavaScript off, receipt still being read: after « Continuer sans attendre » (`?reading=skip`) a refused submission (an amount left empty) answers the step at `wizard.here`, without `reading=skip`, so the page is back to « Lecture de votre justificatif en cours… » without the form: on 2026-11-28 (main at 7e8830d, reproduced by a probe journey) neither the fields nor the errors are shown (before a908160 the error summary was shown with links to `#refund-details-partner_id`, `#refund-details-ticket_date`, `#refund-details-amount`, fields absent from the page). Fix: keep `reading=skip` in the details form's action (or treat a details submission as skipping the reading) in `routes/refunds/wizard.server.ts`.",
-    publicText: {
-      fr: "Dans l’assistant de remboursement sans JavaScript, si la lecture du justificatif est encore en cours et que vous continuez sans attendre, une saisie refusée ramène la page d’attente, sans le formulaire ni les erreurs.",
-      en: "In the refund wizard without JavaScript, if the receipt is still being read and you go on without waiting, a refused entry brings back the waiting page, without the form or the errors.",
-      nl: "In de terugbetalingswizard zonder JavaScript: als het bewijsstuk nog wordt gelezen en u gaat verder zonder te wachten, brengt een geweigerde invoer de wachtpagina terug, zonder het formulier en zonder de fouten.",
-    },
+      "Required fields carry `aria-required` (radios `required`) and a refused field is `aria-invalid` with its « Erreur : » message in `aria-describedby` (`a11y-forms.spec.ts`; the refund wizard's refused details read in the accessibility tree: `a11y-review.spec.ts`). The refund wizard's details step, JavaScript off, receipt still being read: after « Continuer sans attendre » a refused submission (amount « douze ») used to answer the waiting page without the form or the errors; fixed in b6fe477 (the details step shows a refused form while the reading is pending). Re-checked on 2026-11-28 (main at b6fe477): the refusal shows « Il y a un problème », the amount kept with `aria-invalid`, no « Lecture de votre justificatif en cours… »; `a11y-waiting.spec.ts` « 11.10 after « Continuer sans attendre »… » passes with JavaScript on and off.",
   },
   {
     id: "11.11",
