@@ -295,3 +295,36 @@ test("what the readings propose: the ticket before the proof, days outside the s
     end: null,
   });
 });
+
+test("WCAG 3.3.7: a valid document sent with a refused one is kept in its slot; « Supprimer » empties that slot only, and only the owner's", async () => {
+  const { userId } = await person();
+  const stranger = await person();
+  const draftId = await atTickets(userId);
+  const slots = async () => {
+    const found = await getAllowanceDraft(handle.db, userId, draftId);
+    return found.kind === "found" ? { media: found.draft.mediaId, second: found.draft.secondMediaId } : null;
+  };
+
+  const mixed = await post(userId, draftId, "tickets", {
+    intent: "upload",
+    media: navigoPass(MONTH, "86,40"),
+    second_media: new TextEncoder().encode("not a pdf"),
+  });
+  expect(mixed).toEqual({ status: 400, errors: { second_media: ["subscriptionWizard.errors.fileInvalidType"] } });
+  const kept = await slots();
+  expect(kept?.media).toEqual(expect.any(String));
+  expect(kept?.second).toBeNull();
+
+  // The second file alone then completes the step: the first is not asked for again.
+  const completed = await post(userId, draftId, "tickets", { intent: "upload", second_media: plainProof() });
+  expect(completed.location).toContain("step=details");
+  expect((await slots())?.media).toBe(kept?.media);
+
+  // Another person's « Supprimer » on this draft changes nothing; the owner's empties the named slot only.
+  await post(stranger.userId, draftId, "tickets", { intent: "removeFile", slot: "media" });
+  expect((await slots())?.media).toBe(kept?.media);
+  await post(userId, draftId, "tickets", { intent: "removeFile", slot: "media" });
+  const after = await slots();
+  expect(after?.media).toBeNull();
+  expect(after?.second).toEqual(expect.any(String));
+}, 60_000);
