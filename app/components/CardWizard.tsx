@@ -84,17 +84,16 @@ export function CardWizard({ view: loaded, actionData, base, cancelTo }: CardWiz
     );
   }
 
+  // Every step says in text where it is (ACCESSIBILITY.md: a wizard's progress said in words), the first one
+  // included: the count is the physical card's four steps; the first step says a virtual card is made there.
   const physicalSteps: WizardStep[] = ["card", "pin", "address", "summary"];
-  const numbered = step !== "card";
   const heading = (
     <h3 className="card-wizard__step" id="card-wizard-step">
-      {numbered
-        ? t("cards.create.stepOf", {
-            current: physicalSteps.indexOf(step) + 1,
-            total: physicalSteps.length,
-            title: t(`cards.create.steps.${step}`),
-          })
-        : t(`cards.create.steps.${step}`)}
+      {t("cards.create.stepOf", {
+        current: physicalSteps.indexOf(step) + 1,
+        total: physicalSteps.length,
+        title: t(`cards.create.steps.${step}`),
+      })}
     </h3>
   );
   const answer = { lastResult: actionData?.lastResult, serverMessage: actionData?.serverMessage ?? null, heading };

@@ -11,7 +11,7 @@ export function catalogueList(t: Translate, key: string): string[] {
 }
 
 /** A legal page's list of points, read from the catalogue's `legal.<page>.<list>`. */
-export function LegalList({ page, list }: { page: "terms" | "privacy" | "accessibility"; list: string }) {
+export function LegalList({ page, list }: { page: "terms" | "privacy"; list: string }) {
   const { t } = useTranslation();
   const listKey = `legal.${page}.${list}`;
   return (

@@ -137,7 +137,7 @@ test("the card wizard: Tab and Shift+Tab through every step", async ({ page, mak
   await page.goto("/cards");
   await page.getByRole("link", { name: "Créer une carte" }).last().click();
   const panel = page.getByRole("dialog", { name: "Créer une carte" });
-  await reviewStep(page, panel, "Choisir la carte", "card wizard, type");
+  await reviewStep(page, panel, "Étape 1 sur 4 : Choisir la carte", "card wizard, type");
   await panel.getByRole("radio", { name: "Carte physique" }).check();
   await continueFrom(panel);
   await reviewStep(page, panel, "Étape 2 sur 4 : Code PIN", "card wizard, PIN");

@@ -102,7 +102,7 @@ test("a replayed or forged card request is refused with a message and creates no
   await expect(
     page.getByText("Cette demande de carte est introuvable. Recommencez depuis la première étape."),
   ).toBeVisible();
-  await expect(page.getByRole("heading", { name: "Choisir la carte" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Étape 1 sur 4 : Choisir la carte" })).toBeVisible();
   const tampered = await page.goto(`${cardPath}/new-card?step=9`);
   expect(tampered?.status()).toBe(400);
   await expect(page.getByText("Cette étape n’existe pas : reprenez à l’étape affichée.")).toBeVisible();
