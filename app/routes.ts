@@ -20,6 +20,8 @@ export default [
   // The accessibility statement at the address French statements use (decision 0068); the old one redirects.
   route("accessibilite", "routes/legal/accessibility.tsx"),
   route("accessibility", "routes/legal/accessibility-redirect.ts"),
+  // The site map (RGAA 12.1), public: the public pages, and signed in the pages the menus offer the person.
+  route("plan-du-site", "routes/legal/site-map.tsx"),
   // Signed in or not: the cookie explanations and the recorded consent choice (issue 16 §8).
   route("cookies", "routes/public/cookies.tsx"),
   route("dev/outbox", "routes/sandbox/outbox.tsx"),

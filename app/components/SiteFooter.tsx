@@ -43,6 +43,9 @@ export function SiteFooter() {
           <li>
             <Link to="/cookies">{t("footer.cookies")}</Link>
           </li>
+          <li>
+            <Link to="/plan-du-site">{t("legal.siteMap.link")}</Link>
+          </li>
         </ul>
       </nav>
       <LightVersionNote className="site-footer__copy" />

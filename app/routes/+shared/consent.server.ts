@@ -56,6 +56,7 @@ const PUBLIC_PAGES = [
   "/terms",
   "/privacy",
   "/accessibilite",
+  "/plan-du-site",
 ] as const;
 
 const MAX_RETURN_LENGTH = 2000;

@@ -1,12 +1,8 @@
-import { href, NavLink, Outlet } from "react-router";
+import { NavLink, Outlet } from "react-router";
 import { useTranslation } from "~/i18n";
+import { SETTINGS_TABS } from "~/domain/settings-tabs";
 
 /** Settings (spec 001 §2.4): three tabs that are links, each a page of its own. */
-const TABS = [
-  ["profile", href("/settings/profile")],
-  ["notifications", href("/settings/notifications")],
-  ["security", href("/settings/security")],
-] as const;
 
 export default function SettingsLayout() {
   const { t } = useTranslation();
@@ -14,7 +10,7 @@ export default function SettingsLayout() {
     <div className="settings">
       <nav aria-label={t("settings.tabsLabel")}>
         <ul className="tabs">
-          {TABS.map(([tab, path]) => (
+          {SETTINGS_TABS.map(([tab, path]) => (
             <li key={tab}>
               <NavLink to={path} className="tabs__link">
                 {t(`settings.tabs.${tab}`)}
