@@ -62,12 +62,9 @@ export const MARIE = "marie.martin@example.com";
 export const CLAIRE = "claire.petit@example.com";
 
 /**
- * The layout checks (Contract T, decision 0069) run after axe on every page state when A11Y_REFLOW=1: the switch
- * lets a slice's journeys stay green while the pages it does not own are being fixed.
+ * Zero violations of WCAG 2.0/2.1/2.2 A and AA on the page as it is now; then the reflow and text-spacing checks
+ * (Contract T, decision 0069), on every page state every journey reaches.
  */
-const REFLOW_WITH_EVERY_CHECK = process.env.A11Y_REFLOW === "1";
-
-/** Zero violations of WCAG 2.0/2.1/2.2 A and AA on the page as it is now; then the reflow and text-spacing checks. */
 export async function expectAccessible(page: Page, state: string) {
   const target = await pageWithScripts(page);
   const results = await new AxeBuilder({ page: target })
@@ -77,7 +74,6 @@ export async function expectAccessible(page: Page, state: string) {
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
   );
   expect(summary, `axe violations on ${state}`).toEqual([]);
-  if (!REFLOW_WITH_EVERY_CHECK) return;
   // Without JavaScript the twin already shows this page's HTML (axe ran there): it only needs narrowing.
   await checkReflow(page, state, target === page ? undefined : target);
 }
