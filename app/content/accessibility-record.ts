@@ -523,6 +523,53 @@ const criteria: Criterion[] = [
       "The person's own fields carry their tokens (`username`, `current-password`, `new-password`, `email`, `tel`, `given-name`, `family-name`, `address-line1`, `postal-code`, `address-level2`, `country`, `one-time-code`), read by the review on the profile, security and sign-in pages. Issue 34's NOTIF part removed the person's tokens from the establishment suggestion (a shop's address is not the person's): `a11y-notifications.spec.ts`.",
   },
   {
+    id: "12.1",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title:
+      "Chaque ensemble de pages dispose-t-il de deux systèmes de navigation différents, au moins (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Signed-in pages: the menus (side navigation « Navigation principale »: cards, wallets, plans' tabs, store locator; the header's notifications and « Aide »; the user menu; the footer's « Informations légales ») and the site map `/plan-du-site`, linked from every page's footer (`SiteFooter.tsx`, in the signed-in shell and `PublicShell.tsx` alike). Public pages: the footer's legal navigation and the same site map, which lists them. The wizard steps are a process (the RGAA's particular case). Checked on 2026-11-28: `a11y-site-map.spec.ts` reaches the map from the footer signed out and signed in, JS on and off.",
+  },
+  {
+    id: "12.2",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title:
+      "Dans chaque ensemble de pages, le menu et les barres de navigation sont-ils toujours à la même place (hors cas particuliers) ?",
+    verdict: "C",
+    evidence:
+      "Every signed-in page is drawn by one layout (`routes/shell/layout.tsx`), every public page by `PublicShell.tsx`. Measured on 2026-11-28 on 11 signed-in pages (card, wallet, the three plans' tabs, the refund wizard, store locator, the three settings pages; JS on and off): the same source order everywhere (skip link, header, « Navigation principale », `main` — a page's own tabs inside it —, footer with « Informations légales »); at 1280 px the side navigation at the same place and size on each (x 40, y 270, 296 px wide), at 375 px the « Menu » button at the same place in the header on each; the panels open over their page and leave its navigation where it was.",
+  },
+  {
+    id: "12.3",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title: "La page « plan du site » est-elle pertinente ?",
+    verdict: "C",
+    evidence:
+      "`/plan-du-site` (`routes/legal/site-map.tsx`) lists the menus' pages from the menus' own sources (the person's cards and wallets, `planTabs` of the account's features, `SETTINGS_TABS`, the user menu's feedback only when it shows there), in sections under `h2` headings as the menus group them, nested lists (the light version under « Profil »); signed out, the public pages. `a11y-site-map.spec.ts`: every portal link of the side navigation, header, user menu and footer is in the map, no plan page the account lacks, a link followed lands on its page; axe and the 320 px / text-spacing checks on each state, JS on and off.",
+  },
+  {
+    id: "12.4",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title: "Dans chaque ensemble de pages, la page « plan du site » est-elle atteignable de manière identique ?",
+    verdict: "C",
+    evidence:
+      "One link « Plan du site » in the footer's « Informations légales » navigation of every page, signed in or not (one component, `SiteFooter.tsx`, same place and wording); followed from `/login` and from a signed-in page in `a11y-site-map.spec.ts`.",
+  },
+  {
+    id: "12.5",
+    standard: "RGAA 4.1",
+    theme: "Navigation",
+    title: "Dans chaque ensemble de pages, le moteur de recherche est-il atteignable de manière identique ?",
+    verdict: "NA",
+    evidence:
+      "The portal has no search engine over its pages (the store locator searches shops, the refund wizard establishments: forms of their own pages, not a site search).",
+  },
+  {
     id: "12.6",
     standard: "RGAA 4.1",
     theme: "Navigation",
