@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { MFA_CHANNELS, type MfaChannel, type MfaStatus } from "~/domain/mfa";
 import { useTranslation } from "~/i18n";
+import { BreakableAddress } from "./BreakableAddress";
 
 /**
  * The two ways to receive codes (spec 001 §2.4 security card): e-mail (recommended) and SMS, each
@@ -31,7 +32,7 @@ export function MfaOptions({
               {t(`mfa.channel.${channel}`)}
               {channel === "EMAIL" ? <span className="badge">{t("mfa.recommended")}</span> : null}
             </p>
-            <p className="hint">{destination ?? t("mfa.notSet")}</p>
+            <p className="hint">{destination ? <BreakableAddress text={destination} /> : t("mfa.notSet")}</p>
             {current ? (
               <p className="badge">{t("mfa.current")}</p>
             ) : destination ? (
