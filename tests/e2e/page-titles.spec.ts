@@ -20,7 +20,8 @@ test("the public pages: sign-in, lost and new password, activation, e-mail confi
     ["/terms", "Conditions générales d’utilisation"],
     ["/privacy", "Politique de confidentialité"],
     ["/cookies", "Cookies"],
-    ["/accessibility", "Déclaration d’accessibilité"],
+    ["/accessibilite", "Déclaration d’accessibilité"],
+    ["/plan-du-site", "Plan du site"],
     ["/nowhere-at-all", "Page introuvable"],
   ] as const) {
     await page.goto(path);
