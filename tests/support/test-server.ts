@@ -45,18 +45,25 @@ export async function startTestServer(
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 50_000;
+  const started = Date.now();
+  const deadline = started + 50_000;
+  // What the last look at /healthz met, said if the server never answers ok (a slow machine, a port taken).
+  let last = "no answer yet";
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${base}/healthz`, { headers: { Connection: "close" } })).ok)
-        return { base, process: child, output: () => output };
-    } catch {
-      // not listening yet
+      const health = await fetch(`${base}/healthz`, {
+        headers: { Connection: "close" },
+        signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+      });
+      if (health.ok) return { base, process: child, output: () => output };
+      last = `HTTP ${health.status}`;
+    } catch (error) {
+      last = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill("SIGKILL");
-  throw new Error(`server did not start:\n${output}`);
+  throw new Error(`server did not start in ${Date.now() - started} ms (last /healthz: ${last}):\n${output}`);
 }
 
 /** Stops it with SIGTERM and resolves with its exit code (at once if it already stopped). */
