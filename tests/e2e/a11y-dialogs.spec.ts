@@ -74,6 +74,8 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
     makeAccount,
     signInAs,
   }) => {
+    // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
+    // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
     test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
     const account = await makeAccount({
       features: { expenseRequests: { any: true } },
@@ -117,6 +119,8 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
     makeAccount,
     signInAs,
   }) => {
+    // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
+    // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
     test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
     const account = await makeAccount({
       features: { expenseRequests: { any: true } },
@@ -144,6 +148,8 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
     makeAccount,
     signInAs,
   }) => {
+    // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
+    // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
     test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
     const options: AccountOptions = {
       cards: CARDS,
@@ -201,6 +207,8 @@ test("Escape at every panel the journeys open: each closes by its route, never l
   makeMarie,
   signInAs,
 }) => {
+  // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
+  // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
   test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
   test.setTimeout(180_000);
   const marie = await makeMarie();
