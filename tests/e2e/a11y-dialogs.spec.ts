@@ -75,7 +75,7 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
     signInAs,
   }) => {
     // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
-    // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
+    // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
     test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
     const account = await makeAccount({
       features: { expenseRequests: { any: true } },
@@ -120,7 +120,7 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
     signInAs,
   }) => {
     // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
-    // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
+    // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
     test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
     const account = await makeAccount({
       features: { expenseRequests: { any: true } },
@@ -149,7 +149,7 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
     signInAs,
   }) => {
     // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
-    // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
+    // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
     test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
     const options: AccountOptions = {
       cards: CARDS,
@@ -208,7 +208,7 @@ test("Escape at every panel the journeys open: each closes by its route, never l
   signInAs,
 }) => {
   // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
-  // nothing to close (its « Fermer » link is followed in the JS-off journeys of a11y-panels and wizard-focus).
+  // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
   test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
   test.setTimeout(180_000);
   const marie = await makeMarie();
