@@ -42,6 +42,8 @@ import * as allowancePlausibility from "./migrations/026_allowance_plausibility"
 import * as passkeys from "./migrations/028_passkeys";
 import * as outboxChannel from "./migrations/029_outbox_channel";
 import * as pushSubscriptions from "./migrations/030_push_subscriptions";
+import * as cardPageReads from "./migrations/031_card_page_reads";
+import * as listReads from "./migrations/032_list_reads";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -147,6 +149,8 @@ const migrations: Record<string, Migration> = {
   "028_passkeys": passkeys,
   "029_outbox_channel": outboxChannel,
   "030_push_subscriptions": pushSubscriptions,
+  "031_card_page_reads": cardPageReads,
+  "032_list_reads": listReads,
 };
 
 export async function migrateToLatest(db: DB): Promise<void> {
