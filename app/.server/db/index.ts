@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import {
   Kysely,
+  type KyselyConfig,
   Migrator,
   PostgresAdapter,
   PostgresDialect,
@@ -91,6 +92,27 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 export interface OpenOptions {
   /** PostgreSQL: an idle connection failed (the server restarted, the network cut); the pool replaces it. */
   onConnectionLost?: (err: Error) => void;
+  /**
+   * Called after each query with its SQL, its parameters and how long it took (Kysely's `log`, given only when
+   * asked: no cost otherwise). scripts/query-plans.ts collects a page's queries with it to explain them.
+   */
+  log?: (query: QueryLogEntry) => void;
+}
+
+/** One query as `OpenOptions.log` hands it over: its SQL text, its parameters, its duration in milliseconds. */
+export interface QueryLogEntry {
+  sql: string;
+  parameters: readonly unknown[];
+  ms: number;
+}
+
+/** Kysely's options for a dialect: `log` only when the caller gave one. */
+function kyselyOptions(options: OpenOptions): Pick<KyselyConfig, "log"> {
+  const log = options.log;
+  if (!log) return {};
+  return {
+    log: (event) => log({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis }),
+  };
 }
 
 /** `postgres://…` selects PostgreSQL; `file:path` (or a bare path, or `:memory:`) selects SQLite. */
@@ -104,7 +126,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     pool.on("connect", (client) => client.on("error", (err) => options.onConnectionLost?.(err)));
     // The pool re-emits an idle client's error: already told by the client's own listener above.
     pool.on("error", () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...kyselyOptions(options) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
   const file = url.replace(/^file:/, "");
@@ -114,7 +136,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    ...kyselyOptions(options),
+  });
   return { db, kind: "sqlite", close: () => db.destroy() };
 }
 
