@@ -1,78 +1,18 @@
-import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
-import type { Stripe, StripeError } from "@stripe/stripe-js";
+import type { Stripe } from "@stripe/stripe-js";
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
-import { useTranslation, type Translate } from "~/i18n";
+import { useTranslation } from "~/i18n";
 import { stripeFor } from "./stripe";
 import { LightVersionNote } from "./LightVersion";
+import type { StripeCardForm } from "./StripeCardForm";
 
-/**
- * Why a card was not saved (spec 000 §8): `shared.reasons.{code}` when the catalogue has words for
- * Stripe's code, else Stripe's own message (in the page's language), else the generic one.
- */
-export function cardSetupFailure(t: Translate, error: Pick<StripeError, "code" | "message"> | undefined): string {
-  const key = error?.code ? `shared.reasons.${error.code}` : null;
-  const reason = key ? t(key) : null;
-  if (reason && reason !== key) return reason;
-  return error?.message || t("cards.addCreditCard.failed");
-}
-
-function CardForm({ clientSecret, returnTo }: { clientSecret: string; returnTo: string }) {
-  const { t } = useTranslation();
-  const stripe = useStripe();
-  const elements = useElements();
-  const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [ready, setReady] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const card = elements?.getElement(CardElement);
-    if (!stripe || !card) return;
-    setBusy(true);
-    setError(null);
-    const result = await stripe
-      .confirmCardSetup(clientSecret, { payment_method: { card } })
-      .catch(() => ({ error: undefined, setupIntent: undefined }));
-    if (result.setupIntent && !result.error) {
-      // The panel's loader reads the SetupIntent back from Stripe and closes with the outcome.
-      await navigate(`${returnTo}?${new URLSearchParams({ setup_intent: result.setupIntent.id })}`, {
-        preventScrollReset: true,
-      });
-      return;
-    }
-    setError(cardSetupFailure(t, result.error));
-    setBusy(false);
-  };
-
-  return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-busy={busy}>
-      <div className="field">
-        <label className="field__label" htmlFor="stripe-card">
-          {t("cards.addCreditCard.cardLabel")}
-        </label>
-        <div id="stripe-card" className="stripe-card">
-          <CardElement options={{ hidePostalCode: true }} onReady={() => setReady(true)} />
-        </div>
-        {error ? (
-          <p className="field__error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </div>
-      <button type="submit" className="button" disabled={!ready || busy}>
-        {t("cards.addCreditCard.submit")}
-      </button>
-    </form>
-  );
-}
+type Loaded = { stripe: Stripe; Form: typeof StripeCardForm };
 
 /**
  * Stripe Elements for a SetupIntent (Stripe as the processor, decision 0018): the card is typed in
  * Stripe's frame (`CardElement`) and confirmed with `confirmCardSetup`; then the panel's loader is asked
  * again with `?setup_intent=…`. Needs JavaScript by nature: the server HTML says so, and the form
- * replaces that text once Stripe.js runs.
+ * replaces that text once Stripe.js runs. Stripe.js and the Elements form (./StripeCardForm.tsx, with
+ * @stripe/react-stripe-js) are both loaded by this effect, in the browser only (decision 0074).
  */
 export function StripeCardSetup({
   clientSecret,
@@ -84,30 +24,26 @@ export function StripeCardSetup({
   returnTo: string;
 }) {
   const { t, i18n } = useTranslation();
-  const [stripe, setStripe] = useState<Stripe | null | "unavailable">(null);
+  const [loaded, setLoaded] = useState<Loaded | null | "unavailable">(null);
 
   useEffect(() => {
     let current = true;
-    stripeFor(publishableKey, i18n.language).then(
-      (loaded) => current && setStripe(loaded ?? "unavailable"),
-      () => current && setStripe("unavailable"),
+    Promise.all([stripeFor(publishableKey, i18n.language), import("./StripeCardForm")]).then(
+      ([stripe, { StripeCardForm: Form }]) => current && setLoaded(stripe ? { stripe, Form } : "unavailable"),
+      () => current && setLoaded("unavailable"),
     );
     return () => {
       current = false;
     };
   }, [publishableKey, i18n.language]);
 
-  if (stripe === "unavailable") return <p className="alert alert--error">{t("cards.addCreditCard.unavailable")}</p>;
-  if (!stripe)
+  if (loaded === "unavailable") return <p className="alert alert--error">{t("cards.addCreditCard.unavailable")}</p>;
+  if (!loaded)
     return (
       <>
         <p className="hint">{t("cards.addCreditCard.needsJs")}</p>
         <LightVersionNote className="hint" />
       </>
     );
-  return (
-    <Elements stripe={stripe} options={{ locale: i18n.language as "fr" }}>
-      <CardForm clientSecret={clientSecret} returnTo={returnTo} />
-    </Elements>
-  );
+  return <loaded.Form stripe={loaded.stripe} clientSecret={clientSecret} returnTo={returnTo} />;
 }

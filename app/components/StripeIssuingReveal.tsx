@@ -1,18 +1,11 @@
-import {
-  Elements,
-  IssuingCardCopyButtonElement,
-  IssuingCardCvcDisplayElement,
-  IssuingCardExpiryDisplayElement,
-  IssuingCardNumberDisplayElement,
-  IssuingCardPinDisplayElement,
-} from "@stripe/react-stripe-js";
 import type { Stripe } from "@stripe/stripe-js";
-import { Component, useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n";
 import { stripeFor } from "./stripe";
+import type { StripeIssuingElements } from "./StripeIssuingElements";
 
 type Failure = "loadFailed" | "nonceFailed" | "keyFailed" | "mountFailed";
-type Reveal = { stripe: Stripe; nonce: string; ephemeralKeySecret: string };
+type Reveal = { stripe: Stripe; Shown: typeof StripeIssuingElements; nonce: string; ephemeralKeySecret: string };
 
 class RevealStepError extends Error {
   constructor(readonly failure: Failure) {
@@ -24,7 +17,9 @@ class RevealStepError extends Error {
  * The ephemeral-key nonce flow of Stripe Issuing Elements (decision 0018): Stripe.js makes a nonce
  * for the card, the portal's server makes an ephemeral key for that nonce and the signed-in person's
  * card (`keyUrl`, which also spends the one-time grant), and the elements are mounted with both. The
- * number, expiry, CVC or PIN are drawn by Stripe in its own frames: they never reach the portal.
+ * number, expiry, CVC or PIN are drawn by Stripe in its own frames: they never reach the portal. Stripe.js
+ * and the elements' bindings (./StripeIssuingElements.tsx) are loaded here, in the browser, once the code is
+ * accepted (decision 0074); either failing to load is Stripe.js failing to load.
  */
 async function openReveal(
   publishableKey: string,
@@ -32,8 +27,11 @@ async function openReveal(
   issuingCard: string,
   keyUrl: string,
 ): Promise<Reveal> {
-  const stripe = await stripeFor(publishableKey, locale).catch(() => null);
-  if (!stripe) throw new RevealStepError("loadFailed");
+  const [stripe, shown] = await Promise.all([
+    stripeFor(publishableKey, locale).catch(() => null),
+    import("./StripeIssuingElements").catch(() => null),
+  ]);
+  if (!stripe || !shown) throw new RevealStepError("loadFailed");
   const made = await stripe.createEphemeralKeyNonce({ issuingCard }).catch(() => null);
   const nonce = made?.nonce;
   if (!nonce) throw new RevealStepError("nonceFailed");
@@ -47,18 +45,7 @@ async function openReveal(
     ? ((await response.json().catch(() => null)) as { ephemeralKeySecret?: unknown } | null)
     : null;
   if (typeof answer?.ephemeralKeySecret !== "string") throw new RevealStepError("keyFailed");
-  return { stripe, nonce, ephemeralKeySecret: answer.ephemeralKeySecret };
-}
-
-/** A mount that throws (Stripe.js refusing the options) says so in the panel instead of breaking the page. */
-class MountBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    return this.state.failed ? this.props.fallback : this.props.children;
-  }
+  return { stripe, Shown: shown.StripeIssuingElements, nonce, ephemeralKeySecret: answer.ephemeralKeySecret };
 }
 
 function Failed({ failure }: { failure: Failure }) {
@@ -103,37 +90,6 @@ export function StripeIssuingReveal({
   if (!reveal) return <p className="hint">{t("cards.reveal.elements.loading")}</p>;
   const options = { issuingCard, nonce: reveal.nonce, ephemeralKeySecret: reveal.ephemeralKeySecret };
   return (
-    <MountBoundary fallback={<Failed failure="mountFailed" />}>
-      <Elements stripe={reveal.stripe}>
-        {kind === "pin" ? (
-          <dl className="reveal-elements">
-            <dt>{t("cards.reveal.elements.pin")}</dt>
-            <dd>
-              <IssuingCardPinDisplayElement options={options} />
-            </dd>
-          </dl>
-        ) : (
-          <>
-            <dl className="reveal-elements">
-              <dt>{t("cards.reveal.elements.number")}</dt>
-              <dd>
-                <IssuingCardNumberDisplayElement options={options} />
-              </dd>
-              <dt>{t("cards.reveal.elements.expiry")}</dt>
-              <dd>
-                <IssuingCardExpiryDisplayElement options={options} />
-              </dd>
-              <dt>{t("cards.reveal.elements.cvc")}</dt>
-              <dd>
-                <IssuingCardCvcDisplayElement options={options} />
-              </dd>
-            </dl>
-            <div className="reveal-elements__copy">
-              <IssuingCardCopyButtonElement options={{ toCopy: "number" }} />
-            </div>
-          </>
-        )}
-      </Elements>
-    </MountBoundary>
+    <reveal.Shown stripe={reveal.stripe} options={options} kind={kind} mountFailed={<Failed failure="mountFailed" />} />
   );
 }

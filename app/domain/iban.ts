@@ -6,11 +6,18 @@ import { getCountrySpecifications, validateIBAN, ValidationErrorsIBAN } from "ib
  * French RIB key — and refused outside the SEPA area, where our payouts (SEPA credit transfers) cannot go.
  */
 
-/** The countries (ISO 3166 alpha-2) of the SEPA scheme, as ibantools' registry marks them. */
-export const SEPA_COUNTRIES: readonly string[] = Object.entries(getCountrySpecifications())
-  .filter(([, spec]) => spec.SEPA === true)
-  .map(([code]) => code)
-  .sort();
+/**
+ * The countries (ISO 3166 alpha-2) of the SEPA scheme, as ibantools' registry marks them. Marked pure so that
+ * a browser bundle importing this module for its small helpers alone (the profile page) drops ibantools.
+ */
+export const SEPA_COUNTRIES: readonly string[] = /* @__PURE__ */ sepaCountries();
+
+function sepaCountries(): string[] {
+  return Object.entries(getCountrySpecifications())
+    .filter(([, spec]) => spec.SEPA === true)
+    .map(([code]) => code)
+    .sort();
+}
 
 export type IbanProblem =
   "ibanRequired" | "ibanCountry" | "ibanNotSepa" | "ibanLength" | "ibanFormat" | "ibanChecksum" | "ibanRibKey";
