@@ -129,9 +129,17 @@ export async function getAccount(db: DB, userId: string): Promise<Account | null
   };
 }
 
-/** Spec 001 §3: onboarded only with a complete profile and at least one card. */
-export async function isOnboarded(db: DB, account: Account): Promise<boolean> {
+/**
+ * Spec 001 §3: onboarded only with a complete profile and at least one card. `listedCards`, when given, is the
+ * person's card listing the request already reads (the signed-in layouts' middleware): no query of its own then.
+ */
+export async function isOnboarded(
+  db: DB,
+  account: Account,
+  listedCards?: () => Promise<readonly unknown[]>,
+): Promise<boolean> {
   if (!profileComplete(account)) return false;
+  if (listedCards) return (await listedCards()).length > 0;
   const card = await db.selectFrom("cards").select("id").where("user_id", "=", account.id).executeTakeFirst();
   return card !== undefined;
 }

@@ -68,44 +68,57 @@ async function sectionRows(db: DB, cardId: string, section: Section, limit: numb
   return [...waiting, ...(await rowsOf(db, cardId, { frozen: 0, settled: 1 }, limit + 1 - waiting.length))];
 }
 
-/** One page of a section of a card's authorizations (the card must already be known to be the user's). */
-async function listSection(db: DB, cardId: string, section: Section, requested: number): Promise<TransactionPage> {
-  const limit = safeLimit(requested);
-  const rows = await sectionRows(db, cardId, section, limit);
-  const page = rows.slice(0, limit);
-  const latest = new Map<string, string>();
-  // The page's splits and payment intents: two queries for the whole page, not one per item.
+type AuthorizationRow = Selectable<CardAuthorizationTable>;
+
+/**
+ * What the listed rows show besides themselves: each one's wallet parts and the latest status of its payment
+ * intents. Two queries for every row of the request (both sections of the panel at once), not one per item.
+ */
+async function detailsOf(db: DB, rows: AuthorizationRow[]) {
+  const ids = [...new Set(rows.map((r) => r.id))];
   const [parts, intents] = await Promise.all([
-    walletPartsOf(
-      db,
-      page.map((r) => r.id),
-    ),
-    page.length === 0
+    walletPartsOf(db, ids),
+    ids.length === 0
       ? []
       : db
           .selectFrom("payment_intents")
           .select(["authorization_id", "latest_status"])
-          .where(
-            "authorization_id",
-            "in",
-            page.map((r) => r.id),
-          )
+          .where("authorization_id", "in", ids)
           .orderBy("created_at", "desc")
           .orderBy("id", "desc")
           .execute(),
   ]);
+  const latest = new Map<string, string>();
   // Newest first: the first intent seen for an authorization is its latest.
   for (const intent of intents)
     if (!latest.has(intent.authorization_id)) latest.set(intent.authorization_id, intent.latest_status);
+  return { parts, latest };
+}
+
+/** A section's page from its rows (one more than the page: it tells whether there is a next page, and where). */
+function pageOf(
+  rows: AuthorizationRow[],
+  limit: number,
+  details: Awaited<ReturnType<typeof detailsOf>>,
+): TransactionPage {
   return {
-    items: page.map((r) => toTransaction(r, latest.get(r.id) ?? null, parts.get(r.id) ?? [])),
+    items: rows
+      .slice(0, limit)
+      .map((r) => toTransaction(r, details.latest.get(r.id) ?? null, details.parts.get(r.id) ?? [])),
     hasMore: rows.length > limit,
     nextId: rows[limit]?.id ?? null,
   };
 }
 
+/** One page of a section of a card's authorizations (the card must already be known to be the user's). */
+async function listSection(db: DB, cardId: string, section: Section, requested: number): Promise<TransactionPage> {
+  const limit = safeLimit(requested);
+  const rows = await sectionRows(db, cardId, section, limit);
+  return pageOf(rows, limit, await detailsOf(db, rows.slice(0, limit)));
+}
+
 function toTransaction(
-  r: Selectable<CardAuthorizationTable>,
+  r: AuthorizationRow,
   latestPaymentStatus: string | null,
   parts: WalletPart[] = [],
 ): CardTransaction {
@@ -154,21 +167,28 @@ export async function listFrozenAuthorizations(
 /**
  * The transactions panel: the tab's page and the frozen section, as many as asked (the route reads
  * them from the URL with `transactionsQuery`). Null when the card is not the user's: the page redirects.
+ * `cards`, when given, is the user's card listing the request already holds: the ownership is read there,
+ * without a query of its own.
  */
 export async function loadTransactionsForCard(
   db: DB,
   userId: string,
   cardId: string,
   query: { tab: TransactionTab; limit: number; frozenLimit: number },
+  cards?: readonly { id: string }[],
 ): Promise<TransactionsPanelData | null> {
-  if (!(await ownsCard(db, userId, cardId))) return null;
+  const owned = cards ? cards.some((card) => card.id === cardId) : await ownsCard(db, userId, cardId);
+  if (!owned) return null;
   const { tab } = query;
   const limit = safeLimit(query.limit);
   const frozenLimit = safeLimit(query.frozenLimit);
-  const [page, frozen] = await Promise.all([
-    listSection(db, cardId, { frozen: false, tab }, limit),
-    listSection(db, cardId, { frozen: true }, frozenLimit),
+  const [pageRows, frozenRows] = await Promise.all([
+    sectionRows(db, cardId, { frozen: false, tab }, limit),
+    sectionRows(db, cardId, { frozen: true }, frozenLimit),
   ]);
+  const details = await detailsOf(db, [...pageRows.slice(0, limit), ...frozenRows.slice(0, frozenLimit)]);
+  const page = pageOf(pageRows, limit, details);
+  const frozen = pageOf(frozenRows, frozenLimit, details);
   return { cardId, tab, limit, items: page.items, hasMore: page.hasMore, nextId: page.nextId, frozenLimit, frozen };
 }
 

@@ -1,4 +1,4 @@
-import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { formatTime } from "~/domain/dates";
@@ -8,6 +8,8 @@ import { passwordLockedMessage } from "~/routes/+shared/guess-messages.server";
 import { getPlatform } from "~/.server/platform";
 import { commitSession, getSession, redirectWithFlash, sessionStorage } from "~/routes/+shared/request.server";
 import { checkCredentials, codeDestination, getAccount, isOnboarded, type Account } from "~/.server/services/accounts";
+import { listCards, type CardListItem } from "~/.server/services/cards";
+import type { DB } from "~/.server/db";
 import { issueCode, withdrawCodes, type CodeSubject, type IssueResult } from "~/.server/services/codes";
 import { passwordChangeRequired, mustSetUpMfa } from "~/.server/services/security";
 import type { FlashMessage, PendingLogin, PortalSession } from "~/.server/session";
@@ -61,6 +63,27 @@ export const PENDING_LOGIN_MINUTES = PENDING_LOGIN_TTL_MS / 60_000;
 
 /** The signed-in account for this request; set by requireAccount on protected routes. */
 export const accountContext = createContext<Account>();
+
+/**
+ * The signed-in person's cards, read once per request (issue 35 §3): the onboarding check of `requireAccount`, the
+ * layout's navigation and the card page (its ownership check and its « next card ») share one listing.
+ */
+const cardsContext = createContext<Promise<CardListItem[]> | null>(null);
+
+/** This request's listing of the person's cards: read on first use, then the same answer for every part of the page. */
+export function cardsOf(context: Readonly<RouterContextProvider>, db: DB, userId: string): Promise<CardListItem[]> {
+  let cards = context.get(cardsContext);
+  if (!cards) {
+    cards = listCards(db, userId);
+    context.set(cardsContext, cards);
+  }
+  return cards;
+}
+
+/** Lists the person's cards again for the rest of the request: a card was just recorded (the layout's sync). */
+export function relistCards(context: Readonly<RouterContextProvider>, db: DB, userId: string): void {
+  context.set(cardsContext, listCards(db, userId));
+}
 
 export async function currentUserId(request: Request): Promise<string | null> {
   if (!request.headers.get("Cookie")) return null;
@@ -205,7 +228,7 @@ function enterAs(account: Account, { request, context, url }: Parameters<Middlew
 export const requireAccount: MiddlewareFunction<Response> = async (args, next) => {
   const account = await signedInAccount(args.request);
   const { db } = await getPlatform();
-  if (!(await isOnboarded(db, account))) throw redirect("/onboarding");
+  if (!(await isOnboarded(db, account, () => cardsOf(args.context, db, account.id)))) throw redirect("/onboarding");
   if (mustSetUpMfa(account)) throw redirect("/secure-account");
   enterAs(account, args);
   return next();

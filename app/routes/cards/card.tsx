@@ -6,12 +6,12 @@ import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
 import { formatDate, todayInParis } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
-import { accountContext } from "~/routes/+shared/auth.server";
+import { accountContext, cardsOf } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
-import { availableCardLicences, getCardDetail, listCards } from "~/.server/services/cards";
+import { availableCardLicences, getCardDetail } from "~/.server/services/cards";
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
 import { canUnlockPin, cardStates, isUndelivered, type CardState } from "~/domain/delivery";
@@ -31,13 +31,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const account = context.get(accountContext);
   const { db, env } = await getPlatform();
   // A part that fails names itself to the error boundary below (spec 000 §8); the shell's navigation stays.
-  const [card, cards, transactions, licences] = await Promise.all([
+  // The person's cards are the request's one listing (the layout's navigation reads the same): it says whether the
+  // card is theirs, so the reads below need no ownership query of their own, and which card comes next.
+  const cards = await cardsOf(context, db, account.id).catch(failedTo("nav.fetchCardsFailed"));
+  const [card, transactions, licences] = await Promise.all([
     // The card's detail is its linked wallets and the balances they make.
     getCardDetail(db, account.id, params.cardId).catch(failedTo("cards.actions.fetchLinkedWalletsFailed")),
-    listCards(db, account.id).catch(failedTo("nav.fetchCardsFailed")),
-    loadTransactionsForCard(db, account.id, params.cardId, transactionsQuery(new URL(request.url).searchParams)).catch(
-      failedTo("cards.actions.fetchCardTransactionsFailed"),
-    ),
+    loadTransactionsForCard(
+      db,
+      account.id,
+      params.cardId,
+      transactionsQuery(new URL(request.url).searchParams),
+      cards,
+    ).catch(failedTo("cards.actions.fetchCardTransactionsFailed")),
     availableCardLicences(db, account.id),
   ]);
   // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).

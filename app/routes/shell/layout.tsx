@@ -19,10 +19,9 @@ import { resetCrispOnSignOut } from "~/components/CrispChat";
 import { useDisclosureMenu } from "~/components/useDisclosureMenu";
 import { RefundListSkeleton, useShownSkeleton, WalletsSkeleton } from "~/components/Skeletons";
 import type { loader as rootLoader } from "~/root";
-import { accountContext, requireAccount } from "~/routes/+shared/auth.server";
+import { accountContext, cardsOf, relistCards, requireAccount } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { canManageGroups, displayName, initialsOf } from "~/.server/services/accounts";
-import { listCards } from "~/.server/services/cards";
 import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
 import { listWalletNames } from "~/.server/services/wallets";
 import { pendingFields } from "~/.server/services/profile";
@@ -50,9 +49,12 @@ export async function loader({ context }: Pick<Route.LoaderArgs, "context">) {
   if (cardInTheMaking) {
     await settleCardRequests(db, issuer, account.id, { messenger, push });
     cardInTheMaking = await hasCardInTheMaking(db, account.id);
+    // The card it may have recorded joins the navigation: the listing the request shares is read again.
+    relistCards(context, db, account.id);
   }
   const [cards, wallets, pending, unreadNotifications, pingClicks] = await Promise.all([
-    listCards(db, account.id).catch(failedTo("nav.fetchCardsFailed")),
+    // The request's one listing of the person's cards (requireAccount read it), shared with the card page.
+    cardsOf(context, db, account.id).catch(failedTo("nav.fetchCardsFailed")),
     listWalletNames(db, account.id).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     pendingFields(db, account.id),
     // A count that cannot be read leaves every page standing: the bell says it is unknown (spec 000 §8).
