@@ -130,7 +130,11 @@ export interface SeriesResult extends Series {
   encoding: string;
 }
 
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+/** The mean of the known values (a run without a single 200 has no percentile). */
+const mean = (values: number[]) => {
+  const known = values.filter((v) => Number.isFinite(v));
+  return known.reduce((a, b) => a + b, 0) / known.length;
+};
 
 /**
  * Measures every series `rounds` times, the rounds in alternating order (A B C, then C B A, …): with two
