@@ -1,4 +1,4 @@
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { DatabaseHandle, DB } from "../index";
 import type { Database } from "../schema";
 
@@ -49,14 +49,32 @@ export class BulkWriter {
 
   constructor(private readonly handle: DatabaseHandle) {}
 
-  add<T extends keyof Database>(table: T, row: Database[T] & Row): void {
+  /** A row of `table`; every row of a table has the columns of its first (as the factories make them). */
+  add<T extends keyof Database>(table: T, row: Database[T]): void {
     let buffer = this.buffers.get(table);
     if (!buffer) {
       buffer = { columns: Object.keys(row), rows: [] };
       this.buffers.set(table, buffer);
     }
-    buffer.rows.push(row);
+    buffer.rows.push(row as unknown as Row);
     this.buffered += 1;
+  }
+
+  /**
+   * Runs `fn` with SQLite's page cache at 256 MB instead of its 2 MB (`cache_size`, this connection only, set back
+   * afterwards): each batch adds rows all over the history tables' indexes, which then stay in memory instead of
+   * being read back from the file for every statement. PostgreSQL's shared buffers are the server's: as they are.
+   */
+  async withLargeCache<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.handle.kind !== "sqlite") return fn();
+    const { db } = this.handle;
+    const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
+    await sql`pragma cache_size = -262144`.execute(db);
+    try {
+      return await fn();
+    } finally {
+      await sql.raw(`pragma cache_size = ${Number(rows[0]?.cache_size ?? -2000)}`).execute(db);
+    }
   }
 
   /** Writes the buffers when they hold a batch. */

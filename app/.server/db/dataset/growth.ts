@@ -4,7 +4,7 @@ import type { DatabaseHandle, DB } from "../index";
 import { type BulkWriter } from "./bulk";
 import { Ledger, writeDeposit, writePayment, type LedgerWallet } from "./ledger";
 import { IdMaker, Random } from "./random";
-import { dayAttempts, HEAVY, ParisClock, type PlannedAttempt } from "./shops";
+import { dayAttempts, dayFacts, HEAVY, ParisClock, type PlannedAttempt } from "./shops";
 import type { GrowthOptions } from "./index";
 
 const HOUR = 3_600_000;
@@ -105,7 +105,7 @@ function planDays(random: Random, lastDay: string, count: number): { day: string
   const days: { day: string; attempts: PlannedAttempt[] }[] = [];
   let total = 0;
   for (let day = lastDay; total < count; day = addCalendarDays(day, -1)) {
-    const attempts = dayAttempts(random, day, HEAVY);
+    const attempts = dayAttempts(random, dayFacts(day), HEAVY);
     days.push({ day, attempts });
     total += attempts.length;
   }

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "../index";
 import { BulkWriter } from "./bulk";
+import { writeCompany } from "./company";
 import { copyHistory } from "./copies";
 import { growCard } from "./growth";
 
@@ -21,13 +22,20 @@ export interface CompanyOptions {
  * Adds a funder of `options.employees` employees with `options.months` months of history, never touching
  * the demo's people. Deterministic from `options.seed`.
  */
-export function generateCompany(
+export async function generateCompany(
   handle: DatabaseHandle,
   options: CompanyOptions,
 ): Promise<DatasetReport & { funderId: string }> {
-  void handle;
-  void options;
-  return Promise.reject(new Error("not yet"));
+  const started = performance.now();
+  const writer = new BulkWriter(handle);
+  const funderId = await writer.withLargeCache(async () => {
+    const id = await writeCompany(handle, writer, options);
+    await writer.flush();
+    return id;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  options.log?.(`generateCompany: ${options.employees} employees, ${options.months} months, ${seconds.toFixed(1)} s`);
+  return { seconds, rows: writer.counts, funderId };
 }
 
 export interface GrowthOptions {

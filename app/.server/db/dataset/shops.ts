@@ -107,15 +107,27 @@ function attempt(random: Random, kind: Shop, from: number, to: number): PlannedA
   };
 }
 
+/** What the day's payments depend on, worked out once a day for everyone. */
+export interface DayFacts {
+  day: string;
+  /** 0 Sunday … 6 Saturday. */
+  weekday: number;
+  /** Monday to Friday, not a public holiday. */
+  working: boolean;
+}
+
+export function dayFacts(day: string): DayFacts {
+  const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
+  return { day, weekday, working: weekday !== 0 && weekday !== 6 && !isFrenchPublicHoliday(day) };
+}
+
 /**
  * The card payments one person tries on a Paris day, in time order: meals on working days (breakfast, lunch
  * between 11:45 and 14:00, a snack), groceries, transport, gift shops (more in December), and now and then an
  * attempt the engine refuses (lunch on a Sunday, a cash machine, an electronics purchase beyond the wallets).
  */
-export function dayAttempts(random: Random, day: string, habits: Habits): PlannedAttempt[] {
-  const date = new Date(`${day}T12:00:00Z`);
-  const weekday = date.getUTCDay();
-  const working = weekday !== 0 && weekday !== 6 && !isFrenchPublicHoliday(day);
+export function dayAttempts(random: Random, facts: DayFacts, habits: Habits): PlannedAttempt[] {
+  const { day, weekday, working } = facts;
   const attempts: PlannedAttempt[] = [];
   const maybe = (chance: number, kind: Shop, from: number, to: number) => {
     if (random.chance(chance)) attempts.push(attempt(random, kind, from, to));
