@@ -123,8 +123,11 @@ export function fieldNameOf(key: string): string {
 
 /** The employee's list shows this many requests per "Voir plus". */
 export const EXPENSE_REQUESTS_PAGE_SIZE = 10;
-/** A hand-typed page number of the list is capped here. */
-export const EXPENSE_REQUESTS_MAX_PAGE = 1000;
+/**
+ * A hand-typed page number of the list is capped here: each page shows all the pages before it, so its cost is its
+ * number of rows; at 20 (200 requests, years of them) `page=1000000` reads no more than page 20 does.
+ */
+export const EXPENSE_REQUESTS_MAX_PAGE = 20;
 /** A refund is paid within 7 working days of its approval (spec 001 §9). */
 export const PAYOUT_WORKING_DAYS = 7;
 /** Reasons are shown to the employee as written; a few hundred characters are plenty. */

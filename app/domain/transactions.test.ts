@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { problemReportSchema } from "./schemas";
-import { clampLimit, MAX_LISTED, transactionStatus } from "./transactions";
+import { clampLimit, MAX_LISTED, MAX_PAGES, transactionStatus } from "./transactions";
 
 test.each([
   // With card transactions: approved, whatever the status name.
@@ -19,7 +19,7 @@ test.each([
   expect(transactionStatus({ hasCardTransactions: has, statusName: name })).toBe(expected);
 });
 
-test("limits from the URL are whole pages, at least one, at most 500 items", () => {
+test("limits from the URL are whole pages, at least one, at most MAX_PAGES pages", () => {
   expect(clampLimit(null, 7)).toBe(7);
   expect(clampLimit("", 7)).toBe(7);
   expect(clampLimit("7", 7)).toBe(7);
@@ -34,8 +34,11 @@ test("limits from the URL are whole pages, at least one, at most 500 items", () 
   expect(clampLimit("1e9", 7)).toBe(7);
   expect(clampLimit("7.5", 7)).toBe(7);
   expect(clampLimit("99999999999999999999", 7)).toBe(7);
-  expect(clampLimit("999999", 7)).toBe(497);
-  expect(clampLimit("500", 5)).toBe(MAX_LISTED);
+  expect(clampLimit("999999", 7)).toBe(140);
+  expect(clampLimit("10000000", 7)).toBe(MAX_LISTED);
+  expect(clampLimit("10000000", 5)).toBe(MAX_PAGES * 5);
+  expect(clampLimit("140", 7)).toBe(140);
+  expect(clampLimit("141", 7)).toBe(140);
   expect(clampLimit("10", 5)).toBe(10);
   expect(clampLimit("11", 5)).toBe(15);
 });

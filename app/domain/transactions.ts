@@ -19,17 +19,23 @@ export function transactionStatus(input: {
 /** Spec 000 §9: 7 per page for approved and declined, 5 for the frozen section. */
 export const TRANSACTIONS_PAGE_SIZE = 7;
 export const FROZEN_PAGE_SIZE = 5;
-/** The most a `?limit=` can ask for, whatever the URL says. */
-export const MAX_LISTED = 500;
+/**
+ * The most pages a `?limit=` can ask for, whatever the URL says: 20 (19 « Voir plus »). A list shows all the pages
+ * before it (without JavaScript too) and reads them through an index, so its cost is its number of rows: capped,
+ * `limit=10000000` reads no more than page 20 does (140 card payments or wallet movements, 100 reserved amounts).
+ */
+export const MAX_PAGES = 20;
+/** The most items a card's list function returns, whatever its caller asks (20 pages of 7). */
+export const MAX_LISTED = MAX_PAGES * TRANSACTIONS_PAGE_SIZE;
 
 /**
  * A `?limit=` from the URL, made safe: a whole number of pages (rounded up), at least one page and
- * at most MAX_LISTED items. Anything that is not a plain whole number gives one page.
+ * at most MAX_PAGES pages. Anything that is not a plain whole number of at most 9 digits gives one page.
  */
 export function clampLimit(raw: string | null, pageSize: number): number {
   const n = raw !== null && /^\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) : pageSize;
   const pages = Math.max(1, Math.ceil(n / pageSize));
-  return Math.min(pages * pageSize, Math.floor(MAX_LISTED / pageSize) * pageSize);
+  return Math.min(pages, MAX_PAGES) * pageSize;
 }
 
 /** What a card page's URL asks of its transactions panel: `?tab=approved|declined` (approved otherwise), `?limit=` and `?frozenLimit=` (clamped, whole pages). */

@@ -1,13 +1,11 @@
 import {
   authorise as decideByRules,
   MEAL_DAILY_CAP,
-  mealDayRestriction,
   readDeclineDetail,
   type AuthorisationDecision,
   type DeclineCode,
   type DeclineDetail,
   type EntryMode,
-  type MealDay,
   type Merchant,
   type PinCheck,
   type PinUpdate,
@@ -455,26 +453,4 @@ export async function mealAllowanceLeftToday(db: DB, userId: string, now = new D
   );
   const total = [...spent.values()].reduce((sum, cents) => sum + cents, 0);
   return Math.max(0, MEAL_DAILY_CAP - total);
-}
-
-/** Today's titres-restaurant for this meal wallet of the user's (the engine's rules); null for any other wallet. */
-export async function mealDayOfWallet(
-  db: DB,
-  userId: string,
-  walletId: string,
-  now = new Date(),
-): Promise<MealDay | null> {
-  const wallet = await db
-    .selectFrom("wallets")
-    .innerJoin("groups", "groups.id", "wallets.group_id")
-    .select(["groups.meal_sunday_workers"])
-    .where("wallets.id", "=", walletId)
-    .where("wallets.user_id", "=", userId)
-    .where("wallets.wallet_type", "=", "meal")
-    .executeTakeFirst();
-  if (!wallet) return null;
-  return {
-    left: await mealAllowanceLeftToday(db, userId, now),
-    closed: mealDayRestriction(todayInParis(now), wallet.meal_sunday_workers === 1),
-  };
 }

@@ -11,6 +11,12 @@ export type { NotificationFacts };
 
 /** The notification centre (spec 000 §2, §4, §7): pages of 15, newest first. */
 export const NOTIFICATIONS_PAGE_SIZE = 15;
+/**
+ * The pages "Voir plus" reaches, at most (300 notifications): each page shows all the pages before it (without JS
+ * too), so a page's cost is its number of rows; capped, a typed `page=1000000` reads no more than page 20 does
+ * (a 404, as a page past the last). Older notifications than these are no longer listed.
+ */
+export const NOTIFICATIONS_MAX_PAGE = 20;
 
 export interface NotificationItem {
   id: string;
@@ -72,14 +78,16 @@ export function preferenceOf(type: string): NotificationType | null {
 
 /**
  * The first `page` pages at once (the list grows with "Voir plus", so that without JS the page shows all it
- * showed before). Null when `page` is beyond the last one (page 1 always exists, even empty).
+ * showed before). Null when `page` is beyond the last one (page 1 always exists, even empty) or beyond
+ * NOTIFICATIONS_MAX_PAGE. Read through the (user_id, created_at, id) index, or its partial twin of the unread ones
+ * (migration 032): the rows shown and one more, whatever the person's history.
  */
 export async function listNotifications(
   db: DB,
   userId: string,
   { unreadOnly, page }: { unreadOnly: boolean; page: number },
 ): Promise<NotificationPage | null> {
-  if (!Number.isSafeInteger(page) || page < 1) return null;
+  if (!Number.isSafeInteger(page) || page < 1 || page > NOTIFICATIONS_MAX_PAGE) return null;
   let query = db
     .selectFrom("notifications as n")
     // A card payment's card, for its link: only a card of this person's (a closed card still is).
@@ -106,7 +114,8 @@ export async function listNotifications(
       read: row.read_at !== null,
       facts: parseFacts(row.facts),
     })),
-    nextId: rows[limit]?.id ?? null,
+    // The last page "Voir plus" reaches offers no more.
+    nextId: page < NOTIFICATIONS_MAX_PAGE ? (rows[limit]?.id ?? null) : null,
   };
 }
 
@@ -121,6 +130,10 @@ export function parseFacts(stored: string | null): NotificationFacts | null {
   }
 }
 
+/**
+ * The bell's count: the person's unread notifications, counted in the partial index of the unread ones
+ * (migration 032) — what was read is never read again.
+ */
 export async function countUnread(db: DB, userId: string): Promise<number> {
   const row = await db
     .selectFrom("notifications")

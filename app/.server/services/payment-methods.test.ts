@@ -4,11 +4,15 @@ import type { AccountSpec } from "../db/factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 import { approvedPayment, BOOKSHOP, paymentPerson, TUESDAY } from "../../../tests/support/payment-test-kit";
 import { capture, refundFromMerchant, reverse } from "./authorisation-lifecycle";
-import { mealDayOfWallet, type AuthoriseRequest } from "./authorisations";
+import type { AuthoriseRequest } from "./authorisations";
 import { getCardDetail } from "./cards";
 import { getSwitchableTransaction, SWITCH_CREDIT, switchPaymentMethods } from "./payment-methods";
 import { loadTransactionsForCard } from "./transactions";
-import { getWalletDetail, listWallets, listWalletTransactions, walletPartsOf } from "./wallets";
+import { getWalletDetail, listWallets, listWalletTransactions, walletPage, walletPartsOf } from "./wallets";
+
+/** What a wallet's page says of the meal day (null: not a meal wallet, or not this person's). */
+const mealDayOfWallet = async (db: DatabaseHandle["db"], userId: string, walletId: string, now: Date) =>
+  (await walletPage(db, userId, walletId, { processed: 7, frozen: 5 }, now)).page?.mealDay ?? null;
 
 /**
  * The payment-method switch moves the money (decision 0038), and the screens read the engine's records

@@ -181,7 +181,7 @@ test("the URL decides the tab and the limits, safely", async () => {
   });
   expect(
     await loadTransactionsForCard(handle.db, marie, card4242, url("?limit=100000&frozenLimit=100000")),
-  ).toMatchObject({ limit: 497, frozenLimit: 500 });
+  ).toMatchObject({ limit: 140, frozenLimit: 100 });
 });
 
 test("another user's card, or an unknown one, gives nothing", async () => {

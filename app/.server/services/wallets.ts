@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import type { WalletBalanceTable } from "../db/schema";
+import type { CreditLimitTable, WalletBalanceTable, WalletTable } from "../db/schema";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { deliverNotification, recordNotification, type NotificationFacts, type NotifyDeps } from "./notifications";
@@ -15,6 +15,7 @@ import {
 import { todayInParis } from "~/domain/dates";
 import type { WalletSummary, WalletDetail, WalletTransactionView, WalletLicence } from "~/domain/wallets";
 import { isCalendarDay } from "~/domain/calendar";
+import { MEAL_DAILY_CAP, mealDayRestriction, type MealDay } from "~/domain/authorisation";
 
 /** What stands behind one wallet: its dated balances and credit limits, and what payments and refunds hold. */
 export interface WalletFunds {
@@ -26,17 +27,26 @@ export interface WalletFunds {
   reserved: number;
 }
 
+/** The rows behind wallets' funds: their balances and credit limits as stored, what payments and refunds hold. */
+interface FundRows {
+  balances: Selectable<WalletBalanceTable>[];
+  creditLimits: Selectable<CreditLimitTable>[];
+  /** Cents held by frozen card payments, by wallet (positive). */
+  frozen: Map<string, number>;
+  /** Cents held by refund payouts, by wallet. */
+  reserved: Map<string, number>;
+}
+
 /**
- * The funds of these wallets in four queries (none without a wallet), for the wallet pages and the authorisation
- * engine alike; answers a look-up by wallet id. Pass a transaction to read them under its lock. What payments and
- * refunds hold are sums the database makes through the (wallet_id, status…) indexes (migrations 010, 024): never a
- * wallet's whole history.
+ * The funds of these wallets in four queries (none without a wallet): their balances and credit limits through
+ * their wallet_id indexes, and what payments and refunds hold as sums the database makes through the
+ * (wallet_id, status…) indexes (migrations 010, 024): never a wallet's whole history.
  */
-export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId: string) => WalletFunds> {
-  if (ids.length === 0) return () => ({ balances: [], creditLimits: [], frozen: 0, reserved: 0 });
-  const [balances, limits, frozen, reservations] = await Promise.all([
+async function loadFundRows(db: DB, ids: string[]): Promise<FundRows> {
+  if (ids.length === 0) return { balances: [], creditLimits: [], frozen: new Map(), reserved: new Map() };
+  const [balances, creditLimits, frozen, reservations] = await Promise.all([
     db.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", ids).execute(),
-    db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).execute(),
+    db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).orderBy("credit_started_at").execute(),
     db
       .selectFrom("wallet_transactions")
       .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("amount")])
@@ -52,24 +62,41 @@ export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId:
       .groupBy("wallet_id")
       .execute(),
   ]);
-  // PostgreSQL's sum of integers is a bigint, which its driver reads as a string.
-  const sumOf = (rows: { wallet_id: string; amount: number | string }[], walletId: string) =>
-    Number(rows.find((r) => r.wallet_id === walletId)?.amount ?? 0);
-  return (walletId) => ({
-    balances: balances
+  // PostgreSQL's sum of integers is a bigint, which its driver reads as a string. A frozen withdrawal is negative
+  // on the wallet: what it holds is its opposite (0 rather than -0).
+  return {
+    balances,
+    creditLimits,
+    frozen: new Map(frozen.map((r) => [r.wallet_id, 0 - Number(r.amount) || 0])),
+    reserved: new Map(reservations.map((r) => [r.wallet_id, Number(r.amount)])),
+  };
+}
+
+/** One wallet's funds from the rows read for several. */
+function fundsOf(rows: FundRows, walletId: string): WalletFunds {
+  return {
+    balances: rows.balances
       .filter((b) => b.wallet_id === walletId)
       .map((b) => ({ balance: b.balance, startDate: b.start_date, endDate: b.end_date })),
-    creditLimits: limits
+    creditLimits: rows.creditLimits
       .filter((c) => c.wallet_id === walletId)
       .map((c) => ({
         remainingAmount: c.remaining_amount,
         creditStartedAt: c.credit_started_at,
         creditEndedAt: c.credit_ended_at,
       })),
-    // A frozen withdrawal is negative on the wallet: what it holds is its opposite (0 rather than -0).
-    frozen: 0 - sumOf(frozen, walletId) || 0,
-    reserved: sumOf(reservations, walletId),
-  });
+    frozen: rows.frozen.get(walletId) ?? 0,
+    reserved: rows.reserved.get(walletId) ?? 0,
+  };
+}
+
+/**
+ * The funds of these wallets in four queries (loadFundRows), for the wallet pages and the authorisation engine
+ * alike; answers a look-up by wallet id. Pass a transaction to read them under its lock.
+ */
+export async function loadWalletFunds(db: DB, ids: string[]): Promise<(walletId: string) => WalletFunds> {
+  const rows = await loadFundRows(db, ids);
+  return (walletId) => fundsOf(rows, walletId);
 }
 
 /** A wallet's part of a card payment: what it holds (approved, not captured) or paid (captured), in cents. */
@@ -170,27 +197,30 @@ export async function walletSummaries(
   return summarise(db, wallets, now);
 }
 
-async function summarise(
-  db: DB,
-  wallets: { id: string; name: string; wallet_type: string; unlimited: number }[],
-  now: Date,
-): Promise<WalletSummary[]> {
+async function summarise(db: DB, wallets: SummaryRow[], now: Date): Promise<WalletSummary[]> {
   if (wallets.length === 0) return [];
-  const ids = wallets.map((w) => w.id);
-  const funds = await loadWalletFunds(db, ids);
+  const rows = await loadFundRows(
+    db,
+    wallets.map((w) => w.id),
+  );
   const today = todayInParis(now);
-  return wallets.map((w) => {
-    const { balances, creditLimits, frozen, reserved } = funds(w.id);
-    const balance = walletBalance({ unlimited: w.unlimited === 1, today, balances, creditLimits });
-    const held = reservedAmounts({ frozen, refundHolds: reserved });
-    return {
-      id: w.id,
-      name: w.name,
-      walletType: w.wallet_type,
-      available: balance === null ? null : balance - held.reserved,
-      ...held,
-    };
-  });
+  return wallets.map((w) => summaryOf(w, rows, today));
+}
+
+type SummaryRow = { id: string; name: string; wallet_type: string; unlimited: number };
+
+/** A wallet's amounts today from its fund rows: what it holds less everything reserved (null: unlimited). */
+function summaryOf(w: SummaryRow, rows: FundRows, today: string): WalletSummary {
+  const { balances, creditLimits, frozen, reserved } = fundsOf(rows, w.id);
+  const balance = walletBalance({ unlimited: w.unlimited === 1, today, balances, creditLimits });
+  const held = reservedAmounts({ frozen, refundHolds: reserved });
+  return {
+    id: w.id,
+    name: w.name,
+    walletType: w.wallet_type,
+    available: balance === null ? null : balance - held.reserved,
+    ...held,
+  };
 }
 
 /** The wallets linked to this card of this user, in the card's debit order, with what they hold. */
@@ -225,36 +255,36 @@ export async function getWalletDetail(
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!wallet) return null;
-  const [summary] = await walletSummaries(db, userId, [wallet.id], now);
-  const today = todayInParis(now);
-  const [balanceRows, limitRows] = await Promise.all([
-    db.selectFrom("wallet_balances").selectAll().where("wallet_id", "=", wallet.id).execute(),
-    db
-      .selectFrom("credit_limits")
-      .selectAll()
-      .where("wallet_id", "=", wallet.id)
-      .orderBy("credit_started_at")
-      .execute(),
+  const [rows, spent] = await Promise.all([
+    loadFundRows(db, [wallet.id]),
+    spentTodayByWallet(db, wallet.daily_spending_limit === null ? [] : [wallet.id], now),
   ]);
+  return detailOf(wallet, rows, spent.get(wallet.id) ?? 0, todayInParis(now));
+}
+
+/** A wallet's page figures from its row, its fund rows and what it paid today (for its daily limit). */
+function detailOf(wallet: Selectable<WalletTable>, rows: FundRows, spentToday: number, today: string): WalletDetail {
+  const summary = summaryOf(wallet, rows, today);
   const balances = currentBalances(
-    balanceRows.map((b) => ({
-      id: b.id,
-      balance: b.balance,
-      deposit: b.deposit_amount,
-      startDate: b.start_date,
-      endDate: b.end_date,
-    })),
+    rows.balances
+      .filter((b) => b.wallet_id === wallet.id)
+      .map((b) => ({
+        id: b.id,
+        balance: b.balance,
+        deposit: b.deposit_amount,
+        startDate: b.start_date,
+        endDate: b.end_date,
+      })),
     today,
   ).map((b) => ({
     ...b,
     elapsedPercent: validityElapsedPercent(b.startDate, b.endDate, today),
     daysLeft: daysBetween(today, b.endDate),
   }));
-  const held = reservedAmounts(summary ?? { frozen: 0, refundHolds: 0 });
-  const available = summary?.available ?? null;
+  const held = reservedAmounts(summary);
+  const available = summary.available;
   const daily = wallet.daily_spending_limit;
-  const leftToday =
-    daily === null ? null : Math.max(0, daily - ((await spentTodayByWallet(db, [wallet.id], now)).get(wallet.id) ?? 0));
+  const leftToday = daily === null ? null : Math.max(0, daily - spentToday);
   return {
     id: wallet.id,
     name: wallet.name,
@@ -269,15 +299,18 @@ export async function getWalletDetail(
     dailySpendingLimit: wallet.daily_spending_limit,
     autoExtend: wallet.auto_extend_deposit === 1,
     balances,
-    creditLimits: limitRows.map((c) => ({
-      id: c.id,
-      initial: c.initial_amount,
-      remaining: c.remaining_amount,
-      eligibleFrom: c.eligibility_started_at,
-      eligibleUntil: c.eligibility_ended_at,
-      creditFrom: c.credit_started_at,
-      creditUntil: c.credit_ended_at,
-    })),
+    // Read in credit_started_at order (loadFundRows).
+    creditLimits: rows.creditLimits
+      .filter((c) => c.wallet_id === wallet.id)
+      .map((c) => ({
+        id: c.id,
+        initial: c.initial_amount,
+        remaining: c.remaining_amount,
+        eligibleFrom: c.eligibility_started_at,
+        eligibleUntil: c.eligibility_ended_at,
+        creditFrom: c.credit_started_at,
+        creditUntil: c.credit_ended_at,
+      })),
     singleExpiry: balances.length === 1 ? balances[0]!.endDate : null,
   };
 }
@@ -324,6 +357,14 @@ export async function spentTodayByWallet(
 export const WALLET_TRANSACTIONS_PAGE_SIZE = 7;
 export const WALLET_FROZEN_PAGE_SIZE = 5;
 
+/** A wallet's processed movements and frozen amounts as its page lists them, and where each "Voir plus" lands. */
+export interface WalletTransactionPages {
+  processed: WalletTransactionView[];
+  processedNextId: string | null;
+  frozen: WalletTransactionView[];
+  frozenNextId: string | null;
+}
+
 /**
  * The wallet's processed transactions (newest first) and its frozen amounts, each as many as asked
  * ("Voir plus" asks for one page more). Amounts of frozen entries are shown as the sum they hold.
@@ -333,24 +374,31 @@ export async function listWalletTransactions(
   userId: string,
   walletId: string,
   limits: { processed: number; frozen: number },
-): Promise<{
-  processed: WalletTransactionView[];
-  processedNextId: string | null;
-  frozen: WalletTransactionView[];
-  frozenNextId: string | null;
-} | null> {
+): Promise<WalletTransactionPages | null> {
   const wallet = await db
     .selectFrom("wallets")
     .select("id")
     .where("id", "=", walletId)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!wallet) return null;
+  return wallet ? transactionPages(db, wallet.id, limits) : null;
+}
+
+/**
+ * Both lists of a wallet the caller has found to be the user's, in two queries through the (wallet_id, status,
+ * created_at, id) index (migration 032): each reads its `limit + 1` newest rows and no more, whatever the
+ * wallet's history. The limits are the URL's, already capped (clampLimit).
+ */
+async function transactionPages(
+  db: DB,
+  walletId: string,
+  limits: { processed: number; frozen: number },
+): Promise<WalletTransactionPages> {
   const page = (status: "processed" | "frozen", limit: number) =>
     db
       .selectFrom("wallet_transactions")
-      .selectAll()
-      .where("wallet_id", "=", wallet.id)
+      .select(["id", "amount", "main_comment", "merchant_name", "created_at"])
+      .where("wallet_id", "=", walletId)
       .where("status", "=", status)
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
@@ -371,6 +419,77 @@ export async function listWalletTransactions(
     // Spec 000 §2: frozen amounts are shown negated.
     frozen: view(frozen.slice(0, limits.frozen), true),
     frozenNextId: frozen[limits.frozen]?.id ?? null,
+  };
+}
+
+/** Everything a wallet's page shows (spec 000 §2 "Wallets page"). */
+export interface WalletPage {
+  /** The strip of all the user's wallets, in listWallets' order. */
+  strip: { id: string; name: string; available: number | null }[];
+  wallet: WalletDetail;
+  transactions: WalletTransactionPages;
+  licences: WalletLicence[];
+  /** A meal wallet's 25 € a day and Sundays, by the engine's rules (null for other wallets). */
+  mealDay: MealDay | null;
+}
+
+/**
+ * A wallet's page in eight or nine queries whatever the user's history: the user's wallets with their funder's
+ * Sunday rule (one), their funds (four, loadFundRows), this wallet's two lists (transactionPages), the licences,
+ * and — for a wallet with a daily limit or a meal wallet — what was paid today (one, through the
+ * (wallet_id, created_at) index: a day's movements). `firstWalletId` alone when the wallet is not the user's (or
+ * does not exist): where the page sends them.
+ */
+export async function walletPage(
+  db: DB,
+  userId: string,
+  walletId: string,
+  limits: { processed: number; frozen: number },
+  now = new Date(),
+): Promise<{ firstWalletId: string | null; page: WalletPage | null }> {
+  const wallets = await db
+    .selectFrom("wallets")
+    .innerJoin("groups", "groups.id", "wallets.group_id")
+    .selectAll("wallets")
+    .select("groups.meal_sunday_workers")
+    .where("wallets.user_id", "=", userId)
+    .orderBy("wallets.created_at")
+    .orderBy("wallets.name")
+    .execute();
+  const wallet = wallets.find((w) => w.id === walletId);
+  if (!wallet) return { firstWalletId: wallets[0]?.id ?? null, page: null };
+  const meal = wallet.wallet_type === "meal";
+  // The meal day's 25 € count every meal wallet of the person's (mealAllowanceLeftToday's rule).
+  const mealIds = meal ? wallets.filter((w) => w.wallet_type === "meal").map((w) => w.id) : [];
+  const spentIds = new Set([...mealIds, ...(wallet.daily_spending_limit === null ? [] : [wallet.id])]);
+  const [rows, transactions, licences, spent] = await Promise.all([
+    loadFundRows(
+      db,
+      wallets.map((w) => w.id),
+    ),
+    transactionPages(db, wallet.id, limits),
+    availableWalletLicences(db, userId),
+    spentTodayByWallet(db, [...spentIds], now),
+  ]);
+  const today = todayInParis(now);
+  const mealSpent = mealIds.reduce((sum, id) => sum + (spent.get(id) ?? 0), 0);
+  return {
+    firstWalletId: wallets[0]!.id,
+    page: {
+      strip: wallets.map((w) => {
+        const { id, name, available } = summaryOf(w, rows, today);
+        return { id, name, available };
+      }),
+      wallet: detailOf(wallet, rows, spent.get(wallet.id) ?? 0, today),
+      transactions,
+      licences,
+      mealDay: meal
+        ? {
+            left: Math.max(0, MEAL_DAILY_CAP - mealSpent),
+            closed: mealDayRestriction(today, wallet.meal_sunday_workers === 1),
+          }
+        : null,
+    },
   };
 }
 

@@ -9,10 +9,10 @@ import { formatCents } from "~/domain/money";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { getPlatform } from "~/.server/platform";
-import { listAllowances, type AllowanceListItem } from "~/.server/services/allowances/requests";
+import { ALLOWANCES_MAX_PAGE, listAllowances, type AllowanceListItem } from "~/.server/services/allowances/requests";
 
-/** "Voir plus" asks for one page more; a hand-typed page number is capped. */
-const MAX_PAGE = 50;
+/** "Voir plus" asks for one page more; a hand-typed page number is capped (ALLOWANCES_MAX_PAGE says why). */
+const MAX_PAGE = ALLOWANCES_MAX_PAGE;
 
 /** The list's state from the URL: `?page=2` (10 more each time), `?refresh=1` after a confirmation. */
 function listQuery(searchParams: URLSearchParams): { page: number; refreshed: boolean } {

@@ -12,10 +12,11 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { getPlatform } from "~/.server/platform";
 import { listRefunds, type RefundListItem, type RefundTab } from "~/.server/services/refunds/requests";
+import { EXPENSE_REQUESTS_MAX_PAGE } from "~/domain/refunds";
 
 const TABS: readonly RefundTab[] = ["in-progress", "finished"];
-/** "Voir plus" asks for one page more; a hand-typed page number is capped. */
-const MAX_PAGE = 50;
+/** "Voir plus" asks for one page more; a hand-typed page number is capped (EXPENSE_REQUESTS_MAX_PAGE says why). */
+const MAX_PAGE = EXPENSE_REQUESTS_MAX_PAGE;
 
 /** The list's state from the URL: `?tab=finished`, `?page=2` (defaults stay out of the URL). */
 function listQuery(searchParams: URLSearchParams): { tab: RefundTab; page: number } {

@@ -8,7 +8,7 @@ import { accountContext } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { parseForm, refuse } from "~/routes/+shared/forms.server";
-import { availableWalletLicences, createWalletFromLicence, listWallets } from "~/.server/services/wallets";
+import { availableWalletLicences, createWalletFromLicence, listWalletNames } from "~/.server/services/wallets";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
@@ -22,8 +22,9 @@ import { useForm } from "~/components/forms";
 export async function loader({ context }: Route.LoaderArgs) {
   const userId = context.get(accountContext).id;
   const { db } = await getPlatform();
+  // Only the first wallet's id is needed (to go there): the names' listing, not the amounts.
   const [wallets, licences] = await Promise.all([
-    listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")),
+    listWalletNames(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")),
     availableWalletLicences(db, userId),
   ]);
   if (wallets[0]) throw internalRedirect(internalPath("/wallets/:walletId", { walletId: wallets[0].id }));
@@ -50,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   // Refused (a licence used meanwhile, another's, or made up): said where the form was. The empty
   // state shows it itself; a wallet page is not this route, so the message goes back to it as a flash.
-  const wallets = await listWallets(db, userId);
+  const wallets = await listWalletNames(db, userId);
   const from = wallets.find((w) => w.id === fromId) ?? wallets[0];
   if (!from) return refuse(submission, { formErrors: ["wallets.create.refused"] });
   return redirectWithFlash(request, internalPath("/wallets/:walletId", { walletId: from.id }), {

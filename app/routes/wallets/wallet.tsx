@@ -10,53 +10,36 @@ import { internalPath } from "~/routes/+shared/redirects.server";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
-import {
-  availableWalletLicences,
-  getWalletDetail,
-  listWallets,
-  listWalletTransactions,
-  WALLET_FROZEN_PAGE_SIZE,
-  WALLET_TRANSACTIONS_PAGE_SIZE,
-} from "~/.server/services/wallets";
-import { mealDayOfWallet } from "~/.server/services/authorisations";
-
-/** How many items a "Voir plus" URL asks for: a whole number of pages, capped. */
-function limitParam(value: string | null, pageSize: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < pageSize) return pageSize;
-  return Math.min(Math.ceil(n / pageSize) * pageSize, pageSize * 20);
-}
+import { walletPage, WALLET_FROZEN_PAGE_SIZE, WALLET_TRANSACTIONS_PAGE_SIZE } from "~/.server/services/wallets";
+import { clampLimit } from "~/domain/transactions";
 
 /**
  * A wallet (spec 000 §2 "Wallets page"): the strip of all the user's wallets, this one's details and
  * its transactions. An unknown or foreign id goes to the first wallet (or the empty state) with a message.
+ * `?limit=` and `?frozenLimit=` ("Voir plus") are whole pages, capped (clampLimit): whatever the URL says, a
+ * list reads at most that many rows through its index.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const userId = context.get(accountContext).id;
   const { db, env } = await getPlatform();
   const url = new URL(request.url);
-  const limit = limitParam(url.searchParams.get("limit"), WALLET_TRANSACTIONS_PAGE_SIZE);
-  const frozenLimit = limitParam(url.searchParams.get("frozenLimit"), WALLET_FROZEN_PAGE_SIZE);
-  const [wallets, wallet, transactions, licences, mealDay] = await Promise.all([
-    listWallets(db, userId).catch(failedTo("wallets.errors.fetchWalletsFailed")),
-    getWalletDetail(db, userId, params.walletId).catch(failedTo("wallets.errors.fetchWalletFailed")),
-    listWalletTransactions(db, userId, params.walletId, { processed: limit, frozen: frozenLimit }).catch(
-      failedTo("wallets.errors.fetchWalletFailed"),
-    ),
-    availableWalletLicences(db, userId),
-    // A meal wallet's 25 € a day and Sundays, by the engine's rules (null for other wallets).
-    mealDayOfWallet(db, userId, params.walletId).catch(failedTo("wallets.errors.fetchWalletFailed")),
-  ]);
-  if (!wallet || !transactions) {
+  const limit = clampLimit(url.searchParams.get("limit"), WALLET_TRANSACTIONS_PAGE_SIZE);
+  const frozenLimit = clampLimit(url.searchParams.get("frozenLimit"), WALLET_FROZEN_PAGE_SIZE);
+  const { firstWalletId, page } = await walletPage(db, userId, params.walletId, {
+    processed: limit,
+    frozen: frozenLimit,
+  }).catch(failedTo("wallets.errors.fetchWalletFailed"));
+  if (!page) {
     // Straight to where the user lands: a flash survives one redirect, not two.
     throw await redirectWithFlash(
       request,
-      wallets[0] ? internalPath("/wallets/:walletId", { walletId: wallets[0].id }) : "/wallets",
+      firstWalletId ? internalPath("/wallets/:walletId", { walletId: firstWalletId }) : "/wallets",
       { kind: "error", message: "wallets.notFound" },
     );
   }
+  const { strip, wallet, transactions, licences, mealDay } = page;
   return {
-    strip: wallets.map((w) => ({ id: w.id, name: w.name, available: w.available })),
+    strip,
     wallet,
     guideUrl: `${env.FAQ_URL}#ou-utiliser-${wallet.guide}`,
     transactions: {

@@ -458,7 +458,8 @@ describe("the yearly caps", () => {
     });
     expect((await capStatus(db, a.userId, acme, 2026)).remaining).toBe(20000);
     expect((await capStatus(db, a.userId, a.groupId, 2025)).remaining).toBe(60000);
-    const [first] = await allowanceRows(a.userId);
+    // Both were made at NOW: the carpooling one by its type, not by an order of equal times.
+    const first = (await allowanceRows(a.userId)).find((r) => r.type === "carpooling");
     expect((await capStatus(db, a.userId, a.groupId, 2026, { exceptAllowanceId: first!.id })).remaining).toBe(50000);
     await reviewAllowance(db, first!.id, { kind: "refuse", reason: "Justificatif manquant" }, { now: NOW });
     expect((await capStatus(db, a.userId, a.groupId, 2026)).remaining).toBe(50000);

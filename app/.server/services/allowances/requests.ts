@@ -72,6 +72,11 @@ export interface AllowanceGroup {
 }
 
 export const ALLOWANCES_PAGE_SIZE = 10;
+/**
+ * A hand-typed page number of the list is capped here: each page shows all the pages before it, so its cost is its
+ * number of rows (and their payouts); at 20 (200 allowances) `page=1000000` reads no more than page 20 does.
+ */
+export const ALLOWANCES_MAX_PAGE = 20;
 /** The statuses that count towards the yearly caps (spec: every approved or pending allowance). */
 export const COUNTED_STATUSES: readonly AllowanceStatus[] = ["sent", "approved", "paid"];
 
@@ -818,7 +823,7 @@ export async function listAllowances(
   userId: string,
   options: { page: number },
 ): Promise<{ items: AllowanceListItem[]; hasMore: boolean }> {
-  const page = Number.isInteger(options.page) && options.page >= 1 ? Math.min(options.page, 1000) : 1;
+  const page = Number.isInteger(options.page) && options.page >= 1 ? Math.min(options.page, ALLOWANCES_MAX_PAGE) : 1;
   const shown = page * ALLOWANCES_PAGE_SIZE;
   const rows = await listQuery(db, userId)
     .orderBy("a.created_at", "desc")
