@@ -237,13 +237,14 @@ export interface PostgresDataset {
   cookie: string;
   bytes: number;
   /** What Contract D's generator added (none for the demo), and the seconds it took. */
-  report: (DatasetReport & { funderId?: string }) | null;
+  report: DatasetReport | null;
 }
 
 /**
- * The three schemas: each migrated and seeded with the demo world (the three at once), Marie's session
- * planted; then bench_grown grown (growHistory) and bench_company given its company (generateCompany), one
- * after the other; then each analysed. `origins` are the servers' own (the demo's links in messages).
+ * The schemas: each migrated and seeded with the demo world (all at once), Marie's session planted; then
+ * bench_grown grown (growHistory) and bench_company given its company (generateCompany; left out when
+ * `settings.employees` is 0), one after the other; then each analysed. `origins` are the servers' own (the
+ * demo's links in messages).
  */
 export async function preparePostgres(
   baseUrl: string,
@@ -252,52 +253,60 @@ export async function preparePostgres(
   log: (line: string) => void,
 ): Promise<PostgresDataset[]> {
   const now = new Date(settings.now);
+  const names = (Object.keys(POSTGRES_SCHEMAS) as PostgresName[]).filter(
+    (name) => name !== "company" || settings.employees > 0,
+  );
   await dropSchemas(baseUrl);
   await withClient(baseUrl, async (client) => {
-    for (const schema of Object.values(POSTGRES_SCHEMAS)) await client.query(`create schema ${schema}`);
+    for (const name of names) await client.query(`create schema ${POSTGRES_SCHEMAS[name]}`);
   });
-  const names = Object.keys(POSTGRES_SCHEMAS) as PostgresName[];
-  const handles = names.map((name) => openDatabase(schemaUrl(baseUrl, POSTGRES_SCHEMAS[name])));
+  const handles = new Map(names.map((name) => [name, openDatabase(schemaUrl(baseUrl, POSTGRES_SCHEMAS[name]))]));
+  const handle = (name: PostgresName) => handles.get(name)!;
   try {
-    await Promise.all(handles.map((handle, i) => seedDemoWorld(handle.db, origins[names[i]!], now)));
+    await Promise.all(names.map((name) => seedDemoWorld(handle(name).db, origins[name], now)));
     log(`demo world seeded in ${names.map((n) => POSTGRES_SCHEMAS[n]).join(", ")}`);
-    const cookies = await Promise.all(
-      handles.map(async (handle) => plantSession(handle.db, (await marie(handle.db)).userId)),
-    );
-    const grown = await growHistory(handles[1]!, {
-      ...(await marie(handles[1]!.db)),
+    const cookies = new Map<PostgresName, string>();
+    for (const name of names)
+      cookies.set(name, await plantSession(handle(name).db, (await marie(handle(name).db)).userId));
+    const reports = new Map<PostgresName, DatasetReport>();
+    const grown = await growHistory(handle("grown"), {
+      ...(await marie(handle("grown").db)),
       payments: settings.growthPayments,
       factor: settings.growthFactor,
       seed: settings.seed,
       now,
       log: (line) => log(`grown: ${line}`),
     });
+    reports.set("grown", grown);
     log(`bench_grown: growHistory done in ${grown.seconds.toFixed(0)} s`);
-    const company = await generateCompany(handles[2]!, {
-      seed: settings.seed,
-      employees: settings.employees,
-      months: settings.months,
-      now,
-      log: (line) => log(`company: ${line}`),
-    });
-    log(`bench_company: generateCompany done in ${company.seconds.toFixed(0)} s`);
+    if (handles.has("company")) {
+      const company = await generateCompany(handle("company"), {
+        seed: settings.seed,
+        employees: settings.employees,
+        months: settings.months,
+        now,
+        log: (line) => log(`company: ${line}`),
+      });
+      reports.set("company", company);
+      log(`bench_company: generateCompany done in ${company.seconds.toFixed(0)} s`);
+    }
     return await withClient(baseUrl, async (client) => {
       const datasets: PostgresDataset[] = [];
-      for (const [i, name] of names.entries()) {
+      for (const name of names) {
         const schema = POSTGRES_SCHEMAS[name];
         await analyzeSchema(client, schema);
         datasets.push({
           name,
           schema,
           url: schemaUrl(baseUrl, schema),
-          cookie: cookies[i]!,
+          cookie: cookies.get(name)!,
           bytes: await schemaBytes(client, schema),
-          report: name === "grown" ? grown : name === "company" ? company : null,
+          report: reports.get(name) ?? null,
         });
       }
       return datasets;
     });
   } finally {
-    await Promise.all(handles.map((handle) => handle.close()));
+    await Promise.all([...handles.values()].map((h) => h.close()));
   }
 }
