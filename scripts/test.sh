@@ -27,7 +27,8 @@ PG_URL=$(bash scripts/ensure-postgres.sh)
 # issue 33's route tests (the Mobilité type stored concurrently, push subscriptions, SMS choice and code pages).
 TEST_DATABASE_URL="$PG_URL" npx vitest run app/.server tests/server/two-machines.test.ts tests/server/crash-durability.test.ts \
   tests/server/database-restart.test.ts tests/routes/refund-mobility-built-in.test.ts tests/routes/push-subscription-route.test.ts \
-  tests/routes/sms-choice.test.ts tests/routes/sms-code-page.test.ts tests/routes/profile-save.test.ts tests/server/query-plans.test.ts
+  tests/routes/sms-choice.test.ts tests/routes/sms-code-page.test.ts tests/routes/profile-save.test.ts tests/server/query-plans.test.ts \
+  tests/scripts/dataset.test.ts
 
 step "browser journeys (JavaScript on and off)"
 npx playwright test

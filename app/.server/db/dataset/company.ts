@@ -65,7 +65,7 @@ export async function writeCompany(
     .where("technical_name", "=", "mobility")
     .executeTakeFirst();
   if (!type) throw new Error("generateCompany: the demo's expense types are missing (seed the demo first)");
-  const ids = new IdMaker(`c${options.seed.toString(36)}x`);
+  const ids = new IdMaker(`c${options.seed.toString(36)}.`);
   const group = buildGroup({
     id: ids.next("grp"),
     name: COMPANY_NAME,

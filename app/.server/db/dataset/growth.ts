@@ -33,7 +33,7 @@ export async function growCard(handle: DatabaseHandle, writer: BulkWriter, optio
     options.now,
   );
   const days = planDays(new Random(options.seed), addCalendarDays(todayInParis(oldest), -1), options.payments);
-  const ids = new IdMaker(`g${options.seed.toString(36)}x`);
+  const ids = new IdMaker(`g${options.seed.toString(36)}.`);
   const ledger = new Ledger(wallets);
   const clock = new ParisClock();
   const owner = { userId: card.user_id, cardId: card.id };

@@ -35,7 +35,7 @@ export class Random {
 /**
  * Ids in the portal's shape (`prefix_…`), unique within one generator run and sorting in the order they are
  * made: rows are then appended at the end of each primary-key index instead of scattered through it. `tag`
- * tells one run from another (its kind and seed), so that two datasets of different seeds can share a database.
+ * tells one run from another (its kind and seed, then a dot: never in the portal's own ids, which are base64url).
  */
 export class IdMaker {
   private counter = 0;
