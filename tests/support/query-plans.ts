@@ -77,6 +77,8 @@ export class QueryRecorder {
   page: string | null = null;
   readonly queries = new Map<string, RecordedQuery>();
   readonly pages = new Map<string, number[]>();
+  /** What each page's route modules answered other than data: a redirect, a refusal, an error (none on a page shown). */
+  readonly refusals = new Map<string, string[]>();
 
   readonly log = (entry: QueryLogEntry): void => {
     if (!this.page || !/^\s*(select|insert|update|delete|with)\b/i.test(entry.sql)) return;
@@ -137,6 +139,17 @@ async function visit(path: string, modules: RouteModule[], params: Record<string
   return answers;
 }
 
+/** A route module's answer that is not its page's data, in words: where a redirect leads, a refusal's status. */
+function refusalOf(answer: unknown): string | null {
+  if (answer instanceof Response) {
+    const location = answer.headers.get("Location");
+    return location ? `redirect to ${location}` : `status ${answer.status}`;
+  }
+  if (answer instanceof Error) return `error: ${answer.message}`;
+  const status = (answer as { init?: { status?: number } | null } | null)?.init?.status;
+  return status && status >= 300 ? `status ${status}` : null;
+}
+
 /** Where a loader's redirect leads (the wallets' index sends to the first wallet), or null. */
 function redirectedTo(answers: unknown[]): string | null {
   for (const answer of answers)
@@ -154,7 +167,10 @@ export async function visitPages(handle: DatabaseHandle, recorder: QueryRecorder
   const at = async (page: string, path: string, modules: RouteModule[], params: Record<string, string> = {}) => {
     recorder.page = page;
     try {
-      return await visit(path, [...shellOf, ...modules], params, cookie);
+      const answers = await visit(path, [...shellOf, ...modules], params, cookie);
+      const refusals = answers.map(refusalOf).filter((r): r is string => r !== null);
+      if (refusals.length > 0) recorder.refusals.set(page, refusals);
+      return answers;
     } finally {
       recorder.page = null;
     }
@@ -406,7 +422,12 @@ function unique(findings: Finding[]): Finding[] {
 /** The report: the pages and their queries, then each query with its plans and findings, then the findings by page. */
 export function formatReport(title: string, recorder: QueryRecorder, explained: ExplainedQuery[]): string {
   const out: string[] = [`# ${title}`, "", "## Pages and their queries", ""];
-  for (const [page, numbers] of recorder.pages) out.push(`- ${page}: ${numbers.map((n) => `q${n}`).join(" ")}`);
+  for (const [page, numbers] of recorder.pages) {
+    const refused = recorder.refusals.get(page);
+    out.push(
+      `- ${page}: ${numbers.map((n) => `q${n}`).join(" ")}${refused ? ` — answered ${refused.join(", ")}` : ""}`,
+    );
+  }
   out.push("", "## Queries", "");
   for (const query of explained) {
     const flag = query.findings.length ? `  ⚠ ${query.findings.map((f) => f.kind).join(", ")}` : "";
