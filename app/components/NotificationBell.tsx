@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { href, Link, useLocation, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n";
 import { useHydrated } from "./useHydrated";
+import { UNREAD_COUNT_MAX } from "~/domain/notification-count";
 
 /** Spec 000 §4: with JS the count is read again at most every 30 s (not while the page is hidden). */
 export const NOTIFICATION_RECHECK_MS = 30_000;
@@ -65,7 +66,9 @@ export function NotificationBell({ unread: layoutUnread }: { unread: Count }) {
       ? t("notificationCentre.bellCountFailed")
       : count === 0
         ? t("notificationCentre.bell")
-        : t(count === 1 ? "notificationCentre.bellUnreadOne" : "notificationCentre.bellUnread", { count });
+        : count > UNREAD_COUNT_MAX
+          ? t("notificationCentre.bellUnreadMany", { count: UNREAD_COUNT_MAX })
+          : t(count === 1 ? "notificationCentre.bellUnreadOne" : "notificationCentre.bellUnread", { count });
   return (
     <Link
       to={`${href("/notifications")}?${search.toString()}`}
@@ -85,7 +88,7 @@ export function NotificationBell({ unread: layoutUnread }: { unread: Count }) {
         </span>
       ) : count > 0 ? (
         <span className="notification-bell__count" aria-hidden="true">
-          {count > 99 ? "99+" : count}
+          {count > UNREAD_COUNT_MAX ? `${UNREAD_COUNT_MAX}+` : count}
         </span>
       ) : null}
     </Link>

@@ -4,6 +4,7 @@ import type { Messenger } from "../providers/messaging/port";
 import type { PushSender } from "../providers/push/port";
 import { getNotificationPreferences, type NotificationType } from "./notification-preferences";
 import { todayInParis } from "~/domain/dates";
+import { UNREAD_COUNT_MAX } from "~/domain/notification-count";
 import { notificationSentence, readNotificationFacts, type NotificationFacts } from "~/domain/notification-facts";
 import { frenchWords, frenchWordsOf } from "~/i18n/words.server";
 
@@ -131,15 +132,22 @@ export function parseFacts(stored: string | null): NotificationFacts | null {
 }
 
 /**
- * The bell's count: the person's unread notifications, counted in the partial index of the unread ones
- * (migration 032) — what was read is never read again.
+ * The bell's count: the person's unread notifications up to UNREAD_COUNT_MAX + 1 (the bell then says « 99+ »),
+ * counted in the partial index of the unread ones (migration 032): at most 100 index entries, whatever the person
+ * left unread.
  */
 export async function countUnread(db: DB, userId: string): Promise<number> {
   const row = await db
-    .selectFrom("notifications")
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("notifications")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("read_at", "is", null)
+        .limit(UNREAD_COUNT_MAX + 1)
+        .as("unread"),
+    )
     .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .where("user_id", "=", userId)
-    .where("read_at", "is", null)
     .executeTakeFirst();
   return Number(row?.count ?? 0);
 }

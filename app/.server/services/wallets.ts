@@ -448,13 +448,13 @@ export async function walletPage(
   now = new Date(),
 ): Promise<{ firstWalletId: string | null; page: WalletPage | null }> {
   const wallets = await db
-    .selectFrom("wallets")
-    .innerJoin("groups", "groups.id", "wallets.group_id")
-    .selectAll("wallets")
-    .select("groups.meal_sunday_workers")
-    .where("wallets.user_id", "=", userId)
-    .orderBy("wallets.created_at")
-    .orderBy("wallets.name")
+    .selectFrom("wallets as w")
+    .innerJoin("groups as g", "g.id", "w.group_id")
+    .selectAll("w")
+    .select("g.meal_sunday_workers")
+    .where("w.user_id", "=", userId)
+    .orderBy("w.created_at")
+    .orderBy("w.name")
     .execute();
   const wallet = wallets.find((w) => w.id === walletId);
   if (!wallet) return { firstWalletId: wallets[0]?.id ?? null, page: null };
