@@ -73,6 +73,10 @@ export default function handleRequest(
       </TranslationProvider>,
       {
         nonce,
+        // Every finished Suspense boundary (a step's form loaded with `lazy`, decision 0074) is written in place.
+        // By default React sends a boundary of more than 500 bytes that ends past the page's first 12,800 bytes
+        // as its fallback, the content in a hidden part that a script moves in: without JavaScript, the fallback.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onAllReady() {
           // Everything is ready: the page is sent as one buffer, so the compression middleware
           // compresses it in one call rather than once per chunk React writes (decision 0039).

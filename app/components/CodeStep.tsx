@@ -1,18 +1,18 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
-import { CODE_STEP_INTENT, type CodeStepFields, type CodeStepScreen } from "~/routes/+shared/code-step";
+import {
+  CODE_STEP_INTENT,
+  type CodeStepActionData,
+  type CodeStepFields,
+  type CodeStepScreen,
+} from "~/routes/+shared/code-step";
 import { useTranslation } from "~/i18n";
 import { ErrorSummary, OneTimeCodeField, useForm } from "./forms";
 import { ResendWait } from "./ResendWait";
 
-/** What the code step's action answers when the person stays on the page: conform's reply. */
-export type CodeStepActionData = SubmissionResult<string[]>;
-
-/** Whether the last answer refused something: the page's title says "Erreur" then. */
-export function codeStepFailed(actionData: CodeStepActionData | undefined): boolean {
-  return actionData?.status === "error";
-}
+// Declared beside the step's intents, so that a page can word its title without loading this form (decision 0074).
+export { codeStepFailed, type CodeStepActionData } from "~/routes/+shared/code-step";
 
 /**
  * The one-time-code step (decision 0022; 001 §4, ACCESSIBILITY "One-time codes"), for every feature:

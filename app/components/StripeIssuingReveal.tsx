@@ -1,7 +1,6 @@
 import type { Stripe } from "@stripe/stripe-js";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n";
-import { stripeFor } from "./stripe";
 import type { StripeIssuingElements } from "./StripeIssuingElements";
 
 type Failure = "loadFailed" | "nonceFailed" | "keyFailed" | "mountFailed";
@@ -18,8 +17,8 @@ class RevealStepError extends Error {
  * for the card, the portal's server makes an ephemeral key for that nonce and the signed-in person's
  * card (`keyUrl`, which also spends the one-time grant), and the elements are mounted with both. The
  * number, expiry, CVC or PIN are drawn by Stripe in its own frames: they never reach the portal. Stripe.js
- * and the elements' bindings (./StripeIssuingElements.tsx) are loaded here, in the browser, once the code is
- * accepted (decision 0074); either failing to load is Stripe.js failing to load.
+ * (through ./stripe.ts) and the elements' bindings (./StripeIssuingElements.tsx) are loaded here, in the
+ * browser, once the reveal is granted (decision 0074); any of them failing to load is Stripe.js failing to load.
  */
 async function openReveal(
   publishableKey: string,
@@ -28,7 +27,7 @@ async function openReveal(
   keyUrl: string,
 ): Promise<Reveal> {
   const [stripe, shown] = await Promise.all([
-    stripeFor(publishableKey, locale).catch(() => null),
+    import("./stripe").then(({ stripeFor }) => stripeFor(publishableKey, locale)).catch(() => null),
     import("./StripeIssuingElements").catch(() => null),
   ]);
   if (!stripe || !shown) throw new RevealStepError("loadFailed");

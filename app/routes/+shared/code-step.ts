@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { intents } from "~/routes/+shared/intents";
 
 /**
@@ -19,4 +20,15 @@ export interface CodeStepFields {
 export interface CodeStepScreen {
   /** When a new code can be asked for (ISO), or null when it can be now. */
   resendAt: string | null;
+}
+
+/** What the code step's action answers when the person stays on the page: conform's reply. */
+export type CodeStepActionData = SubmissionResult<string[]>;
+
+/**
+ * Whether the last answer refused something: the page's title says "Erreur" then. Here rather than in
+ * CodeStep.tsx, so that a page whose code step is one of several loads the step's form with that step only.
+ */
+export function codeStepFailed(actionData: CodeStepActionData | undefined): boolean {
+  return actionData?.status === "error";
 }

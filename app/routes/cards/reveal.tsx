@@ -1,14 +1,13 @@
-import { useId, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "~/i18n";
 import { data, Form, href, Link, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/reveal";
-import { CodeStep, codeStepFailed } from "~/components/CodeStep";
-import { PasskeyButton } from "~/components/PasskeyButton";
+import type { PasskeyButton as PasskeyButtonComponent } from "~/components/PasskeyButton";
 import { useHydrated } from "~/components/useHydrated";
 import { useFrameFocus } from "~/components/useFrameFocus";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
-import { CODE_STEP_INTENTS } from "~/routes/+shared/code-step";
+import { CODE_STEP_INTENTS, codeStepFailed } from "~/routes/+shared/code-step";
 import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
 import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import { intents } from "~/routes/+shared/intents";
@@ -27,6 +26,13 @@ import type { CardDetail } from "~/.server/services/cards";
 import { issueCode } from "~/.server/services/codes";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { shownFromThisSite } from "~/routes/+shared/same-site.server";
+
+/*
+ * The code step's form (conform and the form components, about 13 KB gzip) travels with that step only: the
+ * first and last steps, and a reveal with a passkey, never need it (decision 0074). The server renders it
+ * whole, so the page is the same without JavaScript; with it, the step's form hydrates once its file arrives.
+ */
+const CodeStep = lazy(() => import("~/components/CodeStep").then(({ CodeStep }) => ({ default: CodeStep })));
 
 /**
  * Reveal a virtual card's number, expiry and CVC, or a physical card's PIN (spec 000 §2 "Card reveal
@@ -125,6 +131,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 /**
+ * The passkey button, once this browser can use it for an account that has a passkey: its file is loaded then, so
+ * that the panel carries none of it for everyone else (decision 0074). Until it has loaded — or if it cannot — the
+ * step stays the code's, which always works.
+ */
+function usePasskeyButton(wanted: boolean): { Button: typeof PasskeyButtonComponent } | null {
+  const [loaded, setLoaded] = useState<{ Button: typeof PasskeyButtonComponent } | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    let current = true;
+    import("~/components/PasskeyButton").then(
+      ({ PasskeyButton }) => current && setLoaded({ Button: PasskeyButton }),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted]);
+  return wanted ? loaded : null;
+}
+
+/**
  * The ask step. With a passkey on the account and a browser that can use it, the phone's unlock comes first and
  * the code is the other way (issue 32 item 3); WebAuthn needs a script, so until the page is hydrated — and
  * always without JavaScript or in the light version, which has none — the step is the code's alone, as before.
@@ -143,8 +170,8 @@ function AskStep({
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const hintId = useId();
-  const withPasskey = hydrated && hasPasskeys && typeof window.PublicKeyCredential !== "undefined";
-  if (!withPasskey) {
+  const passkey = usePasskeyButton(hydrated && hasPasskeys && typeof window.PublicKeyCredential !== "undefined");
+  if (!passkey) {
     return (
       <>
         <p>{t(kind === "pin" ? "cards.reveal.askPin" : "cards.reveal.askDetails")}</p>
@@ -159,7 +186,7 @@ function AskStep({
   return (
     <>
       <p>{t(kind === "pin" ? "passkeys.reveal.askPin" : "passkeys.reveal.askDetails")}</p>
-      <PasskeyButton
+      <passkey.Button
         action={href("/cards/:cardId/reveal/passkey", { cardId })}
         ceremony="authenticate"
         label={t("passkeys.reveal.show")}
@@ -217,61 +244,64 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
 
   return (
     <Panel id="reveal" title={title} closeTo={href("/cards/:cardId", { cardId })} error={codeStepFailed(actionData)}>
-      {step === "ask" ? (
-        <AskStep cardId={cardId} kind={kind} hasPasskeys={loaderData.hasPasskeys} destination={destination} />
-      ) : null}
-      {step === "code" ? (
-        <CodeStep
-          formId="reveal-code"
-          actionData={actionData}
-          screen={loaderData}
-          submitLabel={t("cards.reveal.verify")}
-          preventScrollReset
-        >
-          <p>{t("auth.code.intro", { destination })}</p>
-        </CodeStep>
-      ) : null}
-      {step === "show" ? (
-        <div ref={shown}>
-          {loaderData.reveal?.kind === "document" ? (
-            <>
-              <p>{t("cards.reveal.shown")}</p>
-              <iframe
-                ref={frame}
-                className="reveal-frame"
-                // Without JavaScript no focus ring can be drawn on it (useFrameFocus): its text is read, not tabbed to.
-                tabIndex={hydrated ? undefined : -1}
-                src={loaderData.reveal.url}
-                title={title}
-                referrerPolicy="no-referrer"
-              />
-              {kind === "details" ? <CopyButton frame={frame} /> : null}
-              <p className="hint">{t("cards.reveal.private")}</p>
-            </>
-          ) : loaderData.inBrowser ? (
-            <>
-              <p>{t("cards.reveal.shown")}</p>
-              {hydrated ? (
-                <StripeIssuingReveal
-                  {...loaderData.inBrowser}
-                  kind={kind}
-                  keyUrl={href("/cards/:cardId/reveal/key", { cardId })}
+      {/* Around every step: moving to the code step keeps the asking step shown until the code's form has loaded. */}
+      <Suspense>
+        {step === "ask" ? (
+          <AskStep cardId={cardId} kind={kind} hasPasskeys={loaderData.hasPasskeys} destination={destination} />
+        ) : null}
+        {step === "code" ? (
+          <CodeStep
+            formId="reveal-code"
+            actionData={actionData}
+            screen={loaderData}
+            submitLabel={t("cards.reveal.verify")}
+            preventScrollReset
+          >
+            <p>{t("auth.code.intro", { destination })}</p>
+          </CodeStep>
+        ) : null}
+        {step === "show" ? (
+          <div ref={shown}>
+            {loaderData.reveal?.kind === "document" ? (
+              <>
+                <p>{t("cards.reveal.shown")}</p>
+                <iframe
+                  ref={frame}
+                  className="reveal-frame"
+                  // Without JavaScript no focus ring can be drawn on it (useFrameFocus): its text is read, not tabbed to.
+                  tabIndex={hydrated ? undefined : -1}
+                  src={loaderData.reveal.url}
+                  title={title}
+                  referrerPolicy="no-referrer"
                 />
-              ) : (
-                <>
-                  <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
-                  <LightVersionNote className="hint" />
-                </>
-              )}
-              <p className="hint">{t("cards.reveal.private")}</p>
-            </>
-          ) : (
-            <div className="alert alert--warning" role="alert">
-              <p>{t("cards.reveal.failed")}</p>
-            </div>
-          )}
-        </div>
-      ) : null}
+                {kind === "details" ? <CopyButton frame={frame} /> : null}
+                <p className="hint">{t("cards.reveal.private")}</p>
+              </>
+            ) : loaderData.inBrowser ? (
+              <>
+                <p>{t("cards.reveal.shown")}</p>
+                {hydrated ? (
+                  <StripeIssuingReveal
+                    {...loaderData.inBrowser}
+                    kind={kind}
+                    keyUrl={href("/cards/:cardId/reveal/key", { cardId })}
+                  />
+                ) : (
+                  <>
+                    <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
+                    <LightVersionNote className="hint" />
+                  </>
+                )}
+                <p className="hint">{t("cards.reveal.private")}</p>
+              </>
+            ) : (
+              <div className="alert alert--warning" role="alert">
+                <p>{t("cards.reveal.failed")}</p>
+              </div>
+            )}
+          </div>
+        ) : null}
+      </Suspense>
       <p>
         <Link to={href("/cards/:cardId", { cardId })} className="link-action">
           {t("app.close")}
