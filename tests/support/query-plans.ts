@@ -283,9 +283,12 @@ function historyTablesOf(details: string[], aliases: Map<string, string>): strin
 export function sqliteFindings(details: string[], aliases = new Map<string, string>()): Finding[] {
   const findings: Finding[] = [];
   const history = historyTablesOf(details, aliases);
+  // A subquery's or a CTE's rows (CO-ROUTINE or MATERIALIZE name): reading them is bounded by the subquery, whose
+  // own lines are checked.
+  const subqueries = new Set(details.map((d) => /^(?:CO-ROUTINE|MATERIALIZE) (\w+)/.exec(d)?.[1]).filter(Boolean));
   for (const detail of details) {
     const scanned = /^SCAN (\w+)/.exec(detail)?.[1];
-    const table = scanned && (aliases.get(scanned) ?? scanned);
+    const table = scanned && !subqueries.has(scanned) && (aliases.get(scanned) ?? scanned);
     if (table && !REFERENCE_TABLES.has(table)) findings.push({ kind: "scan", table, text: detail });
     if (/USE TEMP B-TREE FOR/.test(detail) && history.some((t) => !PAGE_BOUNDED.has(t)))
       findings.push({ kind: "sort", table: null, text: `${detail} (reading ${history.join(", ")})` });
