@@ -2,6 +2,11 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "~/.server/db";
 import { generateCompany, growHistory } from "~/.server/db/dataset";
+import { Ledger, type LedgerWallet } from "~/.server/db/dataset/ledger";
+import { Random } from "~/.server/db/dataset/random";
+import { dayAttempts, dayFacts, HEAVY, ParisClock } from "~/.server/db/dataset/shops";
+import { authorise } from "~/domain/authorisation";
+import { addCalendarDays } from "~/domain/calendar";
 import { DEMO_EMAILS, registerDemoCards, registerDemoPayments, seedDemo } from "~/.server/db/seed";
 import { SandboxIssuer } from "~/.server/providers/issuer/sandbox";
 import { SandboxMessenger } from "~/.server/providers/messaging/sandbox";
@@ -323,3 +328,71 @@ describe("generateCompany", () => {
     expect(await payments(other.db)).not.toEqual(twinPayments);
   }, 90_000);
 });
+
+describe("the ledger's quick approvals", () => {
+  test("answer as the engine's rules would, payment after payment", () => {
+    const wallet = (id: string, type: string, dailyLimit: number | null): LedgerWallet => ({
+      id,
+      name: id,
+      type,
+      unlimited: false,
+      balances:
+        type === "mobility"
+          ? []
+          : [{ id: "", balance: 90000, deposit: 90000, startDate: "2025-01-01", endDate: "2025-12-31" }],
+      creditLimits:
+        type === "mobility"
+          ? [
+              {
+                id: "",
+                initial: 60000,
+                remainingAmount: 60000,
+                creditStartedAt: "2024-12-31T23:00:00.000Z",
+                creditEndedAt: "2025-12-31T22:59:59.999Z",
+              },
+            ]
+          : [],
+      held: 0,
+      dailyLimit,
+      perTransactionLimit: null,
+      zeroLimitDay: null,
+      spentToday: 0,
+      funderAllowsSundays: false,
+    });
+    const ledger = new Ledger([
+      wallet("meal", "meal", 2500),
+      wallet("mobility", "mobility", null),
+      wallet("gift", "gift", null),
+    ]);
+    const random = new Random(3);
+    const clock = new ParisClock();
+    let decided = 0;
+    for (let day = "2025-01-02"; day < "2025-12-31"; day = addCalendarDays(day, 1)) {
+      for (const planned of dayAttempts(random, dayFacts(day), HEAVY)) {
+        const attempt = { ...planned, day, at: clock.at(day, planned.minutes) };
+        const expected = authorise({
+          amount: attempt.amount,
+          currency: "EUR",
+          merchant: { name: attempt.merchant, city: attempt.city, country: "FR", categoryCode: attempt.categoryCode },
+          at: attempt.at,
+          entryMode: attempt.entryMode,
+          pinCheck: attempt.entryMode === "chip_and_pin" ? "match" : "not_checked",
+          card: { status: "active", frozen: false, activated: true, pinLocked: false, wrongPinCount: 0 },
+          // The engine reads the day's figures as the ledger has them before this payment.
+          wallets: structuredClone(ledger.wallets).map((w) =>
+            ledgerDay(ledger) === day ? w : { ...w, spentToday: 0 },
+          ),
+          mealSpentToday: ledgerDay(ledger) === day ? mealSpent(ledger) : 0,
+          overflow: { creditCardId: null, authorizedMax: 0 },
+        });
+        expect(ledger.decide(attempt), `${day} ${attempt.merchant} ${attempt.amount}`).toEqual(expected);
+        decided += 1;
+      }
+    }
+    expect(decided).toBeGreaterThan(1000);
+  });
+});
+
+/** The ledger's day and the titres-restaurant paid on it (private fields, read for the comparison only). */
+const ledgerDay = (ledger: Ledger) => (ledger as unknown as { day: string }).day;
+const mealSpent = (ledger: Ledger) => (ledger as unknown as { mealSpentToday: number }).mealSpentToday;
