@@ -115,17 +115,27 @@ export interface WalletPart {
 export async function walletPartsOf(db: DB, authorizationIds: string[]): Promise<Map<string, WalletPart[]>> {
   const parts = new Map<string, WalletPart[]>();
   if (authorizationIds.length === 0) return parts;
+  // Driven by the movements naming these authorisations (their index); the card of each, for its priority, is a
+  // look-up by primary key — a join on card_authorizations let PostgreSQL hash the card's whole history (issue 35).
   const rows = await db
     .selectFrom("wallet_transactions")
     .innerJoin("wallets", "wallets.id", "wallet_transactions.wallet_id")
-    .innerJoin("card_authorizations", "card_authorizations.id", "wallet_transactions.authorization_id")
     .leftJoin("card_wallets", (join) =>
       join
-        .onRef("card_wallets.card_id", "=", "card_authorizations.card_id")
-        .onRef("card_wallets.wallet_id", "=", "wallet_transactions.wallet_id"),
+        .onRef("card_wallets.wallet_id", "=", "wallet_transactions.wallet_id")
+        .on((eb) =>
+          eb(
+            "card_wallets.card_id",
+            "=",
+            eb
+              .selectFrom("card_authorizations")
+              .select("card_authorizations.card_id")
+              .whereRef("card_authorizations.id", "=", "wallet_transactions.authorization_id"),
+          ),
+        ),
     )
     .select([
-      "card_authorizations.id as authorizationId",
+      "wallet_transactions.authorization_id as authorizationId",
       "wallet_transactions.wallet_id as walletId",
       "wallets.name as walletName",
       "wallet_transactions.amount",
@@ -134,6 +144,8 @@ export async function walletPartsOf(db: DB, authorizationIds: string[]): Promise
     .where("wallet_transactions.authorization_id", "in", authorizationIds)
     .where("wallet_transactions.status", "in", ["frozen", "processed"])
     .where("wallet_transactions.main_comment", "!=", "refund")
+    // Named in the `in` list: never null.
+    .$narrowType<{ authorizationId: string }>()
     .execute();
   const net = new Map<string, WalletPart & { authorizationId: string; position: number }>();
   for (const r of rows) {
