@@ -15,6 +15,15 @@ const shells = [
   { chunk: "signed-in", entry: `${appDir}/routes/shell/layout.tsx` },
 ];
 
+/**
+ * The forms' common code in one file (decision 0073): conform and the wrapper every form's `useForm` goes
+ * through. Every page with a form loads all of it; apart, it was two files (conform's hooks, its helpers).
+ */
+const formModules = /\/node_modules\/@conform-to\/|\/app\/components\/forms\/(useForm|upload-context|meta)\.ts$/;
+
+/** The form components (app/components/forms): public pages use them as much as signed-in ones. */
+const formComponents = `${appDir}/components/forms/`;
+
 type ModuleInfo = { importedIds: readonly string[] } | null;
 
 function staticallyReachable(entry: string, getModuleInfo: (id: string) => ModuleInfo): Set<string> {
@@ -29,6 +38,18 @@ function staticallyReachable(entry: string, getModuleInfo: (id: string) => Modul
   return seen;
 }
 
+/**
+ * The modules the form components reach: the signed-in chunk leaves them out, else every public page with
+ * a form (the cookie choices, an activation, the sandbox's terminal) loaded that whole chunk, 3.8 KB, for
+ * the new-tab link of the choices' hints (decision 0073).
+ */
+function reachedByForms(getModuleInfo: (id: string) => ModuleInfo, moduleIds: Iterable<string>): Set<string> {
+  const reached = new Set<string>();
+  for (const id of moduleIds)
+    if (id.startsWith(formComponents)) for (const next of staticallyReachable(id, getModuleInfo)) reached.add(next);
+  return reached;
+}
+
 let reachable: { chunk: string; modules: Set<string> }[] | undefined;
 
 export default defineConfig({
@@ -38,17 +59,26 @@ export default defineConfig({
   },
   build: {
     assetsInlineLimit: 0,
+    // Terser rather than esbuild: 3.4 KB gzip less on every page, most of it React Router's code, for some
+    // seconds more of build (decision 0073).
+    minify: "terser",
+    terserOptions: { compress: { passes: 3 }, toplevel: true },
     rollupOptions: {
       output: {
-        manualChunks(id, { getModuleInfo }) {
+        manualChunks(id, { getModuleInfo, getModuleIds }) {
           // Vite's helper for dynamic imports, which the root uses: in the shell, else Rollup puts it in the
           // signed-in chunk and every public page (/login) loads that chunk, 3.9 KB, for it (issue 32).
           if (id.includes("vite/preload-helper")) return "shell";
+          if (formModules.test(id)) return "forms";
           if (!id.startsWith(appDir) || /\/(root|entry\.client)\.tsx$|\/routes\//.test(id) || id.includes("?")) return;
-          reachable ??= shells.map(({ chunk, entry }) => ({
-            chunk,
-            modules: staticallyReachable(entry, getModuleInfo),
-          }));
+          if (!reachable) {
+            const byForms = reachedByForms(getModuleInfo, getModuleIds());
+            reachable = shells.map(({ chunk, entry }) => {
+              const modules = staticallyReachable(entry, getModuleInfo);
+              if (chunk === "signed-in") for (const formModule of byForms) modules.delete(formModule);
+              return { chunk, modules };
+            });
+          }
           return reachable.find(({ modules }) => modules.has(id))?.chunk;
         },
       },
