@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ComponentProps, type ComponentType } from "react";
 import { useTranslation } from "~/i18n";
 import { data, Form, href, Link, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/reveal";
@@ -20,7 +20,7 @@ import { grantReveal, revealStepPath as stepPath } from "./reveal-grant.server";
 import { codeDestination, maskDestination, type Account } from "~/.server/services/accounts";
 import { browserRevealTarget, openRevealSession, revealKindFor } from "~/.server/services/card-actions";
 import { grantsReveal } from "~/.server/session";
-import { StripeIssuingReveal } from "~/components/StripeIssuingReveal";
+import type { StripeIssuingReveal as StripeIssuingRevealComponent } from "~/components/StripeIssuingReveal";
 import { LightVersionNote } from "~/components/LightVersion";
 import type { CardDetail } from "~/.server/services/cards";
 import { issueCode } from "~/.server/services/codes";
@@ -33,6 +33,24 @@ import { shownFromThisSite } from "~/routes/+shared/same-site.server";
  * whole, so the page is the same without JavaScript; with it, the step's form hydrates once its file arrives.
  */
 const CodeStep = lazy(() => import("~/components/CodeStep").then(({ CodeStep }) => ({ default: CodeStep })));
+
+/** Its file not loading is said as Stripe.js not loading (StripeIssuingReveal's own words for that failure). */
+function StripeRevealUnavailable() {
+  const { t } = useTranslation();
+  return (
+    <div className="alert alert--warning" role="alert">
+      <p>{t("cards.reveal.elements.loadFailed")}</p>
+    </div>
+  );
+}
+
+/* Stripe Issuing's reveal runs in the browser only (the server says it needs JavaScript): its code comes with it. */
+const StripeIssuingReveal = lazy<ComponentType<ComponentProps<typeof StripeIssuingRevealComponent>>>(() =>
+  import("~/components/StripeIssuingReveal").then(
+    ({ StripeIssuingReveal }) => ({ default: StripeIssuingReveal }),
+    () => ({ default: StripeRevealUnavailable }),
+  ),
+);
 
 /**
  * Reveal a virtual card's number, expiry and CVC, or a physical card's PIN (spec 000 §2 "Card reveal
@@ -281,11 +299,13 @@ export default function RevealPanel({ loaderData, actionData }: Route.ComponentP
               <>
                 <p>{t("cards.reveal.shown")}</p>
                 {hydrated ? (
-                  <StripeIssuingReveal
-                    {...loaderData.inBrowser}
-                    kind={kind}
-                    keyUrl={href("/cards/:cardId/reveal/key", { cardId })}
-                  />
+                  <Suspense fallback={<p className="hint">{t("cards.reveal.elements.loading")}</p>}>
+                    <StripeIssuingReveal
+                      {...loaderData.inBrowser}
+                      kind={kind}
+                      keyUrl={href("/cards/:cardId/reveal/key", { cardId })}
+                    />
+                  </Suspense>
                 ) : (
                   <>
                     <p className="alert alert--warning">{t("cards.reveal.needsJs")}</p>
