@@ -197,6 +197,16 @@ describe("generateCompany", () => {
   let before: Pages;
   let demoRows: Record<string, number>;
   let report: Awaited<ReturnType<typeof generateCompany>>;
+  let indexes: string[];
+
+  /** Every index of the database as its definition (PostgreSQL drops the history tables' during the load). */
+  const indexDefinitions = async (handle: DatabaseHandle): Promise<string[]> => {
+    const query =
+      handle.kind === "postgres"
+        ? sql<{ definition: string }>`select indexdef as definition from pg_indexes where schemaname = current_schema()`
+        : sql<{ definition: string }>`select coalesce(sql, name) as definition from sqlite_master where type = 'index'`;
+    return (await query.execute(handle.db)).rows.map((row) => row.definition).sort();
+  };
 
   /** Rows of every history table that belong to the demo's people. */
   const demoHistory = async (db: DB) => ({
@@ -211,8 +221,13 @@ describe("generateCompany", () => {
     company = await demoDatabase();
     before = await mariePages(company.db);
     demoRows = await demoHistory(company.db);
+    indexes = await indexDefinitions(company);
     report = await generateCompany(company, options);
   }, 60_000);
+
+  test("the indexes end as the migrations made them", async () => {
+    expect(await indexDefinitions(company)).toEqual(indexes);
+  });
 
   test("a funder of the employees asked for, each with a membership, a card and three linked wallets", async () => {
     const { db } = company;

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "../index";
+import type { Database } from "../schema";
 import { BulkWriter } from "./bulk";
 import { writeCompany } from "./company";
 import { copyHistory } from "./copies";
@@ -9,6 +10,12 @@ export interface DatasetReport {
   seconds: number;
   rows: Record<string, number>;
 }
+
+/**
+ * The tables a company's history fills with millions of rows: loaded without their secondary indexes, which are
+ * made again afterwards (`BulkWriter.withoutSecondaryIndexes`).
+ */
+const HISTORY_TABLES: (keyof Database)[] = ["card_authorizations", "wallet_transactions", "notifications"];
 
 export interface CompanyOptions {
   seed: number;
@@ -28,11 +35,13 @@ export async function generateCompany(
 ): Promise<DatasetReport & { funderId: string }> {
   const started = performance.now();
   const writer = new BulkWriter(handle);
-  const funderId = await writer.withLargeCache(async () => {
-    const id = await writeCompany(handle, writer, options);
-    await writer.flush();
-    return id;
-  });
+  const funderId = await writer.withLargeCache(() =>
+    writer.withoutSecondaryIndexes(HISTORY_TABLES, async () => {
+      const id = await writeCompany(handle, writer, options);
+      await writer.flush();
+      return id;
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   options.log?.(`generateCompany: ${options.employees} employees, ${options.months} months, ${seconds.toFixed(1)} s`);
   return { seconds, rows: writer.counts, funderId };
