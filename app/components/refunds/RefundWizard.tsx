@@ -43,11 +43,6 @@ interface StepProps<S extends RefundStep> {
   lastResult: SubmissionResult<string[]> | undefined;
 }
 
-/** True when the page shows errors (its title then starts with "Erreur : "). */
-export function refundWizardInvalid(actionData: WizardActionData | undefined): boolean {
-  return Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e?.length));
-}
-
 export function RefundWizard({ wizard, actionData }: { wizard: WizardView; actionData: WizardActionData | undefined }) {
   if (wizard.confirmClose) return <CloseConfirmation wizard={wizard} />;
   // An answer for another step than the one shown (an old tab) is not this form's.
