@@ -13,7 +13,6 @@ import {
 } from "~/domain/authorisation";
 import type { Selectable } from "kysely";
 import { OVERFLOW_DEFAULT_EUROS } from "~/domain/overflow";
-import { todayInParis } from "~/domain/dates";
 import { inTransaction, type DB } from "../db";
 import type { CardTable } from "../db/schema";
 import { newId } from "../ids";
