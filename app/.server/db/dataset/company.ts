@@ -292,6 +292,29 @@ function writeFunds(company: Company, wallets: LedgerWallet[]): void {
 }
 
 /**
+ * A request's or an allowance's notification, as the portal records one when its state changes: read six hours
+ * later unless it came after `unreadFrom` (the recent ones stay unread).
+ */
+function notifyEmployee(
+  company: Company,
+  employee: Employee,
+  type: string,
+  dataId: string,
+  at: string,
+  facts: string,
+): void {
+  company.writer.add("notifications", {
+    id: company.ids.next("ntf"),
+    user_id: employee.userId,
+    type,
+    data_id: dataId,
+    created_at: at,
+    read_at: Date.parse(at) >= company.unreadFrom ? null : new Date(Date.parse(at) + 6 * HOUR).toISOString(),
+    facts,
+  });
+}
+
+/**
  * A refund request of a transport expense paid from the mobility wallet, as the refunds service writes it: sent
  * with its split and the amount held on the wallet; a request of the last three weeks still awaits the funder;
  * an older one was, seven working days after it was sent, approved and paid (the hold captured: the wallet's
@@ -347,15 +370,7 @@ function refundRequest(
       payoutDate: status === "paid" ? decidedDay : null,
     });
   const notify = (event: string, at: string, status: string) =>
-    writer.add("notifications", {
-      id: ids.next("ntf"),
-      user_id: employee.userId,
-      type: `expense_request_${event}_notification`,
-      data_id: request.id,
-      created_at: at,
-      read_at: Date.parse(at) >= company.unreadFrom ? null : new Date(Date.parse(at) + 6 * HOUR).toISOString(),
-      facts: facts(status),
-    });
+    notifyEmployee(company, employee, `expense_request_${event}_notification`, request.id, at, facts(status));
   notify("created", createdAt, "sent");
   if (outcome === "sent") {
     ledger.hold(mobility.id, amount);
@@ -444,15 +459,7 @@ function allowance(company: Company, employee: Employee, day: string): void {
   const facts = (reason: string | null) =>
     JSON.stringify({ allowanceType: "carpooling", amount, startAt: start, endsAt: day, reason });
   const notify = (event: string, at: string, reason: string | null) =>
-    writer.add("notifications", {
-      id: ids.next("ntf"),
-      user_id: employee.userId,
-      type: `allowance_${event}_notification`,
-      data_id: row.id,
-      created_at: at,
-      read_at: Date.parse(at) >= company.unreadFrom ? null : new Date(Date.parse(at) + 6 * HOUR).toISOString(),
-      facts: facts(reason),
-    });
+    notifyEmployee(company, employee, `allowance_${event}_notification`, row.id, at, facts(reason));
   notify("created", createdAt, null);
   if (status === "refused") notify("refused", decidedAt, row.refusal_reason);
   if (status !== "paid") return;
