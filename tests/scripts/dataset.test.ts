@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "~/.server/db";
 import { generateCompany, growHistory } from "~/.server/db/dataset";
-import { Ledger, type LedgerWallet } from "~/.server/db/dataset/ledger";
+import { engineRequest, Ledger, type LedgerWallet } from "~/.server/db/dataset/ledger";
 import { Random } from "~/.server/db/dataset/random";
 import { dayAttempts, dayFacts, HEAVY, ParisClock } from "~/.server/db/dataset/shops";
 import { authorise } from "~/domain/authorisation";
@@ -385,21 +385,14 @@ describe("the ledger's quick approvals", () => {
     for (let day = "2025-01-02"; day < "2025-12-31"; day = addCalendarDays(day, 1)) {
       for (const planned of dayAttempts(random, dayFacts(day), HEAVY)) {
         const attempt = { ...planned, day, at: clock.at(day, planned.minutes) };
-        const expected = authorise({
-          amount: attempt.amount,
-          currency: "EUR",
-          merchant: { name: attempt.merchant, city: attempt.city, country: "FR", categoryCode: attempt.categoryCode },
-          at: attempt.at,
-          entryMode: attempt.entryMode,
-          pinCheck: attempt.entryMode === "chip_and_pin" ? "match" : "not_checked",
-          card: { status: "active", frozen: false, activated: true, pinLocked: false, wrongPinCount: 0 },
-          // The engine reads the day's figures as the ledger has them before this payment.
-          wallets: structuredClone(ledger.wallets).map((w) =>
-            ledgerDay(ledger) === day ? w : { ...w, spentToday: 0 },
+        // The engine reads the day's figures as the ledger has them before this payment.
+        const expected = authorise(
+          engineRequest(
+            attempt,
+            structuredClone(ledger.wallets).map((w) => (ledgerDay(ledger) === day ? w : { ...w, spentToday: 0 })),
+            ledgerDay(ledger) === day ? mealSpent(ledger) : 0,
           ),
-          mealSpentToday: ledgerDay(ledger) === day ? mealSpent(ledger) : 0,
-          overflow: { creditCardId: null, authorizedMax: 0 },
-        });
+        );
         expect(ledger.decide(attempt), `${day} ${attempt.merchant} ${attempt.amount}`).toEqual(expected);
         decided += 1;
       }

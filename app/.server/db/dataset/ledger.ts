@@ -4,6 +4,7 @@ import {
   MEAL_DAILY_CAP,
   mealDayRestriction,
   type AuthorisationDecision,
+  type AuthorisationInput,
   type EntryMode,
   type WalletState,
 } from "../../../domain/authorisation";
@@ -43,6 +44,25 @@ export interface Attempt {
   city: string;
   categoryCode: string;
   entryMode: EntryMode;
+}
+
+/**
+ * What the engine is asked for a generated attempt: an active, activated card with its PIN right when typed, the
+ * card's wallets and the meal wallets' spending of the day as they stand before it, no saved card to cover the rest.
+ */
+export function engineRequest(attempt: Attempt, wallets: WalletState[], mealSpentToday: number): AuthorisationInput {
+  return {
+    amount: attempt.amount,
+    currency: "EUR",
+    merchant: { name: attempt.merchant, city: attempt.city, country: "FR", categoryCode: attempt.categoryCode },
+    at: attempt.at,
+    entryMode: attempt.entryMode,
+    pinCheck: attempt.entryMode === "chip_and_pin" ? "match" : "not_checked",
+    card: { status: "active", frozen: false, activated: true, pinLocked: false, wrongPinCount: 0 },
+    wallets,
+    mealSpentToday,
+    overflow: { creditCardId: null, authorizedMax: 0 },
+  };
 }
 
 /**
@@ -92,19 +112,7 @@ export class Ledger {
       for (const wallet of this.wallets) wallet.spentToday = 0;
     }
     const decision =
-      this.quickApproval(attempt) ??
-      authorise({
-        amount: attempt.amount,
-        currency: "EUR",
-        merchant: { name: attempt.merchant, city: attempt.city, country: "FR", categoryCode: attempt.categoryCode },
-        at: attempt.at,
-        entryMode: attempt.entryMode,
-        pinCheck: attempt.entryMode === "chip_and_pin" ? "match" : "not_checked",
-        card: { status: "active", frozen: false, activated: true, pinLocked: false, wrongPinCount: 0 },
-        wallets: this.wallets,
-        mealSpentToday: this.mealSpentToday,
-        overflow: { creditCardId: null, authorizedMax: 0 },
-      });
+      this.quickApproval(attempt) ?? authorise(engineRequest(attempt, this.wallets, this.mealSpentToday));
     if (decision.kind === "approved") {
       for (const part of decision.split) {
         const wallet = this.wallets.find((w) => w.id === part.walletId)!;
