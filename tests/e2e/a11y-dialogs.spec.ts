@@ -76,7 +76,7 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
   }) => {
     // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
     // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
-    test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
+    test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS); // Reason: no <dialog> without JavaScript, so Escape has nothing to close.
     const account = await makeAccount({
       features: { expenseRequests: { any: true } },
       wallets: [{ name: "Culture", type: "culture", balance: 20000 }],
@@ -121,7 +121,7 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
   }) => {
     // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
     // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
-    test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
+    test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS); // Reason: no <dialog> without JavaScript, so Escape has nothing to close.
     const account = await makeAccount({
       features: { expenseRequests: { any: true } },
       wallets: [{ name: "Culture", type: "culture", balance: 20000 }],
@@ -150,7 +150,7 @@ test.describe("RGAA 7.1: the wizards' dialogs through Escape", () => {
   }) => {
     // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
     // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
-    test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
+    test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS); // Reason: no <dialog> without JavaScript, so Escape has nothing to close.
     const options: AccountOptions = {
       cards: CARDS,
       features: { allowances: { any: true, bicycle: true } },
@@ -209,7 +209,7 @@ test("Escape at every panel the journeys open: each closes by its route, never l
 }) => {
   // Skipped without JavaScript: there the panel is a region of the page, not a <dialog>, so Escape has
   // nothing to close (its « Fermer » link is followed without JavaScript in card-actions.spec.ts).
-  test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS);
+  test.skip(!jsOn(), NO_DIALOG_WITHOUT_JS); // Reason: no <dialog> without JavaScript, so Escape has nothing to close.
   test.setTimeout(180_000);
   const marie = await makeMarie();
   await signInAs(page, marie);
