@@ -1,5 +1,6 @@
 import { addCalendarDays } from "../../../domain/calendar";
 import { todayInParis } from "../../../domain/dates";
+import { loadWalletStates } from "../../services/authorisations";
 import type { DatabaseHandle, DB } from "../index";
 import { type BulkWriter } from "./bulk";
 import { Ledger, writeDeposit, writePayment, type LedgerWallet } from "./ledger";
@@ -25,7 +26,7 @@ export async function growCard(handle: DatabaseHandle, writer: BulkWriter, optio
     .where("user_id", "=", options.userId)
     .executeTakeFirst();
   if (!card) throw new Error(`growHistory: card ${options.cardId} is not ${options.userId}'s`);
-  const wallets = await cardWallets(db, card.id);
+  const wallets = await cardWallets(db, card.id, card.user_id, options.now);
   const oldest = await oldestOfCard(
     db,
     card.id,
@@ -47,37 +48,19 @@ export async function growCard(handle: DatabaseHandle, writer: BulkWriter, optio
   }
 }
 
-/** The card's wallets in its priority order, as the engine loads them, with no funds yet. */
-async function cardWallets(db: DB, cardId: string): Promise<LedgerWallet[]> {
-  const rows = await db
-    .selectFrom("card_wallets")
-    .innerJoin("wallets", "wallets.id", "card_wallets.wallet_id")
-    .innerJoin("groups", "groups.id", "wallets.group_id")
-    .select([
-      "wallets.id",
-      "wallets.name",
-      "wallets.wallet_type",
-      "wallets.unlimited",
-      "wallets.daily_spending_limit",
-      "wallets.limit_per_transaction",
-      "groups.meal_sunday_workers",
-    ])
-    .where("card_wallets.card_id", "=", cardId)
-    .orderBy("card_wallets.position")
-    .execute();
-  return rows.map((w) => ({
-    id: w.id,
-    name: w.name,
-    type: w.wallet_type,
-    unlimited: w.unlimited === 1,
+/**
+ * The card's wallets in its priority order, as the engine loads them (`loadWalletStates`), with no funds yet: the
+ * past is replayed from empty wallets, its deposits written as it goes.
+ */
+async function cardWallets(db: DB, cardId: string, userId: string, now: Date): Promise<LedgerWallet[]> {
+  const { wallets } = await loadWalletStates(db, cardId, userId, now);
+  return wallets.map((w) => ({
+    ...w,
     balances: [],
     creditLimits: [],
     held: 0,
-    dailyLimit: w.daily_spending_limit,
-    perTransactionLimit: w.limit_per_transaction,
     zeroLimitDay: null,
     spentToday: 0,
-    funderAllowsSundays: w.meal_sunday_workers === 1,
   }));
 }
 
