@@ -14,9 +14,9 @@ const redirectImports = {
 // Every form renders only the answer to its current submission (RGAA 8.6): the portal's useForm, not conform's.
 const conformFormImports = {
   name: "@conform-to/react",
-  importNames: ["useForm"],
+  importNames: ["useForm", "getFormProps"],
   message:
-    "Use the portal's useForm (~/components/forms/useForm): a refusal never outlives a later success (RGAA 8.6).",
+    "Use the portal's useForm and getFormProps (~/components/forms/useForm): a refusal never outlives a later success (RGAA 8.6), and the browser's form code stays in one place.",
 };
 
 export default tseslint.config(

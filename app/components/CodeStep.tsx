@@ -1,4 +1,4 @@
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import {

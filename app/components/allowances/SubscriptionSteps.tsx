@@ -1,4 +1,4 @@
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
 import type { FormEvent, ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { Waiting } from "~/components/Waiting";

@@ -1,4 +1,5 @@
-import { getFormProps, type FormMetadata } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
+import { type FormMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n";

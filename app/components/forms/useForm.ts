@@ -3,6 +3,10 @@
 import { useForm as useConformForm, type SubmissionResult } from "@conform-to/react";
 import { useState } from "react";
 
+/** conform's form props (id, noValidate, the error summary's aria): imported from here, never from conform. */
+// eslint-disable-next-line no-restricted-imports
+export { getFormProps } from "@conform-to/react";
+
 /** conform's own way to start a form afresh: a result without values, what `reply({ resetForm: true })` sends. */
 const FRESH: SubmissionResult<never> = { initialValue: null };
 

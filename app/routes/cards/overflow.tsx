@@ -1,4 +1,4 @@
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { data, Form, href, Link, useFetcher } from "react-router";

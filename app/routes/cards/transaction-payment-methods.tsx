@@ -1,4 +1,4 @@
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
 import { Form, href, Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/transaction-payment-methods";

@@ -1,4 +1,4 @@
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
 import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/transaction-report";
 import { ErrorSummary, TextArea, useForm } from "~/components/forms";

@@ -1,4 +1,4 @@
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
 import type { z } from "zod";
 import { useTranslation } from "~/i18n";
 import { Form, href, Link } from "react-router";

@@ -1,4 +1,4 @@
-import { getFormProps } from "@conform-to/react";
+import { getFormProps } from "~/components/forms/useForm";
 import { data, Form } from "react-router";
 import { useTranslation, type Translate } from "~/i18n";
 import type { Route } from "./+types/terminal";
