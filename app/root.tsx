@@ -13,6 +13,7 @@ import { useEffect } from "react";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/root";
 import { useFocusHeadingOnNavigation } from "./components/useFocusHeadingOnNavigation";
+import { useAppLinkNavigation } from "./components/AppLink";
 import { PageLoader } from "./components/PageLoader";
 import { StatusBanner } from "./components/StatusBanner";
 import { MobileAppBanner } from "./components/MobileAppBanner";
@@ -92,6 +93,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     (window as { portalHydrated?: boolean }).portalHydrated = true;
   }, []);
+  // Every AppLink's clicks, the page's or its error page's, are client navigations once hydrated (decision 0076).
+  useAppLinkNavigation();
   const root = useRouteLoaderData<typeof loader>("root");
   const errorReporting = root?.errorReporting;
   useEffect(() => {
