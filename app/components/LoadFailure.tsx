@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
+import { isRouteErrorResponse, useLocation, useRouteError } from "react-router";
+import { AppLink } from "./AppLink";
 import { useTranslation } from "~/i18n";
 import { PageHeader } from "./PageHeader";
 
@@ -27,9 +28,9 @@ export function LoadFailure({ title }: { title: string }) {
         <PageHeader title={heading} />
         <p>{text}</p>
         <p>
-          <Link to="/cards" className="link-action">
+          <AppLink to="/cards" className="link-action">
             {t("refused.back")}
-          </Link>
+          </AppLink>
         </p>
       </>
     );
@@ -43,9 +44,9 @@ export function LoadFailure({ title }: { title: string }) {
       </div>
       <p>
         {/* The same page asked again: a link, with or without JavaScript. */}
-        <Link to={`${pathname}${search}`} className="button button--secondary">
+        <AppLink to={`${pathname}${search}`} className="button button--secondary">
           {t("app.retry")}
-        </Link>
+        </AppLink>
       </p>
     </>
   );

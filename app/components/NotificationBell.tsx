@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { href, Link, useLocation, useRouteLoaderData } from "react-router";
+import { href, useLocation, useRouteLoaderData } from "react-router";
+import { AppLink } from "./AppLink";
 import { useTranslation } from "~/i18n";
 import { useHydrated } from "./useHydrated";
 import { UNREAD_COUNT_MAX } from "~/domain/notification-count";
@@ -70,7 +71,7 @@ export function NotificationBell({ unread: layoutUnread }: { unread: Count }) {
           ? t("notificationCentre.bellUnreadMany", { count: UNREAD_COUNT_MAX })
           : t(count === 1 ? "notificationCentre.bellUnreadOne" : "notificationCentre.bellUnread", { count });
   return (
-    <Link
+    <AppLink
       to={`${href("/notifications")}?${search.toString()}`}
       className="notification-bell"
       aria-label={label}
@@ -91,6 +92,6 @@ export function NotificationBell({ unread: layoutUnread }: { unread: Count }) {
           {count > UNREAD_COUNT_MAX ? `${UNREAD_COUNT_MAX}+` : count}
         </span>
       ) : null}
-    </Link>
+    </AppLink>
   );
 }

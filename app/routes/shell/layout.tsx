@@ -1,17 +1,9 @@
 import { useTranslation } from "~/i18n";
 import { useEffect } from "react";
-import {
-  href,
-  Link,
-  NavLink,
-  Outlet,
-  useLocation,
-  useNavigation,
-  useRevalidator,
-  useRouteLoaderData,
-} from "react-router";
+import { href, Outlet, useLocation, useNavigation, useRevalidator, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashAlert } from "~/components/FlashAlert";
+import { AppLink, currentFor } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
 import { LogoMark } from "~/components/Logo";
 import { SiteFooter } from "~/components/SiteFooter";
@@ -22,15 +14,14 @@ import type { loader as rootLoader } from "~/root";
 import { accountContext, cardsOf, relistCards, requireAccount } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { canManageGroups, displayName, initialsOf } from "~/.server/services/accounts";
-import { hasCardInTheMaking, settleCardRequests } from "~/.server/services/card-creation";
+import { settleCardRequests } from "~/.server/services/card-creation";
 import { listWalletNames } from "~/.server/services/wallets";
-import { pendingFields } from "~/.server/services/profile";
+import { shellState } from "~/.server/services/shell";
 import { failedTo, nullWhenFailed } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
 import { SignOutButton } from "~/components/SignOutButton";
 import { NewTabLink } from "~/components/NewTabLink";
 import { NotificationBell } from "~/components/NotificationBell";
-import { countUnread } from "~/.server/services/notifications";
 import { planFeaturesOf, planTabs } from "~/domain/plans";
 import { clickAttributes } from "~/domain/tag-events";
 import { recordsTagEvents } from "~/.server/services/analytics";
@@ -41,24 +32,25 @@ export async function loader({ context }: Pick<Route.LoaderArgs, "context">) {
   const account = context.get(accountContext);
   const platform = await getPlatform();
   const { db, env, issuer, supportChat, messenger, push } = platform;
-  // A card asked for earlier may have been made since: record it before listing (one query when none).
+  // The card in the making, the changes waiting for their code and the bell's count: one query (decision 0076).
+  // A count that cannot be read leaves every page standing: the bell says it is unknown (spec 000 §8).
+  const readState = () => shellState(db, account.id, nullWhenFailed("notificationCentre.fetchNotificationsFailed"));
+  let state = await readState();
+  // A card asked for earlier may have been made since: record it before listing.
   // A write on GET, on purpose: an idempotent sync of the issuer's state. It only turns a "submitted"
   // request the issuer has finished into its card, guarded by `status = 'submitted'` in one transaction
   // (settleCardRequest), so a second look, or two at once, records nothing more.
-  let cardInTheMaking = await hasCardInTheMaking(db, account.id);
-  if (cardInTheMaking) {
+  if (state.cardInTheMaking) {
     await settleCardRequests(db, issuer, account.id, { messenger, push });
-    cardInTheMaking = await hasCardInTheMaking(db, account.id);
+    // Read again after it: what is still in the making, and the notification a finished card may have sent.
+    state = await readState();
     // The card it may have recorded joins the navigation: the listing the request shares is read again.
     relistCards(context, db, account.id);
   }
-  const [cards, wallets, pending, unreadNotifications, pingClicks] = await Promise.all([
+  const [cards, wallets, pingClicks] = await Promise.all([
     // The request's one listing of the person's cards (requireAccount read it), shared with the card page.
     cardsOf(context, db, account.id).catch(failedTo("nav.fetchCardsFailed")),
     listWalletNames(db, account.id).catch(failedTo("wallets.errors.fetchWalletsFailed")),
-    pendingFields(db, account.id),
-    // A count that cannot be read leaves every page standing: the bell says it is unknown (spec 000 §8).
-    countUnread(db, account.id).catch(nullWhenFailed("notificationCentre.fetchNotificationsFailed")),
     recordsTagEvents(platform, account.id),
   ]);
   return {
@@ -69,12 +61,12 @@ export async function loader({ context }: Pick<Route.LoaderArgs, "context">) {
       canManage: canManageGroups(account),
     },
     cards,
-    cardInTheMaking,
+    cardInTheMaking: state.cardInTheMaking,
     // Spec 001 §4: a change waiting for its code is offered on every page until settled.
-    pendingFields: pending,
+    pendingFields: state.pendingFields,
     wallets,
     // The header's bell (spec 000 §2); the notification centre's panel lowers it.
-    unreadNotifications,
+    unreadNotifications: state.unread,
     // The plans page's tabs this account has (spec 001 §2.5): only pages that exist.
     plans: planTabs(planFeaturesOf(account)).map(({ id, path, label }) => ({ id, path, label })),
     links: {
@@ -100,8 +92,14 @@ export function useAppLayoutData(): AppLayoutData {
 
 function SideNav({ data }: { data: AppLayoutData }) {
   const { t } = useTranslation();
-  // Each entry's click is the tag manager's clickMenu with the entry's page as target (decision 0031).
-  const menuClick = (target: string) => clickAttributes({ name: "clickMenu", properties: { target } }, data.pingClicks);
+  const { pathname } = useLocation();
+  // Each entry's click is the tag manager's clickMenu with the entry's page as target (decision 0031); the entry
+  // of the page shown (or of a page below it) is the current one.
+  const entry = (target: string) => ({
+    to: target,
+    "aria-current": currentFor(pathname, target),
+    ...clickAttributes({ name: "clickMenu", properties: { target } }, data.pingClicks),
+  });
   return (
     <ul className="side-nav__sections">
       <li>
@@ -114,10 +112,10 @@ function SideNav({ data }: { data: AppLayoutData }) {
               const to = href("/cards/:cardId", { cardId: card.id });
               return (
                 <li key={card.id}>
-                  <NavLink to={to} className="side-nav__link" prefetch="none" {...menuClick(to)}>
+                  <AppLink className="side-nav__link" {...entry(to)}>
                     {t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour })}
                     {card.blocked ? ` ${t("nav.blockedSuffix")}` : null}
-                  </NavLink>
+                  </AppLink>
                 </li>
               );
             })}
@@ -134,9 +132,9 @@ function SideNav({ data }: { data: AppLayoutData }) {
               const to = href("/wallets/:walletId", { walletId: wallet.id });
               return (
                 <li key={wallet.id}>
-                  <NavLink to={to} className="side-nav__link" {...menuClick(to)}>
+                  <AppLink className="side-nav__link" {...entry(to)}>
                     {wallet.name}
-                  </NavLink>
+                  </AppLink>
                 </li>
               );
             })}
@@ -149,18 +147,18 @@ function SideNav({ data }: { data: AppLayoutData }) {
           <ul className="side-nav__list">
             {data.plans.map((tab) => (
               <li key={tab.id}>
-                <NavLink to={tab.path} className="side-nav__link" {...menuClick(tab.path)}>
+                <AppLink className="side-nav__link" {...entry(tab.path)}>
                   {t(tab.label)}
-                </NavLink>
+                </AppLink>
               </li>
             ))}
           </ul>
         </li>
       ) : null}
       <li>
-        <NavLink to="/store-locator" className="side-nav__link side-nav__link--top" {...menuClick("/store-locator")}>
+        <AppLink className="side-nav__link side-nav__link--top" {...entry("/store-locator")}>
           {t("nav.storeLocator")}
-        </NavLink>
+        </AppLink>
       </li>
     </ul>
   );
@@ -188,20 +186,20 @@ function UserMenu({ data }: { data: AppLayoutData }) {
         <p className="user-menu__meta">{t("userMenu.groups", { groups: data.user.groups.join(", ") })}</p>
         <ul className="user-menu__list">
           <li>
-            <Link to="/settings/profile">{t("userMenu.settings")}</Link>
+            <AppLink to="/settings/profile">{t("userMenu.settings")}</AppLink>
           </li>
           {external(data.links.faq, t("userMenu.faq"))}
           <li>
-            <Link to="/terms">{t("userMenu.legal")}</Link>
+            <AppLink to="/terms">{t("userMenu.legal")}</AppLink>
           </li>
           <li>
-            <Link to="/privacy">{t("userMenu.privacy")}</Link>
+            <AppLink to="/privacy">{t("userMenu.privacy")}</AppLink>
           </li>
           {data.user.canManage ? external(data.links.manager, t("userMenu.manager")) : null}
           {external(data.links.landing, t("userMenu.landing"))}
           {data.links.feedback ? (
             <li>
-              <Link to={data.links.feedback}>{t("userMenu.feedback")}</Link>
+              <AppLink to={data.links.feedback}>{t("userMenu.feedback")}</AppLink>
             </li>
           ) : null}
         </ul>
@@ -261,7 +259,9 @@ function PendingChangeNotice({ fields }: { fields: ("email" | "phone")[] }) {
       {shown.map((field) => (
         <p key={field}>
           {t(field === "email" ? "settings.pendingChange.noticeEmail" : "settings.pendingChange.noticePhone")}{" "}
-          <Link to={href("/settings/profile/confirm/:field", { field })}>{t("settings.pendingChange.noticeLink")}</Link>
+          <AppLink to={href("/settings/profile/confirm/:field", { field })}>
+            {t("settings.pendingChange.noticeLink")}
+          </AppLink>
         </p>
       ))}
     </div>
@@ -274,11 +274,11 @@ function SupportButton() {
   const { pathname } = useLocation();
   if (pathname === "/support") return null;
   return (
-    <Link to={`${href("/support")}?back=${encodeURIComponent(pathname)}`} className="support-button">
+    <AppLink to={`${href("/support")}?back=${encodeURIComponent(pathname)}`} className="support-button">
       <Icon name="help" />
       {/* Visually hidden on a phone, where the icon alone keeps the header on one line; still the link's name. */}
       <span className="support-button__text">{t("support.open")}</span>
-    </Link>
+    </AppLink>
   );
 }
 
@@ -293,12 +293,12 @@ function Shell({ data, children }: { data: AppLayoutData | undefined; children: 
         {t("app.skipLink")}
       </a>
       <header className="site-header">
-        <Link className="logo" to="/cards" aria-label={t("app.logoLabel", { product })}>
+        <AppLink className="logo" to="/cards" aria-label={t("app.logoLabel", { product })}>
           <LogoMark />
           <span className="logo__text" aria-hidden="true">
             {product}
           </span>
-        </Link>
+        </AppLink>
         <SupportButton />
         {data ? (
           <>
@@ -326,6 +326,7 @@ function Shell({ data, children }: { data: AppLayoutData | undefined; children: 
 /** The navigation's sections without their cards and wallets: what the shell can offer when those failed to load. */
 function SectionsNav() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   // The plans tabs every account has (none until integrations is built, issue 16).
   const sections = [
     ["/cards", "nav.cards"],
@@ -337,13 +338,14 @@ function SectionsNav() {
     <ul className="side-nav__sections">
       {sections.map(([to, label]) => (
         <li key={to}>
-          <NavLink
+          <AppLink
             to={to}
             className="side-nav__link side-nav__link--top"
+            aria-current={currentFor(pathname, to)}
             {...clickAttributes({ name: "clickMenu", properties: { target: to } }, false)}
           >
             {t(label)}
-          </NavLink>
+          </AppLink>
         </li>
       ))}
     </ul>
