@@ -11,12 +11,29 @@ const redirectImports = {
     "Redirect with internalRedirect, internalPath and redirectWithFlash (~/routes/+shared/redirects.server, docs/decisions/0015).",
 };
 
-// Every form renders only the answer to its current submission (RGAA 8.6): the portal's useForm, not conform's.
+// The browser reads conform's answer with the portal's useForm and getFormProps (decision 0077): a refusal never
+// outlives a later success (RGAA 8.6), and conform's browser code stays out of every page. Its types may be named.
 const conformFormImports = {
   name: "@conform-to/react",
-  importNames: ["useForm", "getFormProps"],
+  importNames: [
+    "useForm",
+    "getFormProps",
+    "useField",
+    "useFormMetadata",
+    "FormProvider",
+    "FormStateInput",
+    "getFieldsetProps",
+    "getInputProps",
+    "getSelectProps",
+    "getTextareaProps",
+    "getCollectionProps",
+    "useInputControl",
+    "unstable_useControl",
+    "unstable_Control",
+    "parse",
+  ],
   message:
-    "Use the portal's useForm and getFormProps (~/components/forms/useForm): a refusal never outlives a later success (RGAA 8.6), and the browser's form code stays in one place.",
+    "Use the portal's useForm and getFormProps (~/components/forms/useForm, decision 0077): conform answers on the server (parseForm, refuse), the browser only reads its answer; a refusal never outlives a later success (RGAA 8.6).",
 };
 
 export default tseslint.config(

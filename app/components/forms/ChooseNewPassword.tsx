@@ -1,5 +1,3 @@
-import { getFormProps } from "~/components/forms/useForm";
-import { type FormMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n";
@@ -8,6 +6,7 @@ import { RequiredNote } from "./Field";
 import type { NewPasswordForm } from "~/domain/schemas";
 import type { FieldMeta } from "./meta";
 import { NewSecretPair } from "./Secrets";
+import { getFormProps, type FormMetadata } from "./useForm";
 
 /** Choosing a new password (reset by link, or replacing a temporary one): summary, intro, the pair, submit. */
 export function ChooseNewPassword({

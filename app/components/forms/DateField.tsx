@@ -28,7 +28,7 @@ export function DateField({
   const said: FieldMeta =
     reading?.kind === "problem" && reading.problem === "dayOfMonth"
       ? {
-          // Conform's metadata reads through getters: each property is copied by name.
+          // The metadata may read through getters: each property is copied by name.
           id: field.id,
           name: field.name,
           errorId: field.errorId,
@@ -69,7 +69,7 @@ export function DateField({
 
 /**
  * What a text field holds: without JS the value the server sent back; with JS the browser keeps what was
- * typed while conform's metadata keeps the form's default, so the typing is followed. A new control (its
+ * typed while the field's metadata keeps the form's default, so the typing is followed. A new control (its
  * `key` changed: the form was reset) starts again from the metadata.
  */
 function useTypedText(field: FieldMeta): { text: string; set: (text: string) => void } {

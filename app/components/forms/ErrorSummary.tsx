@@ -17,7 +17,7 @@ export interface SummaryError {
 export type SummaryField = FieldMeta | { field: FieldMeta; target: string };
 
 /**
- * The summary's lines from conform's metadata: the form's own errors first (linked to `formTarget`, by
+ * The summary's lines from the form's metadata (`useForm`): the form's own errors first (linked to `formTarget`, by
  * default the first field), then each field's first error, in the order of the page.
  */
 export function summaryErrors(
@@ -56,7 +56,7 @@ function focusTarget(target: HTMLElement): { focus: HTMLElement; reveal: HTMLEle
 
 type ErrorSummaryProps =
   | { form: { errors?: string[] } | undefined; fields: readonly SummaryField[]; formTarget?: string; errors?: never }
-  /** Lines made by hand: only for a form not yet on conform's metadata (decision 0021). */
+  /** Lines made by hand: only for a form not yet on `useForm`'s metadata (decision 0021). */
   | { errors: SummaryError[]; form?: never; fields?: never; formTarget?: never };
 
 /**

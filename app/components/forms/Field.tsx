@@ -77,13 +77,13 @@ export function HintAndError({
 }
 
 /*
- * Values: what a control shows is conform's value for its field — the form's `defaultValue` (given to
+ * Values: what a control shows is the field's value from `useForm` — the form's `defaultValue` (given to
  * `useForm`) until the server answers, then what was submitted. A field the person emptied stays empty.
  */
 
 /**
  * Label, hint, inline error (after both), then the control — described by hint and error, marked
- * invalid when in error (ACCESSIBILITY.md "Forms and errors"). Ids come from conform's metadata.
+ * invalid when in error (ACCESSIBILITY.md "Forms and errors"). Ids come from the field's metadata.
  */
 function FieldShell({
   field,

@@ -53,6 +53,7 @@ export function FileField({ field, label, hint }: { field: FieldMeta; label: str
       </label>
       <HintAndError field={field} hint={hint} hintId={hintId} error={error} />
       <input
+        key={field.key}
         className="input"
         type="file"
         id={field.id}

@@ -1,6 +1,7 @@
 /**
- * The form components (decision 0021): each takes conform's field metadata (`fields.x` from `useForm`),
- * so ids, `aria-describedby`, `aria-invalid` and the error summary's links come from conform.
+ * The form components (decision 0021): each takes a field's metadata (`fields.x` from `useForm`, which reads
+ * conform's answer: decision 0077), so ids, `aria-describedby`, `aria-invalid` and the error summary's links come
+ * from the form contract.
  */
 export {
   RequiredNote,

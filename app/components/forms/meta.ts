@@ -2,8 +2,8 @@ import { useState } from "react";
 import { useActionData } from "react-router";
 
 /**
- * What the form components read from conform's field metadata (`fields.x` from `useForm`): its id and
- * name, its errors (catalogue keys) and the value the server sent back. Structural, so that any field of
+ * What the form components read from a field's metadata (`fields.x` from `useForm`, conform's answer read in
+ * the browser: decision 0077): its id and name, its errors (catalogue keys) and the value the server sent back. Structural, so that any field of
  * any form fits.
  */
 export interface FieldMeta {
@@ -13,7 +13,7 @@ export interface FieldMeta {
   errors?: string[];
   initialValue?: unknown;
   key?: string;
-  /** Set by conform when the form is given constraints; the `required` prop says the same. */
+  /** Never set by `useForm` (no constraint reaches the browser): the `required` prop says it. */
   required?: boolean;
 }
 
