@@ -1,11 +1,14 @@
 import { Form, href, Link } from "react-router";
-import { formatDateTime } from "~/domain/dates";
-import { formatCents } from "~/domain/money";
+import { useId } from "react";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
-import { useTranslation, type Translate } from "~/i18n";
-import type { CardTransaction, TransactionsPanelData, TransactionTab } from "~/domain/transactions";
-import { DeclineExplanation } from "~/components/DeclineExplanation";
-import { TransactionSplit } from "~/components/TransactionSplit";
+import { useTranslation } from "~/i18n";
+import type {
+  DeclineExplanationView,
+  TransactionRow,
+  TransactionsPanelView,
+  TransactionTab,
+} from "~/domain/transactions";
+import { AppLink } from "~/components/AppLink";
 import { useRevealNewItems } from "~/components/useRevealNewItems";
 
 /**
@@ -14,129 +17,98 @@ import { useRevealNewItems } from "~/components/useRevealNewItems";
  */
 type Anchor = "tx" | "reserved";
 
-/** Status names the catalogue says in words; others show as the issuer sent them. */
-const KNOWN_STATUSES = ["approved", "declined", "pending", "reversed"];
 const TABS: TransactionTab[] = ["approved", "declined"];
 
-function statusInWords(t: Translate, item: CardTransaction): string {
-  const status = KNOWN_STATUSES.includes(item.status)
-    ? t(`cards.transactions.status.${item.status}`)
-    : t("cards.transactions.status.other", { status: item.status });
-  if (!item.statusReason) return status;
-  // Every decline code of the engine (`DECLINE_CODES`), and `expired`/`reversed`, is in the catalogue, one wording (a
-  // code without words fails the typecheck in services/card-payment-words.ts);
-  // a reason the catalogue does not know shows as the issuer sent it.
-  const reason = /^[a-z_]+$/.test(item.statusReason)
-    ? t(`cards.transactions.reasons.${item.statusReason}`, { defaultValue: item.statusReason })
-    : item.statusReason;
-  return t("cards.transactions.statusWithReason", { status, reason });
-}
-
 /**
- * The amount in the direction the money went (issue 30 §5): a payment, captured or waiting for its capture, leaves
- * the wallets (a minus sign, in ink); a declined or released one moved nothing (no sign, muted).
+ * Why a card payment was declined, in plain words with its figures (issue 30 §3), as the server worded it: the
+ * binding cause, the figures beside a rule's reason, then each wallet's and the saved card's line.
  */
-function TransactionAmount({ item }: { item: CardTransaction }) {
-  const debit = item.status === "approved" || item.status === "pending";
+function DeclineLines({ explanation }: { explanation: DeclineExplanationView }) {
+  const listId = useId();
+  const { cause, figures, list } = explanation;
   return (
-    <span className={`tx__amount tx__amount--${debit ? "debit" : "none"}`}>
-      {formatCents(debit ? -item.amount : item.amount)}
-    </span>
+    <div className="decline-explanation">
+      <p className="decline-explanation__cause" id={figures ? undefined : listId}>
+        {cause}
+      </p>
+      {figures ? (
+        <p className="decline-explanation__figures" id={listId}>
+          {figures}
+        </p>
+      ) : null}
+      {list ? (
+        <ul className="decline-explanation__list" aria-labelledby={listId}>
+          {list.map((line, index) => (
+            <li key={`${index}-${line}`}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 
-function TransactionItem({
-  item,
-  cardId,
-  reportable,
-  anchor,
-}: {
-  item: CardTransaction;
-  cardId: string;
-  reportable: boolean;
-  anchor: Anchor;
-}) {
+/** Which wallets paid how much — or hold it, for a reserved amount — as a list (spec 000 §2/§3, issue 17). */
+function SplitLines({ split }: { split: NonNullable<TransactionRow["split"]> }) {
+  const labelId = useId();
+  return (
+    <div className="tx__split">
+      <span id={labelId}>{split.label}</span>
+      <ul aria-labelledby={labelId}>
+        {split.parts.map((part) => (
+          <li key={part}>{part}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function TransactionItem({ item, cardId, anchor }: { item: TransactionRow; cardId: string; anchor: Anchor }) {
   const { t } = useTranslation();
-  const date = formatDateTime(item.transactionAt);
-  const canReport = reportable && (item.status === "approved" || item.status === "declined");
-  // A decline with its reason says the binding cause and, when recorded, its figures (issue 30 §3), full width.
-  const explained = item.status === "declined" && item.statusReason !== null;
+  // Which transaction a link or button is about, for assistive technologies.
+  const context =
+    item.canSwitch || item.canReport || item.overflow?.failed
+      ? t("cards.transactions.reportContext", { merchant: item.merchant, date: item.date })
+      : "";
+  const ids = { cardId, authorizationId: item.id };
   return (
     // tabIndex -1: "Voir plus" moves focus here (with JS) or scrolls here (#tx-… without JS).
     <li className="tx" id={`${anchor}-${item.id}`} tabIndex={-1}>
       <div className="tx__main">
-        <span className="tx__merchant">{item.merchantName}</span>
+        <span className="tx__merchant">{item.merchant}</span>
         <span className="tx__meta">
-          {item.merchantCity} · <time dateTime={item.transactionAt}>{date}</time>
+          {item.city} · <time dateTime={item.at}>{item.date}</time>
         </span>
-        {explained ? null : (
-          <span className={`tx__status tx__status--${KNOWN_STATUSES.includes(item.status) ? item.status : "other"}`}>
-            {statusInWords(t, item)}
-          </span>
-        )}
+        {item.status ? <span className={`tx__status tx__status--${item.status.tone}`}>{item.status.words}</span> : null}
       </div>
-      <TransactionAmount item={item} />
-      {explained ? (
-        <DeclineExplanation
-          code={item.statusReason ?? ""}
-          detail={item.declineDetail}
-          lead={t("cards.transactions.status.declined")}
-        />
-      ) : null}
-      <TransactionSplit item={item} />
-      {item.overflowAmount > 0 ? (
-        <div className={`tx__overflow${item.latestPaymentStatus === "payment_failed" ? " tx__overflow--failed" : ""}`}>
-          <span>
-            {t(
-              item.latestPaymentStatus === "payment_failed"
-                ? "cards.transactions.overflowFailed"
-                : "cards.transactions.overflowPaid",
-              {
-                amount: formatCents(item.overflowAmount),
-              },
-            )}
-          </span>
-          {item.latestPaymentStatus === "payment_failed" ? (
+      <span className={`tx__amount tx__amount--${item.debit ? "debit" : "none"}`}>{item.amount}</span>
+      {item.explanation ? <DeclineLines explanation={item.explanation} /> : null}
+      {item.split ? <SplitLines split={item.split} /> : null}
+      {item.overflow ? (
+        <div className={`tx__overflow${item.overflow.failed ? " tx__overflow--failed" : ""}`}>
+          <span>{item.overflow.words}</span>
+          {item.overflow.failed ? (
             <Form
               method="post"
-              action={href("/cards/:cardId/transactions/:authorizationId/retry", { cardId, authorizationId: item.id })}
+              action={href("/cards/:cardId/transactions/:authorizationId/retry", ids)}
               preventScrollReset
             >
               <button type="submit" className="button button--secondary button--small">
                 {t("cards.transactions.retry")}
-                <span className="visually-hidden">
-                  {" "}
-                  {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
-                </span>
+                <span className="visually-hidden"> {context}</span>
               </button>
             </Form>
           ) : null}
         </div>
       ) : null}
-      {item.canSwitchPaymentMethods && item.status === "approved" ? (
-        <Link
-          className="tx__report"
-          to={href("/cards/:cardId/transactions/:authorizationId/payment-methods", {
-            cardId,
-            authorizationId: item.id,
-          })}
-        >
-          {t("cards.switch.link")}{" "}
-          <span className="visually-hidden">
-            {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
-          </span>
-        </Link>
+      {item.canSwitch ? (
+        <AppLink className="tx__report" to={href("/cards/:cardId/transactions/:authorizationId/payment-methods", ids)}>
+          {t("cards.switch.link")} <span className="visually-hidden">{context}</span>
+        </AppLink>
       ) : null}
-      {canReport ? (
-        <Link
-          className="tx__report"
-          to={href("/cards/:cardId/transactions/:authorizationId/report", { cardId, authorizationId: item.id })}
-        >
-          {t("cards.transactions.report")}{" "}
-          <span className="visually-hidden">
-            {t("cards.transactions.reportContext", { merchant: item.merchantName, date })}
-          </span>
-        </Link>
+      {item.canReport ? (
+        <AppLink className="tx__report" to={href("/cards/:cardId/transactions/:authorizationId/report", ids)}>
+          {t("cards.transactions.report")} <span className="visually-hidden">{context}</span>
+        </AppLink>
       ) : null}
     </li>
   );
@@ -156,7 +128,7 @@ export function TransactionsPanel({
   nextId,
   frozenLimit,
   frozen,
-}: TransactionsPanelData) {
+}: TransactionsPanelView) {
   const { t } = useTranslation();
   const announcement = useRevealNewItems(
     items.map((item) => item.id),
@@ -202,7 +174,7 @@ export function TransactionsPanel({
         ) : (
           <ol className="tx-list" aria-label={t(`cards.transactions.listLabel.${tab}`)}>
             {items.map((item) => (
-              <TransactionItem key={item.id} item={item} cardId={cardId} reportable anchor="tx" />
+              <TransactionItem key={item.id} item={item} cardId={cardId} anchor="tx" />
             ))}
           </ol>
         )}
@@ -230,7 +202,7 @@ export function TransactionsPanel({
         ) : (
           <ol className="tx-list" aria-labelledby="reserved-title">
             {frozen.items.map((item) => (
-              <TransactionItem key={item.id} item={item} cardId={cardId} reportable={false} anchor="reserved" />
+              <TransactionItem key={item.id} item={item} cardId={cardId} anchor="reserved" />
             ))}
           </ol>
         )}

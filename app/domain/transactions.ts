@@ -105,3 +105,45 @@ export interface TransactionsPanelData {
 export interface ReportableTransaction extends CardTransaction {
   cardId: string;
 }
+
+/** A decline said in words (issue 30 §3): the cause after « Refusée », the figures, each wallet's and the saved card's line. */
+export interface DeclineExplanationView {
+  cause: string;
+  /** The figures beside a rule's reason; null without detail, or when they are the cause. */
+  figures: string | null;
+  /** Each wallet's line then the saved card's, when the engine recorded them; null otherwise. */
+  list: string[] | null;
+}
+
+/**
+ * One transaction of the card page's panel as it is shown, worded on the server (issue 35: the browser's code
+ * carries no date, money or decline wording): the words, the figures and what may be done with it.
+ */
+export interface TransactionRow {
+  id: string;
+  merchant: string;
+  city: string;
+  /** ISO 8601 (the `<time>` element's machine-readable date). */
+  at: string;
+  /** The date and time in Paris, as shown. */
+  date: string;
+  /** The amount in the direction the money went (issue 30 §5): signed when it left the wallets. */
+  amount: string;
+  debit: boolean;
+  /** Its status in words and the look of its status (a known status's name, else "other"); null when explained. */
+  status: { tone: string; words: string } | null;
+  /** Why it was declined, when the row is a decline with its reason. */
+  explanation: DeclineExplanationView | null;
+  /** Which wallets paid (or hold) how much: a heading and one line per wallet; null when none. */
+  split: { label: string; parts: string[] } | null;
+  /** What the saved card paid beyond the wallets, and whether that payment failed (then it can be retried). */
+  overflow: { words: string; failed: boolean } | null;
+  canSwitch: boolean;
+  canReport: boolean;
+}
+
+/** The transactions panel as the card page shows it (TransactionsPanelData worded by the server). */
+export interface TransactionsPanelView extends Omit<TransactionsPanelData, "items" | "frozen"> {
+  items: TransactionRow[];
+  frozen: Omit<TransactionPage, "items"> & { items: TransactionRow[] };
+}

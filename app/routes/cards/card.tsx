@@ -1,11 +1,10 @@
-import { useTranslation, type Translate } from "~/i18n";
+import { useTranslation } from "~/i18n";
 import { useEffect, useRef, type SyntheticEvent } from "react";
 import { href, Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/card";
 import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
-import { formatDate, todayInParis } from "~/domain/dates";
-import { formatCents } from "~/domain/money";
+import { todayInParis } from "~/domain/dates";
 import { accountContext, cardsOf } from "~/routes/+shared/auth.server";
 import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
@@ -14,7 +13,14 @@ import { LoadFailure } from "~/components/LoadFailure";
 import { availableCardLicences, getCardDetail } from "~/.server/services/cards";
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
-import { canUnlockPin, cardStates, isUndelivered, type CardState } from "~/domain/delivery";
+import {
+  cardName,
+  cardView,
+  requestTranslator,
+  transactionsView,
+  type CardStateView,
+} from "~/.server/services/cards-view";
+import { AppLink } from "~/components/AppLink";
 import { Icon, type IconName } from "~/components/Icon";
 import { transactionsQuery } from "~/domain/transactions";
 import { NewTabLink } from "~/components/NewTabLink";
@@ -51,9 +57,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
-  // The card's state in words that match its delivery (issue 30 §1): in preparation or in transit is not active.
-  const states = cardStates(card, todayInParis());
-  return { card, next: next ?? null, states, faqUrl: env.FAQ_URL, transactions, licences };
+  // The page arrives in words (cards-view.ts): its states match its delivery (issue 30 §1: in preparation or in
+  // transit is not active), its figures and dates are written, its declines explained.
+  const t = requestTranslator(context);
+  return {
+    card: cardView(t, card, todayInParis()),
+    next: next ? { id: next.id, name: t("cards.nextCard", { card: cardName(t, next) }) } : null,
+    faqUrl: env.FAQ_URL,
+    transactions: transactionsView(t, transactions),
+    addCard:
+      licences.physical + licences.virtual > 0
+        ? t("cards.addCard.available", { physical: licences.physical, virtual: licences.virtual })
+        : null,
+  };
 }
 
 /** A part of the card page that failed to load: said in the page's place, under the shell's navigation. */
@@ -107,7 +123,7 @@ function CardActions({ card, faqUrl }: { card: CardData; faqUrl: string }) {
         <Icon name="chevron-down" className="card-actions__chevron" />
       </summary>
       <ul className="card-menu">
-        {isUndelivered(card) ? (
+        {card.undelivered ? (
           <MenuLink to={href("/cards/:cardId/delivery", params)} icon="truck">
             {t("cards.menu.delivery")}
           </MenuLink>
@@ -116,7 +132,7 @@ function CardActions({ card, faqUrl }: { card: CardData; faqUrl: string }) {
           {t(card.type === "virtual" ? "cards.menu.revealDetails" : "cards.menu.revealPin")}
         </MenuLink>
         {/* Spec 000 §4: only once the PIN can be chosen again, on a card that has reached its holder. */}
-        {canUnlockPin(card) ? (
+        {card.canUnlockPin ? (
           <MenuLink to={href("/cards/:cardId/unlock-pin", params)} icon="unlock">
             {t("cards.menu.unlockPin")}
           </MenuLink>
@@ -155,7 +171,7 @@ function CardActions({ card, faqUrl }: { card: CardData; faqUrl: string }) {
   );
 }
 
-const STATE_LOOKS: Record<CardState["kind"], { icon: IconName; tone: "ok" | "info" | "danger" }> = {
+const STATE_LOOKS: Record<CardStateView["kind"], { icon: IconName; tone: "ok" | "info" | "danger" }> = {
   active: { icon: "check", tone: "ok" },
   frozen: { icon: "snowflake", tone: "info" },
   blocked: { icon: "ban", tone: "danger" },
@@ -164,33 +180,17 @@ const STATE_LOOKS: Record<CardState["kind"], { icon: IconName; tone: "ok" | "inf
   deliveryProblem: { icon: "warning", tone: "danger" },
 };
 
-/** Spec 000 §4's words for a state: the estimated date only while shipped with a date still ahead. */
-function stateWords(t: ReturnType<typeof useTranslation>["t"], state: CardState): string {
-  switch (state.kind) {
-    case "active":
-    case "frozen":
-    case "blocked":
-      return t(`cards.${state.kind}`);
-    case "preparing":
-      return t("cards.status.preparing");
-    case "shipped":
-      return state.eta ? t("cards.status.shippedEta", { date: formatDate(state.eta) }) : t("cards.status.shipped");
-    case "deliveryProblem":
-      return t(`cards.status.${state.status}`);
-  }
-}
-
 /** One state of the card in words (the icon and colour only repeat them: ACCESSIBILITY.md, "colour is never the only carrier"). */
-function CardStateLine({ state, cardId }: { state: CardState; cardId: string }) {
+function CardStateLine({ state, cardId }: { state: CardStateView; cardId: string }) {
   const { t } = useTranslation();
   const look = STATE_LOOKS[state.kind];
   // Spec 000 §4: a returned card is off the steps but not in the danger colour; canceled and failure are.
-  const tone = state.kind === "deliveryProblem" && state.status === "returned" ? "info" : look.tone;
+  const tone = state.returned ? "info" : look.tone;
   return (
     <p className={`card-status card-status--${tone}`}>
       <Icon name={look.icon} />
       <span>
-        {stateWords(t, state)}
+        {state.words}
         {state.kind === "deliveryProblem" ? (
           <>
             {" "}
@@ -205,13 +205,6 @@ function CardStateLine({ state, cardId }: { state: CardState; cardId: string }) 
 }
 
 /** What the card can spend (issue 30 §1: the first thing on a phone): the available balance big, then the rest. */
-/** What the card's reserved figure holds, its non-zero parts only: a phone's first screen has little room. */
-function reservedParts(t: Translate, { reservedParts: parts }: CardData["balances"]): string {
-  const values = { frozen: formatCents(parts.frozen), refundHolds: formatCents(parts.refundHolds) };
-  if (parts.frozen > 0 && parts.refundHolds > 0) return t("cards.reservedParts.both", values);
-  return t(parts.frozen > 0 ? "cards.reservedParts.frozen" : "cards.reservedParts.refundHolds", values);
-}
-
 function CardBalances({ balances }: { balances: CardData["balances"] }) {
   const { t } = useTranslation();
   return (
@@ -223,26 +216,26 @@ function CardBalances({ balances }: { balances: CardData["balances"] }) {
       <dl className="card-balances__list">
         <div className="card-balances__available">
           <dt>{t("cards.available")}</dt>
-          <dd>{formatCents(balances.available)}</dd>
+          <dd>{balances.available}</dd>
         </div>
         <div>
           <dt>{t("cards.reserved")}</dt>
-          <dd>{formatCents(balances.reserved)}</dd>
+          <dd>{balances.reserved}</dd>
         </div>
         <div>
           <dt>{t("cards.total")}</dt>
-          <dd>{formatCents(balances.total)}</dd>
+          <dd>{balances.total}</dd>
         </div>
       </dl>
       {/* One reserved figure, the wallet pages' (issue 30 §5): what it holds, when it holds anything. */}
-      {balances.reserved > 0 ? <p className="hint card-balances__note">{reservedParts(t, balances)}</p> : null}
+      {balances.reservedNote ? <p className="hint card-balances__note">{balances.reservedNote}</p> : null}
       {balances.hasUnlimited ? <p className="hint card-balances__note">{t("cards.unlimitedNote")}</p> : null}
     </section>
   );
 }
 
 /** Each linked wallet and what it can pay, in debit order (spec 000 §2: each links to its wallet page). */
-function LinkedWallets({ wallets }: { wallets: CardData["linkedWallets"] }) {
+function LinkedWallets({ wallets }: { wallets: CardData["wallets"] }) {
   const { t } = useTranslation();
   return (
     <section className="panel card-wallets" aria-labelledby="wallets-title">
@@ -257,10 +250,8 @@ function LinkedWallets({ wallets }: { wallets: CardData["linkedWallets"] }) {
           <ol className="card-wallets__list">
             {wallets.map((wallet) => (
               <li key={wallet.id}>
-                <Link to={href("/wallets/:walletId", { walletId: wallet.id })}>{wallet.name}</Link>
-                <span className="card-wallets__amount">
-                  {wallet.available === null ? t("cards.unlimited") : formatCents(wallet.available)}
-                </span>
+                <AppLink to={href("/wallets/:walletId", { walletId: wallet.id })}>{wallet.name}</AppLink>
+                <span className="card-wallets__amount">{wallet.amount}</span>
               </li>
             ))}
           </ol>
@@ -274,23 +265,23 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const click = useClickAttributes();
   const panel = useOutlet();
-  const { card, next, states, faqUrl, transactions, licences } = loaderData;
-  const cardName = t(card.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: card.lastFour });
+  const { card, next, faqUrl, transactions, addCard } = loaderData;
+  const cardName = card.name;
   return (
     <>
       <div className="card-page__head">
         <PageHeader title={cardName} namesDocument={!panel} />
         <div className="card-page__state">
-          {states.map((state) => (
+          {card.states.map((state) => (
             <CardStateLine key={state.kind} state={state} cardId={card.id} />
           ))}
-          <p className="card-page__funder">{t("cards.funder", { group: card.groupName })}</p>
+          <p className="card-page__funder">{card.funder}</p>
         </div>
       </div>
       <Outlet />
       <div className="card-page">
         <CardBalances balances={card.balances} />
-        <LinkedWallets wallets={card.linkedWallets} />
+        <LinkedWallets wallets={card.wallets} />
         {/* After the wallets on a phone (the menu still on its first screen, the image after it); on a desktop the
             image comes first in the left column, the menu under it (card-page.css). */}
         <div className="card-page__side">
@@ -305,10 +296,10 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
 
         <TransactionsPanel {...transactions} />
 
-        {licences.physical + licences.virtual > 0 ? (
+        {addCard ? (
           <section className="panel add-card" aria-labelledby="add-card-title">
             <h2 id="add-card-title">{t("cards.addCard.title")}</h2>
-            <p>{t("cards.addCard.available", { physical: licences.physical, virtual: licences.virtual })}</p>
+            <p>{addCard}</p>
             <p>
               <Link
                 to={href("/cards/:cardId/new-card", { cardId: card.id })}
@@ -324,11 +315,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
 
         {next ? (
           <p className="next-card">
-            <Link to={href("/cards/:cardId", { cardId: next.id })}>
-              {t("cards.nextCard", {
-                card: t(next.type === "virtual" ? "nav.virtualCard" : "nav.physicalCard", { lastFour: next.lastFour }),
-              })}
-            </Link>
+            <AppLink to={href("/cards/:cardId", { cardId: next.id })}>{next.name}</AppLink>
           </p>
         ) : null}
       </div>
