@@ -1,6 +1,5 @@
-import { PHONE_COUNTRIES } from "~/domain/countries";
 import { useTranslation } from "~/i18n";
-import { Field, Select } from "./Field";
+import { Field } from "./Field";
 import type { FieldMeta } from "./meta";
 
 /**
@@ -40,37 +39,6 @@ export function NewSecretPair({
       />
       <Field required field={confirmation} type="password" label={confirmationLabel} {...control} />
     </>
-  );
-}
-
-/**
- * A phone number: the country (its dialling code) then the national number, side by side. The number
- * is stored in international form by the route (`internationalPhone`). The form's defaults give the
- * country ("FR" unless known).
- */
-export function PhoneField({
-  country,
-  phone,
-  label,
-  hint,
-}: {
-  country: FieldMeta;
-  phone: FieldMeta;
-  label: string;
-  hint?: string;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className="phone-field">
-      <Select
-        required
-        field={country}
-        label={t("onboarding.profile.phoneCountry")}
-        autoComplete="tel-country-code"
-        options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.code} (${c.dial})` }))}
-      />
-      <Field required field={phone} type="tel" label={label} hint={hint} autoComplete="tel-national" maxLength={25} />
-    </div>
   );
 }
 

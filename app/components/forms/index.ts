@@ -22,7 +22,8 @@ export {
   type ChoiceOption,
   type ChoicesProps,
 } from "./Choices";
-export { NewSecretPair, PhoneField, OneTimeCodeField } from "./Secrets";
+export { NewSecretPair, OneTimeCodeField } from "./Secrets";
+export { PhoneField } from "./PhoneField";
 export { ChooseNewPassword } from "./ChooseNewPassword";
 export { ErrorSummary, summaryErrors, type SummaryError, type SummaryField } from "./ErrorSummary";
 export { useReplyKey, type FieldMeta } from "./meta";
