@@ -1,4 +1,5 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
+import { AppLink } from "~/components/AppLink";
 import { useTranslation } from "~/i18n";
 import { formatDate, formatDateTime } from "~/domain/dates";
 import { formatCents } from "~/domain/money";
@@ -225,13 +226,12 @@ export function WalletTransactions({ data }: { data: WalletTransactionsData }) {
           </ol>
           {data.frozenNextId ? (
             <p>
-              <Link
+              <AppLink
                 to={`${query(data.limit, data.frozenLimit + data.frozenPageSize)}#wtx-${data.frozenNextId}`}
                 className="link-action"
-                preventScrollReset
               >
                 {t("wallets.transactions.moreFrozen")}
-              </Link>
+              </AppLink>
             </p>
           ) : null}
         </>
@@ -246,13 +246,12 @@ export function WalletTransactions({ data }: { data: WalletTransactionsData }) {
           </ol>
           {data.processedNextId ? (
             <p>
-              <Link
+              <AppLink
                 to={`${query(data.limit + data.pageSize, data.frozenLimit)}#wtx-${data.processedNextId}`}
                 className="link-action"
-                preventScrollReset
               >
                 {t("wallets.transactions.more")}
-              </Link>
+              </AppLink>
             </p>
           ) : null}
         </>

@@ -40,36 +40,46 @@ interface FundRows {
 /**
  * The funds of these wallets in four queries (none without a wallet): their balances and credit limits through
  * their wallet_id indexes, and what payments and refunds hold as sums the database makes through the
- * (wallet_id, status…) indexes (migrations 010, 024): never a wallet's whole history.
+ * (wallet_id, status…) indexes (migrations 010, 024): never a wallet's whole history. `held`: those sums already
+ * read with the wallets (the wallet page's one query), then two queries.
  */
-async function loadFundRows(db: DB, ids: string[]): Promise<FundRows> {
+async function loadFundRows(db: DB, ids: string[], held?: HeldSums[]): Promise<FundRows> {
   if (ids.length === 0) return { balances: [], creditLimits: [], frozen: new Map(), reserved: new Map() };
   const [balances, creditLimits, frozen, reservations] = await Promise.all([
     db.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", ids).execute(),
     db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).orderBy("credit_started_at").execute(),
-    db
-      .selectFrom("wallet_transactions")
-      .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("amount")])
-      .where("wallet_id", "in", ids)
-      .where("status", "=", "frozen")
-      .groupBy("wallet_id")
-      .execute(),
-    db
-      .selectFrom("wallet_reservations")
-      .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("amount")])
-      .where("wallet_id", "in", ids)
-      .where("status", "=", "held")
-      .groupBy("wallet_id")
-      .execute(),
+    held ??
+      db
+        .selectFrom("wallet_transactions")
+        .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("frozen_sum")])
+        .where("wallet_id", "in", ids)
+        .where("status", "=", "frozen")
+        .groupBy("wallet_id")
+        .execute(),
+    held ??
+      db
+        .selectFrom("wallet_reservations")
+        .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("held_sum")])
+        .where("wallet_id", "in", ids)
+        .where("status", "=", "held")
+        .groupBy("wallet_id")
+        .execute(),
   ]);
   // PostgreSQL's sum of integers is a bigint, which its driver reads as a string. A frozen withdrawal is negative
   // on the wallet: what it holds is its opposite (0 rather than -0).
   return {
     balances,
     creditLimits,
-    frozen: new Map(frozen.map((r) => [r.wallet_id, 0 - Number(r.amount) || 0])),
-    reserved: new Map(reservations.map((r) => [r.wallet_id, Number(r.amount)])),
+    frozen: new Map(frozen.map((r) => [r.wallet_id, 0 - Number(r.frozen_sum) || 0])),
+    reserved: new Map(reservations.map((r) => [r.wallet_id, Number(r.held_sum) || 0])),
   };
+}
+
+/** What frozen payments and refund holds take from a wallet, as sums read with the wallet (heldSums). */
+interface HeldSums {
+  wallet_id: string;
+  frozen_sum: number | string | null;
+  held_sum: number | string | null;
 }
 
 /** One wallet's funds from the rows read for several. */
@@ -397,8 +407,8 @@ export async function listWalletTransactions(
 }
 
 /**
- * Both lists of a wallet the caller has found to be the user's, in two queries through the (wallet_id, status,
- * created_at, id) index (migration 032): each reads its `limit + 1` newest rows and no more, whatever the
+ * Both lists of a wallet the caller has found to be the user's, in one statement of two reads through the
+ * (wallet_id, status, created_at, id) index (migration 032): each reads its `limit + 1` newest rows and no more, whatever the
  * wallet's history. The limits are the URL's, already capped (clampLimit).
  */
 async function transactionPages(
@@ -406,17 +416,27 @@ async function transactionPages(
   walletId: string,
   limits: { processed: number; frozen: number },
 ): Promise<WalletTransactionPages> {
+  // Each list is a subquery of its own (SQLite takes no ORDER BY or LIMIT on a compound's arms), both in one statement.
   const page = (status: "processed" | "frozen", limit: number) =>
     db
-      .selectFrom("wallet_transactions")
-      .select(["id", "amount", "main_comment", "merchant_name", "created_at"])
-      .where("wallet_id", "=", walletId)
-      .where("status", "=", status)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(limit + 1)
-      .execute();
-  const [processed, frozen] = await Promise.all([page("processed", limits.processed), page("frozen", limits.frozen)]);
+      .selectFrom(
+        db
+          .selectFrom("wallet_transactions")
+          .select(["id", "amount", "main_comment", "merchant_name", "created_at", "status"])
+          .where("wallet_id", "=", walletId)
+          .where("status", "=", status)
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .limit(limit + 1)
+          .as("t"),
+      )
+      .selectAll();
+  const rows = await page("processed", limits.processed).unionAll(page("frozen", limits.frozen)).execute();
+  // Each arm keeps its order in the compound's result, but nothing says so: ordered again here, newest first.
+  const newest = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
+    a.created_at !== b.created_at ? (a.created_at > b.created_at ? -1 : 1) : a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
+  const processed = rows.filter((r) => r.status === "processed").sort(newest);
+  const frozen = rows.filter((r) => r.status === "frozen").sort(newest);
   const view = (rows: typeof processed, negate: boolean) =>
     rows.map((r) => ({
       id: r.id,
@@ -446,9 +466,9 @@ export interface WalletPage {
 }
 
 /**
- * A wallet's page in eight or nine queries whatever the user's history: the user's wallets with their funder's
- * Sunday rule (one), their funds (four, loadFundRows), this wallet's two lists (transactionPages), the licences,
- * and — for a wallet with a daily limit or a meal wallet — what was paid today (one, through the
+ * A wallet's page in five or six queries whatever the user's history: the user's wallets with their funder's
+ * Sunday rule and what payments and refunds hold on each (one), their balances and credit limits (two,
+ * loadFundRows), this wallet's two lists (one, transactionPages), the licences, and — for a wallet with a daily limit or a meal wallet — what was paid today (one, through the
  * (wallet_id, created_at) index: a day's movements). `firstWalletId` alone when the wallet is not the user's (or
  * does not exist): where the page sends them.
  */
@@ -459,15 +479,41 @@ export async function walletPage(
   limits: { processed: number; frozen: number },
   now = new Date(),
 ): Promise<{ firstWalletId: string | null; page: WalletPage | null }> {
+  // With what payments and refunds hold on each, summed through the (wallet_id, status…) indexes (loadFundRows).
   const wallets = await db
     .selectFrom("wallets as w")
     .innerJoin("groups as g", "g.id", "w.group_id")
     .selectAll("w")
-    .select("g.meal_sunday_workers")
+    .select((eb) => [
+      "g.meal_sunday_workers",
+      "w.id as wallet_id",
+      eb
+        .selectFrom("wallet_transactions as wt")
+        .select((sub) => sub.fn.sum<number | string>("wt.amount").as("s"))
+        .whereRef("wt.wallet_id", "=", "w.id")
+        .where("wt.status", "=", "frozen")
+        .as("frozen_sum"),
+      eb
+        .selectFrom("wallet_reservations as wr")
+        .select((sub) => sub.fn.sum<number | string>("wr.amount").as("s"))
+        .whereRef("wr.wallet_id", "=", "w.id")
+        .where("wr.status", "=", "held")
+        .as("held_sum"),
+    ])
     .where("w.user_id", "=", userId)
-    .orderBy("w.created_at")
-    .orderBy("w.name")
     .execute();
+  // listWallets' order (creation, then name), made here: a sort in a query reading movements would read as a history's.
+  wallets.sort((a, b) =>
+    a.created_at !== b.created_at
+      ? a.created_at < b.created_at
+        ? -1
+        : 1
+      : a.name < b.name
+        ? -1
+        : a.name > b.name
+          ? 1
+          : 0,
+  );
   const wallet = wallets.find((w) => w.id === walletId);
   if (!wallet) return { firstWalletId: wallets[0]?.id ?? null, page: null };
   const meal = wallet.wallet_type === "meal";
@@ -478,6 +524,7 @@ export async function walletPage(
     loadFundRows(
       db,
       wallets.map((w) => w.id),
+      wallets,
     ),
     transactionPages(db, wallet.id, limits),
     availableWalletLicences(db, userId),

@@ -1,4 +1,5 @@
-import { data, NavLink, Outlet } from "react-router";
+import { data, Outlet, useLocation } from "react-router";
+import { AppLink, currentFor } from "~/components/AppLink";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/layout";
 import { planFeaturesOf, planTabOf, planTabs } from "~/domain/plans";
@@ -20,6 +21,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export default function PlansLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   return (
     <div className="plans">
       <div className="toolbar">
@@ -30,9 +32,9 @@ export default function PlansLayout({ loaderData }: Route.ComponentProps) {
           <ul className="tabs">
             {loaderData.tabs.map((tab) => (
               <li key={tab.id}>
-                <NavLink to={tab.path} className="tabs__link">
+                <AppLink to={tab.path} className="tabs__link" aria-current={currentFor(pathname, tab.path)}>
                   {t(tab.label)}
-                </NavLink>
+                </AppLink>
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { href, Link, Outlet, useOutlet } from "react-router";
 import { requirePlanFeature } from "~/routes/+shared/features.server";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/list";
+import { AppLink } from "~/components/AppLink";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { LoadFailure } from "~/components/LoadFailure";
 import { RefundItemsSkeleton, RefundTypesSkeleton, useShownSkeleton } from "~/components/Skeletons";
@@ -83,14 +84,14 @@ export default function RefundsPage({ loaderData }: Route.ComponentProps) {
         <ul className="tabs" aria-label={t("refunds.list.tabsLabel")}>
           {TABS.map((name) => (
             <li key={name}>
-              <Link
+              {/* Plain links (AppLink): their hash, an element of the page, is where the scroll goes. */}
+              <AppLink
                 to={href({ tab: name, page: 1 }, "expense-requests")}
                 className="tabs__link"
                 aria-current={tab === name ? "page" : undefined}
-                preventScrollReset
               >
                 {t(name === "finished" ? "refunds.list.finished" : "refunds.list.inProgress")}
-              </Link>
+              </AppLink>
             </li>
           ))}
         </ul>
@@ -110,9 +111,9 @@ export default function RefundsPage({ loaderData }: Route.ComponentProps) {
         )}
         {hasMore && nextItem ? (
           <p>
-            <Link className="link-action" to={href({ tab, page: page + 1 }, `exr-${nextItem.id}`)} preventScrollReset>
+            <AppLink className="link-action" to={href({ tab, page: page + 1 }, `exr-${nextItem.id}`)}>
               {t("refunds.list.more")}
-            </Link>
+            </AppLink>
           </p>
         ) : null}
       </section>
@@ -159,9 +160,9 @@ function RefundItem({ item }: { item: RefundListItem }) {
           {item.media.map((m) => (
             <li key={m.id}>
               {/* A download served by the portal (owner only); reloadDocument: not a page of the app. */}
-              <Link to={href("/plans/expense-requests/receipts/:fileId", { fileId: m.id })} reloadDocument>
+              <AppLink to={href("/plans/expense-requests/receipts/:fileId", { fileId: m.id })} reloadDocument>
                 {t("refunds.list.receipt", { number: m.number })}
-              </Link>
+              </AppLink>
             </li>
           ))}
         </ul>

@@ -1,4 +1,4 @@
-import { href, NavLink } from "react-router";
+import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wallet";
 import { PageHeader } from "~/components/PageHeader";
@@ -71,16 +71,18 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
         <ul className="wallet-strip">
           {strip.map((w) => (
             <li key={w.id}>
-              <NavLink
+              {/* The wallet shown is this page's own: its link is current without matching the location. */}
+              <Link
                 to={href("/wallets/:walletId", { walletId: w.id })}
                 className="wallet-strip__link"
+                aria-current={w.id === wallet.id ? "page" : undefined}
                 preventScrollReset
               >
                 <span className="wallet-strip__name">{w.name}</span>
                 <span className="wallet-strip__amount">
                   {w.available === null ? t("wallets.unlimited") : formatCents(w.available)}
                 </span>
-              </NavLink>
+              </Link>
             </li>
           ))}
         </ul>
