@@ -1,6 +1,8 @@
+import { sql } from "kysely";
 import type { DB } from "../db";
-import { sumReserved, type ReservedParts, type WalletSummary } from "~/domain/wallets";
-import { linkedWalletSummaries } from "./wallets";
+import { todayInParis } from "~/domain/dates";
+import { reservedAmounts, sumReserved, walletBalance, type ReservedParts, type WalletSummary } from "~/domain/wallets";
+import { loadWalletFunds } from "./wallets";
 
 export interface CardListItem {
   id: string;
@@ -54,20 +56,109 @@ export async function listCards(db: DB, userId: string): Promise<CardListItem[]>
   return [...items.filter((c) => !c.blocked), ...items.filter((c) => c.blocked)];
 }
 
-/** One card of this user, or null for an unknown id or someone else's card. */
-export async function getCardDetail(db: DB, userId: string, cardId: string): Promise<CardDetail | null> {
-  const card = await db
+/** Card licences the user can still use, by type (spec 000 §2: the add-card area shows when any remain). */
+export interface CardLicences {
+  physical: number;
+  virtual: number;
+}
+
+/**
+ * The card's row, its funder's name and, when asked, the person's unused card licences counted beside it (one query:
+ * the licences through their (user_id, license_type) index). Scoped to the user: someone else's card is no row.
+ */
+function cardRow(db: DB, userId: string, cardId: string, licences: boolean) {
+  const unused = (type: string) =>
+    sql<number>`(select count(*) from licences where licences.user_id = ${userId} and licences.license_type = ${type} and licences.used_at is null)`;
+  return db
     .selectFrom("cards")
     .innerJoin("groups", "groups.id", "cards.group_id")
-    .selectAll("cards")
-    .select("groups.name as group_name")
+    .select([
+      "cards.id",
+      "cards.type",
+      "cards.last_four",
+      "cards.status",
+      "cards.brand",
+      "cards.frozen",
+      "cards.shipping_status",
+      "cards.shipping_eta",
+      "cards.pin_can_update",
+      "groups.name as group_name",
+    ])
+    .$if(licences, (query) =>
+      query.select([unused("physical_card").as("physical_licences"), unused("virtual_card").as("virtual_licences")]),
+    )
     .where("cards.id", "=", cardId)
     .where("cards.user_id", "=", userId)
     .executeTakeFirst();
+}
+
+/**
+ * The wallets linked to this card of this user, in the card's debit order, with what they hold: the links and the
+ * wallets in one query, then their funds (`loadWalletFunds`, four queries), summed as the wallet pages sum them.
+ */
+async function linkedWallets(db: DB, userId: string, cardId: string): Promise<WalletSummary[]> {
+  const wallets = await db
+    .selectFrom("card_wallets")
+    .innerJoin("wallets", "wallets.id", "card_wallets.wallet_id")
+    .select(["wallets.id", "wallets.name", "wallets.wallet_type", "wallets.unlimited"])
+    .where("card_wallets.card_id", "=", cardId)
+    .where("wallets.user_id", "=", userId)
+    .orderBy("card_wallets.position")
+    .execute();
+  const funds = await loadWalletFunds(
+    db,
+    wallets.map((w) => w.id),
+  );
+  const today = todayInParis();
+  return wallets.map((w) => {
+    const { balances, creditLimits, frozen, reserved } = funds(w.id);
+    const balance = walletBalance({ unlimited: w.unlimited === 1, today, balances, creditLimits });
+    const held = reservedAmounts({ frozen, refundHolds: reserved });
+    return {
+      id: w.id,
+      name: w.name,
+      walletType: w.wallet_type,
+      available: balance === null ? null : balance - held.reserved,
+      ...held,
+    };
+  });
+}
+
+/** One card of this user, or null for an unknown id or someone else's card. */
+export async function getCardDetail(db: DB, userId: string, cardId: string): Promise<CardDetail | null> {
+  return (await readCardDetail(db, userId, cardId, false))?.card ?? null;
+}
+
+/**
+ * The card page's reads (issue 35): the card with its linked wallets, and the person's unused card licences counted in
+ * the card's own query. Null for an unknown id or someone else's card.
+ */
+export async function getCardPage(
+  db: DB,
+  userId: string,
+  cardId: string,
+): Promise<{ card: CardDetail; licences: CardLicences } | null> {
+  return readCardDetail(db, userId, cardId, true);
+}
+
+async function readCardDetail(db: DB, userId: string, cardId: string, withLicences: boolean) {
+  // The card and its wallets at once: the wallets' query is scoped to the user too (none for someone else's card).
+  const [card, wallets] = await Promise.all([
+    cardRow(db, userId, cardId, withLicences),
+    linkedWallets(db, userId, cardId),
+  ]);
   if (!card) return null;
+  const licences = card as { physical_licences?: number | string; virtual_licences?: number | string };
+  return {
+    card: cardDetailOf(card, wallets),
+    // PostgreSQL's count is a bigint, which its driver reads as a string.
+    licences: { physical: Number(licences.physical_licences ?? 0), virtual: Number(licences.virtual_licences ?? 0) },
+  };
+}
 
-  const linkedWallets = await linkedWalletSummaries(db, userId, card.id);
+type CardRow = NonNullable<Awaited<ReturnType<typeof cardRow>>>;
 
+function cardDetailOf(card: CardRow, linkedWallets: WalletSummary[]): CardDetail {
   // The card's figures are its wallets' figures summed, so that they agree with the wallet pages: what a wallet
   // holds back (its pending card payments, this card's or another's, and its refund holds) is one reading.
   const counted = linkedWallets.filter((w) => w.available !== null);
@@ -122,7 +213,7 @@ export async function getShippingAddress(db: DB, userId: string, cardId: string)
 }
 
 /** Card licences the user can still use, by type (spec 000 §2: the add-card area shows when any remain). */
-export async function availableCardLicences(db: DB, userId: string): Promise<{ physical: number; virtual: number }> {
+export async function availableCardLicences(db: DB, userId: string): Promise<CardLicences> {
   const rows = await db
     .selectFrom("licences")
     .select(["license_type"])

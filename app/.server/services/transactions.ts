@@ -44,7 +44,18 @@ interface RowFilter {
 function rowsOf(db: DB, cardId: string, filter: RowFilter, count: number) {
   let query = db
     .selectFrom("card_authorizations")
-    .selectAll()
+    .select(LISTED_COLUMNS)
+    // The latest status of its payment intents (a saved card's overflow), newest first through their index.
+    .select((eb) =>
+      eb
+        .selectFrom("payment_intents")
+        .select("payment_intents.latest_status")
+        .whereRef("payment_intents.authorization_id", "=", "card_authorizations.id")
+        .orderBy("payment_intents.created_at", "desc")
+        .orderBy("payment_intents.id", "desc")
+        .limit(1)
+        .as("latest_payment_status"),
+    )
     .where("card_id", "=", cardId)
     .where("frozen", "=", filter.frozen);
   if (filter.settled !== undefined) query = query.where("has_card_transactions", "=", filter.settled);
@@ -68,43 +79,39 @@ async function sectionRows(db: DB, cardId: string, section: Section, limit: numb
   return [...waiting, ...(await rowsOf(db, cardId, { frozen: 0, settled: 1 }, limit + 1 - waiting.length))];
 }
 
-type AuthorizationRow = Selectable<CardAuthorizationTable>;
+/** What a transaction shows of its row (the listed rows read these only). */
+const LISTED_COLUMNS = [
+  "id",
+  "merchant_name",
+  "merchant_city",
+  "merchant_country",
+  "amount",
+  "transaction_at",
+  "has_card_transactions",
+  "status_name",
+  "status_reason",
+  "decline_detail",
+  "overflow_amount",
+  "can_switch_payment_methods",
+] as const;
+
+type AuthorizationRow = Pick<Selectable<CardAuthorizationTable>, (typeof LISTED_COLUMNS)[number]>;
+type ListedRow = AuthorizationRow & { latest_payment_status: string | null };
 
 /**
- * What the listed rows show besides themselves: each one's wallet parts and the latest status of its payment
- * intents. Two queries for every row of the request (both sections of the panel at once), not one per item.
+ * What the listed rows show besides themselves: each one's wallet parts, in one query for every row of the request
+ * (both sections of the panel at once), not one per item. The latest status of its payment intents came with the row.
  */
-async function detailsOf(db: DB, rows: AuthorizationRow[]) {
-  const ids = [...new Set(rows.map((r) => r.id))];
-  const [parts, intents] = await Promise.all([
-    walletPartsOf(db, ids),
-    ids.length === 0
-      ? []
-      : db
-          .selectFrom("payment_intents")
-          .select(["authorization_id", "latest_status"])
-          .where("authorization_id", "in", ids)
-          .orderBy("created_at", "desc")
-          .orderBy("id", "desc")
-          .execute(),
-  ]);
-  const latest = new Map<string, string>();
-  // Newest first: the first intent seen for an authorization is its latest.
-  for (const intent of intents)
-    if (!latest.has(intent.authorization_id)) latest.set(intent.authorization_id, intent.latest_status);
-  return { parts, latest };
+async function detailsOf(db: DB, rows: ListedRow[]) {
+  return { parts: await walletPartsOf(db, [...new Set(rows.map((r) => r.id))]) };
 }
 
 /** A section's page from its rows (one more than the page: it tells whether there is a next page, and where). */
-function pageOf(
-  rows: AuthorizationRow[],
-  limit: number,
-  details: Awaited<ReturnType<typeof detailsOf>>,
-): TransactionPage {
+function pageOf(rows: ListedRow[], limit: number, details: Awaited<ReturnType<typeof detailsOf>>): TransactionPage {
   return {
     items: rows
       .slice(0, limit)
-      .map((r) => toTransaction(r, details.latest.get(r.id) ?? null, details.parts.get(r.id) ?? [])),
+      .map((r) => toTransaction(r, r.latest_payment_status ?? null, details.parts.get(r.id) ?? [])),
     hasMore: rows.length > limit,
     nextId: rows[limit]?.id ?? null,
   };

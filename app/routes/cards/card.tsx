@@ -10,7 +10,7 @@ import { getPlatform } from "~/.server/platform";
 import { redirectWithFlash } from "~/routes/+shared/request.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
 import { LoadFailure } from "~/components/LoadFailure";
-import { availableCardLicences, getCardDetail } from "~/.server/services/cards";
+import { getCardPage } from "~/.server/services/cards";
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
 import {
@@ -40,9 +40,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // The person's cards are the request's one listing (the layout's navigation reads the same): it says whether the
   // card is theirs, so the reads below need no ownership query of their own, and which card comes next.
   const cards = await cardsOf(context, db, account.id).catch(failedTo("nav.fetchCardsFailed"));
-  const [card, transactions, licences] = await Promise.all([
-    // The card's detail is its linked wallets and the balances they make.
-    getCardDetail(db, account.id, params.cardId).catch(failedTo("cards.actions.fetchLinkedWalletsFailed")),
+  const [page, transactions] = await Promise.all([
+    // The card's detail is its linked wallets and the balances they make; the unused licences are counted beside it.
+    getCardPage(db, account.id, params.cardId).catch(failedTo("cards.actions.fetchLinkedWalletsFailed")),
     loadTransactionsForCard(
       db,
       account.id,
@@ -50,11 +50,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       transactionsQuery(new URL(request.url).searchParams),
       cards,
     ).catch(failedTo("cards.actions.fetchCardTransactionsFailed")),
-    availableCardLicences(db, account.id),
   ]);
   // Unknown or someone else's card: back to the list, never a hint that the id exists (spec 000 §8).
-  if (!card || !transactions)
+  if (!page || !transactions)
     throw await redirectWithFlash(request, "/cards", { kind: "error", message: "cards.notFound" });
+  const { card, licences } = page;
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
   // The page arrives in words (cards-view.ts): its states match its delivery (issue 30 §1: in preparation or in
