@@ -52,8 +52,10 @@ function appLinkOf(event: MouseEvent): HTMLAnchorElement | null {
 }
 
 /**
- * The one click listener of every AppLink (decision 0076), on `window` so that it runs after React's own
- * handlers (a link's `onClick` may prevent the navigation). The address is navigated as React Router's
+ * The one click listener of every AppLink (decision 0076), on `document`: after React's own handlers (React
+ * listens on the document it hydrated, and did so first: a link's `onClick` may prevent the navigation), before
+ * the listeners on `window` that read whether JavaScript navigated (TagManager's beacon for a link's `ping`,
+ * which the browser sends only for its own navigations). The address is navigated as React Router's
  * <Link> does: a link to the page shown replaces it in the history, scroll and focus are the router's and
  * the root's (useFocusHeadingOnNavigation), as for any navigation.
  */
@@ -68,7 +70,7 @@ export function useAppLinkNavigation() {
       const here = window.location.pathname + window.location.search + window.location.hash;
       void navigate(path, { replace: path === here });
     };
-    window.addEventListener("click", onClick);
-    return () => window.removeEventListener("click", onClick);
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
   }, [navigate]);
 }
