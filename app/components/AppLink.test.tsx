@@ -24,6 +24,16 @@ test("a document to load is a plain link the click listener leaves to the browse
   ).toBe('<a href="/receipts/1">reçu</a>');
 });
 
+test("a link that keeps the page's scroll (a panel, a tab) says so to the listener", () => {
+  expect(
+    renderToStaticMarkup(
+      <AppLink to="/cards/c1?panel=pin" preventScrollReset>
+        PIN
+      </AppLink>,
+    ),
+  ).toBe('<a href="/cards/c1?panel=pin" data-discover="app" data-keep-scroll="">PIN</a>');
+});
+
 test("a navigation link is the current page on its page and the pages below it, as React Router's NavLink", () => {
   expect(currentFor("/cards/c1", "/cards/c1")).toBe("page");
   expect(currentFor("/cards/c1/stop", "/cards/c1")).toBe("page");

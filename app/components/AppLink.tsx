@@ -14,6 +14,8 @@ type AppLinkProps = Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "href"> 
   to: string;
   /** A document to load rather than a page of the app (a download, a page whose scripts must start again). */
   reloadDocument?: boolean;
+  /** The page keeps its scroll (a panel opened over it, a tab of a list): written `data-keep-scroll`. */
+  preventScrollReset?: boolean;
 };
 
 /**
@@ -21,9 +23,14 @@ type AppLinkProps = Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "href"> 
  * address with hooks on every render, on the server too; this one costs what an `<a>` costs. Once the page
  * is hydrated, `useAppLinkNavigation` (installed once by the root) turns its clicks into client navigations.
  */
-export function AppLink({ to, reloadDocument, children, ...rest }: AppLinkProps) {
+export function AppLink({ to, reloadDocument, preventScrollReset, children, ...rest }: AppLinkProps) {
   return (
-    <a {...rest} href={to} data-discover={reloadDocument ? undefined : APP_LINK}>
+    <a
+      {...rest}
+      href={to}
+      data-discover={reloadDocument ? undefined : APP_LINK}
+      data-keep-scroll={preventScrollReset ? "" : undefined}
+    >
       {children}
     </a>
   );
@@ -56,8 +63,8 @@ function appLinkOf(event: MouseEvent): HTMLAnchorElement | null {
  * listens on the document it hydrated, and did so first: a link's `onClick` may prevent the navigation), before
  * the listeners on `window` that read whether JavaScript navigated (TagManager's beacon for a link's `ping`,
  * which the browser sends only for its own navigations). The address is navigated as React Router's
- * <Link> does: a link to the page shown replaces it in the history, scroll and focus are the router's and
- * the root's (useFocusHeadingOnNavigation), as for any navigation.
+ * <Link> does: a link to the page shown replaces it in the history, `data-keep-scroll` is its
+ * `preventScrollReset`, scroll and focus are otherwise the router's and the root's (useFocusHeadingOnNavigation).
  */
 export function useAppLinkNavigation() {
   const navigate = useNavigate();
@@ -68,7 +75,7 @@ export function useAppLinkNavigation() {
       event.preventDefault();
       const path = anchor.pathname + anchor.search + anchor.hash;
       const here = window.location.pathname + window.location.search + window.location.hash;
-      void navigate(path, { replace: path === here });
+      void navigate(path, { replace: path === here, preventScrollReset: anchor.hasAttribute("data-keep-scroll") });
     };
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);
