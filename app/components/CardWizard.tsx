@@ -37,14 +37,6 @@ interface CardWizardProps {
 const stepLink = (base: string, step: WizardStep, requestId: string) =>
   `${base}?step=${step}&request=${encodeURIComponent(requestId)}`;
 
-/** True when the wizard's answer has errors to show (the page's title then starts with "Erreur : "). */
-export function wizardInvalid(view: WizardView, actionData: WizardActionData | undefined): boolean {
-  return (
-    Boolean(view.notice) ||
-    Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e && e.length > 0))
-  );
-}
-
 export function CardWizard({ view: loaded, actionData, base, cancelTo }: CardWizardProps) {
   const { t } = useTranslation();
   // After the issuer did not answer, the form sends the same request again (the same idempotency key, so at most one

@@ -1,24 +1,39 @@
+import { lazy } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n";
-import { formatKilometres } from "~/domain/allowances";
-import { formatDate, formatMonth } from "~/domain/dates";
-import { formatCents } from "~/domain/money";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
-import { SubscriptionSteps } from "./SubscriptionSteps";
-import { DistanceSteps } from "./DistanceSteps";
-import {
-  CLOSE_INTENT,
-  type AllowanceFlow,
-  type AllowanceReply,
-  type AllowanceSummaryView,
-  type FrameView,
-} from "./wizard";
+import { CLOSE_INTENT, type AllowanceFlow, type AllowanceReply, type FrameView } from "./wizard";
 
 /**
  * The allowance wizards' frame inside its panel (routes/allowances/wizard.tsx): the type choice, the
  * notice for a type not allowed, an allowance already asked for (read-only), the close confirmation, and
  * the steps of the draft's flow (DistanceSteps for carpooling and bicycle, SubscriptionSteps).
+ *
+ * Each flow's steps, and the read-only panel, are a file of their own (decision 0080): the page loads the one
+ * it shows, with the forms' code when it has forms. The server renders it whole inside the route's Suspense
+ * (entry.server.tsx writes finished boundaries in place), so the page is the same without JavaScript; with
+ * it, the file the server's HTML names (`data-wizard-part`) is asked for as soon as this module runs, before
+ * hydration, and the part hydrates with the page when it has come (a file gone after a deploy reloads the
+ * page, decision 0066).
  */
+/** Each part's file, by the name its HTML gives itself (`data-wizard-part`). */
+const PARTS = {
+  distance: () => import("./DistanceSteps"),
+  subscription: () => import("./SubscriptionSteps"),
+  allowance: () => import("./AllowanceReadOnly"),
+};
+const Distance = lazy(() => PARTS.distance().then(({ DistanceSteps }) => ({ default: DistanceSteps })));
+const Subscription = lazy(() => PARTS.subscription().then(({ SubscriptionSteps }) => ({ default: SubscriptionSteps })));
+const ReadOnly = lazy(() => PARTS.allowance().then(({ ReadOnly }) => ({ default: ReadOnly })));
+
+/*
+ * Before hydration (the page's scripts run once the server's HTML is in the document): the file of the part the
+ * server rendered is asked for at once, beside the catalogue's request, rather than when hydration reaches the
+ * part. Nothing on the server, nor when this module comes with a navigation (the part is not in the page yet).
+ */
+if (typeof document !== "undefined")
+  for (const element of document.querySelectorAll<HTMLElement>("[data-wizard-part]"))
+    PARTS[element.dataset.wizardPart as keyof typeof PARTS]?.().catch(() => undefined);
 
 /** True when the page shows errors (its title then starts with "Erreur : "). */
 export function allowanceWizardInvalid(actionData: AllowanceReply | undefined): boolean {
@@ -58,9 +73,9 @@ export function AllowanceWizard({ view, actionData }: { view: FrameView; actionD
     case "confirmClose":
       return <CloseConfirmation view={view} />;
     case "distance":
-      return <DistanceSteps wizard={view} lastResult={replyFor(actionData, view.kind, view.step)} />;
+      return <Distance wizard={view} lastResult={replyFor(actionData, view.kind, view.step)} />;
     case "subscription":
-      return <SubscriptionSteps wizard={view} lastResult={replyFor(actionData, view.kind, view.step)} />;
+      return <Subscription wizard={view} lastResult={replyFor(actionData, view.kind, view.step)} />;
   }
 }
 
@@ -102,106 +117,6 @@ function NotAllowed({ closeTo }: { closeTo: string }) {
         </Link>
       </div>
     </>
-  );
-}
-
-/** An allowance already asked for: its figures, and how they were reached, in words. */
-function ReadOnly({ allowance: a }: { allowance: AllowanceSummaryView }) {
-  const { t } = useTranslation();
-  const row = (label: string, value: React.ReactNode) => (
-    <div>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
-  return (
-    <div className="refund-wizard">
-      <dl className="summary-list">
-        {row(t("allowanceWizard.summary.type"), t(`allowances.types.${a.type}`))}
-        {row(t("allowanceWizard.summary.group"), a.groupName)}
-        {row(t("allowanceWizard.readOnly.status"), t(`allowances.status.${a.status}`, { defaultValue: a.status }))}
-        {a.refusalReason ? row(t("allowanceWizard.readOnly.refusalReason"), a.refusalReason) : null}
-        {row(
-          t("allowanceWizard.readOnly.period"),
-          t("allowanceWizard.readOnly.periodValue", { start: formatDate(a.startAt), end: formatDate(a.endsAt) }),
-        )}
-        {a.travelRole ? row(t("allowanceWizard.summary.role"), t(`allowances.travelRoles.${a.travelRole}`)) : null}
-        {row(t("allowanceWizard.summary.allowance"), <strong>{formatCents(a.amount)}</strong>)}
-        {row(
-          t("allowanceWizard.readOnly.how"),
-          a.type === "subscription"
-            ? t("allowanceWizard.readOnly.subscription", {
-                price: formatCents(a.subscriptionAmount ?? 0),
-                percentage: a.percentage ?? 0,
-                amount: formatCents(a.amount),
-              })
-            : t("allowanceWizard.readOnly.distance", {
-                roundTrip: formatKilometres(Number(a.distanceRoundtrip ?? "0")),
-                days: a.daysAtOffice ?? 0,
-                rate: formatCents(a.ratePerKm ?? 0),
-                amount: formatCents(a.amountBeforeCap ?? a.amount),
-              }),
-        )}
-        {a.unusual && a.type !== "subscription"
-          ? row(
-              t("allowanceWizard.summary.distance"),
-              t(`allowanceWizard.readOnly.unusual.${a.type}`, {
-                distance: formatKilometres(a.unusual.meters / 1000),
-                usual: `${a.unusual.usualMeters / 1000} km`,
-              }),
-            )
-          : null}
-        {a.amountBeforeCap !== null && a.amountBeforeCap > a.amount
-          ? row(
-              t("allowanceWizard.readOnly.cap"),
-              t("allowanceWizard.readOnly.capped", {
-                remaining: formatCents(a.capRemainingBefore ?? a.amount),
-                amount: formatCents(a.amount),
-              }),
-            )
-          : null}
-        {a.monthlyAmount !== null && a.numberOfMonths !== null
-          ? row(
-              t("allowanceWizard.summary.monthly"),
-              t("allowanceWizard.summary.monthlyValue", {
-                amount: formatCents(a.monthlyAmount),
-                count: a.numberOfMonths,
-              }),
-            )
-          : null}
-        {row(t("allowanceWizard.summary.iban"), t("allowanceWizard.summary.ibanMasked", { lastFour: a.ibanLastFour }))}
-        {a.signedAt ? row(t("allowanceWizard.readOnly.signedAt"), formatDate(a.signedAt)) : null}
-        {a.media.length
-          ? row(
-              t("allowanceWizard.readOnly.documents"),
-              <ul className="inline-links">
-                {a.media.map((m) => (
-                  <li key={m.id}>
-                    <a href={m.href}>{m.label}</a>
-                  </li>
-                ))}
-              </ul>,
-            )
-          : null}
-        {a.payouts.length
-          ? row(
-              t("allowanceWizard.readOnly.payouts"),
-              <ul>
-                {a.payouts.map((p) => (
-                  <li key={p.month}>
-                    {t("allowanceWizard.readOnly.payout", {
-                      month: formatMonth(p.month),
-                      amount: formatCents(p.amount),
-                      date: formatDate(p.scheduledFor),
-                      status: t(`allowances.payoutStatus.${p.status}`, { defaultValue: p.status }),
-                    })}
-                  </li>
-                ))}
-              </ul>,
-            )
-          : null}
-      </dl>
-    </div>
   );
 }
 

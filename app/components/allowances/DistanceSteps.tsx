@@ -67,6 +67,7 @@ export function DistanceSteps({ wizard, lastResult }: { wizard: DistanceView; la
       wizard={wizard}
       steps={DISTANCE_STEPS}
       words="allowanceWizard"
+      part="distance"
       headingId="allowance-wizard-step"
       formState={view}
     >

@@ -28,6 +28,7 @@ export function FlowSteps<Step extends string>({
   wizard,
   steps,
   words,
+  part,
   headingId,
   formState,
   children,
@@ -35,6 +36,8 @@ export function FlowSteps<Step extends string>({
   wizard: FlowView<Step>;
   steps: readonly Step[];
   words: FlowWords;
+  /** The flow's file, named in the page for its script to ask for before hydration (decision 0080). */
+  part: "distance" | "subscription";
   headingId: string;
   /** What the step's forms start from: conform keeps a form's first defaults, new ones start it again. */
   formState: unknown;
@@ -42,7 +45,7 @@ export function FlowSteps<Step extends string>({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="refund-wizard" key={JSON.stringify(formState)}>
+    <div className="refund-wizard" key={JSON.stringify(formState)} data-wizard-part={part}>
       <h3 className="card-wizard__step" id={headingId}>
         {t(`${words}.stepOf`, {
           current: steps.indexOf(wizard.step) + 1,

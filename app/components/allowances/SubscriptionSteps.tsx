@@ -59,6 +59,7 @@ export function SubscriptionSteps({ wizard, lastResult }: { wizard: Subscription
       wizard={wizard}
       steps={SUBSCRIPTION_STEPS}
       words="subscriptionWizard"
+      part="subscription"
       headingId="subscription-wizard-step"
       // The details step starts its form again itself, under its reading's live region (which must stay put).
       formState={view.step === "details" ? view.step : view}
@@ -74,7 +75,7 @@ export function SubscriptionSteps({ wizard, lastResult }: { wizard: Subscription
 function NoGroup({ wizard }: { wizard: SubscriptionView }) {
   const { t } = useTranslation();
   return (
-    <div className="refund-wizard">
+    <div className="refund-wizard" data-wizard-part="subscription">
       <p className="alert alert--warning">{t("subscriptionWizard.noGroupSubscription")}</p>
       <p>
         <Link to={wizard.closeTo} className="link-action" preventScrollReset>

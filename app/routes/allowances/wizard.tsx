@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wizard";
@@ -30,7 +31,10 @@ export default function AllowanceWizardPanel({ loaderData, actionData }: Route.C
   const title = allowanceWizardTitle(loaderData, t);
   return (
     <Panel id="allowance-wizard" title={title} closeTo={loaderData.closeTo} error={allowanceWizardInvalid(actionData)}>
-      <AllowanceWizard view={loaderData} actionData={actionData} />
+      {/* A flow's steps and the read-only panel come in their own file (decision 0080). */}
+      <Suspense>
+        <AllowanceWizard view={loaderData} actionData={actionData} />
+      </Suspense>
     </Panel>
   );
 }

@@ -1,12 +1,16 @@
+import { Suspense } from "react";
 import { href } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/new-card";
-import { CardWizard, wizardInvalid } from "~/components/CardWizard";
+import { CardWizard, preloadCardWizard } from "~/components/CardWizardPart";
+import { wizardInvalid } from "~/routes/cards/wizard";
 import { Panel } from "~/components/Panel";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/cards/wizard.server";
 import { requireOwnCard } from "~/routes/+shared/guards.server";
 import { internalPath } from "~/routes/+shared/redirects.server";
+
+preloadCardWizard();
 
 /** Create a card from the card page (spec 000 §2 "Create card"): the wizard in a side panel. */
 const routesFor = (cardId: string): WizardRoutes => ({
@@ -31,12 +35,14 @@ export default function NewCardPanel({ loaderData, actionData, params }: Route.C
   const invalid = wizardInvalid(loaderData, actionData);
   return (
     <Panel id="new-card" title={t("cards.create.title")} closeTo={card} error={invalid}>
-      <CardWizard
-        view={loaderData}
-        actionData={actionData}
-        base={href("/cards/:cardId/new-card", { cardId: params.cardId })}
-        cancelTo={card}
-      />
+      <Suspense>
+        <CardWizard
+          view={loaderData}
+          actionData={actionData}
+          base={href("/cards/:cardId/new-card", { cardId: params.cardId })}
+          cancelTo={card}
+        />
+      </Suspense>
     </Panel>
   );
 }

@@ -45,3 +45,11 @@ export type WizardActionData = WizardReply<
     requestId?: string;
   }
 >;
+
+/** True when the wizard's answer has errors to show (the page's title then starts with "Erreur : "). */
+export function wizardInvalid(view: WizardView, actionData: WizardActionData | undefined): boolean {
+  return (
+    Boolean(view.notice) ||
+    Boolean(actionData?.lastResult.error && Object.values(actionData.lastResult.error).some((e) => e && e.length > 0))
+  );
+}

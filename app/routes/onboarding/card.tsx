@@ -1,7 +1,9 @@
+import { Suspense } from "react";
 import { href } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/card";
-import { CardWizard, wizardInvalid } from "~/components/CardWizard";
+import { CardWizard, preloadCardWizard } from "~/components/CardWizardPart";
+import { wizardInvalid } from "~/routes/cards/wizard";
 import { DocumentTitle } from "~/components/DocumentTitle";
 import { accountContext } from "~/routes/+shared/auth.server";
 import { cardWizardAction, cardWizardLoaderData, type WizardRoutes } from "~/routes/cards/wizard.server";
@@ -11,6 +13,8 @@ import { hasCardInTheMaking } from "~/.server/services/card-creation";
 import { listCards } from "~/.server/services/cards";
 import { internalPath, internalRedirect } from "~/routes/+shared/redirects.server";
 import { failedTo } from "~/routes/+shared/load-failure.server";
+
+preloadCardWizard();
 
 /** Onboarding step 1: the card wizard (spec 001 §2.3); straight to /cards when a card exists. */
 async function guard(account: Account) {
@@ -50,7 +54,9 @@ export default function OnboardingCard({ loaderData, actionData }: Route.Compone
       <DocumentTitle page={t("onboarding.card.title")} error={invalid} />
       <h2 id="onboarding-card-title">{t("onboarding.card.title")}</h2>
       <p>{t("onboarding.card.intro")}</p>
-      <CardWizard view={loaderData} actionData={actionData} base={href("/onboarding/card")} />
+      <Suspense>
+        <CardWizard view={loaderData} actionData={actionData} base={href("/onboarding/card")} />
+      </Suspense>
     </section>
   );
 }

@@ -1,16 +1,12 @@
-import { data, Form, href, Link, type RouterContextProvider } from "react-router";
+import { lazy, Suspense } from "react";
+import { data, href, Link, type RouterContextProvider } from "react-router";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/passkey-new";
-import { CodeStep, codeStepFailed } from "~/components/CodeStep";
-import { Field, useForm } from "~/components/forms";
 import { Panel } from "~/components/Panel";
-import { PasskeyButton } from "~/components/PasskeyButton";
-import { useHydrated } from "~/components/useHydrated";
-import { LightVersionNote, NoScript } from "~/components/LightVersion";
 import { deviceNameFromUserAgent } from "~/domain/device-name";
 import { getInstance } from "~/i18n/i18next.server";
 import { accountContext } from "~/routes/+shared/auth.server";
-import { CODE_STEP_INTENTS } from "~/routes/+shared/code-step";
+import { CODE_STEP_INTENTS, codeStepFailed } from "~/routes/+shared/code-step";
 import { codeStepAction, codeStepScreen, type CodeStep as CodeStepFlow } from "~/routes/+shared/code-step.server";
 import { codeSentFlash } from "~/routes/+shared/code-sent.server";
 import { intents } from "~/routes/+shared/intents";
@@ -121,80 +117,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-const CEREMONY = href("/settings/security/passkeys/ceremony");
-
-/** Whether this page can run a WebAuthn ceremony: hydrated, in a browser that has WebAuthn. */
-function useWebAuthn(): boolean {
-  const hydrated = useHydrated();
-  return hydrated && typeof window.PublicKeyCredential !== "undefined";
-}
-
-function ConfirmStep({ destination, hasPasskeys, full }: { destination: string; hasPasskeys: boolean; full: boolean }) {
-  const { t } = useTranslation();
-  const webAuthn = useWebAuthn();
-  if (full) return <p className="alert alert--warning">{t("passkeys.errors.tooMany")}</p>;
-  return (
-    <>
-      <p>{t("passkeys.settings.new.confirmIntro")}</p>
-      <Form method="post" className="actions" preventScrollReset>
-        <button type="submit" name="intent" value={INTENT.send} className="button">
-          {t("passkeys.settings.new.send", { destination })}
-        </button>
-      </Form>
-      {hasPasskeys && webAuthn ? (
-        <div className="passkey-confirm">
-          <p>{t("passkeys.settings.new.orPasskey")}</p>
-          <PasskeyButton
-            action={CEREMONY}
-            ceremony="authenticate"
-            label={t("passkeys.settings.new.confirmWithPasskey")}
-            fields={() => ({ for: "confirm" })}
-            variant="secondary"
-          />
-        </div>
-      ) : null}
-    </>
-  );
-}
-
-/** The name (prefilled after the device), then the browser's prompt; without WebAuthn, why not. */
-function AddStep({ defaultName }: { defaultName: string }) {
-  const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const webAuthn = useWebAuthn();
-  const [, fields] = useForm<{ name: string }>({ id: "passkey-name", defaultValue: { name: defaultName } });
-  // Read when the button is pressed: the name goes with both of the ceremony's posts and is checked by the server.
-  const nameOf = () => (document.getElementById(fields.name.id) as HTMLInputElement | null)?.value ?? "";
-  return (
-    <>
-      <Field
-        required
-        field={fields.name}
-        label={t("passkeys.settings.new.nameLabel")}
-        hint={t("passkeys.settings.new.nameHint")}
-        autoComplete="off"
-      />
-      {webAuthn ? (
-        <>
-          <p>{t("passkeys.settings.new.createIntro")}</p>
-          <PasskeyButton
-            action={CEREMONY}
-            ceremony="register"
-            label={t("passkeys.settings.new.create")}
-            fields={() => ({ for: "register", name: nameOf() })}
-          />
-        </>
-      ) : hydrated ? (
-        <p className="alert alert--warning">{t("passkeys.settings.unsupported")}</p>
-      ) : (
-        <NoScript>
-          <p className="alert alert--warning">{t("passkeys.settings.new.needsJs")}</p>
-          <LightVersionNote className="hint" />
-        </NoScript>
-      )}
-    </>
-  );
-}
+/*
+ * Each step loads what only it shows (decision 0080): the confirm and add steps (passkey-new-steps.tsx), and the
+ * code step's form (CodeStep). The server renders the step whole inside the panel's Suspense; in the browser the
+ * step's file is asked for as soon as this module runs (the step is in the address), before hydration.
+ */
+const codeStep = () => import("~/components/CodeStep");
+const steps = () => import("./passkey-new-steps");
+const CodeStep = lazy(() => codeStep().then(({ CodeStep }) => ({ default: CodeStep })));
+const ConfirmStep = lazy(() => steps().then(({ ConfirmStep }) => ({ default: ConfirmStep })));
+const AddStep = lazy(() => steps().then(({ AddStep }) => ({ default: AddStep })));
+if (typeof window !== "undefined")
+  (new URLSearchParams(window.location.search).get("step") === "code" ? codeStep() : steps()).catch(() => undefined);
 
 export default function AddPasskeyPanel({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -209,21 +143,28 @@ export default function AddPasskeyPanel({ loaderData, actionData }: Route.Compon
       error={codeStepFailed(actionData)}
     >
       <p className="hint">{t("passkeys.settings.new.progress", { step: STEP_NUMBER[step] })}</p>
-      {step === "confirm" ? (
-        <ConfirmStep destination={destination} hasPasskeys={loaderData.hasPasskeys} full={loaderData.full} />
-      ) : null}
-      {step === "code" ? (
-        <CodeStep
-          formId="passkey-code"
-          actionData={actionData}
-          screen={loaderData}
-          submitLabel={t("passkeys.settings.new.verify")}
-          preventScrollReset
-        >
-          <p>{t("auth.code.intro", { destination })}</p>
-        </CodeStep>
-      ) : null}
-      {step === "add" ? <AddStep defaultName={loaderData.defaultName} /> : null}
+      <Suspense>
+        {step === "confirm" ? (
+          <ConfirmStep
+            destination={destination}
+            hasPasskeys={loaderData.hasPasskeys}
+            full={loaderData.full}
+            sendIntent={INTENT.send}
+          />
+        ) : null}
+        {step === "code" ? (
+          <CodeStep
+            formId="passkey-code"
+            actionData={actionData}
+            screen={loaderData}
+            submitLabel={t("passkeys.settings.new.verify")}
+            preventScrollReset
+          >
+            <p>{t("auth.code.intro", { destination })}</p>
+          </CodeStep>
+        ) : null}
+        {step === "add" ? <AddStep defaultName={loaderData.defaultName} /> : null}
+      </Suspense>
       <p>
         <Link to={href("/settings/security")} className="link-action" preventScrollReset>
           {t("app.close")}
