@@ -1,4 +1,4 @@
-import { href, Link, Outlet, useOutlet } from "react-router";
+import { href, Outlet, useOutlet } from "react-router";
 import { requirePlanFeature } from "~/routes/+shared/features.server";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/list";
@@ -72,9 +72,9 @@ export default function RefundsPage({ loaderData }: Route.ComponentProps) {
         <h2 id="refund-tile-title">{t("refunds.list.newRequest")}</h2>
         <p className="hint">{t("refunds.list.newRequestHint")}</p>
         <p>
-          <Link to="/plans/expense-requests/new" className="button" preventScrollReset>
+          <AppLink to="/plans/expense-requests/new" className="button" preventScrollReset>
             {t("refunds.list.newRequest")}
-          </Link>
+          </AppLink>
         </p>
       </section>
       <section className="panel" id="expense-requests" aria-labelledby="expense-requests-title">
@@ -170,24 +170,24 @@ function RefundItem({ item }: { item: RefundListItem }) {
       {item.isRectifiable || item.isCancellable ? (
         <p className="actions">
           {item.isRectifiable ? (
-            <Link
+            <AppLink
               to={href("/plans/expense-requests/:requestId", { requestId: item.id })}
               className="button button--secondary"
               aria-label={t("refunds.list.correctLabel", { partner, date })}
               preventScrollReset
             >
               {t("refunds.list.correct")}
-            </Link>
+            </AppLink>
           ) : null}
           {item.isCancellable ? (
-            <Link
+            <AppLink
               to={href("/plans/expense-requests/:requestId/cancel", { requestId: item.id })}
               className="link-action"
               aria-label={t("refunds.list.cancelLabel", { partner, date })}
               preventScrollReset
             >
               {t("refunds.list.cancel")}
-            </Link>
+            </AppLink>
           ) : null}
         </p>
       ) : null}

@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { AppLink } from "~/components/AppLink";
 import { useTranslation } from "~/i18n";
 import type { Route } from "./+types/wallet";
 import { PageHeader } from "~/components/PageHeader";
@@ -72,7 +73,7 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
           {strip.map((w) => (
             <li key={w.id}>
               {/* The wallet shown is this page's own: its link is current without matching the location. */}
-              <Link
+              <AppLink
                 to={href("/wallets/:walletId", { walletId: w.id })}
                 className="wallet-strip__link"
                 aria-current={w.id === wallet.id ? "page" : undefined}
@@ -82,7 +83,7 @@ export default function WalletPage({ loaderData }: Route.ComponentProps) {
                 <span className="wallet-strip__amount">
                   {w.available === null ? t("wallets.unlimited") : formatCents(w.available)}
                 </span>
-              </Link>
+              </AppLink>
             </li>
           ))}
         </ul>
