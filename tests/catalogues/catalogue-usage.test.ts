@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
     const full = path.join(dir, name);
     // Queries name columns like "cards.id": the database layer holds no catalogue keys.
     if (statSync(full).isDirectory()) return full.endsWith(path.join(".server", "db")) ? [] : sourceFiles(full);
-    return /\.(ts|tsx)$/.test(name) && !name.endsWith(".test.ts") ? [full] : [];
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
   });
 }
 

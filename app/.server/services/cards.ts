@@ -70,25 +70,25 @@ function cardRow(db: DB, userId: string, cardId: string, licences: boolean) {
   const unused = (type: string) =>
     sql<number>`(select count(*) from licences where licences.user_id = ${userId} and licences.license_type = ${type} and licences.used_at is null)`;
   return db
-    .selectFrom("cards")
-    .innerJoin("groups", "groups.id", "cards.group_id")
+    .selectFrom("cards as c")
+    .innerJoin("groups as g", "g.id", "c.group_id")
     .select([
-      "cards.id",
-      "cards.type",
-      "cards.last_four",
-      "cards.status",
-      "cards.brand",
-      "cards.frozen",
-      "cards.shipping_status",
-      "cards.shipping_eta",
-      "cards.pin_can_update",
-      "groups.name as group_name",
+      "c.id",
+      "c.type",
+      "c.last_four",
+      "c.status",
+      "c.brand",
+      "c.frozen",
+      "c.shipping_status",
+      "c.shipping_eta",
+      "c.pin_can_update",
+      "g.name as group_name",
     ])
     .$if(licences, (query) =>
       query.select([unused("physical_card").as("physical_licences"), unused("virtual_card").as("virtual_licences")]),
     )
-    .where("cards.id", "=", cardId)
-    .where("cards.user_id", "=", userId)
+    .where("c.id", "=", cardId)
+    .where("c.user_id", "=", userId)
     .executeTakeFirst();
 }
 
@@ -99,10 +99,10 @@ function cardRow(db: DB, userId: string, cardId: string, licences: boolean) {
 async function linkedWallets(db: DB, userId: string, cardId: string): Promise<WalletSummary[]> {
   const wallets = await db
     .selectFrom("card_wallets")
-    .innerJoin("wallets", "wallets.id", "card_wallets.wallet_id")
-    .select(["wallets.id", "wallets.name", "wallets.wallet_type", "wallets.unlimited"])
+    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
+    .select(["w.id", "w.name", "w.wallet_type", "w.unlimited"])
     .where("card_wallets.card_id", "=", cardId)
-    .where("wallets.user_id", "=", userId)
+    .where("w.user_id", "=", userId)
     .orderBy("card_wallets.position")
     .execute();
   const funds = await loadWalletFunds(
