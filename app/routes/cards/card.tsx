@@ -13,13 +13,7 @@ import { LoadFailure } from "~/components/LoadFailure";
 import { getCardPage } from "~/.server/services/cards";
 import { loadTransactionsForCard } from "~/.server/services/transactions";
 import { TransactionsPanel } from "~/components/TransactionsPanel";
-import {
-  cardName,
-  cardView,
-  requestTranslator,
-  transactionsView,
-  type CardStateView,
-} from "~/.server/services/cards-view";
+import { cardName, cardView, requestTranslator, transactionsView, type CardStateView } from "./card-view.server";
 import { AppLink } from "~/components/AppLink";
 import { Icon, type IconName } from "~/components/Icon";
 import { transactionsQuery } from "~/domain/transactions";
@@ -57,7 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { card, licences } = page;
   const index = cards.findIndex((c) => c.id === card.id);
   const next = cards.length > 1 ? cards[(index + 1) % cards.length] : undefined;
-  // The page arrives in words (cards-view.ts): its states match its delivery (issue 30 §1: in preparation or in
+  // The page arrives in words (card-view.server.ts): its states match its delivery (issue 30 §1: in preparation or in
   // transit is not active), its figures and dates are written, its declines explained.
   const t = requestTranslator(context);
   return {

@@ -13,10 +13,11 @@ import type {
   TransactionsPanelData,
   TransactionsPanelView,
 } from "~/domain/transactions";
-import type { CardDetail } from "./cards";
+import type { CardDetail } from "~/.server/services/cards";
 
 /*
- * The card page said in words on the server (issue 35): its dates, amounts, states and declines arrive in the
+ * The card page said in words on the server (issue 35, decision 0078; a page flow beside its route: it reads the
+ * request's language, so it is no service): its dates, amounts, states and declines arrive in the
  * loader data as the sentences the page shows, so the browser's code for the card and its panels carries no date,
  * money or decline wording of its own. The words are the catalogue's, in the request's language, through the
  * same look-up the pages render with (`translatorFor`, decision 0008).
