@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../db";
-import { todayInParis } from "~/domain/dates";
-import { reservedAmounts, sumReserved, walletBalance, type ReservedParts, type WalletSummary } from "~/domain/wallets";
-import { loadWalletFunds } from "./wallets";
+import { sumReserved, type ReservedParts, type WalletSummary } from "~/domain/wallets";
+import { linkedWalletSummaries } from "./wallets";
 
 export interface CardListItem {
   id: string;
@@ -92,38 +91,6 @@ function cardRow(db: DB, userId: string, cardId: string, licences: boolean) {
     .executeTakeFirst();
 }
 
-/**
- * The wallets linked to this card of this user, in the card's debit order, with what they hold: the links and the
- * wallets in one query, then their funds (`loadWalletFunds`, four queries), summed as the wallet pages sum them.
- */
-async function linkedWallets(db: DB, userId: string, cardId: string): Promise<WalletSummary[]> {
-  const wallets = await db
-    .selectFrom("card_wallets")
-    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
-    .select(["w.id", "w.name", "w.wallet_type", "w.unlimited"])
-    .where("card_wallets.card_id", "=", cardId)
-    .where("w.user_id", "=", userId)
-    .orderBy("card_wallets.position")
-    .execute();
-  const funds = await loadWalletFunds(
-    db,
-    wallets.map((w) => w.id),
-  );
-  const today = todayInParis();
-  return wallets.map((w) => {
-    const { balances, creditLimits, frozen, reserved } = funds(w.id);
-    const balance = walletBalance({ unlimited: w.unlimited === 1, today, balances, creditLimits });
-    const held = reservedAmounts({ frozen, refundHolds: reserved });
-    return {
-      id: w.id,
-      name: w.name,
-      walletType: w.wallet_type,
-      available: balance === null ? null : balance - held.reserved,
-      ...held,
-    };
-  });
-}
-
 /** One card of this user, or null for an unknown id or someone else's card. */
 export async function getCardDetail(db: DB, userId: string, cardId: string): Promise<CardDetail | null> {
   return (await readCardDetail(db, userId, cardId, false))?.card ?? null;
@@ -145,7 +112,7 @@ async function readCardDetail(db: DB, userId: string, cardId: string, withLicenc
   // The card and its wallets at once: the wallets' query is scoped to the user too (none for someone else's card).
   const [card, wallets] = await Promise.all([
     cardRow(db, userId, cardId, withLicences),
-    linkedWallets(db, userId, cardId),
+    linkedWalletSummaries(db, userId, cardId),
   ]);
   if (!card) return null;
   const licences = card as { physical_licences?: number | string; virtual_licences?: number | string };

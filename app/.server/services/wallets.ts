@@ -245,22 +245,25 @@ function summaryOf(w: SummaryRow, rows: FundRows, today: string): WalletSummary 
   };
 }
 
-/** The wallets linked to this card of this user, in the card's debit order, with what they hold. */
-export async function linkedWalletSummaries(db: DB, userId: string, cardId: string): Promise<WalletSummary[]> {
-  const links = await db
+/**
+ * The wallets linked to this card of this user, in the card's debit order, with what they hold: the links and the
+ * wallets in one query (someone else's card links none of this user's wallets), then their funds.
+ */
+export async function linkedWalletSummaries(
+  db: DB,
+  userId: string,
+  cardId: string,
+  now = new Date(),
+): Promise<WalletSummary[]> {
+  const wallets = await db
     .selectFrom("card_wallets")
-    .select("wallet_id")
-    .where("card_id", "=", cardId)
-    .orderBy("position")
+    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
+    .select(["w.id", "w.name", "w.wallet_type", "w.unlimited"])
+    .where("card_wallets.card_id", "=", cardId)
+    .where("w.user_id", "=", userId)
+    .orderBy("card_wallets.position")
     .execute();
-  const summaries = await walletSummaries(
-    db,
-    userId,
-    links.map((l) => l.wallet_id),
-  );
-  return links
-    .map((l) => summaries.find((s) => s.id === l.wallet_id))
-    .filter((w): w is WalletSummary => w !== undefined);
+  return summarise(db, wallets, now);
 }
 
 /** One wallet of this user, or null for an unknown id or someone else's wallet. */
