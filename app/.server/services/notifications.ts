@@ -138,18 +138,20 @@ export function parseFacts(stored: string | null): NotificationFacts | null {
  */
 export async function countUnread(db: DB, userId: string): Promise<number> {
   const row = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom("notifications")
-        .select("id")
-        .where("user_id", "=", userId)
-        .where("read_at", "is", null)
-        .limit(UNREAD_COUNT_MAX + 1)
-        .as("unread"),
-    )
+    .selectFrom(unreadCounted(db, userId).as("unread"))
     .select((eb) => eb.fn.countAll<number | string>().as("count"))
     .executeTakeFirst();
   return Number(row?.count ?? 0);
+}
+
+/** The unread notifications the bell counts, at most UNREAD_COUNT_MAX + 1 of them (countUnread, the shell's query). */
+export function unreadCounted(db: DB, userId: string) {
+  return db
+    .selectFrom("notifications")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("read_at", "is", null)
+    .limit(UNREAD_COUNT_MAX + 1);
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { DB } from "../db";
-import { UNREAD_COUNT_MAX } from "~/domain/notification-count";
 import { hasCardInTheMaking } from "./card-creation";
-import { countUnread } from "./notifications";
+import { countUnread, unreadCounted } from "./notifications";
 import { CONTACT_FIELDS, pendingFields, type ContactField } from "./profile";
 
 /** What the signed-in shell shows of the person besides their cards and wallets (routes/shell/layout.tsx). */
@@ -48,15 +47,7 @@ export async function shellState(
             .as(`pending_${field}`),
         ),
         eb
-          .selectFrom(
-            eb
-              .selectFrom("notifications")
-              .select("id")
-              .where("user_id", "=", userId)
-              .where("read_at", "is", null)
-              .limit(UNREAD_COUNT_MAX + 1)
-              .as("unread"),
-          )
+          .selectFrom(unreadCounted(db, userId).as("unread"))
           .select((inner) => inner.fn.countAll<number | string>().as("count"))
           .as("unread"),
       ])
