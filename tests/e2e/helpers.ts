@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { addCalendarDays, isFrenchPublicHoliday } from "../../app/domain/calendar";
+import { todayInParis } from "../../app/domain/dates";
 
 function javaScriptOff(): boolean {
   return test.info().project.use.javaScriptEnabled === false;
@@ -242,4 +244,17 @@ export async function expectNoHorizontalScroll(page: Page, state: string) {
     clientWidth: document.documentElement.clientWidth,
   }));
   expect(scrollWidth, `horizontal scroll on ${state}`).toBeLessThanOrEqual(clientWidth);
+}
+
+const isSunday = (day: string) => new Date(`${day}T12:00:00Z`).getUTCDay() === 0;
+
+/**
+ * A day to date a payment at the sandbox terminal: the first from today + 2 that is neither a Sunday nor a public
+ * holiday (titres-restaurant are refused on those days), or, `sunday`, the next Sunday. A journey that pays
+ * without a date would be refused whenever it runs on a Sunday.
+ */
+export function paymentDay({ sunday = false } = {}): string {
+  let day = addCalendarDays(todayInParis(), 2);
+  while (sunday ? !isSunday(day) : isSunday(day) || isFrenchPublicHoliday(day)) day = addCalendarDays(day, 1);
+  return day;
 }

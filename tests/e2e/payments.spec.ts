@@ -1,8 +1,6 @@
 import type { Page } from "@playwright/test";
-import { addCalendarDays, isFrenchPublicHoliday } from "../../app/domain/calendar";
-import { todayInParis } from "../../app/domain/dates";
 import { expect, test, type TestAccount } from "./fixtures";
-import { expectAccessible } from "./helpers";
+import { expectAccessible, paymentDay } from "./helpers";
 
 /**
  * Issue 17 "Done when": payments at the sandbox terminal (/dev/terminal) with a fresh copy of marie each (her card
@@ -10,15 +8,6 @@ import { expectAccessible } from "./helpers";
  * overflow on her default saved Visa •••• 4444; •••• 5556 pays from Titres-restaurant only), then what her pages
  * show. Payments are dated a few days ahead (Paris time), on a day without any of her past spending.
  */
-
-const isSunday = (day: string) => new Date(`${day}T12:00:00Z`).getUTCDay() === 0;
-
-/** The first day from today + 2 that is neither a Sunday nor a public holiday (or, `sunday`, the next Sunday). */
-function paymentDay({ sunday = false } = {}): string {
-  let day = addCalendarDays(todayInParis(), 2);
-  while (sunday ? !isSunday(day) : isSunday(day) || isFrenchPublicHoliday(day)) day = addCalendarDays(day, 1);
-  return day;
-}
 
 interface Payment {
   card?: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { request as apiRequest, type Page } from "@playwright/test";
 import { expect, test, type TestAccount } from "./fixtures";
-import { expectAccessible } from "./helpers";
+import { expectAccessible, paymentDay } from "./helpers";
 import { listPushSubscriptions } from "../../app/.server/services/push-subscriptions";
 import { saveLightVersion } from "../../app/.server/services/profile";
 import { browserSubscription, startPushService, type BrowserSubscription } from "../support/push-service";
@@ -98,7 +98,7 @@ const PAYING = {
   cards: [{ type: "physical" as const, lastFour: LAST_FOUR, wallets: ["Titres-restaurant"] }],
 };
 
-/** 14,20 € at a restaurant with the account's card, on the sandbox terminal (decision 0037): accepted. */
+/** 14,20 € at a restaurant with the account's card, on the sandbox terminal (decision 0037), on a weekday: accepted. */
 async function payAtTerminal(page: Page, account: TestAccount) {
   await page.goto("/dev/terminal");
   await page.getByLabel("4 derniers chiffres de la carte").fill(LAST_FOUR);
@@ -107,6 +107,9 @@ async function payAtTerminal(page: Page, account: TestAccount) {
   await page.getByLabel("Commerçant", { exact: true }).selectOption("restaurant");
   await page.getByLabel("Nom du commerçant").fill("Chez Paul");
   await page.getByLabel("Ville du commerçant").fill("Lyon");
+  // A weekday at lunch time: titres-restaurant are refused on Sundays, and the journey may run on one.
+  await page.getByLabel("Date du paiement").fill(paymentDay());
+  await page.getByLabel("Heure du paiement").fill("12:30");
   await page.getByRole("button", { name: "Payer" }).click();
   await expect(page.locator("#decision").getByRole("heading")).toHaveText("Paiement de 14,20 € accepté");
 }
