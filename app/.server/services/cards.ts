@@ -61,13 +61,21 @@ export interface CardLicences {
   virtual: number;
 }
 
+type LicenceType = "physical_card" | "virtual_card";
+
+/** How many licences of this type the person has not used yet: a subquery through the (user_id, license_type) index. */
+function unusedLicences(userId: string, type: LicenceType) {
+  return sql<
+    number | string
+  >`(select count(*) from licences where licences.user_id = ${userId} and licences.license_type = ${type} and licences.used_at is null)`;
+}
+
 /**
  * The card's row, its funder's name and, when asked, the person's unused card licences counted beside it (one query:
  * the licences through their (user_id, license_type) index). Scoped to the user: someone else's card is no row.
  */
 function cardRow(db: DB, userId: string, cardId: string, licences: boolean) {
-  const unused = (type: string) =>
-    sql<number>`(select count(*) from licences where licences.user_id = ${userId} and licences.license_type = ${type} and licences.used_at is null)`;
+  const unused = (type: LicenceType) => unusedLicences(userId, type);
   return db
     .selectFrom("cards as c")
     .innerJoin("groups as g", "g.id", "c.group_id")
@@ -181,15 +189,14 @@ export async function getShippingAddress(db: DB, userId: string, cardId: string)
 
 /** Card licences the user can still use, by type (spec 000 §2: the add-card area shows when any remain). */
 export async function availableCardLicences(db: DB, userId: string): Promise<CardLicences> {
-  const rows = await db
-    .selectFrom("licences")
-    .select(["license_type"])
-    .where("user_id", "=", userId)
-    .where("used_at", "is", null)
-    .where("license_type", "in", ["physical_card", "virtual_card"])
-    .execute();
-  return {
-    physical: rows.filter((r) => r.license_type === "physical_card").length,
-    virtual: rows.filter((r) => r.license_type === "virtual_card").length,
-  };
+  const row = await db
+    .selectFrom("users")
+    .where("users.id", "=", userId)
+    .select([
+      unusedLicences(userId, "physical_card").as("physical"),
+      unusedLicences(userId, "virtual_card").as("virtual"),
+    ])
+    .executeTakeFirst();
+  // PostgreSQL's count is a bigint, which its driver reads as a string.
+  return { physical: Number(row?.physical ?? 0), virtual: Number(row?.virtual ?? 0) };
 }
