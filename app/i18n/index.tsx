@@ -14,15 +14,25 @@ type Catalogue = { [key: string]: string | Catalogue };
 
 /** Looks `a.b.c` up and fills `{{name}}` placeholders; an unknown key shows its default, else itself. */
 export function translatorFor(catalogue: Catalogue): Translate {
+  // A key's text is looked up once (a page asks for the same few hundred keys on every render); a key the
+  // catalogue lacks is not kept, so its default value still applies.
+  const texts = new Map<string, string>();
+  const lookUp = (key: string) => {
+    let text = texts.get(key);
+    if (text === undefined) {
+      const found = key
+        .split(".")
+        .reduce<string | Catalogue | undefined>(
+          (node, part) => (typeof node === "object" ? node[part] : undefined),
+          catalogue,
+        );
+      if (typeof found === "string") texts.set(key, (text = found));
+    }
+    return text;
+  };
   return (key, options) => {
-    const found = key
-      .split(".")
-      .reduce<string | Catalogue | undefined>(
-        (node, part) => (typeof node === "object" ? node[part] : undefined),
-        catalogue,
-      );
-    const text = typeof found === "string" ? found : (options?.defaultValue ?? key);
-    return options
+    const text = lookUp(key) ?? options?.defaultValue ?? key;
+    return options && text.includes("{{")
       ? text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in options ? String(options[name]) : whole))
       : text;
   };
