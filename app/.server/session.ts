@@ -6,6 +6,7 @@ import { nowIso } from "./ids";
 import { isSignedInPage } from "~/routes/+shared/redirects.server";
 import { hashSecret } from "./tokens";
 import type { TagEvent } from "~/domain/tag-events";
+import { prepared, type Argument } from "./db/prepared";
 
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
@@ -132,6 +133,10 @@ export async function signedInSessionKey(
   return row?.user_id && row.expires_at > nowIso() ? idHash : null;
 }
 
+const sessionData = prepared((db, arg: Argument<{ idHash: string }>) =>
+  db.selectFrom("sessions").select(["data", "expires_at"]).where("id_hash", "=", arg("idHash")),
+);
+
 /**
  * Sessions live in the database; the signed cookie holds only a random id, and the table
  * only its hash. Expiry is fixed at sign-in (7 days), not sliding.
@@ -163,11 +168,7 @@ export function createDatabaseSessionStorage(
     },
     async readData(id) {
       if (typeof id !== "string" || id.length > 100) return null;
-      const row = await db
-        .selectFrom("sessions")
-        .select(["data", "expires_at"])
-        .where("id_hash", "=", hashSecret(id))
-        .executeTakeFirst();
+      const row = await sessionData.first(db, { idHash: hashSecret(id) });
       if (!row) return null;
       if (row.expires_at <= nowIso()) {
         await db.deleteFrom("sessions").where("id_hash", "=", hashSecret(id)).execute();

@@ -1,6 +1,7 @@
 import type { DB } from "../db";
 import { decoyHash, verifyPassword } from "../passwords";
 import { guess, type GuessPolicy } from "./guess-limits";
+import { prepared, type Argument } from "../db/prepared";
 
 export type Permission = "manageGroups" | "manageOwnGroups" | "bypassMFA";
 
@@ -87,8 +88,8 @@ export async function authenticateWithPassword(db: DB, email: string, password: 
   return result.kind === "ok" ? result.userId : null;
 }
 
-export async function getAccount(db: DB, userId: string): Promise<Account | null> {
-  const row = await db
+const accountRow = prepared((db, arg: Argument<{ userId: string }>) =>
+  db
     .selectFrom("users")
     .selectAll("users")
     .select((eb) =>
@@ -96,16 +97,22 @@ export async function getAccount(db: DB, userId: string): Promise<Account | null
         .exists(eb.selectFrom("passkeys").select("passkeys.id").whereRef("passkeys.user_id", "=", "users.id"))
         .as("has_passkeys"),
     )
-    .where("users.id", "=", userId)
-    .executeTakeFirst();
-  if (!row || row.status !== "active") return null;
-  const groups = await db
+    .where("users.id", "=", arg("userId")),
+);
+
+const groupsOf = prepared((db, arg: Argument<{ userId: string }>) =>
+  db
     .selectFrom("memberships")
     .innerJoin("groups", "groups.id", "memberships.group_id")
     .select(["groups.id", "groups.name"])
-    .where("memberships.user_id", "=", userId)
-    .orderBy("groups.name")
-    .execute();
+    .where("memberships.user_id", "=", arg("userId"))
+    .orderBy("groups.name"),
+);
+
+export async function getAccount(db: DB, userId: string): Promise<Account | null> {
+  const row = await accountRow.first(db, { userId });
+  if (!row || row.status !== "active") return null;
+  const groups = await groupsOf.all(db, { userId });
   return {
     id: row.id,
     email: row.email,

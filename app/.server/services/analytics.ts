@@ -3,6 +3,7 @@ import { nowIso } from "../ids";
 import type { Logger } from "../logger";
 import type { AnalyticsProvider, EventProperties } from "../providers/analytics";
 import { TAG_EVENT_NAMES } from "~/domain/tag-events";
+import { prepared, type Argument } from "../db/prepared";
 
 /**
  * Consent and product analytics (spec 000 §7, §8, issue 16). CNIL rules: before a person accepts,
@@ -18,12 +19,12 @@ export interface Consent {
 
 export const REFUSED: Consent = { analytics: false, tagManager: false, decidedAt: null };
 
+const consentOf = prepared((db, arg: Argument<{ userId: string }>) =>
+  db.selectFrom("consents").select(["analytics", "tag_manager", "decided_at"]).where("user_id", "=", arg("userId")),
+);
+
 export async function getConsent(db: DB, userId: string): Promise<Consent> {
-  const row = await db
-    .selectFrom("consents")
-    .select(["analytics", "tag_manager", "decided_at"])
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const row = await consentOf.first(db, { userId });
   if (!row) return REFUSED;
   return { analytics: row.analytics === 1, tagManager: row.tag_manager === 1, decidedAt: row.decided_at };
 }

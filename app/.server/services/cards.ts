@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "../db";
 import { sumReserved, type ReservedParts, type WalletSummary } from "~/domain/wallets";
 import { linkedWalletSummaries } from "./wallets";
+import { prepared, type Argument } from "../db/prepared";
 
 export interface CardListItem {
   id: string;
@@ -38,14 +39,17 @@ const asType = (t: string): CardListItem["type"] => (t === "virtual" ? "virtual"
  * The user's cards in the order of the navigation and of "next card": usable cards oldest first,
  * then blocked ones (still listed, so their history stays reachable).
  */
-export async function listCards(db: DB, userId: string): Promise<CardListItem[]> {
-  const rows = await db
+const cardsOf = prepared((db, arg: Argument<{ userId: string }>) =>
+  db
     .selectFrom("cards")
     .select(["id", "type", "last_four", "status"])
-    .where("user_id", "=", userId)
+    .where("user_id", "=", arg("userId"))
     .orderBy("created_at")
-    .orderBy("id")
-    .execute();
+    .orderBy("id"),
+);
+
+export async function listCards(db: DB, userId: string): Promise<CardListItem[]> {
+  const rows = await cardsOf.all(db, { userId });
   const items = rows.map((r) => ({
     id: r.id,
     type: asType(r.type),
@@ -74,29 +78,36 @@ function unusedLicences(userId: string, type: LicenceType) {
  * The card's row, its funder's name and, when asked, the person's unused card licences counted beside it (one query:
  * the licences through their (user_id, license_type) index). Scoped to the user: someone else's card is no row.
  */
+function cardRowQuery(licences: boolean) {
+  return prepared((db, arg: Argument<{ userId: string; cardId: string }>) => {
+    const unused = (type: LicenceType) => unusedLicences(arg("userId"), type);
+    return db
+      .selectFrom("cards as c")
+      .innerJoin("groups as g", "g.id", "c.group_id")
+      .select([
+        "c.id",
+        "c.type",
+        "c.last_four",
+        "c.status",
+        "c.brand",
+        "c.frozen",
+        "c.shipping_status",
+        "c.shipping_eta",
+        "c.pin_can_update",
+        "g.name as group_name",
+      ])
+      .$if(licences, (query) =>
+        query.select([unused("physical_card").as("physical_licences"), unused("virtual_card").as("virtual_licences")]),
+      )
+      .where("c.id", "=", arg("cardId"))
+      .where("c.user_id", "=", arg("userId"));
+  });
+}
+
+const cardRows = { withLicences: cardRowQuery(true), alone: cardRowQuery(false) };
+
 function cardRow(db: DB, userId: string, cardId: string, licences: boolean) {
-  const unused = (type: LicenceType) => unusedLicences(userId, type);
-  return db
-    .selectFrom("cards as c")
-    .innerJoin("groups as g", "g.id", "c.group_id")
-    .select([
-      "c.id",
-      "c.type",
-      "c.last_four",
-      "c.status",
-      "c.brand",
-      "c.frozen",
-      "c.shipping_status",
-      "c.shipping_eta",
-      "c.pin_can_update",
-      "g.name as group_name",
-    ])
-    .$if(licences, (query) =>
-      query.select([unused("physical_card").as("physical_licences"), unused("virtual_card").as("virtual_licences")]),
-    )
-    .where("c.id", "=", cardId)
-    .where("c.user_id", "=", userId)
-    .executeTakeFirst();
+  return cardRows[licences ? "withLicences" : "alone"].first(db, { userId, cardId });
 }
 
 /** One card of this user, or null for an unknown id or someone else's card. */

@@ -12,6 +12,7 @@ import type {
   TransactionsPanelData,
   ReportableTransaction,
 } from "~/domain/transactions";
+import { prepared, type Argument } from "../db/prepared";
 
 async function ownsCard(db: DB, userId: string, cardId: string): Promise<boolean> {
   const row = await db
@@ -42,27 +43,41 @@ interface RowFilter {
  * history. The reserved amounts (`frozen` alone) are the card's held payments, released after 7 days at most.
  */
 function rowsOf(db: DB, cardId: string, filter: RowFilter, count: number) {
-  let query = db
-    .selectFrom("card_authorizations")
-    .select(LISTED_COLUMNS)
-    // The latest status of its payment intents (a saved card's overflow), newest first through their index.
-    .select((eb) =>
-      eb
-        .selectFrom("payment_intents")
-        .select("payment_intents.latest_status")
-        .whereRef("payment_intents.authorization_id", "=", "card_authorizations.id")
-        .orderBy("payment_intents.created_at", "desc")
-        .orderBy("payment_intents.id", "desc")
-        .limit(1)
-        .as("latest_payment_status"),
-    )
-    .where("card_id", "=", cardId)
-    .where("frozen", "=", filter.frozen);
-  if (filter.settled !== undefined) query = query.where("has_card_transactions", "=", filter.settled);
-  return count <= 0
-    ? Promise.resolve([])
-    : query.orderBy("transaction_at", "desc").orderBy("id", "desc").limit(count).execute();
+  if (count <= 0) return Promise.resolve([]);
+  const { frozen, settled } = filter;
+  return settled === undefined
+    ? listedRows.all(db, { cardId, frozen, count })
+    : listedSettledRows.all(db, { cardId, frozen, settled, count });
 }
+
+/** rowsOf's query, without or with the `settled` filter: each compiled once (prepared.ts). */
+function listedRowsQuery(bySettlement: boolean) {
+  return prepared((db, arg: Argument<{ cardId: string; frozen: 0 | 1; settled?: 0 | 1; count: number }>) =>
+    db
+      .selectFrom("card_authorizations")
+      .select(LISTED_COLUMNS)
+      // The latest status of its payment intents (a saved card's overflow), newest first through their index.
+      .select((eb) =>
+        eb
+          .selectFrom("payment_intents")
+          .select("payment_intents.latest_status")
+          .whereRef("payment_intents.authorization_id", "=", "card_authorizations.id")
+          .orderBy("payment_intents.created_at", "desc")
+          .orderBy("payment_intents.id", "desc")
+          .limit(1)
+          .as("latest_payment_status"),
+      )
+      .where("card_id", "=", arg("cardId"))
+      .where("frozen", "=", arg("frozen"))
+      .$if(bySettlement, (query) => query.where("has_card_transactions", "=", arg("settled")!))
+      .orderBy("transaction_at", "desc")
+      .orderBy("id", "desc")
+      .limit(arg("count")),
+  );
+}
+
+const listedRows = listedRowsQuery(false);
+const listedSettledRows = listedRowsQuery(true);
 
 /**
  * The rows of a section's page, and one more (it tells whether there is a next page, and where it starts).

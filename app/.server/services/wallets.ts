@@ -1,5 +1,6 @@
-import type { Selectable } from "kysely";
-import type { CreditLimitTable, WalletBalanceTable, WalletTable } from "../db/schema";
+import type { ExpressionBuilder, Selectable } from "kysely";
+import type { CreditLimitTable, Database, WalletBalanceTable, WalletTable } from "../db/schema";
+import { prepared, type Argument } from "../db/prepared";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { deliverNotification, recordNotification, type NotificationFacts, type NotifyDeps } from "./notifications";
@@ -65,6 +66,37 @@ async function loadFundRows(db: DB, ids: string[], held?: HeldSums[]): Promise<F
         .groupBy("wallet_id")
         .execute(),
   ]);
+  return heldRows(balances, creditLimits, frozen, reservations);
+}
+
+/**
+ * What payments and refunds hold on a wallet `w`, summed through the (wallet_id, status…) indexes (migrations 010,
+ * 024): never a wallet's whole history.
+ */
+function heldSums(eb: ExpressionBuilder<Database & { w: WalletTable }, "w">) {
+  return [
+    eb
+      .selectFrom("wallet_transactions as wt")
+      .select((sub) => sub.fn.sum<number | string>("wt.amount").as("s"))
+      .whereRef("wt.wallet_id", "=", "w.id")
+      .where("wt.status", "=", "frozen")
+      .as("frozen_sum"),
+    eb
+      .selectFrom("wallet_reservations as wr")
+      .select((sub) => sub.fn.sum<number | string>("wr.amount").as("s"))
+      .whereRef("wr.wallet_id", "=", "w.id")
+      .where("wr.status", "=", "held")
+      .as("held_sum"),
+  ] as const;
+}
+
+/** The fund rows from what was read: the sums of frozen payments and of refund holds, by wallet. */
+function heldRows(
+  balances: FundRows["balances"],
+  creditLimits: FundRows["creditLimits"],
+  frozen: Omit<HeldSums, "held_sum">[],
+  reservations: Omit<HeldSums, "frozen_sum">[] = frozen as HeldSums[],
+): FundRows {
   // PostgreSQL's sum of integers is a bigint, which its driver reads as a string. A frozen withdrawal is negative
   // on the wallet: what it holds is its opposite (0 rather than -0).
   return {
@@ -192,14 +224,17 @@ export async function listWallets(db: DB, userId: string, now = new Date()): Pro
 }
 
 /** The user's wallets by name only, in the same order: what the navigation of every page needs. */
-export async function listWalletNames(db: DB, userId: string): Promise<{ id: string; name: string }[]> {
-  return db
+const walletNames = prepared((db, arg: Argument<{ userId: string }>) =>
+  db
     .selectFrom("wallets")
     .select(["id", "name"])
-    .where("user_id", "=", userId)
+    .where("user_id", "=", arg("userId"))
     .orderBy("created_at")
-    .orderBy("name")
-    .execute();
+    .orderBy("name"),
+);
+
+export async function listWalletNames(db: DB, userId: string): Promise<{ id: string; name: string }[]> {
+  return walletNames.all(db, { userId });
 }
 
 /** Same as listWallets, for the given wallet ids only (still scoped to the user). */
@@ -255,16 +290,50 @@ export async function linkedWalletSummaries(
   cardId: string,
   now = new Date(),
 ): Promise<WalletSummary[]> {
-  const wallets = await db
+  const args = { userId, cardId };
+  const [wallets, balances, creditLimits] = await Promise.all([
+    linkedWallets.all(db, args),
+    linkedBalances.all(db, args),
+    linkedCreditLimits.all(db, args),
+  ]);
+  const rows = heldRows(balances, creditLimits, wallets);
+  const today = todayInParis(now);
+  return wallets.map((w) => summaryOf(w, rows, today));
+}
+
+/** The card's wallets (this user's only), in its debit order, with what payments and refunds hold on each. */
+const linkedWallets = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
+  db
     .selectFrom("card_wallets")
     .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
-    .select(["w.id", "w.name", "w.wallet_type", "w.unlimited"])
-    .where("card_wallets.card_id", "=", cardId)
-    .where("w.user_id", "=", userId)
-    .orderBy("card_wallets.position")
-    .execute();
-  return summarise(db, wallets, now);
-}
+    .select((eb) => ["w.id", "w.name", "w.wallet_type", "w.unlimited", "w.id as wallet_id", ...heldSums(eb)])
+    .where("card_wallets.card_id", "=", arg("cardId"))
+    .where("w.user_id", "=", arg("userId"))
+    .orderBy("card_wallets.position"),
+);
+
+/** The dated balances of the card's wallets (this user's only), through card_wallets' and wallet_balances' indexes. */
+const linkedBalances = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
+  db
+    .selectFrom("card_wallets")
+    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
+    .innerJoin("wallet_balances as b", "b.wallet_id", "card_wallets.wallet_id")
+    .selectAll("b")
+    .where("card_wallets.card_id", "=", arg("cardId"))
+    .where("w.user_id", "=", arg("userId")),
+);
+
+/** The credit limits of the card's wallets (this user's only), in loadFundRows' order. */
+const linkedCreditLimits = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
+  db
+    .selectFrom("card_wallets")
+    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
+    .innerJoin("credit_limits as l", "l.wallet_id", "card_wallets.wallet_id")
+    .selectAll("l")
+    .where("card_wallets.card_id", "=", arg("cardId"))
+    .where("w.user_id", "=", arg("userId"))
+    .orderBy("l.credit_started_at"),
+);
 
 /** One wallet of this user, or null for an unknown id or someone else's wallet. */
 export async function getWalletDetail(
@@ -487,22 +556,7 @@ export async function walletPage(
     .selectFrom("wallets as w")
     .innerJoin("groups as g", "g.id", "w.group_id")
     .selectAll("w")
-    .select((eb) => [
-      "g.meal_sunday_workers",
-      "w.id as wallet_id",
-      eb
-        .selectFrom("wallet_transactions as wt")
-        .select((sub) => sub.fn.sum<number | string>("wt.amount").as("s"))
-        .whereRef("wt.wallet_id", "=", "w.id")
-        .where("wt.status", "=", "frozen")
-        .as("frozen_sum"),
-      eb
-        .selectFrom("wallet_reservations as wr")
-        .select((sub) => sub.fn.sum<number | string>("wr.amount").as("s"))
-        .whereRef("wr.wallet_id", "=", "w.id")
-        .where("wr.status", "=", "held")
-        .as("held_sum"),
-    ])
+    .select((eb) => ["g.meal_sunday_workers", "w.id as wallet_id", ...heldSums(eb)])
     .where("w.user_id", "=", userId)
     .execute();
   // listWallets' order (creation, then name), made here: a sort in a query reading movements would read as a history's.
