@@ -41,30 +41,28 @@ interface FundRows {
 /**
  * The funds of these wallets in four queries (none without a wallet): their balances and credit limits through
  * their wallet_id indexes, and what payments and refunds hold as sums the database makes through the
- * (wallet_id, status…) indexes (migrations 010, 024): never a wallet's whole history. `held`: those sums already
- * read with the wallets (the wallet page's one query), then two queries.
+ * (wallet_id, status…) indexes (migrations 010, 024): never a wallet's whole history. The card and wallet pages read
+ * the same by card or by user, each query compiled once (linkedWalletSummaries, walletPage).
  */
-async function loadFundRows(db: DB, ids: string[], held?: HeldSums[]): Promise<FundRows> {
+async function loadFundRows(db: DB, ids: string[]): Promise<FundRows> {
   if (ids.length === 0) return { balances: [], creditLimits: [], frozen: new Map(), reserved: new Map() };
   const [balances, creditLimits, frozen, reservations] = await Promise.all([
     db.selectFrom("wallet_balances").selectAll().where("wallet_id", "in", ids).execute(),
     db.selectFrom("credit_limits").selectAll().where("wallet_id", "in", ids).orderBy("credit_started_at").execute(),
-    held ??
-      db
-        .selectFrom("wallet_transactions")
-        .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("frozen_sum")])
-        .where("wallet_id", "in", ids)
-        .where("status", "=", "frozen")
-        .groupBy("wallet_id")
-        .execute(),
-    held ??
-      db
-        .selectFrom("wallet_reservations")
-        .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("held_sum")])
-        .where("wallet_id", "in", ids)
-        .where("status", "=", "held")
-        .groupBy("wallet_id")
-        .execute(),
+    db
+      .selectFrom("wallet_transactions")
+      .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("frozen_sum")])
+      .where("wallet_id", "in", ids)
+      .where("status", "=", "frozen")
+      .groupBy("wallet_id")
+      .execute(),
+    db
+      .selectFrom("wallet_reservations")
+      .select((eb) => ["wallet_id", eb.fn.sum<number | string>("amount").as("held_sum")])
+      .where("wallet_id", "in", ids)
+      .where("status", "=", "held")
+      .groupBy("wallet_id")
+      .execute(),
   ]);
   return heldRows(balances, creditLimits, frozen, reservations);
 }
@@ -298,18 +296,26 @@ export async function linkedWalletSummaries(
   ]);
   const rows = heldRows(balances, creditLimits, wallets);
   const today = todayInParis(now);
-  return wallets.map((w) => summaryOf(w, rows, today));
+  // The card's debit order, made here: a sort in a query reading movements would read as a history's.
+  return wallets.sort((a, b) => a.position - b.position).map((w) => summaryOf(w, rows, today));
 }
 
-/** The card's wallets (this user's only), in its debit order, with what payments and refunds hold on each. */
+/** The card's wallets (this user's only), with their place in its debit order and what payments and refunds hold on each. */
 const linkedWallets = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
   db
     .selectFrom("card_wallets")
     .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
-    .select((eb) => ["w.id", "w.name", "w.wallet_type", "w.unlimited", "w.id as wallet_id", ...heldSums(eb)])
+    .select((eb) => [
+      "w.id",
+      "w.name",
+      "w.wallet_type",
+      "w.unlimited",
+      "w.id as wallet_id",
+      "card_wallets.position",
+      ...heldSums(eb),
+    ])
     .where("card_wallets.card_id", "=", arg("cardId"))
-    .where("w.user_id", "=", arg("userId"))
-    .orderBy("card_wallets.position"),
+    .where("w.user_id", "=", arg("userId")),
 );
 
 /** The dated balances of the card's wallets (this user's only), through card_wallets' and wallet_balances' indexes. */
@@ -483,27 +489,36 @@ export async function listWalletTransactions(
  * (wallet_id, status, created_at, id) index (migration 032): each reads its `limit + 1` newest rows and no more, whatever the
  * wallet's history. The limits are the URL's, already capped (clampLimit).
  */
-async function transactionPages(
-  db: DB,
-  walletId: string,
-  limits: { processed: number; frozen: number },
-): Promise<WalletTransactionPages> {
+/** A wallet's two lists, each one more than its page, in one statement (compiled once, prepared.ts). */
+const walletTransactionRows = prepared((db, arg: Argument<{ walletId: string; processed: number; frozen: number }>) => {
   // Each list is a subquery of its own (SQLite takes no ORDER BY or LIMIT on a compound's arms), both in one statement.
-  const page = (status: "processed" | "frozen", limit: number) =>
+  const page = (status: "processed" | "frozen") =>
     db
       .selectFrom(
         db
           .selectFrom("wallet_transactions")
           .select(["id", "amount", "main_comment", "merchant_name", "created_at", "status"])
-          .where("wallet_id", "=", walletId)
+          .where("wallet_id", "=", arg("walletId"))
           .where("status", "=", status)
           .orderBy("created_at", "desc")
           .orderBy("id", "desc")
-          .limit(limit + 1)
+          .limit(arg(status))
           .as("t"),
       )
       .selectAll();
-  const rows = await page("processed", limits.processed).unionAll(page("frozen", limits.frozen)).execute();
+  return page("processed").unionAll(page("frozen"));
+});
+
+async function transactionPages(
+  db: DB,
+  walletId: string,
+  limits: { processed: number; frozen: number },
+): Promise<WalletTransactionPages> {
+  const rows = await walletTransactionRows.all(db, {
+    walletId,
+    processed: limits.processed + 1,
+    frozen: limits.frozen + 1,
+  });
   // Each arm keeps its order in the compound's result, but nothing says so: ordered again here, newest first.
   const newest = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
     a.created_at !== b.created_at ? (a.created_at > b.created_at ? -1 : 1) : a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
@@ -525,6 +540,35 @@ async function transactionPages(
     frozenNextId: frozen[limits.frozen]?.id ?? null,
   };
 }
+
+/** The user's wallets with their funder's Sunday rule and what payments and refunds hold on each (heldSums). */
+const userWallets = prepared((db: DB, arg: Argument<{ userId: string }>) =>
+  db
+    .selectFrom("wallets as w")
+    .innerJoin("groups as g", "g.id", "w.group_id")
+    .selectAll("w")
+    .select((eb) => ["g.meal_sunday_workers", "w.id as wallet_id", ...heldSums(eb)])
+    .where("w.user_id", "=", arg("userId")),
+);
+
+/** The dated balances of all the user's wallets, through wallets' user index and wallet_balances' wallet index. */
+const userBalances = prepared((db, arg: Argument<{ userId: string }>) =>
+  db
+    .selectFrom("wallets as w")
+    .innerJoin("wallet_balances as b", "b.wallet_id", "w.id")
+    .selectAll("b")
+    .where("w.user_id", "=", arg("userId")),
+);
+
+/** The credit limits of all the user's wallets, in loadFundRows' order. */
+const userCreditLimits = prepared((db, arg: Argument<{ userId: string }>) =>
+  db
+    .selectFrom("wallets as w")
+    .innerJoin("credit_limits as l", "l.wallet_id", "w.id")
+    .selectAll("l")
+    .where("w.user_id", "=", arg("userId"))
+    .orderBy("l.credit_started_at"),
+);
 
 /** Everything a wallet's page shows (spec 000 §2 "Wallets page"). */
 export interface WalletPage {
@@ -551,14 +595,8 @@ export async function walletPage(
   limits: { processed: number; frozen: number },
   now = new Date(),
 ): Promise<{ firstWalletId: string | null; page: WalletPage | null }> {
-  // With what payments and refunds hold on each, summed through the (wallet_id, status…) indexes (loadFundRows).
-  const wallets = await db
-    .selectFrom("wallets as w")
-    .innerJoin("groups as g", "g.id", "w.group_id")
-    .selectAll("w")
-    .select((eb) => ["g.meal_sunday_workers", "w.id as wallet_id", ...heldSums(eb)])
-    .where("w.user_id", "=", userId)
-    .execute();
+  // With what payments and refunds hold on each (heldSums).
+  const wallets = await userWallets.all(db, { userId });
   // listWallets' order (creation, then name), made here: a sort in a query reading movements would read as a history's.
   wallets.sort((a, b) =>
     a.created_at !== b.created_at
@@ -577,16 +615,14 @@ export async function walletPage(
   // The meal day's 25 € count every meal wallet of the person's (mealAllowanceLeftToday's rule).
   const mealIds = meal ? wallets.filter((w) => w.wallet_type === "meal").map((w) => w.id) : [];
   const spentIds = new Set([...mealIds, ...(wallet.daily_spending_limit === null ? [] : [wallet.id])]);
-  const [rows, transactions, licences, spent] = await Promise.all([
-    loadFundRows(
-      db,
-      wallets.map((w) => w.id),
-      wallets,
-    ),
+  const [balances, creditLimits, transactions, licences, spent] = await Promise.all([
+    userBalances.all(db, { userId }),
+    userCreditLimits.all(db, { userId }),
     transactionPages(db, wallet.id, limits),
     availableWalletLicences(db, userId),
     spentTodayByWallet(db, [...spentIds], now),
   ]);
+  const rows = heldRows(balances, creditLimits, wallets);
   const today = todayInParis(now);
   const mealSpent = mealIds.reduce((sum, id) => sum + (spent.get(id) ?? 0), 0);
   return {
@@ -610,16 +646,19 @@ export async function walletPage(
 }
 
 /** wallet_activation licences this user can still use (spec 000 §6). */
-export async function availableWalletLicences(db: DB, userId: string): Promise<WalletLicence[]> {
-  const rows = await db
+const walletLicences = prepared((db, arg: Argument<{ userId: string }>) =>
+  db
     .selectFrom("licences")
     .innerJoin("groups", "groups.id", "licences.group_id")
     .select(["licences.id", "licences.metadata", "groups.name"])
-    .where("licences.user_id", "=", userId)
+    .where("licences.user_id", "=", arg("userId"))
     .where("licences.license_type", "=", "wallet_activation")
     .where("licences.used_at", "is", null)
-    .orderBy("licences.id")
-    .execute();
+    .orderBy("licences.id"),
+);
+
+export async function availableWalletLicences(db: DB, userId: string): Promise<WalletLicence[]> {
+  const rows = await walletLicences.all(db, { userId });
   return rows.map((r) => ({ id: r.id, groupName: r.name, walletType: licenceWalletType(r.metadata) }));
 }
 

@@ -24,6 +24,7 @@ import {
 import { announceRequestEvent, mailFacts, recordRequestEvent } from "./events";
 import { holdReservations, lockWallets, OverAvailable, releaseReservations } from "./reservations";
 import { receiptLabel } from "./wording";
+import { prepared, type Argument } from "../../db/prepared";
 
 /**
  * Refund requests, the employee's side (issue 14, spec 001 §2.6, §3, §4, §5): their list, the expense
@@ -91,26 +92,45 @@ export async function listRefunds(
   const page =
     Number.isInteger(options.page) && options.page >= 1 ? Math.min(options.page, EXPENSE_REQUESTS_MAX_PAGE) : 1;
   const shown = page * EXPENSE_REQUESTS_PAGE_SIZE;
-  const [first, ...others] = options.tab === "finished" ? FINISHED_STATUSES : IN_PROGRESS_STATUSES;
-  // Each read is a subquery of its own: SQLite takes no ORDER BY or LIMIT on a compound's arms.
-  const newest = (status: ExpenseRequestStatus) =>
-    db
-      .selectFrom(
-        listQuery(db, userId, options.locale)
-          .where("er.status", "=", status)
-          .orderBy("er.created_at", "desc")
-          .orderBy("er.id", "desc")
-          .limit(shown + 1)
-          .as("s"),
-      )
-      .selectAll();
-  const found = await others.reduce((query, status) => query.unionAll(newest(status)), newest(first!)).execute();
+  const found = await refundListQuery(options.tab, options.locale).all(db, { userId, count: shown + 1 });
   // Newest first as each read ordered them (code units, as SQLite compares text; ids break a tie).
   const newer = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
     a.created_at !== b.created_at ? (a.created_at > b.created_at ? -1 : 1) : a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
   const rows = found.sort(newer).slice(0, shown + 1);
   return { hasMore: rows.length > shown, items: rows.slice(0, shown).map(listItem) };
 }
+
+/**
+ * The list's read for a tab in a language: the newest `count` requests of each of the tab's statuses, each read
+ * through the (user_id, status, created_at) index, compiled once (prepared.ts) for each tab and language.
+ */
+function refundListQuery(tab: RefundTab, locale: Locale) {
+  const key = `${tab} ${locale}`;
+  let query = refundListQueries.get(key);
+  if (!query) refundListQueries.set(key, (query = prepareRefundList(tab, locale)));
+  return query;
+}
+
+function prepareRefundList(tab: RefundTab, locale: Locale) {
+  const [first, ...others] = tab === "finished" ? FINISHED_STATUSES : IN_PROGRESS_STATUSES;
+  return prepared((db, arg: Argument<{ userId: string; count: number }>) => {
+    // Each read is a subquery of its own: SQLite takes no ORDER BY or LIMIT on a compound's arms.
+    const newest = (status: ExpenseRequestStatus) =>
+      db
+        .selectFrom(
+          listQuery(db, arg("userId"), locale)
+            .where("er.status", "=", status)
+            .orderBy("er.created_at", "desc")
+            .orderBy("er.id", "desc")
+            .limit(arg("count"))
+            .as("s"),
+        )
+        .selectAll();
+    return others.reduce((query, status) => query.unionAll(newest(status)), newest(first!));
+  });
+}
+
+const refundListQueries = new Map<string, ReturnType<typeof prepareRefundList>>();
 
 /** One of the user's requests as the list shows it, or null for an unknown id or someone else's. */
 export async function getRefund(
