@@ -1,5 +1,36 @@
 import { describe, expect, test } from "vitest";
-import { formatDate, frenchDay, parseDay, parisDayAfter, parisInstant, parisNow, readDay } from "./dates";
+import {
+  formatDate,
+  formatDateTime,
+  formatMonth,
+  frenchDay,
+  parseDay,
+  parisDayAfter,
+  parisInstant,
+  parisNow,
+  readDay,
+  todayInParis,
+} from "./dates";
+
+test("today in Paris changes at Paris midnight, also when asked again within the same minute or across it", () => {
+  // Winter: Paris is UTC+1, so its midnight is 23:00 UTC.
+  expect(todayInParis(new Date("2026-11-28T22:59:00.000Z"))).toBe("2026-11-28");
+  expect(todayInParis(new Date("2026-11-28T22:59:59.999Z"))).toBe("2026-11-28");
+  expect(todayInParis(new Date("2026-11-28T23:00:00.000Z"))).toBe("2026-11-29");
+  expect(todayInParis(new Date("2026-11-28T22:59:30.000Z"))).toBe("2026-11-28");
+  // Summer: UTC+2.
+  expect(todayInParis(new Date("2026-07-14T21:59:59.000Z"))).toBe("2026-07-14");
+  expect(todayInParis(new Date("2026-07-14T22:00:00.000Z"))).toBe("2026-07-15");
+  expect(() => todayInParis(new Date("not a date"))).toThrow(RangeError);
+});
+
+test("dates are shown in Paris time, and a calendar day as itself", () => {
+  expect(formatDateTime("2026-11-28T06:50:00.000Z")).toBe("28/11/2026 07:50");
+  expect(formatDateTime("2026-07-14T22:30:00.000Z")).toBe("15/07/2026 00:30");
+  expect(formatDate("2026-02-01")).toBe("01/02/2026");
+  expect(formatMonth("2026-11")).toBe("novembre 2026");
+  expect(formatMonth("2026-11", "en-GB")).toBe("November 2026");
+});
 
 test("the Paris day after today counts calendar days, not 24-hour steps, across the spring change", () => {
   // 23:30 in Paris on Saturday 28 March 2026 (22:30 UTC): the next day is Sunday 29, which has 23 hours.

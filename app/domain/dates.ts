@@ -8,18 +8,25 @@ import { addCalendarDays } from "./calendar";
 /** Every date the portal shows or reads is a Paris date. */
 const TIME_ZONE = "Europe/Paris";
 
+/** The ways the portal shows a date, each one set of Intl options. */
+const STYLES = {
+  day: { day: "2-digit", month: "2-digit", year: "numeric" },
+  time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+  timeWithSeconds: { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" },
+  month: { month: "long", year: "numeric" },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** A YYYY-MM-DD date is a calendar day, not an instant: it is shown as it is, whatever the zone. */
-function formatInTimeZone(iso: string, options: Intl.DateTimeFormatOptions, locale = "fr-FR"): string {
+function formatInTimeZone(iso: string, style: keyof typeof STYLES, locale = "fr-FR"): string {
   const isDay = /^\d{4}-\d{2}-\d{2}$/.test(iso);
   const date = new Date(isDay ? `${iso}T12:00:00Z` : iso);
-  const resolved = { ...options, timeZone: isDay ? "UTC" : TIME_ZONE };
-  // Formatters are costly to build and the options are few: one per language and set of options.
-  const key = `${locale} ${JSON.stringify(resolved)}`;
+  // Formatters are costly to build and the styles are few: one per language, style and zone, kept.
+  const key = `${locale} ${style} ${isDay ? "day" : "instant"}`;
   let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, resolved);
+    format = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone: isDay ? "UTC" : TIME_ZONE });
     formats.set(key, format);
   }
   return format.format(date);
@@ -63,15 +70,15 @@ export function parisNow(now = new Date()): { day: string; time: string } {
 
 /** Dates are shown in Europe/Paris: dd/MM/yyyy, with HH:mm when the time matters. */
 export function formatDate(iso: string): string {
-  return formatInTimeZone(iso, { day: "2-digit", month: "2-digit", year: "numeric" });
+  return formatInTimeZone(iso, "day");
 }
 
 export function formatDateTime(iso: string): string {
-  return `${formatDate(iso)} ${formatInTimeZone(iso, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })}`;
+  return `${formatDate(iso)} ${formatInTimeZone(iso, "time")}`;
 }
 
 export function formatTime(iso: string): string {
-  return formatInTimeZone(iso, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  return formatInTimeZone(iso, "timeWithSeconds");
 }
 
 /** 2026-11-24 → 24/11/2026: a calendar day as a French form field and a message show it (no time zone involved). */
@@ -82,7 +89,7 @@ export function frenchDay(day: string): string {
 
 /** "2026-11" (a calendar month, YYYY-MM) → "novembre 2026"; in another language when a page's words are ("November 2026"). */
 export function formatMonth(month: string, locale = "fr-FR"): string {
-  return formatInTimeZone(`${month}-01`, { month: "long", year: "numeric" }, locale);
+  return formatInTimeZone(`${month}-01`, "month", locale);
 }
 
 // Building a DateTimeFormat costs far more than using one: keep it.
@@ -93,9 +100,14 @@ const parisDay = new Intl.DateTimeFormat("en-CA", {
   day: "2-digit",
 });
 
+/** The last minute asked about and its Paris day: a page asks for today several times (a day starts on a minute). */
+let lastDay = { minute: Number.NaN, day: "" };
+
 /** Today's calendar day in Paris, as YYYY-MM-DD. */
 export function todayInParis(now: Date = new Date()): string {
-  return parisDay.format(now);
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== lastDay.minute) lastDay = { minute, day: parisDay.format(now) };
+  return lastDay.day;
 }
 
 /** The Paris calendar day `days` after today's (D+5), as YYYY-MM-DD. */
