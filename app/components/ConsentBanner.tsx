@@ -1,7 +1,8 @@
-import { href, Link, useLocation } from "react-router";
+import { href, useLocation } from "react-router";
 import { useTranslation } from "~/i18n";
 import { CONSENT_INTENT, CONSENT_RETURN_FIELD } from "~/domain/consent";
 import { INTENT_FIELD } from "~/routes/+shared/intents";
+import { AppLink } from "~/components/AppLink";
 
 const COOKIES = href("/cookies");
 
@@ -43,9 +44,9 @@ export function ConsentBanner() {
           >
             {t("consent.banner.refuseAll")}
           </button>
-          <Link to={COOKIES} className="link-action consent-banner__customise">
+          <AppLink to={COOKIES} className="link-action consent-banner__customise">
             {t("consent.banner.customise")}
-          </Link>
+          </AppLink>
         </form>
       </div>
     </section>

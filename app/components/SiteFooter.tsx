@@ -1,7 +1,8 @@
 import { useTranslation } from "~/i18n";
-import { Link, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 import { LightVersionNote } from "./LightVersion";
+import { AppLink } from "~/components/AppLink";
 
 /** The footer names the statement with the portal's conformity state (the model statement's wording). */
 const ACCESSIBILITY_LINK = {
@@ -32,19 +33,19 @@ export function SiteFooter() {
       <nav className="site-footer__legal" aria-label={t("legal.footerLabel")}>
         <ul>
           <li>
-            <Link to="/terms">{t("legal.terms.link")}</Link>
+            <AppLink to="/terms">{t("legal.terms.link")}</AppLink>
           </li>
           <li>
-            <Link to="/privacy">{t("legal.privacy.link")}</Link>
+            <AppLink to="/privacy">{t("legal.privacy.link")}</AppLink>
           </li>
           <li>
-            <Link to="/accessibilite">{t(ACCESSIBILITY_LINK[root.accessibility])}</Link>
+            <AppLink to="/accessibilite">{t(ACCESSIBILITY_LINK[root.accessibility])}</AppLink>
           </li>
           <li>
-            <Link to="/cookies">{t("footer.cookies")}</Link>
+            <AppLink to="/cookies">{t("footer.cookies")}</AppLink>
           </li>
           <li>
-            <Link to="/plan-du-site">{t("legal.siteMap.link")}</Link>
+            <AppLink to="/plan-du-site">{t("legal.siteMap.link")}</AppLink>
           </li>
         </ul>
       </nav>

@@ -1,4 +1,4 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
 import { useId } from "react";
 import { FROZEN_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from "~/domain/transactions";
 import { useTranslation } from "~/i18n";
@@ -158,14 +158,14 @@ export function TransactionsPanel({
         <ul className="tabs" aria-label={t("cards.transactions.tabsLabel")}>
           {TABS.map((name) => (
             <li key={name}>
-              <Link
+              <AppLink
                 to={pageWith({ tab: name, limit: TRANSACTIONS_PAGE_SIZE }, "transactions")}
                 className="tabs__link"
                 aria-current={tab === name ? "page" : undefined}
                 preventScrollReset
               >
                 {t(`cards.transactions.tabs.${name}`)}
-              </Link>
+              </AppLink>
             </li>
           ))}
         </ul>
@@ -180,13 +180,13 @@ export function TransactionsPanel({
         )}
         {hasMore && nextId ? (
           <p>
-            <Link
+            <AppLink
               className="link-action"
               to={pageWith({ limit: limit + TRANSACTIONS_PAGE_SIZE }, `tx-${nextId}`)}
               preventScrollReset
             >
               {t("cards.transactions.more")}
-            </Link>
+            </AppLink>
           </p>
         ) : null}
         <p className="visually-hidden" role="status">
@@ -208,13 +208,13 @@ export function TransactionsPanel({
         )}
         {frozen.hasMore && frozen.nextId ? (
           <p>
-            <Link
+            <AppLink
               className="link-action"
               to={pageWith({ frozenLimit: frozenLimit + FROZEN_PAGE_SIZE }, `reserved-${frozen.nextId}`)}
               preventScrollReset
             >
               {t("cards.transactions.moreFrozen")}
-            </Link>
+            </AppLink>
           </p>
         ) : null}
         <p className="visually-hidden" role="status">

@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n";
 import { useEffect, useRef, type SyntheticEvent } from "react";
-import { href, Link, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
+import { href, Outlet, useLocation, useOutlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/card";
 import { PageHeader } from "~/components/PageHeader";
 import { CardVisual } from "~/components/CardVisual";
@@ -83,10 +83,10 @@ function MenuLink({
 }: { to: string; icon: IconName; children: string } & Partial<ReturnType<typeof clickAttributes>>) {
   return (
     <li>
-      <Link to={to} preventScrollReset {...rest}>
+      <AppLink to={to} preventScrollReset {...rest}>
         <Icon name={icon} />
         {children}
-      </Link>
+      </AppLink>
     </li>
   );
 }
@@ -188,9 +188,9 @@ function CardStateLine({ state, cardId }: { state: CardStateView; cardId: string
         {state.kind === "deliveryProblem" ? (
           <>
             {" "}
-            <Link to={href("/cards/:cardId/delivery", { cardId })} preventScrollReset>
+            <AppLink to={href("/cards/:cardId/delivery", { cardId })} preventScrollReset>
               {t("cards.menu.delivery")}
-            </Link>
+            </AppLink>
           </>
         ) : null}
       </span>
@@ -295,14 +295,14 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
             <h2 id="add-card-title">{t("cards.addCard.title")}</h2>
             <p>{addCard}</p>
             <p>
-              <Link
+              <AppLink
                 to={href("/cards/:cardId/new-card", { cardId: card.id })}
                 className="button button--secondary"
                 preventScrollReset
                 {...click({ name: "clickCreateCard", properties: {} })}
               >
                 {t("cards.addCard.link")}
-              </Link>
+              </AppLink>
             </p>
           </section>
         ) : null}
