@@ -300,44 +300,38 @@ export async function linkedWalletSummaries(
   return wallets.sort((a, b) => a.position - b.position).map((w) => summaryOf(w, rows, today));
 }
 
-/** The card's wallets (this user's only), with their place in its debit order and what payments and refunds hold on each. */
+/** The links of this card to this user's wallets `w` (someone else's card links none of them). */
+function cardWalletsOf(db: DB, arg: Argument<{ userId: string; cardId: string }>) {
+  return db
+    .selectFrom("card_wallets")
+    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
+    .where("card_wallets.card_id", "=", arg("cardId"))
+    .where("w.user_id", "=", arg("userId"));
+}
+
+/** The card's wallets, with their place in its debit order and what payments and refunds hold on each. */
 const linkedWallets = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
-  db
-    .selectFrom("card_wallets")
-    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
-    .select((eb) => [
-      "w.id",
-      "w.name",
-      "w.wallet_type",
-      "w.unlimited",
-      "w.id as wallet_id",
-      "card_wallets.position",
-      ...heldSums(eb),
-    ])
-    .where("card_wallets.card_id", "=", arg("cardId"))
-    .where("w.user_id", "=", arg("userId")),
+  cardWalletsOf(db, arg).select((eb) => [
+    "w.id",
+    "w.name",
+    "w.wallet_type",
+    "w.unlimited",
+    "w.id as wallet_id",
+    "card_wallets.position",
+    ...heldSums(eb),
+  ]),
 );
 
-/** The dated balances of the card's wallets (this user's only), through card_wallets' and wallet_balances' indexes. */
+/** The dated balances of the card's wallets, through card_wallets' and wallet_balances' indexes. */
 const linkedBalances = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
-  db
-    .selectFrom("card_wallets")
-    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
-    .innerJoin("wallet_balances as b", "b.wallet_id", "card_wallets.wallet_id")
-    .selectAll("b")
-    .where("card_wallets.card_id", "=", arg("cardId"))
-    .where("w.user_id", "=", arg("userId")),
+  cardWalletsOf(db, arg).innerJoin("wallet_balances as b", "b.wallet_id", "w.id").selectAll("b"),
 );
 
-/** The credit limits of the card's wallets (this user's only), in loadFundRows' order. */
+/** The credit limits of the card's wallets, in loadFundRows' order. */
 const linkedCreditLimits = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
-  db
-    .selectFrom("card_wallets")
-    .innerJoin("wallets as w", "w.id", "card_wallets.wallet_id")
-    .innerJoin("credit_limits as l", "l.wallet_id", "card_wallets.wallet_id")
+  cardWalletsOf(db, arg)
+    .innerJoin("credit_limits as l", "l.wallet_id", "w.id")
     .selectAll("l")
-    .where("card_wallets.card_id", "=", arg("cardId"))
-    .where("w.user_id", "=", arg("userId"))
     .orderBy("l.credit_started_at"),
 );
 
