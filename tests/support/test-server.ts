@@ -58,12 +58,21 @@ export async function startTestServer(
       if (health.ok) return { base, process: child, output: () => output };
       last = `HTTP ${health.status}`;
     } catch (error) {
-      last = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      // undici says only "fetch failed": its cause (ECONNREFUSED, ECONNRESET…) tells a port not listening from one
+      // answering something else.
+      const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+      last = error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error);
     }
+    if (child.exitCode !== null || child.signalCode !== null) break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  const ended = child.exitCode !== null || child.signalCode !== null;
   child.kill("SIGKILL");
-  throw new Error(`server did not start in ${Date.now() - started} ms (last /healthz: ${last}):\n${output}`);
+  throw new Error(
+    `server did not start in ${Date.now() - started} ms (last /healthz: ${last}; ${
+      ended ? `the process ended: ${child.exitCode ?? child.signalCode}` : "the process still running"
+    }):\n${output}`,
+  );
 }
 
 /** Stops it with SIGTERM and resolves with its exit code (at once if it already stopped). */
