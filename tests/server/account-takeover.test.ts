@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openServerDatabase, signIn } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Issue 11, finding 1: an onboarded account could post onboarding's profile step again (new names and
@@ -9,7 +9,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * skipped the same way. Checked on the real server, with what the database holds before and after.
  */
 const NAME = "test-takeover";
-const port = 4100 + Math.floor(Math.random() * 400);
+const port = testPort(4100, 400);
 let server: TestServer;
 let db: Database.Database;
 const CLAIRE = "claire.petit@example.com";

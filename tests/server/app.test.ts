@@ -1,13 +1,13 @@
 import http from "node:http";
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * The real server (server.ts on the production build) on a loopback port: headers, health,
  * cross-site posts, body size and rate limits. Needs `npm run build` first (npm test builds).
  */
-const port = 3200 + Math.floor(Math.random() * 600);
+const port = testPort(3200, 600);
 let server: TestServer;
 let base: string;
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * WEB_CONCURRENCY=2: the real server as a primary and two workers on one SQLite file. The database
  * is prepared once, the rate-limit counts are shared, and SIGTERM stops every process.
  */
-const port = 3900 + Math.floor(Math.random() * 90);
+const port = testPort(3900, 90);
 let server: TestServer;
 let base: string;
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openServerDatabase, signIn, TestBrowser } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * The one code step (decision 0022) on the real server: the sign-in, a card's reveal and a contact
@@ -9,7 +9,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * are counted across the three, a refusal is a 400 in French that never sends the code back.
  */
 const NAME = "test-code-step";
-const port = 4500 + Math.floor(Math.random() * 400);
+const port = testPort(4500, 400);
 let server: TestServer;
 let db: Database.Database;
 const MARIE = "marie.martin@example.com";

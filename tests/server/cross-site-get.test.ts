@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openServerDatabase, signIn, type TestBrowser } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Issue 28 §5, decision 0048, on the built server: a page that writes when shown (notifications marked
@@ -10,7 +10,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * Metadata, a foreign Referer or nothing at all —, and still does from the portal's own pages or a typed address.
  */
 const NAME = "test-cross-site-get";
-const port = 5000 + Math.floor(Math.random() * 400);
+const port = testPort(5000, 400);
 const MARIE = "marie.martin@example.com";
 let server: TestServer;
 let db: Database.Database;

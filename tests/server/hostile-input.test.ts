@@ -17,7 +17,7 @@ import {
   type Answer as Knobs,
   type SoftCredential,
 } from "../support/soft-authenticator";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * The hostile-input catalogue (issue 11, decision 0016): generated from app/routes.ts, so that every
@@ -1087,7 +1087,7 @@ function decodeURIComponentSafe(s: string): string {
 
 // ---------------------------------------------------------------------------------------------------
 
-const port = 3200 + Math.floor(Math.random() * 600);
+const port = testPort(3200, 600);
 const ENDPOINTS = endpoints();
 const failures: Failure[] = [];
 let caseCount = 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 import { withForgedSignature } from "../support/forged-cookie";
 
 /**
@@ -7,7 +7,7 @@ import { withForgedSignature } from "../support/forged-cookie";
  * traffic is counted per session, anonymous traffic per address, and password guesses per account
  * whatever the address. Needs `npm run build` first (npm test builds).
  */
-const port = 4000 + Math.floor(Math.random() * 500);
+const port = testPort(4000, 500);
 const PASSWORD = "Demo-Portail-2026!";
 const CLAIRE = "claire.petit@example.com";
 const MARIE = "marie.martin@example.com";

@@ -2,7 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { signIn, type TestBrowser } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Issue 12, item 5: a page whose loader fails keeps the signed-in shell and its navigation, and its
@@ -10,7 +10,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * server's own database for one request, then puts it back.
  */
 const NAME = "test-load-failures";
-const port = 4500 + Math.floor(Math.random() * 400);
+const port = testPort(4500, 400);
 let server: TestServer;
 let db: Database.Database;
 let marie: TestBrowser;

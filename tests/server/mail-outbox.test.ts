@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startSmtpStandIn, type SmtpStandIn } from "../support/smtp-server";
 import { openServerDatabase, TestBrowser } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * The SMTP server down when a sign-in code is sent (issue 18 §5, decision 0042), on the real server: the code page
@@ -10,7 +10,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * it from the outbox (nobody asks again), once, and that code signs in. SIGTERM stops the loop and the server.
  */
 const NAME = "test-mail-outbox";
-const port = 4470 + Math.floor(Math.random() * 10);
+const port = testPort(4470, 10);
 const MARIE = "marie.martin@example.com";
 let smtp: SmtpStandIn;
 let server: TestServer;

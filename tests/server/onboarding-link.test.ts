@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openServerDatabase, signIn } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Spec 001 §2.1: `/onboarding/:token` is public. The invitation's token alone leads to its activation
@@ -9,7 +9,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * spent (410, in French), and nothing is written.
  */
 const NAME = "test-onboarding-link";
-const port = 4500 + Math.floor(Math.random() * 400);
+const port = testPort(4500, 400);
 let server: TestServer;
 let db: Database.Database;
 const NINA = "nina.roux@example.com";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { residentBytes } from "../../app/.server/providers/receipt-reading/isolated";
 import { pdfBomb, pngBomb, slowPdf } from "../support/bombs";
 import { openServerDatabase, signIn, type TestBrowser } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Hostile receipts against the real server (issue 28, decision 0046): a 1 MB PDF whose page inflates
@@ -16,7 +16,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * time. Needs `npm run build` first (npm test builds).
  */
 const NAME = "test-receipt-bombs";
-const port = 4500 + Math.floor(Math.random() * 400);
+const port = testPort(4500, 400);
 const BAKERY = path.resolve(import.meta.dirname, "../fixtures/receipts/boulangerie-2026-11-14.jpg");
 const WIZARD = "/plans/expense-requests/new";
 

@@ -3,7 +3,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import routes from "../../app/routes";
 import { openServerDatabase, signIn, TestBrowser, type RawAnswer } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Issue 11 on the real server: no route parameter reaches a `Location` header as it came (finding 2:
@@ -11,7 +11,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  * the portal (finding 7); refused inputs are said, in French (finding 10).
  */
 const NAME = "test-redirects";
-const port = 4500 + Math.floor(Math.random() * 400);
+const port = testPort(4500, 400);
 let server: TestServer;
 let db: Database.Database;
 let base: string;

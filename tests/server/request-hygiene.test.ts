@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Issue 11, findings 3, 4, 6 and 8, on the real built server: nothing the portal renders is cacheable,
  * a link's token never reaches the request log, and requests the portal's pages never send (other
  * methods, other body types, unreadable forms) end in a clear French 4xx with nothing changed.
  */
-const port = 4000 + Math.floor(Math.random() * 500);
+const port = testPort(4000, 500);
 let server: TestServer;
 let base: string;
 let claire: string;

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Issue 28 §6, decision 0048, on the built server with WEB_CONCURRENCY=2: a worker killed with SIGKILL is
@@ -12,7 +12,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  */
 const NAME = "test-restart";
 // Above PostgreSQL's 5432, which the PostgreSQL run of `npm test` leaves listening on this machine.
-const port = 5500 + Math.floor(Math.random() * 90);
+const port = testPort(5500, 90);
 let server: TestServer;
 
 /** A process's children that still run. */

@@ -2,14 +2,14 @@ import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { TestBrowser } from "../support/test-browser";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Spec 001 §1: a disabled account is told at sign-in that the team is reviewing it (usually under 72
  * hours), not that its credentials are wrong — and only to whoever gives its right password.
  */
 const NAME = "test-sign-in-notices";
-const port = 4900 + Math.floor(Math.random() * 90);
+const port = testPort(4900, 90);
 let server: TestServer;
 const LUCAS = "lucas.bernard@example.com";
 const PASSWORD = "Demo-Portail-2026!";

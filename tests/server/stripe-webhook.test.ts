@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTestServer, stopTestServer, type TestServer } from "../support/test-server";
+import { testPort, startTestServer, stopTestServer, type TestServer } from "../support/test-server";
 
 /**
  * Stripe's webhook on the real built server (decision 0036): the JSON body and the missing or foreign Origin go
@@ -11,7 +11,7 @@ import { startTestServer, stopTestServer, type TestServer } from "../support/tes
  */
 const SECRET = "whsec_server_test_secret";
 const NAME = "test-stripe-webhook";
-const port = 4601 + Math.floor(Math.random() * 50);
+const port = testPort(4601, 50);
 let server: TestServer;
 let cardRef: string;
 

@@ -12,6 +12,22 @@ export interface TestServer {
 }
 
 /**
+ * The ports at or above 1024 that fetch refuses to connect to: the Fetch standard's "bad ports" (undici's
+ * "fetch failed", cause "bad port"). A server test on one of them never sees its server answer.
+ */
+const FETCH_BAD_PORTS = new Set([
+  1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** A random port of `from` … `from + span - 1` that fetch may reach (each server test file has its range). */
+export function testPort(from: number, span: number): number {
+  for (;;) {
+    const port = from + Math.floor(Math.random() * span);
+    if (!FETCH_BAD_PORTS.has(port)) return port;
+  }
+}
+
+/**
  * The real server (server.ts on the production build) on a loopback port with a fresh SQLite file
  * (or the one a previous start left, with `keepDatabase`), for the server tests; resolves once it
  * answers /healthz. Needs `npm run build` first. One process (tsx as a loader, not its launcher), so
