@@ -24,7 +24,8 @@
  * - the JavaScript of every route (gzip -9, from the build's manifest: scripts/bench/js-budget.ts), the
  *   card page's JavaScript and CSS, the HTML of the card, wallets and refunds pages;
  * - throughput with autocannon (20 connections, each run after BENCH_WARM_SECONDS of the same load not
- *   counted), in two phases whose servers are all up at once and whose runs are interleaved, the second
+ *   counted), in two phases whose servers are all up at once, each started once the machine is quiet
+ *   (scripts/bench/quiet.ts, decision 0082), and whose runs are interleaved, the second
  *   round in the reverse order of the first (scripts/bench/load.ts `interleaved`): on SQLite, /login (the
  *   portal's floor) and Marie's card •••• 4242, wallet (/wallets →) and refund list (/plans/expense-requests
  *   →) on the demo and on the grown copy; on PostgreSQL, the three pages on bench_demo, bench_grown and
@@ -82,6 +83,7 @@ import {
 } from "./bench/datasets";
 import { benchAgent, BenchError, HOST, pathOf, request as httpRequest, type Reply } from "./bench/http";
 import { JS_BUDGET_KB, jsByRoute, type RouteJs } from "./bench/js-budget";
+import { waitForQuiet } from "./bench/quiet";
 import { interleaved, load, type LoadResult, type LoadSettings, type Series, type SeriesResult } from "./bench/load";
 import type { PreparationInput, PreparationMessage } from "./bench/prepare-postgres";
 import {
@@ -1143,6 +1145,17 @@ const phaseIntro = (what: string, runs: number) =>
     `\n${what}: ${runs} runs of ${LOAD.durationSeconds} s at ${LOAD.connections} connections, each after ${LOAD.warmSeconds} s of the same load not counted; ${ROUNDS} rounds, each in the reverse order of the one before…`,
   );
 
+/** Before a phase's first run, the machine left to finish what came before (scripts/bench/quiet.ts, decision 0082). */
+async function settle() {
+  const quiet = await waitForQuiet();
+  const busy = `${(quiet.busy * 100).toFixed(0)} % of the machine busy`;
+  console.log(
+    quiet.quiet
+      ? `  machine quiet after ${quiet.seconds.toFixed(0)} s (${busy} over the last 2 s)`
+      : `  ✗ machine still busy after ${quiet.seconds.toFixed(0)} s (${busy}): measured anyway`,
+  );
+}
+
 /**
  * SQLite: /login and Marie's three pages on the demo, her three pages on the grown copy; both servers up
  * throughout, their runs interleaved (load.ts `interleaved`).
@@ -1177,6 +1190,7 @@ async function sqlitePhase(marieCookie: string): Promise<Map<string, SeriesResul
         },
       );
     phaseIntro("Load on SQLite (demo and grown servers up at once)", series.length * ROUNDS);
+    await settle();
     return await interleaved(series, ROUNDS, LOAD, printRun);
   } finally {
     await stopServer(grown);
@@ -1209,6 +1223,7 @@ async function postgresPhase(datasets: PostgresDataset[]): Promise<Map<string, S
       `Load on PostgreSQL (${datasets.map((d) => d.name).join(", ")} servers up at once)`,
       series.length * ROUNDS,
     );
+    await settle();
     return await interleaved(series, ROUNDS, LOAD, printRun);
   } finally {
     await Promise.all(servers.map(({ server }) => stopServer(server)));

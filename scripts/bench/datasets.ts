@@ -219,14 +219,15 @@ async function schemaBytes(client: pg.Client, schema: string): Promise<number> {
 }
 
 /**
- * The planner's statistics of every table of the schema, as autovacuum would gather them a minute after
- * the bulk inserts: measured right after, the pages would otherwise be planned on an empty database's.
+ * Each table of the schema vacuumed and analysed, as autovacuum would do in the minutes after the bulk
+ * inserts: measured right after, the pages would be planned on an empty database's statistics, and the load
+ * runs would share the machine with autovacuum's passes over millions of new rows (decision 0082).
  */
-async function analyzeSchema(client: pg.Client, schema: string) {
+async function vacuumSchema(client: pg.Client, schema: string) {
   const { rows } = await client.query<{ tablename: string }>("select tablename from pg_tables where schemaname = $1", [
     schema,
   ]);
-  for (const { tablename } of rows) await client.query(`analyze "${schema}"."${tablename}"`);
+  for (const { tablename } of rows) await client.query(`vacuum (analyze) "${schema}"."${tablename}"`);
 }
 
 export interface PostgresDataset {
@@ -243,7 +244,7 @@ export interface PostgresDataset {
 /**
  * The schemas: each migrated and seeded with the demo world (all at once), Marie's session planted; then
  * bench_grown grown (growHistory) and bench_company given its company (generateCompany; left out when
- * `settings.employees` is 0), one after the other; then each analysed. `origins` are the servers' own (the
+ * `settings.employees` is 0), one after the other; then each vacuumed and analysed, and a checkpoint written. `origins` are the servers' own (the
  * demo's links in messages).
  */
 export async function preparePostgres(
@@ -292,9 +293,10 @@ export async function preparePostgres(
     }
     return await withClient(baseUrl, async (client) => {
       const datasets: PostgresDataset[] = [];
+      const vacuumStarted = performance.now();
       for (const name of names) {
         const schema = POSTGRES_SCHEMAS[name];
-        await analyzeSchema(client, schema);
+        await vacuumSchema(client, schema);
         datasets.push({
           name,
           schema,
@@ -304,6 +306,9 @@ export async function preparePostgres(
           report: reports.get(name) ?? null,
         });
       }
+      // The vacuum's and the inserts' pages written now rather than by the checkpointer during the load runs.
+      await client.query("checkpoint").catch((err: unknown) => log(`checkpoint not run: ${String(err)}`));
+      log(`schemas vacuumed and analysed in ${((performance.now() - vacuumStarted) / 1000).toFixed(0)} s`);
       return datasets;
     });
   } finally {
