@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle, DB } from "./index";
 import { openDatabase } from "./index";
-import { prepared, type Argument } from "./prepared";
+import { prepared, preparedList, type Argument } from "./prepared";
 import { insertUsers } from "./factories";
 import { openTestDatabase } from "../../../tests/support/test-database";
 
@@ -76,4 +76,34 @@ test("transactions use the database's compiled query and see their own writes", 
   expect(inside.map((u) => u.email)).toEqual(["ada@example.com", "cy@example.com"]);
   expect(builds - before).toBe(0);
   await handle.db.updateTable("users").set({ status: "active" }).where("id", "=", ids[1]!).execute();
+});
+
+let listBuilds: number[] = [];
+const usersIn = preparedList((db: DB, arg: Argument<{ status: string }>, list) => {
+  listBuilds.push(list.length);
+  return db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("id", "in", list)
+    .where("status", "=", arg("status"))
+    .orderBy("email");
+});
+
+test("a list query: any length of list, each row once, compiled once per power-of-two length from 8", async () => {
+  listBuilds = [];
+  const active = { status: "active" };
+  expect(await usersIn.all(handle.db, active, [ids[2]!])).toEqual([{ id: ids[2], email: "cy@example.com" }]);
+  expect((await usersIn.all(handle.db, active, [ids[1]!, ids[0]!, "nobody"])).map((u) => u.email)).toEqual([
+    "ada@example.com",
+    "bob@example.com",
+  ]);
+  const nine = [...ids, ...Array.from({ length: 6 }, (_, i) => `none${i}`)];
+  expect((await usersIn.all(handle.db, active, nine)).map((u) => u.email)).toEqual([
+    "ada@example.com",
+    "bob@example.com",
+    "cy@example.com",
+  ]);
+  expect(await usersIn.all(handle.db, { status: "disabled" }, ids)).toEqual([]);
+  expect(listBuilds).toEqual([8, 16]);
+  await expect(usersIn.all(handle.db, active, [])).rejects.toThrow(/empty list/);
 });

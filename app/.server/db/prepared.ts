@@ -44,3 +44,48 @@ export function prepared<A extends Record<string, unknown>, O>(
   };
   return { all, first: async (db, args) => (await all(db, args))[0] };
 }
+
+export interface PreparedListQuery<A, O> {
+  /** Every row, for these arguments and this list (which must not be empty). */
+  all(db: DB, args: A, list: readonly string[]): Promise<O[]>;
+}
+
+/** The fewest places of a list query's compiled `in` list (the smallest of its compiled lengths). */
+const LIST_FLOOR = 8;
+
+/**
+ * A prepared query with one list of values of varying length, such as the ids of an `in` list: `build` receives
+ * `list`, stand-ins to write where the values go. It is compiled once per length, the lengths being powers of two
+ * from 8 (so at most a handful of compiled queries), and a shorter list is padded with its own first value, which
+ * an `in` list matches no more often for being named twice. The callers bound their lists' length.
+ */
+export function preparedList<A extends Record<string, unknown>, O>(
+  build: (db: DB, arg: Argument<A>, list: string[]) => Compilable<O>,
+): PreparedListQuery<A, O> {
+  const byLength = new Map<number, PreparedQuery<A & Record<string, unknown>, O>>();
+  const itemName = (i: number) => `\u0000list${i}`;
+  const queryOf = (length: number) => {
+    let query = byLength.get(length);
+    if (!query) {
+      query = prepared<A & Record<string, unknown>, O>((db, arg) =>
+        build(
+          db,
+          arg as Argument<A>,
+          Array.from({ length }, (_, i) => arg(itemName(i)) as string),
+        ),
+      );
+      byLength.set(length, query);
+    }
+    return query;
+  };
+  return {
+    all: async (db, args, list) => {
+      if (list.length === 0) throw new Error("preparedList: an empty list (the caller answers without a query)");
+      let length = LIST_FLOOR;
+      while (length < list.length) length *= 2;
+      const values: Record<string, unknown> = { ...args };
+      for (let i = 0; i < length; i++) values[itemName(i)] = list[i] ?? list[0];
+      return queryOf(length).all(db, values as A & Record<string, unknown>);
+    },
+  };
+}

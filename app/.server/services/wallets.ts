@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Selectable } from "kysely";
 import type { CreditLimitTable, Database, WalletBalanceTable, WalletTable } from "../db/schema";
-import { prepared, type Argument } from "../db/prepared";
+import { prepared, preparedList, type Argument } from "../db/prepared";
 import type { DB } from "../db";
 import { newId } from "../ids";
 import { deliverNotification, recordNotification, type NotificationFacts, type NotifyDeps } from "./notifications";
@@ -146,18 +146,11 @@ export interface WalletPart {
   amount: number;
 }
 
-/**
- * What each wallet holds or paid of these card authorisations, in one query, by authorisation, in the card's
- * priority order (a wallet no longer linked last): the engine's frozen holds and the processed payments naming the
- * authorisation, net of a payment-method switch's credits (decision 0038); merchant refunds are apart. Captured and
- * released holds are neither (the processed payment replaces a captured hold). The caller scopes the ids.
- */
-export async function walletPartsOf(db: DB, authorizationIds: string[]): Promise<Map<string, WalletPart[]>> {
-  const parts = new Map<string, WalletPart[]>();
-  if (authorizationIds.length === 0) return parts;
-  // Driven by the movements naming these authorisations (their index); the card of each, for its priority, is a
-  // look-up by primary key — a join on card_authorizations let PostgreSQL hash the card's whole history (issue 35).
-  const rows = await db
+// Driven by the movements naming these authorisations (their index); the card of each, for its priority, is a
+// look-up by primary key — a join on card_authorizations let PostgreSQL hash the card's whole history (issue 35).
+// Prepared by length of the list (db/prepared.ts): the card page asks for it on every request.
+const walletPartRows = preparedList((db: DB, _arg: Argument<Record<string, never>>, authorizationIds) =>
+  db
     .selectFrom("wallet_transactions")
     .innerJoin("wallets", "wallets.id", "wallet_transactions.wallet_id")
     .leftJoin("card_wallets", (join) =>
@@ -185,8 +178,19 @@ export async function walletPartsOf(db: DB, authorizationIds: string[]): Promise
     .where("wallet_transactions.status", "in", ["frozen", "processed"])
     .where("wallet_transactions.main_comment", "!=", "refund")
     // Named in the `in` list: never null.
-    .$narrowType<{ authorizationId: string }>()
-    .execute();
+    .$narrowType<{ authorizationId: string }>(),
+);
+
+/**
+ * What each wallet holds or paid of these card authorisations, in one query, by authorisation, in the card's
+ * priority order (a wallet no longer linked last): the engine's frozen holds and the processed payments naming the
+ * authorisation, net of a payment-method switch's credits (decision 0038); merchant refunds are apart. Captured and
+ * released holds are neither (the processed payment replaces a captured hold). The caller scopes the ids.
+ */
+export async function walletPartsOf(db: DB, authorizationIds: string[]): Promise<Map<string, WalletPart[]>> {
+  const parts = new Map<string, WalletPart[]>();
+  if (authorizationIds.length === 0) return parts;
+  const rows = await walletPartRows.all(db, {}, authorizationIds);
   const net = new Map<string, WalletPart & { authorizationId: string; position: number }>();
   for (const r of rows) {
     const key = `${r.authorizationId} ${r.walletId}`;
