@@ -184,6 +184,23 @@ test("the URL decides the tab and the limits, safely", async () => {
   ).toMatchObject({ limit: 140, frozenLimit: 100 });
 });
 
+test("the panel's one statement gives the same pages as the lists read one by one", async () => {
+  for (const tab of ["approved", "declined"] as const)
+    for (const [limit, frozenLimit] of [
+      [1, 1],
+      [2, 5],
+      [3, 2],
+      [7, 5],
+      [14, 1],
+    ] as const) {
+      const panel = (await loadTransactionsForCard(handle.db, marie, card4242, { tab, limit, frozenLimit }))!;
+      const page = (await listCardTransactions(handle.db, marie, card4242, { tab, limit }))!;
+      const frozen = (await listFrozenAuthorizations(handle.db, marie, card4242, { limit: frozenLimit }))!;
+      expect({ items: panel.items, hasMore: panel.hasMore, nextId: panel.nextId }, `${tab} ${limit}`).toEqual(page);
+      expect(panel.frozen, `${tab} frozen ${frozenLimit}`).toEqual(frozen);
+    }
+});
+
 test("another user's card, or an unknown one, gives nothing", async () => {
   expect(await listCardTransactions(handle.db, claire, card4242, { tab: "approved", limit: 7 })).toBeNull();
   expect(await listCardTransactions(handle.db, claire, card4242, { tab: "declined", limit: 7 })).toBeNull();

@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { DB } from "../db";
 import type { CardAuthorizationTable } from "../db/schema";
 import { newId } from "../ids";
@@ -50,34 +50,81 @@ function rowsOf(db: DB, cardId: string, filter: RowFilter, count: number) {
     : listedSettledRows.all(db, { cardId, frozen, settled, count });
 }
 
+/**
+ * A card's listed rows of one kind, newest first, up to `count`: the read of one list, written once for the
+ * per-list queries below and the panel's statement.
+ */
+function listedRowsOf(
+  db: DB,
+  cardId: string,
+  frozen: 0 | 1 | undefined,
+  settled: 0 | 1 | undefined,
+  count: number,
+  bySettlement: boolean,
+) {
+  return db
+    .selectFrom("card_authorizations")
+    .select(LISTED_COLUMNS)
+    .select((eb) =>
+      eb
+        .selectFrom("payment_intents")
+        .select("payment_intents.latest_status")
+        .whereRef("payment_intents.authorization_id", "=", "card_authorizations.id")
+        .orderBy("payment_intents.created_at", "desc")
+        .orderBy("payment_intents.id", "desc")
+        .limit(1)
+        .as("latest_payment_status"),
+    )
+    .where("card_id", "=", cardId)
+    .where("frozen", "=", frozen!)
+    .$if(bySettlement, (query) => query.where("has_card_transactions", "=", settled!))
+    .orderBy("transaction_at", "desc")
+    .orderBy("id", "desc")
+    .limit(count);
+}
+
 /** rowsOf's query, without or with the `settled` filter: each compiled once (prepared.ts). */
 function listedRowsQuery(bySettlement: boolean) {
   return prepared((db, arg: Argument<{ cardId: string; frozen: 0 | 1; settled?: 0 | 1; count: number }>) =>
-    db
-      .selectFrom("card_authorizations")
-      .select(LISTED_COLUMNS)
-      // The latest status of its payment intents (a saved card's overflow), newest first through their index.
-      .select((eb) =>
-        eb
-          .selectFrom("payment_intents")
-          .select("payment_intents.latest_status")
-          .whereRef("payment_intents.authorization_id", "=", "card_authorizations.id")
-          .orderBy("payment_intents.created_at", "desc")
-          .orderBy("payment_intents.id", "desc")
-          .limit(1)
-          .as("latest_payment_status"),
-      )
-      .where("card_id", "=", arg("cardId"))
-      .where("frozen", "=", arg("frozen"))
-      .$if(bySettlement, (query) => query.where("has_card_transactions", "=", arg("settled")!))
-      .orderBy("transaction_at", "desc")
-      .orderBy("id", "desc")
-      .limit(arg("count")),
+    listedRowsOf(db, arg("cardId"), arg("frozen"), arg("settled"), arg("count"), bySettlement),
   );
 }
 
 const listedRows = listedRowsQuery(false);
 const listedSettledRows = listedRowsQuery(true);
+
+/** The lists of the panel's statement, each a part of it; a row says which it belongs to. */
+const PANEL_LISTS = {
+  approved: [
+    { list: "waiting", frozen: 1, settled: 0, count: "page" },
+    { list: "settled", frozen: 0, settled: 1, count: "page" },
+  ],
+  declined: [{ list: "declined", frozen: 0, settled: 0, count: "page" }],
+  frozen: [{ list: "frozen", frozen: 1, settled: undefined, count: "frozen" }],
+} as const;
+
+/**
+ * The transactions panel's rows in one statement: the tab's lists and the frozen section, each a read of its own
+ * through `card_auth_card_list_idx` (a subquery: SQLite takes no ORDER BY or LIMIT on a compound's arms), each row
+ * with the name of its list. Compiled once per tab (prepared.ts).
+ */
+function panelRowsQuery(tab: TransactionTab) {
+  return prepared((db, arg: Argument<{ cardId: string; page: number; frozen: number }>) => {
+    const [first, ...others] = [...PANEL_LISTS[tab], ...PANEL_LISTS.frozen].map(({ list, frozen, settled, count }) =>
+      db
+        .selectFrom(listedRowsOf(db, arg("cardId"), frozen, settled, arg(count), settled !== undefined).as("t"))
+        .selectAll()
+        .select(sql.lit(list).as("list")),
+    );
+    return others.reduce((query, next) => query.unionAll(next), first!);
+  });
+}
+
+const panelRows = { approved: panelRowsQuery("approved"), declined: panelRowsQuery("declined") };
+
+/** A list's rows in their order (a compound statement does not promise to keep its parts' order). */
+const newestFirst = (a: ListedRow, b: ListedRow) =>
+  a.transaction_at === b.transaction_at ? (a.id < b.id ? 1 : -1) : a.transaction_at < b.transaction_at ? 1 : -1;
 
 /**
  * The rows of a section's page, and one more (it tells whether there is a next page, and where it starts).
@@ -204,10 +251,15 @@ export async function loadTransactionsForCard(
   const { tab } = query;
   const limit = safeLimit(query.limit);
   const frozenLimit = safeLimit(query.frozenLimit);
-  const [pageRows, frozenRows] = await Promise.all([
-    sectionRows(db, cardId, { frozen: false, tab }, limit),
-    sectionRows(db, cardId, { frozen: true }, frozenLimit),
-  ]);
+  // One more than each page: it tells whether there is a next page, and where it starts.
+  const rows = await panelRows[tab].all(db, { cardId, page: limit + 1, frozen: frozenLimit + 1 });
+  const listed = (list: string) => rows.filter((row) => row.list === list).sort(newestFirst);
+  // As sectionRows: the approvals waiting for capture first, then the captured payments.
+  const pageRows = (tab === "approved" ? [...listed("waiting"), ...listed("settled")] : listed("declined")).slice(
+    0,
+    limit + 1,
+  );
+  const frozenRows = listed("frozen");
   const details = await detailsOf(db, [...pageRows.slice(0, limit), ...frozenRows.slice(0, frozenLimit)]);
   const page = pageOf(pageRows, limit, details);
   const frozen = pageOf(frozenRows, frozenLimit, details);
