@@ -18,5 +18,7 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.5; done
 fi
 as_postgres "psql -qtAc \"select 1 from pg_roles where rolname='portal'\" | grep -q 1 || psql -qc \"create role portal login password 'portal'\"" >&2
+# The bench writes a checkpoint after its bulk inserts (decision 0082): PostgreSQL 15's pg_checkpoint role allows it.
+as_postgres "psql -qtAc \"select 1 from pg_roles where rolname='pg_checkpoint'\" | grep -q 1 && psql -qc 'grant pg_checkpoint to portal' || true" >&2
 as_postgres "psql -qtAc \"select 1 from pg_database where datname='portal_test'\" | grep -q 1 || psql -qc 'create database portal_test owner portal'" >&2
 echo "$URL"
