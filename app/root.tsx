@@ -76,7 +76,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       // whose address carries a secret (a reset or activation link's token): its form would copy the
       // address into a field; the banner asks on the next page.
       consentBanner:
-        !Object.keys(params).some((name) => SECRET_PARAM.test(name)) && (await consentAsked(request, db, userId)),
+        !Object.keys(params).some((name) => SECRET_PARAM.test(name)) &&
+        (await consentAsked(request, db, userId, context)),
       tagManager,
       // The tag manager's event the last action recorded, for the dataLayer (only with the tag manager).
       tagEvent: tagManager ? (flash?.tagEvent ?? null) : null,

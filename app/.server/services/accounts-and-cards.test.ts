@@ -15,6 +15,7 @@ import {
 } from "./accounts";
 import { availableCardLicences, getCardDetail, listCards } from "./cards";
 import { listWallets } from "./wallets";
+import { saveConsent } from "./analytics";
 
 let handle: DatabaseHandle;
 const ids: Record<keyof typeof DEMO_EMAILS, string> = {
@@ -144,4 +145,46 @@ test("onboarding's profile step is for newcomers only: an onboarded account's na
     phone: "+33611223344",
     termsConfirmed: true,
   });
+});
+
+test("the account is read with its groups by name and its consent choice, in one statement", async () => {
+  const marie = (await getAccount(handle.db, ids.marie))!;
+  const names = marie.groups.map((g) => g.name);
+  expect(names.length).toBeGreaterThan(0);
+  expect(names).toEqual([...names].sort());
+  // A group with a quote and a name sorting first, added then removed: every group, in order, each once.
+  const model = await handle.db
+    .selectFrom("groups")
+    .selectAll()
+    .where("id", "=", marie.groups[0]!.id)
+    .executeTakeFirstOrThrow();
+  await handle.db
+    .insertInto("groups")
+    .values({ ...model, id: "grp_test_quote", name: `A "quoted" group's name` })
+    .execute();
+  await handle.db.insertInto("memberships").values({ user_id: ids.marie, group_id: "grp_test_quote" }).execute();
+  try {
+    const again = (await getAccount(handle.db, ids.marie))!;
+    expect(again.groups).toEqual([{ id: "grp_test_quote", name: `A "quoted" group's name` }, ...marie.groups]);
+  } finally {
+    await handle.db.deleteFrom("memberships").where("group_id", "=", "grp_test_quote").execute();
+    await handle.db.deleteFrom("groups").where("id", "=", "grp_test_quote").execute();
+  }
+  // No group at all: an empty list.
+  const lucas = await handle.db.selectFrom("memberships").select("group_id").where("user_id", "=", ids.lucas).execute();
+  await handle.db.deleteFrom("memberships").where("user_id", "=", ids.lucas).execute();
+  try {
+    expect((await getAccount(handle.db, ids.lucas))!.groups).toEqual([]);
+  } finally {
+    if (lucas.length)
+      await handle.db
+        .insertInto("memberships")
+        .values(lucas.map((m) => ({ user_id: ids.lucas, group_id: m.group_id })))
+        .execute();
+  }
+  // The consent choice: none until made.
+  expect(marie.consentDecided).toBe(false);
+  await saveConsent(handle.db, ids.marie, { analytics: false, tagManager: true });
+  expect((await getAccount(handle.db, ids.marie))!.consentDecided).toBe(true);
+  await handle.db.deleteFrom("consents").where("user_id", "=", ids.marie).execute();
 });

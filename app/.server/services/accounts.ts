@@ -1,3 +1,4 @@
+import { PostgresAdapter, sql } from "kysely";
 import type { DB } from "../db";
 import { decoyHash, verifyPassword } from "../passwords";
 import { guess, type GuessPolicy } from "./guess-limits";
@@ -27,6 +28,8 @@ export interface Account {
   lightVersion: boolean;
   /** Has at least one passkey (issue 32): the sign-in offers it as the second factor, the reveal instead of a code. */
   hasPasskeys: boolean;
+  /** Has answered the consent banner (decision 0059), read with the account: the banner needs no query of its own. */
+  consentDecided: boolean;
 }
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -88,31 +91,43 @@ export async function authenticateWithPassword(db: DB, email: string, password: 
   return result.kind === "ok" ? result.userId : null;
 }
 
-const accountRow = prepared((db, arg: Argument<{ userId: string }>) =>
-  db
+/**
+ * The account's row with what every signed-in request needs of it, in one statement: whether it has passkeys, its
+ * groups (a JSON array, by name) and whether it has made its consent choice (the banner's question, decision 0059).
+ */
+const accountRow = prepared((db, arg: Argument<{ userId: string }>) => {
+  // The groups as one JSON value: json_agg on PostgreSQL (parsed by the driver), json_group_array on SQLite (text).
+  const groups =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<unknown>`(select coalesce(json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name, g.id), '[]'::json)
+          from memberships m inner join groups g on g.id = m.group_id where m.user_id = users.id)`
+      : sql<unknown>`(select json_group_array(json_object('id', g.id, 'name', g.name) order by g.name, g.id)
+          from memberships m inner join groups g on g.id = m.group_id where m.user_id = users.id)`;
+  return db
     .selectFrom("users")
+    .leftJoin("consents", "consents.user_id", "users.id")
     .selectAll("users")
-    .select((eb) =>
+    .select((eb) => [
       eb
         .exists(eb.selectFrom("passkeys").select("passkeys.id").whereRef("passkeys.user_id", "=", "users.id"))
         .as("has_passkeys"),
-    )
-    .where("users.id", "=", arg("userId")),
-);
+      groups.as("groups_json"),
+      "consents.decided_at as consent_decided_at",
+    ])
+    .where("users.id", "=", arg("userId"));
+});
 
-const groupsOf = prepared((db, arg: Argument<{ userId: string }>) =>
-  db
-    .selectFrom("memberships")
-    .innerJoin("groups", "groups.id", "memberships.group_id")
-    .select(["groups.id", "groups.name"])
-    .where("memberships.user_id", "=", arg("userId"))
-    .orderBy("groups.name"),
-);
+/** The account's groups from their JSON value (text on SQLite, already parsed on PostgreSQL). */
+function groupsFrom(value: unknown): { id: string; name: string }[] {
+  const list: unknown = typeof value === "string" ? parseJson<unknown>(value, []) : value;
+  return Array.isArray(list)
+    ? list.map((g: { id: unknown; name: unknown }) => ({ id: String(g.id), name: String(g.name) }))
+    : [];
+}
 
 export async function getAccount(db: DB, userId: string): Promise<Account | null> {
   const row = await accountRow.first(db, { userId });
   if (!row || row.status !== "active") return null;
-  const groups = await groupsOf.all(db, { userId });
   return {
     id: row.id,
     email: row.email,
@@ -129,10 +144,11 @@ export async function getAccount(db: DB, userId: string): Promise<Account | null
       expenseRequests: {},
       ...parseJson<Partial<Features>>(row.features, {}),
     },
-    groups,
+    groups: groupsFrom(row.groups_json),
     lightVersion: row.light_version === 1,
     // EXISTS answers 1/0 on SQLite, true/false on PostgreSQL.
     hasPasskeys: Boolean(row.has_passkeys),
+    consentDecided: row.consent_decided_at !== null,
   };
 }
 

@@ -14,6 +14,7 @@ import { issueCode, withdrawCodes, type CodeSubject, type IssueResult } from "~/
 import { passwordChangeRequired, mustSetUpMfa } from "~/.server/services/security";
 import type { FlashMessage, PendingLogin, PortalSession } from "~/.server/session";
 import { documentWhenLight, lightVersionChosenContext } from "~/routes/+shared/light-version.server";
+import { accountConsentContext } from "~/routes/+shared/consent.server";
 
 /** What a failed password step sends back to the form: the route answers it with `refuse` (400). */
 export class LoginRejected extends Error {
@@ -218,6 +219,7 @@ async function signedInAccount(request: Request): Promise<Account> {
 function enterAs(account: Account, { request, context, url }: Parameters<MiddlewareFunction<Response>>[0]): void {
   context.set(accountContext, account);
   context.set(lightVersionChosenContext, account.lightVersion);
+  context.set(accountConsentContext, account.consentDecided);
   documentWhenLight(request, url, context);
 }
 

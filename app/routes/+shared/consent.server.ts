@@ -1,4 +1,4 @@
-import { matchPath } from "react-router";
+import { createContext, matchPath, type RouterContextProvider } from "react-router";
 import type { DB } from "~/.server/db";
 import type { Env } from "~/.server/env";
 import { getConsent, saveConsent } from "~/.server/services/analytics";
@@ -30,10 +30,26 @@ export function consentCookieHeader(choice: ConsentChoice, env: Pick<Env, "APP_M
   return `${CONSENT_COOKIE}=${consentCookieValue(choice)}; Path=/; Max-Age=${CONSENT_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure}`;
 }
 
-/** Whether the banner asks: neither this browser nor, when signed in, the account has chosen. */
-export async function consentAsked(request: Request, db: DB, userId: string | null): Promise<boolean> {
+/**
+ * Whether the account of a signed-in page has made its choice, from the account row the layouts' middleware read
+ * (`requireAccount`, `requireSignedIn`); null on a page outside them.
+ */
+export const accountConsentContext = createContext<boolean | null>(null);
+
+/**
+ * Whether the banner asks: neither this browser nor, when signed in, the account has chosen. The account's
+ * choice comes from `accountConsentContext` when the page's middleware read the account, else from its own query.
+ */
+export async function consentAsked(
+  request: Request,
+  db: DB,
+  userId: string | null,
+  context: Readonly<RouterContextProvider>,
+): Promise<boolean> {
   if (browserConsentOf(request)) return false;
-  return !userId || (await getConsent(db, userId)).decidedAt === null;
+  if (!userId) return true;
+  const decided = context.get(accountConsentContext) ?? (await getConsent(db, userId)).decidedAt !== null;
+  return !decided;
 }
 
 /** At sign-in: the banner's choice made before, when the account has none of its own yet. */
