@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import type { CreditLimitTable, Database, WalletBalanceTable, WalletTable } from "../db/schema";
 import { prepared, preparedList, type Argument } from "../db/prepared";
 import type { DB } from "../db";
@@ -293,11 +293,8 @@ export async function linkedWalletSummaries(
   now = new Date(),
 ): Promise<WalletSummary[]> {
   const args = { userId, cardId };
-  const [wallets, balances, creditLimits] = await Promise.all([
-    linkedWallets.all(db, args),
-    linkedBalances.all(db, args),
-    linkedCreditLimits.all(db, args),
-  ]);
+  const [wallets, parts] = await Promise.all([linkedWallets.all(db, args), linkedFundParts.all(db, args)]);
+  const { balances, creditLimits } = splitFundParts(parts);
   const rows = heldRows(balances, creditLimits, wallets);
   const today = todayInParis(now);
   // The card's debit order, made here: a sort in a query reading movements would read as a history's.
@@ -326,18 +323,94 @@ const linkedWallets = prepared((db, arg: Argument<{ userId: string; cardId: stri
   ]),
 );
 
-/** The dated balances of the card's wallets, through card_wallets' and wallet_balances' indexes. */
-const linkedBalances = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
-  cardWalletsOf(db, arg).innerJoin("wallet_balances as b", "b.wallet_id", "w.id").selectAll("b"),
-);
+/** The dated balances and credit limits of the card's wallets, in one statement (fundParts). */
+const linkedFundParts = prepared((db, arg: Argument<{ userId: string; cardId: string }>) => fundParts(db, arg, "card"));
 
-/** The credit limits of the card's wallets, in loadFundRows' order. */
-const linkedCreditLimits = prepared((db, arg: Argument<{ userId: string; cardId: string }>) =>
-  cardWalletsOf(db, arg)
-    .innerJoin("credit_limits as l", "l.wallet_id", "w.id")
-    .selectAll("l")
-    .orderBy("l.credit_started_at"),
-);
+/**
+ * The dated balances and the credit limits of the wallets of a card (`cardId`, as cardWalletsOf) or of a user, in
+ * one statement: each row says which it is, its columns under common names, read through wallet_balances' and
+ * credit_limits' wallet indexes for the wallets' ids. splitFundParts makes them FundRows' again.
+ */
+function fundParts(db: DB, arg: Argument<{ userId: string; cardId: string }>, of: "card" | "user") {
+  const walletIds = () =>
+    of === "card"
+      ? cardWalletsOf(db, arg).select("w.id")
+      : db.selectFrom("wallets as w").where("w.user_id", "=", arg("userId")).select("w.id");
+  const none = sql<string | null>`null`;
+  return db
+    .selectFrom("wallet_balances as b")
+    .select([
+      sql<FundPart["kind"]>`'balance'`.as("kind"),
+      "b.id",
+      "b.wallet_id",
+      "b.balance as amount",
+      "b.deposit_amount as initial",
+      "b.start_date as starts",
+      "b.end_date as ends",
+      none.as("eligible_from"),
+      none.as("eligible_until"),
+    ])
+    .where("b.wallet_id", "in", walletIds())
+    .unionAll(
+      db
+        .selectFrom("credit_limits as l")
+        .select([
+          sql<FundPart["kind"]>`'credit'`.as("kind"),
+          "l.id",
+          "l.wallet_id",
+          "l.remaining_amount as amount",
+          "l.initial_amount as initial",
+          "l.credit_started_at as starts",
+          "l.credit_ended_at as ends",
+          "l.eligibility_started_at as eligible_from",
+          "l.eligibility_ended_at as eligible_until",
+        ])
+        .where("l.wallet_id", "in", walletIds()),
+    );
+}
+
+interface FundPart {
+  kind: "balance" | "credit";
+  id: string;
+  wallet_id: string;
+  amount: number;
+  initial: number;
+  starts: string;
+  ends: string;
+  eligible_from: string | null;
+  eligible_until: string | null;
+}
+
+/** fundParts' rows as FundRows' balances and credit limits (these in loadFundRows' order: by their start). */
+function splitFundParts(parts: FundPart[]): Pick<FundRows, "balances" | "creditLimits"> {
+  const balances: FundRows["balances"] = [];
+  const creditLimits: FundRows["creditLimits"] = [];
+  for (const p of parts)
+    if (p.kind === "balance")
+      balances.push({
+        id: p.id,
+        wallet_id: p.wallet_id,
+        balance: p.amount,
+        deposit_amount: p.initial,
+        start_date: p.starts,
+        end_date: p.ends,
+      });
+    else
+      creditLimits.push({
+        id: p.id,
+        wallet_id: p.wallet_id,
+        initial_amount: p.initial,
+        remaining_amount: p.amount,
+        eligibility_started_at: p.eligible_from!,
+        eligibility_ended_at: p.eligible_until!,
+        credit_started_at: p.starts,
+        credit_ended_at: p.ends,
+      });
+  creditLimits.sort((a, b) =>
+    a.credit_started_at < b.credit_started_at ? -1 : a.credit_started_at > b.credit_started_at ? 1 : 0,
+  );
+  return { balances, creditLimits };
+}
 
 /** One wallet of this user, or null for an unknown id or someone else's wallet. */
 export async function getWalletDetail(
@@ -549,23 +622,10 @@ const userWallets = prepared((db: DB, arg: Argument<{ userId: string }>) =>
     .where("w.user_id", "=", arg("userId")),
 );
 
-/** The dated balances of all the user's wallets, through wallets' user index and wallet_balances' wallet index. */
-const userBalances = prepared((db, arg: Argument<{ userId: string }>) =>
-  db
-    .selectFrom("wallets as w")
-    .innerJoin("wallet_balances as b", "b.wallet_id", "w.id")
-    .selectAll("b")
-    .where("w.user_id", "=", arg("userId")),
-);
-
-/** The credit limits of all the user's wallets, in loadFundRows' order. */
-const userCreditLimits = prepared((db, arg: Argument<{ userId: string }>) =>
-  db
-    .selectFrom("wallets as w")
-    .innerJoin("credit_limits as l", "l.wallet_id", "w.id")
-    .selectAll("l")
-    .where("w.user_id", "=", arg("userId"))
-    .orderBy("l.credit_started_at"),
+/** The dated balances and credit limits of all the user's wallets, through wallets' user index (fundParts). */
+const userFundParts = prepared((db, arg: Argument<{ userId: string }>) =>
+  // A user's wallets: fundParts reads no card id then.
+  fundParts(db, arg as Argument<{ userId: string; cardId: string }>, "user"),
 );
 
 /** Everything a wallet's page shows (spec 000 §2 "Wallets page"). */
@@ -581,8 +641,8 @@ export interface WalletPage {
 
 /**
  * A wallet's page in five or six queries whatever the user's history: the user's wallets with their funder's
- * Sunday rule and what payments and refunds hold on each (one), their balances and credit limits (two,
- * loadFundRows), this wallet's two lists (one, transactionPages), the licences, and — for a wallet with a daily limit or a meal wallet — what was paid today (one, through the
+ * Sunday rule and what payments and refunds hold on each (one), their balances and credit limits (one,
+ * fundParts), this wallet's two lists (one, transactionPages), the licences, and — for a wallet with a daily limit or a meal wallet — what was paid today (one, through the
  * (wallet_id, created_at) index: a day's movements). `firstWalletId` alone when the wallet is not the user's (or
  * does not exist): where the page sends them.
  */
@@ -613,13 +673,13 @@ export async function walletPage(
   // The meal day's 25 € count every meal wallet of the person's (mealAllowanceLeftToday's rule).
   const mealIds = meal ? wallets.filter((w) => w.wallet_type === "meal").map((w) => w.id) : [];
   const spentIds = new Set([...mealIds, ...(wallet.daily_spending_limit === null ? [] : [wallet.id])]);
-  const [balances, creditLimits, transactions, licences, spent] = await Promise.all([
-    userBalances.all(db, { userId }),
-    userCreditLimits.all(db, { userId }),
+  const [parts, transactions, licences, spent] = await Promise.all([
+    userFundParts.all(db, { userId }),
     transactionPages(db, wallet.id, limits),
     availableWalletLicences(db, userId),
     spentTodayByWallet(db, [...spentIds], now),
   ]);
+  const { balances, creditLimits } = splitFundParts(parts);
   const rows = heldRows(balances, creditLimits, wallets);
   const today = todayInParis(now);
   const mealSpent = mealIds.reduce((sum, id) => sum + (spent.get(id) ?? 0), 0);
