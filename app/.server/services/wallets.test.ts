@@ -10,7 +10,10 @@ import {
   listWalletNames,
   listWallets,
   listWalletTransactions,
+  linkedWalletSummaries,
+  walletPage,
 } from "./wallets";
+import { listCards } from "./cards";
 
 /** The wallets page's data on a real database (DEMO.md's wallets). */
 let handle: DatabaseHandle;
@@ -156,4 +159,26 @@ test("a wallet licence activates one wallet, once, even when used twice at once"
   const made = results.find((r) => r.kind === "created");
   const created = (await getWalletDetail(handle.db, users.marie!, made!.kind === "created" ? made!.walletId : ""))!;
   expect(created).toMatchObject({ name: "Mobilité", walletType: "mobility", total: 0, sourceName: "Acme France" });
+});
+
+test("the pages' funds, read in one statement by user or by card, are those read wallet by wallet", async () => {
+  const now = new Date();
+  const summaries = await listWallets(handle.db, users.marie!, now);
+  for (const [name, id] of Object.entries(wallets)) {
+    const { page } = await walletPage(handle.db, users.marie!, id, { processed: 7, frozen: 5 }, now);
+    const detail = (await getWalletDetail(handle.db, users.marie!, id, now))!;
+    // Every balance and credit limit, in the same order, and the same figures.
+    expect(page!.wallet, name).toEqual(detail);
+    expect(page!.strip.find((w) => w.id === id)?.available, name).toBe(detail.available);
+  }
+  let compared = 0;
+  for (const card of await listCards(handle.db, users.marie!)) {
+    const linked = await linkedWalletSummaries(handle.db, users.marie!, card.id, now);
+    for (const w of linked) expect(w, `${card.lastFour} ${w.name}`).toEqual(summaries.find((s) => s.id === w.id));
+    compared += linked.length;
+  }
+  expect(compared).toBeGreaterThan(2);
+  // Someone else's card links none of marie's wallets, and marie's none of claire's.
+  const marieCard = (await listCards(handle.db, users.marie!))[0]!;
+  expect(await linkedWalletSummaries(handle.db, users.claire!, marieCard.id, now)).toEqual([]);
 });
