@@ -487,6 +487,29 @@ function detailOf(wallet: Selectable<WalletTable>, rows: FundRows, spentToday: n
 }
 
 /**
+ * The withdrawals of these wallets within a day and a half of now, each way (spentTodayByWallet), without or with
+ * one authorisation's left out: each compiled once per length of the list of wallets (a person's, a handful).
+ */
+function spentRowsQuery(except: boolean) {
+  return preparedList((db: DB, arg: Argument<{ since: string; until: string; except?: string }>, walletIds) =>
+    db
+      .selectFrom("wallet_transactions")
+      .select(["wallet_id", "amount", "created_at"])
+      .where("wallet_id", "in", walletIds)
+      .where("main_comment", "=", "withdraw")
+      .where("status", "in", ["processed", "frozen"])
+      .where("created_at", ">=", arg("since"))
+      .where("created_at", "<=", arg("until"))
+      .$if(except, (q) =>
+        q.where((eb) => eb.or([eb("authorization_id", "is", null), eb("authorization_id", "!=", arg("except")!)])),
+      ),
+  );
+}
+
+const spentRows = spentRowsQuery(false);
+const spentRowsExcept = spentRowsQuery(true);
+
+/**
  * Cents paid with each of these wallets today (the Paris day of `now`): payments processed and amounts
  * held (`withdraw` movements, processed or frozen). Read by the wallet page and the authorisation engine.
  */
@@ -503,20 +526,10 @@ export async function spentTodayByWallet(
   // A Paris day starts at most 2 h before its UTC date: a day and a half each side holds all of it.
   const since = new Date(now.getTime() - 36 * 60 * 60 * 1000).toISOString();
   const until = new Date(now.getTime() + 36 * 60 * 60 * 1000).toISOString();
-  const rows = await db
-    .selectFrom("wallet_transactions")
-    .select(["wallet_id", "amount", "created_at"])
-    .where("wallet_id", "in", walletIds)
-    .where("main_comment", "=", "withdraw")
-    .where("status", "in", ["processed", "frozen"])
-    .where("created_at", ">=", since)
-    .where("created_at", "<=", until)
-    .$if(exceptAuthorizationId !== undefined, (q) =>
-      q.where((eb) =>
-        eb.or([eb("authorization_id", "is", null), eb("authorization_id", "!=", exceptAuthorizationId!)]),
-      ),
-    )
-    .execute();
+  const rows =
+    exceptAuthorizationId === undefined
+      ? await spentRows.all(db, { since, until }, walletIds)
+      : await spentRowsExcept.all(db, { since, until, except: exceptAuthorizationId }, walletIds);
   for (const r of rows) {
     if (todayInParis(new Date(r.created_at)) === today) {
       spent.set(r.wallet_id, (spent.get(r.wallet_id) ?? 0) + Math.abs(r.amount));
