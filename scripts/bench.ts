@@ -1145,7 +1145,10 @@ const phaseIntro = (what: string, runs: number) =>
     `\n${what}: ${runs} runs of ${LOAD.durationSeconds} s at ${LOAD.connections} connections, each after ${LOAD.warmSeconds} s of the same load not counted; ${ROUNDS} rounds, each in the reverse order of the one before…`,
   );
 
-/** Before a phase's first run, the machine left to finish what came before (scripts/bench/quiet.ts, decision 0082). */
+/**
+ * Before a load phase's first run and before the Lighthouse runs, the machine left to finish what came before
+ * (scripts/bench/quiet.ts, decision 0082).
+ */
 async function settle() {
   const quiet = await waitForQuiet();
   const busy = `${(quiet.busy * 100).toFixed(0)} % of the machine busy`;
@@ -1510,6 +1513,7 @@ async function measureInBrowser(s: Shipped): Promise<PageReport> {
   console.log(
     `\nLighthouse ${LIGHTHOUSE.runs}× per page (mobile, simulated slow 4G, 4× CPU; ${lighthousePages.length} pages, interleaved)…`,
   );
+  await settle();
   const started = performance.now();
   const measured = await measurePages(lighthousePages, LIGHTHOUSE.runs);
   const lighthouse: LighthouseSummary[] = [];
