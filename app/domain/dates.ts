@@ -100,13 +100,18 @@ const parisDay = new Intl.DateTimeFormat("en-CA", {
   day: "2-digit",
 });
 
+/** The Paris calendar day of an instant, as YYYY-MM-DD (a payment's, a payout's: not cached, unlike today's). */
+export function parisDayOf(instant: Date): string {
+  return parisDay.format(instant);
+}
+
 /** The last minute asked about and its Paris day: a page asks for today several times (a day starts on a minute). */
 let lastDay = { minute: Number.NaN, day: "" };
 
 /** Today's calendar day in Paris, as YYYY-MM-DD. */
 export function todayInParis(now: Date = new Date()): string {
   const minute = Math.floor(now.getTime() / 60_000);
-  if (minute !== lastDay.minute) lastDay = { minute, day: parisDay.format(now) };
+  if (minute !== lastDay.minute) lastDay = { minute, day: parisDayOf(now) };
   return lastDay.day;
 }
 

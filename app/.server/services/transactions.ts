@@ -62,25 +62,28 @@ function listedRowsOf(
   count: number,
   bySettlement: boolean,
 ) {
-  return db
-    .selectFrom("card_authorizations")
-    .select(LISTED_COLUMNS)
-    .select((eb) =>
-      eb
-        .selectFrom("payment_intents")
-        .select("payment_intents.latest_status")
-        .whereRef("payment_intents.authorization_id", "=", "card_authorizations.id")
-        .orderBy("payment_intents.created_at", "desc")
-        .orderBy("payment_intents.id", "desc")
-        .limit(1)
-        .as("latest_payment_status"),
-    )
-    .where("card_id", "=", cardId)
-    .where("frozen", "=", frozen!)
-    .$if(bySettlement, (query) => query.where("has_card_transactions", "=", settled!))
-    .orderBy("transaction_at", "desc")
-    .orderBy("id", "desc")
-    .limit(count);
+  return (
+    db
+      .selectFrom("card_authorizations")
+      .select(LISTED_COLUMNS)
+      // The latest status of its payment intents (a saved card's overflow), newest first through their index.
+      .select((eb) =>
+        eb
+          .selectFrom("payment_intents")
+          .select("payment_intents.latest_status")
+          .whereRef("payment_intents.authorization_id", "=", "card_authorizations.id")
+          .orderBy("payment_intents.created_at", "desc")
+          .orderBy("payment_intents.id", "desc")
+          .limit(1)
+          .as("latest_payment_status"),
+      )
+      .where("card_id", "=", cardId)
+      .where("frozen", "=", frozen!)
+      .$if(bySettlement, (query) => query.where("has_card_transactions", "=", settled!))
+      .orderBy("transaction_at", "desc")
+      .orderBy("id", "desc")
+      .limit(count)
+  );
 }
 
 /** rowsOf's query, without or with the `settled` filter: each compiled once (prepared.ts). */
@@ -93,8 +96,11 @@ function listedRowsQuery(bySettlement: boolean) {
 const listedRows = listedRowsQuery(false);
 const listedSettledRows = listedRowsQuery(true);
 
-/** The lists of the panel's statement, each a part of it; a row says which it belongs to. */
-const PANEL_LISTS = {
+/**
+ * The lists of each tab and of the frozen section, in the order they are shown (sectionRows); each is also a part of
+ * the panel's statement, whose rows say which list they belong to.
+ */
+const SECTION_LISTS = {
   approved: [
     { list: "waiting", frozen: 1, settled: 0, count: "page" },
     { list: "settled", frozen: 0, settled: 1, count: "page" },
@@ -110,11 +116,12 @@ const PANEL_LISTS = {
  */
 function panelRowsQuery(tab: TransactionTab) {
   return prepared((db, arg: Argument<{ cardId: string; page: number; frozen: number }>) => {
-    const [first, ...others] = [...PANEL_LISTS[tab], ...PANEL_LISTS.frozen].map(({ list, frozen, settled, count }) =>
-      db
-        .selectFrom(listedRowsOf(db, arg("cardId"), frozen, settled, arg(count), settled !== undefined).as("t"))
-        .selectAll()
-        .select(sql.lit(list).as("list")),
+    const [first, ...others] = [...SECTION_LISTS[tab], ...SECTION_LISTS.frozen].map(
+      ({ list, frozen, settled, count }) =>
+        db
+          .selectFrom(listedRowsOf(db, arg("cardId"), frozen, settled, arg(count), settled !== undefined).as("t"))
+          .selectAll()
+          .select(sql.lit(list).as("list")),
     );
     return others.reduce((query, next) => query.unionAll(next), first!);
   });
@@ -135,10 +142,12 @@ const newestFirst = (a: ListedRow, b: ListedRow) =>
  * nothing goes unlisted. The reserved amounts are every held authorization.
  */
 async function sectionRows(db: DB, cardId: string, section: Section, limit: number) {
-  if (section.frozen) return rowsOf(db, cardId, { frozen: 1 }, limit + 1);
-  if (section.tab === "declined") return rowsOf(db, cardId, { frozen: 0, settled: 0 }, limit + 1);
-  const waiting = await rowsOf(db, cardId, { frozen: 1, settled: 0 }, limit + 1);
-  return [...waiting, ...(await rowsOf(db, cardId, { frozen: 0, settled: 1 }, limit + 1 - waiting.length))];
+  const rows: ListedRow[] = [];
+  for (const { frozen, settled } of section.frozen ? SECTION_LISTS.frozen : SECTION_LISTS[section.tab])
+    rows.push(
+      ...(await rowsOf(db, cardId, settled === undefined ? { frozen } : { frozen, settled }, limit + 1 - rows.length)),
+    );
+  return rows;
 }
 
 /** What a transaction shows of its row (the listed rows read these only). */

@@ -13,7 +13,7 @@ import {
   walletBalance,
   walletTransactionLabel,
 } from "~/domain/wallets";
-import { todayInParis } from "~/domain/dates";
+import { todayInParis, parisDayOf } from "~/domain/dates";
 import type { WalletSummary, WalletDetail, WalletTransactionView, WalletLicence } from "~/domain/wallets";
 import { isCalendarDay } from "~/domain/calendar";
 import { MEAL_DAILY_CAP, mealDayRestriction, type MealDay } from "~/domain/authorisation";
@@ -531,7 +531,7 @@ export async function spentTodayByWallet(
       ? await spentRows.all(db, { since, until }, walletIds)
       : await spentRowsExcept.all(db, { since, until, except: exceptAuthorizationId }, walletIds);
   for (const r of rows) {
-    if (todayInParis(new Date(r.created_at)) === today) {
+    if (parisDayOf(new Date(r.created_at)) === today) {
       spent.set(r.wallet_id, (spent.get(r.wallet_id) ?? 0) + Math.abs(r.amount));
     }
   }

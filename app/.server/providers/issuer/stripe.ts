@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { todayInParis } from "../../../domain/dates";
+import { parisDayOf } from "../../../domain/dates";
 import {
   IssuerError,
   type AddressField,
@@ -184,7 +184,7 @@ export class StripeIssuer implements CardIssuer {
       shipping: card.shipping
         ? {
             status: shippingStatus(card.shipping.status),
-            eta: card.shipping.eta ? todayInParis(new Date(card.shipping.eta * 1000)) : null,
+            eta: card.shipping.eta ? parisDayOf(new Date(card.shipping.eta * 1000)) : null,
           }
         : null,
     };

@@ -8,7 +8,7 @@ import { readDraft } from "../drafts";
 import { claimAllowanceDraft, linkAllowance } from "./drafts";
 import { addAllowanceNotification, deliverAllowanceNotification } from "./notifications";
 import { mediaLabel } from "./wording";
-import { todayInParis } from "~/domain/dates";
+import { parisDayOf } from "~/domain/dates";
 import { addressProblems, type AddressProblem } from "~/domain/allowance-schemas";
 import {
   addressLine,
@@ -800,7 +800,7 @@ async function toItems(db: DB, rows: ListRow[]): Promise<AllowanceListItem[]> {
           amount: p.amount,
           scheduledFor: p.scheduled_for,
           status: p.status,
-          paidOn: p.status === "paid" && p.paid_at ? todayInParis(new Date(p.paid_at)) : null,
+          paidOn: p.status === "paid" && p.paid_at ? parisDayOf(new Date(p.paid_at)) : null,
         })),
       travelRole: (TRAVEL_ROLES as readonly (string | null)[]).includes(r.travel_role)
         ? (r.travel_role as TravelRole)

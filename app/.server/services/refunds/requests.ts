@@ -9,7 +9,7 @@ import { walletSummaries } from "../wallets";
 import { ibanProblem, maskIban, normaliseIban } from "~/domain/iban";
 import { problem, type Invalid } from "~/domain/problems";
 import { foldForSearch } from "~/domain/search-text";
-import { todayInParis } from "~/domain/dates";
+import { todayInParis, parisDayOf } from "~/domain/dates";
 import {
   amountProblem,
   EXPENSE_REQUESTS_MAX_PAGE,
@@ -210,7 +210,7 @@ function listItem(r: ListRow): RefundListItem {
 function payoutOf(r: ListRow): RefundPayout | null {
   const paid = r.status === "paid";
   if (r.payout_scheduled_for !== null) {
-    const day = paid && r.payout_paid_at ? todayInParis(new Date(r.payout_paid_at)) : r.payout_scheduled_for;
+    const day = paid && r.payout_paid_at ? parisDayOf(new Date(r.payout_paid_at)) : r.payout_scheduled_for;
     return { day, paid, amount: r.payout_amount };
   }
   if ((paid || r.status === "approved") && r.payout_date) return { day: r.payout_date, paid, amount: null };
